@@ -1,0 +1,52 @@
+# Scorekeeper developer commands. Every target creates .venv on first use.
+#
+#   make run       migrate the SQLite database and serve on http://127.0.0.1:8000
+#                  (DEMO=1 loads the demo data first)
+#   make demo      migrate and load the demo data (user, players, two sessions)
+#   make test      the whole pytest suite (rules, web, browser) on SQLite
+#   make test-pg   the same suite on PostgreSQL (PG_URL below)
+#   make lint      ruff check + ruff format --check
+#   make format    rewrite files with ruff (fix + format)
+#   make clean     remove the virtualenv, caches and the SQLite database
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+# Re-install only when a requirements file is newer than this stamp.
+STAMP  := $(VENV)/requirements.stamp
+PG_URL ?= postgres://postgres@127.0.0.1:5432/scorekeeper
+PYTEST_ARGS ?=
+
+.PHONY: run demo test test-pg lint format migrate clean
+
+$(STAMP): requirements.txt requirements-dev.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $(STAMP)
+
+migrate: $(STAMP)
+	$(BIN)/python manage.py migrate --noinput
+
+run: migrate
+	$(if $(filter 1 yes true on,$(DEMO)),$(BIN)/python manage.py demo)
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+demo: migrate
+	$(BIN)/python manage.py demo
+
+test: $(STAMP)
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+test-pg: $(STAMP)
+	DATABASE_URL=$(PG_URL) $(BIN)/pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(STAMP)
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache db.sqlite3 staticfiles tests/e2e/screenshots

@@ -1,0 +1,159 @@
+"""Speed and exactness of the best-arrangement solver against a CP-SAT reference.
+
+    .venv/bin/python benchmarks/solver.py --hands 1000 --seed 1 --json
+
+Deals N random hands per preset from a shuffled shoe (a random cut joker each), plus a
+joker-heavy set (21-card hands holding 8 or more jokers, under a random 21-card
+preset), solves each with ``games.rules.arrange`` and with the integer programs of
+``benchmarks/reference.py``, and prints per set: hands, median/p99/max milliseconds
+of ours, the reference's median, disagreements (hands where the two optima differ:
+whether the hand declares, what it costs when shown, the fewest counted points) and
+the speedup (reference median / ours).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import platform
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.reference import optimum
+from games.rules import PRESETS, get_ruleset
+from games.rules.arrange import arrange
+from games.rules.cards import all_cards
+from games.rules.melds import joker_roles
+
+# The same rules with the count laid bare: no cap, no two-point hands, no free hands,
+# and no declaration that can hold, so that the solver reports its fewest points.
+BARE_COUNT = dict(
+    hand_cap=10_000,
+    zero_count_becomes=0,
+    two_point_three_pure=False,
+    two_point_dublees=None,
+    two_point_jokers=None,
+    two_point_tunnelas=None,
+    two_point_marriages=None,
+    free_hand_doubles=None,
+    free_hand_jokers=None,
+    declarations=["jokers"],
+    jokers_needed=99,
+)
+HEAVY = "joker-heavy"
+
+
+def deal(rng: random.Random, preset: str, least_jokers: int = 0):
+    """A random cut and hand from a shuffled shoe; with ``least_jokers``, a hand drawn
+    uniformly among those holding at least that many jokers (the number of jokers is
+    drawn from its hypergeometric law cut off below, then the cards)."""
+    rules = PRESETS[preset]
+    cut = rng.choice(all_cards())
+    shoe = [card for card in all_cards() for _ in range(rules.decks)]
+    shoe.remove(cut)
+    if not least_jokers:
+        rng.shuffle(shoe)
+        return cut, shoe[: rules.hand_size]
+    roles = joker_roles(rules, cut)
+    jokers = [card for card in shoe if roles.is_joker(card)]
+    others = [card for card in shoe if not roles.is_joker(card)]
+    size = rules.hand_size
+    counts = range(least_jokers, min(len(jokers), size) + 1)
+    weights = [math.comb(len(jokers), k) * math.comb(len(others), size - k) for k in counts]
+    k = rng.choices(counts, weights)[0]
+    hand = rng.sample(jokers, k) + rng.sample(others, size - k)
+    rng.shuffle(hand)
+    return cut, hand
+
+
+def hands_for(set_name: str, count: int, seed: int):
+    rng = random.Random(f"{seed}-{set_name}")
+    for _ in range(count):
+        if set_name == HEAVY:
+            preset = rng.choice(["21-points", "21-paplu", "21-kodai"])
+            yield preset, *deal(rng, preset, least_jokers=8)
+        else:
+            yield set_name, *deal(rng, set_name)
+
+
+def compare(preset: str, cut, hand) -> tuple[float, float, str | None]:
+    """Milliseconds of ours and of the reference, and what differs (or None)."""
+    rules = PRESETS[preset]
+    started = time.perf_counter()
+    ours = arrange(rules, cut, hand)
+    ours_ms = (time.perf_counter() - started) * 1000
+    started = time.perf_counter()
+    reference = optimum(rules, cut, hand)
+    reference_ms = (time.perf_counter() - started) * 1000
+    bare = arrange(get_ruleset(preset, BARE_COUNT), cut, hand)
+    got = (ours.declaration is not None, ours.hand_points, bare.count)
+    expected = (reference.declares, reference.hand_points, reference.count)
+    difference = None
+    if got != expected:
+        difference = (
+            f"{preset} cut {cut.code} hand {' '.join(c.code for c in hand)}: "
+            f"ours (declares, points, count) = {got}, reference = {expected}"
+        )
+    return ours_ms, reference_ms, difference
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
+
+
+def run(count: int, seed: int, sets: list[str]) -> tuple[dict, list[str]]:
+    report, differences = {}, []
+    for set_name in sets:
+        ours, reference, disagreements = [], [], 0
+        for preset, cut, hand in hands_for(set_name, count, seed):
+            ours_ms, reference_ms, difference = compare(preset, cut, hand)
+            ours.append(ours_ms)
+            reference.append(reference_ms)
+            if difference:
+                disagreements += 1
+                differences.append(f"[{set_name}] {difference}")
+        report[set_name] = {
+            "hands": count,
+            "median_ms": round(statistics.median(ours), 3),
+            "p99_ms": round(percentile(ours, 0.99), 3),
+            "max_ms": round(max(ours), 3),
+            "reference_median_ms": round(statistics.median(reference), 3),
+            "disagreements": disagreements,
+            "speedup": round(statistics.median(reference) / statistics.median(ours), 1),
+        }
+    return report, differences
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=200, help="hands per set")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sets", nargs="*", default=[*PRESETS, HEAVY])
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+    report, differences = run(args.hands, args.seed, args.sets)
+    for difference in differences:
+        print("disagreement:", difference, file=sys.stderr)
+    if args.json:
+        print(json.dumps(report, indent=1))
+    else:
+        print(f"Python {platform.python_version()}, {args.hands} hands per set, seed {args.seed}")
+        print("set          median ms  p99 ms  max ms  reference ms  disagree  speedup")
+        for name, row in report.items():
+            print(
+                f"{name:12} {row['median_ms']:9.3f} {row['p99_ms']:7.3f} {row['max_ms']:7.3f} "
+                f"{row['reference_median_ms']:13.3f} {row['disagreements']:9d} "
+                f"{row['speedup']:7.1f}x"
+            )
+    return 1 if differences else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,408 @@
+"""Server-rendered SVG line charts: a session's running totals and league ratings
+over time. No JavaScript and no chart library: the markup is built here, escaped,
+and shown inline (or served as an image), so a phone without scripts sees it too.
+
+Every value plotted comes from the rules service (`SessionState.lines`) or from the
+ratings `games.ratings` stored; this module only maps them to coordinates.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
+
+from django.utils.safestring import SafeString, mark_safe
+
+from games.rules.session import SessionState
+
+from .standings import RatingPoint
+
+# Okabe-Ito colours: told apart with the common kinds of colour blindness, and
+# dark enough on white. Past seven lines the dash pattern changes too.
+COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#7A5A00", "#56B4E9", "#1b1f24")
+DASHES = ("", "6 3", "2 3")
+FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"
+
+# The drawing's own units: about a phone's width, so text at 12 units reads at
+# roughly 12 px on a 375 px screen and scales up on wider ones.
+WIDTH = 360
+PLOT_LEFT = 44
+PLOT_RIGHT = 12
+PLOT_TOP = 14
+PLOT_HEIGHT = 180
+AXIS_BELOW = 24
+LEGEND_ROW = 20
+LEGEND_FITS = 20  # characters of a legend entry that fit in half the width
+DENSE = 40  # points in a line above which only its ends and events are marked
+MAX_POINTS = 160  # per line: more would not be told apart at this width
+
+
+@dataclass(frozen=True)
+class Style:
+    colour: str
+    dash: str
+
+
+def style(index: int) -> Style:
+    return Style(COLOURS[index % len(COLOURS)], DASHES[(index // len(COLOURS)) % len(DASHES)])
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A point of a line, with what hovering (or a screen reader) says about it."""
+
+    x: float
+    y: float
+    label: str
+    kind: str = "point"  # "point", "out" (eliminated here) or "rejoin"
+
+
+@dataclass(frozen=True)
+class Line:
+    name: str
+    segments: tuple[tuple[Mark, ...], ...]  # broken where the player sat out
+    legend: str  # e.g. "Asha 142 (winner)"
+
+
+@dataclass(frozen=True)
+class Scale:
+    lo: float
+    hi: float
+    start: float  # drawing coordinate of lo
+    end: float  # drawing coordinate of hi
+
+    def __call__(self, value: float) -> float:
+        if self.hi == self.lo:
+            return (self.start + self.end) / 2
+        return self.start + (value - self.lo) * (self.end - self.start) / (self.hi - self.lo)
+
+
+def nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
+    """Round values (1, 2 or 5 times a power of ten apart) covering lo..hi."""
+    if hi < lo:
+        lo, hi = hi, lo
+    if hi == lo:
+        hi = lo + 1
+    raw = (hi - lo) / max(count - 1, 1)
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    first = math.floor(lo / step) * step
+    ticks = []
+    value = first
+    while value < hi + step * 0.999:
+        ticks.append(round(value, 10))
+        value += step
+    return ticks
+
+
+def _number(value: float) -> str:
+    """A tick label: whole numbers without decimals, minus signs typographic."""
+    text = f"{value:.0f}" if float(value).is_integer() else f"{value:.1f}"
+    return text.replace("-", "−")
+
+
+def _coord(value: float) -> str:
+    return f"{value:.1f}"
+
+
+def thin(points: Sequence, limit: int = MAX_POINTS) -> list:
+    """At most ``limit`` points, evenly picked, always keeping the first and last."""
+    if len(points) <= limit:
+        return list(points)
+    step = (len(points) - 1) / (limit - 1)
+    return [points[round(i * step)] for i in range(limit)]
+
+
+def _render(
+    *,
+    id_prefix: str,
+    title: str,
+    description: str,
+    lines: Sequence[Line],
+    x: Scale,
+    y: Scale,
+    x_ticks: Sequence[tuple[float, str]],
+    y_ticks: Sequence[float],
+    rules: Sequence[tuple[float, str]] = (),
+    x_caption: str = "",
+) -> SafeString:
+    """The SVG of a line chart: axes, grid, horizontal rules (e.g. the ceiling),
+    the lines with a mark per point, and a legend under the plot."""
+    # Two legend columns when every entry fits in half the width, else one.
+    columns = 2 if all(len(line.legend) <= LEGEND_FITS for line in lines) else 1
+    legend_rows = math.ceil(len(lines) / columns)
+    plot_bottom = PLOT_TOP + PLOT_HEIGHT
+    height = plot_bottom + AXIS_BELOW + (14 if x_caption else 0) + legend_rows * LEGEND_ROW + 6
+    title_id, desc_id = f"{id_prefix}-title", f"{id_prefix}-desc"
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {WIDTH} {height}" '
+        f'width="{WIDTH}" height="{height}" '
+        f'role="img" aria-labelledby="{title_id} {desc_id}" '
+        f'font-family="{FONT}" font-size="12" data-chart="{escape(id_prefix)}">',
+        f'<title id="{title_id}">{escape(title)}</title>',
+        f'<desc id="{desc_id}">{escape(description)}</desc>',
+    ]
+    # Grid and axis labels.
+    out.append('<g class="chart-grid" stroke="#e4e0d8" stroke-width="1">')
+    for value in y_ticks:
+        at = _coord(y(value))
+        out.append(f'<line x1="{PLOT_LEFT}" x2="{WIDTH - PLOT_RIGHT}" y1="{at}" y2="{at}"/>')
+    out.append("</g>")
+    out.append('<g class="chart-axis" fill="#5b6470">')
+    for value in y_ticks:
+        out.append(
+            f'<text x="{PLOT_LEFT - 6}" y="{_coord(y(value) + 4)}" text-anchor="end">'
+            f"{_number(value)}</text>"
+        )
+    for index, (value, label) in enumerate(x_ticks):
+        # Long labels at the ends hang inwards, so none runs off the drawing.
+        anchor = "middle"
+        if len(label) > 3 and index == 0:
+            anchor = "start"
+        elif len(label) > 3 and index == len(x_ticks) - 1:
+            anchor = "end"
+        out.append(
+            f'<text x="{_coord(x(value))}" y="{plot_bottom + 16}" text-anchor="{anchor}">'
+            f"{escape(label)}</text>"
+        )
+    if x_caption:
+        out.append(
+            f'<text x="{_coord((PLOT_LEFT + WIDTH - PLOT_RIGHT) / 2)}" y="{plot_bottom + 30}" '
+            f'text-anchor="middle">{escape(x_caption)}</text>'
+        )
+    out.append("</g>")
+    out.append(
+        f'<line class="chart-baseline" x1="{PLOT_LEFT}" x2="{WIDTH - PLOT_RIGHT}" '
+        f'y1="{plot_bottom}" y2="{plot_bottom}" stroke="#5b6470" stroke-width="1"/>'
+    )
+    for value, label in rules:
+        at = _coord(y(value))
+        out.append(
+            f'<g class="chart-rule" data-value="{value:g}">'
+            f'<line x1="{PLOT_LEFT}" x2="{WIDTH - PLOT_RIGHT}" y1="{at}" y2="{at}" '
+            f'stroke="#c8102e" stroke-width="1.5" stroke-dasharray="5 3"/>'
+            f'<text x="{PLOT_LEFT + 4}" y="{_coord(y(value) - 4)}" fill="#c8102e" '
+            f'font-weight="600" stroke="#fff" stroke-width="3" paint-order="stroke">'
+            f"{escape(label)}</text></g>"
+        )
+    for index, line in enumerate(lines):
+        look = style(index)
+        dash = f' stroke-dasharray="{look.dash}"' if look.dash else ""
+        out.append(f'<g class="chart-line" data-name="{escape(line.name)}">')
+        for segment in line.segments:
+            coords = " ".join(f"{_coord(x(m.x))},{_coord(y(m.y))}" for m in segment)
+            out.append(
+                f'<polyline points="{coords}" fill="none" stroke="{look.colour}" '
+                f'stroke-width="2" stroke-linejoin="round"{dash}/>'
+            )
+            # Dense lines get marks only at their ends and where something happened.
+            dense = len(segment) > DENSE
+            for number, mark in enumerate(segment):
+                if dense and mark.kind == "point" and 0 < number < len(segment) - 1:
+                    continue
+                out.append(_mark(mark, x(mark.x), y(mark.y), look.colour))
+        out.append("</g>")
+    # The legend: a swatch in the line's colour and dash, the name and its figure.
+    top = plot_bottom + AXIS_BELOW + (14 if x_caption else 0)
+    column_width = (WIDTH - 8) / columns
+    out.append('<g class="chart-legend" font-size="13" fill="#1b1f24">')
+    for index, line in enumerate(lines):
+        look = style(index)
+        left = 8 + (index % columns) * column_width
+        middle = top + (index // columns) * LEGEND_ROW + 8
+        dash = f' stroke-dasharray="{look.dash}"' if look.dash else ""
+        out.append(
+            f'<line x1="{_coord(left)}" x2="{_coord(left + 20)}" y1="{_coord(middle)}" '
+            f'y2="{_coord(middle)}" stroke="{look.colour}" stroke-width="3"{dash}/>'
+            f'<text x="{_coord(left + 26)}" y="{_coord(middle + 4)}">'
+            f"{escape(_shorten(line.legend, 2 * LEGEND_FITS + 6))}"
+            f"<title>{escape(line.legend)}</title></text>"
+        )
+    out.append("</g></svg>")
+    return mark_safe("".join(out))  # every piece of text above is escaped
+
+
+def _mark(mark: Mark, cx: float, cy: float, colour: str) -> str:
+    tip = f"<title>{escape(mark.label)}</title>"
+    if mark.kind == "out":
+        # A cross where a player was knocked out.
+        d = 4
+        return (
+            f'<path class="chart-out" d="M{cx - d:.1f},{cy - d:.1f}L{cx + d:.1f},{cy + d:.1f}'
+            f'M{cx - d:.1f},{cy + d:.1f}L{cx + d:.1f},{cy - d:.1f}" stroke="{colour}" '
+            f'stroke-width="2.5">{tip}</path>'
+        )
+    if mark.kind == "rejoin":
+        return (
+            f'<circle class="chart-rejoin" cx="{cx:.1f}" cy="{cy:.1f}" r="4.5" fill="#fff" '
+            f'stroke="{colour}" stroke-width="2">{tip}</circle>'
+        )
+    return f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="2.5" fill="{colour}">{tip}</circle>'
+
+
+def _shorten(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# --- A session's running totals ---------------------------------------------------------
+
+
+def running_totals_svg(
+    state: SessionState,
+    ceiling: int | None = None,
+    *,
+    title: str = "Running totals",
+    id_prefix: str = "totals",
+) -> SafeString:
+    """Each player's running total after every round (from ``state.lines``) as a
+    line from 0 before round 1, the ceiling as a marked rule when there is one (in
+    net totals it bounds what a player may lose: drawn at minus the ceiling), and a
+    legend with each player's total now. A player's line stops where they are out
+    (a cross) and starts again where they rejoin (a ring)."""
+    ceiling = state.ceiling if ceiling is None else ceiling
+    rule_at = None if ceiling is None else (-ceiling if state.net else ceiling)
+    lines = []
+    for name in state.players:
+        segments: list[list[Mark]] = [[Mark(0, 0, f"{name} before round 1: 0")]]
+        for line in state.lines:
+            total = line.totals[name]
+            if name in line.rejoined:
+                rejoin = Mark(
+                    line.number,
+                    total,
+                    f"{name} rejoined after round {line.number} at {total}",
+                    "rejoin",
+                )
+                segments.append([rejoin])
+            elif line.scores.get(name) is not None:
+                out = name in line.eliminated
+                label = f"{name} after round {line.number}: {total}" + (" (out)" if out else "")
+                segments[-1].append(Mark(line.number, total, label, "out" if out else "point"))
+        status = []
+        if name in state.winners:
+            status.append("winner")
+        elif name in state.eliminated_in:
+            status.append(f"out in round {state.eliminated_in[name]}")
+        legend = f"{name} {_number(state.totals[name])}" + (
+            f" ({', '.join(status)})" if status else ""
+        )
+        lines.append(Line(name, tuple(tuple(s) for s in segments if s), legend))
+    values = [0.0] + [float(v) for line in state.lines for v in line.totals.values()]
+    if rule_at is not None:
+        values.append(float(rule_at))
+    y_ticks = nice_ticks(min(values), max(values))
+    rounds = len(state.lines)
+    x = Scale(0, max(rounds, 1), PLOT_LEFT + 6, WIDTH - PLOT_RIGHT - 6)
+    y = Scale(y_ticks[0], y_ticks[-1], PLOT_TOP + PLOT_HEIGHT, PLOT_TOP)
+    every = max(1, math.ceil(rounds / 12))
+    x_ticks = [(n, str(n)) for n in range(0, rounds + 1, every)]
+    if rounds and x_ticks[-1][0] != rounds:
+        x_ticks.append((rounds, str(rounds)))
+    summary = ", ".join(f"{name} {_number(state.totals[name])}" for name in state.players)
+    description = f"After {rounds} round{'s' if rounds != 1 else ''}: {summary}." + (
+        f" Ceiling {ceiling}." if ceiling is not None else ""
+    )
+    return _render(
+        id_prefix=id_prefix,
+        title=title,
+        description=description,
+        lines=lines,
+        x=x,
+        y=y,
+        x_ticks=x_ticks,
+        y_ticks=y_ticks,
+        rules=[] if rule_at is None else [(rule_at, f"ceiling {ceiling}")],
+        x_caption="round",
+    )
+
+
+# --- Ratings over time --------------------------------------------------------------------
+
+
+def rating_history_svg(
+    series: Sequence[tuple[str, Sequence[RatingPoint]]],
+    *,
+    title: str = "Rating over time",
+    id_prefix: str = "ratings",
+) -> SafeString:
+    """Each named series of ratings (OpenSkill ordinal after each rated session) as a
+    line. The x axis is the league's rated sessions in the order they were played
+    (``RatingPoint.sequence``), labelled with their dates; long histories are
+    thinned to what the width can show, keeping each line's first and last point."""
+    named = [(name, thin(points)) for name, points in series if points]
+    everything = [point for _, points in named for point in points]
+    if not everything:
+        first = last = 0
+        y_ticks = nice_ticks(0, 1)
+    else:
+        first = min(p.sequence for p in everything)
+        last = max(p.sequence for p in everything)
+        y_ticks = nice_ticks(
+            min(0.0, *(p.ordinal for p in everything)), max(0.0, *(p.ordinal for p in everything))
+        )
+    x = Scale(first, max(last, first + 1), PLOT_LEFT + 6, WIDTH - PLOT_RIGHT - 6)
+    y = Scale(y_ticks[0], y_ticks[-1], PLOT_TOP + PLOT_HEIGHT, PLOT_TOP)
+    dates = {p.sequence: p.played_on for p in everything}
+    x_ticks = []
+    if everything:
+        picks = sorted({first, last, *thin(sorted(dates), 4)})
+        for sequence in picks:
+            x_ticks.append((sequence, _short_date(dates[sequence])))
+        x_ticks = _spread(x_ticks, x)
+    lines = [
+        Line(
+            name,
+            (
+                tuple(
+                    Mark(
+                        p.sequence,
+                        p.ordinal,
+                        f"{name} on {_long_date(p.played_on)}: {p.ordinal:.1f}",
+                    )
+                    for p in points
+                ),
+            ),
+            f"{name} {points[-1].ordinal:.1f}",
+        )
+        for name, points in named
+    ]
+    summary = ", ".join(
+        f"{name} from {points[0].ordinal:.1f} to {points[-1].ordinal:.1f}" for name, points in named
+    )
+    description = (
+        f"Rating (mu − 3 sigma) after each rated session: {summary}."
+        if named
+        else "No rated sessions yet."
+    )
+    return _render(
+        id_prefix=id_prefix,
+        title=title,
+        description=description,
+        lines=lines,
+        x=x,
+        y=y,
+        x_ticks=x_ticks,
+        y_ticks=y_ticks,
+    )
+
+
+def _spread(ticks: list[tuple[float, str]], x: Scale) -> list[tuple[float, str]]:
+    """Drop date labels that would overlap their left neighbour (about 56 units)."""
+    kept: list[tuple[float, str]] = []
+    for value, label in ticks:
+        if kept and x(value) - x(kept[-1][0]) < 56:
+            if value == ticks[-1][0] and len(kept) > 1:
+                kept[-1] = (value, label)  # keep the last date rather than the one before
+            continue
+        kept.append((value, label))
+    return kept
+
+
+def _short_date(day) -> str:
+    return f"{day.day} {day:%b %y}"
+
+
+def _long_date(day) -> str:
+    return f"{day.day} {day:%b %Y}"

@@ -1,0 +1,404 @@
+"""The scorekeeper's data: players, leagues, sessions, rounds and hand entries.
+
+Only what was entered and what the rules service computed is stored; running totals
+and standings are derived from HandEntry rows by queries. Rulesets are stored as a
+preset slug plus JSON overrides and validated by `games.rules` in services and
+forms, never here: models stay importable without the rules service.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models.functions import Lower
+from django.utils import timezone
+
+
+class Preset(models.TextChoices):
+    """The ruleset presets of RULES.md (slugs shared with `games.rules`)."""
+
+    POINTS_21 = "21-points", "21-card points"
+    PAPLU_21 = "21-paplu", "21-card paplu"
+    KODAI_21 = "21-kodai", "21-card kodai"
+    POINTS_13 = "13-points", "13-card points"
+    POOL_101 = "13-pool-101", "13-card pool 101"
+    POOL_201 = "13-pool-201", "13-card pool 201"
+
+
+# Canonical card codes as the rules service prints them (RULES.md section 1). Kept
+# here too so the database itself refuses a cut joker typed as "8s" or "T♠".
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+PRINTED_JOKER = "PJ"
+CARD_CHOICES = [(f"{r}{s}", f"{r}{symbol}") for s, symbol in SUITS.items() for r in RANKS] + [
+    (PRINTED_JOKER, "Printed joker")
+]
+CARD_CODES = frozenset(code for code, _ in CARD_CHOICES)
+
+
+def validate_groups(value: object) -> None:
+    """Groups are a list of lists of canonical card codes; the rules service judges them."""
+    if not isinstance(value, list) or not all(isinstance(group, list) for group in value):
+        raise ValidationError("Groups must be a list of lists of card codes.")
+    for number, group in enumerate(value, start=1):
+        for card in group:
+            if card not in CARD_CODES:
+                raise ValidationError(
+                    "Group %(number)s: %(card)r is not a card code such as 7H, 10S or PJ.",
+                    params={"number": number, "card": card},
+                )
+
+
+# Outcomes that win the round (RULES.md section 5).
+WINNING_OUTCOMES = ("declared", "default_win")
+
+
+def new_share_token() -> str:
+    # 16 random bytes: 128 bits, URL-safe, 22 characters. Guessing one is hopeless.
+    return secrets.token_urlsafe(16)
+
+
+class Player(models.Model):
+    """Someone at the table. Most players never sign in, so the user link is optional."""
+
+    name = models.CharField(max_length=60)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="player",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            # "Asha" and "asha" at one table would be two rows on the scoreboard.
+            models.UniqueConstraint(
+                Lower("name"),
+                name="player_name_unique_ci",
+                violation_error_message="A player with this name already exists.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class League(models.Model):
+    """A group that plays together; its ruleset is the default for its sessions."""
+
+    name = models.CharField(max_length=100)
+    slug = models.SlugField(max_length=100, unique=True)
+    preset = models.CharField(max_length=20, choices=Preset.choices, default=Preset.POINTS_21)
+    overrides = models.JSONField(default=dict, blank=True)
+    members = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, through="Membership", related_name="leagues"
+    )
+    # The money a point is worth in the league's net-format sessions (a default for
+    # new sessions; empty: they play for points only).
+    money_per_point = models.DecimalField(max_digits=8, decimal_places=2, null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        OWNER = "owner", "Owner"
+        SCORER = "scorer", "Scorer"
+        VIEWER = "viewer", "Viewer"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.VIEWER)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["league", "user"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "user"], name="membership_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.league} ({self.get_role_display()})"
+
+
+class GameSession(models.Model):
+    """One evening's game: a table of seats playing rounds toward a ceiling."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Active"
+        FINISHED = "finished", "Finished"
+
+    # PROTECT: a league's history must not vanish with a careless delete.
+    league = models.ForeignKey(
+        League, on_delete=models.PROTECT, null=True, blank=True, related_name="sessions"
+    )
+    name = models.CharField(max_length=100, blank=True)
+    preset = models.CharField(max_length=20, choices=Preset.choices, default=Preset.POINTS_21)
+    overrides = models.JSONField(default=dict, blank=True)
+    # Empty means the ruleset's own ceiling (or none): pools have one, points games don't.
+    ceiling = models.PositiveIntegerField(null=True, blank=True)
+    # A copy of what `session_state` says, refreshed by services.py in the same
+    # transaction as every round write, so lists can filter on it without replaying
+    # every session. The session page and the "no new rounds" guard replay instead.
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="created_sessions",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Bumped with every round written: the share page's live view polls on it.
+    updated_at = models.DateTimeField(auto_now=True)
+    # The evening the session was played: standings filter on it.
+    played_on = models.DateField(default=timezone.localdate, db_index=True)
+    # Set when the table ends a session by hand (points games without a ceiling);
+    # a session that reaches its ceiling ends by the rules instead.
+    closed_at = models.DateTimeField(null=True, blank=True)
+    # Net-format sessions: what a point is worth, to settle who pays whom.
+    money_per_point = models.DecimalField(max_digits=8, decimal_places=2, null=True, blank=True)
+    # Pool sessions: each player's stake; the pot is buy-in times players.
+    buy_in = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
+    # The read-only link for spectators; unique, hence indexed.
+    share_token = models.CharField(
+        max_length=32, unique=True, default=new_share_token, editable=False
+    )
+    # Who dealt round 1 (by the toss, or chosen); later dealers follow from the rounds.
+    # "+": a seat has no use for the reverse accessor, and the name would clash.
+    first_dealer = models.ForeignKey(
+        "Seat", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["league", "played_on"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(ceiling__isnull=True) | models.Q(ceiling__gt=0),
+                name="session_ceiling_positive",
+                violation_error_message="The ceiling must be a positive number of points.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name or f"Session {self.pk}"
+
+    def clean(self) -> None:
+        if self.first_dealer_id and self.pk and self.first_dealer.session_id != self.pk:
+            raise ValidationError({"first_dealer": "The first dealer must sit at this table."})
+
+
+class Seat(models.Model):
+    """A player's place at a session's table, in dealing order."""
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    # The player's result in this session, as `session_state` replays it. Only
+    # services.py writes these, in the same transaction as every round write, from
+    # the rules service's own figures: league standings over thousands of sessions
+    # then read one row per player and session instead of replaying them all
+    # (benchmarks/http.py). The session page always replays the rounds instead.
+    total = models.IntegerField(default=0)
+    place = models.PositiveSmallIntegerField(null=True, blank=True)  # 1 = best so far
+    won = models.BooleanField(default=False)  # a winner of a finished session
+    rounds_played = models.PositiveIntegerField(default=0)
+    rounds_won = models.PositiveIntegerField(default=0)
+    drops = models.PositiveIntegerField(default=0)  # first, middle drops and timeouts
+    points = models.IntegerField(default=0)  # the sum of the round scores
+    # The player's best and worst round score (best: highest in net totals, lowest
+    # in penalty totals); empty before their first round.
+    best_round = models.IntegerField(null=True, blank=True)
+    worst_round = models.IntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["session", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "position"], name="seat_position_unique"),
+            models.UniqueConstraint(fields=["session", "player"], name="seat_player_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} (seat {self.position})"
+
+
+class Round(models.Model):
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField()
+    dealer = models.ForeignKey(
+        Seat, on_delete=models.SET_NULL, null=True, blank=True, related_name="dealt_rounds"
+    )
+    cut_joker = models.CharField(max_length=3, choices=CARD_CHOICES)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="entered_rounds",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    # Optimistic concurrency: an edit saves only if the version it started from is
+    # still current, so two phones editing one round cannot silently overwrite.
+    version = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        ordering = ["session", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="round_number_unique"),
+            models.CheckConstraint(
+                condition=models.Q(number__gte=1),
+                name="round_number_positive",
+                violation_error_message="Rounds are numbered from 1.",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(cut_joker__in=sorted(CARD_CODES)),
+                name="round_cut_joker_card_code",
+                violation_error_message="The cut joker must be a card code such as 8S or PJ.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.session}, round {self.number}"
+
+    def clean(self) -> None:
+        if self.dealer_id and self.session_id and self.dealer.session_id != self.session_id:
+            raise ValidationError({"dealer": "The dealer must sit at this session's table."})
+
+
+class HandEntry(models.Model):
+    """One player's hand in one round, as entered and as the rules service scored it."""
+
+    class Outcome(models.TextChoices):
+        DECLARED = "declared", "Declared"
+        SHOWN = "shown", "Shown"
+        DEAL_SHOW = "deal_show", "Deal show"
+        FIRST_DROP = "first_drop", "First drop"
+        MIDDLE_DROP = "middle_drop", "Middle drop"
+        INVALID_DECLARATION = "invalid_declaration", "Invalid declaration"
+        DECLARE_TIMEOUT = "declare_timeout", "Declare timeout"
+        DEFAULT_WIN = "default_win", "Won by default"
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="entries")
+    # The player rather than the seat: standings across a league group by player.
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="hand_entries")
+    outcome = models.CharField(max_length=20, choices=Outcome.choices)
+    groups = models.JSONField(default=list, blank=True, validators=[validate_groups])
+    # The way a declaration was valid ("three_pure", ...), blank otherwise.
+    declaration = models.CharField(max_length=20, blank=True)
+    hand_points = models.IntegerField(default=0)
+    value_points = models.IntegerField(default=0)
+    claims = models.IntegerField(default=0)
+    score = models.IntegerField(default=0)
+    # What the rules service said, kept so pages show it without recomputing:
+    # {"lines": [readable lines], "groups": [{"cards", "kind", "label", "counted",
+    # "left_out"}], "value_cards": [codes]}. Written by services.save_round only.
+    breakdown = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["round", "pk"]
+        verbose_name_plural = "hand entries"
+        constraints = [
+            models.UniqueConstraint(fields=["round", "player"], name="hand_entry_unique"),
+            # A round has at most one winner; the rules service says so too, but a
+            # second phone saving concurrently must not make two.
+            models.UniqueConstraint(
+                fields=["round"],
+                condition=models.Q(outcome__in=WINNING_OUTCOMES),
+                name="hand_entry_one_winner",
+                violation_error_message="A round has only one winner.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.round}: {self.get_outcome_display()}"
+
+    def clean(self) -> None:
+        if (
+            self.round_id
+            and self.player_id
+            and not Seat.objects.filter(
+                session_id=self.round.session_id, player_id=self.player_id
+            ).exists()
+        ):
+            raise ValidationError({"player": "This player has no seat at the session's table."})
+
+
+class Rejoin(models.Model):
+    """An eliminated player bought back in (pool rules): the rules service checks the
+    cutoff and sets the total; only the fact and when it happened are stored."""
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="rejoins")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="rejoins")
+    after_round = models.PositiveIntegerField()
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["session", "after_round", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.seat.player} rejoined after round {self.after_round}"
+
+
+class Rating(models.Model):
+    """A player's current skill rating in a league (OpenSkill), after every finished
+    session of the league in the order they were played."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="ratings")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()  # a conservative single number: mu - 3 sigma
+    sessions = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["league", "-ordinal"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "player"], name="rating_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.league}: {self.ordinal:.1f}"
+
+
+class RatingChange(models.Model):
+    """A player's rating after one finished session: the rating's history."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="rating_changes")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    session = models.ForeignKey(
+        GameSession, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    sequence = models.PositiveIntegerField()  # the session's place in the league's order
+    played_on = models.DateField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+
+    class Meta:
+        ordering = ["league", "sequence", "player"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "player"], name="rating_change_unique"),
+        ]
+        indexes = [models.Index(fields=["league", "player", "sequence"])]
+
+    def __str__(self) -> str:
+        return f"{self.player} after {self.session}: {self.ordinal:.1f}"

@@ -1,0 +1,227 @@
+"""Cards and the card notation of RULES.md §1.
+
+A card is a rank (1 = Ace … 13 = King) and a suit letter, or the printed joker.
+Input is forgiving (``7h``, ``7♥``, ``Ts``, ``JK``, ``*``, ranges like ``3-7S``,
+cards run together like ``5h6h7h``); output is always canonical (``7H``, ``10S``,
+``PJ``), so that what we store and compare never depends on how it was typed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .errors import RulesError
+
+SUITS = ("S", "H", "D", "C")
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RANK_NAMES = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+ACE, JACK, QUEEN, KING = 1, 11, 12, 13
+
+# Every way a suit may be typed; the outline symbols are common on phone keyboards.
+_SUIT_ALIASES = {
+    "S": "S", "♠": "S", "♤": "S",
+    "H": "H", "♥": "H", "♡": "H",
+    "D": "D", "♦": "D", "♢": "D",
+    "C": "C", "♣": "C", "♧": "C",
+}  # fmt: skip
+_RANK_ALIASES = {name: rank for rank, name in enumerate(RANK_NAMES) if name} | {"T": 10}
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Card:
+    """One playing card. ``rank`` 0 with suit ``""`` is the printed joker."""
+
+    rank: int
+    suit: str
+
+    def __post_init__(self) -> None:
+        if self.rank == 0 and self.suit == "":
+            return
+        if not (ACE <= self.rank <= KING) or self.suit not in SUITS:
+            raise ValueError(f"no such card: rank {self.rank!r}, suit {self.suit!r}")
+
+    @property
+    def is_printed_joker(self) -> bool:
+        return self.rank == 0
+
+    @property
+    def code(self) -> str:
+        """Canonical notation: ``7H``, ``10S``, ``PJ``."""
+        return "PJ" if self.rank == 0 else RANK_NAMES[self.rank] + self.suit
+
+    @property
+    def face_points(self) -> int:
+        """Points of the card by its face (RULES §1); jokers are zeroed by the caller,
+        because whether a card is a joker depends on the round's cut card."""
+        if self.rank == 0:
+            return 0
+        if self.rank == ACE or self.rank >= JACK:
+            return 10
+        return self.rank
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"Card({self.code})"
+
+
+PRINTED_JOKER = Card(0, "")
+
+
+def all_cards() -> list[Card]:
+    """The 52 distinct cards of one deck plus the printed joker."""
+    return [Card(rank, suit) for suit in SUITS for rank in range(ACE, KING + 1)] + [PRINTED_JOKER]
+
+
+def display_order(card: Card) -> tuple[int, int]:
+    """Sort key for showing a hand: by suit (S H D C), then rank, jokers last."""
+    if card.is_printed_joker:
+        return (len(SUITS), 0)
+    return (SUITS.index(card.suit), card.rank)
+
+
+class CardError(RulesError):
+    """A token in card notation that is not a card, with where it was found."""
+
+    def __init__(
+        self, message: str, *, token: str, offset: int, group: int, index: int, field: str = ""
+    ) -> None:
+        super().__init__(message, field)
+        self.token = token
+        self.offset = offset  # 0-based character offset in the parsed text
+        self.group = group  # 1-based group number
+        self.index = index  # 1-based card number within the group
+
+
+_SUIT = "[SHDC♠♥♦♣♤♡♢♧][\ufe0e\ufe0f]?"
+_RANK = "10|[2-9TJQKA]"
+_TOKEN = re.compile(
+    rf"""
+      (?P<joker>PJ|JK|\*)
+    | (?P<first>{_RANK})(?P<first_suit>{_SUIT})?-(?P<last>{_RANK})(?P<last_suit>{_SUIT})
+    | (?P<rank>{_RANK})(?P<suit>{_SUIT})
+    """,
+    re.IGNORECASE | re.VERBOSE,
+)
+_GROUP_SEPARATORS = "|/;\n\r"
+_CARD_SEPARATORS = " \t,"
+
+
+def _suit(text: str) -> str:
+    return _SUIT_ALIASES[text[0].upper()]
+
+
+def _rank(text: str) -> int:
+    return _RANK_ALIASES[text.upper()]
+
+
+def _expand_range(first: int, last: int, suit: str) -> list[Card] | None:
+    """``3-7S`` → 3S…7S; an Ace is low at the start (``A-3S``) and high at the end
+    (``Q-AS``). Returns None for a range that runs backwards or wraps (``K-2S``)."""
+    if last == ACE and first != ACE:
+        last = 14
+    if first >= last:
+        return None
+    return [Card(ACE if rank == 14 else rank, suit) for rank in range(first, last + 1)]
+
+
+def parse_groups(text: str) -> list[list[Card]]:
+    """Parse groups of cards in the notation of RULES.md §1.
+
+    Groups are separated by ``|``, ``/``, ``;`` or new lines; cards by spaces or
+    commas, or run together. Empty groups are skipped. Raises CardError naming the
+    first token that is not a card and where it is.
+    """
+    groups: list[list[Card]] = []
+    current: list[Card] = []
+    pos = 0
+    while pos < len(text):
+        char = text[pos]
+        if char in _GROUP_SEPARATORS:
+            if current:
+                groups.append(current)
+                current = []
+            pos += 1
+            continue
+        if char in _CARD_SEPARATORS or char.isspace():
+            pos += 1
+            continue
+        match = _TOKEN.match(text, pos)
+        if match is None:
+            raise _bad_token(text, pos, len(groups) + 1, len(current) + 1)
+        if match["joker"]:
+            current.append(PRINTED_JOKER)
+        elif match["rank"]:
+            current.append(Card(_rank(match["rank"]), _suit(match["suit"])))
+        else:
+            suit = _suit(match["last_suit"])
+            if match["first_suit"] and _suit(match["first_suit"]) != suit:
+                raise CardError(
+                    f"range {match[0]!r} mixes two suits",
+                    token=match[0], offset=pos, group=len(groups) + 1, index=len(current) + 1,
+                )  # fmt: skip
+            cards = _expand_range(_rank(match["first"]), _rank(match["last"]), suit)
+            if cards is None:
+                raise CardError(
+                    f"range {match[0]!r} does not run upwards (an Ace is low at the start "
+                    "or high at the end, never both)",
+                    token=match[0], offset=pos, group=len(groups) + 1, index=len(current) + 1,
+                )  # fmt: skip
+            current.extend(cards)
+        pos = match.end()
+    if current:
+        groups.append(current)
+    return groups
+
+
+def _bad_token(text: str, pos: int, group: int, index: int) -> CardError:
+    end = pos
+    while end < len(text) and text[end] not in _GROUP_SEPARATORS + _CARD_SEPARATORS:
+        if text[end].isspace():
+            break
+        end += 1
+    token = text[pos:end] or text[pos]
+    # Name what is wrong with the token when we can tell, so the player can fix it.
+    hint = ""
+    if re.fullmatch(rf"(?:{_RANK})", token, re.IGNORECASE):
+        hint = ": it needs a suit (S, H, D or C)"
+    elif re.fullmatch(r"1[SHDC♠♥♦♣]?", token, re.IGNORECASE):
+        hint = ": write 10 or T for a ten, A for an ace"
+    return CardError(
+        f"{token!r} is not a card (group {group}, card {index}){hint}",
+        token=token,
+        offset=pos,
+        group=group,
+        index=index,
+    )
+
+
+def parse_cards(text: str) -> list[Card]:
+    """Parse cards in notation, ignoring group separators (a hand in any order)."""
+    return [card for group in parse_groups(text) for card in group]
+
+
+def parse_card(text: str) -> Card:
+    """Parse exactly one card, e.g. the cut joker."""
+    stripped = text.strip()
+    cards = parse_cards(stripped)
+    if len(cards) != 1:
+        raise CardError(f"{stripped!r} is not one card", token=stripped, offset=0, group=1, index=1)
+    return cards[0]
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    """``7H 8H 9H``."""
+    return " ".join(card.code for card in cards)
+
+
+def format_groups(groups: Sequence[Sequence[Card]]) -> str:
+    """``5H 6H 7H | 8S 8S 8S``: the canonical text of a grouped hand."""
+    return " | ".join(format_cards(group) for group in groups)
+
+
+def codes(cards: Iterable[Card]) -> list[str]:
+    return [card.code for card in cards]

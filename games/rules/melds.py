@@ -1,0 +1,237 @@
+"""The round's jokers (RULES.md §2) and the classification of a group (§3)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .cards import ACE, KING, PRINTED_JOKER, SUITS, Card, format_cards
+from .rulesets import Ruleset
+
+MAX_RUN = 13  # A..K with the Ace low, or 2..A with it high: never both
+
+
+class Kind(StrEnum):
+    """What a group of cards is, in the order RULES.md §3 tries them."""
+
+    TUNNELA = "tunnela"
+    PURE_SEQUENCE = "pure_sequence"
+    IMPURE_SEQUENCE = "impure_sequence"
+    SET = "set"
+    JOKER_GROUP = "joker_group"
+    DUBLEE = "dublee"
+    INVALID = "invalid"
+
+    @property
+    def label(self) -> str:
+        return self.value.replace("_", " ")
+
+
+PURE_KINDS = frozenset({Kind.TUNNELA, Kind.PURE_SEQUENCE})
+VALID_MELDS = frozenset(
+    {Kind.TUNNELA, Kind.PURE_SEQUENCE, Kind.IMPURE_SEQUENCE, Kind.SET, Kind.JOKER_GROUP}
+)
+# What counts as a sequence where a declaration needs "sequences" (13-card show):
+# a joker group can stand for a sequence (RULES §3: "valid as a set/sequence").
+SEQUENCE_KINDS = frozenset(
+    {Kind.TUNNELA, Kind.PURE_SEQUENCE, Kind.IMPURE_SEQUENCE, Kind.JOKER_GROUP}
+)
+
+
+def _next_rank(rank: int) -> int:
+    return ACE if rank == KING else rank + 1
+
+
+def _previous_rank(rank: int) -> int:
+    return KING if rank == ACE else rank - 1
+
+
+@dataclass(frozen=True)
+class JokerRoles:
+    """Which cards play a joker role in a round, given the ruleset and the cut card.
+
+    Built by :func:`joker_roles`. ``cut`` is the card turned up (possibly ``PJ``);
+    ``effective_cut`` is what the round is played as (``AS`` for a printed joker).
+    """
+
+    ruleset: Ruleset
+    cut: Card
+    effective_cut: Card
+    wild: tuple[Card, ...]
+    lower: Card | None
+    upper: Card | None
+    jokers: frozenset[Card]
+    # One each of lower joker, cut card and upper joker: a marriage (value cards,
+    # claims and the marriages declaration). Kodai with a printed joker cut puts the
+    # printed joker in the middle (K♠ PJ 2♠), everyone else the A♠ it stands for.
+    marriage: tuple[Card, Card, Card] | None
+
+    def is_joker(self, card: Card) -> bool:
+        return card in self.jokers
+
+    def points(self, card: Card) -> int:
+        """A card's points in this round: every joker is worth 0 (RULES §1)."""
+        return 0 if card in self.jokers else card.face_points
+
+    @property
+    def joker_codes(self) -> list[str]:
+        """Jokers in a fixed order: wild rank by suit letter, lower, upper, printed."""
+        ordered = sorted(self.wild, key=lambda card: card.suit)
+        ordered += [card for card in (self.lower, self.upper) if card is not None]
+        ordered.append(PRINTED_JOKER)
+        return [card.code for card in dict.fromkeys(ordered)]
+
+    @property
+    def claim_cards(self) -> frozenset[Card]:
+        """Kodai claim cards: printed jokers and the cut suit's r-1, r, r+1 (with a
+        printed joker cut, K♠, 2♠ and printed jokers; A♠ is not one)."""
+        cards = {PRINTED_JOKER}
+        if self.marriage is not None:
+            cards.update(self.marriage)
+        return frozenset(cards)
+
+
+def joker_roles(ruleset: Ruleset, cut: Card) -> JokerRoles:
+    """The jokers of a round whose cut card is ``cut`` (RULES §2)."""
+    effective = Card(ACE, "S") if cut.is_printed_joker else cut
+    rank, suit = effective.rank, effective.suit
+    wild_suits = SUITS if ruleset.wild_rank_all_suits else (suit,)
+    wild = tuple(Card(rank, s) for s in wild_suits)
+    lower = upper = None
+    marriage = None
+    if ruleset.upper_lower_jokers:
+        lower = Card(_previous_rank(rank), suit)
+        upper = Card(_next_rank(rank), suit)
+        middle = PRINTED_JOKER if (cut.is_printed_joker and ruleset.claims) else effective
+        marriage = (lower, middle, upper)
+    jokers = {PRINTED_JOKER, *wild} | {card for card in (lower, upper) if card is not None}
+    return JokerRoles(
+        ruleset=ruleset,
+        cut=cut,
+        effective_cut=effective,
+        wild=wild,
+        lower=lower,
+        upper=upper,
+        jokers=frozenset(jokers),
+        marriage=marriage,
+    )
+
+
+# --- Runs -----------------------------------------------------------------------------
+
+
+def _ranks(cards: Sequence[Card], ace_high: bool) -> list[int]:
+    return sorted(14 if (card.rank == ACE and ace_high) else card.rank for card in cards)
+
+
+def _one_suit_distinct_ranks(cards: Sequence[Card]) -> bool:
+    return len({card.suit for card in cards}) == 1 and len({card.rank for card in cards}) == len(
+        cards
+    )
+
+
+def is_pure_run(cards: Sequence[Card]) -> bool:
+    """3 to 13 natural cards of one suit in consecutive ranks, Ace low or high, no wrap."""
+    if not 3 <= len(cards) <= MAX_RUN or PRINTED_JOKER in cards:
+        return False
+    if not _one_suit_distinct_ranks(cards):
+        return False
+    for ace_high in (False, True):
+        ranks = _ranks(cards, ace_high)
+        if ranks[-1] - ranks[0] == len(ranks) - 1:
+            return True
+    return False
+
+
+def fits_run(naturals: Sequence[Card], length: int) -> bool:
+    """Whether natural cards can sit in one run of ``length`` ranks of their suit,
+    jokers filling the gaps and extending the ends."""
+    if not naturals or length > MAX_RUN or not _one_suit_distinct_ranks(naturals):
+        return False
+    for ace_high in (False, True):
+        ranks = _ranks(naturals, ace_high)
+        lowest, highest = (2, 14) if ace_high else (ACE, KING)
+        first_start = max(ranks[-1] - length + 1, lowest)
+        last_start = min(ranks[0], highest - length + 1)
+        if first_start <= last_start:
+            return True
+    return False
+
+
+def _is_set(naturals: Sequence[Card], size: int) -> bool:
+    return (
+        size in (3, 4)
+        and bool(naturals)
+        and len({card.rank for card in naturals}) == 1
+        and len({card.suit for card in naturals}) == len(naturals)
+    )
+
+
+# --- Classification -------------------------------------------------------------------
+
+
+def classify(cards: Sequence[Card], roles: JokerRoles) -> Kind:
+    """The kind of a group of cards in this round (RULES §3): the first kind of the
+    table that fits. A joker-role card may stand for itself, so pure sequences and
+    tunnelas may hold jokers used naturally."""
+    rules = roles.ruleset
+    size = len(cards)
+    if rules.tunnelas_and_dublees and size in (2, 3) and len(set(cards)) == 1:
+        if not cards[0].is_printed_joker:
+            return Kind.TUNNELA if size == 3 else Kind.DUBLEE
+        if size == 3 and rules.printed_joker_tunnela:
+            return Kind.TUNNELA
+        if size == 2 and rules.printed_joker_dublee:
+            return Kind.DUBLEE
+    if size < 3:
+        return Kind.INVALID
+    if is_pure_run(cards):
+        return Kind.PURE_SEQUENCE
+    # Using a joker as a joker is never less flexible than using it naturally, so
+    # from here on every joker-role card stands in for whatever is missing.
+    naturals = [card for card in cards if not roles.is_joker(card)]
+    if not naturals:
+        # K-A-2 of the cut suit with an Ace cut (and any lower-cut-upper marriage that
+        # is not a pure sequence) is a valid impure sequence (RULES §3, last line).
+        if roles.marriage is not None and sorted(cards) == sorted(roles.marriage):
+            return Kind.IMPURE_SEQUENCE
+        return Kind.JOKER_GROUP
+    if fits_run(naturals, size):
+        return Kind.IMPURE_SEQUENCE
+    if _is_set(naturals, size):
+        return Kind.SET
+    return Kind.INVALID
+
+
+def describe_invalid(cards: Sequence[Card], roles: JokerRoles) -> str:
+    """Why a group is not a valid meld, in words a player at the table understands."""
+    rules = roles.ruleset
+    size = len(cards)
+    shown = format_cards(cards)
+    if size < 3:
+        if rules.tunnelas_and_dublees:
+            return f"{shown}: two cards make a group only as a dublee (two identical cards)"
+        return f"{shown}: a set or sequence needs at least 3 cards"
+    naturals = [card for card in cards if not roles.is_joker(card)]
+    suits = {card.suit for card in naturals}
+    ranks = Counter(card.rank for card in naturals)
+    if len(set(cards)) == 1 and cards[0].is_printed_joker:
+        return f"{shown}: printed jokers make a tunnela only where the rules say so"
+    if len(ranks) == 1 and len(suits) < len(naturals):
+        if len(set(naturals)) == 1 and not rules.tunnelas_and_dublees:
+            return f"{shown}: identical cards are not a set (each suit only once)"
+        return f"{shown}: a set needs a different suit for every natural card"
+    if len(ranks) == 1 and size > 4:
+        return f"{shown}: a set has at most 4 cards"
+    if len(suits) == 1:
+        if any(count > 1 for count in ranks.values()):
+            return f"{shown}: a sequence cannot hold the same rank twice"
+        if size > MAX_RUN:
+            return f"{shown}: a sequence has at most 13 cards"
+        return (
+            f"{shown}: the cards do not fit one run of {size} "
+            "(an Ace is low or high, never both; jokers must fill every gap)"
+        )
+    return f"{shown}: neither one suit (a sequence) nor one rank (a set)"

@@ -1,0 +1,454 @@
+"""Every option of the rule model (RULES.md) and the six presets.
+
+A ruleset is one frozen dataclass; a league or session changes it only through
+validated overrides, so every option a club can set is listed here with its
+meaning, and nothing else about the rules is configurable.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import RulesError
+
+# Declaration ways of RULES.md §4, in the order a valid declaration is reported.
+DECLARATION_WAYS = ("three_pure", "tunnelas", "dublees", "jokers", "marriages", "show13")
+TOTALS_MODES = ("net", "penalty")
+CEILING_MODES = ("game_ends", "out", "out_passing")
+COUNTING_RULES = ("standard", "kodai")
+MARRIAGE_TRIPLES = ("none", "claim_cards", "upper_lower")
+
+
+def _option(help: str, **extra: Any) -> Any:
+    """A dataclass field with its meaning attached, for the presets listing and the
+    house-rules page."""
+    return field(metadata={"help": help, **extra})
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """All options of one rule set. Build one with :func:`get_ruleset`."""
+
+    preset: str = _option("The preset these options start from.")
+    # Cards and jokers (RULES §1–2)
+    hand_size: int = _option("Cards dealt to each player: 21 or 13.", choices=(13, 21))
+    decks: int = _option(
+        "Decks of 53 cards (52 and one printed joker) in the shoe.", minimum=1, maximum=4
+    )
+    wild_rank_all_suits: bool = _option(
+        "Every card of the cut rank is a joker (off: only the cut card's suit, as in Paplu)."
+    )
+    upper_lower_jokers: bool = _option(
+        "The cut suit's next higher (upper) and next lower (lower) cards are jokers."
+    )
+    # Groups (RULES §3)
+    tunnelas_and_dublees: bool = _option(
+        "Three identical cards form a tunnela and two a dublee (21-card games)."
+    )
+    printed_joker_tunnela: bool = _option("Three printed jokers form a tunnela.")
+    printed_joker_dublee: bool = _option("Two printed jokers form a dublee.")
+    # Declarations (RULES §4)
+    declarations: tuple[str, ...] = _option(
+        "Ways a declaration can be valid.", choices=DECLARATION_WAYS
+    )
+    pure_needed: int = _option(
+        "Pure sequences (tunnelas count) needed for the three-pure way.", minimum=1
+    )
+    tunnelas_needed: int = _option("Tunnelas needed for the tunnelas way.", minimum=1)
+    dublees_needed: int = _option("Dublees needed for the dublees way.", minimum=1)
+    jokers_needed: int = _option("Jokers in one group needed for the jokers way.", minimum=1)
+    marriages_needed: int = _option("Marriage groups needed for the marriages way.", minimum=1)
+    marriage_triples: str = _option(
+        "Three identical cards that also make a marriage group: none, claim_cards "
+        "(any claim card, Kodai) or upper_lower (upper or lower jokers, Paplu).",
+        choices=MARRIAGE_TRIPLES,
+    )
+    # Hand points (RULES §5)
+    counting: str = _option(
+        "How a loser's cards are counted: standard (pure groups left out, all valid melds "
+        "with enough pure groups) or kodai (only tunnelas and 4+ card pure sequences left "
+        "out below three pure groups).",
+        choices=COUNTING_RULES,
+    )
+    hand_cap: int = _option("Most points a loser's hand can cost.", minimum=1)
+    cap_includes_values: bool = _option(
+        "The cap covers hand points plus the value points a loser pays (Paplu)."
+    )
+    zero_count_becomes: int = _option("What a shown hand that counts 0 costs.", minimum=0)
+    first_drop: int = _option("Points for dropping before the first pick.", minimum=0)
+    middle_drop: int = _option("Points for dropping later or being forced out.", minimum=0)
+    invalid_declaration: int = _option("Points for a wrong declaration.", minimum=0)
+    declare_timeout: int | None = _option(
+        "Points for not grouping the hand in time after finishing (empty: outcome not used).",
+        minimum=0,
+    )
+    deal_show: bool = _option(
+        "A loser who had no turn yet pays half the count (the deal-show outcome)."
+    )
+    deal_show_min: int = _option("Least a deal show costs.", minimum=0)
+    deal_show_max: int = _option("Most a deal show costs.", minimum=0)
+    two_point_loss: int = _option("What a two-point hand costs.", minimum=0)
+    two_point_three_pure: bool = _option(
+        "A loser whose groups would be a valid three-pure declaration pays only the two-point loss."
+    )
+    two_point_dublees: int | None = _option(
+        "Dublee groups that make a two-point hand (empty: none).", minimum=1
+    )
+    two_point_jokers: int | None = _option(
+        "Jokers in one all-joker group that make a two-point hand (empty: none).", minimum=1
+    )
+    two_point_tunnelas: int | None = _option(
+        "Tunnela groups that make a two-point hand (empty: none).", minimum=1
+    )
+    two_point_marriages: int | None = _option(
+        "Marriage groups that make a two-point hand (empty: none).", minimum=1
+    )
+    free_hand_doubles: int | None = _option(
+        "Doubles in hand (a tenali counts once) that make a loser free of points and "
+        "claims (empty: none).",
+        minimum=1,
+    )
+    free_hand_jokers: int | None = _option(
+        "Jokers in hand that make a loser free of points and claims (empty: none).", minimum=1
+    )
+    # Value cards (RULES §6): points for 1, 2 and 3 cards of a type, exchanged among
+    # the players who did not drop.
+    value_cards: bool = _option("Players exchange value points for value cards.")
+    value_cut: tuple[int, int, int] = _option(
+        "Value of 1, 2, 3 spare copies of the cut card.", minimum=0
+    )
+    value_upper: tuple[int, int, int] = _option("Value of 1, 2, 3 spare upper jokers.", minimum=0)
+    value_lower: tuple[int, int, int] = _option("Value of 1, 2, 3 spare lower jokers.", minimum=0)
+    value_printed_joker: tuple[int, int, int] = _option(
+        "Value of 1, 2, 3 printed jokers.", minimum=0
+    )
+    value_extra_cards: tuple[str, ...] = _option(
+        "Other value cards, each its own type (Paplu: AS and 2C).", cards=True
+    )
+    value_extra: tuple[int, int, int] = _option(
+        "Value of 1, 2, 3 copies of each other value card.", minimum=0
+    )
+    value_marriages: tuple[int, int, int] = _option(
+        "Value of 1, 2, 3 marriages (one lower joker, cut card and upper joker each).",
+        minimum=0,
+    )
+    # Claims (RULES §6, Kodai)
+    claims: bool = _option(
+        "The winner's claim cards are added to every other player's score (Kodai)."
+    )
+    claim_card: int = _option("Claim points per claim card.", minimum=0)
+    claim_marriage: int = _option("Claim points per marriage.", minimum=0)
+    claim_mini_marriage: int = _option(
+        "Claim points per mini-marriage (a tenali of the cut rank in another suit).",
+        minimum=0,
+    )
+    # Totals (RULES §5)
+    totals: str = _option(
+        "net: losers lose their points to the winner; penalty: losers add their points "
+        "to their totals and the lowest total is best.",
+        choices=TOTALS_MODES,
+    )
+    ceiling: int | None = _option(
+        "The session's point ceiling (empty: play until the table stops).", minimum=1
+    )
+    ceiling_mode: str = _option(
+        "game_ends: the session ends after the round a total reaches the ceiling; out: a "
+        "player whose total reaches it is eliminated and the last one left wins; "
+        "out_passing: as out, but only a total above the ceiling puts a player out.",
+        choices=CEILING_MODES,
+    )
+    rejoin_cutoff: int | None = _option(
+        "An eliminated player may rejoin at the highest total still in plus one, while no "
+        "player still in is above this total (empty: no rejoining).",
+        minimum=0,
+    )
+
+    @property
+    def outcomes(self) -> tuple[str, ...]:
+        """The outcomes a player can have in a round under these rules."""
+        allowed = ["declared", "shown"]
+        if self.deal_show:
+            allowed.append("deal_show")
+        allowed += ["first_drop", "middle_drop", "invalid_declaration"]
+        if self.declare_timeout is not None:
+            allowed.append("declare_timeout")
+        allowed.append("default_win")
+        return tuple(allowed)
+
+    def overrides_from(self, base: Ruleset) -> dict[str, Any]:
+        """The options that differ from ``base``, as JSON-ready values."""
+        return {
+            f.name: _jsonable(getattr(self, f.name))
+            for f in dataclasses.fields(self)
+            if f.name != "preset" and getattr(self, f.name) != getattr(base, f.name)
+        }
+
+    def as_dict(self) -> dict[str, Any]:
+        return {f.name: _jsonable(getattr(self, f.name)) for f in dataclasses.fields(self)}
+
+
+def _jsonable(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
+# --- The presets (RULES.md §5 table) -------------------------------------------------
+
+_21_CARD = dict(
+    hand_size=21,
+    decks=3,
+    wild_rank_all_suits=True,
+    upper_lower_jokers=True,
+    tunnelas_and_dublees=True,
+    printed_joker_tunnela=True,
+    printed_joker_dublee=True,
+    declarations=("three_pure", "tunnelas", "dublees", "jokers"),
+    pure_needed=3,
+    tunnelas_needed=3,
+    dublees_needed=8,
+    jokers_needed=8,
+    marriages_needed=2,
+    marriage_triples="none",
+    counting="standard",
+    cap_includes_values=False,
+    zero_count_becomes=2,
+    first_drop=30,
+    invalid_declaration=120,
+    declare_timeout=None,
+    deal_show=False,
+    deal_show_min=2,
+    deal_show_max=60,
+    two_point_loss=2,
+    two_point_three_pure=False,
+    two_point_dublees=None,
+    two_point_jokers=None,
+    two_point_tunnelas=None,
+    two_point_marriages=None,
+    free_hand_doubles=None,
+    free_hand_jokers=None,
+    value_cards=False,
+    value_cut=(0, 0, 0),
+    value_upper=(0, 0, 0),
+    value_lower=(0, 0, 0),
+    value_printed_joker=(0, 0, 0),
+    value_extra_cards=(),
+    value_extra=(0, 0, 0),
+    value_marriages=(0, 0, 0),
+    claims=False,
+    claim_card=10,
+    claim_marriage=100,
+    claim_mini_marriage=50,
+    totals="net",
+    ceiling=None,
+    ceiling_mode="game_ends",
+    rejoin_cutoff=None,
+)
+
+_13_CARD = _21_CARD | dict(
+    hand_size=13,
+    decks=2,
+    upper_lower_jokers=False,
+    tunnelas_and_dublees=False,
+    printed_joker_tunnela=False,
+    printed_joker_dublee=False,
+    declarations=("show13",),
+    hand_cap=80,
+    first_drop=20,
+    middle_drop=40,
+    invalid_declaration=80,
+)
+
+PRESETS: dict[str, Ruleset] = {
+    "21-points": Ruleset(
+        preset="21-points",
+        **_21_CARD
+        | dict(
+            hand_cap=120,
+            middle_drop=70,
+            declare_timeout=120,
+            deal_show=True,
+            two_point_three_pure=True,
+            two_point_dublees=6,
+            two_point_jokers=7,
+            value_cards=True,
+            value_cut=(10, 30, 50),
+            value_upper=(10, 30, 50),
+            value_lower=(10, 30, 50),
+            value_marriages=(100, 300, 500),
+        ),
+    ),
+    "21-paplu": Ruleset(
+        preset="21-paplu",
+        **_21_CARD
+        | dict(
+            wild_rank_all_suits=False,
+            printed_joker_tunnela=False,
+            declarations=("three_pure", "tunnelas", "dublees", "jokers", "marriages"),
+            marriage_triples="upper_lower",
+            hand_cap=250,
+            cap_includes_values=True,
+            middle_drop=60,
+            # 21-points' two-point hands plus seed 003's: 3 tunnelas, 7 or 8 dublees
+            # (within 6+), 8 jokers (within 7+) and 2 marriages.
+            two_point_three_pure=True,
+            two_point_dublees=6,
+            two_point_jokers=7,
+            two_point_tunnelas=3,
+            two_point_marriages=2,
+            value_cards=True,
+            value_cut=(10, 20, 30),
+            value_upper=(20, 40, 60),
+            value_lower=(20, 40, 60),
+            value_printed_joker=(20, 40, 60),
+            value_extra_cards=("AS", "2C"),
+            value_extra=(20, 40, 60),
+            value_marriages=(100, 200, 300),
+        ),
+    ),
+    "21-kodai": Ruleset(
+        preset="21-kodai",
+        **_21_CARD
+        | dict(
+            declarations=("three_pure", "tunnelas", "dublees", "jokers", "marriages"),
+            jokers_needed=9,
+            marriage_triples="claim_cards",
+            counting="kodai",
+            hand_cap=100,
+            zero_count_becomes=0,
+            middle_drop=60,
+            invalid_declaration=100,
+            free_hand_doubles=7,
+            free_hand_jokers=8,
+            claims=True,
+            totals="penalty",
+            ceiling=500,
+            ceiling_mode="game_ends",
+        ),
+    ),
+    "13-points": Ruleset(preset="13-points", **_13_CARD),
+    "13-pool-101": Ruleset(
+        preset="13-pool-101",
+        **_13_CARD | dict(totals="penalty", ceiling=101, ceiling_mode="out", rejoin_cutoff=79),
+    ),
+    "13-pool-201": Ruleset(
+        preset="13-pool-201",
+        **_13_CARD
+        | dict(
+            first_drop=25,
+            middle_drop=50,
+            totals="penalty",
+            ceiling=201,
+            ceiling_mode="out",
+            rejoin_cutoff=174,
+        ),
+    ),
+}
+
+OPTION_NAMES = tuple(f.name for f in dataclasses.fields(Ruleset) if f.name != "preset")
+
+
+def option_help(name: str) -> str:
+    return _FIELDS[name].metadata["help"]
+
+
+_FIELDS = {f.name: f for f in dataclasses.fields(Ruleset)}
+_HINTS = typing.get_type_hints(Ruleset)
+
+
+def get_ruleset(preset: str, overrides: dict[str, Any] | None = None) -> Ruleset:
+    """The preset named ``preset`` with ``overrides`` applied and validated.
+
+    Raises RulesError (field ``ruleset`` or ``overrides.<option>``) for an unknown
+    preset, an unknown option or a value of the wrong type or range.
+    """
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise RulesError(
+            f"unknown ruleset {preset!r}; choose one of {', '.join(PRESETS)}", "ruleset"
+        )
+    base = PRESETS[preset]
+    if not overrides:
+        return base
+    if not isinstance(overrides, dict):
+        raise RulesError("overrides must be an object of option: value", "overrides")
+    changes = {name: _validated(name, value) for name, value in overrides.items()}
+    ruleset = dataclasses.replace(base, **changes)
+    _check_consistency(ruleset)
+    return ruleset
+
+
+def _validated(name: Any, value: Any) -> Any:
+    if not isinstance(name, str) or name not in _FIELDS or name == "preset":
+        raise RulesError(f"unknown option {name!r}", f"overrides.{name}")
+    meta = _FIELDS[name].metadata
+    hint = _HINTS[name]
+    where = f"overrides.{name}"
+    optional = typing.get_origin(hint) in (typing.Union, types.UnionType)
+    if optional:
+        if value is None:
+            return None
+        hint = next(arg for arg in typing.get_args(hint) if arg is not type(None))
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise RulesError(f"{name} must be true or false, not {value!r}", where)
+        return value
+    if hint is int:
+        return _validated_int(name, value, meta, where)
+    if hint is str:
+        if not isinstance(value, str) or value not in meta["choices"]:
+            raise RulesError(
+                f"{name} must be one of {', '.join(meta['choices'])}, not {value!r}", where
+            )
+        return value
+    # The tuple options: value tables of three numbers, and lists of names or cards.
+    if not isinstance(value, list | tuple):
+        raise RulesError(f"{name} must be a list, not {value!r}", where)
+    item_types = typing.get_args(hint)
+    if item_types == (int, int, int):
+        if len(value) != 3:
+            raise RulesError(f"{name} must list 3 numbers (for 1, 2 and 3 cards)", where)
+        return tuple(_validated_int(name, item, meta, where) for item in value)
+    if meta.get("cards"):
+        from .cards import parse_card  # local: cards imports errors only, no cycle at load
+
+        if not all(isinstance(item, str) for item in value):
+            raise RulesError(f'{name} must list cards such as "AS"', where)
+        try:
+            return tuple(parse_card(item).code for item in value)
+        except RulesError as error:
+            raise RulesError(f"{name}: {error.message}", where) from None
+    if not all(isinstance(item, str) and item in meta["choices"] for item in value):
+        raise RulesError(
+            f"{name} must list some of {', '.join(meta['choices'])}, not {value!r}", where
+        )
+    return tuple(dict.fromkeys(value))
+
+
+def _validated_int(name: str, value: Any, meta: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(f"{name} must be a whole number, not {value!r}", where)
+    if "choices" in meta and value not in meta["choices"]:
+        choices = ", ".join(str(choice) for choice in meta["choices"])
+        raise RulesError(f"{name} must be one of {choices}, not {value}", where)
+    if value < meta.get("minimum", 0):
+        raise RulesError(f"{name} must be at least {meta.get('minimum', 0)}, not {value}", where)
+    if "maximum" in meta and value > meta["maximum"]:
+        raise RulesError(f"{name} must be at most {meta['maximum']}, not {value}", where)
+    return value
+
+
+def _check_consistency(ruleset: Ruleset) -> None:
+    if not ruleset.declarations:
+        raise RulesError("at least one declaration way must be enabled", "overrides.declarations")
+    if ruleset.deal_show_min > ruleset.deal_show_max:
+        raise RulesError("deal_show_min must not be above deal_show_max", "overrides.deal_show_min")
+
+
+def presets_listing() -> dict[str, Any]:
+    """Every preset with every option, and what each option means."""
+    return {
+        "presets": {name: ruleset.as_dict() for name, ruleset in PRESETS.items()},
+        "options": {name: option_help(name) for name in OPTION_NAMES},
+    }

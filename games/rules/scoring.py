@@ -1,0 +1,771 @@
+"""Declarations, hand points, value points, claims and round settlement (RULES §4–6).
+
+:func:`score_round` is the whole service: it validates a round as entered, then
+says for every player what their cards or drop cost, what they exchange in value
+points or claims, and what is added to their running total.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from .cards import PRINTED_JOKER, Card, format_cards, parse_card
+from .errors import RoundErrors, RulesError
+from .melds import (
+    PURE_KINDS,
+    SEQUENCE_KINDS,
+    VALID_MELDS,
+    JokerRoles,
+    Kind,
+    classify,
+    describe_invalid,
+    joker_roles,
+)
+from .rulesets import DECLARATION_WAYS, Ruleset
+
+OUTCOMES = (
+    "declared",
+    "shown",
+    "deal_show",
+    "first_drop",
+    "middle_drop",
+    "invalid_declaration",
+    "declare_timeout",
+    "default_win",
+)
+WINNING_OUTCOMES = frozenset({"declared", "default_win"})
+# Players out of the value exchange: they dropped (RULES §6). A wrong declarer is in.
+DROP_OUTCOMES = frozenset({"first_drop", "middle_drop", "declare_timeout"})
+# Outcomes that must show the whole hand.
+FULL_HAND_OUTCOMES = frozenset({"declared", "shown", "deal_show"})
+# Outcomes that cost a fixed number of points, by ruleset option of the same name.
+FIXED_OUTCOMES = frozenset({"first_drop", "middle_drop", "invalid_declaration", "declare_timeout"})
+
+Groups = tuple[tuple[Card, ...], ...]
+
+
+@dataclass(frozen=True)
+class PlayerHand:
+    """One player's part of a round as entered: outcome and groups (may be empty
+    for a drop)."""
+
+    name: str
+    outcome: str
+    groups: Groups = ()
+
+    @property
+    def cards(self) -> list[Card]:
+        return [card for group in self.groups for card in group]
+
+
+@dataclass(frozen=True)
+class GroupResult:
+    cards: tuple[Card, ...]
+    kind: Kind
+    counted: int  # what this group adds to the loser's count (0 when left out)
+    left_out: bool = False  # left out of the count by the counting rule
+
+    def as_dict(self) -> dict:
+        return {
+            "cards": [c.code for c in self.cards],
+            "kind": str(self.kind),
+            "counted": self.counted,
+        }
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    name: str
+    outcome: str
+    declaration: str | None
+    groups: tuple[GroupResult, ...]
+    hand_points: int
+    value_points: int
+    claims: int
+    score: int
+    breakdown: tuple[str, ...] = ()
+    value_cards: tuple[Card, ...] = ()  # the cards that earned value points or claims
+    value_paid: int = 0  # what the player paid others for their value cards (within caps)
+
+    def as_dict(self) -> dict:
+        return {
+            "name": self.name,
+            "outcome": self.outcome,
+            "declaration": self.declaration,
+            "groups": [group.as_dict() for group in self.groups],
+            "hand_points": self.hand_points,
+            "value_points": self.value_points,
+            "claims": self.claims,
+            "score": self.score,
+            "breakdown": list(self.breakdown),
+        }
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    ruleset: Ruleset
+    roles: JokerRoles
+    players: tuple[PlayerResult, ...]
+
+    def as_dict(self) -> dict:
+        return {
+            "ruleset": self.ruleset.preset,
+            "cut_joker": self.roles.cut.code,
+            "jokers": self.roles.joker_codes,
+            "players": [player.as_dict() for player in self.players],
+        }
+
+
+# --- Declarations (§4) ------------------------------------------------------------------
+
+
+def is_marriage_group(cards: Sequence[Card], roles: JokerRoles) -> bool:
+    """A marriage presented as a group: lower joker, cut card, upper joker; or three
+    identical claim cards (Kodai) / upper or lower jokers (Paplu)."""
+    if roles.marriage is None or len(cards) != 3:
+        return False
+    if sorted(cards) == sorted(roles.marriage):
+        return True
+    if len(set(cards)) != 1:
+        return False
+    triples = roles.ruleset.marriage_triples
+    if triples == "claim_cards":
+        return cards[0] in roles.claim_cards
+    if triples == "upper_lower":
+        return cards[0] in (roles.upper, roles.lower)
+    return False
+
+
+def _all_jokers(cards: Sequence[Card], roles: JokerRoles) -> bool:
+    return bool(cards) and all(roles.is_joker(card) for card in cards)
+
+
+def _largest_joker_group(groups: Groups, roles: JokerRoles) -> int:
+    return max((len(g) for g in groups if _all_jokers(g, roles)), default=0)
+
+
+def _way_holds(way: str, groups: Groups, kinds: Sequence[Kind], roles: JokerRoles) -> bool:
+    rules = roles.ruleset
+    pure = sum(kind in PURE_KINDS for kind in kinds)
+    all_valid = all(kind in VALID_MELDS for kind in kinds)
+    if way == "three_pure":
+        return pure >= rules.pure_needed and all_valid
+    if way == "tunnelas":
+        return kinds.count(Kind.TUNNELA) >= rules.tunnelas_needed
+    if way == "dublees":
+        return kinds.count(Kind.DUBLEE) >= rules.dublees_needed
+    if way == "jokers":
+        return _largest_joker_group(groups, roles) >= rules.jokers_needed
+    if way == "marriages":
+        marriages = sum(is_marriage_group(g, roles) for g in groups)
+        return marriages >= rules.marriages_needed
+    if way == "show13":
+        sequences = sum(kind in SEQUENCE_KINDS for kind in kinds)
+        return pure >= 1 and sequences >= 2 and all_valid
+    raise ValueError(f"unknown declaration way {way!r}")
+
+
+def declaration_way(groups: Groups, kinds: Sequence[Kind], roles: JokerRoles) -> str | None:
+    """The first enabled way (RULES §4 order) in which these groups are a valid
+    declaration, or None."""
+    for way in DECLARATION_WAYS:
+        if way in roles.ruleset.declarations and _way_holds(way, groups, kinds, roles):
+            return way
+    return None
+
+
+def why_not_declared(groups: Groups, kinds: Sequence[Kind], roles: JokerRoles) -> str:
+    """What is missing from a declaration that is not valid."""
+    rules = roles.ruleset
+    pure = sum(kind in PURE_KINDS for kind in kinds)
+    bad = [g for g, kind in zip(groups, kinds, strict=True) if kind not in VALID_MELDS]
+    reasons = []
+    if "three_pure" in rules.declarations:
+        reasons.append(
+            f"{pure} pure sequence{'s' if pure != 1 else ''} ({rules.pure_needed} needed)"
+        )
+    if "show13" in rules.declarations:
+        sequences = sum(kind in SEQUENCE_KINDS for kind in kinds)
+        reasons.append(
+            f"{pure} pure and {sequences} sequences in all (1 pure and 2 sequences needed)"
+        )
+    if bad:
+        reasons.append(describe_invalid(bad[0], roles))
+    return "; ".join(reasons) or "no declaration way holds"
+
+
+# --- Counting a loser's hand (§5) --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Count:
+    """How a loser's groups count: points per group, which were left out, and why."""
+
+    counted: list[int]
+    left_out: list[bool]
+    rule: str
+
+
+def count_groups(groups: Groups, kinds: Sequence[Kind], roles: JokerRoles) -> Count:
+    """Points each group adds to a loser's count under the preset's counting rule."""
+    rules = roles.ruleset
+    pure = sum(kind in PURE_KINDS for kind in kinds)
+    plural = "s" if pure != 1 else ""
+    if rules.hand_size == 13:
+        sequences = sum(kind in SEQUENCE_KINDS for kind in kinds)
+        complete, enough = pure >= 1 and sequences >= 2, "a pure and a second sequence"
+    else:
+        complete, enough = pure >= rules.pure_needed, f"{pure} pure groups"
+    if complete:
+        rule = f"{enough}: every valid meld is left out"
+        left_out = [kind in VALID_MELDS for kind in kinds]
+    elif rules.counting == "kodai":
+        rule = (
+            f"{pure} pure group{plural}: only tunnelas and pure sequences of 4+ cards are left out"
+        )
+        left_out = [
+            kind == Kind.TUNNELA or (kind == Kind.PURE_SEQUENCE and len(group) >= 4)
+            for group, kind in zip(groups, kinds, strict=True)
+        ]
+    elif pure == 0:
+        rule = "no pure sequence: every card counts"
+        left_out = [False] * len(kinds)
+    else:
+        rule = f"{pure} pure group{plural}: only pure groups are left out"
+        left_out = [kind in PURE_KINDS for kind in kinds]
+    counted = [
+        0 if out else sum(roles.points(card) for card in group)
+        for group, out in zip(groups, left_out, strict=True)
+    ]
+    return Count(counted, left_out, rule)
+
+
+def two_point_reason(groups: Groups, kinds: Sequence[Kind], roles: JokerRoles) -> str | None:
+    """Why a losing hand costs only the two-point loss, or None (RULES §5)."""
+    rules = roles.ruleset
+    if rules.two_point_three_pure and _way_holds("three_pure", groups, kinds, roles):
+        return "groups form a valid three-pure declaration"
+    dublees = kinds.count(Kind.DUBLEE)
+    if rules.two_point_dublees is not None and dublees >= rules.two_point_dublees:
+        return f"{dublees} dublees"
+    jokers = _largest_joker_group(groups, roles)
+    if rules.two_point_jokers is not None and jokers >= rules.two_point_jokers:
+        return f"{jokers} jokers in one group"
+    tunnelas = kinds.count(Kind.TUNNELA)
+    if rules.two_point_tunnelas is not None and tunnelas >= rules.two_point_tunnelas:
+        return f"{tunnelas} tunnelas"
+    marriages = sum(is_marriage_group(g, roles) for g in groups)
+    if rules.two_point_marriages is not None and marriages >= rules.two_point_marriages:
+        return f"{marriages} marriages"
+    return None
+
+
+def free_hand_reason(cards: Sequence[Card], roles: JokerRoles) -> str | None:
+    """Kodai: a loser holding 7 doubles or 8 jokers pays nothing (RULES §5)."""
+    rules = roles.ruleset
+    # A tenali is one double: count each distinct card held at least twice.
+    doubles = sum(1 for count in Counter(cards).values() if count >= 2)
+    if rules.free_hand_doubles is not None and doubles >= rules.free_hand_doubles:
+        return f"free hand: {doubles} doubles"
+    jokers = sum(roles.is_joker(card) for card in cards)
+    if rules.free_hand_jokers is not None and jokers >= rules.free_hand_jokers:
+        return f"free hand: {jokers} jokers"
+    return None
+
+
+@dataclass
+class _HandCost:
+    points: int
+    lines: list[str] = field(default_factory=list)
+    free: bool = False
+
+
+def _shown_cost(
+    hand: PlayerHand, kinds: Sequence[Kind], counting: Count, roles: JokerRoles
+) -> _HandCost:
+    rules = roles.ruleset
+    cost = _HandCost(0, [counting.rule])
+    left_out = [
+        f"{format_cards(group)} ({kind.label})"
+        for group, kind, out in zip(hand.groups, kinds, counting.left_out, strict=True)
+        if out
+    ]
+    if left_out:
+        cost.lines.append("left out: " + ", ".join(left_out))
+    free = free_hand_reason(hand.cards, roles)
+    if free:
+        cost.lines.append(f"{free}: no points and no claims")
+        cost.free = True
+        return cost
+    count = sum(counting.counted)
+    two_point = two_point_reason(hand.groups, kinds, roles)
+    if hand.outcome == "deal_show":
+        if two_point:
+            cost.points = rules.two_point_loss
+            cost.lines.append(f"two-point hand ({two_point}): deal show costs {cost.points}")
+            return cost
+        half = count // 2
+        cost.points = min(max(half, rules.deal_show_min), rules.deal_show_max)
+        cost.lines.append(
+            f"deal show: half of {count} is {half}, kept within "
+            f"{rules.deal_show_min}..{rules.deal_show_max} = {cost.points}"
+        )
+        return cost
+    if two_point:
+        cost.points = rules.two_point_loss
+        cost.lines.append(f"two-point hand ({two_point}): loses {cost.points}")
+        return cost
+    cost.points = count
+    cost.lines.append(f"count {count}")
+    if count == 0 and rules.zero_count_becomes:
+        cost.points = rules.zero_count_becomes
+        cost.lines.append(f"a count of 0 becomes {cost.points}")
+    if cost.points > rules.hand_cap:
+        cost.lines.append(f"capped at {rules.hand_cap}")
+        cost.points = rules.hand_cap
+    return cost
+
+
+@dataclass(frozen=True)
+class HandAssessment:
+    """One player's hand judged on its own, before the round is settled: what each
+    group is and counts, the declaration it makes, and what the outcome costs."""
+
+    groups: tuple[GroupResult, ...]
+    declaration: str | None  # the way the groups form a valid declaration, if any
+    hand_points: int | None  # None for the winner
+    free: bool  # a Kodai free hand: no points, no claims
+    lines: tuple[str, ...]
+    problems: tuple[str, ...] = ()  # what stops the round from being scored as entered
+
+
+def _assess(hand: PlayerHand, kinds: Sequence[Kind], roles: JokerRoles) -> HandAssessment:
+    rules = roles.ruleset
+    counting = count_groups(hand.groups, kinds, roles)
+    counted, left_out = counting.counted, counting.left_out
+    nothing = [0] * len(hand.groups), [False] * len(hand.groups)
+    declaration = declaration_way(hand.groups, kinds, roles)
+    hand_points: int | None = None
+    free = False
+    if hand.outcome == "declared":
+        counted, left_out = nothing
+        lines = [f"declared: {declaration.replace('_', ' ')}" if declaration else "declared"]
+    elif hand.outcome == "default_win":
+        counted, left_out = nothing
+        declaration = None
+        lines = ["won: every other player dropped"]
+    elif hand.outcome in ("shown", "deal_show"):
+        cost = _shown_cost(hand, kinds, counting, roles)
+        hand_points, free, lines = cost.points, cost.free, cost.lines
+    else:
+        # A fixed penalty: the cards don't count.
+        counted, left_out = nothing
+        hand_points = getattr(rules, hand.outcome)
+        lines = [f"{hand.outcome.replace('_', ' ')}: {hand_points}"]
+    groups = tuple(
+        GroupResult(tuple(group), kind, points, out)
+        for group, kind, points, out in zip(hand.groups, kinds, counted, left_out, strict=True)
+    )
+    if hand.outcome != "declared":
+        declaration = None
+    return HandAssessment(groups, declaration, hand_points, free, tuple(lines))
+
+
+def assess_hand(ruleset: Ruleset, cut: Card, hand: PlayerHand) -> HandAssessment:
+    """Judge one player's hand as it is being typed (the round form's live preview):
+    group kinds and counts, the declaration, the cost of the outcome, and the
+    problems (wrong size, false declaration, outcome not played) found so far.
+    Value points and claims need the whole round: see :func:`score_round`."""
+    roles = joker_roles(ruleset, cut)
+    kinds = [classify(group, roles) for group in hand.groups]
+    problems = [error.message for error in _hand_errors(0, hand, ruleset)]
+    if hand.outcome not in ruleset.outcomes:
+        return HandAssessment((), None, None, False, (), tuple(problems))
+    assessment = _assess(hand, kinds, roles)
+    complete = len(hand.cards) == ruleset.hand_size
+    if hand.outcome == "declared" and complete and assessment.declaration is None:
+        problems.append(f"not a valid declaration: {why_not_declared(hand.groups, kinds, roles)}")
+    return dataclasses.replace(assessment, problems=tuple(problems))
+
+
+# --- Value cards and claims (§6) ---------------------------------------------------------
+
+
+def _tier(table: Sequence[int], count: int) -> int:
+    """Points for ``count`` cards of one type from a table for 1, 2 and 3 cards; more
+    than three (only possible with a fourth deck) add the one-card step each."""
+    if count <= 0:
+        return 0
+    if count <= len(table):
+        return table[count - 1]
+    return table[-1] + (count - len(table)) * table[0]
+
+
+@dataclass(frozen=True)
+class Holding:
+    """A player's value cards (or a winner's claim cards) and what they are worth."""
+
+    points: int
+    cards: tuple[Card, ...]
+    lines: tuple[str, ...]
+
+
+def value_holding(cards: Iterable[Card], roles: JokerRoles) -> Holding:
+    """Value points of a hand (RULES §6): marriages of one lower, cut and upper card,
+    then each type's spare cards by the ruleset's table. Groups don't matter."""
+    rules = roles.ruleset
+    if roles.marriage is None:
+        typed: list[tuple[str, Card | None, tuple[int, int, int]]] = []
+    else:
+        lower, _, upper = roles.marriage
+        typed = [
+            ("lower joker", lower, rules.value_lower),
+            ("cut card", roles.effective_cut, rules.value_cut),
+            ("upper joker", upper, rules.value_upper),
+        ]
+    typed.append(("printed joker", PRINTED_JOKER, rules.value_printed_joker))
+    for code in rules.value_extra_cards:
+        typed.append((code, parse_card(code), rules.value_extra))
+    # A card has the first role it matches (a cut A♠ in Paplu is the cut card, not A♠).
+    held = Counter(cards)
+    counts: dict[str, int] = {}
+    seen: set[Card] = set()
+    for name, card, _table in typed:
+        if card is None or card in seen:
+            counts[name] = 0
+            continue
+        seen.add(card)
+        counts[name] = held[card]
+    marriages = 0
+    if roles.marriage is not None:
+        marriages = min(counts["lower joker"], counts["cut card"], counts["upper joker"])
+    points = _tier(rules.value_marriages, marriages)
+    lines = []
+    if marriages:
+        lines.append(f"{marriages} marriage{'s' if marriages > 1 else ''}: {points}")
+    value_cards: list[Card] = []
+    for name, card, table in typed:
+        count = counts[name]
+        if card is None or count == 0:
+            continue
+        value_cards += [card] * count
+        spare = count - marriages if name in ("lower joker", "cut card", "upper joker") else count
+        worth = _tier(table, spare)
+        if spare and worth:
+            lines.append(f"{spare} spare {name} ({card.code}): {worth}")
+            points += worth
+    if points == 0:
+        return Holding(0, (), ())
+    return Holding(points, tuple(value_cards), tuple(lines))
+
+
+def claim_holding(cards: Iterable[Card], roles: JokerRoles) -> Holding:
+    """A Kodai winner's claim points: 10 per claim card, 100 per marriage (one each of
+    lower, cut and upper, or three identical claim cards), 50 per mini-marriage (a
+    tenali of the cut rank in another suit), split to give the most points."""
+    rules = roles.ruleset
+    held = Counter(cards)
+    lines: list[str] = []
+    claim_cards = [card for card in roles.claim_cards if held[card]]
+    best_points, best_lines = -1, []
+    most_trios = 0
+    if roles.marriage is not None:
+        most_trios = min(held[card] for card in roles.marriage)
+    for trios in range(most_trios + 1):
+        remaining = held.copy()
+        points = trios * rules.claim_marriage
+        trial = []
+        if trios:
+            trial.append(
+                f"{trios} marriage{'s' if trios > 1 else ''} "
+                f"({format_cards(roles.marriage or ())}): {points}"
+            )
+            for card in roles.marriage or ():
+                remaining[card] -= trios
+        for card in sorted(claim_cards):
+            count = remaining[card]
+            triples = count // 3 if rules.claim_marriage > 3 * rules.claim_card else 0
+            singles = count - 3 * triples
+            if triples:
+                points += triples * rules.claim_marriage
+                trial.append(
+                    f"{card.code} {card.code} {card.code} marriage: {rules.claim_marriage}"
+                )
+            if singles:
+                points += singles * rules.claim_card
+                trial.append(f"{singles} × {card.code}: {singles * rules.claim_card}")
+        if points > best_points:
+            best_points, best_lines = points, trial
+    lines = best_lines
+    points = best_points
+    cut = roles.effective_cut
+    for card, count in sorted(held.items()):
+        if card.rank == cut.rank and card.suit != cut.suit and count >= 3:
+            minis = count // 3
+            points += minis * rules.claim_mini_marriage
+            lines.append(f"mini-marriage {format_cards([card] * 3)}: {rules.claim_mini_marriage}")
+            claim_cards.append(card)
+    if points <= 0:
+        return Holding(0, (), ())
+    shown = tuple(card for card in sorted(held.elements()) if card in set(claim_cards))
+    return Holding(points, shown, tuple(lines))
+
+
+# --- Settlement --------------------------------------------------------------------------
+
+
+def _name_errors(hands: Sequence[PlayerHand]) -> list[RulesError]:
+    errors = []
+    if len(hands) < 2:
+        errors.append(RulesError("a round needs at least 2 players", "players"))
+    seen: set[str] = set()
+    for index, hand in enumerate(hands):
+        name = hand.name.strip()
+        if not name:
+            errors.append(RulesError(f"player {index + 1} has no name", f"players[{index}].name"))
+        elif name.casefold() in seen:
+            errors.append(RulesError(f"two players are called {name!r}", f"players[{index}].name"))
+        seen.add(name.casefold())
+    return errors
+
+
+def _winner_errors(hands: Sequence[PlayerHand]) -> list[RulesError]:
+    winners = [i for i, hand in enumerate(hands) if hand.outcome in WINNING_OUTCOMES]
+    if not winners:
+        return [
+            RulesError("no winner: one player must have declared (or won by default)", "players")
+        ]
+    if len(winners) > 1:
+        names = ", ".join(hands[i].name for i in winners)
+        return [
+            RulesError(f"more than one winner ({names}): only one player wins a round", "players")
+        ]
+    winner = hands[winners[0]]
+    if winner.outcome == "default_win":
+        still_in = [
+            hand.name
+            for hand in hands
+            if hand is not winner and hand.outcome not in DROP_OUTCOMES | {"invalid_declaration"}
+        ]
+        if still_in:
+            return [
+                RulesError(
+                    f"{winner.name} cannot win by default while {', '.join(still_in)} "
+                    "still played: only the last player left wins by default",
+                    f"players[{winners[0]}].outcome",
+                )
+            ]
+    return []
+
+
+def _hand_errors(index: int, hand: PlayerHand, rules: Ruleset) -> list[RulesError]:
+    where = f"players[{index}]"
+    if hand.outcome not in OUTCOMES:
+        return [RulesError(f"{hand.name}: unknown outcome {hand.outcome!r}", f"{where}.outcome")]
+    if hand.outcome not in rules.outcomes:
+        return [
+            RulesError(
+                f"{hand.name}: outcome {hand.outcome} is not played under {rules.preset}",
+                f"{where}.outcome",
+            )
+        ]
+    size = len(hand.cards)
+    if hand.outcome in FULL_HAND_OUTCOMES and size != rules.hand_size:
+        return [
+            RulesError(
+                f"{hand.name} must show all {rules.hand_size} cards, not {size}",
+                f"{where}.groups",
+            )
+        ]
+    if size > rules.hand_size:
+        return [
+            RulesError(
+                f"{hand.name} holds {size} cards: a hand has {rules.hand_size}",
+                f"{where}.groups",
+            )
+        ]
+    return []
+
+
+def _copy_errors(hands: Sequence[PlayerHand], roles: JokerRoles) -> list[RulesError]:
+    """No card may appear more often in the round than the decks hold; one copy of the
+    cut card lies on the table (RULES §1)."""
+    decks = roles.ruleset.decks
+    seen: Counter[Card] = Counter()
+    errors = []
+    reported: set[Card] = set()
+    for index, hand in enumerate(hands):
+        for group_index, group in enumerate(hand.groups):
+            for card_index, card in enumerate(group):
+                seen[card] += 1
+                allowed = decks - (card == roles.cut)
+                if seen[card] > allowed and card not in reported:
+                    reported.add(card)
+                    on_table = (
+                        " (one more is the cut card on the table)" if card == roles.cut else ""
+                    )
+                    errors.append(
+                        RulesError(
+                            f"{card.code} is entered {seen[card]} times in this round, but "
+                            f"{decks} decks hold only {allowed}{on_table}: check "
+                            f"{hand.name}'s group {group_index + 1}",
+                            f"players[{index}].groups[{group_index}][{card_index}]",
+                        )
+                    )
+    return errors
+
+
+def score_round(ruleset: Ruleset, cut: Card, hands: Sequence[PlayerHand]) -> RoundResult:
+    """Validate and score one round. Raises RoundErrors listing every input error
+    (each with the field at fault) and scores nothing unless the round is sound."""
+    roles = joker_roles(ruleset, cut)
+    errors = _name_errors(hands)
+    for index, hand in enumerate(hands):
+        errors += _hand_errors(index, hand, ruleset)
+    if not any(error.field.endswith(".outcome") for error in errors):
+        errors += _winner_errors(hands)
+    errors += _copy_errors(hands, roles)
+
+    kinds_of = [tuple(classify(group, roles) for group in hand.groups) for hand in hands]
+    for index, (hand, kinds) in enumerate(zip(hands, kinds_of, strict=True)):
+        complete = len(hand.cards) == ruleset.hand_size
+        if (
+            hand.outcome == "declared"
+            and complete
+            and not declaration_way(hand.groups, kinds, roles)
+        ):
+            errors.append(
+                RulesError(
+                    f"{hand.name}'s declaration is not valid: "
+                    f"{why_not_declared(hand.groups, kinds, roles)}. If that is how it "
+                    "was shown, enter it as an invalid declaration",
+                    f"players[{index}].groups",
+                )
+            )
+    if errors:
+        raise RoundErrors(errors)
+    return _settle(ruleset, roles, hands, kinds_of)
+
+
+def _settle(
+    rules: Ruleset,
+    roles: JokerRoles,
+    hands: Sequence[PlayerHand],
+    kinds_of: Sequence[Sequence[Kind]],
+) -> RoundResult:
+    winner = next(i for i, hand in enumerate(hands) if hand.outcome in WINNING_OUTCOMES)
+    count = len(hands)
+    hand_points = [0] * count
+    declarations: list[str | None] = [None] * count
+    group_results: list[tuple[GroupResult, ...]] = []
+    lines: list[list[str]] = [[] for _ in hands]
+    free = [False] * count
+
+    for i, (hand, kinds) in enumerate(zip(hands, kinds_of, strict=True)):
+        assessment = _assess(hand, kinds, roles)
+        declarations[i] = assessment.declaration
+        hand_points[i] = assessment.hand_points or 0
+        free[i] = assessment.free
+        lines[i] += assessment.lines
+        group_results.append(assessment.groups)
+
+    value_points = [0] * count
+    value_paid = [0] * count
+    value_cards: list[tuple[Card, ...]] = [()] * count
+    if rules.value_cards:
+        value_points, value_paid, value_cards = _exchange_values(
+            rules, roles, hands, hand_points, winner, lines
+        )
+
+    claims = [0] * count
+    if rules.claims:
+        holding = claim_holding(hands[winner].cards, roles)
+        value_cards[winner] = holding.cards
+        if holding.lines:
+            lines[winner].append("claims: " + ", ".join(holding.lines) + f" = {holding.points}")
+        for i in range(count):
+            if i != winner and not free[i] and holding.points:
+                claims[i] = holding.points
+                lines[i].append(f"pays {hands[winner].name}'s claims: {holding.points}")
+
+    losses = [hand_points[i] + claims[i] for i in range(count)]
+    scores = [0] * count
+    for i in range(count):
+        if rules.totals == "net":
+            if i == winner:
+                scores[i] = sum(losses[j] for j in range(count) if j != winner) + value_points[i]
+            else:
+                scores[i] = -losses[i] + value_points[i]
+        else:
+            scores[i] = (0 if i == winner else losses[i]) - value_points[i]
+
+    players = tuple(
+        PlayerResult(
+            name=hand.name,
+            outcome=hand.outcome,
+            declaration=declarations[i],
+            groups=group_results[i],
+            hand_points=hand_points[i],
+            value_points=value_points[i],
+            claims=claims[i],
+            score=scores[i],
+            breakdown=tuple(lines[i]),
+            value_cards=value_cards[i],
+            value_paid=value_paid[i],
+        )
+        for i, hand in enumerate(hands)
+    )
+    return RoundResult(ruleset=rules, roles=roles, players=players)
+
+
+def _exchange_values(
+    rules: Ruleset,
+    roles: JokerRoles,
+    hands: Sequence[PlayerHand],
+    hand_points: Sequence[int],
+    winner: int,
+    lines: list[list[str]],
+) -> tuple[list[int], list[int], list[tuple[Card, ...]]]:
+    """Each player still in (not dropped) receives their value from every other such
+    player and pays each of them theirs: net_i = (n-1)·V_i − Σ_{j≠i} V_j."""
+    count = len(hands)
+    in_play = [i for i, hand in enumerate(hands) if hand.outcome not in DROP_OUTCOMES]
+    holdings = {i: value_holding(hands[i].cards, roles) for i in in_play}
+    for i, holding in holdings.items():
+        if holding.points:
+            lines[i].append("value cards: " + ", ".join(holding.lines) + f" = {holding.points}")
+    # pays[i][j]: what player i pays player j.
+    pays = [[0] * count for _ in range(count)]
+    for i in in_play:
+        for j in in_play:
+            if i != j:
+                pays[i][j] = holdings[j].points
+    if rules.cap_includes_values:
+        for i in in_play:
+            if i != winner:
+                _cap_payments(pays[i], rules.hand_cap - hand_points[i], hands[i].name, lines[i])
+    net = [sum(pays[j][i] for j in range(count)) - sum(pays[i]) for i in range(count)]
+    for i in in_play:
+        if len(in_play) > 1 and (net[i] or holdings[i].points):
+            lines[i].append(f"value points exchanged: {net[i]:+d}")
+    cards = [holdings[i].cards if i in holdings else () for i in range(count)]
+    return net, [sum(row) for row in pays], cards
+
+
+def _cap_payments(payments: list[int], budget: int, name: str, lines: list[str]) -> None:
+    """Shrink one loser's value payments so that hand points plus payments stay within
+    the cap (Paplu's 250), shared in proportion with the largest remainders rounded up
+    so the round still sums to zero."""
+    total = sum(payments)
+    budget = max(budget, 0)
+    if total <= budget:
+        return
+    shares = [payment * budget // total for payment in payments]
+    remainders = sorted(range(len(payments)), key=lambda j: (-(payments[j] * budget % total), j))
+    for j in remainders[: budget - sum(shares)]:
+        shares[j] += 1
+    payments[:] = shares
+    lines.append(f"value payments cut from {total} to {budget} by the cap")

@@ -1,0 +1,313 @@
+"""A session's running totals toward its ceiling (RULES.md §5, "Ceiling").
+
+Totals are never typed in: they are the sums of the rounds' scores, recomputed from
+the first round whenever any round changes, so an edit to round 1 moves every
+later total, elimination and the winner.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .cards import ACE, Card, all_cards
+from .errors import RulesError
+from .rulesets import Ruleset
+
+
+@dataclass(frozen=True)
+class RoundLine:
+    """One row of the score table: each seated player's score this round (None when
+    they sat out, eliminated) and the running totals after it."""
+
+    number: int
+    scores: dict[str, int | None]
+    totals: dict[str, int]
+    eliminated: tuple[str, ...]  # players eliminated by this round
+    rejoined: dict[str, int] = field(default_factory=dict)  # rejoined after it, new total
+
+
+@dataclass(frozen=True)
+class SessionState:
+    players: tuple[str, ...]
+    lines: tuple[RoundLine, ...]
+    totals: dict[str, int]
+    eliminated_in: dict[str, int]  # player → round number that put them out
+    finished: bool
+    winners: tuple[str, ...]
+    ceiling: int | None
+    next_dealer: str | None
+    net: bool  # net totals (higher is better) or penalty totals (lower is better)
+    order: tuple[str, ...] = ()  # finishing order, best first
+    ruleset: Ruleset | None = None
+
+    @property
+    def active(self) -> tuple[str, ...]:
+        return tuple(p for p in self.players if p not in self.eliminated_in)
+
+    def place(self, player: str) -> int:
+        """1 for the best; players with equal standing share the better place."""
+        key = _standing(player, self.totals, self.eliminated_in, self.net)
+        return 1 + sum(
+            _standing(other, self.totals, self.eliminated_in, self.net) < key
+            for other in self.players
+        )
+
+    def distance_to_ceiling(self, player: str) -> int | None:
+        """Points a player may still lose before reaching the ceiling (0 at or past it)."""
+        if self.ceiling is None:
+            return None
+        return max(self.ceiling - _loss(self.totals[player], self.net), 0)
+
+    def rejoin_problem(self, player: str) -> str | None:
+        """Why ``player`` may not rejoin now, or None if they may."""
+        return _rejoin_problem(self.ruleset, self, player) if self.ruleset else "no rules"
+
+    def rejoin_total(self) -> int:
+        """The total a player rejoins at: the highest total still in, plus one."""
+        worst = max(_loss(self.totals[p], self.net) for p in self.active)
+        return -(worst + 1) if self.net else worst + 1
+
+
+def _loss(total: int, net: bool) -> int:
+    """How far a total has gone toward the ceiling: penalty totals grow toward it; in
+    net totals the ceiling is a limit on what a player has lost."""
+    return -total if net else total
+
+
+def _reached(loss: int, ceiling: int, mode: str) -> bool:
+    return loss > ceiling if mode == "out_passing" else loss >= ceiling
+
+
+def session_state(
+    ruleset: Ruleset,
+    players: Sequence[str],
+    rounds: Sequence[Mapping[str, int]],
+    *,
+    ceiling: int | None = None,
+    dealers: Sequence[str] = (),
+    first_dealer: str | None = None,
+    rejoins: Sequence[tuple[str, int]] = (),
+    closed: bool = False,
+) -> SessionState:
+    """Replay a session's rounds in order.
+
+    ``players`` are in seat order; ``rounds`` map each player who played the round to
+    their score; ``ceiling`` overrides the ruleset's; ``dealers`` are the dealers of
+    the rounds played so far (the next dealer is the next player still in, clockwise,
+    after the last one); ``rejoins`` are (player, after round) in the order they
+    happened; ``closed`` means the table ended the session (the best total wins).
+
+    In ``game_ends`` mode the session ends after the round in which a total reaches
+    the ceiling and the best total wins; in ``out`` (``out_passing``) mode a player
+    whose total reaches (passes) it is eliminated and the last player left wins.
+    Raises RulesError (field ``rejoins[i]``) for a rejoin the rules do not allow.
+    """
+    ceiling = ceiling if ceiling is not None else ruleset.ceiling
+    net = ruleset.totals == "net"
+    mode = ruleset.ceiling_mode
+    totals = {player: 0 for player in players}
+    eliminated_in: dict[str, int] = {}
+    lines: list[RoundLine] = []
+    finished = False
+    winners: tuple[str, ...] = ()
+    pending = list(enumerate(rejoins))
+
+    def state_so_far(rejoin_order: tuple = ()) -> SessionState:
+        return SessionState(
+            tuple(players), tuple(lines), dict(totals), dict(eliminated_in), finished,
+            winners, ceiling, None, net, rejoin_order, ruleset,
+        )  # fmt: skip
+
+    def apply_rejoins(after: int) -> dict[str, int]:
+        rejoined: dict[str, int] = {}
+        while pending and pending[0][1][1] == after:
+            index, (player, _) = pending.pop(0)
+            problem = (
+                _rejoin_problem(ruleset, state_so_far(), player)
+                if player in totals
+                else (f"{player!r} has no seat at this table")
+            )
+            if problem:
+                raise RulesError(problem, f"rejoins[{index}]")
+            totals[player] = state_so_far().rejoin_total()
+            del eliminated_in[player]
+            rejoined[player] = totals[player]
+        return rejoined
+
+    for number, scores in enumerate(rounds, start=1):
+        for player, score in scores.items():
+            totals[player] += score
+        out_now: tuple[str, ...] = ()
+        if ceiling is not None and not finished:
+            still_in = [p for p in players if p not in eliminated_in]
+            reached = [p for p in still_in if _reached(_loss(totals[p], net), ceiling, mode)]
+            if mode == "game_ends" and reached:
+                finished = True
+                winners = _best(players, totals, net)
+            elif reached and mode != "game_ends":
+                if len(reached) == len(still_in):
+                    # Everyone left reached it in the same round: the best of them stay.
+                    best = set(_best(still_in, totals, net))
+                    reached = [p for p in reached if p not in best]
+                for player in reached:
+                    eliminated_in[player] = number
+                out_now = tuple(reached)
+                remaining = [p for p in still_in if p not in eliminated_in]
+                over = [p for p in remaining if _reached(_loss(totals[p], net), ceiling, mode)]
+                if len(remaining) == 1 or len(over) == len(remaining):
+                    finished, winners = True, tuple(remaining)
+        rejoined = apply_rejoins(number) if not finished else {}
+        lines.append(
+            RoundLine(
+                number=number,
+                scores={p: scores.get(p) for p in players},
+                totals=dict(totals),
+                eliminated=out_now,
+                rejoined=rejoined,
+            )
+        )
+    if pending:
+        index, (player, after) = pending[0]
+        raise RulesError(f"{player} cannot rejoin after round {after}", f"rejoins[{index}]")
+
+    remaining = [p for p in players if p not in eliminated_in]
+    if closed and not finished and lines:
+        finished, winners = True, _best(remaining, totals, net)
+    next_dealer = None if finished else _next_dealer(players, remaining, dealers, first_dealer)
+    return SessionState(
+        players=tuple(players),
+        lines=tuple(lines),
+        totals=totals,
+        eliminated_in=eliminated_in,
+        finished=finished,
+        winners=winners,
+        ceiling=ceiling,
+        next_dealer=next_dealer,
+        net=net,
+        order=_finishing_order(players, totals, eliminated_in, net),
+        ruleset=ruleset,
+    )
+
+
+def _rejoin_problem(ruleset: Ruleset, state: SessionState, player: str) -> str | None:
+    cutoff = ruleset.rejoin_cutoff
+    if cutoff is None or state.ceiling is None or ruleset.ceiling_mode == "game_ends":
+        return "rejoining is not played under these rules"
+    if state.finished:
+        return "the session is over"
+    if player not in state.eliminated_in:
+        return f"{player} is still in"
+    above = [p for p in state.active if _loss(state.totals[p], state.net) > cutoff]
+    if above:
+        names = ", ".join(f"{p} ({state.totals[p]})" for p in above)
+        return f"no rejoining once a player still in is above {cutoff}: {names}"
+    return None
+
+
+def _standing(
+    player: str, totals: Mapping[str, int], eliminated_in: Mapping[str, int], net: bool
+) -> tuple:
+    """Sort key, best first: players still in by total, then those put out, the later
+    the better."""
+    out = eliminated_in.get(player)
+    return (out is not None, -(out or 0), -totals[player] if net else totals[player])
+
+
+def _finishing_order(
+    players: Sequence[str], totals: Mapping[str, int], eliminated_in: Mapping[str, int], net: bool
+) -> tuple[str, ...]:
+    return tuple(sorted(players, key=lambda p: _standing(p, totals, eliminated_in, net)))
+
+
+def _best(players: Sequence[str], totals: Mapping[str, int], net: bool) -> tuple[str, ...]:
+    """The players with the best total: highest in net totals, lowest in penalty."""
+    pick = max if net else min
+    best = pick(totals[p] for p in players)
+    return tuple(p for p in players if totals[p] == best)
+
+
+def _next_dealer(
+    players: Sequence[str],
+    remaining: Sequence[str],
+    dealers: Sequence[str],
+    first_dealer: str | None,
+) -> str | None:
+    if not remaining:
+        return None
+    if not dealers:
+        return first_dealer if first_dealer in remaining else remaining[0]
+    # The deal passes clockwise (seat order) to the next player still in.
+    start = players.index(dealers[-1]) if dealers[-1] in players else -1
+    for step in range(1, len(players) + 1):
+        candidate = players[(start + step) % len(players)]
+        if candidate in remaining:
+            return candidate
+    return None
+
+
+# --- Splitting a pool's pot -------------------------------------------------------------
+
+
+def remaining_drops(state: SessionState, ruleset: Ruleset) -> dict[str, int]:
+    """For each player still in, how many more first drops they can take before the
+    ceiling puts them out: the usual measure for splitting a pool's pot."""
+    if state.ceiling is None or ruleset.first_drop <= 0:
+        return {p: 0 for p in state.active}
+    limit = state.ceiling if ruleset.ceiling_mode == "out_passing" else state.ceiling - 1
+    return {
+        p: max(limit - _loss(state.totals[p], state.net), 0) // ruleset.first_drop
+        for p in state.active
+    }
+
+
+def pot_split(state: SessionState, ruleset: Ruleset, pot: int) -> dict[str, int]:
+    """Share a pot (in the smallest coin) among the players still in, in proportion to
+    their remaining drops; odd coins go to the largest remainders (then seat order), so
+    the shares add up to the pot. With no drops left anywhere, equal shares."""
+    drops = remaining_drops(state, ruleset)
+    weights = drops if sum(drops.values()) else {p: 1 for p in drops}
+    return _share(pot, weights)
+
+
+def _share(amount: int, weights: Mapping[str, int]) -> dict[str, int]:
+    total = sum(weights.values())
+    if not total:
+        return {name: 0 for name in weights}
+    shares = {name: amount * w // total for name, w in weights.items()}
+    names = list(weights)
+    order = sorted(names, key=lambda n: (-(amount * weights[n] % total), names.index(n)))
+    for name in order[: amount - sum(shares.values())]:
+        shares[name] += 1
+    return shares
+
+
+# --- The toss (seed 000: seats by the toss, highest card first; the lowest deals) ---------
+
+# Ties on rank go by suit, clubs lowest and spades highest (seed 004).
+TOSS_SUITS = ("C", "D", "H", "S")
+
+
+def toss_strength(card: Card) -> tuple[int, int]:
+    """How a toss card ranks: Ace high, then by suit."""
+    return (14 if card.rank == ACE else card.rank, TOSS_SUITS.index(card.suit))
+
+
+def toss(players: Sequence[str], rng: random.Random, decks: int = 1) -> list[tuple[str, Card]]:
+    """Deal one card to each player from ``decks`` shuffled decks (no printed jokers)
+    and return (player, card) from the highest card to the lowest: that is the seat
+    order, and the last player deals first. Players dealt identical cards draw again."""
+    shoe = [card for card in all_cards() if not card.is_printed_joker] * decks
+    rng.shuffle(shoe)
+    dealt = {player: shoe.pop() for player in players}
+    while True:
+        seen: dict[Card, list[str]] = {}
+        for player, card in dealt.items():
+            seen.setdefault(card, []).append(player)
+        tied = [player for group in seen.values() if len(group) > 1 for player in group]
+        if not tied:
+            break
+        for player in tied:
+            dealt[player] = shoe.pop()
+    return sorted(dealt.items(), key=lambda item: toss_strength(item[1]), reverse=True)

@@ -1,0 +1,808 @@
+"""The scorekeeper's use cases: where the database meets the rules service.
+
+Views parse a request and call one function here; these functions load models, ask
+`games.rules` for every figure (group kinds, hand points, value points, claims,
+scores, totals, eliminations, the next dealer, the winner) and write inside
+`transaction.atomic()`. Nothing here adds up points itself: running totals are
+replayed by `session_state` from the stored round scores each time they are shown.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import IntegrityError, transaction
+from django.db.models import Count, F, Max, Min, Prefetch, Q, QuerySet, Sum
+from django.utils import timezone
+
+from games.rules import (
+    PRESETS,
+    Card,
+    CardError,
+    PlayerHand,
+    RoundErrors,
+    RulesError,
+    Ruleset,
+    format_groups,
+    get_ruleset,
+    parse_card,
+    parse_groups,
+    score_round,
+)
+from games.rules.arrange import arrange
+from games.rules.melds import joker_roles
+from games.rules.scoring import (
+    FULL_HAND_OUTCOMES,
+    WINNING_OUTCOMES,
+    HandAssessment,
+    PlayerResult,
+    RoundResult,
+    assess_hand,
+)
+from games.rules.session import SessionState, session_state, toss
+
+from . import ratings
+from .models import (
+    GameSession,
+    HandEntry,
+    League,
+    Membership,
+    Player,
+    Round,
+    Seat,
+)
+
+AnyUser = AbstractBaseUser | AnonymousUser
+
+# Roles that may add, edit and delete rounds of a league's sessions.
+WRITE_ROLES = (Membership.Role.OWNER, Membership.Role.SCORER)
+
+
+class EntryRejected(Exception):
+    """A round that was valid when checked but cannot be saved now: the session
+    finished, the table changed or someone else saved the round first."""
+
+
+# --- Rulesets and presets ------------------------------------------------------------
+
+
+def ruleset_of(session: GameSession | League) -> Ruleset:
+    """The validated ruleset a session (or league) plays under.
+
+    Overrides are validated when stored (session form, admin forms), so a RulesError
+    here means the data was changed behind the app's back; it propagates."""
+    return get_ruleset(session.preset, session.overrides)
+
+
+def describe_preset(name: str) -> str:
+    """One line about a preset, built from its options so it cannot drift from them."""
+    rules = PRESETS[name]
+    parts = [f"{rules.hand_size} cards, {rules.decks} decks"]
+    if rules.totals == "net":
+        parts.append("losers pay the winner their points")
+    else:
+        parts.append("losers add their points, lowest total is best")
+    if rules.value_cards:
+        parts.append("value cards exchanged")
+    if rules.claims:
+        parts.append("the winner claims for jokers")
+    if rules.ceiling is not None:
+        if rules.ceiling_mode == "out":
+            parts.append(f"out at {rules.ceiling}")
+        else:
+            parts.append(f"game ends at {rules.ceiling}")
+    return " · ".join(parts)
+
+
+def is_net(ruleset: Ruleset) -> bool:
+    """Net totals (losers pay the winner): what a point is worth settles the evening."""
+    return ruleset.totals == "net"
+
+
+def is_pool(ruleset: Ruleset, ceiling: int | None) -> bool:
+    """A pool: players go out at the ceiling, so the pot is split among those left."""
+    return ceiling is not None and ruleset.ceiling_mode != "game_ends"
+
+
+# --- Who may see and change a session ------------------------------------------------
+
+
+def sessions_visible_to(user: AnyUser) -> QuerySet[GameSession]:
+    """Sessions a user created, or that belong to a league they are a member of."""
+    if not user.is_authenticated:
+        return GameSession.objects.none()
+    return GameSession.objects.filter(
+        Q(created_by=user) | Q(league__memberships__user=user)
+    ).distinct()
+
+
+def can_view(user: AnyUser, session: GameSession) -> bool:
+    if not user.is_authenticated:
+        return False
+    if session.created_by_id == user.pk:
+        return True
+    return session.league_id is not None and (
+        Membership.objects.filter(league_id=session.league_id, user=user).exists()
+    )
+
+
+def can_write(user: AnyUser, session: GameSession) -> bool:
+    """The creator, or a league owner or scorer, may add, edit and delete rounds."""
+    if not user.is_authenticated:
+        return False
+    if session.created_by_id == user.pk:
+        return True
+    return session.league_id is not None and (
+        Membership.objects.filter(
+            league_id=session.league_id, user=user, role__in=WRITE_ROLES
+        ).exists()
+    )
+
+
+def can_manage(user: AnyUser, session: GameSession) -> bool:
+    """The creator, or a league owner, may delete the session or replace its share
+    link."""
+    if not user.is_authenticated:
+        return False
+    if session.created_by_id == user.pk:
+        return True
+    return session.league_id is not None and (
+        Membership.objects.filter(
+            league_id=session.league_id, user=user, role=Membership.Role.OWNER
+        ).exists()
+    )
+
+
+def leagues_for_scorer(user: AnyUser) -> QuerySet[League]:
+    """Leagues a user may start sessions in."""
+    if not user.is_authenticated:
+        return League.objects.none()
+    return League.objects.filter(memberships__user=user, memberships__role__in=WRITE_ROLES)
+
+
+# --- The score table -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Column:
+    """One player's column of the score table, with their standing."""
+
+    seat: Seat
+    name: str
+    total: int
+    distance: int | None  # points left before the ceiling, None without one
+    eliminated_in: int | None
+    winner: bool
+    deals_next: bool
+    rejoined_after: tuple[int, ...] = ()  # rounds after which the player bought back in
+    # Pool rules, for a player who is out: the total they may rejoin at now, or why
+    # they may not (both None where rejoining is not played).
+    rejoin_at: int | None = None
+    rejoin_refused: str | None = None
+
+
+@dataclass(frozen=True)
+class Cell:
+    score: int | None  # None: sat out (eliminated earlier)
+    total: int
+    out: bool  # eliminated by this round
+    rejoined: int | None = None  # bought back in after this round, at this total
+
+
+@dataclass(frozen=True)
+class Row:
+    round: Round
+    dealer: str | None
+    cells: tuple[Cell, ...]
+
+
+@dataclass(frozen=True)
+class Scoreboard:
+    """A session replayed by the rules service, shaped for the score table."""
+
+    session: GameSession
+    ruleset: Ruleset
+    state: SessionState
+    seats: tuple[Seat, ...]
+    columns: tuple[Column, ...]
+    rows: tuple[Row, ...]
+    next_dealer: Seat | None
+    warnings: tuple[str, ...] = ()  # e.g. a rejoin an edit has made impossible
+
+    @property
+    def finished(self) -> bool:
+        return self.state.finished
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        return self.state.winners
+
+    @property
+    def ceiling(self) -> int | None:
+        return self.state.ceiling
+
+    @property
+    def pool(self) -> bool:
+        return is_pool(self.ruleset, self.state.ceiling)
+
+    @property
+    def rejoins(self) -> bool:
+        """Whether anyone has rejoined, or may: the table then explains it."""
+        return any(c.rejoined_after or c.rejoin_at is not None for c in self.columns)
+
+    @property
+    def playing_seats(self) -> tuple[Seat, ...]:
+        """Seats still in, in seat order: the players of the next round."""
+        active = set(self.state.active)
+        return tuple(seat for seat in self.seats if seat.player.name in active)
+
+
+def load_scoreboard(session: GameSession) -> Scoreboard:
+    """Replay the session's rounds through `session_state`: totals, eliminations,
+    the winner and the next dealer are derived here, never stored."""
+    ruleset = ruleset_of(session)
+    seats = tuple(session.seats.select_related("player").order_by("position"))
+    rounds = list(
+        session.rounds.select_related("dealer__player")
+        .prefetch_related(Prefetch("entries", queryset=HandEntry.objects.select_related("player")))
+        .order_by("number")
+    )
+    names = [seat.player.name for seat in seats]
+    ignored: list[str] = []
+    seated = set(names)
+    scores = [
+        {entry.player.name: entry.score for entry in played.entries.all()} for played in rounds
+    ]
+    # An entry for someone without a seat can only come from the admin; the rules
+    # service would not know the name, so it is left off the table.
+    scores = [{name: score for name, score in row.items() if name in seated} for row in scores]
+    first_dealer = session.first_dealer
+    rejoins = [
+        (rejoin.seat.player.name, rejoin.after_round)
+        for rejoin in session.rejoins.select_related("seat__player")
+    ]
+    while True:
+        try:
+            state = session_state(
+                ruleset,
+                names,
+                scores,
+                ceiling=session.ceiling,
+                dealers=[played.dealer.player.name for played in rounds if played.dealer],
+                first_dealer=first_dealer.player.name if first_dealer else None,
+                rejoins=rejoins,
+                closed=session.closed_at is not None,
+            )
+            break
+        except RulesError as error:
+            # An edit to an earlier round can make a later rejoin break the rules
+            # (a total now above the cutoff): it no longer counts, and the page says so.
+            index = int(error.field.removeprefix("rejoins[").rstrip("]"))
+            name, after = rejoins.pop(index)
+            ignored.append(f"{name}'s rejoin after round {after} is ignored: {error.message}.")
+    by_name = {seat.player.name: seat for seat in seats}
+    columns = tuple(
+        Column(
+            seat=seat,
+            name=seat.player.name,
+            total=state.totals[seat.player.name],
+            distance=state.distance_to_ceiling(seat.player.name),
+            eliminated_in=state.eliminated_in.get(seat.player.name),
+            winner=seat.player.name in state.winners,
+            deals_next=seat.player.name == state.next_dealer,
+            rejoined_after=tuple(
+                line.number for line in state.lines if seat.player.name in line.rejoined
+            ),
+            **_rejoin_offer(state, ruleset, seat.player.name),
+        )
+        for seat in seats
+    )
+    rows = tuple(
+        Row(
+            round=played,
+            dealer=played.dealer.player.name if played.dealer else None,
+            cells=tuple(
+                Cell(
+                    score=line.scores[name],
+                    total=line.totals[name],
+                    out=name in line.eliminated,
+                    rejoined=line.rejoined.get(name),
+                )
+                for name in names
+            ),
+        )
+        for played, line in zip(rounds, state.lines, strict=True)
+    )
+    return Scoreboard(
+        session=session,
+        ruleset=ruleset,
+        state=state,
+        seats=seats,
+        columns=columns,
+        rows=rows,
+        next_dealer=by_name.get(state.next_dealer) if state.next_dealer else None,
+        warnings=tuple(ignored),
+    )
+
+
+def _rejoin_offer(state: SessionState, ruleset: Ruleset, name: str) -> dict:
+    """For a player who is out, under rules that let them buy back in: the total
+    they would rejoin at now, or the rules service's reason why they may not."""
+    if name not in state.eliminated_in or state.finished or ruleset.rejoin_cutoff is None:
+        return {}
+    problem = state.rejoin_problem(name)
+    if problem:
+        return {"rejoin_refused": problem}
+    return {"rejoin_at": state.rejoin_total()}
+
+
+def _refresh_status(session: GameSession) -> Scoreboard:
+    """After any change to a session's rounds: its status, each seat's result and,
+    for a league session that is or was finished, the league's ratings. Runs in the
+    transaction of the change."""
+    board = load_scoreboard(session)
+    was_finished = session.status == GameSession.Status.FINISHED
+    session.status = GameSession.Status.FINISHED if board.finished else GameSession.Status.ACTIVE
+    session.save(update_fields=["status", "updated_at"])  # updated_at: the live view's cue
+    _store_results(session, board)
+    if session.league_id and (board.finished or was_finished):
+        ratings.replay(session.league_id, since=session)
+    return board
+
+
+# Outcomes that count as a drop in the standings' drop rate.
+DROPS = ("first_drop", "middle_drop", "declare_timeout")
+
+
+def _store_results(session: GameSession, board: Scoreboard) -> None:
+    """Each seat's result as the rules service replays it, for the standings."""
+    state = board.state
+    best, worst = (Max, Min) if state.net else (Min, Max)
+    rows = {
+        row["player_id"]: row
+        for row in HandEntry.objects.filter(round__session=session)
+        .values("player_id")
+        .annotate(
+            played=Count("id"),
+            won=Count("id", filter=Q(outcome__in=WINNING_OUTCOMES)),
+            dropped=Count("id", filter=Q(outcome__in=DROPS)),
+            points=Sum("score"),
+            best=best("score"),
+            worst=worst("score"),
+        )
+    }
+    seats = list(board.seats)
+    for seat in seats:
+        name = seat.player.name
+        row = rows.get(seat.player_id, {})
+        seat.total = state.totals[name]
+        seat.place = state.place(name)
+        seat.won = state.finished and name in state.winners
+        seat.rounds_played = row.get("played", 0)
+        seat.rounds_won = row.get("won", 0)
+        seat.drops = row.get("dropped", 0)
+        seat.points = row.get("points") or 0
+        seat.best_round = row.get("best")
+        seat.worst_round = row.get("worst")
+    Seat.objects.bulk_update(
+        seats,
+        [
+            "total",
+            "place",
+            "won",
+            "rounds_played",
+            "rounds_won",
+            "drops",
+            "points",
+            "best_round",
+            "worst_round",
+        ],
+    )
+
+
+# --- Entering a round ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoundEntry:
+    """What the round form is for: a new round of a session, or an earlier one."""
+
+    session: GameSession
+    ruleset: Ruleset
+    seats: tuple[Seat, ...]  # the round's players, in seat order
+    number: int
+    dealer: Seat | None
+    round: Round | None = None  # None for a new round
+    finished: bool = False  # a new round on a finished session: nothing to enter
+    winners: tuple[str, ...] = ()
+
+
+def new_round_entry(session: GameSession, board: Scoreboard | None = None) -> RoundEntry:
+    """The next round: every player still in, dealt by the next dealer."""
+    board = board or load_scoreboard(session)
+    return RoundEntry(
+        session=session,
+        ruleset=board.ruleset,
+        seats=board.playing_seats,
+        number=len(board.rows) + 1,
+        dealer=board.next_dealer,
+        finished=board.finished,
+        winners=board.winners,
+    )
+
+
+def round_entry_for_edit(played: Round, board: Scoreboard | None = None) -> RoundEntry:
+    """An earlier round: the players who have a hand in it, plus anyone seated who
+    was still in when it was played (an edit may bring a player back in)."""
+    board = board or load_scoreboard(played.session)
+    in_round = set(played.entries.values_list("player_id", flat=True))
+    out_before = {
+        name for name, number in board.state.eliminated_in.items() if number < played.number
+    }
+    seats = tuple(
+        seat
+        for seat in board.seats
+        if seat.player_id in in_round or seat.player.name not in out_before
+    )
+    return RoundEntry(
+        session=played.session,
+        ruleset=board.ruleset,
+        seats=seats,
+        number=played.number,
+        dealer=played.dealer,
+        round=played,
+    )
+
+
+def initial_values(played: Round) -> tuple[str, dict[int, tuple[str, str]]]:
+    """A saved round as the form shows it: the cut joker and, per seat, the outcome
+    and the groups in canonical notation."""
+    seat_of = {seat.player_id: seat.pk for seat in played.session.seats.all()}
+    values = {}
+    for entry in played.entries.all():
+        groups = [[parse_card(code) for code in group] for group in entry.groups]
+        values[seat_of.get(entry.player_id)] = (entry.outcome, format_groups(groups))
+    return played.cut_joker, values
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """The best grouping of a player's cards (the rules service's solver), and how it
+    compares with the grouping typed."""
+
+    groups: tuple[tuple[Card, ...], ...]
+    declaration: str | None  # the way these cards declare, if they can
+    hand_points: int | None  # what the best grouping costs for the outcome typed
+    saving: int  # points the grouping as typed costs more than the best one
+
+    @property
+    def text(self) -> str:
+        return format_groups(self.groups)
+
+
+# Outcomes whose grouping matters: a loser's count, or whether a declaration holds.
+_ARRANGED_OUTCOMES = ("shown", "deal_show", "declared", "invalid_declaration")
+
+
+def suggest_grouping(
+    ruleset: Ruleset, cut: Card, hand: PlayerHand, assessment: HandAssessment
+) -> Suggestion | None:
+    """For a whole hand, the best grouping and what it would save; None otherwise."""
+    if hand.outcome not in _ARRANGED_OUTCOMES or len(hand.cards) != ruleset.hand_size:
+        return None
+    try:
+        best = arrange(ruleset, cut, hand.cards)
+    except RulesError:
+        return None  # e.g. too many copies of a card: the hand's own error says so
+    if hand.outcome not in ("shown", "deal_show"):
+        return Suggestion(best.groups, best.declaration, None, 0)
+    arranged = assess_hand(ruleset, cut, PlayerHand(hand.name, hand.outcome, best.groups))
+    saving = max((assessment.hand_points or 0) - (arranged.hand_points or 0), 0)
+    return Suggestion(best.groups, best.declaration, arranged.hand_points, saving)
+
+
+def arranged_text(ruleset: Ruleset, cut_text: str, groups_text: str) -> str:
+    """The best grouping of the cards typed, in card notation (the form's Arrange
+    action). Raises RulesError with a message to show beside the field."""
+    try:
+        cut = parse_card(cut_text or "")
+    except CardError:
+        raise RulesError("Enter the cut joker first: the best grouping depends on it.") from None
+    cards = [card for group in parse_groups(groups_text) for card in group]  # CardError
+    if not cards:
+        raise RulesError("Type the cards first, in any order.")
+    return format_groups(arrange(ruleset, cut, cards).groups)
+
+
+@dataclass
+class PlayerCheck:
+    """One player's part of a round being entered, as the rules service sees it."""
+
+    seat: Seat
+    outcome: str | None
+    text: str
+    hand: PlayerHand | None = None  # None until the groups parse
+    assessment: HandAssessment | None = None  # the live preview (needs the cut joker)
+    best: Suggestion | None = None  # the best grouping of a whole hand, for comparison
+    result: PlayerResult | None = None  # the settlement, once the round scores
+    outcome_errors: list[str] = field(default_factory=list)
+    groups_errors: list[str] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return self.seat.player.name
+
+    @property
+    def errors(self) -> list[str]:
+        return self.outcome_errors + self.groups_errors
+
+
+@dataclass
+class RoundCheck:
+    """A round as typed so far: the jokers, each player's preview, and either the
+    round's settlement or the errors that stop it, each placed where it belongs."""
+
+    entry: RoundEntry
+    cut: Card | None
+    players: list[PlayerCheck]
+    jokers: tuple[str, ...] = ()
+    result: RoundResult | None = None
+    cut_errors: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # about the round as a whole
+
+    @property
+    def valid(self) -> bool:
+        return self.result is not None and not self.has_errors
+
+    @property
+    def has_errors(self) -> bool:
+        return bool(self.cut_errors or self.errors or any(p.errors for p in self.players))
+
+
+_PLAYER_FIELD = re.compile(r"players\[(\d+)\]\.(\w+)")
+
+
+def check_round(
+    entry: RoundEntry,
+    cut_text: str | None,
+    hands: Mapping[int, tuple[str | None, str | None]],
+    *,
+    final: bool,
+) -> RoundCheck:
+    """Check a round as typed: ``hands`` maps seat ids to (outcome, groups text).
+
+    ``None`` stands for a value the form already refused. While typing (``final``
+    False) each hand is previewed with ``assess_hand`` and the round is scored once
+    every hand is complete; when saving (``final``) the round is always scored, so
+    every error the rules service finds is reported next to its player.
+    """
+    check = RoundCheck(entry=entry, cut=None, players=[])
+    ruleset = entry.ruleset
+    if cut_text:
+        try:
+            check.cut = parse_card(cut_text)
+        except CardError as error:
+            check.cut_errors.append(f"Cut joker: {error.message}")
+    elif cut_text is not None and final:
+        check.cut_errors.append("Enter the cut joker, e.g. 8S.")
+    if check.cut is not None:
+        check.jokers = tuple(joker_roles(ruleset, check.cut).joker_codes)
+
+    for seat in entry.seats:
+        outcome, text = hands.get(seat.pk, (None, None))
+        player = PlayerCheck(seat=seat, outcome=outcome, text=text or "")
+        check.players.append(player)
+        if text is None:
+            continue
+        try:
+            groups = parse_groups(text)
+        except CardError as error:
+            player.groups_errors.append(error.message)
+            continue
+        if outcome is None:
+            continue
+        player.hand = PlayerHand(
+            name=seat.player.name, outcome=outcome, groups=tuple(tuple(g) for g in groups)
+        )
+        # An untouched field of a player who must show a hand has nothing to preview
+        # yet ("must show all 21 cards, not 0" beside every player would be noise).
+        if check.cut is not None and (text or outcome not in FULL_HAND_OUTCOMES):
+            player.assessment = assess_hand(ruleset, check.cut, player.hand)
+            player.best = suggest_grouping(ruleset, check.cut, player.hand, player.assessment)
+
+    hands_ready = all(player.hand is not None for player in check.players)
+    complete = hands_ready and all(
+        player.hand.outcome not in FULL_HAND_OUTCOMES or len(player.hand.cards) == ruleset.hand_size
+        for player in check.players
+        if player.hand is not None
+    )
+    if check.cut is None or not hands_ready or not (complete or final):
+        return check
+    try:
+        check.result = score_round(ruleset, check.cut, [p.hand for p in check.players])
+    except RoundErrors as errors:
+        _place_errors(check, errors.errors)
+    else:
+        for player, result in zip(check.players, check.result.players, strict=True):
+            player.result = result
+    return check
+
+
+def _place_errors(check: RoundCheck, errors: Iterable[RulesError]) -> None:
+    """Put each error of the rules service next to the player it concerns: its field
+    indexes the list of hands we passed, which is the round's seat order."""
+    players = check.players
+    for error in errors:
+        match = _PLAYER_FIELD.match(error.field)
+        if match and int(match[1]) < len(players):
+            player = players[int(match[1])]
+            if match[2] == "outcome":
+                player.outcome_errors.append(error.message)
+            elif match[2] == "groups":
+                player.groups_errors.append(error.message)
+            else:
+                check.errors.append(error.message)
+            continue
+        winners = [p for p in players if p.outcome in WINNING_OUTCOMES]
+        if error.field == "players" and len(winners) > 1:
+            # "More than one winner" names the round, not a player; it belongs
+            # beside each of the players entered as winning.
+            for player in winners:
+                player.outcome_errors.append(error.message)
+        elif error.field == "cut_joker":
+            check.cut_errors.append(error.message)
+        else:
+            check.errors.append(error.message)
+
+
+def _breakdown(result: PlayerResult) -> dict:
+    return {
+        "lines": list(result.breakdown),
+        "groups": [
+            {
+                "cards": [card.code for card in group.cards],
+                "kind": str(group.kind),
+                "label": group.kind.label,
+                "counted": group.counted,
+                "left_out": group.left_out,
+            }
+            for group in result.groups
+        ],
+        "value_cards": [card.code for card in result.value_cards],
+    }
+
+
+def save_round(
+    entry: RoundEntry, check: RoundCheck, user: AnyUser, *, version: int | None = None
+) -> Round:
+    """Save a checked round: a new one at the end, or an edit of ``entry.round``
+    (only if it is still at ``version``). Raises EntryRejected, saving nothing, if
+    the session changed in a way that makes the entry stale."""
+    if not check.valid or check.cut is None or check.result is None:
+        raise ValueError("only a round the rules service scored can be saved")
+    entered_by = user if user.is_authenticated else None
+    with transaction.atomic():
+        # Lock the session row: two phones saving at once are serialised here.
+        session = GameSession.objects.select_for_update().get(pk=entry.session.pk)
+        if entry.round is None:
+            board = load_scoreboard(session)
+            if board.finished:
+                raise EntryRejected("This session is over: it takes no new rounds.")
+            if [s.pk for s in board.playing_seats] != [s.pk for s in entry.seats]:
+                raise EntryRejected(
+                    "The table changed while this round was typed: reload and enter it again."
+                )
+            last = session.rounds.aggregate(last=Max("number"))["last"] or 0
+            played = Round.objects.create(
+                session=session,
+                number=last + 1,
+                dealer=board.next_dealer,
+                cut_joker=check.cut.code,
+                entered_by=entered_by,
+            )
+        else:
+            updated = Round.objects.filter(
+                pk=entry.round.pk, session=session, version=version
+            ).update(
+                cut_joker=check.cut.code,
+                entered_by=entered_by,
+                version=F("version") + 1,
+                updated_at=timezone.now(),
+            )
+            if not updated:
+                raise EntryRejected(
+                    "Someone else changed or deleted this round meanwhile: "
+                    "reload it to see their version."
+                )
+            played = Round.objects.get(pk=entry.round.pk)
+            played.entries.all().delete()
+        HandEntry.objects.bulk_create(
+            HandEntry(
+                round=played,
+                player=player.seat.player,
+                outcome=result.outcome,
+                groups=[[card.code for card in group] for group in player.hand.groups],
+                declaration=result.declaration or "",
+                hand_points=result.hand_points,
+                value_points=result.value_points,
+                claims=result.claims,
+                score=result.score,
+                breakdown=_breakdown(result),
+            )
+            for player, result in zip(check.players, check.result.players, strict=True)
+            if player.hand is not None
+        )
+        _refresh_status(session)
+    return played
+
+
+def delete_round(played: Round) -> None:
+    """Delete a round and close the gap: later rounds move up one number, in
+    ascending order and one row at a time, so (session, number) stays unique at
+    every step (PostgreSQL checks it per row, not at the end of the statement)."""
+    with transaction.atomic():
+        session = GameSession.objects.select_for_update().get(pk=played.session_id)
+        number = played.number
+        Round.objects.filter(pk=played.pk).delete()
+        later = session.rounds.filter(number__gt=number).order_by("number")
+        for pk in later.values_list("pk", flat=True):
+            Round.objects.filter(pk=pk).update(number=F("number") - 1)
+        _refresh_status(session)
+
+
+# --- Starting a session ----------------------------------------------------------------
+
+
+def toss_seats(names: Sequence[str], ruleset: Ruleset, rng: random.Random | None = None):
+    """Deal one card to each player: [(name, Card)] from the highest card to the
+    lowest, which is the seat order; the last player deals first."""
+    return toss(list(names), rng or random.Random(), ruleset.decks)
+
+
+def player_named(name: str) -> Player:
+    """The player with this name, ignoring case, created if new."""
+    existing = Player.objects.filter(name__iexact=name).first()
+    if existing is not None:
+        return existing
+    try:
+        with transaction.atomic():
+            return Player.objects.create(name=name)
+    except IntegrityError:
+        # Someone created the same name a moment ago (unique ignoring case).
+        return Player.objects.get(name__iexact=name)
+
+
+def create_session(
+    user: AnyUser,
+    *,
+    preset: str,
+    overrides: Mapping[str, object],
+    players: Sequence[str],
+    first_dealer: int = 0,
+    ceiling: int | None = None,
+    name: str = "",
+    league: League | None = None,
+) -> GameSession:
+    """Seat ``players`` in this order and start a session; ``first_dealer`` indexes
+    ``players``. Only the overrides that differ from the preset are stored."""
+    ruleset = get_ruleset(preset, dict(overrides))  # raises RulesError
+    with transaction.atomic():
+        session = GameSession.objects.create(
+            name=name,
+            league=league,
+            preset=preset,
+            overrides=ruleset.overrides_from(PRESETS[preset]),
+            ceiling=ceiling,
+            created_by=user if user.is_authenticated else None,
+        )
+        seats = [
+            Seat.objects.create(session=session, player=player_named(player), position=position)
+            for position, player in enumerate(players, start=1)
+        ]
+        session.first_dealer = seats[first_dealer]
+        session.save(update_fields=["first_dealer"])
+    return session

@@ -1,0 +1,324 @@
+"""League standings and players' results, read from what the app already stored.
+
+Nothing here replays a session or scores a round: every figure is a sum, count,
+minimum or maximum of the per-seat results that `services._store_results` writes
+from the rules service's own replay after every round (`Seat.total`, `.won`,
+`.rounds_played`, `.points`, `.best_round`, ...), or a rating `games.ratings` computed.
+That is what keeps a league's standings a fixed, small number of queries (two) over
+thousands of sessions: the database aggregates one row per player and session.
+
+Queries here group and filter in the database; none is issued per player.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django.db.models import Count, Max, Min, OuterRef, Q, Subquery, Sum
+
+from games.rules import RulesError, get_ruleset
+
+from .models import GameSession, League, Player, Preset, Rating, RatingChange, Seat
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    """One player's line of a league's standings over a range of dates."""
+
+    player: Player
+    sessions: int  # sessions they played a round in (finished or still running)
+    sessions_won: int  # finished sessions they won (or shared the win of)
+    rounds: int
+    rounds_won: int
+    drops: int  # first drops, middle drops and timeouts
+    points: int  # the sum of their round scores
+    best_round: int | None  # in the league's terms: highest when net, lowest when penalty
+    worst_round: int | None
+    rating: float | None  # OpenSkill ordinal (mu - 3 sigma); None if never rated
+    mu: float | None
+    sigma: float | None
+
+    @property
+    def average_points(self) -> float | None:
+        """Points per round played: the sum of round scores over the rounds."""
+        return self.points / self.rounds if self.rounds else None
+
+    @property
+    def drop_rate(self) -> float | None:
+        """The share of their rounds that they dropped (0 to 1)."""
+        return self.drops / self.rounds if self.rounds else None
+
+    @property
+    def drop_percent(self) -> float | None:
+        return None if self.drop_rate is None else 100 * self.drop_rate
+
+
+def league_is_net(league: League) -> bool:
+    """Whether the league's ruleset keeps net totals (a high score is good) rather
+    than penalty totals (a low one is)."""
+    return _net(league.preset, league)
+
+
+def played_seats(
+    date_from: datetime.date | None = None,
+    date_to: datetime.date | None = None,
+    *,
+    prefix: str = "",
+) -> Q:
+    """Seats of sessions played in the range (both ends inclusive) in which the
+    player played at least one round: a session that never started is nobody's
+    result. ``prefix`` ("seats__") applies it from the Player side."""
+    condition = Q(**{f"{prefix}rounds_played__gt": 0})
+    if date_from is not None:
+        condition &= Q(**{f"{prefix}session__played_on__gte": date_from})
+    if date_to is not None:
+        condition &= Q(**{f"{prefix}session__played_on__lte": date_to})
+    return condition
+
+
+def seat_aggregates(net: bool, prefix: str = "") -> dict:
+    """The aggregates of a group of seats, each one SQL aggregate so the grouping
+    stays in the database. Best and worst follow the totals: in net totals a high
+    round score is good, in penalty totals a low one."""
+    best, worst = (Max, Min) if net else (Min, Max)
+    return {
+        "n_sessions": Count(f"{prefix}id"),
+        "n_sessions_won": Count(f"{prefix}id", filter=Q(**{f"{prefix}won": True})),
+        "n_rounds": Sum(f"{prefix}rounds_played"),
+        "n_rounds_won": Sum(f"{prefix}rounds_won"),
+        "n_drops": Sum(f"{prefix}drops"),
+        "n_points": Sum(f"{prefix}points"),
+        "n_best": best(f"{prefix}best_round"),
+        "n_worst": worst(f"{prefix}worst_round"),
+    }
+
+
+def league_standings(
+    league: League,
+    *,
+    date_from: datetime.date | None = None,
+    date_to: datetime.date | None = None,
+) -> list[StandingRow]:
+    """Every player who played in the league's sessions between ``date_from`` and
+    ``date_to`` (``GameSession.played_on``, both inclusive; None: open-ended), best
+    first: by rating, then sessions won, then points per round, then name.
+
+    The rating is the player's current one (`Rating`), or with ``date_to`` the one
+    they had after the last rated session played on or before that day
+    (`RatingChange`). Two queries, whatever the size of the league.
+    """
+    net = league_is_net(league)
+    seats = Q(seats__session__league=league) & played_seats(date_from, date_to, prefix="seats__")
+    # One filter() call before annotate(): the aggregates then count exactly the
+    # seats the filter selects (one join), not every seat of the player.
+    players = list(Player.objects.filter(seats).annotate(**seat_aggregates(net, "seats__")))
+    ratings = _ratings(league, [p.pk for p in players], date_to)
+    rows = [
+        StandingRow(
+            player=player,
+            sessions=player.n_sessions,
+            sessions_won=player.n_sessions_won,
+            rounds=player.n_rounds or 0,
+            rounds_won=player.n_rounds_won or 0,
+            drops=player.n_drops or 0,
+            points=player.n_points or 0,
+            best_round=player.n_best,
+            worst_round=player.n_worst,
+            rating=rating,
+            mu=mu,
+            sigma=sigma,
+        )
+        for player in players
+        for rating, mu, sigma in [ratings.get(player.pk, (None, None, None))]
+    ]
+    rows.sort(key=lambda row: _order(row, net))
+    return rows
+
+
+def _order(row: StandingRow, net: bool) -> tuple:
+    average = row.average_points
+    return (
+        row.rating is None,
+        -(row.rating or 0.0),
+        -row.sessions_won,
+        average is None,
+        (-(average or 0.0) if net else (average or 0.0)),
+        row.player.name.lower(),
+        row.player.pk,
+    )
+
+
+def _ratings(
+    league: League, player_ids: Sequence[int], date_to: datetime.date | None
+) -> dict[int, tuple[float, float, float]]:
+    """player id → (ordinal, mu, sigma): current, or as it was after ``date_to``."""
+    if not player_ids:
+        return {}
+    if date_to is None:
+        return {
+            player: (ordinal, mu, sigma)
+            for player, ordinal, mu, sigma in Rating.objects.filter(
+                league=league, player_id__in=player_ids
+            ).values_list("player_id", "ordinal", "mu", "sigma")
+        }
+    # The latest change up to that day, per player: one index probe each on
+    # (league, player, sequence), walking back from the newest.
+    latest = RatingChange.objects.filter(
+        league=league, player=OuterRef("pk"), played_on__lte=date_to
+    ).order_by("-sequence")
+    rows = (
+        Player.objects.filter(pk__in=player_ids)
+        .annotate(
+            r_ordinal=Subquery(latest.values("ordinal")[:1]),
+            r_mu=Subquery(latest.values("mu")[:1]),
+            r_sigma=Subquery(latest.values("sigma")[:1]),
+        )
+        .values_list("pk", "r_ordinal", "r_mu", "r_sigma")
+    )
+    return {pk: (o, m, s) for pk, o, m, s in rows if o is not None}
+
+
+# --- Rating history ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    sequence: int  # the session's place in the league's order of rated sessions
+    played_on: datetime.date
+    ordinal: float
+    session_id: int
+
+
+def rating_history(
+    league: League,
+    player_ids: Iterable[int],
+    *,
+    date_from: datetime.date | None = None,
+    date_to: datetime.date | None = None,
+) -> dict[int, list[RatingPoint]]:
+    """player id → their rating after each rated session of the league, in order.
+    One query."""
+    ids = list(player_ids)
+    if not ids:
+        return {}
+    changes = RatingChange.objects.filter(league=league, player_id__in=ids)
+    if date_from is not None:
+        changes = changes.filter(played_on__gte=date_from)
+    if date_to is not None:
+        changes = changes.filter(played_on__lte=date_to)
+    history: dict[int, list[RatingPoint]] = {pk: [] for pk in ids}
+    for player, sequence, played_on, ordinal, session in changes.order_by(
+        "player_id", "sequence"
+    ).values_list("player_id", "sequence", "played_on", "ordinal", "session_id"):
+        history[player].append(RatingPoint(sequence, played_on, ordinal, session))
+    return history
+
+
+# --- A player across leagues ---------------------------------------------------------------
+
+
+def member_league_ids(user) -> list[int]:
+    """The leagues a user is a member of (one query)."""
+    if not user.is_authenticated:
+        return []
+    return list(League.objects.filter(memberships__user=user).values_list("pk", flat=True))
+
+
+def visible_sessions(user, league_ids: Sequence[int]) -> Q:
+    """The sessions ``user`` may see, as `services.can_view` decides one by one: the
+    ones they created and those of the leagues (``league_ids``) they are a member
+    of. A Q over GameSession."""
+    if not user.is_authenticated:
+        return Q(pk__in=[])
+    return Q(created_by=user) | Q(league_id__in=list(league_ids))
+
+
+@dataclass(frozen=True)
+class PlayerGroup:
+    """A player's results in one league (or in sessions without one) under one
+    preset. Grouped by preset too: a best round means opposite things in net and
+    penalty totals, and points per round of different games do not add up."""
+
+    league: League | None
+    preset: str
+    preset_label: str
+    sessions: int
+    sessions_won: int
+    rounds: int
+    rounds_won: int
+    drops: int
+    points: int
+    best_round: int | None
+    worst_round: int | None
+
+    @property
+    def average_points(self) -> float | None:
+        return self.points / self.rounds if self.rounds else None
+
+    @property
+    def drop_rate(self) -> float | None:
+        return self.drops / self.rounds if self.rounds else None
+
+    @property
+    def drop_percent(self) -> float | None:
+        return None if self.drop_rate is None else 100 * self.drop_rate
+
+
+def player_groups(player: Player, visible: Q) -> list[PlayerGroup]:
+    """The player's results per league and preset over the sessions ``visible`` (a Q
+    over GameSession) lets through: one aggregate query, and one for the leagues."""
+    rows = list(
+        Seat.objects.filter(player=player, rounds_played__gt=0)
+        .filter(session__in=GameSession.objects.filter(visible).values("pk"))
+        .values("session__league_id", "session__preset")
+        .annotate(
+            n_sessions=Count("id"),
+            n_sessions_won=Count("id", filter=Q(won=True)),
+            n_rounds=Sum("rounds_played"),
+            n_rounds_won=Sum("rounds_won"),
+            n_drops=Sum("drops"),
+            n_points=Sum("points"),
+            # Both ends of both: which is "best" depends on the preset's totals.
+            best_high=Max("best_round"),
+            best_low=Min("best_round"),
+            worst_high=Max("worst_round"),
+            worst_low=Min("worst_round"),
+        )
+        .order_by()
+    )
+    leagues = League.objects.in_bulk({row["session__league_id"] for row in rows} - {None})
+    labels = dict(Preset.choices)
+    groups = []
+    for row in rows:
+        league = leagues.get(row["session__league_id"])
+        preset = row["session__preset"]
+        net = _net(preset, league)
+        groups.append(
+            PlayerGroup(
+                league=league,
+                preset=preset,
+                preset_label=labels.get(preset, preset),
+                sessions=row["n_sessions"],
+                sessions_won=row["n_sessions_won"],
+                rounds=row["n_rounds"] or 0,
+                rounds_won=row["n_rounds_won"] or 0,
+                drops=row["n_drops"] or 0,
+                points=row["n_points"] or 0,
+                best_round=row["best_high"] if net else row["best_low"],
+                worst_round=row["worst_low"] if net else row["worst_high"],
+            )
+        )
+    groups.sort(key=lambda g: (g.league is None, g.league.name if g.league else "", g.preset))
+    return groups
+
+
+def _net(preset: str, league: League | None) -> bool:
+    """Whether a preset keeps net totals, with the league's house rules when the
+    league plays that preset (a house rule may change the totals)."""
+    overrides = league.overrides if league is not None and league.preset == preset else {}
+    try:
+        return get_ruleset(preset, overrides).totals == "net"
+    except RulesError:
+        return get_ruleset(preset).totals == "net"

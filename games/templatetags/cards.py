@@ -1,0 +1,67 @@
+"""Filters that show cards and scores: formatting only, never arithmetic."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django import template
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+
+from games.rules.cards import RANK_NAMES, SUIT_SYMBOLS
+
+from ..models import HandEntry
+
+register = template.Library()
+
+
+@register.filter
+def card(code: object) -> SafeString | str:
+    """``7H`` → 7♥ in red; ``10S`` → 10♠ in black; ``PJ`` stays PJ. The letter is in
+    the title so a screen reader and a copy-paste both keep the notation."""
+    text = str(code)
+    if text == "PJ":
+        return mark_safe('<span class="card card-joker" title="printed joker">PJ</span>')
+    rank, suit = text[:-1], text[-1:]
+    if suit not in SUIT_SYMBOLS or not rank:
+        return text
+    return format_html(
+        '<span class="card suit-{}" title="{}">{}{}</span>',
+        suit.lower(),
+        text,
+        rank,
+        SUIT_SYMBOLS[suit],
+    )
+
+
+@register.filter
+def cards(codes: Iterable[object]) -> SafeString:
+    return format_html_join(" ", "{}", ((card(code),) for code in codes))
+
+
+@register.filter
+def signed(value: int | None) -> str:
+    """+12, -5, 0: a round's score reads as a gain or a loss."""
+    if value is None:
+        return "–"
+    return f"{value:+d}" if value else "0"
+
+
+@register.filter
+def outcome_label(value: str) -> str:
+    try:
+        return HandEntry.Outcome(value).label
+    except ValueError:
+        return value
+
+
+@register.filter
+def words(value: str | None) -> str:
+    """``three_pure`` → three pure."""
+    return (value or "").replace("_", " ")
+
+
+@register.simple_tag
+def card_ranks() -> tuple[str, ...]:
+    """A 2 … 10 J Q K, for the card keypad."""
+    return RANK_NAMES[1:]

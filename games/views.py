@@ -1,0 +1,338 @@
+"""Thin function views: parse the request, call services.py, render a page or, for
+an HTMX request, the partial of that page it swaps.
+
+Form errors answer 422 (Unprocessable Content) with the form re-rendered; base.html
+tells htmx to swap 422 responses like 200s, and browsers without JavaScript show
+them as ordinary pages.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from games.rules import PRESETS, RulesError
+
+from . import services
+from .forms import MAX_SEATS, RoundForm, SessionForm, SignupForm
+from .models import GameSession, Player, Round
+
+FORM_ERRORS = 422
+
+
+def _get_session_for_user(request: HttpRequest, pk: int, *, write: bool = False) -> GameSession:
+    """The session, if this user may see it (and change it, with ``write``).
+
+    A session the user may not see is a 404, so ids reveal nothing; one they may
+    see but not score is a 403."""
+    session = (
+        GameSession.objects.select_related("league", "created_by", "first_dealer__player")
+        .filter(pk=pk)
+        .first()
+    )
+    if session is None or not services.can_view(request.user, session):
+        raise Http404("No such session.")
+    if write and not services.can_write(request.user, session):
+        raise PermissionDenied("Only the session's creator or a league scorer may do that.")
+    return session
+
+
+def _get_round_for_user(
+    request: HttpRequest, pk: int, round_pk: int, *, write: bool = False
+) -> Round:
+    session = _get_session_for_user(request, pk, write=write)
+    played = session.rounds.select_related("dealer__player").filter(pk=round_pk).first()
+    if played is None:
+        raise Http404("No such round.")
+    played.session = session  # already loaded, with the access check done
+    return played
+
+
+def _redirect(request: HttpRequest, url: str) -> HttpResponse:
+    # htmx follows a 302 inside its own request; a client redirect loads the page.
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+# --- Home and accounts -----------------------------------------------------------------
+
+
+@require_GET
+def home(request: HttpRequest) -> TemplateResponse:
+    sessions = (
+        services.sessions_visible_to(request.user)
+        .select_related("league")
+        .prefetch_related("seats__player")[:50]
+    )
+    return TemplateResponse(request, "games/home.html", {"sessions": sessions})
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> TemplateResponse | HttpResponse:
+    form = SignupForm(request.POST or None)
+    if request.method == "POST":
+        if form.is_valid():
+            user = form.save()
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, f"Welcome, {user.get_username()}. Start a session below.")
+            return redirect("games:home")
+        return TemplateResponse(
+            request, "registration/signup.html", {"form": form}, status=FORM_ERRORS
+        )
+    return TemplateResponse(request, "registration/signup.html", {"form": form})
+
+
+# --- Starting a session ----------------------------------------------------------------
+
+
+def _session_form_context(form: SessionForm) -> dict:
+    return {"form": form, "known_players": Player.objects.order_by("name")[:200]}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def session_new(request: HttpRequest) -> TemplateResponse | HttpResponse:
+    leagues = services.leagues_for_scorer(request.user)
+    if request.method == "GET":
+        preset = request.GET.get("preset")
+        initial = {"preset": preset} if preset in PRESETS else {}
+        form = SessionForm(initial=initial, leagues=leagues)
+        if request.htmx and preset in PRESETS:
+            # A preset was picked: its ceiling and house rules replace the old ones.
+            return TemplateResponse(request, "games/session_new.html#preset_rules", {"form": form})
+        return TemplateResponse(request, "games/session_new.html", _session_form_context(form))
+
+    form = SessionForm(request.POST, leagues=leagues)
+    valid = form.is_valid()
+    if request.POST.get("action") == "toss":
+        return _toss(request, form, leagues)
+    if not valid:
+        return TemplateResponse(
+            request,
+            "games/session_new.html",
+            _session_form_context(form),
+            status=FORM_ERRORS,
+        )
+    session = services.create_session(
+        request.user,
+        name=form.cleaned_data["name"],
+        preset=form.cleaned_data["preset"],
+        overrides=form.ruleset.overrides_from(PRESETS[form.cleaned_data["preset"]]),
+        ceiling=form.cleaned_data["ceiling"],
+        players=form.players,
+        first_dealer=form.dealer_index,
+        league=form.cleaned_data["league"],
+    )
+    return redirect("games:session_detail", pk=session.pk)
+
+
+def _toss(request: HttpRequest, form: SessionForm, leagues) -> TemplateResponse:
+    """Deal a card to each typed player, seat them by rank, the lowest deals first."""
+    template = "games/session_new.html#seating" if request.htmx else "games/session_new.html"
+    seat_errors = any(key.startswith("seat_") for key in form.errors)
+    if seat_errors:
+        return TemplateResponse(request, template, _session_form_context(form), status=FORM_ERRORS)
+    preset = form.cleaned_data.get("preset") or "21-points"
+    dealt = services.toss_seats(form.players, form.ruleset or PRESETS[preset])
+    data = request.POST.copy()
+    for number in range(1, MAX_SEATS + 1):
+        data.pop(f"seat_{number}", None)
+    for number, (name, _card) in enumerate(dealt, start=1):
+        data[f"seat_{number}"] = name
+    data["first_dealer"] = str(len(dealt))
+    tossed = SessionForm(data, leagues=leagues, toss_cards=dict(dealt))
+    return TemplateResponse(request, template, _session_form_context(tossed))
+
+
+# --- The session page ------------------------------------------------------------------
+
+
+def _session_context(
+    request: HttpRequest,
+    session: GameSession,
+    board: services.Scoreboard,
+    form: RoundForm | None = None,
+) -> dict:
+    writer = services.can_write(request.user, session)
+    entry = services.new_round_entry(session, board) if writer else None
+    if writer and form is None:
+        form = RoundForm(entry=entry)
+    return {
+        "session": session,
+        "board": board,
+        "writer": writer,
+        "entry": form.entry if form else entry,
+        "form": form,
+        "preview_url": reverse("games:round_preview", args=[session.pk]),
+        "arrange_url": reverse("games:round_arrange", args=[session.pk]),
+    }
+
+
+@login_required
+@require_GET
+def session_detail(request: HttpRequest, pk: int) -> TemplateResponse:
+    session = _get_session_for_user(request, pk)
+    board = services.load_scoreboard(session)
+    return TemplateResponse(
+        request, "games/session.html", _session_context(request, session, board)
+    )
+
+
+@login_required
+@require_POST
+def round_create(request: HttpRequest, pk: int) -> TemplateResponse | HttpResponse:
+    session = _get_session_for_user(request, pk, write=True)
+    board = services.load_scoreboard(session)
+    entry = services.new_round_entry(session, board)
+    form = RoundForm(request.POST, entry=entry)
+    if form.is_valid():
+        try:
+            played = services.save_round(entry, form.check, request.user)
+        except services.EntryRejected as error:
+            form.add_error(None, str(error))
+        else:
+            if not request.htmx:
+                messages.success(request, f"Round {played.number} saved.")
+                return redirect("games:session_detail", pk=session.pk)
+            # The scoreboard is swapped out of band; the form comes back empty for
+            # the next round, with the next dealer.
+            board = services.load_scoreboard(session)
+            context = _session_context(request, session, board) | {"saved": played}
+            return TemplateResponse(request, "games/session.html#round_saved", context)
+    template = "games/session.html#round_entry" if request.htmx else "games/session.html"
+    context = _session_context(request, session, board, form)
+    return TemplateResponse(request, template, context, status=FORM_ERRORS)
+
+
+@login_required
+@require_POST
+def round_preview(request: HttpRequest, pk: int, round_pk: int | None = None) -> TemplateResponse:
+    """The live preview while a round is typed: each hand's groups and points, the
+    jokers, and the settlement once every hand is complete. Saves nothing."""
+    if round_pk is None:
+        session = _get_session_for_user(request, pk, write=True)
+        entry = services.new_round_entry(session)
+    else:
+        played = _get_round_for_user(request, pk, round_pk, write=True)
+        entry = services.round_entry_for_edit(played)
+    form = RoundForm(request.POST, entry=entry, final=False)
+    form.is_valid()
+    return TemplateResponse(request, "games/round.html#preview", {"form": form, "entry": entry})
+
+
+@login_required
+@require_POST
+def round_arrange(request: HttpRequest, pk: int, round_pk: int | None = None) -> HttpResponse:
+    """Replace one player's groups with the best grouping of their cards (the rules
+    service's solver); the user may still edit it. Saves nothing."""
+    if round_pk is None:
+        session = _get_session_for_user(request, pk, write=True)
+        board = services.load_scoreboard(session)
+        entry, played = services.new_round_entry(session, board), None
+    else:
+        played = _get_round_for_user(request, pk, round_pk, write=True)
+        session, board = played.session, None
+        entry = services.round_entry_for_edit(played)
+    seat = next((s for s in entry.seats if str(s.pk) == request.POST.get("arrange")), None)
+    if seat is None:
+        return HttpResponseBadRequest("Say whose cards to arrange.")
+    data = request.POST.copy()
+    field = f"groups_{seat.pk}"
+    problem = None
+    try:
+        data[field] = services.arranged_text(
+            entry.ruleset, str(data.get("cut_joker", "")), str(data.get(field, ""))
+        )
+    except RulesError as error:
+        problem = error.message
+    form = RoundForm(data, entry=entry, final=False)
+    form.is_valid()
+    if problem and not form.has_error(field):
+        form.add_error(field, problem)
+    status = FORM_ERRORS if problem else 200
+    if played is None:
+        context = _session_context(request, session, board, form)
+        template = "games/round.html#round_fields" if request.htmx else "games/session.html"
+    else:
+        context = _round_context(played, form, True)
+        template = "games/round.html#round_fields" if request.htmx else "games/round.html"
+    return TemplateResponse(request, template, context, status=status)
+
+
+# --- Earlier rounds --------------------------------------------------------------------
+
+
+def _round_context(played: Round, form: RoundForm | None, writer: bool) -> dict:
+    session = played.session
+    return {
+        "session": session,
+        "played": played,
+        "entries": _entries_in_seat_order(played),
+        "form": form,
+        "entry": form.entry if form else None,
+        "writer": writer,
+        "preview_url": reverse("games:round_edit_preview", args=[session.pk, played.pk]),
+        "arrange_url": reverse("games:round_edit_arrange", args=[session.pk, played.pk]),
+    }
+
+
+def _entries_in_seat_order(played: Round) -> list:
+    position = {seat.player_id: seat.position for seat in played.session.seats.all()}
+    entries = list(played.entries.select_related("player"))
+    return sorted(entries, key=lambda entry: position.get(entry.player_id, 0))
+
+
+@login_required
+@require_GET
+def round_detail(request: HttpRequest, pk: int, round_pk: int) -> TemplateResponse:
+    played = _get_round_for_user(request, pk, round_pk)
+    writer = services.can_write(request.user, played.session)
+    return TemplateResponse(request, "games/round.html", _round_context(played, None, writer))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def round_edit(request: HttpRequest, pk: int, round_pk: int) -> TemplateResponse | HttpResponse:
+    played = _get_round_for_user(request, pk, round_pk, write=True)
+    entry = services.round_entry_for_edit(played)
+    if request.method == "GET":
+        # Bound to the saved values so the previews show at once.
+        cut, hands = services.initial_values(played)
+        data = {"cut_joker": cut, "version": played.version}
+        for seat_pk, (outcome, text) in hands.items():
+            data[f"outcome_{seat_pk}"] = outcome
+            data[f"groups_{seat_pk}"] = text
+        form = RoundForm(data, entry=entry, final=False)
+        form.is_valid()
+        return TemplateResponse(request, "games/round.html", _round_context(played, form, True))
+
+    form = RoundForm(request.POST, entry=entry)
+    if form.is_valid():
+        try:
+            services.save_round(
+                entry, form.check, request.user, version=form.cleaned_data["version"]
+            )
+        except services.EntryRejected as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, f"Round {played.number} saved; later totals follow it.")
+            return _redirect(request, reverse("games:session_detail", args=[pk]))
+    return TemplateResponse(
+        request, "games/round.html", _round_context(played, form, True), status=FORM_ERRORS
+    )
+
+
+@login_required
+@require_POST
+def round_delete(request: HttpRequest, pk: int, round_pk: int) -> HttpResponse:
+    played = _get_round_for_user(request, pk, round_pk, write=True)
+    services.delete_round(played)
+    messages.success(request, f"Round {played.number} deleted; later rounds moved up.")
+    return _redirect(request, reverse("games:session_detail", args=[pk]))

@@ -1,0 +1,24 @@
+from __future__ import annotations
+
+from django.contrib import admin
+from django.http import HttpRequest, HttpResponse
+from django.urls import include, path
+from django.views.decorators.http import require_GET
+
+
+@require_GET
+def hello(request: HttpRequest) -> HttpResponse:
+    """The framework's floor for benchmarks/load.py: the whole middleware stack, no
+    database, no template."""
+    return HttpResponse("hello", content_type="text/plain")
+
+
+urlpatterns = [
+    path("", include("games.urls")),
+    # login/, logout/ and the password views; templates live in templates/registration/.
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("admin/", admin.site.urls),
+    path("hello/", hello),
+]
+
+handler500 = "scorekeeper.errors.server_error"

@@ -1,0 +1,76 @@
+"""Playwright fixtures for browser tests against pytest-django's live server.
+
+Playwright cannot download its own browser here, so the tests drive the system
+Chromium (`apt-get install -y chromium`). Without one they skip, unless
+CI_REQUIRE_BROWSER=1 is set (as .ci/run does), in which case they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+
+# Playwright's sync API keeps an asyncio event loop running in the main thread
+# for the rest of the session, and Django refuses ORM calls (the live server's
+# per-test flush, fixtures, later tests) when it sees one. Nothing here is really
+# async, so the guard is switched off for the process that runs browser tests.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+SCREENSHOTS = Path(__file__).parent / "screenshots"
+
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+HOW_TO_GET_CHROMIUM = (
+    "no Chromium found: install it with `apt-get install -y chromium` "
+    "(or set CHROMIUM_PATH to a Chromium binary)"
+)
+
+
+def find_chromium() -> str | None:
+    candidates = [
+        os.environ.get("CHROMIUM_PATH", ""),
+        "/usr/bin/chromium",
+        shutil.which("chromium") or "",
+        shutil.which("chromium-browser") or "",
+    ]
+    return next((c for c in candidates if c and os.access(c, os.X_OK)), None)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    chromium = find_chromium()
+    if chromium is None:
+        if os.environ.get("CI_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"CI_REQUIRE_BROWSER=1 but {HOW_TO_GET_CHROMIUM}", pytrace=False)
+        pytest.skip(HOW_TO_GET_CHROMIUM)
+    return {**browser_type_launch_args, "executable_path": chromium, "args": CHROMIUM_FLAGS}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any], live_server) -> dict[str, Any]:
+    # Relative URLs in page.goto("/") resolve against the live server.
+    return {**browser_context_args, "base_url": live_server.url}
+
+
+@pytest.fixture
+def phone_page(new_context: Callable[..., Any]) -> Page:
+    context = new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    return context.new_page()
+
+
+@pytest.fixture
+def desktop_page(new_context: Callable[..., Any]) -> Page:
+    return new_context(viewport=DESKTOP).new_page()
+
+
+@pytest.fixture
+def screenshot_dir() -> Path:
+    SCREENSHOTS.mkdir(exist_ok=True)
+    return SCREENSHOTS

@@ -1,0 +1,65 @@
+"""The Arrange action in the browser at phone size: cards typed in any order become
+the best grouping, and the preview says what a worse grouping costs."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import Page, expect
+
+from games import services
+from games.rules import PRESETS, parse_card, parse_cards
+from games.rules.arrange import arrange
+
+from .test_scoring import PASSWORD, PLAYERS, SHOWN_8S, WIN_8S, horizontal_overflow, player, preview
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def test_arrange_on_a_phone(phone_page: Page, screenshot_dir: Path) -> None:
+    page = phone_page
+    user = User.objects.create_user(username="arranger", password=PASSWORD)
+    session = services.create_session(
+        user, preset="21-points", overrides={}, players=list(PLAYERS), name="Arranged"
+    )
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill("arranger")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.goto(f"/sessions/{session.pk}/")
+
+    scrambled = [card.code for card in parse_cards(WIN_8S)]
+    random.Random(5).shuffle(scrambled)
+    page.get_by_label("Cut joker").fill("8S")
+    player(page, "Asha").get_by_label("Outcome").select_option("declared")
+    player(page, "Asha").get_by_label("Groups").fill(" ".join(scrambled))
+    player(page, "Ben").get_by_label("Outcome").select_option("shown")
+    player(page, "Ben").get_by_label("Groups").fill(SHOWN_8S)
+    player(page, "Chen").get_by_label("Outcome").select_option("first_drop")
+
+    # Scrambled, Asha's cards are no declaration, but they can be one...
+    expect(preview(page, "Asha")).to_contain_text("valid declaration (three pure)")
+    # ...and Ben's grouping costs 102 where the best costs 81.
+    expect(preview(page, "Ben")).to_contain_text("21 points less than as typed")
+
+    page.locator('[data-arrange="Asha"]').click()
+    best = arrange(PRESETS["21-points"], parse_card("8S"), parse_cards(WIN_8S))
+    expected_text = " | ".join(" ".join(c.code for c in group) for group in best.groups)
+    expect(player(page, "Asha").get_by_label("Groups")).to_have_value(expected_text)
+    expect(preview(page, "Asha")).to_contain_text("Valid declaration: three pure")
+
+    page.locator('[data-arrange="Ben"]').click()
+    expect(preview(page, "Ben")).to_contain_text("Hand points: 81")
+    expect(preview(page, "Ben")).not_to_contain_text("less than as typed")
+    expect(page.locator('[data-settlement="Ben"] .round-score')).to_have_text("-71")
+    assert horizontal_overflow(page) <= 0
+    page.screenshot(path=screenshot_dir / "round-arranged-phone.png", full_page=True)
+
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.locator("#round-entry")).to_contain_text("Round 1 saved.")
+    # Ben: −81 + 10 value points; Asha: 81 + 30 − 10.
+    expect(page.locator('[data-total="Ben"]')).to_have_text("-71")
+    expect(page.locator('[data-total="Asha"]')).to_have_text("101")

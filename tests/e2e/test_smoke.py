@@ -1,0 +1,60 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.e2e
+
+
+def _horizontal_overflow(page: Page) -> int:
+    # clientWidth, not innerWidth: in a mobile context the layout viewport grows to
+    # fit overflowing content, so innerWidth would hide the very overflow we look for.
+    return page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+
+
+def test_home_page_fits_a_phone_without_horizontal_scroll(
+    phone_page: Page, screenshot_dir: Path
+) -> None:
+    phone_page.goto("/")
+
+    expect(phone_page.get_by_role("heading", level=1)).to_contain_text("Keep score")
+    assert _horizontal_overflow(phone_page) <= 0
+    phone_page.screenshot(path=screenshot_dir / "home-phone.png", full_page=True)
+
+    # The narrowest phone we promise to support.
+    phone_page.set_viewport_size({"width": 375, "height": 667})
+    assert _horizontal_overflow(phone_page) <= 0
+
+
+def test_home_page_loads_styles_and_htmx(phone_page: Page) -> None:
+    phone_page.goto("/")
+
+    # Static files are served (the header is felt green, hearts are red) and htmx
+    # was loaded from django-htmx's bundled copy.
+    header_bg = phone_page.locator(".site-header").evaluate(
+        "el => getComputedStyle(el).backgroundColor"
+    )
+    assert header_bg == "rgb(20, 83, 45)"
+    heart = phone_page.locator(".suits .suit-red").first
+    assert heart.evaluate("el => getComputedStyle(el).color") == "rgb(200, 16, 46)"
+    assert phone_page.evaluate("typeof window.htmx") == "object"
+
+
+def test_sign_in_is_a_large_tap_target(phone_page: Page) -> None:
+    phone_page.goto("/")
+
+    box = phone_page.get_by_role("link", name="Sign in", exact=True).bounding_box()
+    assert box is not None
+    assert box["height"] >= 44
+
+
+def test_home_page_on_desktop(desktop_page: Page, screenshot_dir: Path) -> None:
+    desktop_page.goto("/")
+
+    expect(desktop_page).to_have_title("Scorekeeper · rummy scores at the table")
+    assert _horizontal_overflow(desktop_page) <= 0
+    desktop_page.screenshot(path=screenshot_dir / "home-desktop.png")

@@ -1,0 +1,94 @@
+"""Standings and player pages in the browser, on a phone: the table scrolls inside
+its own box (never the page), the date filter narrows it in place, a name leads to
+the player's page with their rating chart, and a session's chart loads as an image."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import Page, expect
+
+from games.models import Membership
+from tests.web.test_standings import FEB, build_club
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "correct-horse-battery-staple"
+
+
+def horizontal_overflow(page: Page) -> int:
+    return page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+
+
+def sign_in(page: Page, username: str) -> User:
+    user = User.objects.create_user(username=username, password=PASSWORD)
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("button", name="Sign out")).to_be_visible()
+    return user
+
+
+def test_standings_and_player_pages_on_a_phone(phone_page: Page, screenshot_dir: Path) -> None:
+    page = phone_page
+    user = sign_in(page, "captain")
+    league, sessions = build_club(user, slug="friday")
+    assert Membership.objects.filter(league=league, user=user).exists()
+
+    page.goto(f"/leagues/{league.slug}/standings/")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Friday club: standings")
+    rows = page.locator(".standings-table tbody tr")
+    expect(rows).to_have_count(3)
+    assert horizontal_overflow(page) <= 0  # the table scrolls inside its own box
+    scroller = page.locator(".standings-scroll").first
+    assert scroller.evaluate("el => el.scrollWidth > el.clientWidth")  # 10 columns at 390 px
+    chart = page.locator("svg[data-chart='league-ratings']")
+    expect(chart).to_be_visible()
+    assert chart.bounding_box()["width"] <= 390
+    link = page.get_by_role("link", name="Ben", exact=True)
+    assert link.bounding_box()["height"] >= 32
+    page.screenshot(path=screenshot_dir / "standings-phone.png", full_page=True)
+
+    # The filter narrows the table in place and the address keeps the dates.
+    page.evaluate("window.noReload = true")
+    page.get_by_label("From", exact=True).fill(FEB.isoformat())
+    page.get_by_label("To", exact=True).fill(FEB.isoformat())
+    page.get_by_role("button", name="Show").click()
+    expect(page.locator("[data-range]")).to_contain_text("10 Feb 2024 to 10 Feb 2024")
+    expect(rows).to_have_count(2)
+    assert "from=2024-02-10" in page.url
+    assert page.evaluate("window.noReload") is True
+
+    # A start after the end is told beside the form, not a crash.
+    page.get_by_label("From", exact=True).fill("2024-03-01")
+    page.get_by_label("To", exact=True).fill("2024-01-01")
+    page.get_by_role("button", name="Show").click()
+    expect(page.locator(".form-errors")).to_contain_text("The start date is after the end date.")
+    page.get_by_role("link", name="All dates").click()
+    expect(rows).to_have_count(3)
+
+    # A name leads to the player's page: sessions, rating chart, recent rounds.
+    page.get_by_role("link", name="Ben", exact=True).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Ben")
+    expect(page.locator(".player-session-list li")).to_have_count(3)
+    expect(page.locator("figure[data-league='friday'] svg")).to_be_visible()
+    expect(page.locator(".rounds-table tbody tr")).to_have_count(6)
+    assert horizontal_overflow(page) <= 0
+    page.screenshot(path=screenshot_dir / "player-phone.png", full_page=True)
+
+    # A session's running totals chart is an SVG image the browser draws.
+    size = page.evaluate(
+        """async (src) => {
+            const img = new Image();
+            img.src = src;
+            await img.decode();
+            return [img.naturalWidth, img.naturalHeight];
+        }""",
+        f"/sessions/{sessions[1].pk}/totals.svg",
+    )
+    assert size[0] > 300 and size[1] > 200

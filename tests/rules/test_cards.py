@@ -1,0 +1,123 @@
+from __future__ import annotations
+
+import pytest
+
+from games.rules import PRINTED_JOKER, Card, CardError, format_groups, parse_card, parse_groups
+from games.rules.cards import format_cards, parse_cards
+
+
+def codes(text: str) -> list[list[str]]:
+    return [[card.code for card in group] for group in parse_groups(text)]
+
+
+@pytest.mark.parametrize(
+    ("typed", "code"),
+    [
+        ("7H", "7H"),
+        ("7h", "7H"),
+        ("7♥", "7H"),
+        ("7♥\ufe0f", "7H"),
+        ("10s", "10S"),
+        ("Ts", "10S"),
+        ("tS", "10S"),
+        ("qd", "QD"),
+        ("a♣", "AC"),
+        ("k♤", "KS"),
+        ("PJ", "PJ"),
+        ("pj", "PJ"),
+        ("JK", "PJ"),
+        ("jk", "PJ"),
+        ("*", "PJ"),
+    ],
+)
+def test_every_notation_of_a_card_reads_as_the_same_card(typed, code):
+    assert parse_card(typed).code == code
+
+
+def test_output_is_always_canonical():
+    assert format_cards([Card(10, "S"), Card(1, "H"), PRINTED_JOKER, Card(12, "D")]) == (
+        "10S AH PJ QD"
+    )
+
+
+def test_card_points_follow_the_face():
+    assert [parse_card(c).face_points for c in ("AS", "2S", "9H", "10D", "JC", "QH", "KS")] == [
+        10, 2, 9, 10, 10, 10, 10,
+    ]  # fmt: skip
+    assert PRINTED_JOKER.face_points == 0
+
+
+@pytest.mark.parametrize("separator", ["|", "/", ";", "\n", " | ", "\r\n"])
+def test_groups_split_on_every_separator(separator):
+    assert codes(f"5h 6h 7h{separator}8s 8s 8s") == [["5H", "6H", "7H"], ["8S", "8S", "8S"]]
+
+
+def test_cards_split_by_spaces_commas_or_run_together():
+    assert codes("5h,6h, 7h") == [["5H", "6H", "7H"]]
+    assert codes("5h6h7h") == [["5H", "6H", "7H"]]
+    assert codes("10h10d10c") == [["10H", "10D", "10C"]]
+    assert codes("qsPJks") == [["QS", "PJ", "KS"]]
+    assert codes("5hJK*") == [["5H", "PJ", "PJ"]]
+
+
+def test_ranges_expand_within_one_suit():
+    assert codes("3-7S") == [["3S", "4S", "5S", "6S", "7S"]]
+    assert codes("3s-7s") == [["3S", "4S", "5S", "6S", "7S"]]
+    assert codes("A-3H") == [["AH", "2H", "3H"]]  # Ace low at the start
+    assert codes("Q-AS") == [["QS", "KS", "AS"]]  # Ace high at the end
+    assert codes("9-Jd 2c") == [["9D", "10D", "JD", "2C"]]
+
+
+@pytest.mark.parametrize("text", ["K-2S", "7-3S", "5-5H", "3H-7S"])
+def test_ranges_that_wrap_run_backwards_or_mix_suits_are_errors(text):
+    with pytest.raises(CardError) as error:
+        parse_groups(text)
+    assert error.value.token == text
+
+
+def test_empty_groups_are_skipped():
+    assert codes("| 5h 6h 7h ||\n\n 8d 9d 10d |") == [["5H", "6H", "7H"], ["8D", "9D", "10D"]]
+    assert parse_groups("  ") == []
+
+
+def test_unknown_token_is_named_with_its_place():
+    with pytest.raises(CardError) as error:
+        parse_groups("5h 6h 7h | 8s XH 8s")
+    assert error.value.token == "XH"
+    assert (error.value.group, error.value.index, error.value.offset) == (2, 2, 14)
+    assert "'XH'" in error.value.message
+    assert "group 2, card 2" in error.value.message
+
+
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [("5h 7", "needs a suit"), ("1H", "write 10 or T"), ("11H", "not a card")],
+)
+def test_common_typing_mistakes_get_a_hint(text, hint):
+    with pytest.raises(CardError) as error:
+        parse_groups(text)
+    assert hint in error.value.message
+
+
+def test_parse_card_wants_exactly_one_card():
+    with pytest.raises(CardError):
+        parse_card("7H 8H")
+    with pytest.raises(CardError):
+        parse_card("")
+
+
+def test_format_and_parse_round_trip():
+    groups = parse_groups("5h6h7h | 10s 10s 10s | PJ qd | A-3C")
+    assert format_groups(groups) == "5H 6H 7H | 10S 10S 10S | PJ QD | AC 2C 3C"
+    assert parse_groups(format_groups(groups)) == groups
+
+
+def test_parse_cards_ignores_grouping():
+    assert [c.code for c in parse_cards("5h 6h | 7h")] == ["5H", "6H", "7H"]
+
+
+def test_cards_cannot_be_built_wrong():
+    with pytest.raises(ValueError):
+        Card(14, "S")
+    with pytest.raises(ValueError):
+        Card(5, "X")

@@ -1,0 +1,191 @@
+"""The JSON command line of DESIGN.md: run as a real process with only the standard
+library (``python -S`` leaves out site-packages)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .test_examples import CASES
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-S", "-m", "games.rules", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=30,
+    )
+
+
+def test_score_reads_stdin_and_prints_the_contract_fields():
+    basic = next(p for p in CASES if p.name == "21-points-basic.json")
+    case = json.loads(basic.read_text())
+    done = run("score", stdin=json.dumps(case["input"]))
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = json.loads(done.stdout)
+    assert out["ruleset"] == "21-points"
+    assert out["cut_joker"] == "8S"
+    assert out["jokers"] == ["8C", "8D", "8H", "8S", "7S", "9S", "PJ"]
+    asha = out["players"][0]
+    assert asha["declaration"] == "three_pure"
+    assert asha["groups"][0] == {"cards": ["2H", "3H", "4H"], "kind": "pure_sequence", "counted": 0}
+    assert {k: asha[k] for k in ("hand_points", "value_points", "claims", "score")} == {
+        "hand_points": 0,
+        "value_points": -10,
+        "claims": 0,
+        "score": 122,
+    }
+    assert out["players"][2]["declaration"] is None
+
+
+def test_score_reads_a_file(tmp_path):
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps(json.loads(CASES[0].read_text())["input"]))
+    done = run("score", str(path))
+    assert done.returncode == 0
+    assert json.loads(done.stdout)["players"]
+
+
+def test_groups_may_be_one_string_of_notation():
+    request = {
+        "ruleset": "21-points",
+        "cut_joker": "8s",
+        "players": [
+            {
+                "name": "Asha",
+                "outcome": "declared",
+                "groups": "2-4H | 5c6c7c | T-QD | KS KH KD | 4-6S | 9H 10H * | 3D,3C,8H",
+            },
+            {"name": "Chen", "outcome": "first_drop"},
+        ],
+    }
+    done = run("score", stdin=json.dumps(request))
+    assert done.returncode == 0, done.stdout
+    assert json.loads(done.stdout)["players"][0]["score"] == 30
+
+
+@pytest.mark.parametrize(
+    ("request_", "field"),
+    [
+        ({"ruleset": "gin", "cut_joker": "8S", "players": []}, "ruleset"),
+        ({"ruleset": "21-points", "overrides": {"x": 1}, "cut_joker": "8S"}, "overrides.x"),
+        ({"ruleset": "21-points", "cut_joker": "8X", "players": []}, "cut_joker"),
+        (
+            {
+                "ruleset": "21-points",
+                "cut_joker": "8S",
+                "players": [
+                    {"name": "A", "outcome": "declared", "groups": [["2H", "ZZ"]]},
+                    {"name": "B", "outcome": "first_drop"},
+                ],
+            },
+            "players[0].groups[0][1]",
+        ),
+        (
+            {
+                "ruleset": "21-points",
+                "cut_joker": "8S",
+                "players": [
+                    {"name": "A", "outcome": "declared", "groups": [["2H", "3H", "4H"]]},
+                    {"name": "B", "outcome": "first_drop"},
+                ],
+            },
+            "players[0].groups",
+        ),
+        ([1, 2], ""),
+    ],
+)
+def test_bad_input_exits_2_with_error_and_field(request_, field):
+    done = run("score", stdin=json.dumps(request_))
+    assert done.returncode == 2
+    assert "Traceback" not in done.stdout + done.stderr
+    out = json.loads(done.stdout)
+    assert set(out) == {"error", "field"}
+    assert out["field"] == field
+    assert out["error"]
+
+
+@pytest.mark.parametrize("stdin", ["", "{not json", "\xff", "null", '"text"'])
+def test_garbage_never_gives_a_traceback(stdin):
+    done = run("score", stdin=stdin)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stdout + done.stderr
+    assert "error" in json.loads(done.stdout)
+
+
+def test_missing_file_and_unknown_command_are_json_errors():
+    for args in (("score", "/no/such/file.json"), ("shuffle",), ()):
+        done = run(*args)
+        assert done.returncode == 2, args
+        assert "error" in json.loads(done.stdout)
+
+
+def test_presets_lists_every_preset_with_every_option():
+    done = run("presets")
+    assert done.returncode == 0
+    listing = json.loads(done.stdout)
+    assert list(listing["presets"]) == [
+        "21-points",
+        "21-paplu",
+        "21-kodai",
+        "13-points",
+        "13-pool-101",
+        "13-pool-201",
+    ]
+    assert listing["presets"]["21-paplu"]["hand_cap"] == 250
+    assert set(listing["options"]) <= set(listing["presets"]["21-points"])
+
+
+def test_arrange_prints_the_best_grouping():
+    hand = "2D 3D 4D 9C 10C JC QD QS QC KH KH 5D 9D AS 7S 6H 6D 4C 2S JH 8C"
+    done = run("arrange", "--ruleset", "21-points", "--cut", "8s", hand)
+    assert done.returncode == 0, done.stdout
+    out = json.loads(done.stdout)
+    assert out["declaration"] is None
+    assert (out["count"], out["hand_points"]) == (81, 81)
+    assert sorted(out["cards"]) == sorted(hand.split())
+    assert sum(g["counted"] for g in out["groups"]) == 81
+
+
+def test_arrange_reports_a_declaration_and_takes_overrides():
+    hand = "2H 3H 4H 5C 6C 7C 10D JD QD KS KH KD 4S 5S 6S 9H 10H PJ 3D 3C 8H"
+    done = run("arrange", "--ruleset", "21-points", "--cut", "8S", hand)
+    assert json.loads(done.stdout)["declaration"] == "three_pure"
+    done = run(
+        "arrange",
+        "--ruleset",
+        "21-points",
+        "--overrides",
+        '{"declarations": ["dublees"]}',
+        "--cut",
+        "8S",
+        hand,
+    )
+    assert json.loads(done.stdout)["declaration"] is None
+
+
+@pytest.mark.parametrize(
+    ("args", "field"),
+    [
+        (("--ruleset", "gin", "--cut", "8S", "2H"), "ruleset"),
+        (("--ruleset", "21-points", "--cut", "8X", "2H"), "cut_joker"),
+        (("--ruleset", "21-points", "--cut", "8S", "2H ZZ"), "cards"),
+        (("--ruleset", "21-points", "--cut", "8S", "KH KH KH KH"), "cards"),
+        (("--ruleset", "21-points", "--cut", "8S", "--overrides", "{x", "2H"), "overrides"),
+        (("--ruleset", "21-points", "--cut", "8S"), "arguments"),
+    ],
+)
+def test_arrange_bad_input_exits_2(args, field):
+    done = run("arrange", *args)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stdout + done.stderr
+    assert json.loads(done.stdout)["field"] == field

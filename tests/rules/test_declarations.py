@@ -1,0 +1,252 @@
+"""Declaration ways (RULES.md §4) and the round's input errors (DESIGN.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.rules import RoundErrors, RulesError
+
+from .helpers import WIN_8S, hand, play
+
+# A plain three-pure hand with no joker and no value or claim card under cut 8S.
+WIN_PLAIN = "2H 3H 4H | 5C 6C 7C | 10D JD QD | KS KH KD | 4S 5S 6S | 9H 10H JH | 3D 3C 3H"
+TUNNELAS = "5H 5H 5H | 6C 6C 6C | JD JD JD | 2S 3D 4C 9H QC KH AC 10D 4H 3C 2D QS"
+DUBLEES = "2H 2H | 3C 3C | 4D 4D | 5S 5S | 6H 6H | JC JC | QD QD | KS KS | AH 3S 10C 10D 9H"
+EIGHT_JOKERS = "8C 8D 8H 7S 9S PJ PJ 8C | 2H 3C 4D 5S 6H 10C JD QS KH AC 2D 3H 4S"
+NINE_JOKERS = "8C 8D 8H 7S 9S PJ PJ 8C 8D | 2H 3C 4D 5S 6H 10C JD QS KH AC 2D 3H"
+MARRIAGES = "7S 8S 9S | 7S 8S 9S | 2H 5C JD QH 3D 6S 10C KD AH 4C 2C 5D 9H JC 3S"
+JOKER_TUNNELA_MARRIAGES = "9S 9S 9S | 7S 7S 7S | 2H 5C JD QH 3D 6S 10C KD AH 4C 2C 5D 9H JC 3S"
+GUS = "AH 2H 3H | 9S 10S JS QS | 5D 6D 7H | KC KD KS"
+
+
+def declaration(preset: str, cut: str, text: str) -> str | None:
+    return play(preset, cut, hand("W", "declared", text), hand("L", "first_drop"))["W"].declaration
+
+
+@pytest.mark.parametrize("preset", ["21-points", "21-paplu", "21-kodai"])
+def test_three_pure_sequences_and_the_rest_melded(preset):
+    assert declaration(preset, "8S", WIN_PLAIN) == "three_pure"
+
+
+def test_three_pure_counts_tunnelas_as_pure():
+    text = "5H 5H 5H | 6C 6C 6C | 2D 3D 4D | QS QH QC | 9H 10H JH | KS KD PJ | 4C 5C 8H"
+    assert declaration("21-points", "8S", text) == "three_pure"
+
+
+@pytest.mark.parametrize("preset", ["21-points", "21-paplu", "21-kodai"])
+def test_three_tunnelas_and_the_rest_free(preset):
+    assert declaration(preset, "8S", TUNNELAS) == "tunnelas"
+
+
+@pytest.mark.parametrize("preset", ["21-points", "21-paplu", "21-kodai"])
+def test_eight_dublees_each_its_own_group(preset):
+    assert declaration(preset, "8S", DUBLEES) == "dublees"
+
+
+def test_dublees_inside_one_group_do_not_count():
+    text = "2H 2H 3C 3C | 4D 4D | 5S 5S | 6H 6H | JC JC | QD QD | KS KS | AH 3S 10C 10D 9H"
+    with pytest.raises(RulesError, match="not valid"):
+        declaration("21-points", "8S", text)
+
+
+@pytest.mark.parametrize("preset", ["21-points", "21-paplu"])
+def test_eight_jokers_in_one_group(preset):
+    jokers = EIGHT_JOKERS
+    if preset == "21-paplu":  # only 8S of the eights is a joker in Paplu
+        jokers = "7S 7S 9S 9S PJ PJ 8S 9S | 2H 3C 4D 5S 6H 10C JD QS KH AC 2D 3H 4S"
+    assert declaration(preset, "8S", jokers) == "jokers"
+
+
+def test_kodai_needs_nine_jokers():
+    with pytest.raises(RulesError, match="not valid"):
+        declaration("21-kodai", "8S", EIGHT_JOKERS)
+    assert declaration("21-kodai", "8S", NINE_JOKERS) == "jokers"
+
+
+@pytest.mark.parametrize("preset", ["21-paplu", "21-kodai"])
+def test_two_marriage_groups(preset):
+    assert declaration(preset, "8S", MARRIAGES) == "marriages"
+
+
+def test_paplu_marriage_may_be_three_identical_upper_or_lower_jokers():
+    assert declaration("21-paplu", "8S", JOKER_TUNNELA_MARRIAGES) == "marriages"
+
+
+def test_kodai_marriage_may_be_three_identical_claim_cards():
+    text = "PJ PJ PJ | 9S 9S 9S | 2H 5C JD QH 3D 6S 10C KD AH 4C 2C 5D 9H JC 3S"
+    assert declaration("21-kodai", "8S", text) == "marriages"
+
+
+def test_kodai_printed_joker_cut_marriage_is_king_joker_two_of_spades():
+    text = "KS PJ 2S | KS PJ 2S | 2H 5C JD QH 3D 6H 10C KD 4H 4C 3C 5D 9H JC 3D"
+    assert declaration("21-kodai", "PJ", text) == "marriages"
+
+
+def test_marriages_are_not_a_way_in_21_points():
+    with pytest.raises(RulesError, match="not valid"):
+        declaration("21-points", "8S", MARRIAGES)
+
+
+def test_show13_needs_a_pure_and_a_second_sequence():
+    assert declaration("13-points", "7C", GUS) == "show13"
+    # Seed 004's wrong show 1: both sequences hold a joker.
+    wrong = "3S 4S PJ 6S | JD 2C KD | 8C 8S 8D | AC AD AS"
+    with pytest.raises(RulesError, match="not valid"):
+        declaration("13-points", "2C", wrong)
+
+
+def test_show13_with_an_invalid_set_is_wrong():
+    # Seed 004's wrong show 2: K♥ K♠ K♥ holds two hearts.
+    wrong = "6C 7C 8C 9C | 4D 5D 6D | 3D 3H 3C | KH KS KH"
+    with pytest.raises(RulesError) as error:
+        declaration("13-points", "JS", wrong)
+    assert "KH KS KH" in error.value.message
+
+
+def test_show13_may_use_a_joker_group_as_the_second_sequence():
+    text = "AH 2H 3H | 7D 7S PJ | 9S 9D 9H | 5C 5D 5S 5H"
+    assert declaration("13-points", "7C", text) == "show13"
+
+
+def test_first_way_in_table_order_is_reported():
+    # Three tunnelas and the rest melded: both three_pure and tunnelas hold.
+    text = "5H 5H 5H | 6C 6C 6C | JD JD JD | 2S 3S 4S | QC QH QD | 9H 10H JH | KC KD KH"
+    assert declaration("21-points", "8S", text) == "three_pure"
+
+
+# --- Input errors -----------------------------------------------------------------------
+
+
+def errors_of(preset: str, cut: str, *hands) -> list[RulesError]:
+    with pytest.raises(RoundErrors) as caught:
+        play(preset, cut, *hands)
+    return caught.value.errors
+
+
+def test_a_false_declaration_is_an_input_error_naming_the_player():
+    text = WIN_8S.replace("3D 3C 8H", "3D 3C 9D")
+    [error] = errors_of(
+        "21-points", "8S", hand("Asha", "declared", text), hand("Ben", "first_drop")
+    )
+    assert error.field == "players[0].groups"
+    assert "Asha's declaration is not valid" in error.message
+    assert "3D 3C 9D" in error.message
+
+
+def test_a_wrong_declaration_entered_as_such_is_scored():
+    text = WIN_8S.replace("3D 3C 8H", "3D 3C 9D")
+    result = play(
+        "21-points",
+        "8S",
+        hand("Asha", "invalid_declaration", text),
+        hand("Ben", "declared", WIN_PLAIN),
+    )
+    assert result["Asha"].hand_points == 120
+
+
+@pytest.mark.parametrize("outcome", ["declared", "shown", "deal_show"])
+def test_a_hand_of_the_wrong_size_is_an_error(outcome):
+    short = WIN_8S.replace(" | 3D 3C 8H", " | 3D 3C")
+    hands = [hand("Asha", outcome, short), hand("Ben", "declared", WIN_PLAIN)]
+    if outcome == "declared":
+        hands[1] = hand("Ben", "shown", WIN_PLAIN)
+    errors = errors_of("21-points", "8S", *hands)
+    assert errors[0].field == "players[0].groups"
+    assert "all 21 cards, not 20" in errors[0].message
+
+
+def test_a_drop_may_give_no_cards_but_never_too_many():
+    too_many = WIN_8S + " | 5D"
+    errors = errors_of(
+        "21-points", "8S", hand("Asha", "declared", WIN_8S), hand("Ben", "middle_drop", too_many)
+    )
+    assert errors[0].field == "players[1].groups"
+
+
+def test_more_copies_than_the_decks_hold_is_an_error():
+    # KH: Asha 1, Ben 1 and Chen 2 = 4 copies; three decks hold 3.
+    errors = errors_of(
+        "21-points",
+        "8S",
+        hand("Asha", "declared", WIN_8S),
+        hand("Ben", "shown", WIN_PLAIN),
+        hand("Chen", "middle_drop", "KH KH"),
+    )
+    assert [e.field for e in errors] == ["players[2].groups[0][1]"]
+    assert "KH is entered 4 times" in errors[0].message
+
+
+def test_the_cut_card_has_one_copy_fewer():
+    # One 8S lies on the table: hands may hold only 2.
+    errors = errors_of(
+        "21-points",
+        "8S",
+        hand("Asha", "declared", WIN_8S),
+        hand("Ben", "middle_drop", "8S 8S 8S"),
+    )
+    assert errors[0].field == "players[1].groups[0][2]"
+    assert "one more is the cut card" in errors[0].message
+
+
+def test_13_card_games_hold_two_copies():
+    errors = errors_of(
+        "13-points", "7C", hand("Gus", "declared", GUS), hand("Hana", "middle_drop", "KC KC")
+    )
+    assert "KC is entered 3 times" in errors[0].message
+
+
+def test_two_winners_or_none_are_errors():
+    errors = errors_of(
+        "21-points", "8S", hand("A", "declared", WIN_8S), hand("B", "declared", WIN_PLAIN)
+    )
+    assert errors[0].field == "players" and "more than one winner" in errors[0].message
+    errors = errors_of("21-points", "8S", hand("A", "shown", WIN_8S), hand("B", "first_drop"))
+    assert errors[0].field == "players" and "no winner" in errors[0].message
+
+
+def test_default_win_needs_everyone_else_out():
+    errors = errors_of("21-points", "8S", hand("A", "default_win"), hand("B", "shown", WIN_PLAIN))
+    assert errors[0].field == "players[0].outcome"
+
+
+def test_default_win_takes_every_drop():
+    # 30 + 70 = 100 from the two drops.
+    result = play(
+        "21-points",
+        "8S",
+        hand("A", "default_win"),
+        hand("B", "first_drop"),
+        hand("C", "middle_drop"),
+    )
+    assert [result[n].score for n in "ABC"] == [100, -30, -70]
+
+
+@pytest.mark.parametrize(
+    ("preset", "outcome"),
+    [("13-points", "deal_show"), ("21-kodai", "declare_timeout"), ("21-paplu", "deal_show")],
+)
+def test_outcomes_a_preset_does_not_play_are_errors(preset, outcome):
+    cut, win = ("7C", GUS) if preset.startswith("13") else ("8S", WIN_PLAIN)
+    errors = errors_of(preset, cut, hand("A", "declared", win), hand("B", outcome))
+    assert errors[0].field == "players[1].outcome"
+    assert "not played" in errors[0].message
+
+
+def test_unknown_outcome_and_duplicate_names():
+    errors = errors_of("21-points", "8S", hand("A", "declared", WIN_8S), hand("a", "scooted"))
+    assert {e.field for e in errors} == {"players[1].name", "players[1].outcome"}
+
+
+def test_every_error_of_a_round_is_reported_at_once():
+    errors = errors_of(
+        "21-points",
+        "8S",
+        hand("A", "declared", WIN_8S.replace("3D 3C 8H", "3D 3C 9D")),
+        hand("B", "shown", "2H 3H"),
+        hand("C", "middle_drop", "KH KH KH"),
+    )
+    assert [e.field for e in errors] == [
+        "players[1].groups",
+        "players[2].groups[0][2]",
+        "players[0].groups",
+    ]

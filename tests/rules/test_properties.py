@@ -1,0 +1,247 @@
+"""Invariants of the rules service, checked on random input with Hypothesis."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.rules import (
+    PRESETS,
+    Card,
+    PlayerHand,
+    RulesError,
+    format_groups,
+    parse_groups,
+    score_round,
+)
+from games.rules.api import score_request
+from games.rules.cards import SUIT_SYMBOLS, all_cards
+from games.rules.rulesets import OPTION_NAMES
+from games.rules.scoring import WINNING_OUTCOMES
+
+from .helpers import cards as parse
+from .test_declarations import WIN_PLAIN
+
+# A 13-card show of natural cards only: valid whatever the cut.
+WIN_13 = "AH 2H 3H | 9S 10S JS QS | 5D 6D 7D | KC KD KS"
+
+CARDS = all_cards()
+card_strategy = st.sampled_from(CARDS)
+groups_strategy = st.lists(st.lists(card_strategy, min_size=1, max_size=8), max_size=7)
+
+
+# --- Notation -------------------------------------------------------------------------------
+
+
+@given(groups_strategy)
+def test_format_then_parse_gives_back_the_groups(groups):
+    assert parse_groups(format_groups(groups)) == groups
+
+
+def typed(card: Card, rng: random.Random) -> str:
+    """A card as a person might type it."""
+    if card.is_printed_joker:
+        return rng.choice(["PJ", "pj", "JK", "jk", "*"])
+    rank = card.code[:-1]
+    if rank == "10":
+        rank = rng.choice(["10", "T", "t"])
+    rank = rng.choice([rank, rank.lower()])
+    suit = rng.choice([card.suit, card.suit.lower(), SUIT_SYMBOLS[card.suit]])
+    return rank + suit
+
+
+@given(groups_strategy, st.randoms(use_true_random=False))
+def test_any_typed_notation_reads_as_the_canonical_cards(groups, rng):
+    text = rng.choice(["|", "/", ";", "\n"]).join(
+        rng.choice([" ", ",", ", ", ""]).join(typed(card, rng) for card in group)
+        for group in groups
+    )
+    # Run-together cards are ambiguous only where a joker "JK" meets a suit-less rank,
+    # which canonical ranks never produce; the parse must give the same cards.
+    assert parse_groups(text) == groups
+
+
+def outcome(function, *args):
+    """(result, None) or (None, the RulesError raised); any other exception escapes."""
+    try:
+        return function(*args), None
+    except RulesError as error:
+        return None, error
+
+
+@given(st.text(max_size=60))
+def test_random_text_parses_or_raises_a_card_error(text):
+    groups, error = outcome(parse_groups, text)
+    assert groups is not None or error.message
+
+
+# --- Random rounds dealt from a real shoe ---------------------------------------------------
+
+
+def shoe_for(preset: str, cut: Card) -> list[Card]:
+    decks = PRESETS[preset].decks
+    shoe = [card for card in CARDS for _ in range(decks)]
+    shoe.remove(cut)
+    return shoe
+
+
+def random_grouping(hand: list[Card], rng: random.Random) -> tuple[tuple[Card, ...], ...]:
+    groups, rest = [], list(hand)
+    while rest:
+        size = rng.choice([1, 2, 3, 3, 3, 4, 5])
+        groups.append(tuple(rest[:size]))
+        rest = rest[size:]
+    return tuple(groups)
+
+
+@st.composite
+def dealt_rounds(draw, presets=tuple(PRESETS)):
+    """A sound round: a valid winner (or a default win) and losers dealt from the
+    shoe that is left, with random outcomes and random groupings."""
+    preset = draw(st.sampled_from(presets))
+    rules = PRESETS[preset]
+    rng = draw(st.randoms(use_true_random=False))
+    cut = draw(st.sampled_from(CARDS))
+    shoe = shoe_for(preset, cut)
+    winner_cards = parse(WIN_PLAIN if rules.hand_size == 21 else WIN_13)
+    for card in winner_cards:
+        shoe.remove(card)
+    rng.shuffle(shoe)
+    players = draw(st.integers(2, 6))
+    default_win = draw(st.booleans())
+    if default_win:
+        winner = PlayerHand("P0", "default_win")
+        loser_outcomes = [
+            o
+            for o in ("first_drop", "middle_drop", "declare_timeout", "invalid_declaration")
+            if o in rules.outcomes
+        ]
+    else:
+        grouped = parse_groups(WIN_PLAIN if rules.hand_size == 21 else WIN_13)
+        winner = PlayerHand("P0", "declared", tuple(tuple(g) for g in grouped))
+        loser_outcomes = [o for o in rules.outcomes if o not in WINNING_OUTCOMES]
+    hands = [winner]
+    for index in range(1, players):
+        outcome = draw(st.sampled_from(loser_outcomes))
+        gives_cards = outcome in ("shown", "deal_show") or draw(st.booleans())
+        groups = ()
+        if gives_cards:
+            dealt, shoe = shoe[: rules.hand_size], shoe[rules.hand_size :]
+            groups = random_grouping(dealt, rng)
+        hands.append(PlayerHand(f"P{index}", outcome, groups))
+    return rules, cut, hands
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(dealt_rounds())
+def test_sound_rounds_always_score(round_):
+    rules, cut, hands = round_
+    result = score_round(rules, cut, hands)
+    assert [p.name for p in result.players] == [h.name for h in hands]
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(dealt_rounds(presets=("21-points", "21-paplu", "13-points")))
+def test_net_scores_sum_to_zero(round_):
+    rules, cut, hands = round_
+    result = score_round(rules, cut, hands)
+    assert sum(player.score for player in result.players) == 0
+    winner = result.players[0]
+    losers = result.players[1:]
+    assert winner.score == sum(p.hand_points + p.claims for p in losers) + winner.value_points
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(dealt_rounds())
+def test_no_loser_pays_more_than_the_cap(round_):
+    rules, cut, hands = round_
+    for player in score_round(rules, cut, hands).players[1:]:
+        assert 0 <= player.hand_points <= max(rules.hand_cap, rules.invalid_declaration)
+        if player.outcome == "shown":
+            assert player.hand_points <= rules.hand_cap
+        if player.outcome == "deal_show":
+            assert rules.deal_show_min <= player.hand_points <= rules.deal_show_max
+        if rules.cap_includes_values and player.outcome != "declared":
+            assert player.hand_points + player.value_paid <= rules.hand_cap
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+@given(dealt_rounds(presets=("21-kodai", "13-pool-101", "13-pool-201")))
+def test_penalty_totals_never_reward_a_loser(round_):
+    rules, cut, hands = round_
+    result = score_round(rules, cut, hands)
+    assert result.players[0].score == 0
+    claims = {p.claims for p in result.players[1:] if p.claims}
+    assert len(claims) <= 1  # every payer pays the same claims
+    for player in result.players[1:]:
+        assert player.score == player.hand_points + player.claims >= 0
+
+
+# --- Anything at all gives a result or the rules' own error ---------------------------------
+
+json_scalars = st.none() | st.booleans() | st.integers(-5, 300) | st.text(max_size=6)
+codes = st.sampled_from([c.code for c in CARDS]) | st.text(max_size=4)
+junk_groups = (
+    st.lists(st.lists(codes, max_size=6), max_size=8)
+    | st.text(max_size=40)
+    | json_scalars
+    | st.lists(json_scalars, max_size=3)
+)
+outcomes = st.sampled_from(
+    ["declared", "shown", "deal_show", "first_drop", "middle_drop", "invalid_declaration",
+     "declare_timeout", "default_win", "scooted", ""]
+)  # fmt: skip
+players = st.lists(
+    st.fixed_dictionaries(
+        {"name": st.text(max_size=5) | json_scalars, "outcome": outcomes | json_scalars},
+        optional={"groups": junk_groups},
+    ),
+    max_size=7,
+)
+overrides = st.dictionaries(
+    st.sampled_from([*OPTION_NAMES, "bogus"]),
+    json_scalars | st.lists(json_scalars, max_size=4),
+    max_size=3,
+)
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.fixed_dictionaries(
+        {
+            "ruleset": st.sampled_from([*PRESETS, "gin"]),
+            "cut_joker": codes | json_scalars,
+            "players": players | json_scalars,
+        },
+        optional={"overrides": overrides | json_scalars},
+    )
+)
+def test_a_random_request_scores_or_raises_only_the_rules_error(request):
+    result, error = outcome(score_request, request)
+    if error is not None:
+        assert isinstance(error.message, str)
+        assert error.message
+        assert isinstance(error.field, str)
+    else:
+        assert len(result["players"]) == len(request["players"])
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(list(PRESETS)),
+    st.sampled_from(CARDS),
+    st.lists(
+        st.tuples(outcomes, st.lists(st.lists(card_strategy, max_size=7), max_size=6)),
+        min_size=1,
+        max_size=6,
+    ),
+)
+def test_random_hands_raise_nothing_but_the_rules_error(preset, cut, entries):
+    hands = [
+        PlayerHand(f"P{i}", outcome, tuple(tuple(g) for g in groups if g))
+        for i, (outcome, groups) in enumerate(entries)
+    ]
+    result, error = outcome(score_round, PRESETS[preset], cut, hands)
+    assert result is not None or error.message

@@ -1,0 +1,152 @@
+"""The presets hold the numbers of RULES.md §5's table; overrides are validated."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.rules import PRESETS, RulesError, get_ruleset
+from games.rules.rulesets import OPTION_NAMES, option_help, presets_listing
+
+ALL = ["21-points", "21-paplu", "21-kodai", "13-points", "13-pool-101", "13-pool-201"]
+
+
+def column(option: str) -> list:
+    return [getattr(PRESETS[name], option) for name in ALL]
+
+
+def test_there_are_exactly_the_six_presets():
+    assert list(PRESETS) == ALL
+
+
+def test_hand_size_and_decks():
+    assert column("hand_size") == [21, 21, 21, 13, 13, 13]
+    assert column("decks") == [3, 3, 3, 2, 2, 2]
+
+
+def test_hand_cap_row():
+    assert column("hand_cap") == [120, 250, 100, 80, 80, 80]
+    # Paplu's 250 covers hand points plus the value points a loser pays.
+    assert column("cap_includes_values") == [False, True, False, False, False, False]
+
+
+def test_drop_rows():
+    assert column("first_drop") == [30, 30, 30, 20, 20, 25]
+    assert column("middle_drop") == [70, 60, 60, 40, 40, 50]
+
+
+def test_invalid_declaration_and_timeout_rows():
+    assert column("invalid_declaration") == [120, 120, 100, 80, 80, 80]
+    assert column("declare_timeout") == [120, None, None, None, None, None]
+
+
+def test_two_point_hands_row():
+    assert column("two_point_three_pure") == [True, True, False, False, False, False]
+    assert column("two_point_dublees") == [6, 6, None, None, None, None]
+    assert column("two_point_jokers") == [7, 7, None, None, None, None]
+    assert column("two_point_tunnelas") == [None, 3, None, None, None, None]
+    assert column("two_point_marriages") == [None, 2, None, None, None, None]
+
+
+def test_zero_count_row():
+    assert column("zero_count_becomes") == [2, 2, 0, 2, 2, 2]
+
+
+def test_deal_show_row():
+    assert column("deal_show") == [True, False, False, False, False, False]
+    assert (PRESETS["21-points"].deal_show_min, PRESETS["21-points"].deal_show_max) == (2, 60)
+
+
+def test_jokers_way_row():
+    assert column("jokers_needed")[:3] == [8, 8, 9]
+    assert ["jokers" in d for d in column("declarations")] == [True] * 3 + [False] * 3
+
+
+def test_claims_values_totals_and_ceiling_rows():
+    assert column("claims") == [False, False, True, False, False, False]
+    assert column("value_cards") == [True, True, False, False, False, False]
+    assert column("totals") == ["net", "net", "penalty", "net", "penalty", "penalty"]
+    assert column("ceiling") == [None, None, 500, None, 101, 201]
+    assert column("ceiling_mode")[2:] == ["game_ends", "game_ends", "out", "out"]
+    assert column("rejoin_cutoff") == [None, None, None, None, 79, 174]
+
+
+def test_declaration_ways_per_preset():
+    assert column("declarations") == [
+        ("three_pure", "tunnelas", "dublees", "jokers"),
+        ("three_pure", "tunnelas", "dublees", "jokers", "marriages"),
+        ("three_pure", "tunnelas", "dublees", "jokers", "marriages"),
+        ("show13",),
+        ("show13",),
+        ("show13",),
+    ]
+
+
+def test_joker_switches_per_preset():
+    assert column("wild_rank_all_suits") == [True, False, True, True, True, True]
+    assert column("upper_lower_jokers") == [True, True, True, False, False, False]
+    assert column("printed_joker_tunnela") == [True, False, True, False, False, False]
+    assert column("printed_joker_dublee") == [True, True, True, False, False, False]
+
+
+def test_outcomes_follow_the_options():
+    assert "deal_show" in PRESETS["21-points"].outcomes
+    assert "declare_timeout" in PRESETS["21-points"].outcomes
+    assert "deal_show" not in PRESETS["13-points"].outcomes
+    assert "declare_timeout" not in PRESETS["21-kodai"].outcomes
+
+
+def test_overrides_change_only_what_they_name():
+    ruleset = get_ruleset("21-points", {"hand_cap": 150, "value_upper": [20, 40, 60]})
+    assert ruleset.hand_cap == 150
+    assert ruleset.value_upper == (20, 40, 60)
+    assert ruleset.middle_drop == 70
+    assert ruleset.overrides_from(PRESETS["21-points"]) == {
+        "hand_cap": 150,
+        "value_upper": [20, 40, 60],
+    }
+
+
+def test_override_to_none_where_allowed():
+    assert get_ruleset("21-points", {"declare_timeout": None}).declare_timeout is None
+
+
+@pytest.mark.parametrize(
+    ("overrides", "field"),
+    [
+        ({"hand_kap": 100}, "overrides.hand_kap"),
+        ({"hand_cap": "100"}, "overrides.hand_cap"),
+        ({"hand_cap": True}, "overrides.hand_cap"),
+        ({"hand_cap": 0}, "overrides.hand_cap"),
+        ({"hand_cap": None}, "overrides.hand_cap"),
+        ({"deal_show": 1}, "overrides.deal_show"),
+        ({"totals": "points"}, "overrides.totals"),
+        ({"hand_size": 20}, "overrides.hand_size"),
+        ({"value_cut": [10, 30]}, "overrides.value_cut"),
+        ({"value_cut": "10,30,50"}, "overrides.value_cut"),
+        ({"declarations": ["three_pure", "gin"]}, "overrides.declarations"),
+        ({"declarations": []}, "overrides.declarations"),
+        ({"value_extra_cards": ["AS", "ZZ"]}, "overrides.value_extra_cards"),
+        ({"value_extra_cards": [5]}, "overrides.value_extra_cards"),
+        ({"preset": "13-points"}, "overrides.preset"),
+        ({"deal_show_min": 70}, "overrides.deal_show_min"),
+    ],
+)
+def test_bad_overrides_name_the_option(overrides, field):
+    with pytest.raises(RulesError) as error:
+        get_ruleset("21-points", overrides)
+    assert error.value.field == field
+
+
+def test_unknown_preset_is_an_error():
+    with pytest.raises(RulesError) as error:
+        get_ruleset("gin-rummy")
+    assert error.value.field == "ruleset"
+
+
+def test_every_option_has_a_meaning_and_is_listed():
+    listing = presets_listing()
+    assert set(listing["presets"]) == set(ALL)
+    for name in OPTION_NAMES:
+        assert option_help(name)
+        assert name in listing["options"]
+        assert all(name in options for options in listing["presets"].values())

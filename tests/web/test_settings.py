@@ -1,0 +1,64 @@
+"""Production settings, checked in a fresh process so the environment decides them."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+
+
+def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    environ.update(env)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=BASE_DIR,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def _production_env(**extra: str) -> dict[str, str]:
+    return {
+        "DJANGO_ENV": "production",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DJANGO_ALLOWED_HOSTS": "scores.example.com",
+        **extra,
+    }
+
+
+def test_production_settings_pass_the_deployment_checklist() -> None:
+    result = _manage("check", "--deploy", "--fail-level", "WARNING", **_production_env())
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_production_refuses_to_start_without_a_secret_key() -> None:
+    env = _production_env()
+    del env["DJANGO_SECRET_KEY"]
+
+    result = _manage("check", **env)
+
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY" in result.stderr
+
+
+def test_collectstatic_builds_hashed_compressed_files(tmp_path: Path) -> None:
+    env = _production_env(DJANGO_STATIC_ROOT=str(tmp_path))
+
+    result = _manage("collectstatic", "--noinput", **env)
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    manifest = json.loads((tmp_path / "staticfiles.json").read_text())
+    hashed_css = manifest["paths"]["css/app.css"]
+    assert hashed_css != "css/app.css"
+    assert (tmp_path / f"{hashed_css}.gz").exists()
