@@ -379,10 +379,18 @@ class RoleForm(forms.Form):
 
 
 class StakesForm(forms.Form):
-    """What a session is played for: its buy-in (pools) and money per point (net)."""
+    """What a session is played for: money per point (net-format games) or a buy-in
+    (pools); only the one its rules use is offered."""
 
     money_per_point = money_per_point_field()
     buy_in = buy_in_field()
+
+    def __init__(self, *args: Any, net: bool, pool: bool, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not net:
+            del self.fields["money_per_point"]
+        if not pool:
+            del self.fields["buy_in"]
 
 
 # --- Entering a round ------------------------------------------------------------------

@@ -9,10 +9,12 @@ replayed by `session_state` from the stored round scores each time they are show
 
 from __future__ import annotations
 
+import datetime
 import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
@@ -43,7 +45,8 @@ from games.rules.scoring import (
     RoundResult,
     assess_hand,
 )
-from games.rules.session import SessionState, session_state, toss
+from games.rules.session import SessionState, pot_split, remaining_drops, session_state, toss
+from games.rules.settlement import balances_from_totals, settle
 
 from . import ratings
 from .models import (
@@ -52,8 +55,10 @@ from .models import (
     League,
     Membership,
     Player,
+    Rejoin,
     Round,
     Seat,
+    new_share_token,
 )
 
 AnyUser = AbstractBaseUser | AnonymousUser
@@ -786,6 +791,9 @@ def create_session(
     ceiling: int | None = None,
     name: str = "",
     league: League | None = None,
+    played_on: datetime.date | None = None,
+    money_per_point: Decimal | None = None,
+    buy_in: Decimal | None = None,
 ) -> GameSession:
     """Seat ``players`` in this order and start a session; ``first_dealer`` indexes
     ``players``. Only the overrides that differ from the preset are stored."""
@@ -798,6 +806,9 @@ def create_session(
             overrides=ruleset.overrides_from(PRESETS[preset]),
             ceiling=ceiling,
             created_by=user if user.is_authenticated else None,
+            played_on=played_on or timezone.localdate(),
+            money_per_point=money_per_point,
+            buy_in=buy_in,
         )
         seats = [
             Seat.objects.create(session=session, player=player_named(player), position=position)
@@ -806,3 +817,154 @@ def create_session(
         session.first_dealer = seats[first_dealer]
         session.save(update_fields=["first_dealer"])
     return session
+
+
+# --- Managing a session: stakes, the end, rejoins, the share link ------------------------
+
+
+def set_stakes(
+    session: GameSession, *, money_per_point: Decimal | None, buy_in: Decimal | None
+) -> None:
+    """What the session is played for. Saving bumps ``updated_at``, so live views
+    redraw the money lines."""
+    session.money_per_point = money_per_point
+    session.buy_in = buy_in
+    session.save(update_fields=["money_per_point", "buy_in", "updated_at"])
+
+
+def can_close(board: Scoreboard) -> bool:
+    """A points game ends when the table says so (after a round), the best total
+    winning; a pool ends only by its ceiling, or by splitting the pot."""
+    return not board.pool and bool(board.rows) and not board.finished
+
+
+def close_session(session: GameSession) -> Scoreboard:
+    """End a session without a ceiling: the best total wins (rules service)."""
+    with transaction.atomic():
+        session = GameSession.objects.select_for_update().get(pk=session.pk)
+        if not can_close(load_scoreboard(session)):
+            raise EntryRejected("Only a points game with a round played can be ended here.")
+        session.closed_at = timezone.now()
+        session.save(update_fields=["closed_at"])
+        return _refresh_status(session)
+
+
+def reopen_session(session: GameSession) -> Scoreboard:
+    """Undo ``close_session``: the table plays on."""
+    with transaction.atomic():
+        session = GameSession.objects.select_for_update().get(pk=session.pk)
+        if session.closed_at is None:
+            raise EntryRejected("This session was not ended by hand.")
+        session.closed_at = None
+        session.save(update_fields=["closed_at"])
+        return _refresh_status(session)
+
+
+def rejoin(session: GameSession, seat: Seat, user: AnyUser) -> Rejoin:
+    """An eliminated player buys back in after the last round, at the total the
+    rules service gives (the highest total still in, plus one), if its cutoff allows."""
+    with transaction.atomic():
+        session = GameSession.objects.select_for_update().get(pk=session.pk)
+        board = load_scoreboard(session)
+        column = next((c for c in board.columns if c.seat.pk == seat.pk), None)
+        if column is None:
+            raise EntryRejected("That player has no seat at this table.")
+        if column.rejoin_at is None:
+            reason = column.rejoin_refused or "rejoining is not played under these rules"
+            raise EntryRejected(f"{column.name} may not rejoin: {reason}.")
+        made = Rejoin.objects.create(
+            session=session,
+            seat=column.seat,
+            after_round=len(board.rows),
+            created_by=user if user.is_authenticated else None,
+        )
+        _refresh_status(session)
+    return made
+
+
+def cancel_rejoin(session: GameSession, rejoin_pk: int) -> None:
+    """Take back a rejoin entered by mistake; later totals are replayed without it."""
+    with transaction.atomic():
+        session = GameSession.objects.select_for_update().get(pk=session.pk)
+        deleted, _ = session.rejoins.filter(pk=rejoin_pk).delete()
+        if not deleted:
+            raise EntryRejected("That rejoin was already taken back.")
+        _refresh_status(session)
+
+
+def replace_share_token(session: GameSession) -> str:
+    """A new read-only link; the old one stops working at once."""
+    session.share_token = new_share_token()
+    session.save(update_fields=["share_token", "updated_at"])
+    return session.share_token
+
+
+def live_stamp(session: GameSession) -> str:
+    """Changes whenever anything on the score table may have changed: a live view
+    polls with it and is answered "nothing new" while it matches."""
+    return str(int(session.updated_at.timestamp() * 1_000_000))
+
+
+# --- Money: settling a net-format session, splitting a pool's pot ------------------------
+
+CENT = Decimal("0.01")
+
+
+def _cents(amount: Decimal) -> int:
+    return int((amount / CENT).to_integral_value())
+
+
+def _money(cents: int) -> Decimal:
+    return (Decimal(cents) * CENT).quantize(CENT)
+
+
+@dataclass(frozen=True)
+class Payment:
+    payer: str
+    payee: str
+    amount: Decimal
+
+
+@dataclass(frozen=True)
+class PotShare:
+    name: str
+    drops: int  # first drops the player can still take before the ceiling
+    amount: Decimal
+
+
+@dataclass(frozen=True)
+class Money:
+    """What the totals are worth: who pays whom (net-format sessions with a value
+    per point), or the pot and how it could be split (pools with a buy-in)."""
+
+    per_point: Decimal | None = None
+    payments: tuple[Payment, ...] = ()
+    buy_in: Decimal | None = None
+    pot: Decimal | None = None
+    shares: tuple[PotShare, ...] = ()  # a suggested split while the pool is still on
+    pot_winners: tuple[str, ...] = ()  # who takes the pot once it is over
+
+
+def money_of(board: Scoreboard) -> Money | None:
+    """The money lines of the session page, or None when it plays for points only.
+    Every amount comes from the rules service (settle, pot_split) on the replayed
+    totals; this only converts between money and cents."""
+    session = board.session
+    if is_net(board.ruleset) and session.money_per_point:
+        per_point = _cents(session.money_per_point)
+        balances = balances_from_totals(board.state.totals, per_point)
+        payments = tuple(Payment(t.payer, t.payee, _money(t.amount)) for t in settle(balances))
+        return Money(per_point=session.money_per_point, payments=payments)
+    if board.pool and session.buy_in:
+        # Each seat bought in once, and each rejoin buys in again.
+        entries = len(board.seats) + sum(len(c.rejoined_after) for c in board.columns)
+        pot = _cents(session.buy_in) * entries
+        if board.finished:
+            return Money(buy_in=session.buy_in, pot=_money(pot), pot_winners=board.winners)
+        drops = remaining_drops(board.state, board.ruleset)
+        split = pot_split(board.state, board.ruleset, pot)
+        shares = tuple(
+            PotShare(name, drops[name], _money(split[name])) for name in board.state.active
+        )
+        return Money(buy_in=session.buy_in, pot=_money(pot), shares=shares)
+    return None

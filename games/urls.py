@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path, register_converter
 
-from . import views, views_exports, views_standings
+from . import views, views_exports, views_leagues, views_sharing, views_standings
 
 
 class IdConverter:
@@ -27,6 +27,11 @@ urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path("sessions/new/", views.session_new, name="session_new"),
     path("sessions/<id:pk>/", views.session_detail, name="session_detail"),
+    path("sessions/<id:pk>/scoreboard/", views.session_scoreboard, name="session_scoreboard"),
+    path("sessions/<id:pk>/stakes/", views.session_stakes, name="session_stakes"),
+    path("sessions/<id:pk>/close/", views.session_close, name="session_close"),
+    path("sessions/<id:pk>/rejoin/", views.session_rejoin, name="session_rejoin"),
+    path("sessions/<id:pk>/share/", views.session_share_reset, name="session_share_reset"),
     path("sessions/<id:pk>/rounds/", views.round_create, name="round_create"),
     path("sessions/<id:pk>/rounds/preview/", views.round_preview, name="round_preview"),
     path("sessions/<id:pk>/rounds/arrange/", views.round_arrange, name="round_arrange"),
@@ -43,7 +48,10 @@ urlpatterns = [
         name="round_edit_arrange",
     ),
     path("sessions/<id:pk>/rounds/<id:round_pk>/delete/", views.round_delete, name="round_delete"),
-    # Standings, player pages, charts; exports and imports: each module owns its URLs.
+    # Leagues; the share link; standings, player pages, charts; exports and imports:
+    # each module owns its URLs.
+    *views_leagues.urlpatterns,
+    *views_sharing.urlpatterns,
     *views_standings.urlpatterns,
     *views_exports.urlpatterns,
 ]

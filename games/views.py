@@ -22,8 +22,9 @@ from django_htmx.http import HttpResponseClientRedirect
 from games.rules import PRESETS, RulesError
 
 from . import services
-from .forms import MAX_SEATS, RoundForm, SessionForm, SignupForm
-from .models import GameSession, Player, Round
+from .forms import MAX_SEATS, RoundForm, SessionForm, SignupForm, StakesForm
+from .models import GameSession, League, Player, Round
+from .sharing import share_links
 
 FORM_ERRORS = 422
 
@@ -96,20 +97,43 @@ def _session_form_context(form: SessionForm) -> dict:
     return {"form": form, "known_players": Player.objects.order_by("name")[:200]}
 
 
+def _chosen_league(leagues, data) -> League | None:
+    """The league picked in the form (GET or POST), if the user may start sessions
+    in it: its house rules and stakes are then the form's defaults."""
+    value = data.get("league", "")
+    if not (isinstance(value, str) and value.isdigit() and len(value) <= 18):
+        return None
+    return leagues.filter(pk=int(value)).first()
+
+
+def _session_form(request: HttpRequest, leagues) -> SessionForm:
+    league = _chosen_league(leagues, request.POST if request.method == "POST" else request.GET)
+    defaults = services.ruleset_of(league) if league else None
+    if request.method == "POST":
+        return SessionForm(request.POST, leagues=leagues, defaults=defaults)
+    initial: dict = {}
+    if league is not None:
+        initial = {"league": league.pk, "money_per_point": league.money_per_point}
+    preset = request.GET.get("preset")
+    if preset in PRESETS:
+        initial |= {"preset": preset, "rules_preset": preset}
+    return SessionForm(initial=initial, leagues=leagues, defaults=defaults)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def session_new(request: HttpRequest) -> TemplateResponse | HttpResponse:
     leagues = services.leagues_for_scorer(request.user)
+    form = _session_form(request, leagues)
     if request.method == "GET":
-        preset = request.GET.get("preset")
-        initial = {"preset": preset} if preset in PRESETS else {}
-        form = SessionForm(initial=initial, leagues=leagues)
-        if request.htmx and preset in PRESETS:
-            # A preset was picked: its ceiling and house rules replace the old ones.
+        if request.htmx and request.GET.get("preset") in PRESETS:
+            # A preset was picked: its ceiling, house rules and stakes replace the old.
             return TemplateResponse(request, "games/session_new.html#preset_rules", {"form": form})
+        if request.htmx and "league" in request.GET:
+            # A league was picked: its preset and house rules become the defaults.
+            return TemplateResponse(request, "games/session_new.html#game_rules", {"form": form})
         return TemplateResponse(request, "games/session_new.html", _session_form_context(form))
 
-    form = SessionForm(request.POST, leagues=leagues)
     valid = form.is_valid()
     if request.POST.get("action") == "toss":
         return _toss(request, form, leagues)
@@ -129,6 +153,9 @@ def session_new(request: HttpRequest) -> TemplateResponse | HttpResponse:
         players=form.players,
         first_dealer=form.dealer_index,
         league=form.cleaned_data["league"],
+        played_on=form.cleaned_data["played_on"],
+        money_per_point=form.cleaned_data["money_per_point"],
+        buy_in=form.cleaned_data["buy_in"],
     )
     return redirect("games:session_detail", pk=session.pk)
 
@@ -147,11 +174,24 @@ def _toss(request: HttpRequest, form: SessionForm, leagues) -> TemplateResponse:
     for number, (name, _card) in enumerate(dealt, start=1):
         data[f"seat_{number}"] = name
     data["first_dealer"] = str(len(dealt))
-    tossed = SessionForm(data, leagues=leagues, toss_cards=dict(dealt))
+    tossed = SessionForm(data, leagues=leagues, toss_cards=dict(dealt), defaults=form.defaults)
     return TemplateResponse(request, template, _session_form_context(tossed))
 
 
 # --- The session page ------------------------------------------------------------------
+
+
+def _scoreboard_context(request: HttpRequest, session: GameSession, board) -> dict:
+    """What the scoreboard partial needs, on the session page and in its live poll."""
+    return {
+        "session": session,
+        "board": board,
+        "writer": services.can_write(request.user, session),
+        "money": services.money_of(board),
+        "can_close": services.can_close(board),
+        "stamp": services.live_stamp(session),
+        "poll_url": reverse("games:session_scoreboard", args=[session.pk]),
+    }
 
 
 def _session_context(
@@ -160,14 +200,17 @@ def _session_context(
     board: services.Scoreboard,
     form: RoundForm | None = None,
 ) -> dict:
-    writer = services.can_write(request.user, session)
+    context = _scoreboard_context(request, session, board)
+    writer = context["writer"]
     entry = services.new_round_entry(session, board) if writer else None
     if writer and form is None:
         form = RoundForm(entry=entry)
-    return {
-        "session": session,
-        "board": board,
-        "writer": writer,
+    manager = services.can_manage(request.user, session)
+    return context | {
+        "manager": manager,
+        "share": share_links(request, session) if manager else None,
+        "stakes_form": _stakes_form(session, board) if manager else None,
+        "rejoins": session.rejoins.select_related("seat__player") if writer else (),
         "entry": form.entry if form else entry,
         "form": form,
         "preview_url": reverse("games:round_preview", args=[session.pk]),
@@ -183,6 +226,116 @@ def session_detail(request: HttpRequest, pk: int) -> TemplateResponse:
     return TemplateResponse(
         request, "games/session.html", _session_context(request, session, board)
     )
+
+
+@login_required
+@require_GET
+def session_scoreboard(request: HttpRequest, pk: int) -> HttpResponse:
+    """The live score table: polled by the session page, answered 204 (htmx swaps
+    nothing) while the session has not changed since the stamp the page holds."""
+    session = _get_session_for_user(request, pk)
+    if request.GET.get("v") == services.live_stamp(session):
+        return HttpResponse(status=204)
+    board = services.load_scoreboard(session)
+    context = _scoreboard_context(request, session, board)
+    return TemplateResponse(request, "games/session.html#scoreboard", context)
+
+
+def _posted_id(request: HttpRequest, name: str) -> int | None:
+    """A database id posted in a form field, or None for anything else."""
+    value = request.POST.get(name, "")
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 18 else None
+
+
+def _back_to_session(request: HttpRequest, session: GameSession) -> HttpResponse:
+    return _redirect(request, reverse("games:session_detail", args=[session.pk]))
+
+
+def _manage_session(request: HttpRequest, pk: int) -> GameSession:
+    session = _get_session_for_user(request, pk)
+    if not services.can_manage(request.user, session):
+        raise PermissionDenied("Only the session's creator or a league owner may do that.")
+    return session
+
+
+def _stakes_form(
+    session: GameSession, board: services.Scoreboard, data: object = None
+) -> StakesForm:
+    return StakesForm(
+        data,
+        initial={"money_per_point": session.money_per_point, "buy_in": session.buy_in},
+        net=services.is_net(board.ruleset),
+        pool=board.pool,
+    )
+
+
+@login_required
+@require_POST
+def session_stakes(request: HttpRequest, pk: int) -> HttpResponse:
+    session = _manage_session(request, pk)
+    form = _stakes_form(session, services.load_scoreboard(session), request.POST)
+    if not form.is_valid():
+        for field, errors in form.errors.items():
+            label = form.fields[field].label if field in form.fields else "Stakes"
+            messages.error(request, f"{label}: {' '.join(errors)}")
+        return _back_to_session(request, session)
+    services.set_stakes(
+        session,
+        money_per_point=form.cleaned_data.get("money_per_point"),
+        buy_in=form.cleaned_data.get("buy_in"),
+    )
+    messages.success(request, "Stakes saved.")
+    return _back_to_session(request, session)
+
+
+@login_required
+@require_POST
+def session_close(request: HttpRequest, pk: int) -> HttpResponse:
+    """End a points game by hand (``reopen`` in the POST takes it back)."""
+    session = _get_session_for_user(request, pk, write=True)
+    try:
+        if request.POST.get("reopen"):
+            services.reopen_session(session)
+            messages.success(request, "Session reopened: play on.")
+        else:
+            services.close_session(session)
+            messages.success(request, "Session ended: the best total wins.")
+    except services.EntryRejected as error:
+        messages.error(request, str(error))
+    return _back_to_session(request, session)
+
+
+@login_required
+@require_POST
+def session_rejoin(request: HttpRequest, pk: int) -> HttpResponse:
+    """An eliminated player buys back in (pool rules), or a rejoin is taken back."""
+    session = _get_session_for_user(request, pk, write=True)
+    try:
+        if "cancel" in request.POST:
+            rejoin_pk = _posted_id(request, "cancel")
+            if rejoin_pk is None:
+                return HttpResponseBadRequest("Say which rejoin to take back.")
+            services.cancel_rejoin(session, rejoin_pk)
+            messages.success(request, "Rejoin taken back.")
+        else:
+            seat_pk = _posted_id(request, "seat")
+            seat = session.seats.select_related("player").filter(pk=seat_pk).first()
+            if seat_pk is None or seat is None:
+                return HttpResponseBadRequest("Say who rejoins.")
+            services.rejoin(session, seat, request.user)
+            messages.success(request, f"{seat.player.name} rejoined.")
+    except services.EntryRejected as error:
+        messages.error(request, str(error))
+    return _back_to_session(request, session)
+
+
+@login_required
+@require_POST
+def session_share_reset(request: HttpRequest, pk: int) -> HttpResponse:
+    session = _manage_session(request, pk)
+    services.replace_share_token(session)
+    messages.success(request, "New share link made; the old one no longer works.")
+    return _back_to_session(request, session)
 
 
 @login_required

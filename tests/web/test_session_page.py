@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
@@ -199,10 +201,7 @@ def test_saving_over_htmx_swaps_the_form_and_the_scoreboard(
     assert not context["form"].is_bound  # a fresh form for the next round
     html = response.content.decode()
     assert html.lstrip().startswith('<section id="round-entry"')
-    assert (
-        '<section id="scoreboard" class="scoreboard" aria-label="Scores" hx-swap-oob="true">'
-        in html
-    )
+    assert re.search(r'<section id="scoreboard"[^>]*hx-swap-oob="true"', html)
     assert "Round 1 saved." in html and "Round 2</h2>" in html
     assert "Next to deal: <strong>Ben</strong>" in html
     assert "<html" not in html

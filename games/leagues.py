@@ -1,0 +1,180 @@
+"""League use cases: creating a league, its house rules and its members.
+
+A league is a club's record, so every change here runs in one transaction and keeps
+one invariant the pages rely on: a league always has at least one owner (otherwise
+nobody could manage its members or rules again). Rulesets are validated by the rules
+service before they are stored, as everywhere else.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.db.models import Count, F, QuerySet
+from django.utils.text import slugify
+
+from games.rules import Ruleset, get_ruleset
+
+from .models import League, Membership
+from .services import AnyUser
+
+Role = Membership.Role
+
+
+class LeagueError(Exception):
+    """A change to a league that its rules refuse (the message says why)."""
+
+
+def leagues_of(user: AnyUser) -> QuerySet[League]:
+    """The leagues a user is a member of, each annotated with ``role`` (theirs) and
+    ``session_count``."""
+    if not user.is_authenticated:
+        return League.objects.none()
+    return (
+        League.objects.filter(memberships__user=user)
+        .annotate(role=F("memberships__role"), session_count=Count("sessions", distinct=True))
+        .order_by("name")
+    )
+
+
+def role_of(user: AnyUser, league: League) -> str | None:
+    """The user's role in the league, or None for someone who is not a member."""
+    if not user.is_authenticated:
+        return None
+    return (
+        Membership.objects.filter(league=league, user=user).values_list("role", flat=True).first()
+    )
+
+
+# Addresses of pages under /leagues/ that a league's slug must not shadow.
+RESERVED_SLUGS = frozenset({"new", "import"})
+
+
+def _unique_slug(name: str) -> str:
+    base = slugify(name)[:90] or "league"
+    if base in RESERVED_SLUGS:
+        base = f"{base}-league"
+    slug, number = base, 1
+    while League.objects.filter(slug=slug).exists():
+        number += 1
+        slug = f"{base}-{number}"
+    return slug
+
+
+def create_league(
+    user: AnyUser,
+    *,
+    name: str,
+    preset: str,
+    overrides: dict[str, Any],
+    money_per_point: Decimal | None = None,
+) -> League:
+    """A new league with ``user`` as its owner; raises RulesError for bad rules."""
+    get_ruleset(preset, overrides)  # the rules service has the last word on options
+    for _attempt in range(3):
+        try:
+            with transaction.atomic():
+                league = League.objects.create(
+                    name=name,
+                    slug=_unique_slug(name),
+                    preset=preset,
+                    overrides=overrides,
+                    money_per_point=money_per_point,
+                )
+                Membership.objects.create(league=league, user=user, role=Role.OWNER)
+                return league
+        except IntegrityError:
+            continue  # another league took the slug a moment ago: pick the next one
+    raise LeagueError("Could not find a free address for this league; try another name.")
+
+
+def update_rules(
+    league: League,
+    *,
+    name: str,
+    preset: str,
+    overrides: dict[str, Any],
+    money_per_point: Decimal | None,
+) -> League:
+    """Replace the league's name, default rules and point value. Sessions already
+    started keep the rules they were started with (they store their own)."""
+    get_ruleset(preset, overrides)
+    league.name = name
+    league.preset = preset
+    league.overrides = overrides
+    league.money_per_point = money_per_point
+    league.save(update_fields=["name", "preset", "overrides", "money_per_point"])
+    return league
+
+
+def _owners_left(league: League, without: Membership) -> int:
+    return league.memberships.filter(role=Role.OWNER).exclude(pk=without.pk).count()
+
+
+def add_member(league: League, username: str, role: str) -> Membership:
+    """Add an existing user to the league by username."""
+    user = get_user_model().objects.filter(username__iexact=username.strip()).first()
+    if user is None:
+        raise LeagueError(f"Nobody has the username {username.strip()!r}. They sign up first.")
+    if role not in Role.values:
+        raise LeagueError("Pick a role: owner, scorer or viewer.")
+    try:
+        with transaction.atomic():
+            return Membership.objects.create(league=league, user=user, role=role)
+    except IntegrityError:
+        raise LeagueError(f"{user.get_username()} is already a member.") from None
+
+
+def change_role(membership: Membership, role: str) -> Membership:
+    if role not in Role.values:
+        raise LeagueError("Pick a role: owner, scorer or viewer.")
+    with transaction.atomic():
+        # Lock the league's owners so two owners demoting each other at once cannot
+        # leave it with none.
+        list(
+            Membership.objects.select_for_update().filter(
+                league_id=membership.league_id, role=Role.OWNER
+            )
+        )
+        if (
+            membership.role == Role.OWNER
+            and role != Role.OWNER
+            and not _owners_left(membership.league, membership)
+        ):
+            raise LeagueError("A league needs an owner: make someone else owner first.")
+        membership.role = role
+        membership.save(update_fields=["role"])
+    return membership
+
+
+def remove_member(membership: Membership) -> None:
+    with transaction.atomic():
+        list(
+            Membership.objects.select_for_update().filter(
+                league_id=membership.league_id, role=Role.OWNER
+            )
+        )
+        if membership.role == Role.OWNER and not _owners_left(membership.league, membership):
+            raise LeagueError("A league needs an owner: make someone else owner first.")
+        membership.delete()
+
+
+def members(league: League) -> QuerySet[Membership]:
+    return league.memberships.select_related("user").order_by("role", "user__username")
+
+
+def league_sessions(league: League):
+    """The league's sessions, newest first, with their players."""
+    return (
+        league.sessions.prefetch_related("seats__player")
+        .annotate(round_count=Count("rounds", distinct=True))
+        .order_by("-played_on", "-pk")
+    )
+
+
+def defaults_of(league: League) -> Ruleset:
+    """The league's house rules as a Ruleset (its preset with its overrides)."""
+    return get_ruleset(league.preset, league.overrides)

@@ -1,0 +1,28 @@
+"""The read-only share link of a session: its address and a QR code of it, so the
+players at the table can open the live score table on their own phones."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import segno
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
+
+from .models import GameSession
+
+
+@dataclass(frozen=True)
+class ShareLinks:
+    url: str
+    qr_svg: SafeString
+
+
+def share_links(request: HttpRequest, session: GameSession) -> ShareLinks:
+    url = request.build_absolute_uri(reverse("games:shared_session", args=[session.share_token]))
+    # segno builds the SVG from the URL alone (no user text reaches it unescaped), so
+    # it is safe to inline; error level "M" still reads off a scuffed phone screen.
+    qr = segno.make(url, error="m")
+    svg = qr.svg_inline(scale=4, border=2, dark="#1f2933", light="#ffffff")
+    return ShareLinks(url=url, qr_svg=mark_safe(svg))

@@ -1,0 +1,220 @@
+"""Leagues: the list of a user's leagues, a new league, a league's page with its
+sessions and members, and its house rules. Thin views over games/leagues.py.
+
+Who may do what: any signed-in user may start a league (and owns it); a league's
+members see its pages; only its owners change its rules and members. To anyone who
+is not a member a league does not exist (404), whatever its slug.
+
+The URLs live here beside the views; games/urls.py includes them.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, re_path
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games.rules import PRESETS, RulesError
+
+from . import leagues
+from .forms import LeagueForm, MemberForm, RoleForm
+from .models import League, Membership
+
+FORM_ERRORS = 422
+
+
+def _get_league_for_member(request: HttpRequest, slug: str) -> tuple[League, str]:
+    """The league and the user's role in it; a 404 for anyone who is not a member."""
+    league = League.objects.filter(slug=slug).first()
+    role = leagues.role_of(request.user, league) if league else None
+    if role is None:
+        raise Http404("No such league.")
+    return league, role
+
+
+def _get_league_for_owner(request: HttpRequest, slug: str) -> League:
+    league, role = _get_league_for_member(request, slug)
+    if role != Membership.Role.OWNER:
+        raise PermissionDenied("Only the league's owners may do that.")
+    return league
+
+
+@login_required
+@require_GET
+def league_list(request: HttpRequest) -> TemplateResponse:
+    return TemplateResponse(
+        request, "leagues/list.html", {"leagues": leagues.leagues_of(request.user)}
+    )
+
+
+def _league_form(request: HttpRequest, league: League | None = None) -> LeagueForm:
+    """The league form: bound to a POST, or to a GET naming a preset (the htmx swap
+    of the house rules when another preset is picked), else the league's values."""
+    defaults = leagues.defaults_of(league) if league else None
+    if request.method == "POST":
+        return LeagueForm(request.POST, defaults=defaults)
+    initial: dict = {}
+    if league is not None:
+        initial = {
+            "name": league.name,
+            "preset": league.preset,
+            "money_per_point": league.money_per_point,
+        }
+    preset = request.GET.get("preset")
+    if preset in PRESETS:
+        initial |= {"preset": preset, "rules_preset": preset}
+    return LeagueForm(initial=initial, defaults=defaults)
+
+
+def _rules_partial(request: HttpRequest, form: LeagueForm) -> TemplateResponse | None:
+    """An htmx request after picking a preset gets only its ceiling and house rules."""
+    if request.htmx and request.method == "GET" and request.GET.get("preset") in PRESETS:
+        return TemplateResponse(request, "games/session_new.html#preset_rules", {"form": form})
+    return None
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def league_new(request: HttpRequest) -> HttpResponse:
+    form = _league_form(request)
+    if partial := _rules_partial(request, form):
+        return partial
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                league = leagues.create_league(
+                    request.user,
+                    name=form.cleaned_data["name"],
+                    preset=form.cleaned_data["preset"],
+                    overrides=form.overrides(),
+                    money_per_point=form.cleaned_data["money_per_point"],
+                )
+            except (RulesError, leagues.LeagueError) as error:
+                form.add_error(None, getattr(error, "message", str(error)))
+            else:
+                messages.success(request, f"League {league.name} started: add its members.")
+                return redirect("games:league_detail", slug=league.slug)
+        context = {"form": form, "league": None}
+        return TemplateResponse(request, "leagues/rules.html", context, status=FORM_ERRORS)
+    return TemplateResponse(request, "leagues/rules.html", {"form": form, "league": None})
+
+
+@login_required
+@require_GET
+def league_detail(request: HttpRequest, slug: str) -> TemplateResponse:
+    league, role = _get_league_for_member(request, slug)
+    context = {
+        "league": league,
+        "role": role,
+        "owner": role == Membership.Role.OWNER,
+        "scorer": role in (Membership.Role.OWNER, Membership.Role.SCORER),
+        "members": leagues.members(league),
+        "sessions": leagues.league_sessions(league)[:100],
+        "member_form": MemberForm(),
+        "roles": Membership.Role.choices,
+        "rules": leagues.defaults_of(league),
+    }
+    return TemplateResponse(request, "leagues/detail.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def league_rules(request: HttpRequest, slug: str) -> HttpResponse:
+    """The league's house rules: every option of its preset with what it means.
+    Owners change them; other members see them."""
+    league, role = _get_league_for_member(request, slug)
+    owner = role == Membership.Role.OWNER
+    if request.method == "POST" and not owner:
+        raise PermissionDenied("Only the league's owners may change its rules.")
+    form = _league_form(request, league)
+    if not owner:
+        form.disable()
+    if partial := _rules_partial(request, form):
+        return partial
+    context = {"form": form, "league": league, "owner": owner}
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                leagues.update_rules(
+                    league,
+                    name=form.cleaned_data["name"],
+                    preset=form.cleaned_data["preset"],
+                    overrides=form.overrides(),
+                    money_per_point=form.cleaned_data["money_per_point"],
+                )
+            except RulesError as error:
+                form.add_error(None, error.message)
+            else:
+                messages.success(request, "House rules saved; new sessions start with them.")
+                return redirect("games:league_detail", slug=league.slug)
+        return TemplateResponse(request, "leagues/rules.html", context, status=FORM_ERRORS)
+    return TemplateResponse(request, "leagues/rules.html", context)
+
+
+@login_required
+@require_POST
+def member_add(request: HttpRequest, slug: str) -> HttpResponse:
+    league = _get_league_for_owner(request, slug)
+    form = MemberForm(request.POST)
+    if form.is_valid():
+        try:
+            added = leagues.add_member(
+                league, form.cleaned_data["username"], form.cleaned_data["role"]
+            )
+        except leagues.LeagueError as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(
+                request, f"{added.user.get_username()} joined as {added.get_role_display()}."
+            )
+    else:
+        messages.error(request, "Give a username and a role.")
+    return redirect("games:league_detail", slug=league.slug)
+
+
+@login_required
+@require_POST
+def member_change(request: HttpRequest, slug: str, member_pk: str) -> HttpResponse:
+    """Change a member's role, or remove them (``remove`` in the POST)."""
+    league = _get_league_for_owner(request, slug)
+    membership = (
+        league.memberships.select_related("user", "league").filter(pk=int(member_pk)).first()
+    )
+    if membership is None:
+        raise Http404("No such member.")
+    name = membership.user.get_username()
+    try:
+        if "remove" in request.POST:
+            leagues.remove_member(membership)
+            messages.success(request, f"{name} is no longer a member.")
+        else:
+            form = RoleForm(request.POST)
+            if not form.is_valid():
+                messages.error(request, "Pick a role: owner, scorer or viewer.")
+            else:
+                leagues.change_role(membership, form.cleaned_data["role"])
+                messages.success(request, f"{name} is now {membership.get_role_display()}.")
+    except leagues.LeagueError as error:
+        messages.error(request, str(error))
+    if membership.user_id == request.user.pk and leagues.role_of(request.user, league) is None:
+        return redirect("games:league_list")  # they removed themselves
+    return redirect("games:league_detail", slug=league.slug)
+
+
+urlpatterns: list[URLPattern] = [
+    path("leagues/", league_list, name="league_list"),
+    path("leagues/new/", league_new, name="league_new"),
+    path("leagues/<slug:slug>/", league_detail, name="league_detail"),
+    path("leagues/<slug:slug>/rules/", league_rules, name="league_rules"),
+    path("leagues/<slug:slug>/members/", member_add, name="member_add"),
+    re_path(
+        r"^leagues/(?P<slug>[-a-zA-Z0-9_]+)/members/(?P<member_pk>[0-9]{1,18})/$",
+        member_change,
+        name="member_change",
+    ),
+]

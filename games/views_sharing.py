@@ -1,0 +1,71 @@
+"""The share link: a session's score table for anyone holding its token, live and
+read-only. Nothing in this module writes; every view is a GET, and a token opens
+exactly one session (an unknown or replaced token is a 404).
+
+The URLs live here beside the views; games/urls.py includes them.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, re_path, reverse
+from django.views.decorators.http import require_GET
+
+from . import services
+from .models import GameSession
+
+# Tokens are made by models.new_share_token: 22 URL-safe characters.
+TOKEN = r"(?P<token>[A-Za-z0-9_-]{16,32})"
+POLL_SECONDS = 3
+
+
+def _get_session_for_token(token: str) -> GameSession:
+    session = GameSession.objects.select_related("league").filter(share_token=token).first()
+    if session is None:
+        raise Http404("No such session.")
+    return session
+
+
+def _shared_context(session: GameSession, board: services.Scoreboard) -> dict:
+    return {
+        "session": session,
+        "board": board,
+        "shared": True,
+        "writer": False,
+        "money": services.money_of(board),
+        "stamp": services.live_stamp(session),
+        "poll_url": reverse("games:shared_scoreboard", args=[session.share_token]),
+        "poll_seconds": POLL_SECONDS,
+    }
+
+
+@require_GET
+def shared_session(request: HttpRequest, token: str) -> TemplateResponse:
+    session = _get_session_for_token(token)
+    board = services.load_scoreboard(session)
+    response = TemplateResponse(request, "games/shared.html", _shared_context(session, board))
+    # The token is the key: keep it out of Referer headers and shared caches.
+    response["Referrer-Policy"] = "no-referrer"
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+@require_GET
+def shared_scoreboard(request: HttpRequest, token: str) -> HttpResponse:
+    """Polled every few seconds by the share page: 204 (nothing to swap) while the
+    session is unchanged, else the score table."""
+    session = _get_session_for_token(token)
+    if request.GET.get("v") == services.live_stamp(session):
+        return HttpResponse(status=204)
+    board = services.load_scoreboard(session)
+    context = _shared_context(session, board)
+    response = TemplateResponse(request, "games/session.html#scoreboard", context)
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+urlpatterns: list[URLPattern] = [
+    re_path(rf"^shared/{TOKEN}/$", shared_session, name="shared_session"),
+    re_path(rf"^shared/{TOKEN}/scoreboard/$", shared_scoreboard, name="shared_scoreboard"),
+]
