@@ -11,7 +11,19 @@ from django.contrib import admin
 
 from games.rules import RulesError, get_ruleset
 
-from .models import GameSession, HandEntry, League, Membership, Player, Round, Seat
+from .models import (
+    GameSession,
+    HandEntry,
+    League,
+    Membership,
+    Player,
+    Rating,
+    RatingChange,
+    Rejoin,
+    Round,
+    RoundChange,
+    Seat,
+)
 
 
 class RulesetAdminForm(forms.ModelForm):
@@ -157,3 +169,48 @@ class HandEntryAdmin(admin.ModelAdmin):
             },
         ),
     ]
+
+
+@admin.register(Rejoin)
+class RejoinAdmin(admin.ModelAdmin):
+    list_display = ["session", "seat", "after_round", "created_by", "created_at"]
+    raw_id_fields = ["session", "seat", "created_by"]
+    list_select_related = ["session", "seat__player", "created_by"]
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Records the app derives or keeps as evidence: shown, never edited by hand."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Rating)
+class RatingAdmin(ReadOnlyAdmin):
+    # Replayed from the league's finished sessions (games/ratings.py).
+    list_display = ["league", "player", "ordinal", "mu", "sigma", "sessions", "updated_at"]
+    list_filter = ["league"]
+    search_fields = ["player__name"]
+    list_select_related = ["league", "player"]
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(ReadOnlyAdmin):
+    list_display = ["league", "player", "session", "sequence", "played_on", "ordinal"]
+    list_filter = ["league"]
+    search_fields = ["player__name"]
+    list_select_related = ["league", "player", "session"]
+
+
+@admin.register(RoundChange)
+class RoundChangeAdmin(ReadOnlyAdmin):
+    # The audit trail: deleting an entry is allowed (e.g. by a data request), changing
+    # one is not.
+    list_display = ["session", "number", "action", "changed_by", "changed_at"]
+    list_filter = ["action"]
+    search_fields = ["session__name", "changed_by__username"]
+    list_select_related = ["session", "changed_by"]
+    date_hierarchy = "changed_at"

@@ -30,6 +30,7 @@ MAX_SEATS = 8
 MAX_GROUPS_TEXT = 400
 MAX_NAME = Player._meta.get_field("name").max_length
 FORM_KEY = r"[0-9a-f]{8}"
+SUBMISSION = r"[0-9a-f]{32}"
 
 
 class SignupForm(UserCreationForm):
@@ -421,6 +422,13 @@ class RoundForm(forms.Form):
     # Names this rendering of the form in the ids of its preview regions; a preview
     # answered after the form was replaced (the round saved) then matches nothing.
     key = forms.RegexField(regex=FORM_KEY, required=False, widget=forms.HiddenInput)
+    # A new round: the number the form showed (saved only as that number, so two
+    # phones entering the same round cannot make two), and the form's own random
+    # token (a double tap or a retried request saves it once).
+    number = forms.IntegerField(
+        required=False, min_value=1, max_value=2**31 - 1, widget=forms.HiddenInput
+    )
+    submission = forms.RegexField(regex=SUBMISSION, required=False, widget=forms.HiddenInput)
 
     def __init__(
         self, *args: Any, entry: services.RoundEntry, final: bool = True, **kwargs: Any
@@ -429,9 +437,17 @@ class RoundForm(forms.Form):
         self.entry = entry
         self.final = final
         self.check: services.RoundCheck | None = None
-        posted = self.data.get("key") if self.is_bound else None
-        valid = isinstance(posted, str) and re.fullmatch(FORM_KEY, posted)
-        self.form_key = posted if valid else secrets.token_hex(4)
+        self.form_key = self._posted("key", FORM_KEY) or secrets.token_hex(4)
+        self.submission_token = self._posted("submission", SUBMISSION) or secrets.token_hex(16)
+        # What this form was opened on: the round number it showed (a new round) or
+        # the version it started from (an edit). Kept through previews and Arrange;
+        # a view moves them on only when the user has seen the other device's save.
+        number = self._posted("number", r"[0-9]{1,9}")
+        version = self._posted("version", r"[0-9]{1,9}")
+        self.expected_number = int(number) if number else entry.number
+        self.expected_version = (
+            int(version) if version else (entry.round.version if entry.round else None)
+        )
         outcomes = [(o, HandEntry.Outcome(o).label) for o in entry.ruleset.outcomes]
         for seat in entry.seats:
             name = seat.player.name
@@ -453,6 +469,10 @@ class RoundForm(forms.Form):
                     }
                 ),
             )
+
+    def _posted(self, name: str, pattern: str) -> str | None:
+        posted = self.data.get(name) if self.is_bound else None
+        return posted if isinstance(posted, str) and re.fullmatch(pattern, posted) else None
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()

@@ -255,11 +255,21 @@ class Round(models.Model):
     # Optimistic concurrency: an edit saves only if the version it started from is
     # still current, so two phones editing one round cannot silently overwrite.
     version = models.PositiveIntegerField(default=1)
+    # The random token of the form that created the round: a double tap or a retried
+    # request sends the same token again and finds this round instead of a second one.
+    # NULL, not "", for rounds made elsewhere (admin, import): NULLs never collide in
+    # the unique constraint below.
+    submission = models.CharField(  # noqa: DJ001
+        max_length=32, null=True, blank=True, editable=False
+    )
 
     class Meta:
         ordering = ["session", "number"]
         constraints = [
             models.UniqueConstraint(fields=["session", "number"], name="round_number_unique"),
+            models.UniqueConstraint(
+                fields=["session", "submission"], name="round_submission_unique"
+            ),
             models.CheckConstraint(
                 condition=models.Q(number__gte=1),
                 name="round_number_positive",
@@ -402,3 +412,36 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} after {self.session}: {self.ordinal:.1f}"
+
+
+class RoundChange(models.Model):
+    """The audit trail: every round created, edited or deleted, by whom and when,
+    with the round as it was before and after (None where it did not exist). Kept
+    when the round itself is deleted."""
+
+    class Action(models.TextChoices):
+        CREATED = "created", "Created"
+        EDITED = "edited", "Edited"
+        DELETED = "deleted", "Deleted"
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="changes")
+    round = models.ForeignKey(
+        Round, on_delete=models.SET_NULL, null=True, blank=True, related_name="changes"
+    )
+    number = models.PositiveIntegerField()  # the round's number when it was changed
+    action = models.CharField(max_length=10, choices=Action.choices)
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    changed_at = models.DateTimeField(default=timezone.now, db_index=True)
+    # {"cut_joker", "dealer", "version", "entries": [{"player", "outcome", "groups",
+    # "score"}]}: written by services.py only.
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["session", "changed_at", "pk"]
+        indexes = [models.Index(fields=["session", "changed_at"])]
+
+    def __str__(self) -> str:
+        return f"Round {self.number} {self.get_action_display().lower()} in {self.session}"

@@ -57,6 +57,7 @@ from .models import (
     Player,
     Rejoin,
     Round,
+    RoundChange,
     Seat,
     new_share_token,
 )
@@ -681,12 +682,72 @@ def _breakdown(result: PlayerResult) -> dict:
     }
 
 
+class RoundConflict(EntryRejected):
+    """Another device saved this round first: ``theirs`` is their version (None if
+    they deleted it). Nothing of ours was written."""
+
+    def __init__(self, message: str, theirs: Round | None) -> None:
+        super().__init__(message)
+        self.theirs = theirs
+
+
+def round_snapshot(played: Round) -> dict:
+    """A round as the audit trail keeps it: enough to show what it was."""
+    entries = played.entries.select_related("player").order_by("pk")
+    return {
+        "cut_joker": played.cut_joker,
+        "dealer": played.dealer.player.name if played.dealer_id else None,
+        "version": played.version,
+        "entries": [
+            {
+                "player": entry.player.name,
+                "outcome": entry.outcome,
+                "groups": entry.groups,
+                "score": entry.score,
+            }
+            for entry in entries
+        ],
+    }
+
+
+def _record(played: Round, action: str, user: AnyUser, before: dict | None, after: dict | None):
+    RoundChange.objects.create(
+        session_id=played.session_id,
+        round=played if action != RoundChange.Action.DELETED else None,
+        number=played.number,
+        action=action,
+        changed_by=user if user.is_authenticated else None,
+        before=before,
+        after=after,
+    )
+
+
+def _changed_on_another_device(played: Round | None, what: str) -> str:
+    if played is None:
+        return f"{what} was deleted on another device meanwhile. Nothing of yours was saved."
+    who = played.entered_by.get_username() if played.entered_by else "someone"
+    return (
+        f"{what} was saved on another device by {who} meanwhile: their version is shown. "
+        "Nothing of yours was saved; what you typed is still here."
+    )
+
+
 def save_round(
-    entry: RoundEntry, check: RoundCheck, user: AnyUser, *, version: int | None = None
+    entry: RoundEntry,
+    check: RoundCheck,
+    user: AnyUser,
+    *,
+    version: int | None = None,
+    expected_number: int | None = None,
+    submission: str | None = None,
 ) -> Round:
-    """Save a checked round: a new one at the end, or an edit of ``entry.round``
-    (only if it is still at ``version``). Raises EntryRejected, saving nothing, if
-    the session changed in a way that makes the entry stale."""
+    """Save a checked round: a new one at the end, or an edit of ``entry.round``.
+
+    A new round is saved only as round ``expected_number`` (the number its form
+    showed) and only once per ``submission`` token: the same token again returns
+    the round it saved (a double tap, a retried request). An edit saves only if the
+    round is still at ``version``. Otherwise RoundConflict (another device saved
+    first) or EntryRejected is raised and nothing is saved."""
     if not check.valid or check.cut is None or check.result is None:
         raise ValueError("only a round the rules service scored can be saved")
     entered_by = user if user.is_authenticated else None
@@ -694,6 +755,15 @@ def save_round(
         # Lock the session row: two phones saving at once are serialised here.
         session = GameSession.objects.select_for_update().get(pk=entry.session.pk)
         if entry.round is None:
+            if submission:
+                done = session.rounds.filter(submission=submission).first()
+                if done is not None:
+                    return done  # this very form was saved already
+            last = session.rounds.aggregate(last=Max("number"))["last"] or 0
+            if expected_number is not None and expected_number != last + 1:
+                theirs = session.rounds.filter(number=expected_number).first()
+                what = f"Round {expected_number}"
+                raise RoundConflict(_changed_on_another_device(theirs, what), theirs)
             board = load_scoreboard(session)
             if board.finished:
                 raise EntryRejected("This session is over: it takes no new rounds.")
@@ -701,29 +771,28 @@ def save_round(
                 raise EntryRejected(
                     "The table changed while this round was typed: reload and enter it again."
                 )
-            last = session.rounds.aggregate(last=Max("number"))["last"] or 0
             played = Round.objects.create(
                 session=session,
                 number=last + 1,
                 dealer=board.next_dealer,
                 cut_joker=check.cut.code,
                 entered_by=entered_by,
+                submission=submission or None,
             )
+            before = None
         else:
-            updated = Round.objects.filter(
-                pk=entry.round.pk, session=session, version=version
-            ).update(
+            current = session.rounds.select_related("entered_by").filter(pk=entry.round.pk).first()
+            if current is None or current.version != version:
+                what = f"Round {entry.round.number}"
+                raise RoundConflict(_changed_on_another_device(current, what), current)
+            before = round_snapshot(current)
+            Round.objects.filter(pk=current.pk).update(
                 cut_joker=check.cut.code,
                 entered_by=entered_by,
                 version=F("version") + 1,
                 updated_at=timezone.now(),
             )
-            if not updated:
-                raise EntryRejected(
-                    "Someone else changed or deleted this round meanwhile: "
-                    "reload it to see their version."
-                )
-            played = Round.objects.get(pk=entry.round.pk)
+            played = Round.objects.select_related("dealer__player").get(pk=current.pk)
             played.entries.all().delete()
         HandEntry.objects.bulk_create(
             HandEntry(
@@ -741,22 +810,40 @@ def save_round(
             for player, result in zip(check.players, check.result.players, strict=True)
             if player.hand is not None
         )
+        action = RoundChange.Action.CREATED if before is None else RoundChange.Action.EDITED
+        _record(played, action, user, before, round_snapshot(played))
         _refresh_status(session)
     return played
 
 
-def delete_round(played: Round) -> None:
+def delete_round(played: Round, user: AnyUser, *, version: int | None = None) -> None:
     """Delete a round and close the gap: later rounds move up one number, in
     ascending order and one row at a time, so (session, number) stays unique at
-    every step (PostgreSQL checks it per row, not at the end of the statement)."""
+    every step (PostgreSQL checks it per row, not at the end of the statement).
+    With ``version``, only if nobody changed the round since (else RoundConflict)."""
     with transaction.atomic():
         session = GameSession.objects.select_for_update().get(pk=played.session_id)
-        number = played.number
-        Round.objects.filter(pk=played.pk).delete()
+        current = (
+            session.rounds.select_related("entered_by", "dealer__player")
+            .filter(pk=played.pk)
+            .first()
+        )
+        what = f"Round {played.number}"
+        if current is None or (version is not None and current.version != version):
+            raise RoundConflict(_changed_on_another_device(current, what), current)
+        _record(current, RoundChange.Action.DELETED, user, round_snapshot(current), None)
+        number = current.number
+        Round.objects.filter(pk=current.pk).delete()
         later = session.rounds.filter(number__gt=number).order_by("number")
         for pk in later.values_list("pk", flat=True):
             Round.objects.filter(pk=pk).update(number=F("number") - 1)
         _refresh_status(session)
+
+
+def round_history(session: GameSession, played: Round | None = None) -> QuerySet[RoundChange]:
+    """The audit trail of a session (or of one of its rounds), newest first."""
+    changes = session.changes.select_related("changed_by").order_by("-changed_at", "-pk")
+    return changes.filter(round=played) if played is not None else changes
 
 
 # --- Starting a session ----------------------------------------------------------------

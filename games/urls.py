@@ -32,6 +32,7 @@ urlpatterns = [
     path("sessions/<id:pk>/close/", views.session_close, name="session_close"),
     path("sessions/<id:pk>/rejoin/", views.session_rejoin, name="session_rejoin"),
     path("sessions/<id:pk>/share/", views.session_share_reset, name="session_share_reset"),
+    path("sessions/<id:pk>/history/", views.session_history, name="session_history"),
     path("sessions/<id:pk>/rounds/", views.round_create, name="round_create"),
     path("sessions/<id:pk>/rounds/preview/", views.round_preview, name="round_preview"),
     path("sessions/<id:pk>/rounds/arrange/", views.round_arrange, name="round_arrange"),
@@ -48,6 +49,11 @@ urlpatterns = [
         name="round_edit_arrange",
     ),
     path("sessions/<id:pk>/rounds/<id:round_pk>/delete/", views.round_delete, name="round_delete"),
+    path(
+        "sessions/<id:pk>/rounds/<id:round_pk>/history/",
+        views.round_history,
+        name="round_history",
+    ),
     # Leagues; the share link; standings, player pages, charts; exports and imports:
     # each module owns its URLs.
     *views_leagues.urlpatterns,

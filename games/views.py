@@ -345,9 +345,23 @@ def round_create(request: HttpRequest, pk: int) -> TemplateResponse | HttpRespon
     board = services.load_scoreboard(session)
     entry = services.new_round_entry(session, board)
     form = RoundForm(request.POST, entry=entry)
+    theirs = None
     if form.is_valid():
         try:
-            played = services.save_round(entry, form.check, request.user)
+            played = services.save_round(
+                entry,
+                form.check,
+                request.user,
+                expected_number=form.expected_number,
+                submission=form.submission_token,
+            )
+        except services.RoundConflict as conflict:
+            # Show their round in the table and beside the form; saving again now
+            # adds what was typed as the next round, knowingly.
+            form.add_error(None, str(conflict))
+            theirs = conflict.theirs
+            board = services.load_scoreboard(session)
+            form.expected_number = len(board.rows) + 1
         except services.EntryRejected as error:
             form.add_error(None, str(error))
         else:
@@ -358,9 +372,12 @@ def round_create(request: HttpRequest, pk: int) -> TemplateResponse | HttpRespon
             # the next round, with the next dealer.
             board = services.load_scoreboard(session)
             context = _session_context(request, session, board) | {"saved": played}
-            return TemplateResponse(request, "games/session.html#round_saved", context)
-    template = "games/session.html#round_entry" if request.htmx else "games/session.html"
-    context = _session_context(request, session, board, form)
+            return TemplateResponse(request, "games/session.html#form_and_table", context)
+    context = _session_context(request, session, board, form) | {"theirs": theirs}
+    if not request.htmx:
+        return TemplateResponse(request, "games/session.html", context, status=FORM_ERRORS)
+    # After a conflict the table has changed too: it comes along out of band.
+    template = "games/session.html#" + ("form_and_table" if theirs else "round_entry")
     return TemplateResponse(request, template, context, status=FORM_ERRORS)
 
 
@@ -467,25 +484,61 @@ def round_edit(request: HttpRequest, pk: int, round_pk: int) -> TemplateResponse
         return TemplateResponse(request, "games/round.html", _round_context(played, form, True))
 
     form = RoundForm(request.POST, entry=entry)
+    theirs = None
     if form.is_valid():
         try:
             services.save_round(
                 entry, form.check, request.user, version=form.cleaned_data["version"]
             )
+        except services.RoundConflict as conflict:
+            if conflict.theirs is None:  # deleted meanwhile: nothing left to edit
+                messages.error(request, str(conflict))
+                return _redirect(request, reverse("games:session_detail", args=[pk]))
+            # Their version is shown as saved; saving again now replaces it, knowingly.
+            form.add_error(None, str(conflict))
+            played = _get_round_for_user(request, pk, round_pk, write=True)
+            theirs = played
+            form.expected_version = played.version
         except services.EntryRejected as error:
             form.add_error(None, str(error))
         else:
             messages.success(request, f"Round {played.number} saved; later totals follow it.")
             return _redirect(request, reverse("games:session_detail", args=[pk]))
-    return TemplateResponse(
-        request, "games/round.html", _round_context(played, form, True), status=FORM_ERRORS
-    )
+    context = _round_context(played, form, True) | {"theirs": theirs}
+    return TemplateResponse(request, "games/round.html", context, status=FORM_ERRORS)
 
 
 @login_required
 @require_POST
 def round_delete(request: HttpRequest, pk: int, round_pk: int) -> HttpResponse:
     played = _get_round_for_user(request, pk, round_pk, write=True)
-    services.delete_round(played)
-    messages.success(request, f"Round {played.number} deleted; later rounds moved up.")
+    version = _posted_id(request, "version")
+    try:
+        services.delete_round(played, request.user, version=version)
+    except services.RoundConflict as conflict:
+        messages.error(request, str(conflict))
+        if conflict.theirs is not None:
+            return _redirect(request, reverse("games:round_edit", args=[pk, round_pk]))
+    else:
+        messages.success(request, f"Round {played.number} deleted; later rounds moved up.")
     return _redirect(request, reverse("games:session_detail", args=[pk]))
+
+
+@login_required
+@require_GET
+def session_history(request: HttpRequest, pk: int) -> TemplateResponse:
+    """Every change to the session's rounds: who, when, and the round before and after."""
+    session = _get_session_for_user(request, pk)
+    changes = services.round_history(session)[:500]
+    return TemplateResponse(
+        request, "games/history.html", {"session": session, "changes": changes, "played": None}
+    )
+
+
+@login_required
+@require_GET
+def round_history(request: HttpRequest, pk: int, round_pk: int) -> TemplateResponse:
+    played = _get_round_for_user(request, pk, round_pk)
+    changes = services.round_history(played.session, played)
+    context = {"session": played.session, "changes": changes, "played": played}
+    return TemplateResponse(request, "games/history.html", context)

@@ -126,6 +126,14 @@ DATABASES = {
     )
 }
 
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # BEGIN IMMEDIATE: a transaction takes SQLite's write lock when it starts, so two
+    # phones saving at once queue (for up to 20 s) instead of one failing with
+    # "database is locked" halfway through (PostgreSQL locks the session row).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    )
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -64,7 +64,7 @@ def test_a_finished_league_session_rates_its_players(user: User) -> None:
     assert current["Asha"].sessions == 1
 
     # Deleting the last round reopens the session: its rating goes away again.
-    services.delete_round(session.rounds.get(number=2))
+    services.delete_round(session.rounds.get(number=2), session.created_by)
     assert not RatingChange.objects.exists() and not Rating.objects.exists()
 
 

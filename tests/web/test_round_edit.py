@@ -165,8 +165,12 @@ def test_a_stale_edit_is_refused_with_a_message(scorer: Client, table, three_rou
     response = scorer.post(edit_url(three_rounds[0]), data)  # the same version again
 
     assert response.status_code == 422
-    assert "Someone else changed or deleted this round" in response.content.decode()
+    html = response.content.decode()
+    assert "Round 1 was saved on another device by asha meanwhile" in html
+    assert "As saved on the other device" in html
     assert Round.objects.get(pk=three_rounds[0].pk).version == 2
+    # The form now stands on their version: saving again replaces it, knowingly.
+    assert '<input type="hidden" name="version" value="2">' in html
 
 
 def test_deleting_a_round_renumbers_and_recomputes(scorer: Client, table, three_rounds) -> None:

@@ -182,8 +182,9 @@ def test_save_round_refuses_an_edit_of_a_changed_round(table: GameSession, user:
     check = services.check_round(entry, "9S", typed, final=True)
 
     services.save_round(entry, check, user, version=1)
-    with pytest.raises(services.EntryRejected, match="Someone else"):
+    with pytest.raises(services.RoundConflict, match="saved on another device") as clash:
         services.save_round(entry, check, user, version=1)  # still at version 1
+    assert clash.value.theirs.version == 2  # their version, to show
 
     played.refresh_from_db()
     assert (played.cut_joker, played.version) == ("9S", 2)
@@ -192,7 +193,7 @@ def test_save_round_refuses_an_edit_of_a_changed_round(table: GameSession, user:
 def test_delete_round_renumbers_later_rounds_without_gaps(table: GameSession) -> None:
     rounds = [play(table, *ROUND_1) for _ in range(4)]
 
-    services.delete_round(rounds[1])
+    services.delete_round(rounds[1], table.created_by)
 
     assert list(table.rounds.order_by("number").values_list("pk", "number")) == [
         (rounds[0].pk, 1),

@@ -194,7 +194,7 @@ def test_saving_over_htmx_swaps_the_form_and_the_scoreboard(
     response = scorer.post(create(table), round_data(table, "8s", ROUND_1), headers=HTMX)
 
     assert response.status_code == 200
-    assert response.template_name == "games/session.html#round_saved"
+    assert response.template_name == "games/session.html#form_and_table"
     context = response.context_data
     assert context["saved"].number == 1
     assert context["entry"].number == 2 and context["entry"].dealer.player.name == "Ben"

@@ -1,0 +1,187 @@
+"""Several phones saving at the same moment, on PostgreSQL (issue 6): threads, each
+with its own database connection, released together by a barrier, hit the real
+database through the services the views call. Nothing is lost, doubled or
+overwritten silently, and round numbers stay unique and gapless."""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections.abc import Callable
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection, connections
+
+from games import services
+from games.models import GameSession, HandEntry, Round, RoundChange
+from tests.web.conftest import SHOWN_8S, THREE_PURE, WIN_8S, make_session, play, seat_pk
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql",
+        reason="row locks between real connections: PostgreSQL (make test-pg, CI)",
+    ),
+]
+
+ROUND_1 = {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S), "Chen": ("first_drop", "")}
+PHONES = 6
+
+
+def at_once(jobs: list[Callable[[], object]]) -> list[object]:
+    """Run the jobs in threads released together; each result is what the job
+    returned or the exception it raised."""
+    barrier = threading.Barrier(len(jobs))
+    results: list[object] = [None] * len(jobs)
+
+    def run(index: int) -> None:
+        try:
+            barrier.wait()
+            results[index] = jobs[index]()
+        except Exception as error:  # the test looks at each outcome
+            results[index] = error
+        finally:
+            connections.close_all()  # this thread's connection
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(jobs))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return results
+
+
+def typed_round(session: GameSession, hands=ROUND_1, cut: str = "8S"):
+    """A round as one phone checked it before saving: its entry and check."""
+    entry = services.new_round_entry(session)
+    typed = {seat_pk(session, name): hand for name, hand in hands.items()}
+    check = services.check_round(entry, cut, typed, final=True)
+    assert check.valid
+    return entry, check
+
+
+def test_phones_saving_the_same_round_make_one_round_and_tell_the_others(user: User) -> None:
+    session = make_session(user)
+    typed = [typed_round(session) for _ in range(PHONES)]
+
+    results = at_once(
+        [
+            lambda entry=entry, check=check: services.save_round(
+                entry, check, user, expected_number=1, submission=secrets.token_hex(16)
+            )
+            for entry, check in typed
+        ]
+    )
+
+    saved = [r for r in results if isinstance(r, Round)]
+    clashes = [r for r in results if isinstance(r, services.RoundConflict)]
+    assert len(saved) == 1 and len(clashes) == PHONES - 1, results
+    assert all(clash.theirs.pk == saved[0].pk for clash in clashes)  # shown their round
+    assert Round.objects.count() == 1 and HandEntry.objects.count() == 3
+    assert RoundChange.objects.count() == 1
+
+
+def test_a_double_tap_arriving_together_saves_once(user: User) -> None:
+    session = make_session(user)
+    entry, check = typed_round(session)
+    token = secrets.token_hex(16)
+
+    results = at_once(
+        [
+            lambda: services.save_round(entry, check, user, expected_number=1, submission=token)
+            for _ in range(4)
+        ]
+    )
+
+    assert all(isinstance(r, Round) for r in results), results
+    assert len({r.pk for r in results}) == 1  # every tap answered with the same round
+    assert Round.objects.count() == 1 and HandEntry.objects.count() == 3
+
+
+def test_rounds_saved_concurrently_are_numbered_without_gaps(user: User) -> None:
+    session = make_session(user)
+
+    def phone() -> int:
+        # Each phone retries on a clash with the number it is then shown, as a user
+        # who has checked that theirs is another round does.
+        token = secrets.token_hex(16)
+        for _attempt in range(PHONES * 2):
+            fresh = GameSession.objects.get(pk=session.pk)
+            entry, check = typed_round(fresh)
+            try:
+                return services.save_round(
+                    entry, check, user, expected_number=entry.number, submission=token
+                ).number
+            except services.RoundConflict:
+                continue
+        raise AssertionError("never saved")
+
+    results = at_once([phone for _ in range(PHONES)])
+
+    assert sorted(results) == list(range(1, PHONES + 1)), results
+    numbers = list(session.rounds.order_by("number").values_list("number", flat=True))
+    assert numbers == list(range(1, PHONES + 1))
+    assert HandEntry.objects.count() == 3 * PHONES
+    # Totals equal a replay of what was saved: every round counted once.
+    board = services.load_scoreboard(session)
+    assert board.state.totals == {"Asha": 122 * PHONES, "Ben": -92 * PHONES, "Chen": -30 * PHONES}
+
+
+def test_two_phones_editing_one_round_never_overwrite_each_other(user: User) -> None:
+    session = make_session(user)
+    played = play(session, "8S", ROUND_1)
+    entry = services.round_entry_for_edit(played)
+    edits = []
+    for winner, loser in (("Asha", "Ben"), ("Ben", "Asha")):
+        hands = {
+            winner: ("declared", THREE_PURE),
+            loser: ("shown", SHOWN_8S),
+            "Chen": ("first_drop", ""),
+        }
+        typed = {seat_pk(session, name): hand for name, hand in hands.items()}
+        check = services.check_round(entry, "9S", typed, final=True)
+        assert check.valid
+        edits.append(check)
+
+    results = at_once(
+        [lambda check=check: services.save_round(entry, check, user, version=1) for check in edits]
+    )
+
+    saved = [r for r in results if isinstance(r, Round)]
+    clashes = [r for r in results if isinstance(r, services.RoundConflict)]
+    assert len(saved) == 1 and len(clashes) == 1, results
+    played.refresh_from_db()
+    assert played.version == 2
+    winner = played.entries.get(outcome="declared").player.name
+    # The round holds exactly the edit that won, whole: never a mix of both.
+    assert winner == saved[0].entries.get(outcome="declared").player.name
+    assert clashes[0].theirs.pk == played.pk
+    assert RoundChange.objects.filter(action="edited").count() == 1
+
+
+def test_an_edit_and_a_delete_racing_leave_one_consistent_outcome(user: User) -> None:
+    session = make_session(user)
+    first = play(session, "8S", ROUND_1)
+    play(session, "8S", ROUND_1)
+    entry = services.round_entry_for_edit(first)
+    edited = ROUND_1 | {"Asha": ("declared", THREE_PURE)}  # valid under a 9S cut too
+    typed = {seat_pk(session, name): hand for name, hand in edited.items()}
+    check = services.check_round(entry, "9S", typed, final=True)
+    assert check.valid
+
+    results = at_once(
+        [
+            lambda: services.save_round(entry, check, user, version=1),
+            lambda: services.delete_round(first, user, version=1),
+        ]
+    )
+
+    failures = [r for r in results if isinstance(r, Exception)]
+    assert len(failures) == 1 and isinstance(failures[0], services.RoundConflict), results
+    numbers = list(session.rounds.order_by("number").values_list("number", flat=True))
+    if Round.objects.filter(pk=first.pk).exists():  # the edit won
+        assert numbers == [1, 2] and Round.objects.get(pk=first.pk).cut_joker == "9S"
+    else:  # the delete won: the later round moved up
+        assert numbers == [1]
+    assert HandEntry.objects.count() == 3 * len(numbers)
