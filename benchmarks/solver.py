@@ -8,7 +8,8 @@ preset), solves each with ``games.rules.arrange`` and with the integer programs 
 ``benchmarks/reference.py``, and prints per set: hands, median/p99/max milliseconds
 of ours, the reference's median, disagreements (hands where the two optima differ:
 whether the hand declares, what it costs when shown, the fewest counted points) and
-the speedup (reference median / ours).
+the speedup (reference median / ours). ``--sets meld-rich`` adds hands built mostly
+of melds, about half of which declare, to check the declaration search as well.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import random
 import statistics
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -28,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.reference import optimum
 from games.rules import PRESETS, get_ruleset
 from games.rules.arrange import arrange
-from games.rules.cards import all_cards
+from games.rules.cards import ACE, SUITS, Card, all_cards
 from games.rules.melds import joker_roles
 
 # The same rules with the count laid bare: no cap, no two-point hands, no free hands,
@@ -47,6 +49,9 @@ BARE_COUNT = dict(
     jokers_needed=99,
 )
 HEAVY = "joker-heavy"
+# Opt-in (``--sets meld-rich``): hands built mostly of melds, so that about half of
+# them declare; random hands rarely do, and this set checks the declaration search.
+MELD_RICH = "meld-rich"
 
 
 def deal(rng: random.Random, preset: str, least_jokers: int = 0):
@@ -72,10 +77,61 @@ def deal(rng: random.Random, preset: str, least_jokers: int = 0):
     return cut, hand
 
 
+def deal_meld_rich(rng: random.Random, preset: str):
+    """A random cut and a hand made mostly of melds taken from the shoe (pure and
+    impure runs, sets, tunnelas, dublees, jokers), filled up at random, with up to two
+    cards then swapped for random ones from the shoe."""
+    rules = PRESETS[preset]
+    cut = rng.choice(all_cards())
+    shoe = [card for card in all_cards() for _ in range(rules.decks)]
+    shoe.remove(cut)
+    roles = joker_roles(rules, cut)
+    jokers = sorted({card for card in shoe if roles.is_joker(card)})
+    hand: list = []
+    for _ in range(60):
+        if len(hand) == rules.hand_size:
+            break
+        kind = rng.choice(["run", "run", "run", "impure", "set", "set", "identical", "jokers"])
+        suit = rng.choice(SUITS)
+        if kind in ("run", "impure"):
+            length = rng.choice([3, 3, 4, 5, 6])
+            start = rng.randint(1, 15 - length)
+            meld = [Card(ACE if p == 14 else p, suit) for p in range(start, start + length)]
+            if kind == "impure" and jokers:
+                meld[rng.randrange(length)] = rng.choice(jokers)
+        elif kind == "set":
+            rank = rng.randint(1, 13)
+            meld = [Card(rank, s) for s in rng.sample(SUITS, rng.choice([3, 4]))]
+            if jokers and rng.random() < 0.3:
+                meld[0] = rng.choice(jokers)
+        elif kind == "identical":
+            meld = [rng.choice(all_cards())] * rng.choice([2, 3])
+        else:
+            meld = [rng.choice(jokers) for _ in range(rng.choice([1, 2, 3]))]
+        left = Counter(shoe)
+        if len(hand) + len(meld) <= rules.hand_size and not Counter(meld) - left:
+            for card in meld:
+                shoe.remove(card)
+            hand += meld
+    rng.shuffle(shoe)
+    while len(hand) < rules.hand_size:
+        hand.append(shoe.pop())
+    for _ in range(rng.choice([0, 0, 1, 2])):
+        index = rng.randrange(len(hand))
+        shoe.append(hand[index])
+        rng.shuffle(shoe)
+        hand[index] = shoe.pop()
+    rng.shuffle(hand)
+    return cut, hand
+
+
 def hands_for(set_name: str, count: int, seed: int):
     rng = random.Random(f"{seed}-{set_name}")
     for _ in range(count):
-        if set_name == HEAVY:
+        if set_name == MELD_RICH:
+            preset = rng.choice(list(PRESETS))
+            yield preset, *deal_meld_rich(rng, preset)
+        elif set_name == HEAVY:
             preset = rng.choice(["21-points", "21-paplu", "21-kodai"])
             yield preset, *deal(rng, preset, least_jokers=8)
         else:
@@ -135,7 +191,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=200, help="hands per set")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--sets", nargs="*", default=[*PRESETS, HEAVY])
+    parser.add_argument(
+        "--sets",
+        nargs="*",
+        default=[*PRESETS, HEAVY],
+        choices=[*PRESETS, HEAVY, MELD_RICH],
+        help=f"sets to run (default: every preset and {HEAVY}; {MELD_RICH} is opt-in)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     report, differences = run(args.hands, args.seed, args.sets)

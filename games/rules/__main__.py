@@ -1,6 +1,7 @@
 """The rules service's command line (DESIGN.md): JSON in, JSON out.
 
-    python -m games.rules score [FILE]     score one round (FILE or stdin)
+    python -m games.rules score [FILE]     score one round (FILE or stdin; a worked
+                                           example's "input" is scored too)
     python -m games.rules arrange --ruleset R --cut C "cards..."
                                            the best grouping of a hand and its points
     python -m games.rules presets          every preset with every option
@@ -26,30 +27,58 @@ class _Parser(argparse.ArgumentParser):
         _fail(RulesError(message, "arguments"))
 
 
+def _print(data: Any, indent: int | None = None) -> None:
+    """JSON on stdout in UTF-8, whatever the locale's encoding (a name or a suit
+    symbol in the output must never turn into a traceback)."""
+    text = json.dumps(data, ensure_ascii=False, indent=indent) + "\n"
+    stream = getattr(sys.stdout, "buffer", None)
+    if stream is None:  # stdout replaced by a text-only stream (tests)
+        sys.stdout.write(text)
+    else:
+        sys.stdout.flush()
+        stream.write(text.encode("utf-8", "backslashreplace"))
+        stream.flush()
+
+
 def _fail(error: RulesError, code: int = 2) -> None:
-    print(json.dumps(error.as_dict(), ensure_ascii=False))
+    _print(error.as_dict())
     sys.exit(code)
 
 
 def _read_json(path: str | None) -> Any:
+    """The JSON document in ``path`` (stdin for None or ``-``), read as UTF-8 whatever
+    the locale: JSON is UTF-8 (RFC 8259), and a BOM is tolerated."""
+    where = "stdin" if path is None or path == "-" else path
     try:
-        if path is None or path == "-":
-            text = sys.stdin.read()
+        if where == "stdin":
+            stream = getattr(sys.stdin, "buffer", None)
+            raw = stream.read() if stream is not None else sys.stdin.read().encode("utf-8")
         else:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-    except (OSError, UnicodeDecodeError) as error:
-        _fail(RulesError(f"cannot read {path}: {error}", "FILE"))
+            with open(path, "rb") as handle:
+                raw = handle.read()
+        text = raw.decode("utf-8-sig")
+    except (OSError, UnicodeError) as error:
+        _fail(RulesError(f"cannot read {where}: {error}", "FILE"))
     try:
         return json.loads(text)
-    except json.JSONDecodeError as error:
-        _fail(RulesError(f"input is not valid JSON: {error}", ""))
+    except (ValueError, RecursionError) as error:
+        # ValueError covers JSONDecodeError; RecursionError is nesting too deep to read.
+        message = error if isinstance(error, ValueError) else "nested too deeply"
+        _fail(RulesError(f"input is not valid JSON: {message}", ""))
+
+
+def _round(data: Any) -> Any:
+    """The round to score: the document itself, or the ``input`` of a worked example
+    in the shape of ``../shared/examples/*.json`` (``{"input": ..., "expected": ...}``)."""
+    if isinstance(data, dict) and "ruleset" not in data and isinstance(data.get("input"), dict):
+        return data["input"]
+    return data
 
 
 def _overrides(text: str) -> Any:
     try:
         return json.loads(text)
-    except json.JSONDecodeError as error:
+    except (ValueError, RecursionError) as error:
         _fail(RulesError(f"--overrides is not valid JSON: {error}", "overrides"))
 
 
@@ -67,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.command == "score":
-            result = score_request(_read_json(args.file))
+            result = score_request(_round(_read_json(args.file)))
         elif args.command == "arrange":
             result = arrange_request(
                 args.ruleset, args.cut, " ".join(args.cards), _overrides(args.overrides)
@@ -78,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         _fail(error)
     except Exception as error:  # a bug of ours: still JSON, never a traceback
         _fail(RulesError(f"internal error: {type(error).__name__}: {error}", ""), code=1)
-    print(json.dumps(result, ensure_ascii=False, indent=1))
+    _print(result, indent=1)
     return 0
 
 

@@ -451,8 +451,12 @@ def value_holding(cards: Iterable[Card], roles: JokerRoles) -> Holding:
         count = counts[name]
         if card is None or count == 0:
             continue
-        value_cards += [card] * count
-        spare = count - marriages if name in ("lower joker", "cut card", "upper joker") else count
+        in_marriage = name in ("lower joker", "cut card", "upper joker")
+        # Only cards the ruleset values are value cards (a printed joker is worth
+        # nothing in 21-points, so it is not shown as one).
+        if any(table) or (in_marriage and marriages and any(rules.value_marriages)):
+            value_cards += [card] * count
+        spare = count - marriages if in_marriage else count
         worth = _tier(table, spare)
         if spare and worth:
             lines.append(f"{spare} spare {name} ({card.code}): {worth}")

@@ -94,6 +94,19 @@ def test_solver_count_equals_exhaustive_search_on_small_hands(seed):
         assert got.count == expected, (preset, overrides.get("pure_needed"), cut, hand)
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_solver_hand_points_equal_exhaustive_search_under_each_presets_own_rules(seed):
+    # Not only the count: what a loser who shows the hand pays (caps, a zero count
+    # becoming 2, two-point and free hands), the least over every grouping.
+    for preset, overrides, _, cut, hand in small_hands(seed, 12, 7):
+        ruleset = get_ruleset(preset, {k: v for k, v in overrides.items() if k == "pure_needed"})
+        least = min(
+            assess_hand(ruleset, cut, PlayerHand("P", "shown", tuple(map(tuple, p)))).hand_points
+            for p in partitions(list(hand))
+        )
+        assert arrange(ruleset, cut, hand).hand_points == least, (preset, cut, hand)
+
+
 def test_solver_count_equals_exhaustive_search_on_eight_cards():
     for _, _, ruleset, cut, hand in small_hands(99, 6, 8):
         assert arrange(ruleset, cut, hand).count == exhaustive_count(ruleset, cut, hand)

@@ -4,6 +4,7 @@ library (``python -S`` leaves out site-packages)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -15,14 +16,19 @@ from .test_examples import CASES
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+def run(*args: str, stdin: str = "", env: dict | None = None) -> subprocess.CompletedProcess[str]:
+    """The command line in a fresh interpreter without site-packages (``-S``) and, unless
+    ``env`` is given, ignoring PYTHON* variables such as PYTHONPATH (``-E``)."""
+    flags = ["-S"] if env is not None else ["-S", "-E"]
     return subprocess.run(
-        [sys.executable, "-S", "-m", "games.rules", *args],
+        [sys.executable, *flags, "-m", "games.rules", *args],
         input=stdin,
         capture_output=True,
         text=True,
+        encoding="utf-8",
         cwd=ROOT,
         timeout=30,
+        env=env,
     )
 
 
@@ -189,3 +195,60 @@ def test_arrange_bad_input_exits_2(args, field):
     assert done.returncode == 2
     assert "Traceback" not in done.stdout + done.stderr
     assert json.loads(done.stdout)["field"] == field
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda path: path.stem)
+def test_every_shared_example_passes_through_the_command_line(path):
+    # The example file itself (its "input" is the round) and the round on stdin give
+    # the same result, and every expected figure of the example.
+    case = json.loads(path.read_text())
+    by_file = run("score", str(path))
+    by_stdin = run("score", stdin=json.dumps(case["input"]))
+    assert by_file.returncode == by_stdin.returncode == 0, by_file.stdout + by_file.stderr
+    out = json.loads(by_file.stdout)
+    assert out == json.loads(by_stdin.stdout)
+    players = {player["name"]: player for player in out["players"]}
+    for expected in case["expected"]["players"]:
+        for key, value in expected.items():
+            assert players[expected["name"]][key] == value, f"{expected['name']}.{key}"
+
+
+def test_input_nested_too_deeply_is_bad_input_not_a_crash():
+    done = run("score", stdin="[" * 100_000)
+    assert done.returncode == 2
+    assert json.loads(done.stdout) == {
+        "error": "input is not valid JSON: nested too deeply",
+        "field": "",
+    }
+
+
+def test_bytes_that_are_not_utf8_are_bad_input():
+    done = subprocess.run(
+        [sys.executable, "-S", "-E", "-m", "games.rules", "score"],
+        input=b"\xff\xfe{",
+        capture_output=True,
+        cwd=ROOT,
+        timeout=30,
+    )
+    assert done.returncode == 2
+    assert b"Traceback" not in done.stdout + done.stderr
+    assert json.loads(done.stdout)["field"] == "FILE"
+
+
+def test_json_is_read_and_written_as_utf8_whatever_the_locale():
+    # An ASCII terminal encoding must not turn a name or a suit symbol into a traceback.
+    request = {
+        "ruleset": "21-points",
+        "cut_joker": "8♠",
+        "players": [
+            {"name": "Ásha", "outcome": "declared", "groups": "2-4H | 5♣6♣7♣ | 10D JD QD | "
+             "KS KH KD | 4-6S | 9H 10H JH | 3D 3C 3H"},
+            {"name": "Bén", "outcome": "first_drop"},
+        ],
+    }  # fmt: skip
+    env = {"PATH": os.environ.get("PATH", ""), "PYTHONIOENCODING": "ascii", "LC_ALL": "C"}
+    done = run("score", stdin=json.dumps(request, ensure_ascii=False), env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = json.loads(done.stdout)
+    assert [p["name"] for p in out["players"]] == ["Ásha", "Bén"]
+    assert [p["score"] for p in out["players"]] == [30, -30]

@@ -17,6 +17,7 @@ from games.rules import (
     score_round,
 )
 from games.rules.api import score_request
+from games.rules.arrange import arrange
 from games.rules.cards import SUIT_SYMBOLS, all_cards
 from games.rules.rulesets import OPTION_NAMES
 from games.rules.scoring import WINNING_OUTCOMES
@@ -245,3 +246,20 @@ def test_random_hands_raise_nothing_but_the_rules_error(preset, cut, entries):
     ]
     result, error = outcome(score_round, PRESETS[preset], cut, hands)
     assert result is not None or error.message
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(list(PRESETS)),
+    st.sampled_from(CARDS),
+    st.lists(card_strategy, max_size=23),
+)
+def test_arranging_random_cards_raises_nothing_but_the_rules_error(preset, cut, hand):
+    # Any cards at all (too many, too many copies, none): an arrangement that covers
+    # exactly the cards given, or the rules' own error.
+    result, error = outcome(arrange, PRESETS[preset], cut, hand)
+    if error is None:
+        assert sorted(card for group in result.groups for card in group) == sorted(hand)
+        assert result.hand_points >= 0
+    else:
+        assert error.message and error.field == "cards"
