@@ -9,6 +9,7 @@ import re
 import secrets
 import types
 import typing
+import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -299,15 +300,20 @@ class SessionForm(RulesetForm):
         names: list[str] = []
         seen: dict[str, int] = {}
         for number in range(1, MAX_SEATS + 1):
-            name = " ".join((self.cleaned_data.get(f"seat_{number}") or "").split())
+            typed = self.cleaned_data.get(f"seat_{number}") or ""
+            # NFKC: look-alike letters typed by some keyboards (the Kelvin sign for K,
+            # full-width letters) become the letters they look like, so "Kim" is Kim.
+            name = " ".join(unicodedata.normalize("NFKC", typed).split())
             if not name:
                 continue
-            if name.casefold() in seen:
-                self.add_error(
-                    f"seat_{number}", f"{name} already sits in seat {seen[name.casefold()]}."
-                )
+            # Both foldings: casefold() is how people read names, lower() how the
+            # database's unique constraint compares them.
+            keys = (name.casefold(), name.lower())
+            clash = next((seen[key] for key in keys if key in seen), None)
+            if clash is not None:
+                self.add_error(f"seat_{number}", f"{name} already sits in seat {clash}.")
                 continue
-            seen[name.casefold()] = number
+            seen.update(dict.fromkeys(keys, number))
             names.append(name)
         if len(names) < 2:
             self.add_error("seat_1", "Seat at least two players.")

@@ -18,7 +18,8 @@ from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
-from django.db.models import Count, F, Max, Min, Prefetch, Q, QuerySet, Sum
+from django.db.models import Count, F, Max, Min, Prefetch, Q, QuerySet, Sum, Value
+from django.db.models.functions import Lower
 from django.utils import timezone
 
 from games.rules import (
@@ -45,7 +46,14 @@ from games.rules.scoring import (
     RoundResult,
     assess_hand,
 )
-from games.rules.session import SessionState, pot_split, remaining_drops, session_state, toss
+from games.rules.session import (
+    SessionState,
+    hands_after_elimination,
+    pot_split,
+    remaining_drops,
+    session_state,
+    toss,
+)
 from games.rules.settlement import balances_from_totals, settle
 
 from . import ratings
@@ -290,6 +298,11 @@ def load_scoreboard(session: GameSession) -> Scoreboard:
             index = int(error.field.removeprefix("rejoins[").rstrip("]"))
             name, after = rejoins.pop(index)
             ignored.append(f"{name}'s rejoin after round {after} is ignored: {error.message}.")
+    for name, number in hands_after_elimination(state):
+        ignored.append(
+            f"{name} was out before round {number} but has a hand in it (an earlier round "
+            f"was edited): it still counts. Edit or delete round {number} if it should not."
+        )
     by_name = {seat.player.name: seat for seat in seats}
     columns = tuple(
         Column(
@@ -855,9 +868,17 @@ def toss_seats(names: Sequence[str], ruleset: Ruleset, rng: random.Random | None
     return toss(list(names), rng or random.Random(), ruleset.decks)
 
 
+def same_name(name: str) -> Q:
+    """Players whose name equals ``name`` ignoring case, compared exactly as the
+    database's unique constraint compares them (LOWER of both), so a lookup never
+    misses a row the constraint would clash with."""
+    return Q(name_lower=Lower(Value(name)))
+
+
 def player_named(name: str) -> Player:
     """The player with this name, ignoring case, created if new."""
-    existing = Player.objects.filter(name__iexact=name).first()
+    players = Player.objects.alias(name_lower=Lower("name"))
+    existing = players.filter(same_name(name)).first()
     if existing is not None:
         return existing
     try:
@@ -865,7 +886,7 @@ def player_named(name: str) -> Player:
             return Player.objects.create(name=name)
     except IntegrityError:
         # Someone created the same name a moment ago (unique ignoring case).
-        return Player.objects.get(name__iexact=name)
+        return players.get(same_name(name))
 
 
 def create_session(

@@ -16,7 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from games.rules import PRESETS, RulesError
@@ -65,7 +65,7 @@ def _redirect(request: HttpRequest, url: str) -> HttpResponse:
 # --- Home and accounts -----------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> TemplateResponse:
     sessions = (
         services.sessions_visible_to(request.user)
@@ -219,7 +219,7 @@ def _session_context(
 
 
 @login_required
-@require_GET
+@require_safe
 def session_detail(request: HttpRequest, pk: int) -> TemplateResponse:
     session = _get_session_for_user(request, pk)
     board = services.load_scoreboard(session)
@@ -229,7 +229,7 @@ def session_detail(request: HttpRequest, pk: int) -> TemplateResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def session_scoreboard(request: HttpRequest, pk: int) -> HttpResponse:
     """The live score table: polled by the session page, answered 204 (htmx swaps
     nothing) while the session has not changed since the stamp the page holds."""
@@ -460,7 +460,7 @@ def _entries_in_seat_order(played: Round) -> list:
 
 
 @login_required
-@require_GET
+@require_safe
 def round_detail(request: HttpRequest, pk: int, round_pk: int) -> TemplateResponse:
     played = _get_round_for_user(request, pk, round_pk)
     writer = services.can_write(request.user, played.session)
@@ -525,7 +525,7 @@ def round_delete(request: HttpRequest, pk: int, round_pk: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def session_history(request: HttpRequest, pk: int) -> TemplateResponse:
     """Every change to the session's rounds: who, when, and the round before and after."""
     session = _get_session_for_user(request, pk)
@@ -536,7 +536,7 @@ def session_history(request: HttpRequest, pk: int) -> TemplateResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def round_history(request: HttpRequest, pk: int, round_pk: int) -> TemplateResponse:
     played = _get_round_for_user(request, pk, round_pk)
     changes = services.round_history(played.session, played)

@@ -17,7 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, re_path
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games.rules import PRESETS, RulesError
 
@@ -45,7 +45,7 @@ def _get_league_for_owner(request: HttpRequest, slug: str) -> League:
 
 
 @login_required
-@require_GET
+@require_safe
 def league_list(request: HttpRequest) -> TemplateResponse:
     return TemplateResponse(
         request, "leagues/list.html", {"leagues": leagues.leagues_of(request.user)}
@@ -105,7 +105,7 @@ def league_new(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def league_detail(request: HttpRequest, slug: str) -> TemplateResponse:
     league, role = _get_league_for_member(request, slug)
     context = {

@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, re_path, reverse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from . import services
 from .models import GameSession
@@ -40,7 +40,7 @@ def _shared_context(session: GameSession, board: services.Scoreboard) -> dict:
     }
 
 
-@require_GET
+@require_safe
 def shared_session(request: HttpRequest, token: str) -> TemplateResponse:
     session = _get_session_for_token(token)
     board = services.load_scoreboard(session)
@@ -51,7 +51,7 @@ def shared_session(request: HttpRequest, token: str) -> TemplateResponse:
     return response
 
 
-@require_GET
+@require_safe
 def shared_scoreboard(request: HttpRequest, token: str) -> HttpResponse:
     """Polled every few seconds by the share page: 204 (nothing to swap) while the
     session is unchanged, else the score table."""

@@ -16,7 +16,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, re_path
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from . import charts, services, standings
 from .models import GameSession, HandEntry, League, Player, Rating, RatingChange, Seat
@@ -64,7 +64,7 @@ def _get_league_for_member(request: HttpRequest, slug: str) -> League:
 
 
 @login_required
-@require_GET
+@require_safe
 def league_standings(request: HttpRequest, slug: str) -> TemplateResponse:
     league = _get_league_for_member(request, slug)
     form = StandingsFilter(request.GET if ("from" in request.GET or "to" in request.GET) else None)
@@ -100,7 +100,7 @@ def league_standings(request: HttpRequest, slug: str) -> TemplateResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def player_detail(request: HttpRequest, pk: str) -> TemplateResponse:
     """A player's sessions, results per league, ratings over time and recent rounds,
     across the sessions this user may see (and only those)."""
@@ -186,7 +186,7 @@ def _session_chart_response(session: GameSession) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def session_totals_chart(request: HttpRequest, pk: str) -> HttpResponse:
     """The session's running totals as an SVG image, for those who may see it."""
     session = GameSession.objects.filter(pk=int(pk)).first()
@@ -195,7 +195,7 @@ def session_totals_chart(request: HttpRequest, pk: str) -> HttpResponse:
     return _session_chart_response(session)
 
 
-@require_GET
+@require_safe
 def shared_totals_chart(request: HttpRequest, token: str) -> HttpResponse:
     """The same chart for anyone holding the session's share link (read-only)."""
     session = GameSession.objects.filter(share_token=token).first()

@@ -16,3 +16,15 @@ def client_ip(request: HttpRequest) -> str:
         if hops:
             return hops[-1]
     return request.META.get("REMOTE_ADDR", "")
+
+
+# Django's own limit on usernames; django-axes keeps attempted ones in a column of 255.
+USERNAME_LENGTH = 150
+
+
+def attempted_username(request: HttpRequest, credentials: dict | None) -> str | None:
+    """The username a sign-in attempt named, as django-axes records it: cut to the
+    longest a username can be, so a pasted page of text is a failed sign-in rather
+    than a value the database refuses (a server error)."""
+    name = (credentials or {}).get("username", request.POST.get("username"))
+    return name[:USERNAME_LENGTH] if isinstance(name, str) else name

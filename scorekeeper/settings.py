@@ -18,8 +18,20 @@ from django.core.exceptions import ImproperlyConfigured
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
-def env_bool(name: str, default: bool) -> bool:
+def env_value(name: str) -> str | None:
+    """``DJANGO_X`` or, failing that, plain ``X`` for the four names the issue and
+    most hosting guides use unprefixed (SECRET_KEY, DEBUG, ALLOWED_HOSTS, ...)."""
     value = os.environ.get(name)
+    if value is None and name.removeprefix("DJANGO_") in UNPREFIXED:
+        value = os.environ.get(name.removeprefix("DJANGO_"))
+    return value
+
+
+UNPREFIXED = {"SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS"}
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = env_value(name)
     if value is None or value.strip() == "":
         return default
     return value.strip().lower() in {"1", "true", "yes", "on"}
@@ -31,7 +43,7 @@ def env_int(name: str, default: int) -> int:
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
-    value = os.environ.get(name)
+    value = env_value(name)
     if value is None:
         return default
     return [item.strip() for item in value.split(",") if item.strip()]
@@ -44,7 +56,7 @@ PRODUCTION = DJANGO_ENV == "production"
 
 DEBUG = env_bool("DJANGO_DEBUG", default=not PRODUCTION)
 
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
+SECRET_KEY = env_value("DJANGO_SECRET_KEY") or ""
 if not SECRET_KEY:
     if not DEBUG:
         # A guessable key lets anyone forge sessions; refuse to start without one.
@@ -199,6 +211,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "axes/lockout.html"
 AXES_CLIENT_IP_CALLABLE = "scorekeeper.security.client_ip"
+AXES_USERNAME_CALLABLE = "scorekeeper.security.attempted_username"
 BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY", False)
 
 LOGGING = {

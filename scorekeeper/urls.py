@@ -3,10 +3,10 @@ from __future__ import annotations
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 
-@require_GET
+@require_safe
 def hello(request: HttpRequest) -> HttpResponse:
     """The framework's floor for benchmarks/load.py: the whole middleware stack, no
     database, no template."""

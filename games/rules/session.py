@@ -191,6 +191,21 @@ def session_state(
     )
 
 
+def hands_after_elimination(state: SessionState) -> list[tuple[str, int]]:
+    """(player, round) for each round a player has a score in although an earlier
+    round put them out (and they had not rejoined): an edit to an earlier round can
+    do that to rounds saved after it. The scores still count; the table says so."""
+    out: set[str] = set()
+    stray = []
+    for line in state.lines:
+        stray += [
+            (p, line.number) for p in state.players if p in out and line.scores[p] is not None
+        ]
+        out |= set(line.eliminated)
+        out -= set(line.rejoined)
+    return stray
+
+
 def _rejoin_problem(ruleset: Ruleset, state: SessionState, player: str) -> str | None:
     cutoff = ruleset.rejoin_cutoff
     if cutoff is None or state.ceiling is None or ruleset.ceiling_mode == "game_ends":

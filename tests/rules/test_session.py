@@ -183,3 +183,13 @@ def test_closing_a_session_by_hand_makes_the_best_total_the_winner():
     )
     assert state.finished and state.winners == ("Asha",)
     assert state.next_dealer is None
+
+
+def test_hands_after_elimination_names_the_rounds_an_edit_left_behind() -> None:
+    from games.rules.session import hands_after_elimination
+
+    ruleset = PRESETS["13-pool-101"]
+    # Chen reaches 101 in round 1 (out) but has a score in round 2; Ben never goes out.
+    rounds = [{"Ben": 20, "Chen": 101}, {"Ben": 20, "Chen": 20}]
+    state = session_state(ruleset, ["Asha", "Ben", "Chen"], [{"Asha": 0} | r for r in rounds])
+    assert hands_after_elimination(state) == [("Chen", 2)]

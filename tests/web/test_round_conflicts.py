@@ -177,3 +177,26 @@ def test_the_history_is_for_those_who_may_see_the_session(client: Client, user: 
     client.force_login(User.objects.create_user("eve", password="x"))
     assert client.get(reverse("games:session_history", args=[table.pk])).status_code == 404
     assert client.get(reverse("games:round_history", args=[table.pk, played.pk])).status_code == 404
+
+
+def test_an_edit_that_puts_a_player_out_earlier_flags_their_later_hands(
+    scorer: Client, user: User
+) -> None:
+    from .conftest import WIN_13
+
+    pool = make_session(user, preset="13-pool-101")
+    # Chen: 80 + 20 = 100 after round 2 (still in), 120 after round 3 (out).
+    drops = {"Asha": ("declared", WIN_13), "Ben": ("first_drop", ""), "Chen": ("first_drop", "")}
+    play(pool, "7C", drops | {"Ben": ("middle_drop", ""), "Chen": ("invalid_declaration", "")})
+    second = play(pool, "7C", drops)
+    play(pool, "7C", drops)
+
+    # Round 2 corrected: Chen dropped in the middle (40), so 120 and out in round 2.
+    edited = drops | {"Chen": ("middle_drop", "")}
+    scorer.post(
+        reverse("games:round_edit", args=[pool.pk, second.pk]),
+        round_data(pool, "7C", edited, version=1),
+    )
+
+    html = scorer.get(reverse("games:session_detail", args=[pool.pk])).content.decode()
+    assert "Chen was out before round 3 but has a hand in it" in html

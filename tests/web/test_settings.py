@@ -13,7 +13,10 @@ BASE_DIR = Path(__file__).resolve().parents[2]
 
 
 def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    environ = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    plain = {"SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS"}
+    environ = {
+        k: v for k, v in os.environ.items() if not k.startswith("DJANGO_") and k not in plain
+    }
     environ.update(env)
     return subprocess.run(
         [sys.executable, "manage.py", *args],
@@ -62,3 +65,17 @@ def test_collectstatic_builds_hashed_compressed_files(tmp_path: Path) -> None:
     hashed_css = manifest["paths"]["css/app.css"]
     assert hashed_css != "css/app.css"
     assert (tmp_path / f"{hashed_css}.gz").exists()
+
+
+def test_the_plain_variable_names_work_too() -> None:
+    # SECRET_KEY, DEBUG and ALLOWED_HOSTS as most hosting guides name them.
+    env = {
+        "DJANGO_ENV": "production",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "scores.example.com",
+        "DEBUG": "0",
+    }
+    result = _manage("check", "--deploy", "--fail-level", "WARNING", **env)
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout

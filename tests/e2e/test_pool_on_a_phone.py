@@ -1,0 +1,135 @@
+"""A pool game to its end on a phone: the round that puts two players out is typed
+through the form, the page marks them out, shows the distance bars and the winner
+without a reload; deleting that round in the browser reopens the session, with the
+totals the rules service gives for the rounds left."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import Page, expect
+
+from games import services
+from games.models import GameSession
+from games.rules import PlayerHand, get_ruleset, parse_card, parse_groups, score_round
+from games.rules.session import SessionState, session_state
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "correct-horse-battery-staple"
+PLAYERS = ("Asha", "Ben", "Chen")
+RED = "rgb(200, 16, 46)"
+# 13-card, cut 7C: a show13 declaration (RULES.md §4).
+WIN_13 = "AH 2H 3H | 9S 10S JS QS | 5D 6D 7H | KC KD KS"
+
+Hands = dict[str, tuple[str, str]]
+EARLY: Hands = {
+    "Asha": ("declared", WIN_13),
+    "Ben": ("middle_drop", ""),
+    "Chen": ("first_drop", ""),
+}
+# Ben (80 + 40) and Chen (40 + 80) pass 101 together: Asha is the last one in.
+DECIDING: Hands = {
+    "Asha": ("declared", WIN_13),
+    "Ben": ("middle_drop", ""),
+    "Chen": ("invalid_declaration", ""),
+}
+
+
+def expected(rounds: list[Hands]) -> SessionState:
+    ruleset = get_ruleset("13-pool-101")
+    scores = []
+    for hands in rounds:
+        result = score_round(
+            ruleset,
+            parse_card("7C"),
+            [
+                PlayerHand(name, outcome, tuple(tuple(g) for g in parse_groups(text)))
+                for name, (outcome, text) in hands.items()
+            ],
+        )
+        scores.append({p.name: p.score for p in result.players})
+    return session_state(ruleset, PLAYERS, scores, dealers=PLAYERS[: len(rounds)])
+
+
+def pool_with_two_rounds(user: User) -> GameSession:
+    session = services.create_session(
+        user, preset="13-pool-101", overrides={}, players=list(PLAYERS), name="Pool night"
+    )
+    for _ in range(2):
+        entry = services.new_round_entry(session)
+        typed = {s.pk: EARLY[s.player.name] for s in entry.seats}
+        check = services.check_round(entry, "7C", typed, final=True)
+        services.save_round(entry, check, user)
+    return session
+
+
+def overflow(page: Page) -> int:
+    return page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+
+
+def assert_standings(page: Page, state: SessionState) -> None:
+    for name in PLAYERS:
+        standing = page.locator(f'.standing[data-player="{name}"]')
+        expect(standing.locator("[data-standing-total]")).to_have_text(str(state.totals[name]))
+        distance = state.distance_to_ceiling(name)
+        expect(standing.locator("meter")).to_have_attribute("value", str(distance))
+        expect(standing.locator("[data-distance]")).to_have_text(f"{distance} to go")
+
+
+def test_a_pool_game_ends_and_reopens_on_a_phone(phone_page: Page, screenshot_dir: Path) -> None:
+    page = phone_page
+    user = User.objects.create_user(username="pool", password=PASSWORD)
+    session = pool_with_two_rounds(user)
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill("pool")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.goto(f"/sessions/{session.pk}/")
+    assert_standings(page, expected([EARLY, EARLY]))
+    page.evaluate("window.noReload = true")
+
+    # The deciding round, typed on the phone.
+    page.get_by_label("Cut joker").fill("7C")
+    for name, (outcome, groups) in DECIDING.items():
+        fieldset = page.locator(f'fieldset[data-player="{name}"]')
+        fieldset.get_by_label("Outcome").select_option(outcome)
+        fieldset.get_by_label("Groups").fill(groups)
+    heart = page.locator('[data-preview="Asha"] .card.suit-h').first
+    expect(heart).to_have_text("A♥")
+    assert heart.evaluate("el => getComputedStyle(el).color") == RED
+    expect(page.locator('[data-settlement="Chen"] .round-score')).to_have_text("+80")
+    page.get_by_role("button", name="Save round 3").click()
+
+    # Saved in place: the winner, the players out, the bars, and no form any more.
+    final = expected([EARLY, EARLY, DECIDING])
+    assert final.finished and final.winners == ("Asha",)
+    expect(page.locator("[data-winner]")).to_have_text("Session over: Asha wins.")
+    expect(page.get_by_role("heading", name="No more rounds")).to_be_visible()
+    assert page.evaluate("window.noReload") is True
+    assert_standings(page, final)
+    for name in ("Ben", "Chen"):
+        standing = page.locator(f'.standing[data-player="{name}"]')
+        expect(standing).to_have_class("standing is-out")
+        expect(standing).to_contain_text("out in round 3")
+    expect(page.locator('tr[data-round="3"] .badge-out')).to_have_count(2)
+    expect(page.locator('.standing[data-player="Asha"]')).to_contain_text("winner")
+    assert overflow(page) <= 0
+    page.screenshot(path=screenshot_dir / "session-pool-over-phone.png", full_page=True)
+
+    # Deleting the deciding round, from its edit page, reopens the session.
+    page.get_by_role("link", name="Edit round 3").click()
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Delete round 3").click()
+    expect(page.locator(".messages")).to_contain_text("Round 3 deleted")
+    expect(page.locator("[data-winner]")).to_have_count(0)
+    expect(page.locator("[data-next-dealer]")).to_contain_text("Chen")
+    expect(page.get_by_role("button", name="Save round 3")).to_be_visible()
+    expect(page.locator(".standing.is-out")).to_have_count(0)
+    assert_standings(page, expected([EARLY, EARLY]))
+    page.set_viewport_size({"width": 375, "height": 667})
+    assert overflow(page) <= 0

@@ -1,0 +1,97 @@
+"""Settings come from the environment: the database (SQLite by default, PostgreSQL
+through psycopg 3 from DATABASE_URL), DEBUG and the allowed hosts. Each case runs in
+a fresh process, so only the environment given decides."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+
+SHOW_SETTINGS = """
+import json
+import django
+from django.conf import settings
+from django.db import connection
+django.setup()
+db = settings.DATABASES["default"]
+print(json.dumps({
+    "engine": db["ENGINE"],
+    "name": str(db["NAME"]),
+    "host": db.get("HOST", ""),
+    "debug": settings.DEBUG,
+    "allowed_hosts": settings.ALLOWED_HOSTS,
+    "driver": connection.Database.__name__,
+    "driver_version": getattr(connection.Database, "__version__", ""),
+}))
+"""
+
+
+def _settings(**env: str) -> dict:
+    environ = {
+        k: v for k, v in os.environ.items() if not k.startswith("DJANGO_") and k != "DATABASE_URL"
+    }
+    environ.update(env, DJANGO_SETTINGS_MODULE="scorekeeper.settings")
+    result = subprocess.run(
+        [sys.executable, "-c", SHOW_SETTINGS],
+        cwd=BASE_DIR,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_without_database_url_the_app_uses_the_sqlite_file_in_the_project() -> None:
+    shown = _settings()
+
+    assert shown["engine"] == "django.db.backends.sqlite3"
+    assert Path(shown["name"]) == BASE_DIR / "db.sqlite3"
+
+
+def test_a_postgres_database_url_selects_postgresql_through_psycopg_3() -> None:
+    shown = _settings(DATABASE_URL="postgres://scorer:secret@db.internal:5433/scores")
+
+    assert shown["engine"] == "django.db.backends.postgresql"
+    assert (shown["name"], shown["host"]) == ("scores", "db.internal")
+    assert shown["driver"] == "psycopg"
+    assert shown["driver_version"].startswith("3.")
+
+
+def test_debug_and_allowed_hosts_follow_the_environment() -> None:
+    shown = _settings(
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+        DJANGO_ALLOWED_HOSTS="scores.example.com, www.scores.example.com",
+    )
+
+    assert shown["debug"] is False
+    assert shown["allowed_hosts"] == ["scores.example.com", "www.scores.example.com"]
+
+
+def test_development_needs_no_configuration() -> None:
+    shown = _settings()
+
+    assert shown["debug"] is True
+    assert "127.0.0.1" in shown["allowed_hosts"]
+
+
+@pytest.mark.django_db
+def test_the_suite_runs_on_the_database_database_url_names() -> None:
+    # `DATABASE_URL=postgres://... pytest` must really exercise PostgreSQL, not
+    # quietly fall back to SQLite.
+    url = os.environ.get("DATABASE_URL", "")
+    expected = "postgresql" if url.startswith(("postgres://", "postgresql://")) else "sqlite"
+
+    assert connection.vendor == expected
