@@ -197,7 +197,7 @@ def pooled_round(rng: random.Random, ruleset, players: int) -> PooledRound | Non
                 claims=player.claims,
                 score=player.score,
                 # What the app keeps of the rules service's explanation.
-                breakdown=json.dumps(services._breakdown(player)),
+                breakdown=json.dumps(services.breakdown_of(player)),
             )
         )
     return PooledRound(cut.code, tuple(stored))

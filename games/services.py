@@ -359,7 +359,7 @@ def _rejoin_offer(state: SessionState, ruleset: Ruleset, name: str) -> dict:
     return {"rejoin_at": state.rejoin_total()}
 
 
-def _refresh_status(session: GameSession) -> Scoreboard:
+def refresh_session(session: GameSession) -> Scoreboard:
     """After any change to a session's rounds: its status, each seat's result and,
     for a league session that is or was finished, the league's ratings. Runs in the
     transaction of the change."""
@@ -678,7 +678,7 @@ def _place_errors(check: RoundCheck, errors: Iterable[RulesError]) -> None:
             check.errors.append(error.message)
 
 
-def _breakdown(result: PlayerResult) -> dict:
+def breakdown_of(result: PlayerResult) -> dict:
     return {
         "lines": list(result.breakdown),
         "groups": [
@@ -818,14 +818,14 @@ def save_round(
                 value_points=result.value_points,
                 claims=result.claims,
                 score=result.score,
-                breakdown=_breakdown(result),
+                breakdown=breakdown_of(result),
             )
             for player, result in zip(check.players, check.result.players, strict=True)
             if player.hand is not None
         )
         action = RoundChange.Action.CREATED if before is None else RoundChange.Action.EDITED
         _record(played, action, user, before, round_snapshot(played))
-        _refresh_status(session)
+        refresh_session(session)
     return played
 
 
@@ -850,7 +850,7 @@ def delete_round(played: Round, user: AnyUser, *, version: int | None = None) ->
         later = session.rounds.filter(number__gt=number).order_by("number")
         for pk in later.values_list("pk", flat=True):
             Round.objects.filter(pk=pk).update(number=F("number") - 1)
-        _refresh_status(session)
+        refresh_session(session)
 
 
 def round_history(session: GameSession, played: Round | None = None) -> QuerySet[RoundChange]:
@@ -934,7 +934,9 @@ def set_stakes(
     session: GameSession, *, money_per_point: Decimal | None, buy_in: Decimal | None
 ) -> None:
     """What the session is played for. Saving bumps ``updated_at``, so live views
-    redraw the money lines."""
+    redraw the money lines; saving the same stakes again writes nothing."""
+    if (session.money_per_point, session.buy_in) == (money_per_point, buy_in):
+        return
     session.money_per_point = money_per_point
     session.buy_in = buy_in
     session.save(update_fields=["money_per_point", "buy_in", "updated_at"])
@@ -954,7 +956,7 @@ def close_session(session: GameSession) -> Scoreboard:
             raise EntryRejected("Only a points game with a round played can be ended here.")
         session.closed_at = timezone.now()
         session.save(update_fields=["closed_at"])
-        return _refresh_status(session)
+        return refresh_session(session)
 
 
 def reopen_session(session: GameSession) -> Scoreboard:
@@ -965,7 +967,7 @@ def reopen_session(session: GameSession) -> Scoreboard:
             raise EntryRejected("This session was not ended by hand.")
         session.closed_at = None
         session.save(update_fields=["closed_at"])
-        return _refresh_status(session)
+        return refresh_session(session)
 
 
 def rejoin(session: GameSession, seat: Seat, user: AnyUser) -> Rejoin:
@@ -986,7 +988,7 @@ def rejoin(session: GameSession, seat: Seat, user: AnyUser) -> Rejoin:
             after_round=len(board.rows),
             created_by=user if user.is_authenticated else None,
         )
-        _refresh_status(session)
+        refresh_session(session)
     return made
 
 
@@ -997,7 +999,7 @@ def cancel_rejoin(session: GameSession, rejoin_pk: int) -> None:
         deleted, _ = session.rejoins.filter(pk=rejoin_pk).delete()
         if not deleted:
             raise EntryRejected("That rejoin was already taken back.")
-        _refresh_status(session)
+        refresh_session(session)
 
 
 def replace_share_token(session: GameSession) -> str:

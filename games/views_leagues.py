@@ -28,8 +28,9 @@ from .models import League, Membership
 FORM_ERRORS = 422
 
 
-def _get_league_for_member(request: HttpRequest, slug: str) -> tuple[League, str]:
-    """The league and the user's role in it; a 404 for anyone who is not a member."""
+def get_league_and_role(request: HttpRequest, slug: str) -> tuple[League, str]:
+    """The league and the user's role in it; a 404 for anyone who is not a member,
+    so a slug reveals nothing. Shared by every view of a league's pages."""
     league = League.objects.filter(slug=slug).first()
     role = leagues.role_of(request.user, league) if league else None
     if role is None:
@@ -37,8 +38,12 @@ def _get_league_for_member(request: HttpRequest, slug: str) -> tuple[League, str
     return league, role
 
 
+def get_league_for_member(request: HttpRequest, slug: str) -> League:
+    return get_league_and_role(request, slug)[0]
+
+
 def _get_league_for_owner(request: HttpRequest, slug: str) -> League:
-    league, role = _get_league_for_member(request, slug)
+    league, role = get_league_and_role(request, slug)
     if role != Membership.Role.OWNER:
         raise PermissionDenied("Only the league's owners may do that.")
     return league
@@ -107,7 +112,7 @@ def league_new(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_safe
 def league_detail(request: HttpRequest, slug: str) -> TemplateResponse:
-    league, role = _get_league_for_member(request, slug)
+    league, role = get_league_and_role(request, slug)
     context = {
         "league": league,
         "role": role,
@@ -127,7 +132,7 @@ def league_detail(request: HttpRequest, slug: str) -> TemplateResponse:
 def league_rules(request: HttpRequest, slug: str) -> HttpResponse:
     """The league's house rules: every option of its preset with what it means.
     Owners change them; other members see them."""
-    league, role = _get_league_for_member(request, slug)
+    league, role = get_league_and_role(request, slug)
     owner = role == Membership.Role.OWNER
     if request.method == "POST" and not owner:
         raise PermissionDenied("Only the league's owners may change its rules.")

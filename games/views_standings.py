@@ -19,7 +19,8 @@ from django.urls import URLPattern, path, re_path
 from django.views.decorators.http import require_safe
 
 from . import charts, services, standings
-from .models import GameSession, HandEntry, League, Player, Rating, RatingChange, Seat
+from .models import GameSession, HandEntry, Player, Rating, RatingChange, Seat
+from .views_leagues import get_league_for_member
 
 FORM_ERRORS = 422
 # Players whose rating history the standings page draws: more lines than this are
@@ -54,19 +55,10 @@ class StandingsFilter(forms.Form):
         return self.cleaned_data.get("from"), self.cleaned_data.get("to")
 
 
-def _get_league_for_member(request: HttpRequest, slug: str) -> League:
-    """The league, if the user is one of its members: to anyone else it does not
-    exist (404), whatever its slug."""
-    league = League.objects.filter(slug=slug, memberships__user=request.user).first()
-    if league is None:
-        raise Http404("No such league.")
-    return league
-
-
 @login_required
 @require_safe
 def league_standings(request: HttpRequest, slug: str) -> TemplateResponse:
-    league = _get_league_for_member(request, slug)
+    league = get_league_for_member(request, slug)
     form = StandingsFilter(request.GET if ("from" in request.GET or "to" in request.GET) else None)
     date_from, date_to = form.range
     rows = standings.league_standings(league, date_from=date_from, date_to=date_to)
