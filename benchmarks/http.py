@@ -333,7 +333,7 @@ def fill_league(
                 (
                     round_id, session_id, number, seat_of[names[turn]], played.cut, user_id,
                     at + datetime.timedelta(minutes=5 * number),
-                    at + datetime.timedelta(minutes=5 * number), 1,
+                    at + datetime.timedelta(minutes=5 * number), 1, None,
                 )
             )  # fmt: skip
             for i, hand in enumerate(played.hands):
