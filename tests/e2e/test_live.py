@@ -13,21 +13,12 @@ from playwright.sync_api import Page, expect
 from games import services
 from games.models import GameSession, League
 
-from .test_scoring import PASSWORD, SHOWN_8S, WIN_8S, fill_round, horizontal_overflow
+from .conftest import PASSWORD, sign_in
+from .test_scoring import SHOWN_8S, WIN_8S, fill_round, horizontal_overflow
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
-
-
-def sign_in(page: Page, username: str) -> User:
-    user = User.objects.create_user(username=username, password=PASSWORD)
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    expect(page.get_by_role("button", name="Sign out")).to_be_visible()
-    return user
 
 
 def test_a_spectator_on_the_share_link_sees_a_round_appear(

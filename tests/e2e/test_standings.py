@@ -7,31 +7,20 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
 from games.models import Membership
 from tests.web.test_standings import FEB, build_club
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+from .conftest import sign_in
 
-PASSWORD = "correct-horse-battery-staple"
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 def horizontal_overflow(page: Page) -> int:
     return page.evaluate(
         "document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )
-
-
-def sign_in(page: Page, username: str) -> User:
-    user = User.objects.create_user(username=username, password=PASSWORD)
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    expect(page.get_by_role("button", name="Sign out")).to_be_visible()
-    return user
 
 
 def test_standings_and_player_pages_on_a_phone(phone_page: Page, screenshot_dir: Path) -> None:
