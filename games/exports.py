@@ -54,6 +54,7 @@ from .models import (
     Rejoin,
     Round,
     Seat,
+    new_share_token,
     validate_groups,
 )
 from .services import same_name
@@ -243,11 +244,14 @@ def _xlsx_text(text: str) -> str:
 # --- A league as JSON ----------------------------------------------------------------------
 
 
-def export_league(league: League) -> dict[str, Any]:
+def export_league(league: League, *, share_tokens: bool = True) -> dict[str, Any]:
     """Everything `import_league` needs to restore the league: its rules, members,
     players, and every session with its seats, rounds and hands, sessions in the
     order they are rated (the day played, then as created). Figures are included so
-    the file reads on its own; the import re-scores and checks them."""
+    the file reads on its own; the import re-scores and checks them.
+
+    Without ``share_tokens`` (a member who is not shown the share links) each
+    session's token is null, and an import makes a new one."""
     sessions = list(
         league.sessions.select_related("created_by", "first_dealer__player")
         .prefetch_related(
@@ -291,11 +295,11 @@ def export_league(league: League) -> dict[str, Any]:
             {"name": player.name, "user": _username(player.user)}
             for player in sorted(players.values(), key=lambda player: player.name.lower())
         ],
-        "sessions": [_export_session(session) for session in sessions],
+        "sessions": [_export_session(session, share_tokens) for session in sessions],
     }
 
 
-def _export_session(session: GameSession) -> dict[str, Any]:
+def _export_session(session: GameSession, share_tokens: bool) -> dict[str, Any]:
     return {
         "name": session.name,
         "preset": session.preset,
@@ -306,7 +310,7 @@ def _export_session(session: GameSession) -> dict[str, Any]:
         "closed_at": session.closed_at.isoformat() if session.closed_at else None,
         "money_per_point": _decimal(session.money_per_point),
         "buy_in": _decimal(session.buy_in),
-        "share_token": session.share_token,
+        "share_token": session.share_token if share_tokens else None,
         "created_by": _username(session.created_by),
         "first_dealer": session.first_dealer.player.name if session.first_dealer else None,
         "seats": [
@@ -519,10 +523,12 @@ def _players(items: list) -> dict[str, str | None]:
 
 def _session_plan(data: Mapping[str, Any], index: int, players: Mapping) -> _SessionPlan:
     where = f"Session {index}"
-    columns = {
-        name: _column(GameSession, name, data, where)
-        for name in ("preset", "played_on", "share_token")
-    }
+    columns = {name: _column(GameSession, name, data, where) for name in ("preset", "played_on")}
+    # A file exported without the share links (null) gets new ones.
+    token = data.get("share_token")
+    columns["share_token"] = (
+        new_share_token() if token is None else _column(GameSession, "share_token", data, where)
+    )
     # An unnamed session is written as "": a hand-written file may leave it out.
     columns["name"] = _column(GameSession, "name", {"name": data.get("name") or ""}, where)
     for name in ("money_per_point", "buy_in"):

@@ -125,50 +125,44 @@ def is_pool(ruleset: Ruleset, ceiling: int | None) -> bool:
 # --- Who may see and change a session ------------------------------------------------
 
 
+# A league's sessions follow the league's roles, whoever started them: a member
+# who leaves the league (or becomes a viewer) keeps no rights over the sessions they
+# started in it. A session outside any league belongs to its creator alone.
+
+
 def sessions_visible_to(user: AnyUser) -> QuerySet[GameSession]:
-    """Sessions a user created, or that belong to a league they are a member of."""
+    """Sessions a user created outside any league, or that belong to a league they
+    are a member of."""
     if not user.is_authenticated:
         return GameSession.objects.none()
     return GameSession.objects.filter(
-        Q(created_by=user) | Q(league__memberships__user=user)
+        Q(created_by=user, league__isnull=True) | Q(league__memberships__user=user)
     ).distinct()
 
 
-def can_view(user: AnyUser, session: GameSession) -> bool:
+def _has_role(user: AnyUser, session: GameSession, roles: Sequence[str]) -> bool:
     if not user.is_authenticated:
         return False
-    if session.created_by_id == user.pk:
-        return True
-    return session.league_id is not None and (
-        Membership.objects.filter(league_id=session.league_id, user=user).exists()
-    )
+    if session.league_id is None:
+        return session.created_by_id == user.pk
+    return Membership.objects.filter(
+        league_id=session.league_id, user=user, role__in=roles
+    ).exists()
+
+
+def can_view(user: AnyUser, session: GameSession) -> bool:
+    return _has_role(user, session, Membership.Role.values)
 
 
 def can_write(user: AnyUser, session: GameSession) -> bool:
-    """The creator, or a league owner or scorer, may add, edit and delete rounds."""
-    if not user.is_authenticated:
-        return False
-    if session.created_by_id == user.pk:
-        return True
-    return session.league_id is not None and (
-        Membership.objects.filter(
-            league_id=session.league_id, user=user, role__in=WRITE_ROLES
-        ).exists()
-    )
+    """Add, edit and delete rounds, end the session, rejoin players: its creator, or
+    a league owner or scorer."""
+    return _has_role(user, session, WRITE_ROLES)
 
 
 def can_manage(user: AnyUser, session: GameSession) -> bool:
-    """The creator, or a league owner, may delete the session or replace its share
-    link."""
-    if not user.is_authenticated:
-        return False
-    if session.created_by_id == user.pk:
-        return True
-    return session.league_id is not None and (
-        Membership.objects.filter(
-            league_id=session.league_id, user=user, role=Membership.Role.OWNER
-        ).exists()
-    )
+    """Set the stakes and replace the share link: its creator, or a league owner."""
+    return _has_role(user, session, (Membership.Role.OWNER,))
 
 
 def leagues_for_scorer(user: AnyUser) -> QuerySet[League]:

@@ -228,11 +228,11 @@ def member_league_ids(user) -> list[int]:
 
 def visible_sessions(user, league_ids: Sequence[int]) -> Q:
     """The sessions ``user`` may see, as `services.can_view` decides one by one: the
-    ones they created and those of the leagues (``league_ids``) they are a member
-    of. A Q over GameSession."""
+    ones they created outside any league and those of the leagues (``league_ids``)
+    they are a member of. A Q over GameSession."""
     if not user.is_authenticated:
         return Q(pk__in=[])
-    return Q(created_by=user) | Q(league_id__in=list(league_ids))
+    return Q(created_by=user, league__isnull=True) | Q(league_id__in=list(league_ids))
 
 
 @dataclass(frozen=True)

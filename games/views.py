@@ -93,8 +93,11 @@ def signup(request: HttpRequest) -> TemplateResponse | HttpResponse:
 # --- Starting a session ----------------------------------------------------------------
 
 
-def _session_form_context(form: SessionForm) -> dict:
-    return {"form": form, "known_players": Player.objects.order_by("name")[:200]}
+def _session_form_context(request: HttpRequest, form: SessionForm) -> dict:
+    # Only players this user has seen at a table: names from other leagues stay there.
+    visible = services.sessions_visible_to(request.user).values("pk")
+    known = Player.objects.filter(seats__session__in=visible).distinct().order_by("name")
+    return {"form": form, "known_players": known[:200]}
 
 
 def _chosen_league(leagues, data) -> League | None:
@@ -132,7 +135,9 @@ def session_new(request: HttpRequest) -> TemplateResponse | HttpResponse:
         if request.htmx and "league" in request.GET:
             # A league was picked: its preset and house rules become the defaults.
             return TemplateResponse(request, "games/session_new.html#game_rules", {"form": form})
-        return TemplateResponse(request, "games/session_new.html", _session_form_context(form))
+        return TemplateResponse(
+            request, "games/session_new.html", _session_form_context(request, form)
+        )
 
     valid = form.is_valid()
     if request.POST.get("action") == "toss":
@@ -141,7 +146,7 @@ def session_new(request: HttpRequest) -> TemplateResponse | HttpResponse:
         return TemplateResponse(
             request,
             "games/session_new.html",
-            _session_form_context(form),
+            _session_form_context(request, form),
             status=FORM_ERRORS,
         )
     session = services.create_session(
@@ -165,7 +170,9 @@ def _toss(request: HttpRequest, form: SessionForm, leagues) -> TemplateResponse:
     template = "games/session_new.html#seating" if request.htmx else "games/session_new.html"
     seat_errors = any(key.startswith("seat_") for key in form.errors)
     if seat_errors:
-        return TemplateResponse(request, template, _session_form_context(form), status=FORM_ERRORS)
+        return TemplateResponse(
+            request, template, _session_form_context(request, form), status=FORM_ERRORS
+        )
     preset = form.cleaned_data.get("preset") or "21-points"
     dealt = services.toss_seats(form.players, form.ruleset or PRESETS[preset])
     data = request.POST.copy()
@@ -175,7 +182,7 @@ def _toss(request: HttpRequest, form: SessionForm, leagues) -> TemplateResponse:
         data[f"seat_{number}"] = name
     data["first_dealer"] = str(len(dealt))
     tossed = SessionForm(data, leagues=leagues, toss_cards=dict(dealt), defaults=form.defaults)
-    return TemplateResponse(request, template, _session_form_context(tossed))
+    return TemplateResponse(request, template, _session_form_context(request, tossed))
 
 
 # --- The session page ------------------------------------------------------------------
@@ -512,7 +519,11 @@ def round_edit(request: HttpRequest, pk: int, round_pk: int) -> TemplateResponse
 @require_POST
 def round_delete(request: HttpRequest, pk: int, round_pk: int) -> HttpResponse:
     played = _get_round_for_user(request, pk, round_pk, write=True)
+    # The version the delete button was shown with: a round changed since is not
+    # deleted unseen.
     version = _posted_id(request, "version")
+    if version is None:
+        return HttpResponseBadRequest("Reload the round and delete it from there.")
     try:
         services.delete_round(played, request.user, version=version)
     except services.RoundConflict as conflict:

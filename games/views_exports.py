@@ -23,8 +23,8 @@ from django.views.decorators.http import require_http_methods, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from . import exports, services
-from .models import GameSession
-from .views_leagues import get_league_for_member
+from .models import GameSession, Membership
+from .views_leagues import get_league_and_role, get_league_for_member
 from .views_standings import StandingsFilter
 
 FORM_ERRORS = 422
@@ -113,9 +113,12 @@ def league_standings_xlsx(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_safe
 def league_export(request: HttpRequest, slug: str) -> HttpResponse:
-    """The whole league as JSON, for `import_league` here or on another server."""
-    league = get_league_for_member(request, slug)
-    text = exports.dumps(exports.export_league(league))
+    """The whole league as JSON, for `import_league` here or on another server. The
+    sessions' share links only for its owners: the session page shows them to no one
+    else either."""
+    league, role = get_league_and_role(request, slug)
+    owner = role == Membership.Role.OWNER
+    text = exports.dumps(exports.export_league(league, share_tokens=owner))
     filename = f"{league.slug}-{timezone.localdate().isoformat()}.json"
     return _download(text.encode(), filename, JSON)
 

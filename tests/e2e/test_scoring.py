@@ -149,6 +149,12 @@ def enter_three_rounds(page: Page, *, keypad: bool, screenshot_dir: Path, size: 
         expect(preview(page, "Ben")).to_contain_text(typo_error)
         expect(player(page, "Ben").get_by_label("Groups")).to_have_value(TYPO)
         expect(page.locator(".scores")).to_have_count(0)  # nothing was saved
+        # The form was swapped in anew: type once htmx has wired it up (a person
+        # cannot type within those milliseconds; a test can).
+        page.wait_for_function(
+            "document.querySelector('#settlement')['htmx-internal-data'] !== undefined"
+            " && !document.querySelector('.htmx-settling, .htmx-swapping')"
+        )
         player(page, "Ben").get_by_label("Groups").fill(SHOWN_8S)
     expect(preview(page, "Ben")).not_to_contain_text(typo_error)
     expect(preview(page, "Ben")).to_contain_text("Hand points: 102")
@@ -254,12 +260,12 @@ def test_the_toss_seats_players_by_their_cards(phone_page: Page) -> None:
 
 
 def test_known_players_are_seated_by_a_tap(phone_page: Page) -> None:
-    from games.models import Player
+    from games import services
 
     page = phone_page
-    for name in ("Dev", "Esha"):
-        Player.objects.create(name=name)
-    User.objects.create_user(username="picks", password=PASSWORD)
+    picks = User.objects.create_user(username="picks", password=PASSWORD)
+    # Players are offered once this user has sat at a table with them.
+    services.create_session(picks, preset="21-points", overrides={}, players=["Dev", "Esha"])
     page.goto("/accounts/login/")
     page.get_by_label("Username").fill("picks")
     page.get_by_label("Password").fill(PASSWORD)

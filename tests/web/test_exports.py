@@ -512,6 +512,23 @@ def test_the_standings_page_links_its_downloads(scorer: Client, league: League) 
 # --- The JSON export ----------------------------------------------------------------------
 
 
+def test_only_owners_export_the_share_links_and_an_import_makes_new_ones(
+    client: Client, league: League
+) -> None:
+    ben = User.objects.get(username="ben")  # a scorer of the league
+    client.force_login(ben)
+    data = json.loads(client.get(reverse("games:league_export", args=[league.slug])).content)
+    old_tokens = set(league.sessions.values_list("share_token", flat=True))
+    assert {session["share_token"] for session in data["sessions"]} == {None}
+
+    wipe()
+    imported = exports.import_league(json.dumps(data)).league
+
+    tokens = list(imported.sessions.values_list("share_token", flat=True))
+    assert len(set(tokens)) == len(tokens) == len(data["sessions"])
+    assert not set(tokens) & old_tokens and all(len(token) == 22 for token in tokens)
+
+
 def test_json_export_holds_the_league_its_sessions_rounds_and_hands(
     scorer: Client, league: League
 ) -> None:

@@ -39,6 +39,7 @@ def second_phone(table: GameSession) -> Client:
     league = League.objects.create(name="Club", slug="club")
     table.league = league
     table.save()
+    Membership.objects.create(league=league, user=table.created_by, role=Membership.Role.OWNER)
     ben = User.objects.create_user("ben", password="x")
     Membership.objects.create(league=league, user=ben, role=Membership.Role.SCORER)
     phone = Client()

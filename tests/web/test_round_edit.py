@@ -174,7 +174,7 @@ def test_a_stale_edit_is_refused_with_a_message(scorer: Client, table, three_rou
 
 
 def test_deleting_a_round_renumbers_and_recomputes(scorer: Client, table, three_rounds) -> None:
-    response = scorer.post(delete_url(three_rounds[0]))
+    response = scorer.post(delete_url(three_rounds[0]), {"version": 1})
 
     assert response.status_code == 302
     assert list(table.rounds.order_by("number").values_list("pk", "number")) == [
@@ -189,8 +189,8 @@ def test_deleting_a_round_renumbers_and_recomputes(scorer: Client, table, three_
 def test_deleting_the_middle_round_of_many_keeps_numbers_gapless(scorer: Client, table) -> None:
     rounds = [play(table, *ROUNDS[0]) for _ in range(6)]
 
-    scorer.post(delete_url(rounds[2]))
-    scorer.post(delete_url(rounds[0]))
+    scorer.post(delete_url(rounds[2]), {"version": 1})
+    scorer.post(delete_url(rounds[0]), {"version": 1})
 
     assert list(table.rounds.order_by("number").values_list("number", flat=True)) == [1, 2, 3, 4]
     assert list(table.rounds.order_by("number").values_list("pk", flat=True)) == [
@@ -199,7 +199,9 @@ def test_deleting_the_middle_round_of_many_keeps_numbers_gapless(scorer: Client,
 
 
 def test_delete_over_htmx_redirects_the_client(scorer: Client, table, three_rounds) -> None:
-    response = scorer.post(delete_url(three_rounds[2]), headers={"HX-Request": "true"})
+    response = scorer.post(
+        delete_url(three_rounds[2]), {"version": 1}, headers={"HX-Request": "true"}
+    )
 
     assert response.status_code == 200
     assert response["HX-Redirect"] == reverse("games:session_detail", args=[table.pk])
@@ -212,7 +214,7 @@ def test_deleting_the_deciding_round_reopens_the_session(scorer: Client, user: U
     deciding = play(session, "8S", {"Asha": ("declared", WIN_8S), "Ben": ("shown", LOOSE_148)})
     assert services.load_scoreboard(session).winners == ("Asha",)
 
-    scorer.post(delete_url(deciding))
+    scorer.post(delete_url(deciding), {"version": 1})
 
     board = services.load_scoreboard(session)
     assert not board.finished and board.winners == ()
@@ -286,3 +288,10 @@ def test_editing_keeps_the_players_of_that_round(scorer: Client, user: User) -> 
     form = scorer.get(edit_url(third)).context_data["form"]
 
     assert [row.seat.player.name for row in form.rows()] == ["Asha", "Ben"]  # Chen was out
+
+
+def test_a_delete_without_the_version_it_was_shown_is_refused(scorer: Client, table) -> None:
+    played = play(table, *ROUNDS[0])
+    for body in ({}, {"version": "abc"}, {"version": "9" * 40}):
+        assert scorer.post(delete_url(played), body).status_code == 400
+    assert Round.objects.filter(pk=played.pk).exists()

@@ -25,8 +25,13 @@ def test_start_page_needs_sign_in(client: Client) -> None:
     assert not GameSession.objects.exists()
 
 
-def test_start_page_lists_presets_with_descriptions_and_house_rules(scorer: Client) -> None:
-    Player.objects.create(name="Dev")
+def test_start_page_lists_presets_with_descriptions_and_house_rules(
+    scorer: Client, user: User
+) -> None:
+    from .conftest import make_session
+
+    make_session(user, players=("Dev", "Eli"))  # a table this user played at
+    Player.objects.create(name="Zed")  # a name from someone else's table
 
     response = scorer.get(URL)
 
@@ -39,6 +44,7 @@ def test_start_page_lists_presets_with_descriptions_and_house_rules(scorer: Clie
     assert "Most points a loser&#x27;s hand can cost." in html  # help text of hand_cap
     assert 'name="rule_hand_cap"' in html and 'value="120"' in html
     assert '<option value="Dev">' in html  # known players to pick from
+    assert "Zed" not in html  # nobody else's players
     assert response.context_data["form"].initial["ceiling"] is None  # 21-points has none
 
 

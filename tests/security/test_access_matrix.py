@@ -1,0 +1,879 @@
+"""Who may do what, at every URL of the app (issue 6, "Access").
+
+MATRIX below is the rule book: one row per URL name, one entry per HTTP method the
+view accepts, and for each the status every actor gets. The tests request every
+URL with every method as every actor and check the status, that refused requests
+change nothing in the database and that allowed writes really write. A URL that
+is not in the matrix fails `test_every_url_has_a_row_in_the_matrix`: add its row.
+
+Actors (tests/security/conftest.py): "anonymous" (signed out), "outsider" (signed
+in, member of another league only), and the league's "viewer", "scorer" and
+"owner" (the owner also created the sessions).
+
+Adding a URL: one line in MATRIX, e.g.
+
+    "games:round_history": row("round", GET=members(200)),
+    "games:session_stakes": row("table", POST=managers(302, body=..., writes=True)),
+
+``row``'s first argument names what the URL's arguments point at (see ``target``);
+``everyone``, ``signed_in``, ``members``, ``scorers`` and ``managers`` are the
+access levels (the status the allowed actors get is their argument), and ``_case``
+spells out any other combination. A write needs a ``body`` a browser would send
+and ``writes=True``; ``effect`` checks the change a user would see.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from urllib.parse import quote
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from games import exports
+from games.models import GameSession, League, Membership, Round
+from tests.web.conftest import make_session, round_data, seat_pk, session_form_data
+
+from .conftest import (
+    ACTORS,
+    ROUND_1,
+    World,
+    changed_tables,
+    fingerprint,
+    form_on,
+    forms_in,
+    round_form,
+)
+
+pytestmark = pytest.mark.django_db
+
+LOGIN = "sign-in page"  # a 302 to /accounts/login/?next=<the page asked for>
+ADMIN_LOGIN = "admin sign-in page"  # a 302 to /admin/login/?next=<the page asked for>
+Status = int | str
+Body = Callable[[World], dict]
+
+NEW_PASSWORD = "a-brand-new-passphrase-42"
+
+
+@dataclass(frozen=True)
+class Case:
+    """One kind of request to a URL: what each actor gets, the body sent, and whether
+    the request, where allowed, changes data (``effect`` says how a user sees it)."""
+
+    expect: Mapping[str, Status]
+    ok: Status
+    body: Body | None = None
+    writes: bool = False
+    effect: Callable[[World], bool] | None = None
+    label: str = ""
+
+    def allowed(self, actor: str) -> bool:
+        return self.expect[actor] == self.ok
+
+
+def _case(expect: dict[str, Status], ok: Status, **kwargs) -> Case:
+    assert set(expect) == set(ACTORS)
+    return Case(expect=expect, ok=ok, **kwargs)
+
+
+def everyone(ok: Status, **kwargs) -> Case:
+    """Public: signed in or not."""
+    return _case(dict.fromkeys(ACTORS, ok), ok, **kwargs)
+
+
+def signed_in(ok: Status, **kwargs) -> Case:
+    """Anyone signed in; anonymous users are sent to sign in."""
+    return _case({"anonymous": LOGIN} | dict.fromkeys(ACTORS[1:], ok), ok, **kwargs)
+
+
+def members(ok: Status, **kwargs) -> Case:
+    """Reading a league's page or session: its members. To anyone else it does not
+    exist (404), so ids reveal nothing."""
+    expect = {"anonymous": LOGIN, "outsider": 404, "viewer": ok, "scorer": ok, "owner": ok}
+    return _case(expect, ok, **kwargs)
+
+
+def scorers(ok: Status, **kwargs) -> Case:
+    """Scoring a session (rounds, rejoins, ending it): its creator, league owners and
+    scorers; viewers see it but may not (403)."""
+    expect = {"anonymous": LOGIN, "outsider": 404, "viewer": 403, "scorer": ok, "owner": ok}
+    return _case(expect, ok, **kwargs)
+
+
+def managers(ok: Status, **kwargs) -> Case:
+    """Managing a session (stakes, share link) or a league (rules, members): the
+    session's creator or the league's owners."""
+    expect = {"anonymous": LOGIN, "outsider": 404, "viewer": 403, "scorer": 403, "owner": ok}
+    return _case(expect, ok, **kwargs)
+
+
+@dataclass(frozen=True)
+class Row:
+    """A URL: the object it names (see ``target``) and its cases per method."""
+
+    on: str | None
+    methods: dict[str, tuple[Case, ...]] = field(default_factory=dict)
+
+
+def row(on: str | None = None, **methods: Case | tuple[Case, ...]) -> Row:
+    return Row(on, {m: c if isinstance(c, tuple) else (c,) for m, c in methods.items()})
+
+
+TARGETS: dict[str | None, Callable[[World], list]] = {
+    None: lambda w: [],
+    "table": lambda w: [w.table.pk],  # the 21-points session
+    "pool": lambda w: [w.pool.pk],  # the pool, where Chen may rejoin
+    "round": lambda w: [w.table.pk, w.round.pk],
+    "league": lambda w: [w.league.slug],
+    "member": lambda w: [w.league.slug, w.membership(w.viewer).pk],  # the viewer's
+    "player": lambda w: [w.asha.pk],
+    "token": lambda w: [w.table.share_token],
+    "reset link": lambda w: ["MQ", "not-a-valid-token"],
+}
+
+
+def target(world: World, on: str | None) -> list:
+    """The URL arguments naming ``on`` in the world."""
+    return TARGETS[on](world)
+
+
+# --- Request bodies, as a browser would send them ----------------------------------------
+
+
+def _page(name: str, *args) -> str:
+    return reverse(f"games:{name}", args=args)
+
+
+def new_round(world: World) -> dict:
+    t = world.table
+    return round_form(world, _page("session_detail", t.pk), _page("round_create", t.pk), ROUND_1)
+
+
+def arrange_new_round(world: World) -> dict:
+    return new_round(world) | {"arrange": str(seat_pk(world.table, "Ben"))}
+
+
+def edited_round(world: World) -> dict:
+    t, r = world.table, world.round
+    edit = _page("round_edit", t.pk, r.pk)
+    # Round 1 again, with Asha and Ben swapping hands.
+    swapped = {"Asha": ROUND_1["Ben"], "Ben": ROUND_1["Asha"], "Chen": ROUND_1["Chen"]}
+    return round_form(world, edit, edit, swapped)
+
+
+def arrange_edited_round(world: World) -> dict:
+    return edited_round(world) | {"arrange": str(seat_pk(world.table, "Ben"))}
+
+
+def delete_round(world: World) -> dict:
+    t, r = world.table, world.round
+    owner = world.client("owner")
+    form = form_on(owner, _page("round_edit", t.pk, r.pk), _page("round_delete", t.pk, r.pk))
+    return {"version": form.data()["version"]}
+
+
+def new_session(world: World) -> dict:
+    return session_form_data(name="Saturday", seat_1="Gita", seat_2="Hugo")
+
+
+def new_league_session(world: World) -> dict:
+    return new_session(world) | {"league": str(world.league.pk)}
+
+
+def league_rules(world: World) -> dict:
+    page = _page("league_rules", world.league.slug)
+    data = form_on(world.client("owner"), page, page).data()
+    return data | {"name": ["Tuesday Night Club"]}
+
+
+def new_league(world: World) -> dict:
+    page = _page("league_new")
+    data = form_on(world.client("owner"), page, page).data()
+    return data | {"name": ["Wednesday Club"]}
+
+
+def league_file(world: World) -> dict:
+    text = json.dumps(
+        {
+            "format": exports.FORMAT,
+            "version": exports.VERSION,
+            "league": {
+                "name": "Imported Club",
+                "slug": "imported-club",
+                "preset": "21-points",
+                "overrides": {},
+                "money_per_point": None,
+            },
+            "members": [],
+            "players": [],
+            "sessions": [],
+        }
+    )
+    return {"file": SimpleUploadedFile("club.json", text.encode(), "application/json")}
+
+
+def _session(world: World, name: str) -> GameSession:
+    return GameSession.objects.get(pk=getattr(world, name).pk)
+
+
+# --- The matrix ---------------------------------------------------------------------------
+
+MATRIX: dict[str, Row] = {
+    # Home and accounts.
+    "games:home": row(GET=everyone(200)),
+    "games:signup": row(
+        GET=everyone(200),
+        POST=everyone(
+            302,
+            body=lambda w: {
+                "username": "newcomer",
+                "password1": NEW_PASSWORD,
+                "password2": NEW_PASSWORD,
+            },
+            writes=True,
+        ),
+    ),
+    # Starting a session: anyone signed in, in a league only as its owner or scorer
+    # (to others the league is not a choice: the form says so).
+    "games:session_new": row(
+        GET=signed_in(200),
+        POST=(
+            signed_in(
+                302,
+                body=new_session,
+                writes=True,
+                effect=lambda w: GameSession.objects.filter(name="Saturday").exists(),
+                label="own",
+            ),
+            _case(
+                {"anonymous": LOGIN, "outsider": 422, "viewer": 422, "scorer": 302, "owner": 302},
+                302,
+                body=new_league_session,
+                writes=True,
+                effect=lambda w: w.league.sessions.filter(name="Saturday").exists(),
+                label="in the league",
+            ),
+        ),
+    ),
+    # A session and its tools.
+    "games:session_detail": row("table", GET=members(200)),
+    "games:session_scoreboard": row("table", GET=members(200)),
+    "games:session_history": row("table", GET=members(200)),
+    "games:session_totals_chart": row("table", GET=members(200)),
+    "games:session_rounds_csv": row("table", GET=members(200)),
+    "games:session_rounds_xlsx": row("table", GET=members(200)),
+    "games:session_stakes": row(
+        "table",
+        POST=managers(
+            302,
+            body=lambda w: {"money_per_point": "0.25"},
+            writes=True,
+            effect=lambda w: str(_session(w, "table").money_per_point) == "0.25",
+        ),
+    ),
+    "games:session_share_reset": row(
+        "table",
+        POST=managers(
+            302,
+            writes=True,
+            effect=lambda w: _session(w, "table").share_token != w.table.share_token,
+        ),
+    ),
+    "games:session_close": row(
+        "table",
+        POST=scorers(302, writes=True, effect=lambda w: _session(w, "table").closed_at is not None),
+    ),
+    "games:session_rejoin": row(
+        "pool",
+        POST=scorers(
+            302,
+            body=lambda w: {"seat": str(seat_pk(w.pool, "Chen"))},
+            writes=True,
+            effect=lambda w: w.pool.rejoins.exists(),
+        ),
+    ),
+    # Rounds.
+    "games:round_create": row(
+        "table",
+        POST=scorers(
+            302, body=new_round, writes=True, effect=lambda w: w.table.rounds.count() == 3
+        ),
+    ),
+    "games:round_preview": row("table", POST=scorers(200, body=new_round)),
+    "games:round_arrange": row("table", POST=scorers(200, body=arrange_new_round)),
+    "games:round_detail": row("round", GET=members(200)),
+    "games:round_history": row("round", GET=members(200)),
+    "games:round_edit": row(
+        "round",
+        GET=scorers(200),
+        POST=scorers(
+            302,
+            body=edited_round,
+            writes=True,
+            effect=lambda w: Round.objects.get(pk=w.round.pk).version == 2,
+        ),
+    ),
+    "games:round_edit_preview": row("round", POST=scorers(200, body=edited_round)),
+    "games:round_edit_arrange": row("round", POST=scorers(200, body=arrange_edited_round)),
+    "games:round_delete": row(
+        "round",
+        POST=scorers(
+            302,
+            body=delete_round,
+            writes=True,
+            effect=lambda w: not Round.objects.filter(pk=w.round.pk).exists(),
+        ),
+    ),
+    # The share link: the token is the key, whoever holds it; read-only.
+    "games:shared_session": row("token", GET=everyone(200)),
+    "games:shared_scoreboard": row("token", GET=everyone(200)),
+    "games:shared_totals_chart": row("token", GET=everyone(200)),
+    # Leagues.
+    "games:league_list": row(GET=signed_in(200)),
+    "games:league_new": row(
+        GET=signed_in(200),
+        POST=signed_in(
+            302,
+            body=new_league,
+            writes=True,
+            effect=lambda w: League.objects.filter(name="Wednesday Club").exists(),
+        ),
+    ),
+    "games:league_detail": row("league", GET=members(200)),
+    "games:league_rules": row(
+        "league",
+        GET=members(200),
+        POST=managers(
+            302,
+            body=league_rules,
+            writes=True,
+            effect=lambda w: League.objects.get(pk=w.league.pk).name == "Tuesday Night Club",
+        ),
+    ),
+    "games:member_add": row(
+        "league",
+        POST=managers(
+            302,
+            body=lambda w: {"username": w.outsider.username, "role": "viewer"},
+            writes=True,
+            effect=lambda w: w.league.memberships.filter(user=w.outsider).exists(),
+        ),
+    ),
+    "games:member_change": row(
+        "member",
+        POST=managers(
+            302,
+            body=lambda w: {"role": "scorer"},
+            writes=True,
+            effect=lambda w: w.membership(w.viewer).role == Membership.Role.SCORER,
+        ),
+    ),
+    "games:league_standings": row("league", GET=members(200)),
+    "games:league_standings_csv": row("league", GET=members(200)),
+    "games:league_standings_xlsx": row("league", GET=members(200)),
+    "games:league_export": row("league", GET=members(200)),
+    "games:player_detail": row("player", GET=members(200)),
+    # Importing a league file makes a new league, owned by whoever imports it.
+    "games:league_import": row(
+        GET=signed_in(200),
+        POST=signed_in(
+            302,
+            body=league_file,
+            writes=True,
+            effect=lambda w: League.objects.filter(slug="imported-club").exists(),
+        ),
+    ),
+    # Django's sign-in pages. Their FormViews answer PUT like a POST whose form is
+    # empty (Django parses no body for PUT): the form again, nothing done.
+    "login": row(
+        GET=everyone(200),
+        POST=everyone(302, body=lambda w: {"username": "olga", "password": w.password}),
+        PUT=everyone(200),
+    ),
+    "logout": row(POST=everyone(302)),
+    "password_change": row(
+        GET=signed_in(200),
+        POST=signed_in(
+            302,
+            body=lambda w: {
+                "old_password": w.password,
+                "new_password1": NEW_PASSWORD,
+                "new_password2": NEW_PASSWORD,
+            },
+            writes=True,
+        ),
+        PUT=signed_in(200),
+    ),
+    "password_change_done": row(GET=signed_in(200)),
+    "password_reset": row(
+        GET=everyone(200),
+        POST=everyone(302, body=lambda w: {"email": "nobody@example.com"}),
+        PUT=everyone(200),
+    ),
+    "password_reset_done": row(GET=everyone(200)),
+    # A link that is not valid says so, whatever the method.
+    "password_reset_confirm": row(
+        "reset link",
+        GET=everyone(200),
+        POST=everyone(200),
+        PUT=everyone(200),
+        PATCH=everyone(200),
+        DELETE=everyone(200),
+    ),
+    "password_reset_complete": row(GET=everyone(200)),
+    # The framework's floor for the load benchmark (unnamed: keyed by its route).
+    "hello/": row(GET=everyone(200)),
+    # The admin is for staff; none of the actors is (Django's own access rules: its
+    # other URLs are left out of the coverage test below).
+    "admin:index": row(GET=_case(dict.fromkeys(ACTORS, ADMIN_LOGIN), ADMIN_LOGIN)),
+    "admin:login": row(GET=everyone(200)),
+}
+
+METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+NAMESPACES_LEFT_OUT = {"admin"}
+
+
+def path_of(world: World, key: str, on: str | None) -> str:
+    return f"/{key}" if key.endswith("/") else reverse(key, args=target(world, on))
+
+
+def request(client: Client, method: str, path: str, data: dict | None = None, **extra):
+    if method == "GET":
+        return client.get(path, data or {}, **extra)
+    if method == "POST":
+        return client.post(path, data or {}, **extra)
+    return client.generic(method, path, **extra)
+
+
+def login_url(path: str) -> str:
+    return "/accounts/login/?next=" + quote(path, safe="/")
+
+
+def assert_status(response, expected: Status, path: str) -> None:
+    if expected == LOGIN:
+        assert response.status_code == 302, response.status_code
+        assert response["Location"] == login_url(path)
+    elif expected == ADMIN_LOGIN:
+        assert response.status_code == 302, response.status_code
+        assert response["Location"] == "/admin/login/?next=" + quote(path, safe="/")
+    else:
+        assert response.status_code == expected, _why(response)
+        if expected == 302:
+            assert not response["Location"].startswith("/accounts/login/")
+
+
+def _why(response) -> str:
+    text = response.content.decode(errors="replace")
+    errors = re.findall(r'class="errorlist[^"]*"[^>]*>(.*?)</ul>', text, re.S)
+    return f"{response.status_code}: {errors or text[:300]}"
+
+
+# --- Which requests are known to go wrong (bugs found, reported; not fixed here) --------
+
+# (URL name, method, actor): what goes wrong. The case is then expected to fail.
+KNOWN_BUGS: dict[tuple[str, str, str], str] = {}
+
+
+def known_bug(reason: str | None) -> list:
+    return [pytest.mark.xfail(strict=True, raises=AssertionError, reason=reason)] if reason else []
+
+
+def _cases() -> Iterator:
+    for key, spec in MATRIX.items():
+        for method, cases in spec.methods.items():
+            for case in cases:
+                for actor in ACTORS:
+                    label = f"{key}-{method}" + (f"-{case.label}" if case.label else "")
+                    marks = known_bug(KNOWN_BUGS.get((key, method, actor)))
+                    yield pytest.param(key, method, case, actor, id=f"{label}-{actor}", marks=marks)
+
+
+# --- The tests ----------------------------------------------------------------------------
+
+
+def _walk(resolver: URLResolver, namespace: str = "") -> Iterator[tuple[str, URLPattern]]:
+    for entry in resolver.url_patterns:
+        if isinstance(entry, URLResolver):
+            inner = entry.namespace or ""
+            full = f"{namespace}:{inner}" if namespace and inner else inner or namespace
+            yield from _walk(entry, full)
+        else:
+            name = entry.name or str(entry.pattern)  # an unnamed URL: its route
+            yield (f"{namespace}:{name}" if namespace else name), entry
+
+
+def _left_out(key: str) -> bool:
+    return ":" in key and key.split(":")[0] in NAMESPACES_LEFT_OUT
+
+
+def url_keys() -> set[str]:
+    return {key for key, _ in _walk(get_resolver()) if not _left_out(key)}
+
+
+def test_every_url_has_a_row_in_the_matrix() -> None:
+    missing = sorted(url_keys() - set(MATRIX))
+    assert not missing, (
+        f"URLs without a row in MATRIX ({__file__}): {missing}. Add one saying what "
+        "each actor gets for each method the view accepts."
+    )
+
+
+def test_every_row_of_the_matrix_is_a_url() -> None:
+    known = url_keys()
+    stale = sorted(key for key in MATRIX if key not in known and not _left_out(key))
+    assert not stale, f"MATRIX rows for URLs that no longer exist: {stale}"
+
+
+@pytest.mark.parametrize(("key", "method", "case", "actor"), list(_cases()))
+def test_each_actor_gets_exactly_what_the_role_allows(
+    world: World, key: str, method: str, case: Case, actor: str
+) -> None:
+    path = path_of(world, key, MATRIX[key].on)
+    data = case.body(world) if case.body else None
+    client = world.client(actor)
+    before = fingerprint()
+
+    response = request(client, method, path, data)
+
+    assert_status(response, case.expect[actor], path)
+    changed = changed_tables(before, fingerprint())
+    if case.writes and case.allowed(actor):
+        assert changed, "an allowed write changed nothing"
+        if case.effect:
+            assert case.effect(world)
+    else:
+        assert not changed, f"a refused request (or a read) changed {changed}"
+
+
+def _wrong_methods() -> Iterator:
+    for key, spec in MATRIX.items():
+        if _left_out(key):
+            continue
+        for method in METHODS:
+            if method not in spec.methods:
+                yield pytest.param(key, method, id=f"{key}-{method}")
+
+
+@pytest.mark.parametrize(("key", "method"), list(_wrong_methods()))
+def test_a_method_the_view_does_not_take_is_a_405(world: World, key: str, method: str) -> None:
+    # The owner may do everything, so only the method can be refused.
+    path = path_of(world, key, MATRIX[key].on)
+    before = fingerprint()
+    response = request(world.client("owner"), method, path, round_data(world.table, "8S", ROUND_1))
+    assert response.status_code == 405
+    assert fingerprint() == before
+
+
+# Each object the URLs name, replaced by one that does not exist.
+MISSING = {
+    "table": lambda w: [10**12],
+    "pool": lambda w: [10**12],
+    "round": lambda w: [w.table.pk, 10**12],
+    "league": lambda w: ["no-such-league"],
+    "member": lambda w: [w.league.slug, 10**12],
+    "player": lambda w: [10**12],
+}
+
+
+def _outsider_404s() -> Iterator:
+    for key, spec in MATRIX.items():
+        for method, cases in spec.methods.items():
+            if spec.on in MISSING and cases[0].expect["outsider"] == 404:
+                yield pytest.param(key, method, id=f"{key}-{method}")
+
+
+@pytest.mark.parametrize(("key", "method"), list(_outsider_404s()))
+def test_another_leagues_ids_look_exactly_like_missing_ones(
+    world: World, key: str, method: str
+) -> None:
+    spec = MATRIX[key]
+    outsider = world.client("outsider")
+    real = request(outsider, method, reverse(key, args=target(world, spec.on)))
+    missing = request(outsider, method, reverse(key, args=MISSING[spec.on](world)))
+    assert real.status_code == missing.status_code == 404
+    assert real.content == missing.content
+
+
+# What the league's pages would give away: its sessions, players and members.
+LEAGUE_SECRETS = ("Friday", "Pool night", "Tuesday Club", "Asha", "Chen", "olga", "sami", "vera")
+KNOWN_LEAKS: dict[str, str] = {}
+
+
+def _outsider_pages() -> Iterator:
+    for key, spec in MATRIX.items():
+        cases = spec.methods.get("GET", ())
+        if cases and cases[0].expect["outsider"] == 200 and spec.on != "token":
+            yield pytest.param(key, id=key, marks=known_bug(KNOWN_LEAKS.get(key)))
+
+
+@pytest.mark.parametrize("key", list(_outsider_pages()))
+def test_pages_open_to_an_outsider_show_nothing_of_another_league(world: World, key: str) -> None:
+    response = world.client("outsider").get(path_of(world, key, MATRIX[key].on))
+    assert response.status_code == 200
+    text = response.content.decode(errors="replace")
+    shown = [secret for secret in LEAGUE_SECRETS if re.search(rf"\b{secret}\b", text)]
+    assert not shown, f"an outsider sees {shown}"
+
+
+# --- The share link -----------------------------------------------------------------------
+
+TOKEN_URLS = [key for key, spec in MATRIX.items() if spec.on == "token"]
+
+
+@pytest.mark.parametrize("key", TOKEN_URLS)
+def test_a_wrong_share_token_is_a_404(world: World, key: str) -> None:
+    real = world.table.share_token
+    for token in (
+        secrets.token_urlsafe(16),  # the shape of a real one
+        real[:-1] + ("A" if real[-1] != "A" else "B"),  # one character off
+        real[:16],  # a prefix
+        real + "x",  # longer
+    ):
+        assert Client().get(reverse(key, args=[token])).status_code == 404
+
+
+@pytest.mark.parametrize("key", TOKEN_URLS)
+@pytest.mark.parametrize("method", ["POST", "PUT", "PATCH", "DELETE"])
+def test_the_share_link_cannot_write_even_with_a_round(world: World, key: str, method: str) -> None:
+    before = fingerprint()
+    path = reverse(key, args=[world.table.share_token])
+    response = request(Client(), method, path, round_data(world.table, "8S", ROUND_1))
+    assert response.status_code == 405
+    assert fingerprint() == before
+
+
+def _players(session: GameSession) -> set[str]:
+    return set(session.seats.values_list("player__name", flat=True))
+
+
+def _shows(text: str, session: GameSession, mine: GameSession) -> list[str]:
+    """What of ``session`` (and not of ``mine``) the text shows: its name, players,
+    share token, pages and rounds."""
+    marks = [session.name, session.share_token, f"/sessions/{session.pk}/"]
+    marks += sorted(_players(session) - _players(mine))
+    marks += [f"/rounds/{pk}/" for pk in session.rounds.values_list("pk", flat=True)]
+    return [mark for mark in marks if mark in text]
+
+
+@pytest.mark.parametrize("key", TOKEN_URLS)
+def test_a_share_token_opens_its_own_session_and_nothing_else(world: World, key: str) -> None:
+    client = Client()
+    for mine, others in ((world.table, (world.other, world.pool)), (world.other, (world.table,))):
+        response = client.get(reverse(key, args=[mine.share_token]))
+        assert response.status_code == 200
+        text = response.content.decode()
+        assert all(name in text for name in _players(mine))
+        for other in others:
+            shown = _shows(text, other, mine)
+            assert not shown, f"{mine}'s link shows {other}: {shown}"
+        # Read-only: the ids of its own pages are not given away either.
+        assert f"/sessions/{mine.pk}/" not in text
+
+
+@pytest.mark.parametrize(("actor", "sees"), [("viewer", False), ("scorer", False), ("owner", True)])
+def test_only_those_who_may_replace_the_share_link_are_shown_it(
+    world: World, actor: str, sees: bool
+) -> None:
+    for session in (world.table, world.pool):
+        page = world.client(actor).get(_page("session_detail", session.pk))
+        assert (session.share_token in page.content.decode()) is sees
+
+
+SHARE_LINK_LEAKS: dict[str, str] = {}
+
+
+def _member_reads() -> Iterator:
+    for key, spec in MATRIX.items():
+        cases = spec.methods.get("GET", ())
+        if cases and cases[0].expect["viewer"] == 200 and spec.on not in (None, "token"):
+            for actor in ("viewer", "scorer"):
+                marks = known_bug(SHARE_LINK_LEAKS.get(key))
+                yield pytest.param(key, actor, id=f"{key}-{actor}", marks=marks)
+
+
+@pytest.mark.parametrize(("key", "actor"), list(_member_reads()))
+def test_no_page_gives_the_share_link_to_members_not_shown_it(
+    world: World, key: str, actor: str
+) -> None:
+    response = world.client(actor).get(path_of(world, key, MATRIX[key].on))
+    assert response.status_code == 200
+    body = response.content
+    assert world.table.share_token.encode() not in body
+    assert world.pool.share_token.encode() not in body
+
+
+# --- Former members ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("change", "refused"), [("removed", 404), ("made a viewer", 403)])
+def test_a_scorer_who_leaves_the_league_can_no_longer_change_its_sessions(
+    world: World, change: str, refused: int
+) -> None:
+    started = make_session(world.scorer, players=("Gil", "Hal"), name="Sami's night")
+    started.league = world.league
+    started.save(update_fields=["league"])
+    membership = world.membership(world.scorer)
+    if change == "removed":
+        membership.delete()
+    else:
+        membership.role = Membership.Role.VIEWER
+        membership.save(update_fields=["role"])
+    client = world.client("scorer")
+    before = fingerprint()
+
+    share = client.post(_page("session_share_reset", started.pk))
+    stakes = client.post(_page("session_stakes", started.pk), {"money_per_point": "5"})
+
+    assert (share.status_code, stakes.status_code) == (refused, refused)
+    assert not changed_tables(before, fingerprint())
+
+
+def test_a_player_of_two_leagues_shows_each_member_only_their_leagues_sessions(
+    world: World,
+) -> None:
+    # Asha also plays at the other league's table.
+    crossover = make_session(
+        world.outsider,
+        players=("Asha", "Dara"),
+        name="Harbour crossover",
+        league=world.other_league,
+    )
+    asha = _page("player_detail", world.asha.pk)
+
+    mine = world.client("viewer").get(asha).content.decode()
+    theirs = world.client("outsider").get(asha).content.decode()
+
+    assert "Friday" in mine and "Harbour crossover" not in mine
+    assert "Harbour crossover" in theirs and "Friday" not in theirs
+    assert f"/sessions/{crossover.pk}/" not in mine
+    assert f"/sessions/{world.table.pk}/" not in theirs
+
+
+@pytest.mark.parametrize("target", ["https://evil.example/", "//evil.example/", "/\\evil.example/"])
+def test_signing_in_never_sends_the_browser_to_another_site(world: World, target: str) -> None:
+    response = Client().post(
+        f"{reverse('login')}?next={quote(target)}",
+        {"username": world.owner.username, "password": world.password, "next": target},
+    )
+    assert response.status_code == 302
+    assert response["Location"] == reverse("games:home")
+
+
+# --- CSRF ---------------------------------------------------------------------------------
+
+
+def _posts() -> Iterator:
+    for key, spec in MATRIX.items():
+        for case in spec.methods.get("POST", ()):
+            yield pytest.param(key, case, id=f"{key}" + (f"-{case.label}" if case.label else ""))
+
+
+@pytest.mark.parametrize(("key", "case"), list(_posts()))
+def test_a_post_without_the_csrf_token_is_refused_and_changes_nothing(
+    world: World, key: str, case: Case
+) -> None:
+    data = case.body(world) if case.body else {}
+    data.pop("csrfmiddlewaretoken", None)
+    client = world.client("owner", enforce_csrf_checks=True)
+    path = path_of(world, key, MATRIX[key].on)
+    client.get("/")  # a CSRF cookie, but no token in the form or the headers
+    before = fingerprint()
+
+    response = client.post(path, data)
+
+    assert response.status_code == 403
+    assert b"CSRF" in response.content
+    assert fingerprint() == before
+
+
+def _hx_token(html: str) -> str:
+    match = re.search(r"<body hx-headers='([^']*)'>", html)
+    assert match, "base.html's <body> sends no hx-headers"
+    return json.loads(match[1])["x-csrftoken"]
+
+
+def test_htmx_posts_carry_the_token_base_html_gives_them(world: World) -> None:
+    client = world.client("owner", enforce_csrf_checks=True)
+    page = client.get(reverse("games:session_detail", args=[world.table.pk])).content.decode()
+    preview = reverse("games:round_preview", args=[world.table.pk])
+    body = round_data(world.table, "8S", ROUND_1)
+    htmx = {"HX-Request": "true"}
+
+    without = client.post(preview, body, headers=htmx)
+    with_token = client.post(preview, body, headers=htmx | {"X-CSRFToken": _hx_token(page)})
+
+    assert without.status_code == 403
+    assert with_token.status_code == 200 and "Asha" in with_token.content.decode()
+
+
+def test_a_form_posted_with_its_own_token_goes_through(world: World) -> None:
+    client = world.client("owner", enforce_csrf_checks=True)
+    page = reverse("games:session_detail", args=[world.table.pk])
+    stakes = reverse("games:session_stakes", args=[world.table.pk])
+    data = form_on(client, page, stakes).data() | {"money_per_point": "0.50"}
+
+    assert client.post(stakes, data).status_code == 302
+    assert str(_session(world, "table").money_per_point) == "0.50"
+
+
+def _bad_round_htmx(client: Client, world: World):
+    url = reverse("games:round_create", args=[world.table.pk])
+    return client.post(url, {"cut_joker": "ZZ"}, headers={"HX-Request": "true"})
+
+
+@dataclass(frozen=True)
+class Page:
+    """A page with forms that post: who looks at it, how many post forms it holds
+    at least (the sign-out button in the header is one), and whether it is one of
+    ours, built on base.html (Django's password pages use the admin's templates)."""
+
+    actor: str
+    url: Callable[[World], str]
+    forms: int
+    base_html: bool = True
+
+
+PAGES: dict[str, Page] = {
+    "home": Page("owner", lambda w: "/", 1),
+    "session page": Page("owner", lambda w: _page("session_detail", w.table.pk), 5),
+    "pool page (rejoin)": Page("owner", lambda w: _page("session_detail", w.pool.pk), 4),
+    "round edit": Page("owner", lambda w: _page("round_edit", w.table.pk, w.round.pk), 3),
+    "round page": Page("scorer", lambda w: _page("round_detail", w.table.pk, w.round.pk), 1),
+    "new session": Page("owner", lambda w: _page("session_new"), 2),
+    "league page": Page("owner", lambda w: _page("league_detail", w.league.slug), 5),
+    "league rules": Page("owner", lambda w: _page("league_rules", w.league.slug), 2),
+    "new league": Page("owner", lambda w: _page("league_new"), 2),
+    "league import": Page("owner", lambda w: _page("league_import"), 2),
+    "sign-up": Page("anonymous", lambda w: _page("signup"), 1),
+    "sign-in": Page("anonymous", lambda w: reverse("login"), 1),
+    "password change": Page("owner", lambda w: reverse("password_change"), 1, base_html=False),
+}
+
+
+@pytest.mark.parametrize("name", list(PAGES))
+def test_every_form_that_posts_carries_a_csrf_token(world: World, name: str) -> None:
+    page = PAGES[name]
+    response = world.client(page.actor).get(page.url(world))
+    assert response.status_code == 200
+    html = response.content.decode()
+    posts = [form for form in forms_in(html) if form.method == "post"]
+    assert len(posts) >= page.forms, [form.action for form in posts]
+    for form in posts:
+        token = form.data().get("csrfmiddlewaretoken", [""])
+        assert len(token) == 1 and len(token[0]) == 64, f"{form.action} has no CSRF token"
+    if page.base_html:
+        # And htmx requests get theirs from the page's <body>.
+        assert len(_hx_token(html)) == 64
+
+
+def test_a_round_form_swapped_in_by_htmx_carries_a_csrf_token(world: World) -> None:
+    response = _bad_round_htmx(world.client("owner"), world)
+    assert response.status_code == 422
+    posts = [form for form in forms_in(response.content.decode()) if form.method == "post"]
+    assert posts and all(len(f.data()["csrfmiddlewaretoken"][0]) == 64 for f in posts)
