@@ -104,9 +104,12 @@ def session_history(session: GameSession) -> Table:
     header = ["Round", "Dealer", "Cut joker"]
     for seat in board.seats:
         header += [f"{seat.player.name}: {column}" for column in PLAYER_COLUMNS]
+    hands: dict[int, dict[int, HandEntry]] = {}
+    for entry in HandEntry.objects.filter(round__session=session):
+        hands.setdefault(entry.round_id, {})[entry.player_id] = entry
     rows = []
     for row in board.rows:
-        entries = {entry.player_id: entry for entry in row.round.entries.all()}
+        entries = hands.get(row.round.pk, {})
         cells: list[Value] = [row.round.number, row.dealer, row.round.cut_joker]
         for seat, cell in zip(board.seats, row.cells, strict=True):
             cells += _entry_cells(entries.get(seat.player_id), cell.total)

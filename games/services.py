@@ -18,7 +18,7 @@ from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
-from django.db.models import Count, F, Max, Min, Prefetch, Q, QuerySet, Sum, Value
+from django.db.models import Count, F, Max, Min, Q, QuerySet, Sum, Value
 from django.db.models.functions import Lower
 from django.utils import timezone
 
@@ -254,24 +254,34 @@ def load_scoreboard(session: GameSession) -> Scoreboard:
     the winner and the next dealer are derived here, never stored."""
     ruleset = ruleset_of(session)
     seats = tuple(session.seats.select_related("player").order_by("position"))
+    # Only what the replay needs: every page and every save replays the session, so
+    # the hands' groups and breakdowns (JSON) are not read here.
     rounds = list(
-        session.rounds.select_related("dealer__player")
-        .prefetch_related(Prefetch("entries", queryset=HandEntry.objects.select_related("player")))
-        .order_by("number")
+        session.rounds.only(
+            "id", "session_id", "number", "dealer_id", "cut_joker", "version"
+        ).order_by("number")
     )
     names = [seat.player.name for seat in seats]
+    name_of_player = {seat.player_id: seat.player.name for seat in seats}
+    name_of_seat = {seat.pk: seat.player.name for seat in seats}
     ignored: list[str] = []
-    seated = set(names)
-    scores = [
-        {entry.player.name: entry.score for entry in played.entries.all()} for played in rounds
-    ]
-    # An entry for someone without a seat can only come from the admin; the rules
-    # service would not know the name, so it is left off the table.
-    scores = [{name: score for name, score in row.items() if name in seated} for row in scores]
-    first_dealer = session.first_dealer
+    by_round: dict[int, dict[str, int]] = {played.pk: {} for played in rounds}
+    for round_id, player_id, score in HandEntry.objects.filter(round__session=session).values_list(
+        "round_id", "player_id", "score"
+    ):
+        # An entry for someone without a seat can only come from the admin; the rules
+        # service would not know the name, so it is left off the table.
+        if player_id in name_of_player:
+            by_round[round_id][name_of_player[player_id]] = score
+    scores = [by_round[played.pk] for played in rounds]
+    dealers = [name_of_seat[p.dealer_id] for p in rounds if p.dealer_id in name_of_seat]
+    first_dealer = name_of_seat.get(session.first_dealer_id)
     rejoins = [
-        (rejoin.seat.player.name, rejoin.after_round)
-        for rejoin in session.rejoins.select_related("seat__player")
+        (name_of_seat[seat_id], after)
+        for seat_id, after in session.rejoins.order_by("after_round", "pk").values_list(
+            "seat_id", "after_round"
+        )
+        if seat_id in name_of_seat
     ]
     while True:
         try:
@@ -280,8 +290,8 @@ def load_scoreboard(session: GameSession) -> Scoreboard:
                 names,
                 scores,
                 ceiling=session.ceiling,
-                dealers=[played.dealer.player.name for played in rounds if played.dealer],
-                first_dealer=first_dealer.player.name if first_dealer else None,
+                dealers=dealers,
+                first_dealer=first_dealer,
                 rejoins=rejoins,
                 closed=session.closed_at is not None,
             )
@@ -317,7 +327,7 @@ def load_scoreboard(session: GameSession) -> Scoreboard:
     rows = tuple(
         Row(
             round=played,
-            dealer=played.dealer.player.name if played.dealer else None,
+            dealer=name_of_seat.get(played.dealer_id),
             cells=tuple(
                 Cell(
                     score=line.scores[name],

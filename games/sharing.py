@@ -4,6 +4,7 @@ players at the table can open the live score table on their own phones."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import segno
 from django.http import HttpRequest
@@ -21,8 +22,15 @@ class ShareLinks:
 
 def share_links(request: HttpRequest, session: GameSession) -> ShareLinks:
     url = request.build_absolute_uri(reverse("games:shared_session", args=[session.share_token]))
-    # segno builds the SVG from the URL alone (no user text reaches it unescaped), so
-    # it is safe to inline; error level "M" still reads off a scuffed phone screen.
+    return ShareLinks(url=url, qr_svg=mark_safe(qr_svg(url)))
+
+
+@lru_cache(maxsize=1024)
+def qr_svg(url: str) -> str:
+    """The QR code of ``url`` as inline SVG. Drawing one takes a few milliseconds and
+    a link changes only when replaced, so each process keeps the recent ones.
+
+    segno builds the SVG from the URL alone (no user text reaches it unescaped), so
+    it is safe to inline; error level "M" still reads off a scuffed phone screen."""
     qr = segno.make(url, error="m")
-    svg = qr.svg_inline(scale=4, border=2, dark="#1f2933", light="#ffffff")
-    return ShareLinks(url=url, qr_svg=mark_safe(svg))
+    return qr.svg_inline(scale=4, border=2, dark="#1f2933", light="#ffffff")
