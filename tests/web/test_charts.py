@@ -288,3 +288,11 @@ def test_the_include_shows_the_chart_with_its_figures_in_words(table: GameSessio
         "charts/session_totals.html", {"board": services.load_scoreboard(table)}
     )
     assert f'src="{src}?rounds=2&amp;totals=' in again
+
+
+@pytest.mark.django_db
+def test_the_session_page_shows_the_running_totals_chart(scorer, table: GameSession) -> None:
+    play(table, "8S", ROUND_1)
+    html = scorer.get(reverse("games:session_detail", args=[table.pk])).content.decode()
+    src = reverse("games:session_totals_chart", args=[table.pk])
+    assert f'src="{src}?rounds=1&amp;totals=' in html and "data-session-chart" in html
