@@ -422,19 +422,10 @@ class RoundForm(forms.Form):
     """
 
     cut_joker = forms.CharField(max_length=12, required=False, label="Cut joker")
-    version = forms.IntegerField(
-        required=False, min_value=1, max_value=2**31 - 1, widget=forms.HiddenInput
-    )
-    # Names this rendering of the form in the ids of its preview regions; a preview
-    # answered after the form was replaced (the round saved) then matches nothing.
-    key = forms.RegexField(regex=FORM_KEY, required=False, widget=forms.HiddenInput)
-    # A new round: the number the form showed (saved only as that number, so two
-    # phones entering the same round cannot make two), and the form's own random
-    # token (a double tap or a retried request saves it once).
-    number = forms.IntegerField(
-        required=False, min_value=1, max_value=2**31 - 1, widget=forms.HiddenInput
-    )
-    submission = forms.RegexField(regex=SUBMISSION, required=False, widget=forms.HiddenInput)
+
+    # The hidden inputs (key, submission, number, version) are read in __init__, not
+    # declared as fields: a mangled one must not make the form invalid with an error
+    # nobody can see; it is simply not trusted.
 
     def __init__(
         self, *args: Any, entry: services.RoundEntry, final: bool = True, **kwargs: Any
@@ -443,16 +434,22 @@ class RoundForm(forms.Form):
         self.entry = entry
         self.final = final
         self.check: services.RoundCheck | None = None
+        # Names this rendering of the form in the ids of its preview regions; a preview
+        # answered after the form was replaced (the round saved) then matches nothing.
         self.form_key = self._posted("key", FORM_KEY) or secrets.token_hex(4)
+        # The form's own random token: a double tap or a retried request saves once.
         self.submission_token = self._posted("submission", SUBMISSION) or secrets.token_hex(16)
-        # What this form was opened on: the round number it showed (a new round) or
-        # the version it started from (an edit). Kept through previews and Arrange;
-        # a view moves them on only when the user has seen the other device's save.
+        # What this form was opened on: the round number it showed (a new round is
+        # saved only as that number) or the version it started from (an edit saves
+        # only over that version; None when none was sent). Kept through previews and
+        # Arrange; a view moves them on only once the user has seen another device's
+        # save.
         number = self._posted("number", r"[0-9]{1,9}")
         version = self._posted("version", r"[0-9]{1,9}")
         self.expected_number = int(number) if number else entry.number
-        self.expected_version = (
-            int(version) if version else (entry.round.version if entry.round else None)
+        self.posted_version = int(version) if version else None
+        self.expected_version = self.posted_version or (
+            entry.round.version if entry.round else None
         )
         outcomes = [(o, HandEntry.Outcome(o).label) for o in entry.ruleset.outcomes]
         for seat in entry.seats:

@@ -494,9 +494,7 @@ def round_edit(request: HttpRequest, pk: int, round_pk: int) -> TemplateResponse
     theirs = None
     if form.is_valid():
         try:
-            services.save_round(
-                entry, form.check, request.user, version=form.cleaned_data["version"]
-            )
+            services.save_round(entry, form.check, request.user, version=form.posted_version)
         except services.RoundConflict as conflict:
             if conflict.theirs is None:  # deleted meanwhile: nothing left to edit
                 messages.error(request, str(conflict))

@@ -73,7 +73,7 @@ def test_the_edit_page_shows_the_saved_round_and_a_prefilled_form(
     assert form[f"outcome_{seat_pk(table, 'Ben')}"].value() == "shown"
     # Stored canonically, shown in the notation of RULES.md §1.
     assert form[f"groups_{seat_pk(table, 'Ben')}"].value() == SHOWN_8S
-    assert form["version"].value() == 1
+    assert form.expected_version == 1
     assert [p.result.score for p in form.check.players] == [122, -92, -30]
     html = response.content.decode()
     assert "As saved" in html and "count 102" in html  # the stored breakdown

@@ -197,7 +197,6 @@ def test_an_outcome_the_preset_does_not_play(scorer: Client, user: User) -> None
         lambda data: data | {"cut_joker": "8\x00S"},
         lambda data: data | {k: "5H\x00 6H" for k in data if k.startswith("groups_")},
         lambda data: data | {k: "AS " * 100 for k in data if k.startswith("groups_")},
-        lambda data: data | {"version": "x", "outcome_999999": "declared"},
     ],
 )
 def test_malformed_round_posts_are_form_errors(scorer: Client, table: GameSession, mangle) -> None:
@@ -213,6 +212,34 @@ def test_malformed_round_posts_are_form_errors(scorer: Client, table: GameSessio
         )
         assert preview.status_code == 200
     assert_nothing_saved()
+
+
+def test_mangled_hidden_fields_are_not_trusted_but_do_not_block_a_round(
+    scorer: Client, table: GameSession
+) -> None:
+    # Hidden inputs are not form fields: a junk one is ignored (it used to make the
+    # form invalid with an error no one could see), so a good round still saves once.
+    data = round_data(table, "8S", GOOD) | {
+        "version": "x",
+        "number": "-1",
+        "submission": "<script>",
+        "key": "\x00",
+        "outcome_999999": "declared",
+    }
+    response = scorer.post(reverse("games:round_create", args=[table.pk]), data)
+    assert response.status_code == 302
+    assert table.rounds.count() == 1
+
+
+def test_an_edit_with_a_mangled_version_saves_nothing(scorer: Client, table: GameSession) -> None:
+    played = play(table, "8S", GOOD)
+    edited = GOOD | {"Chen": ("middle_drop", "")}  # a valid edit, but of which version?
+    data = round_data(table, "8S", edited) | {"version": "x"}
+    response = scorer.post(reverse("games:round_edit", args=[table.pk, played.pk]), data)
+    assert response.status_code == 422
+    played.refresh_from_db()
+    assert played.version == 1
+    assert played.entries.get(player__name="Chen").outcome == "first_drop"
 
 
 def test_bytes_that_are_not_utf8_are_not_a_server_error(scorer: Client, table: GameSession) -> None:
