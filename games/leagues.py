@@ -50,7 +50,7 @@ def role_of(user: AnyUser, league: League) -> str | None:
 
 
 # Addresses of pages under /leagues/ that a league's slug must not shadow.
-RESERVED_SLUGS = frozenset({"new", "import"})
+RESERVED_SLUGS = frozenset({"new"})
 
 
 def _unique_slug(name: str) -> str:
