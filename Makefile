@@ -3,7 +3,8 @@
 #   make run       migrate the SQLite database and serve on http://127.0.0.1:8000
 #                  (DEMO=1 loads the demo data first)
 #   make demo      migrate and load the demo data (user, players, two sessions)
-#   make test      the whole pytest suite (rules, web, browser) on SQLite
+#   make test      the whole pytest suite (rules, web, browser) on SQLite; obtains a
+#                  Chromium for the browser tests where it can
 #   make test-pg   the same suite on PostgreSQL (PG_URL below)
 #   make lint      ruff check + ruff format --check
 #   make format    rewrite files with ruff (fix + format)
@@ -34,11 +35,15 @@ run: migrate
 demo: migrate
 	$(BIN)/python manage.py demo
 
+# The browser tests need a Chromium: an existing one, else Playwright's download, else
+# Debian's package as root (tests/support/browser.py); failing all, they skip and say why.
+CHROMIUM = CHROMIUM_PATH="$$($(BIN)/python -m tests.support.browser --obtain)"
+
 test: $(STAMP)
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(CHROMIUM) $(BIN)/pytest $(PYTEST_ARGS)
 
 test-pg: $(STAMP)
-	DATABASE_URL=$(PG_URL) $(BIN)/pytest $(PYTEST_ARGS)
+	$(CHROMIUM) DATABASE_URL=$(PG_URL) $(BIN)/pytest $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -1,14 +1,14 @@
 """Playwright fixtures for browser tests against pytest-django's live server.
 
-Playwright cannot download its own browser here, so the tests drive the system
-Chromium (`apt-get install -y chromium`). Without one they skip, unless
-CI_REQUIRE_BROWSER=1 is set (as .ci/run does), in which case they fail.
+The tests drive the Chromium that `tests/support/browser.py` finds: CHROMIUM_PATH
+(which `make test` sets after obtaining one) or the system's. Without one they skip,
+saying which command would fix it, unless CI_REQUIRE_BROWSER=1 is set (as .ci/run
+does), in which case they fail.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
+
+from tests.support.browser import HOW_TO_GET_CHROMIUM, find_chromium
 
 # Playwright's sync API keeps an asyncio event loop running in the main thread
 # for the rest of the session, and Django refuses ORM calls (the live server's
@@ -28,20 +30,6 @@ DESKTOP = {"width": 1280, "height": 800}
 SCREENSHOTS = Path(__file__).parent / "screenshots"
 
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-HOW_TO_GET_CHROMIUM = (
-    "no Chromium found: install it with `apt-get install -y chromium` "
-    "(or set CHROMIUM_PATH to a Chromium binary)"
-)
-
-
-def find_chromium() -> str | None:
-    candidates = [
-        os.environ.get("CHROMIUM_PATH", ""),
-        "/usr/bin/chromium",
-        shutil.which("chromium") or "",
-        shutil.which("chromium-browser") or "",
-    ]
-    return next((c for c in candidates if c and os.access(c, os.X_OK)), None)
 
 
 @pytest.fixture(scope="session")

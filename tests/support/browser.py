@@ -1,0 +1,85 @@
+"""Finding, and where possible obtaining, the Chromium that the browser tests drive.
+
+`make test` runs `python -m tests.support.browser --obtain` before pytest, so that a
+newcomer's first green run has opened real pages: it takes an existing Chromium,
+else Playwright's own download (`playwright install chromium`), else Debian's
+package when it runs as root. Only if all of them fail do the browser tests skip,
+and their skip message says which command would fix it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+SYSTEM_PATHS = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
+HOW_TO_GET_CHROMIUM = (
+    "no Chromium found: run `.venv/bin/playwright install chromium`, or "
+    "`apt-get install -y chromium` as root, or set CHROMIUM_PATH to a Chromium binary"
+)
+
+
+def _executable(path: str | None) -> bool:
+    return bool(path) and os.path.isfile(path) and os.access(path, os.X_OK)
+
+
+def playwright_chromium() -> str | None:
+    """The Chromium that `playwright install chromium` put in Playwright's cache."""
+    try:
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as playwright:
+            path = playwright.chromium.executable_path
+    except Exception:  # no driver, no browser: simply not there
+        return None
+    return path if _executable(path) else None
+
+
+def find_chromium(*, playwright_cache: bool = False) -> str | None:
+    """A Chromium already on this machine: CHROMIUM_PATH or the system's, and with
+    `playwright_cache` Playwright's own download (asking Playwright starts its driver,
+    which cannot happen inside a test session that already runs one)."""
+    candidates = [
+        os.environ.get("CHROMIUM_PATH", ""),
+        *SYSTEM_PATHS,
+        shutil.which("chromium") or "",
+        shutil.which("chromium-browser") or "",
+    ]
+    found = next((c for c in candidates if _executable(c)), None)
+    return found or (playwright_chromium() if playwright_cache else None)
+
+
+def _run(command: list[str]) -> bool:
+    print(f"browser: trying `{' '.join(command)}`", file=sys.stderr)
+    try:
+        completed = subprocess.run(command, stdout=sys.stderr, stderr=sys.stderr, timeout=900)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        print(f"browser: {error}", file=sys.stderr)
+        return False
+    return completed.returncode == 0
+
+
+def obtain_chromium() -> str | None:
+    """Find a Chromium, or install one by the first way that works here."""
+    found = find_chromium(playwright_cache=True)
+    if found:
+        return found
+    if _run([sys.executable, "-m", "playwright", "install", "chromium"]):
+        found = find_chromium(playwright_cache=True)
+        if found:
+            return found
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
+        env_install = ["env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "install", "-y", "-q"]
+        if _run(["apt-get", "update", "-q"]) and _run([*env_install, "chromium"]):
+            return find_chromium()
+    print(f"browser: {HOW_TO_GET_CHROMIUM}; the browser tests will skip", file=sys.stderr)
+    return None
+
+
+if __name__ == "__main__":
+    # Prints the path (or nothing) for the Makefile to pass on as CHROMIUM_PATH.
+    obtain = "--obtain" in sys.argv[1:]
+    path = obtain_chromium() if obtain else find_chromium(playwright_cache=True)
+    print(path or "")
