@@ -56,12 +56,27 @@ PRODUCTION = DJANGO_ENV == "production"
 
 DEBUG = env_bool("DJANGO_DEBUG", default=not PRODUCTION)
 
+DEVELOPMENT_KEY = "django-insecure-dev-only-key-do-not-use-in-production"
 SECRET_KEY = env_value("DJANGO_SECRET_KEY") or ""
+
+
+def is_real_key(key: str) -> bool:
+    """Long and varied enough, and not a published one: what `check --deploy` asks
+    of a key (security.W009), made a condition of starting."""
+    return len(key) >= 50 and len(set(key)) >= 5 and not key.startswith("django-insecure")
+
+
+if PRODUCTION and not is_real_key(SECRET_KEY):
+    # A guessable key lets anyone forge sessions and password-reset links; whatever
+    # DEBUG says, production never falls back to the development key.
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY must be set in production: 50+ random characters, e.g. "
+        "python3 -c 'import secrets; print(secrets.token_urlsafe(50))'."
+    )
 if not SECRET_KEY:
     if not DEBUG:
-        # A guessable key lets anyone forge sessions; refuse to start without one.
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DEBUG is off.")
-    SECRET_KEY = "django-insecure-dev-only-key-do-not-use-in-production"
+    SECRET_KEY = DEVELOPMENT_KEY
 
 ALLOWED_HOSTS = env_list(
     "DJANGO_ALLOWED_HOSTS", [] if PRODUCTION else ["localhost", "127.0.0.1", "[::1]"]

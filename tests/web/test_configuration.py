@@ -4,11 +4,16 @@ a fresh process, so only the environment given decides."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import secrets
+import socket
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -95,3 +100,87 @@ def test_the_suite_runs_on_the_database_database_url_names() -> None:
     expected = "postgresql" if url.startswith(("postgres://", "postgresql://")) else "sqlite"
 
     assert connection.vendor == expected
+
+
+# --- gunicorn and forwarded headers ----------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextmanager
+def _gunicorn(tmp_path: Path, **env: str) -> Iterator[int]:
+    """The app under gunicorn with the repository's configuration file and production
+    settings, on a free port of 127.0.0.1: the address a client on the same host
+    (or a proxy) connects from, which gunicorn trusts by default."""
+    port = _free_port()
+    environ = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DJANGO_", "GUNICORN_"))
+        and k not in {"DATABASE_URL", "FORWARDED_ALLOW_IPS"}
+    }
+    environ.update(
+        DJANGO_SETTINGS_MODULE="scorekeeper.settings",
+        DJANGO_ENV="production",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+        DJANGO_ALLOWED_HOSTS="127.0.0.1",
+        DJANGO_STATIC_ROOT=str(tmp_path / "static"),
+        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        GUNICORN_WORKERS="1",
+        GUNICORN_THREADS="1",
+        **env,
+    )
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", str(BASE_DIR / "gunicorn.conf.py"),
+         "--bind", f"127.0.0.1:{port}"],
+        cwd=tmp_path,  # not the project folder: gunicorn must not find ./gunicorn.conf.py itself
+        env=environ,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    try:
+        for _ in range(300):
+            if server.poll() is not None:
+                pytest.fail(f"gunicorn exited: {server.stderr.read()}")
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        yield port
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def _get(port: int, path: str, **headers: str) -> http.client.HTTPResponse:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn.request("GET", path, headers=headers)
+    response = conn.getresponse()
+    response.read()
+    conn.close()
+    return response
+
+
+def test_a_forwarded_https_header_from_a_client_does_not_skip_the_https_redirect(
+    tmp_path: Path,
+) -> None:
+    with _gunicorn(tmp_path) as port:
+        forged = _get(port, "/hello/", **{"X-Forwarded-Proto": "https"})
+
+    assert forged.status == 301
+    assert forged.getheader("Location") == f"https://127.0.0.1:{port}/hello/"
+
+
+def test_behind_a_proxy_its_forwarded_https_header_is_trusted(tmp_path: Path) -> None:
+    with _gunicorn(tmp_path, DJANGO_BEHIND_PROXY="1") as port:
+        via_proxy = _get(port, "/hello/", **{"X-Forwarded-Proto": "https"})
+        plain = _get(port, "/hello/")
+
+    assert via_proxy.status == 200
+    assert plain.status == 301  # the proxy said nothing about HTTPS: redirect
