@@ -8,6 +8,7 @@ looks for. Every variable is listed in README.md.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -228,6 +229,34 @@ AXES_LOCKOUT_TEMPLATE = "axes/lockout.html"
 AXES_CLIENT_IP_CALLABLE = "scorekeeper.security.client_ip"
 AXES_USERNAME_CALLABLE = "scorekeeper.security.attempted_username"
 BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY", False)
+# Where the reverse proxy connects from (addresses or networks): only these may name
+# the client in X-Forwarded-For. gunicorn.conf.py reads the same variable.
+PROXY_IPS = env_list("DJANGO_PROXY_IPS", ["127.0.0.1", "::1"])
+try:
+    for network in PROXY_IPS:
+        ipaddress.ip_network(network)  # strict, as gunicorn checks the same list
+except ValueError as error:
+    raise ImproperlyConfigured(f"DJANGO_PROXY_IPS: {error}") from error
+
+# Sign-ups per client address (scorekeeper.security.client_ip) in a window that
+# starts at the first: enough for a family sharing a connection, too few for a script.
+SIGNUP_LIMIT = env_int("DJANGO_SIGNUP_LIMIT", 5)
+SIGNUP_WINDOW_MINUTES = env_int("DJANGO_SIGNUP_WINDOW_MINUTES", 60)
+
+# Django's cache holds counts every worker must share (the sign-up limit): Redis in
+# production (REDIS_URL, e.g. redis://127.0.0.1:6379/0), otherwise this process's
+# memory, which needs no setup but is one count per worker.
+CACHE_URL = os.environ.get("DJANGO_CACHE_URL") or os.environ.get("REDIS_URL") or ""
+if CACHE_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": os.environ.get("DJANGO_CACHE_PREFIX", "scorekeeper"),
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 LOGGING = {
     "version": 1,

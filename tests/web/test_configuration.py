@@ -34,6 +34,8 @@ print(json.dumps({
     "host": db.get("HOST", ""),
     "debug": settings.DEBUG,
     "allowed_hosts": settings.ALLOWED_HOSTS,
+    "cache": settings.CACHES["default"]["BACKEND"],
+    "cache_location": settings.CACHES["default"].get("LOCATION", ""),
     "driver": connection.Database.__name__,
     "driver_version": getattr(connection.Database, "__version__", ""),
 }))
@@ -42,7 +44,9 @@ print(json.dumps({
 
 def _settings(**env: str) -> dict:
     environ = {
-        k: v for k, v in os.environ.items() if not k.startswith("DJANGO_") and k != "DATABASE_URL"
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("DJANGO_") and k not in {"DATABASE_URL", "REDIS_URL"}
     }
     environ.update(env, DJANGO_SETTINGS_MODULE="scorekeeper.settings")
     result = subprocess.run(
@@ -90,6 +94,15 @@ def test_development_needs_no_configuration() -> None:
 
     assert shown["debug"] is True
     assert "127.0.0.1" in shown["allowed_hosts"]
+
+
+def test_redis_url_gives_every_worker_one_shared_cache() -> None:
+    assert _settings()["cache"] == "django.core.cache.backends.locmem.LocMemCache"
+
+    shown = _settings(REDIS_URL="redis://cache.internal:6379/1")
+
+    assert shown["cache"] == "django.core.cache.backends.redis.RedisCache"
+    assert shown["cache_location"] == "redis://cache.internal:6379/1"
 
 
 @pytest.mark.django_db
