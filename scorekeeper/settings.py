@@ -14,6 +14,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -110,6 +111,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Content-Security-Policy on every response (CONTENT_SECURITY_POLICY below).
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
     "axes.middleware.AxesMiddleware",
@@ -217,6 +220,25 @@ if env_bool("DJANGO_BEHIND_PROXY", False):
     # Only behind a proxy that sets this header itself; otherwise clients could
     # spoof it and bypass the HTTPS redirect.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# Scripts, styles and images only from the app's own files: text a player typed can
+# never run as script, even if it slipped past the templates' escaping. The pages
+# have no inline script or style (a test scans the templates); htmx's injected
+# indicator <style> is switched off in base.html. data: images: the empty favicon
+# of base.html. The two self-contained error pages add their own <style> block
+# (scorekeeper/errors.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
+    },
+}
 
 # Sign-in attempts are rate-limited: after this many failures for one username from
 # one address, that pair is locked out for the cool-off (a guesser cannot lock a
