@@ -12,6 +12,7 @@ import ipaddress
 import os
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 import dj_database_url
 from csp.constants import NONE, SELF
@@ -259,6 +260,46 @@ try:
         ipaddress.ip_network(network)  # strict, as gunicorn checks the same list
 except ValueError as error:
     raise ImproperlyConfigured(f"DJANGO_PROXY_IPS: {error}") from error
+
+# E-mail, for password-reset links. Development prints messages on the console;
+# production sends them through an SMTP server, given as one URL
+# (DJANGO_EMAIL_URL=smtp+tls://user:password@smtp.example.com:587; smtps:// for
+# TLS from the start, smtp:// for none) or as DJANGO_EMAIL_HOST and its friends.
+# Without either, production prints them on the console too (the server's log).
+
+
+def email_settings(url: str) -> dict[str, object]:
+    parts = urlsplit(url)
+    if parts.scheme == "console":
+        return {"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}
+    if parts.scheme not in {"smtp", "smtp+tls", "smtps"}:
+        raise ImproperlyConfigured("DJANGO_EMAIL_URL must start smtp://, smtp+tls://, smtps://.")
+    return {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": parts.hostname or "localhost",
+        "EMAIL_PORT": parts.port or {"smtps": 465, "smtp+tls": 587}.get(parts.scheme, 25),
+        "EMAIL_HOST_USER": unquote(parts.username or ""),
+        "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
+        "EMAIL_USE_TLS": parts.scheme == "smtp+tls",
+        "EMAIL_USE_SSL": parts.scheme == "smtps",
+    }
+
+
+if os.environ.get("DJANGO_EMAIL_URL"):
+    globals().update(email_settings(os.environ["DJANGO_EMAIL_URL"]))
+elif os.environ.get("DJANGO_EMAIL_HOST"):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = os.environ["DJANGO_EMAIL_HOST"]
+    EMAIL_PORT = env_int("DJANGO_EMAIL_PORT", 587)
+    EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_USE_TLS", True)
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "scorekeeper@localhost")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# A mail server that does not answer must not hold a worker past gunicorn's timeout.
+EMAIL_TIMEOUT = 10
 
 # Sign-ups per client address (scorekeeper.security.client_ip) in a window that
 # starts at the first: enough for a family sharing a connection, too few for a script.

@@ -36,6 +36,11 @@ print(json.dumps({
     "allowed_hosts": settings.ALLOWED_HOSTS,
     "cache": settings.CACHES["default"]["BACKEND"],
     "cache_location": settings.CACHES["default"].get("LOCATION", ""),
+    "email": {
+        name: getattr(settings, name)
+        for name in ("EMAIL_BACKEND", "EMAIL_HOST", "EMAIL_PORT", "EMAIL_HOST_USER",
+                     "EMAIL_HOST_PASSWORD", "EMAIL_USE_TLS", "EMAIL_USE_SSL", "DEFAULT_FROM_EMAIL")
+    },
     "driver": connection.Database.__name__,
     "driver_version": getattr(connection.Database, "__version__", ""),
 }))
@@ -103,6 +108,44 @@ def test_redis_url_gives_every_worker_one_shared_cache() -> None:
 
     assert shown["cache"] == "django.core.cache.backends.redis.RedisCache"
     assert shown["cache_location"] == "redis://cache.internal:6379/1"
+
+
+def test_development_prints_mail_on_the_console() -> None:
+    assert _settings()["email"]["EMAIL_BACKEND"] == "django.core.mail.backends.console.EmailBackend"
+
+
+def test_an_email_url_selects_an_smtp_server() -> None:
+    shown = _settings(
+        DJANGO_EMAIL_URL="smtp+tls://scores%40example.com:p%40ss%2Fword@smtp.example.com:587",
+        DJANGO_DEFAULT_FROM_EMAIL="Scorekeeper <scores@example.com>",
+    )["email"]
+
+    assert shown == {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": "smtp.example.com",
+        "EMAIL_PORT": 587,
+        "EMAIL_HOST_USER": "scores@example.com",
+        "EMAIL_HOST_PASSWORD": "p@ss/word",
+        "EMAIL_USE_TLS": True,
+        "EMAIL_USE_SSL": False,
+        "DEFAULT_FROM_EMAIL": "Scorekeeper <scores@example.com>",
+    }
+
+
+def test_email_settings_one_by_one() -> None:
+    shown = _settings(
+        DJANGO_EMAIL_HOST="smtp.example.com",
+        DJANGO_EMAIL_USER="scores",
+        DJANGO_EMAIL_PASSWORD="secret",
+    )["email"]
+
+    assert shown["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
+    assert (shown["EMAIL_HOST"], shown["EMAIL_PORT"], shown["EMAIL_USE_TLS"]) == (
+        "smtp.example.com",
+        587,
+        True,
+    )
+    assert (shown["EMAIL_HOST_USER"], shown["EMAIL_HOST_PASSWORD"]) == ("scores", "secret")
 
 
 @pytest.mark.django_db
