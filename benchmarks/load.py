@@ -383,10 +383,12 @@ def main() -> int:
 
     server = subprocess.Popen(
         [
-            sys.executable, "-m", "gunicorn", "scorekeeper.wsgi",
+            # The repository's configuration (as in production); the options given
+            # here override it.
+            sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py"),
             "--bind", f"127.0.0.1:{args.port}",
             "--workers", str(args.workers), "--threads", str(args.threads),
-            "--worker-class", "gthread", "--log-level", "warning",
+            "--log-level", "warning",
             "--keep-alive", "75",
         ],
         env=env, cwd=ROOT,

@@ -35,7 +35,17 @@ SUBMISSION = r"[0-9a-f]{32}"
 
 
 class SignupForm(UserCreationForm):
-    """Django's sign-up form; a club makes its own accounts."""
+    """Django's sign-up form; a club makes its own accounts. The e-mail address is
+    optional: it is only where a forgotten password's reset link goes."""
+
+    email = forms.EmailField(
+        label="E-mail (optional)",
+        required=False,
+        help_text="Only to send you a link if you forget your password.",
+    )
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")
 
 
 # --- Starting a session ----------------------------------------------------------------

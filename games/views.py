@@ -8,6 +8,7 @@ them as ordinary pages.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -20,6 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import HttpResponseClientRedirect
 
 from games.rules import PRESETS, RulesError
+from scorekeeper import security
 
 from . import services
 from .forms import MAX_SEATS, RoundForm, SessionForm, SignupForm, StakesForm
@@ -27,6 +29,7 @@ from .models import GameSession, League, Player, Round
 from .sharing import share_links
 
 FORM_ERRORS = 422
+TOO_MANY_REQUESTS = 429
 
 
 def _get_session_for_user(request: HttpRequest, pk: int, *, write: bool = False) -> GameSession:
@@ -80,6 +83,11 @@ def signup(request: HttpRequest) -> TemplateResponse | HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST":
         if form.is_valid():
+            if not security.take_signup(security.client_ip(request)):
+                context = {"form": form, "window": settings.SIGNUP_WINDOW_MINUTES}
+                return TemplateResponse(
+                    request, "registration/signup.html", context, status=TOO_MANY_REQUESTS
+                )
             user = form.save()
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, f"Welcome, {user.get_username()}. Start a session below.")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 
+from csp.constants import UNSAFE_INLINE
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template import loader
@@ -28,4 +29,8 @@ def server_error(request: HttpRequest) -> HttpResponse:
 def _render(template: str, status: int) -> HttpResponse:
     # No RequestContext: the failure may be in what context processors need
     # (the session, the user), so the page uses nothing but the template itself.
-    return HttpResponse(loader.get_template(template).render(), status=status)
+    response = HttpResponse(loader.get_template(template).render(), status=status)
+    # These pages carry their own <style> block, so they need no static file while
+    # things are failing; scripts stay forbidden (django-csp reads this attribute).
+    response._csp_update = {"style-src": UNSAFE_INLINE}
+    return response

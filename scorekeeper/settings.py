@@ -8,11 +8,14 @@ looks for. Every variable is listed in README.md.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -56,12 +59,27 @@ PRODUCTION = DJANGO_ENV == "production"
 
 DEBUG = env_bool("DJANGO_DEBUG", default=not PRODUCTION)
 
+DEVELOPMENT_KEY = "django-insecure-dev-only-key-do-not-use-in-production"
 SECRET_KEY = env_value("DJANGO_SECRET_KEY") or ""
+
+
+def is_real_key(key: str) -> bool:
+    """Long and varied enough, and not a published one: what `check --deploy` asks
+    of a key (security.W009), made a condition of starting."""
+    return len(key) >= 50 and len(set(key)) >= 5 and not key.startswith("django-insecure")
+
+
+if PRODUCTION and not is_real_key(SECRET_KEY):
+    # A guessable key lets anyone forge sessions and password-reset links; whatever
+    # DEBUG says, production never falls back to the development key.
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY must be set in production: 50+ random characters, e.g. "
+        "python3 -c 'import secrets; print(secrets.token_urlsafe(50))'."
+    )
 if not SECRET_KEY:
     if not DEBUG:
-        # A guessable key lets anyone forge sessions; refuse to start without one.
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DEBUG is off.")
-    SECRET_KEY = "django-insecure-dev-only-key-do-not-use-in-production"
+    SECRET_KEY = DEVELOPMENT_KEY
 
 ALLOWED_HOSTS = env_list(
     "DJANGO_ALLOWED_HOSTS", [] if PRODUCTION else ["localhost", "127.0.0.1", "[::1]"]
@@ -94,6 +112,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Content-Security-Policy on every response (CONTENT_SECURITY_POLICY below).
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
     "axes.middleware.AxesMiddleware",
@@ -202,6 +222,25 @@ if env_bool("DJANGO_BEHIND_PROXY", False):
     # spoof it and bypass the HTTPS redirect.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# Scripts, styles and images only from the app's own files: text a player typed can
+# never run as script, even if it slipped past the templates' escaping. The pages
+# have no inline script or style (a test scans the templates); htmx's injected
+# indicator <style> is switched off in base.html. data: images: the empty favicon
+# of base.html. The two self-contained error pages add their own <style> block
+# (scorekeeper/errors.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
+    },
+}
+
 # Sign-in attempts are rate-limited: after this many failures for one username from
 # one address, that pair is locked out for the cool-off (a guesser cannot lock a
 # member out from elsewhere, and a success resets the count).
@@ -213,6 +252,74 @@ AXES_LOCKOUT_TEMPLATE = "axes/lockout.html"
 AXES_CLIENT_IP_CALLABLE = "scorekeeper.security.client_ip"
 AXES_USERNAME_CALLABLE = "scorekeeper.security.attempted_username"
 BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY", False)
+# Where the reverse proxy connects from (addresses or networks): only these may name
+# the client in X-Forwarded-For. gunicorn.conf.py reads the same variable.
+PROXY_IPS = env_list("DJANGO_PROXY_IPS", ["127.0.0.1", "::1"])
+try:
+    for network in PROXY_IPS:
+        ipaddress.ip_network(network)  # strict, as gunicorn checks the same list
+except ValueError as error:
+    raise ImproperlyConfigured(f"DJANGO_PROXY_IPS: {error}") from error
+
+# E-mail, for password-reset links. Development prints messages on the console;
+# production sends them through an SMTP server, given as one URL
+# (DJANGO_EMAIL_URL=smtp+tls://user:password@smtp.example.com:587; smtps:// for
+# TLS from the start, smtp:// for none) or as DJANGO_EMAIL_HOST and its friends.
+# Without either, production prints them on the console too (the server's log).
+
+
+def email_settings(url: str) -> dict[str, object]:
+    parts = urlsplit(url)
+    if parts.scheme == "console":
+        return {"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}
+    if parts.scheme not in {"smtp", "smtp+tls", "smtps"}:
+        raise ImproperlyConfigured("DJANGO_EMAIL_URL must start smtp://, smtp+tls://, smtps://.")
+    return {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": parts.hostname or "localhost",
+        "EMAIL_PORT": parts.port or {"smtps": 465, "smtp+tls": 587}.get(parts.scheme, 25),
+        "EMAIL_HOST_USER": unquote(parts.username or ""),
+        "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
+        "EMAIL_USE_TLS": parts.scheme == "smtp+tls",
+        "EMAIL_USE_SSL": parts.scheme == "smtps",
+    }
+
+
+if os.environ.get("DJANGO_EMAIL_URL"):
+    globals().update(email_settings(os.environ["DJANGO_EMAIL_URL"]))
+elif os.environ.get("DJANGO_EMAIL_HOST"):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = os.environ["DJANGO_EMAIL_HOST"]
+    EMAIL_PORT = env_int("DJANGO_EMAIL_PORT", 587)
+    EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_USE_TLS", True)
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "scorekeeper@localhost")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# A mail server that does not answer must not hold a worker past gunicorn's timeout.
+EMAIL_TIMEOUT = 10
+
+# Sign-ups per client address (scorekeeper.security.client_ip) in a window that
+# starts at the first: enough for a family sharing a connection, too few for a script.
+SIGNUP_LIMIT = env_int("DJANGO_SIGNUP_LIMIT", 5)
+SIGNUP_WINDOW_MINUTES = env_int("DJANGO_SIGNUP_WINDOW_MINUTES", 60)
+
+# Django's cache holds counts every worker must share (the sign-up limit): Redis in
+# production (REDIS_URL, e.g. redis://127.0.0.1:6379/0), otherwise this process's
+# memory, which needs no setup but is one count per worker.
+CACHE_URL = os.environ.get("DJANGO_CACHE_URL") or os.environ.get("REDIS_URL") or ""
+if CACHE_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": os.environ.get("DJANGO_CACHE_PREFIX", "scorekeeper"),
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 LOGGING = {
     "version": 1,

@@ -4,11 +4,16 @@ a fresh process, so only the environment given decides."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import secrets
+import socket
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -29,6 +34,13 @@ print(json.dumps({
     "host": db.get("HOST", ""),
     "debug": settings.DEBUG,
     "allowed_hosts": settings.ALLOWED_HOSTS,
+    "cache": settings.CACHES["default"]["BACKEND"],
+    "cache_location": settings.CACHES["default"].get("LOCATION", ""),
+    "email": {
+        name: getattr(settings, name)
+        for name in ("EMAIL_BACKEND", "EMAIL_HOST", "EMAIL_PORT", "EMAIL_HOST_USER",
+                     "EMAIL_HOST_PASSWORD", "EMAIL_USE_TLS", "EMAIL_USE_SSL", "DEFAULT_FROM_EMAIL")
+    },
     "driver": connection.Database.__name__,
     "driver_version": getattr(connection.Database, "__version__", ""),
 }))
@@ -37,7 +49,9 @@ print(json.dumps({
 
 def _settings(**env: str) -> dict:
     environ = {
-        k: v for k, v in os.environ.items() if not k.startswith("DJANGO_") and k != "DATABASE_URL"
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("DJANGO_") and k not in {"DATABASE_URL", "REDIS_URL"}
     }
     environ.update(env, DJANGO_SETTINGS_MODULE="scorekeeper.settings")
     result = subprocess.run(
@@ -87,6 +101,53 @@ def test_development_needs_no_configuration() -> None:
     assert "127.0.0.1" in shown["allowed_hosts"]
 
 
+def test_redis_url_gives_every_worker_one_shared_cache() -> None:
+    assert _settings()["cache"] == "django.core.cache.backends.locmem.LocMemCache"
+
+    shown = _settings(REDIS_URL="redis://cache.internal:6379/1")
+
+    assert shown["cache"] == "django.core.cache.backends.redis.RedisCache"
+    assert shown["cache_location"] == "redis://cache.internal:6379/1"
+
+
+def test_development_prints_mail_on_the_console() -> None:
+    assert _settings()["email"]["EMAIL_BACKEND"] == "django.core.mail.backends.console.EmailBackend"
+
+
+def test_an_email_url_selects_an_smtp_server() -> None:
+    shown = _settings(
+        DJANGO_EMAIL_URL="smtp+tls://scores%40example.com:p%40ss%2Fword@smtp.example.com:587",
+        DJANGO_DEFAULT_FROM_EMAIL="Scorekeeper <scores@example.com>",
+    )["email"]
+
+    assert shown == {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": "smtp.example.com",
+        "EMAIL_PORT": 587,
+        "EMAIL_HOST_USER": "scores@example.com",
+        "EMAIL_HOST_PASSWORD": "p@ss/word",
+        "EMAIL_USE_TLS": True,
+        "EMAIL_USE_SSL": False,
+        "DEFAULT_FROM_EMAIL": "Scorekeeper <scores@example.com>",
+    }
+
+
+def test_email_settings_one_by_one() -> None:
+    shown = _settings(
+        DJANGO_EMAIL_HOST="smtp.example.com",
+        DJANGO_EMAIL_USER="scores",
+        DJANGO_EMAIL_PASSWORD="secret",
+    )["email"]
+
+    assert shown["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
+    assert (shown["EMAIL_HOST"], shown["EMAIL_PORT"], shown["EMAIL_USE_TLS"]) == (
+        "smtp.example.com",
+        587,
+        True,
+    )
+    assert (shown["EMAIL_HOST_USER"], shown["EMAIL_HOST_PASSWORD"]) == ("scores", "secret")
+
+
 @pytest.mark.django_db
 def test_the_suite_runs_on_the_database_database_url_names() -> None:
     # `DATABASE_URL=postgres://... pytest` must really exercise PostgreSQL, not
@@ -95,3 +156,87 @@ def test_the_suite_runs_on_the_database_database_url_names() -> None:
     expected = "postgresql" if url.startswith(("postgres://", "postgresql://")) else "sqlite"
 
     assert connection.vendor == expected
+
+
+# --- gunicorn and forwarded headers ----------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextmanager
+def _gunicorn(tmp_path: Path, **env: str) -> Iterator[int]:
+    """The app under gunicorn with the repository's configuration file and production
+    settings, on a free port of 127.0.0.1: the address a client on the same host
+    (or a proxy) connects from, which gunicorn trusts by default."""
+    port = _free_port()
+    environ = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DJANGO_", "GUNICORN_"))
+        and k not in {"DATABASE_URL", "FORWARDED_ALLOW_IPS"}
+    }
+    environ.update(
+        DJANGO_SETTINGS_MODULE="scorekeeper.settings",
+        DJANGO_ENV="production",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+        DJANGO_ALLOWED_HOSTS="127.0.0.1",
+        DJANGO_STATIC_ROOT=str(tmp_path / "static"),
+        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        GUNICORN_WORKERS="1",
+        GUNICORN_THREADS="1",
+        **env,
+    )
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", str(BASE_DIR / "gunicorn.conf.py"),
+         "--bind", f"127.0.0.1:{port}"],
+        cwd=tmp_path,  # not the project folder: gunicorn must not find ./gunicorn.conf.py itself
+        env=environ,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    try:
+        for _ in range(300):
+            if server.poll() is not None:
+                pytest.fail(f"gunicorn exited: {server.stderr.read()}")
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        yield port
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def _get(port: int, path: str, **headers: str) -> http.client.HTTPResponse:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn.request("GET", path, headers=headers)
+    response = conn.getresponse()
+    response.read()
+    conn.close()
+    return response
+
+
+def test_a_forwarded_https_header_from_a_client_does_not_skip_the_https_redirect(
+    tmp_path: Path,
+) -> None:
+    with _gunicorn(tmp_path) as port:
+        forged = _get(port, "/hello/", **{"X-Forwarded-Proto": "https"})
+
+    assert forged.status == 301
+    assert forged.getheader("Location") == f"https://127.0.0.1:{port}/hello/"
+
+
+def test_behind_a_proxy_its_forwarded_https_header_is_trusted(tmp_path: Path) -> None:
+    with _gunicorn(tmp_path, DJANGO_BEHIND_PROXY="1") as port:
+        via_proxy = _get(port, "/hello/", **{"X-Forwarded-Proto": "https"})
+        plain = _get(port, "/hello/")
+
+    assert via_proxy.status == 200
+    assert plain.status == 301  # the proxy said nothing about HTTPS: redirect

@@ -55,6 +55,26 @@ def test_production_refuses_to_start_without_a_secret_key() -> None:
     assert "DJANGO_SECRET_KEY" in result.stderr
 
 
+def test_production_refuses_to_start_without_a_secret_key_even_with_debug_on() -> None:
+    # DEBUG=1 must not let production fall back to the published development key.
+    env = _production_env(DJANGO_DEBUG="1")
+    del env["DJANGO_SECRET_KEY"]
+
+    result = _manage("check", **env)
+
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY" in result.stderr
+
+
+def test_production_refuses_a_key_that_is_not_a_real_one() -> None:
+    published = "django-insecure-dev-only-key-do-not-use-in-production"
+    for key in (published, "changeme", "a" * 60):
+        result = _manage("check", **_production_env(DJANGO_SECRET_KEY=key, DJANGO_DEBUG="1"))
+
+        assert result.returncode != 0, key
+        assert "DJANGO_SECRET_KEY" in result.stderr
+
+
 def test_collectstatic_builds_hashed_compressed_files(tmp_path: Path) -> None:
     env = _production_env(DJANGO_STATIC_ROOT=str(tmp_path))
 
