@@ -257,6 +257,9 @@
     var row = button.parentElement;
     var after = row && row !== elt && getComputedStyle(row).display.indexOf("flex") !== -1 ? row : button;
     after.insertAdjacentElement("afterend", alert);
+    // The browser's scroll anchoring may push the button up out of sight as the
+    // message goes in: show the button, then the message under it.
+    button.scrollIntoView({ block: "nearest" });
     alert.scrollIntoView({ block: "nearest" });
     notes.push({ owner: elt, note: alert, quiet: false });
     // Saving cancelled the preview in flight: bring it up to date with what is typed.

@@ -68,6 +68,7 @@ def outage_alert(page: Page) -> Locator:
 def assert_beside_the_save_button(page: Page, alert: Locator) -> None:
     """Readable where the thumb is: in the viewport, just under the tapped button."""
     expect(alert).to_be_in_viewport()
+    expect(save_button(page)).to_be_in_viewport()
     button, said = save_button(page).bounding_box(), alert.bounding_box()
     assert button is not None and said is not None
     gap = said["y"] - (button["y"] + button["height"])
@@ -216,3 +217,112 @@ def test_the_live_table_says_offline_quietly_and_recovers(
 
     page.unroute(matches, unreachable)
     expect(note).to_have_count(0, timeout=8_000)  # the next poll that answers clears it
+
+
+def test_an_edit_that_cannot_reach_the_server_keeps_the_change(
+    phone_page: Page, screenshot_dir: Path
+) -> None:
+    page = phone_page
+    session = open_session(page)
+    fill_round(page, "8S", HANDS)
+    save_button(page).click()
+    expect(page.locator("#round-entry")).to_contain_text("Round 1 saved.")
+    played = Round.objects.get()
+    page.get_by_role("link", name="Edit round 1").click()
+    player(page, "Chen").get_by_label("Outcome").select_option("middle_drop")
+    expect(page.locator('[data-preview="Chen"]')).to_contain_text("Hand points: 70")
+    edit = f"/sessions/{session.pk}/rounds/{played.pk}/edit/"
+    matches = lambda address: address.endswith(edit)  # noqa: E731
+
+    page.route(matches, lambda route: route.abort("internetdisconnected"))
+    page.get_by_role("button", name="Save changes").click()
+    alert = page.locator("form.round-form").get_by_role("alert")
+    expect(alert).to_have_text(
+        "Not saved: the server could not be reached. "
+        "Your changes are still here — tap Save changes again."
+    )
+    expect(alert).to_be_in_viewport()
+    expect(player(page, "Chen").get_by_label("Outcome")).to_have_value("middle_drop")
+    expect(player(page, "Ben").get_by_label("Groups")).to_have_value(SHOWN_8S)
+    page.screenshot(path=screenshot_dir / "outage-edit-phone.png")
+    played.refresh_from_db()
+    assert played.version == 1
+
+    page.unroute(matches)
+    page.get_by_role("button", name="Save changes").click()
+    expect(page.locator(".messages")).to_contain_text("Round 1 saved; later totals follow it.")
+    played.refresh_from_db()
+    assert played.version == 2 and played.entries.get(player__name="Chen").outcome == "middle_drop"
+
+
+def test_stakes_that_meet_a_database_outage_are_said_and_kept(phone_page: Page) -> None:
+    page = phone_page
+    session = open_session(page)
+    stakes = f"/sessions/{session.pk}/stakes/"
+    matches = lambda address: address.endswith(stakes)  # noqa: E731
+    database_down = render_to_string("errors/database.html")
+    page.route(matches, lambda route: route.fulfill(status=503, body=database_down))
+
+    page.get_by_label("Money per point").fill("0.25")
+    page.get_by_role("button", name="Save stakes").click()
+    alert = page.locator("form.stakes").get_by_role("alert")
+    expect(alert).to_contain_text("Stakes not saved: the server is having trouble")
+    expect(alert).to_be_in_viewport()
+    expect(page.get_by_label("Money per point")).to_have_value("0.25")
+
+    page.unroute(matches)
+    page.get_by_role("button", name="Save stakes").click()
+    expect(page.locator(".messages")).to_contain_text("Stakes saved.")
+    session.refresh_from_db()
+    assert str(session.money_per_point) == "0.25"
+
+
+def test_a_refused_edit_still_shows_the_error_beside_the_player(phone_page: Page) -> None:
+    """The edit form is sent by htmx now (so a failure can be said): a 422 still
+    comes back as the page with the error and the text as typed."""
+    page = phone_page
+    open_session(page)
+    fill_round(page, "8S", HANDS)
+    save_button(page).click()
+    expect(page.locator("#round-entry")).to_contain_text("Round 1 saved.")
+    page.get_by_role("link", name="Edit round 1").click()
+    page.evaluate("window.noReload = true")
+    typo = SHOWN_8S.removesuffix("8C") + "8X"
+    player(page, "Ben").get_by_label("Groups").fill(typo)
+
+    page.get_by_role("button", name="Save changes").click()
+
+    expect(page.locator('[data-preview="Ben"] [role="alert"]')).to_contain_text(
+        "'8X' is not a card"
+    )
+    expect(player(page, "Ben").get_by_label("Groups")).to_have_value(typo)
+    expect(page.get_by_role("heading", level=1)).to_have_text("Round 1")
+    assert page.evaluate("window.noReload") is True  # swapped in, not reloaded
+    assert Round.objects.get().version == 1
+
+
+def test_arrange_without_a_server_says_so_under_its_row(
+    phone_page: Page, screenshot_dir: Path
+) -> None:
+    page = phone_page
+    session = open_session(page)
+    fill_round(page, "8S", HANDS)
+    arrange = f"/sessions/{session.pk}/rounds/arrange/"
+    matches = lambda address: address.endswith(arrange)  # noqa: E731
+    page.route(matches, lambda route: route.abort("internetdisconnected"))
+
+    ben = player(page, "Ben")
+    ben.get_by_role("button", name="Arrange").click()
+
+    alert = ben.get_by_role("alert")
+    expect(alert).to_have_text(
+        "Not arranged: the server could not be reached. "
+        "The cards typed are still here — tap Arrange again."
+    )
+    expect(alert).to_be_in_viewport()
+    expect(ben.get_by_role("button", name="Arrange")).to_be_in_viewport()  # both in sight
+    said, field = alert.bounding_box(), ben.get_by_label("Groups").bounding_box()
+    assert said and field and said["y"] + said["height"] <= field["y"]  # above the field
+    assert said["width"] >= 300  # its own row, not squeezed beside the button
+    expect(ben.get_by_label("Groups")).to_have_value(SHOWN_8S)
+    page.screenshot(path=screenshot_dir / "outage-arrange-phone.png")
