@@ -1,6 +1,7 @@
 // Progressive enhancement for the scorekeeper. Every page works without this file:
 // the round form is a plain form and the keypad stays hidden; here the keypad types
-// cards into the groups field being edited, and known players can be seated by tap.
+// cards into the groups field being edited, known players can be seated by tap, and a
+// request that fails (no network, a 5xx, a timeout) is said beside the button tapped.
 (function () {
   "use strict";
 
@@ -175,7 +176,9 @@
 
   var OFFLINE = "Offline \u2014 retrying\u2026";
   var RETRY_MS = 5000; // a failed preview is tried again this often
-  var notes = []; // {owner: element that sent the request, note: element, quiet: bool}
+  // What is shown: {owner: the element that sent the request, note: the message,
+  // quiet: a background note, timer/retry: a preview waiting to be asked for again}.
+  var notes = [];
 
   function why(event) {
     if (event.type === "htmx:timeout") return "the server took too long to answer.";
@@ -197,7 +200,9 @@
     var trigger = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
     if (trigger && trigger.submitter && elt.contains(trigger.submitter)) return trigger.submitter;
     if (elt instanceof HTMLFormElement) {
-      var buttons = elt.querySelectorAll('button:not([type]), button[type="submit"], input[type="submit"]');
+      var buttons = elt.querySelectorAll(
+        'button:not([type]), button[type="submit"], input[type="submit"]'
+      );
       if (buttons.length) return buttons[buttons.length - 1]; // its own, after any inner ones
     }
     return elt;
@@ -215,29 +220,8 @@
   }
 
   function sayFailed(elt, event) {
-    var quiet = elt.hasAttribute("data-background");
     var entry = noteOf(elt);
-    if (quiet) {
-      if (!entry) {
-        var note = document.createElement("p");
-        note.className = "offline-note";
-        note.setAttribute("role", "status");
-        note.setAttribute("data-offline", "");
-        note.textContent = OFFLINE;
-        elt.insertAdjacentElement("beforebegin", note);
-        entry = { owner: elt, note: note, quiet: true };
-        notes.push(entry);
-      }
-      // A poll retries by itself; a preview is asked for again until it gets through.
-      if (!/every /.test(elt.getAttribute("hx-trigger") || "") && !entry.timer) {
-        entry.timer = window.setTimeout(function () {
-          entry.timer = null;
-          var form = elt.closest("form");
-          if (document.body.contains(elt) && form) window.htmx.trigger(form, "input");
-        }, RETRY_MS);
-      }
-      return;
-    }
+    if (elt.hasAttribute("data-background")) return sayOffline(elt, entry);
     if (entry) {
       forget(entry);
       notes.splice(notes.indexOf(entry), 1);
@@ -255,7 +239,8 @@
     // Under the button; a button in a row of its own (Arrange beside its label) gets
     // the message under that row.
     var row = button.parentElement;
-    var after = row && row !== elt && getComputedStyle(row).display.indexOf("flex") !== -1 ? row : button;
+    var inRow = row && row !== elt && getComputedStyle(row).display.indexOf("flex") !== -1;
+    var after = inRow ? row : button;
     after.insertAdjacentElement("afterend", alert);
     // The browser's scroll anchoring may push the button up out of sight as the
     // message goes in: show the button, then the message under it.
@@ -268,12 +253,38 @@
     }
   }
 
+  // A background request failed: one quiet note above it, however often it fails. A
+  // poll retries by itself; a preview is asked for again until it gets through.
+  function sayOffline(elt, entry) {
+    if (!entry) {
+      var note = document.createElement("p");
+      note.className = "offline-note";
+      note.setAttribute("role", "status");
+      note.setAttribute("data-offline", "");
+      note.textContent = OFFLINE;
+      elt.insertAdjacentElement("beforebegin", note);
+      entry = { owner: elt, note: note, quiet: true };
+      notes.push(entry);
+    }
+    var form = elt.closest("form");
+    if (form && !entry.timer) {
+      entry.retry = function () {
+        window.clearTimeout(entry.timer);
+        entry.timer = null;
+        if (document.body.contains(elt)) window.htmx.trigger(form, "input");
+      };
+      entry.timer = window.setTimeout(entry.retry, RETRY_MS);
+    }
+  }
+
   function saySucceeded(elt) {
-    // A success clears this element's message, any message whose element is gone (the
-    // form was swapped for a fresh one), and the quiet notes: the server answers again.
+    // A success clears this element's message and any whose element is gone (the form
+    // was swapped for a fresh one). The server answers again, so a preview waiting to
+    // retry need not wait any longer.
     notes = notes.filter(function (entry) {
-      var done = entry.owner === elt || entry.quiet || !document.body.contains(entry.owner);
+      var done = entry.owner === elt || !document.body.contains(entry.owner);
       if (done) forget(entry);
+      else if (entry.timer) entry.retry();
       return !done;
     });
   }

@@ -326,3 +326,23 @@ def test_arrange_without_a_server_says_so_under_its_row(
     assert said["width"] >= 300  # its own row, not squeezed beside the button
     expect(ben.get_by_label("Groups")).to_have_value(SHOWN_8S)
     page.screenshot(path=screenshot_dir / "outage-arrange-phone.png")
+
+
+def test_the_preview_goes_quiet_offline_and_catches_up_by_itself(phone_page: Page) -> None:
+    page = phone_page
+    session = open_session(page)
+    previews = f"/sessions/{session.pk}/rounds/preview/"
+    matches = lambda address: address.endswith(previews)  # noqa: E731
+    page.route(matches, lambda route: route.abort("internetdisconnected"))
+
+    fill_round(page, "8S", HANDS)
+    note = page.locator("form.round-form [data-offline]")
+    expect(note).to_have_text("Offline — retrying…")
+    expect(page.get_by_role("alert")).to_have_count(0)  # typing is not interrupted by alerts
+    expect(page.locator("[data-settlement]")).to_have_count(0)
+
+    page.unroute(matches)
+    # Nobody types again: the preview is asked for again until it gets through.
+    settled = page.locator('[data-settlement="Ben"] .round-score')
+    expect(settled).to_have_text("-92", timeout=15_000)  # a retry every 5 s
+    expect(note).to_have_count(0)
