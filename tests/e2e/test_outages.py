@@ -1,0 +1,348 @@
+"""When the network or the database fails, the phone says so (issue 9, point 6).
+
+htmx swaps nothing for a 5xx, a dropped connection or a timeout, so a tap on
+*Save round* used to seem to do nothing at all. Here the server answers 503 (the real
+database-down page), is unreachable, loses its answer after saving, or does not
+answer in time; each time the phone shows why beside the Save button, keeps every
+card typed, and once the network is back a tap on Save stores the round exactly once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import parse_qs
+
+import pytest
+from django.template.loader import render_to_string
+from playwright.sync_api import Locator, Page, Route, expect
+
+from games import services
+from games.models import GameSession, HandEntry, Round
+
+from .conftest import sign_in
+from .test_scoring import SHOWN_8S, WIN_8S, fill_round, player
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+HANDS = {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S), "Chen": ("first_drop", "")}
+KEPT = "Your round is still here — tap Save again"
+
+
+def open_session(page: Page) -> GameSession:
+    user = sign_in(page, "asha")
+    session = services.create_session(
+        user, preset="21-points", overrides={}, players=["Asha", "Ben", "Chen"], name="Friday"
+    )
+    page.goto(f"/sessions/{session.pk}/")
+    return session
+
+
+@contextmanager
+def saving_fails(page: Page, session: GameSession, handler: Callable[[Route], None]) -> Iterator:
+    """Every POST of the round form meets ``handler`` instead of a working network;
+    previews and the live table still get through. The submission tokens sent are
+    collected."""
+    url = f"/sessions/{session.pk}/rounds/"
+    tokens: list[str] = []
+
+    def route(route: Route) -> None:
+        tokens.extend(parse_qs(route.request.post_data or "").get("submission", []))
+        handler(route)
+
+    matches = lambda address: address.split("?")[0].endswith(url)  # noqa: E731
+    page.route(matches, route)
+    yield tokens
+    page.unroute(matches, route)
+
+
+def save_button(page: Page) -> Locator:
+    return page.get_by_role("button", name="Save round 1")
+
+
+def outage_alert(page: Page) -> Locator:
+    return page.locator("form.round-form").get_by_role("alert")
+
+
+def assert_beside_the_save_button(page: Page, alert: Locator) -> None:
+    """Readable where the thumb is: in the viewport, just under the tapped button."""
+    expect(alert).to_be_in_viewport()
+    expect(save_button(page)).to_be_in_viewport()
+    button, said = save_button(page).bounding_box(), alert.bounding_box()
+    assert button is not None and said is not None
+    gap = said["y"] - (button["y"] + button["height"])
+    assert 0 <= gap <= 48, f"the message is {gap}px from the Save button"
+    assert said["height"] >= 40 and said["width"] >= 300  # a readable block, not a sliver
+
+
+def assert_everything_typed_is_kept(page: Page) -> None:
+    expect(page.get_by_label("Cut joker")).to_have_value("8S")
+    for name, (outcome, groups) in HANDS.items():
+        expect(player(page, name).get_by_label("Outcome")).to_have_value(outcome)
+        expect(player(page, name).get_by_label("Groups")).to_have_value(groups)
+
+
+def save_once_the_network_is_back(page: Page, tokens: list[str]) -> None:
+    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/rounds/")) as sent:
+        save_button(page).click()
+    expect(page.locator("#round-entry")).to_contain_text("Round 1 saved.")
+    expect(page.get_by_role("alert")).to_have_count(0)  # the message has gone
+    # The retry is the same submission as the failed tap: it can only save once.
+    assert parse_qs(sent.value.post_data or "")["submission"] == tokens[-1:]
+    expect(page.locator("tr[data-round]")).to_have_count(1)
+    assert Round.objects.count() == 1 and HandEntry.objects.count() == 3
+
+
+def test_a_database_outage_is_said_beside_save_and_the_round_kept(
+    phone_page: Page, screenshot_dir: Path
+) -> None:
+    page = phone_page
+    session = open_session(page)
+    fill_round(page, "8S", HANDS)
+    database_down = render_to_string("errors/database.html")
+
+    def answer_503(route: Route) -> None:
+        route.fulfill(
+            status=503, body=database_down, content_type="text/html", headers={"Retry-After": "5"}
+        )
+
+    with saving_fails(page, session, answer_503) as tokens:
+        save_button(page).click()
+        alert = outage_alert(page)
+        expect(alert).to_contain_text("Not saved: the server is having trouble")
+        expect(alert).to_contain_text(KEPT)
+        assert_beside_the_save_button(page, alert)
+        assert_everything_typed_is_kept(page)
+        # The preview the tap cancelled comes back: the settlement of what is typed.
+        expect(page.locator('[data-settlement="Ben"]')).to_be_visible()
+        page.screenshot(path=screenshot_dir / "outage-503-phone.png")
+        assert not Round.objects.exists()
+
+    save_once_the_network_is_back(page, tokens)
+
+
+def test_an_unreachable_server_is_said_beside_save_and_the_round_kept(
+    phone_page: Page, screenshot_dir: Path
+) -> None:
+    page = phone_page
+    session = open_session(page)
+    fill_round(page, "8S", HANDS)
+
+    with saving_fails(page, session, lambda route: route.abort("internetdisconnected")) as tokens:
+        save_button(page).click()
+        alert = outage_alert(page)
+        expect(alert).to_have_text(
+            f"Not saved: the server could not be reached. {KEPT} (it cannot be saved twice)."
+        )
+        assert_beside_the_save_button(page, alert)
+        assert_everything_typed_is_kept(page)
+        page.screenshot(path=screenshot_dir / "outage-unreachable-phone.png")
+        # Tapping again while still offline says it again, once, in the same place.
+        save_button(page).click()
+        expect(outage_alert(page)).to_have_count(1)
+        expect(outage_alert(page)).to_contain_text("could not be reached")
+        assert not Round.objects.exists()
+
+    assert len(tokens) == 2 and tokens[0] == tokens[1]
+    save_once_the_network_is_back(page, tokens)
+
+
+def test_a_retry_after_a_lost_answer_finds_the_round_already_saved(phone_page: Page) -> None:
+    page = phone_page
+    session = open_session(page)
+    fill_round(page, "8S", HANDS)
+
+    def save_then_drop_the_answer(route: Route) -> None:
+        route.fetch()  # the request reaches the server, which saves the round...
+        route.abort("connectionreset")  # ...but its answer never reaches the phone
+
+    with saving_fails(page, session, save_then_drop_the_answer) as tokens:
+        save_button(page).click()
+        expect(outage_alert(page)).to_contain_text("Not saved: the server could not be reached")
+        assert_everything_typed_is_kept(page)
+        assert Round.objects.count() == 1  # saved, though the phone cannot know it
+
+    # Tapping Save again answers with the round already saved, not a second one.
+    save_once_the_network_is_back(page, tokens)
+    expect(page.get_by_label("Cut joker")).to_have_value("")  # a fresh form for round 2
+    expect(page.get_by_role("button", name="Save round 2")).to_be_visible()
+
+
+def test_a_server_that_does_not_answer_in_time_is_said_too(phone_page: Page) -> None:
+    page = phone_page
+    session = open_session(page)
+    fill_round(page, "8S", HANDS)
+    # The page gives up on a request after 15 s; a test waits less than that.
+    assert page.evaluate("htmx.config.timeout") == 15_000
+    page.evaluate("htmx.config.timeout = 1000")
+    held: list[Route] = []
+
+    with saving_fails(page, session, held.append) as tokens:
+        save_button(page).click()
+        alert = outage_alert(page)
+        expect(alert).to_contain_text("Not saved: the server took too long to answer")
+        expect(alert).to_contain_text(KEPT)
+        assert_beside_the_save_button(page, alert)
+        assert_everything_typed_is_kept(page)
+        for route in held:
+            route.abort()
+
+    save_once_the_network_is_back(page, tokens)
+
+
+def test_the_live_table_says_offline_quietly_and_recovers(
+    phone_page: Page, screenshot_dir: Path
+) -> None:
+    page = phone_page
+    session = open_session(page)
+    poll = f"/sessions/{session.pk}/scoreboard/"
+    failed: list[str] = []
+
+    def unreachable(route: Route) -> None:
+        failed.append(route.request.url)
+        route.abort("internetdisconnected")
+
+    matches = lambda address: poll in address  # noqa: E731
+    page.route(matches, unreachable)
+    note = page.locator("[data-offline]")
+    expect(note).to_have_text("Offline — retrying…", timeout=8_000)
+    expect(note).to_have_attribute("role", "status")  # quiet: a poll is no alert
+    # Polls keep failing: still one quiet note, never an alert.
+    while len(failed) < 2:
+        page.wait_for_timeout(200)
+    expect(note).to_have_count(1)
+    expect(page.get_by_role("alert")).to_have_count(0)
+    page.screenshot(path=screenshot_dir / "outage-offline-table-phone.png")
+
+    page.unroute(matches, unreachable)
+    expect(note).to_have_count(0, timeout=8_000)  # the next poll that answers clears it
+
+
+def test_an_edit_that_cannot_reach_the_server_keeps_the_change(
+    phone_page: Page, screenshot_dir: Path
+) -> None:
+    page = phone_page
+    session = open_session(page)
+    fill_round(page, "8S", HANDS)
+    save_button(page).click()
+    expect(page.locator("#round-entry")).to_contain_text("Round 1 saved.")
+    played = Round.objects.get()
+    page.get_by_role("link", name="Edit round 1").click()
+    player(page, "Chen").get_by_label("Outcome").select_option("middle_drop")
+    expect(page.locator('[data-preview="Chen"]')).to_contain_text("Hand points: 70")
+    edit = f"/sessions/{session.pk}/rounds/{played.pk}/edit/"
+    matches = lambda address: address.endswith(edit)  # noqa: E731
+
+    page.route(matches, lambda route: route.abort("internetdisconnected"))
+    page.get_by_role("button", name="Save changes").click()
+    alert = page.locator("form.round-form").get_by_role("alert")
+    expect(alert).to_have_text(
+        "Not saved: the server could not be reached. "
+        "Your changes are still here — tap Save changes again."
+    )
+    expect(alert).to_be_in_viewport()
+    expect(player(page, "Chen").get_by_label("Outcome")).to_have_value("middle_drop")
+    expect(player(page, "Ben").get_by_label("Groups")).to_have_value(SHOWN_8S)
+    page.screenshot(path=screenshot_dir / "outage-edit-phone.png")
+    played.refresh_from_db()
+    assert played.version == 1
+
+    page.unroute(matches)
+    page.get_by_role("button", name="Save changes").click()
+    expect(page.locator(".messages")).to_contain_text("Round 1 saved; later totals follow it.")
+    played.refresh_from_db()
+    assert played.version == 2 and played.entries.get(player__name="Chen").outcome == "middle_drop"
+
+
+def test_stakes_that_meet_a_database_outage_are_said_and_kept(phone_page: Page) -> None:
+    page = phone_page
+    session = open_session(page)
+    stakes = f"/sessions/{session.pk}/stakes/"
+    matches = lambda address: address.endswith(stakes)  # noqa: E731
+    database_down = render_to_string("errors/database.html")
+    page.route(matches, lambda route: route.fulfill(status=503, body=database_down))
+
+    page.get_by_label("Money per point").fill("0.25")
+    page.get_by_role("button", name="Save stakes").click()
+    alert = page.locator("form.stakes").get_by_role("alert")
+    expect(alert).to_contain_text("Stakes not saved: the server is having trouble")
+    expect(alert).to_be_in_viewport()
+    expect(page.get_by_label("Money per point")).to_have_value("0.25")
+
+    page.unroute(matches)
+    page.get_by_role("button", name="Save stakes").click()
+    expect(page.locator(".messages")).to_contain_text("Stakes saved.")
+    session.refresh_from_db()
+    assert str(session.money_per_point) == "0.25"
+
+
+def test_a_refused_edit_still_shows_the_error_beside_the_player(phone_page: Page) -> None:
+    """The edit form is sent by htmx now (so a failure can be said): a 422 still
+    comes back as the page with the error and the text as typed."""
+    page = phone_page
+    open_session(page)
+    fill_round(page, "8S", HANDS)
+    save_button(page).click()
+    expect(page.locator("#round-entry")).to_contain_text("Round 1 saved.")
+    page.get_by_role("link", name="Edit round 1").click()
+    page.evaluate("window.noReload = true")
+    typo = SHOWN_8S.removesuffix("8C") + "8X"
+    player(page, "Ben").get_by_label("Groups").fill(typo)
+
+    page.get_by_role("button", name="Save changes").click()
+
+    expect(page.locator('[data-preview="Ben"] [role="alert"]')).to_contain_text(
+        "'8X' is not a card"
+    )
+    expect(player(page, "Ben").get_by_label("Groups")).to_have_value(typo)
+    expect(page.get_by_role("heading", level=1)).to_have_text("Round 1")
+    assert page.evaluate("window.noReload") is True  # swapped in, not reloaded
+    assert Round.objects.get().version == 1
+
+
+def test_arrange_without_a_server_says_so_under_its_row(
+    phone_page: Page, screenshot_dir: Path
+) -> None:
+    page = phone_page
+    session = open_session(page)
+    fill_round(page, "8S", HANDS)
+    arrange = f"/sessions/{session.pk}/rounds/arrange/"
+    matches = lambda address: address.endswith(arrange)  # noqa: E731
+    page.route(matches, lambda route: route.abort("internetdisconnected"))
+
+    ben = player(page, "Ben")
+    ben.get_by_role("button", name="Arrange").click()
+
+    alert = ben.get_by_role("alert")
+    expect(alert).to_have_text(
+        "Not arranged: the server could not be reached. "
+        "The cards typed are still here — tap Arrange again."
+    )
+    expect(alert).to_be_in_viewport()
+    expect(ben.get_by_role("button", name="Arrange")).to_be_in_viewport()  # both in sight
+    said, field = alert.bounding_box(), ben.get_by_label("Groups").bounding_box()
+    assert said and field and said["y"] + said["height"] <= field["y"]  # above the field
+    assert said["width"] >= 300  # its own row, not squeezed beside the button
+    expect(ben.get_by_label("Groups")).to_have_value(SHOWN_8S)
+    page.screenshot(path=screenshot_dir / "outage-arrange-phone.png")
+
+
+def test_the_preview_goes_quiet_offline_and_catches_up_by_itself(phone_page: Page) -> None:
+    page = phone_page
+    session = open_session(page)
+    previews = f"/sessions/{session.pk}/rounds/preview/"
+    matches = lambda address: address.endswith(previews)  # noqa: E731
+    page.route(matches, lambda route: route.abort("internetdisconnected"))
+
+    fill_round(page, "8S", HANDS)
+    note = page.locator("form.round-form [data-offline]")
+    expect(note).to_have_text("Offline — retrying…")
+    expect(page.get_by_role("alert")).to_have_count(0)  # typing is not interrupted by alerts
+    expect(page.locator("[data-settlement]")).to_have_count(0)
+
+    page.unroute(matches)
+    # Nobody types again: the preview is asked for again until it gets through.
+    settled = page.locator('[data-settlement="Ben"] .round-score')
+    expect(settled).to_have_text("-92", timeout=15_000)  # a retry every 5 s
+    expect(note).to_have_count(0)
