@@ -314,6 +314,47 @@ class Scoreboard:
         return tuple(seat for seat in self.seats if seat.player.name in active)
 
 
+# The share page shows this many of the latest rounds; older ones are a tap away.
+LATEST_ROUNDS = 10
+
+
+@dataclass(frozen=True)
+class Fold:
+    """The rows a long score table shows: from round ``first`` to the latest, the
+    older ones (1 to ``first`` - 1) one tap away. Only the rows shown are built, so a
+    page showing a fold costs the same at round 10,000 as at round 20, apart from the
+    replay of the saved scores."""
+
+    rows: tuple[Row, ...]
+    first: int  # the first round shown: 1 when none is hidden
+    pinned: bool  # the reader asked to see from ``first``: rounds saved later add below
+    step: int  # rounds one tap shows more of
+
+    @property
+    def hidden(self) -> int:
+        """Rounds not shown: 1 to this."""
+        return self.first - 1
+
+    @property
+    def earlier(self) -> int:
+        """The first round shown after one tap on "earlier rounds"."""
+        return max(1, self.first - self.step)
+
+    @property
+    def more(self) -> int:
+        """How many rounds that tap adds."""
+        return self.first - self.earlier
+
+
+def fold_rows(board: Scoreboard, *, latest: int = LATEST_ROUNDS, first: int | None = None) -> Fold:
+    """The latest ``latest`` rounds of the table or, when a reader asked for older ones,
+    every round from ``first`` on (anything out of range shows the latest)."""
+    played = len(board.rows)
+    newest = max(1, played - latest + 1)
+    start = newest if first is None or first < 1 else min(first, newest)
+    return Fold(rows=board.rows[start - 1 :], first=start, pinned=start < newest, step=latest)
+
+
 @contextmanager
 def read_snapshot() -> Iterator[None]:
     """Every query inside reads one snapshot of the database, as of the first one.

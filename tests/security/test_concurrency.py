@@ -20,7 +20,7 @@ from django.urls import reverse
 from games import services
 from games.models import GameSession, HandEntry, Round, RoundChange
 from tests.security.conftest import POOL_ROUNDS
-from tests.support.reads import after_first_read_of_rounds, figures
+from tests.support.reads import after_first_read_of_rounds, copies_of, figures
 from tests.web.conftest import SHOWN_8S, THREE_PURE, WIN_8S, WIN_13, make_session, play, seat_pk
 
 pytestmark = [
@@ -191,22 +191,6 @@ def test_an_edit_and_a_delete_racing_leave_one_consistent_outcome(user: User) ->
     else:  # the delete won: the later round moved up
         assert numbers == [1]
     assert HandEntry.objects.count() == 3 * len(numbers)
-
-
-def copies_of(played: Round, count: int) -> None:
-    """``count`` more rounds like ``played``, stored as a save stores them (a long
-    session without replaying it after every round)."""
-    session = played.session
-    entries = list(played.entries.all())
-    last = session.rounds.count()
-    for number in range(last + 1, last + count + 1):
-        copy = Round.objects.create(
-            session=session, number=number, dealer=played.dealer, cut_joker=played.cut_joker
-        )
-        for entry in entries:
-            entry.pk, entry.round = None, copy
-        HandEntry.objects.bulk_create(entries)
-    services.refresh_session(session)
 
 
 def test_phones_reading_while_others_save_and_delete_see_one_state_of_the_table(

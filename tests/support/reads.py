@@ -1,4 +1,5 @@
-"""Another phone's change, landing in the middle of a read of the score table."""
+"""Reads of the score table under test: another phone's change landing in the middle
+of one, and long sessions made quickly."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from contextlib import contextmanager
 from django.db import connection
 
 from games import services
+from games.models import HandEntry, Round
 
 
 @contextmanager
@@ -51,3 +53,23 @@ def figures(board: services.Scoreboard) -> dict:
         "rejoined": {column.name: column.rejoined_after for column in board.columns},
         "warnings": board.warnings,
     }
+
+
+def copies_of(played: Round, count: int) -> None:
+    """``count`` more rounds like ``played``, stored as a save stores them, dealt round
+    the table: a long session without replaying it after every round."""
+    session = played.session
+    seats = list(session.seats.order_by("position"))
+    entries = list(played.entries.all())
+    last = session.rounds.count()
+    for number in range(last + 1, last + count + 1):
+        copy = Round.objects.create(
+            session=session,
+            number=number,
+            dealer=seats[(number - 1) % len(seats)],
+            cut_joker=played.cut_joker,
+        )
+        for entry in entries:
+            entry.pk, entry.round = None, copy
+        HandEntry.objects.bulk_create(entries)
+    services.refresh_session(session)
