@@ -401,7 +401,8 @@ def _load_scoreboard(session: GameSession) -> Scoreboard:
     # hands still counts): two queries could straddle another phone's save and find
     # hands of a round they never read, or a round without its hands. Only what the
     # replay needs: every page and every save replays the session, so the hands'
-    # groups and breakdowns (JSON) are not read here.
+    # groups and breakdowns (JSON) are not read here, and the rows come in chunks: the
+    # 40,000 hands of a very long session are never all in memory at once.
     rounds: list[RoundKey] = []
     scores: list[dict[str, int]] = []
     for *played, player_id, score in (
