@@ -236,8 +236,9 @@ def _session_context(
 @login_required
 @require_safe
 def session_detail(request: HttpRequest, pk: int) -> TemplateResponse:
-    session = _get_session_for_user(request, pk)
-    board = services.load_scoreboard(session)
+    with services.read_snapshot():  # the session row (stamp, stakes) agrees with its table
+        session = _get_session_for_user(request, pk)
+        board = services.load_scoreboard(session)
     return TemplateResponse(
         request, "games/session.html", _session_context(request, session, board)
     )
@@ -248,10 +249,11 @@ def session_detail(request: HttpRequest, pk: int) -> TemplateResponse:
 def session_scoreboard(request: HttpRequest, pk: int) -> HttpResponse:
     """The live score table: polled by the session page, answered 204 (htmx swaps
     nothing) while the session has not changed since the stamp the page holds."""
-    session = _get_session_for_user(request, pk)
-    if request.GET.get("v") == services.live_stamp(session):
-        return HttpResponse(status=204)
-    board = services.load_scoreboard(session)
+    with services.read_snapshot():  # the stamp and the table are of one moment
+        session = _get_session_for_user(request, pk)
+        if request.GET.get("v") == services.live_stamp(session):
+            return HttpResponse(status=204)
+        board = services.load_scoreboard(session)
     context = _scoreboard_context(request, session, board)
     return TemplateResponse(request, "games/session.html#scoreboard", context)
 

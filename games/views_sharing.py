@@ -27,14 +27,24 @@ def _get_session_for_token(token: str) -> GameSession:
     return session
 
 
-def _shared_context(session: GameSession, board: services.Scoreboard) -> dict:
+def _first_round(request: HttpRequest) -> int | None:
+    """The first round a reader asked to see (``?from=``), if it is a round number."""
+    value = request.GET.get("from", "")
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 9 else None
+
+
+def _shared_context(request: HttpRequest, session: GameSession, board: services.Scoreboard) -> dict:
+    # The latest rounds only, so that the page and its poll cost the same whatever
+    # the length of the session; the rows the reader asked to see stay in both.
     return {
         "session": session,
         "board": board,
+        "fold": services.fold_rows(board, first=_first_round(request)),
         "shared": True,
         "writer": False,
         "money": services.money_of(board),
         "stamp": services.live_stamp(session),
+        "page_url": reverse("games:shared_session", args=[session.share_token]),
         "poll_url": reverse("games:shared_scoreboard", args=[session.share_token]),
         "poll_seconds": POLL_SECONDS,
     }
@@ -42,9 +52,11 @@ def _shared_context(session: GameSession, board: services.Scoreboard) -> dict:
 
 @require_safe
 def shared_session(request: HttpRequest, token: str) -> TemplateResponse:
-    session = _get_session_for_token(token)
-    board = services.load_scoreboard(session)
-    response = TemplateResponse(request, "games/shared.html", _shared_context(session, board))
+    with services.read_snapshot():  # the session row (stamp, stakes) agrees with its table
+        session = _get_session_for_token(token)
+        board = services.load_scoreboard(session)
+    context = _shared_context(request, session, board)
+    response = TemplateResponse(request, "games/shared.html", context)
     # The token is the key: keep it out of Referer headers and shared caches.
     response["Referrer-Policy"] = "no-referrer"
     response["Cache-Control"] = "private, no-cache"
@@ -54,12 +66,15 @@ def shared_session(request: HttpRequest, token: str) -> TemplateResponse:
 @require_safe
 def shared_scoreboard(request: HttpRequest, token: str) -> HttpResponse:
     """Polled every few seconds by the share page: 204 (nothing to swap) while the
-    session is unchanged, else the score table."""
-    session = _get_session_for_token(token)
-    if request.GET.get("v") == services.live_stamp(session):
-        return HttpResponse(status=204)
-    board = services.load_scoreboard(session)
-    context = _shared_context(session, board)
+    session is unchanged, else the score table, folded as the page is (``?from=``
+    keeps the older rounds a reader opened). Without ``v`` it is also what the
+    "earlier rounds" button swaps in."""
+    with services.read_snapshot():  # the stamp and the table are of one moment
+        session = _get_session_for_token(token)
+        if request.GET.get("v") == services.live_stamp(session):
+            return HttpResponse(status=204)
+        board = services.load_scoreboard(session)
+    context = _shared_context(request, session, board)
     response = TemplateResponse(request, "games/session.html#scoreboard", context)
     response["Cache-Control"] = "private, no-cache"
     return response

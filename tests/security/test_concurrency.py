@@ -1,10 +1,12 @@
 """Several phones saving at the same moment, on PostgreSQL (issue 6): threads, each
 with its own database connection, released together by a barrier, hit the real
 database through the services the views call. Nothing is lost, doubled or
-overwritten silently, and round numbers stay unique and gapless."""
+overwritten silently, and round numbers stay unique and gapless. And phones reading
+the table while others save see one consistent state of it (issue 9, point 5)."""
 
 from __future__ import annotations
 
+import re
 import secrets
 import threading
 from collections.abc import Callable
@@ -12,10 +14,14 @@ from collections.abc import Callable
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection, connections
+from django.test import Client
+from django.urls import reverse
 
 from games import services
 from games.models import GameSession, HandEntry, Round, RoundChange
-from tests.web.conftest import SHOWN_8S, THREE_PURE, WIN_8S, make_session, play, seat_pk
+from tests.security.conftest import POOL_ROUNDS
+from tests.support.reads import after_first_read_of_rounds, copies_of, figures
+from tests.web.conftest import SHOWN_8S, THREE_PURE, WIN_8S, WIN_13, make_session, play, seat_pk
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -185,3 +191,100 @@ def test_an_edit_and_a_delete_racing_leave_one_consistent_outcome(user: User) ->
     else:  # the delete won: the later round moved up
         assert numbers == [1]
     assert HandEntry.objects.count() == 3 * len(numbers)
+
+
+def test_phones_reading_while_others_save_and_delete_see_one_state_of_the_table(
+    user: User,
+) -> None:
+    session = make_session(user)
+    copies_of(play(session, "8S", ROUND_1), 59)  # a long evening: the reads take a while
+    pages = [
+        reverse("games:session_detail", args=[session.pk]),
+        reverse("games:session_scoreboard", args=[session.pk]),
+        reverse("games:shared_session", args=[session.share_token]),
+        reverse("games:shared_scoreboard", args=[session.share_token]),
+    ]
+    writers_left = [2]
+    done = threading.Event()
+
+    def saver() -> int:
+        saved = 0
+        try:
+            for _ in range(15):
+                fresh = GameSession.objects.get(pk=session.pk)
+                entry, check = typed_round(fresh)
+                try:
+                    services.save_round(entry, check, user, expected_number=entry.number)
+                    saved += 1
+                except services.RoundConflict:
+                    pass
+        finally:
+            writers_left[0] -= 1
+            if not writers_left[0]:
+                done.set()
+        return saved
+
+    def deleter() -> int:
+        deleted = 0
+        for _ in range(10):
+            last = session.rounds.order_by("-number").first()
+            try:
+                services.delete_round(last, user, version=last.version)
+                deleted += 1
+            except services.RoundConflict:
+                pass
+        return deleted
+
+    def reader(url: str) -> list[tuple[int, str]]:
+        client = Client()
+        client.force_login(user)
+        seen = []
+        while not done.is_set() or len(seen) < 5:
+            response = client.get(url)  # a server error raises here
+            seen.append((response.status_code, response.content.decode()))
+        return seen
+
+    results = at_once([saver, saver, deleter, *(lambda url=url: reader(url) for url in pages)])
+
+    assert not [r for r in results if isinstance(r, Exception)], results
+    pages_read = [page for seen in results[3:] for page in seen]
+    assert all(status == 200 for status, _ in pages_read)
+    for _, html in pages_read:
+        # Every round is the same: the totals are that round's scores times the
+        # number of rounds the page shows, whichever state of the table it read.
+        rounds = max(int(n) for n in re.findall(r'data-round="(\d+)"', html))
+        totals = dict(re.findall(r'data-total="(\w+)">(-?\d+)<', html))
+        assert totals == {
+            "Asha": str(122 * rounds),
+            "Ben": str(-92 * rounds),
+            "Chen": str(-30 * rounds),
+        }
+    numbers = list(session.rounds.order_by("number").values_list("number", flat=True))
+    assert numbers == list(range(1, len(numbers) + 1))
+
+
+def test_a_round_and_a_rejoin_committed_mid_read_are_seen_all_or_not_at_all(user: User) -> None:
+    # 13-pool-101: Chen is out after two rounds, and may rejoin.
+    pool = make_session(user, preset="13-pool-101")
+    for hands in POOL_ROUNDS:
+        play(pool, "7C", hands)
+    before = figures(services.load_scoreboard(pool))
+
+    def another_phone() -> None:
+        # On a connection of its own: round 3 without Chen, then Chen rejoins after it.
+        def commit() -> None:
+            fresh = GameSession.objects.get(pk=pool.pk)
+            play(fresh, "7C", {"Asha": ("first_drop", ""), "Ben": ("declared", WIN_13)})
+            services.rejoin(fresh, fresh.seats.get(player__name="Chen"), user)
+
+        assert at_once([commit]) == [None]
+
+    with after_first_read_of_rounds(another_phone):
+        board = services.load_scoreboard(pool)
+
+    # The table before both: not two rounds with a rejoin "after round 3" (which the
+    # page would call broken and ignore), nor three rounds' hands under two rounds.
+    assert figures(board) == before
+    after = figures(services.load_scoreboard(pool))
+    assert len(after["rows"]) == 3 and after["rejoined"]["Chen"] == (3,)
+    assert not after["warnings"]

@@ -7,11 +7,14 @@ import re
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import services
 from games.models import GameSession, Round
+from tests.support.reads import copies_of
 
 from .conftest import SHOWN_8S, WIN_8S, play, round_data
 
@@ -115,3 +118,107 @@ def test_the_creator_sees_the_link_and_its_qr_code(scorer: Client, table: GameSe
 
     assert f"http://testserver/shared/{table.share_token}/" in html
     assert '<svg width="' in html and 'class="segno"' in html
+
+
+# --- A long session (issue 9, point 10): the latest rounds, older ones a tap away -------
+
+
+def rounds_in(html: str) -> list[int]:
+    return [int(n) for n in re.findall(r'<tr data-round="(\d+)"', html)]
+
+
+def long_session(table: GameSession, rounds: int) -> GameSession:
+    copies_of(play(table, "8S", ROUND_1), rounds - 1)
+    return GameSession.objects.get(pk=table.pk)
+
+
+def test_a_long_session_shares_its_latest_ten_rounds_and_the_totals(
+    client: Client, table: GameSession
+) -> None:
+    table = long_session(table, 25)
+
+    html = client.get(shared(table)).content.decode()
+
+    assert rounds_in(html) == list(range(16, 26))
+    assert '<td class="total" data-total="Asha">3050</td>' in html  # 25 × 122
+    assert "Rounds 1–15 are not shown." in html
+    assert f'href="{shared(table)}?from=6"' in html  # ten earlier, without JavaScript
+    assert f'href="{shared(table)}?from=1"' in html  # all of them
+
+
+def test_older_rounds_are_one_tap_away_without_javascript(
+    client: Client, table: GameSession
+) -> None:
+    table = long_session(table, 25)
+
+    earlier = client.get(shared(table), {"from": "6"}).content.decode()
+    everything = client.get(shared(table), {"from": "1"}).content.decode()
+
+    assert rounds_in(earlier) == list(range(6, 26))
+    assert "Rounds 1–5 are not shown." in earlier
+    assert f'href="{shared(table)}"' in earlier  # back to the latest rounds
+    assert rounds_in(everything) == list(range(1, 26))
+    assert "are not shown" not in everything
+    for html in (earlier, everything):
+        assert '<td class="total" data-total="Asha">3050</td>' in html
+
+
+def test_older_rounds_are_one_tap_away_with_htmx(client: Client, table: GameSession) -> None:
+    table = long_session(table, 25)
+    page = client.get(shared(table)).content.decode()
+    # The button fetches the table from the poll's address and swaps it in place.
+    assert f'hx-get="{poll(table)}?from=6"' in page
+
+    response = client.get(poll(table), {"from": "6"}, headers=HTMX)
+
+    html = response.content.decode()
+    assert response.status_code == 200 and html.lstrip().startswith('<section id="scoreboard"')
+    assert rounds_in(html) == list(range(6, 26))
+    # It goes on polling for the same rounds, so the next save does not fold it again.
+    assert f'hx-get="{poll(table)}?v={stamp_in(html)}&amp;from=6"' in html
+
+
+def test_the_poll_of_a_long_session_stays_folded_after_a_save(
+    client: Client, table: GameSession
+) -> None:
+    table = long_session(table, 25)
+    latest = client.get(shared(table)).content.decode()
+    earlier = client.get(shared(table), {"from": "6"}).content.decode()
+
+    play(table, "8S", ROUND_1)
+    after_latest = client.get(poll(table), {"v": stamp_in(latest)}, headers=HTMX)
+    after_earlier = client.get(poll(table), {"v": stamp_in(earlier), "from": "6"}, headers=HTMX)
+
+    assert rounds_in(after_latest.content.decode()) == list(range(17, 27))
+    assert "Rounds 1–16 are not shown." in after_latest.content.decode()
+    assert rounds_in(after_earlier.content.decode()) == list(range(6, 27))
+    for response in (after_latest, after_earlier):
+        assert '<td class="total" data-total="Asha">3172</td>' in response.content.decode()
+
+
+@pytest.mark.parametrize("asked", ["0", "-3", "99999", "x", "1" * 30])
+def test_a_strange_first_round_shows_the_latest_rounds(
+    client: Client, table: GameSession, asked: str
+) -> None:
+    table = long_session(table, 25)
+    response = client.get(shared(table), {"from": asked})
+    assert response.status_code == 200
+    assert rounds_in(response.content.decode())[-10:] == list(range(16, 26))
+
+
+def test_the_share_page_reads_no_more_the_longer_the_session(
+    client: Client, user: User, table: GameSession
+) -> None:
+    other = services.create_session(
+        user, preset="21-points", overrides={}, players=["Asha", "Ben", "Chen"]
+    )
+    short, long = long_session(table, 12), long_session(other, 60)
+
+    def cost(session: GameSession) -> tuple[int, int]:
+        with CaptureQueriesContext(connection) as queries:
+            html = client.get(shared(session)).content.decode()
+        return len(queries), len(rounds_in(html))
+
+    (short_queries, short_rows), (long_queries, long_rows) = cost(short), cost(long)
+    assert short_queries == long_queries
+    assert short_rows == long_rows == 10

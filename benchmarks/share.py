@@ -1,0 +1,255 @@
+"""The public share page of a very long session, on PostgreSQL: time and memory.
+
+    .venv/bin/python benchmarks/share.py --json             # 10,000 rounds, 4 players
+
+Creates a database of its own (``scorekeeper_bench_share`` on 127.0.0.1, dropped
+and recreated; the name must start with ``scorekeeper_bench``), migrates it and
+fills one 21-points session of four players with --rounds rounds: four real rounds
+saved through ``services.save_round`` (scored by the rules service, dealer moving
+round by round), then copied row for row, as a save stores them, up to --rounds.
+
+Then it measures in-process through Django's test client (server time, no network),
+as an anonymous phone holding the link: the share page, its live poll when something
+changed (the score table alone), the chart image the page shows, and the replay
+alone (``services.load_scoreboard``: reading the saved scores and replaying them
+through the rules service, which any page showing the totals pays). For each: the
+median and maximum milliseconds over --requests requests, the peak memory one
+request allocates (tracemalloc, measured on a request of its own, since tracing
+slows Python down) and its SQL queries. One JSON object goes to stdout.
+
+The script uses only what the app had before the share page folded its rounds, so
+running it from a checkout of an older commit measures "before".
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import re
+import secrets
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+# Run as a script, this file's folder comes first on sys.path, and benchmarks/http.py
+# would hide the standard library's http package: the folder makes way.
+if sys.path and Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
+    sys.path.pop(0)
+sys.path.insert(0, str(ROOT))
+
+PG = "postgres://postgres@127.0.0.1:5432"
+PLAYERS = ("Asha", "Ben", "Chen", "Dev")
+# Valid 21-points rounds under cut 8S (RULES.md §7 and the rules tests), seat order;
+# the winner moves round the table, so the totals stay near zero and nobody finishes.
+WIN = "2H 3H 4H | 5C 6C 7C | 10D JD QD | KS KH KD | 4S 5S 6S | 9H 10H PJ | 3D 3C 8H"
+SHOWN = "2D 3D 4D | 9C 10C JC | QD QS QC | KH KH | 5D 9D | AS 7S | 6H 6D 4C 2S JH 8C"
+PLAIN = "2H 3H 4H | 5C 6C 7C | 10D JD QD | KS KH KD | 4S 5S 6S | 9H 10H JH | 3D 3C 3H"
+LOOSE = "2C 4D 6H | 10S QC KD | 3S 5H 9C | JH AD 2D | 4C 6D 10C | QS KH 3H | 5C 9D JD"
+ROUNDS = [
+    [("declared", WIN), ("shown", SHOWN), ("first_drop", ""), ("middle_drop", "")],
+    [("middle_drop", ""), ("declared", PLAIN), ("shown", LOOSE), ("first_drop", "")],
+    [("shown", LOOSE), ("first_drop", ""), ("middle_drop", ""), ("declared", WIN)],
+    [("first_drop", ""), ("middle_drop", ""), ("declared", PLAIN), ("shown", SHOWN)],
+]
+
+
+def log(message: str) -> None:
+    print(f"[share-bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def recreate_database(name: str, *, drop_only: bool = False) -> None:
+    import psycopg
+
+    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        if not drop_only:
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def set_up_django(database: str) -> None:
+    os.environ["DATABASE_URL"] = f"{PG}/{database}"
+    os.environ["DJANGO_SETTINGS_MODULE"] = "scorekeeper.settings"
+    # Measured as production runs: DEBUG off (no query log kept), templates cached.
+    os.environ["DJANGO_DEBUG"] = "0"
+    os.environ.setdefault("DJANGO_SECRET_KEY", secrets.token_urlsafe(50))
+    os.environ["DJANGO_ALLOWED_HOSTS"] = "testserver"
+    os.environ["DJANGO_LOG_LEVEL"] = "WARNING"
+    import django
+
+    django.setup()
+
+
+def fill(rounds: int):
+    """One session of ``rounds`` rounds; returns it."""
+    from django.contrib.auth.models import User
+    from django.db import transaction
+
+    from games import services
+    from games.models import HandEntry, Round
+
+    user = User.objects.create_user("bench", password=None)
+    session = services.create_session(
+        user, preset="21-points", overrides={}, players=list(PLAYERS), name="A long night"
+    )
+    seats = list(session.seats.order_by("position"))
+    for hands in ROUNDS:
+        entry = services.new_round_entry(session)
+        typed = {seat.pk: hand for seat, hand in zip(seats, hands, strict=True)}
+        check = services.check_round(entry, "8S", typed, final=True)
+        assert check.valid, (check.errors, [p.errors for p in check.players])
+        services.save_round(entry, check, user)
+    templates = [
+        (played, list(played.entries.all())) for played in session.rounds.order_by("number")
+    ]
+    log(f"copying {rounds} rounds")
+    with transaction.atomic():
+        batch = 2000
+        for start in range(len(templates) + 1, rounds + 1, batch):
+            numbers = range(start, min(rounds, start + batch - 1) + 1)
+            made = Round.objects.bulk_create(
+                Round(
+                    session=session,
+                    number=number,
+                    dealer=seats[(number - 1) % len(seats)],
+                    cut_joker=templates[(number - 1) % len(templates)][0].cut_joker,
+                    entered_by=user,
+                )
+                for number in numbers
+            )
+            HandEntry.objects.bulk_create(
+                HandEntry(
+                    round=played,
+                    player_id=entry.player_id,
+                    outcome=entry.outcome,
+                    groups=entry.groups,
+                    declaration=entry.declaration,
+                    hand_points=entry.hand_points,
+                    value_points=entry.value_points,
+                    claims=entry.claims,
+                    score=entry.score,
+                    breakdown=entry.breakdown,
+                )
+                for played in made
+                for entry in templates[(played.number - 1) % len(templates)][1]
+            )
+        services.refresh_session(session)
+    return session
+
+
+def measure(label: str, call, requests: int) -> dict:
+    """Median and max ms over ``requests`` calls, then the peak memory and the SQL
+    queries of one more call."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    call()  # warm up: templates compiled, connection open
+    times = []
+    for _ in range(requests):
+        began = time.perf_counter()
+        call()
+        times.append((time.perf_counter() - began) * 1000)
+    gc.collect()
+    tracemalloc.start()
+    tracemalloc.reset_peak()
+    base = tracemalloc.get_traced_memory()[0]
+    call()
+    peak = tracemalloc.get_traced_memory()[1] - base
+    tracemalloc.stop()
+    with CaptureQueriesContext(connection) as queries:
+        call()
+    result = {
+        "median_ms": round(statistics.median(times), 1),
+        "max_ms": round(max(times), 1),
+        "peak_mb": round(peak / 2**20, 2),
+        "queries": len(queries),
+    }
+    log(f"{label}: {result}")
+    return result
+
+
+def run(args) -> dict:
+    from django.test import Client
+    from django.urls import reverse
+
+    from games import services
+    from games.models import GameSession
+
+    session = fill(args.rounds)
+    session = GameSession.objects.get(pk=session.pk)
+    token = session.share_token
+    client = Client()
+
+    def get(url: str):
+        def call():
+            response = client.get(url)
+            assert response.status_code == 200, (url, response.status_code)
+            return response
+
+        return call
+
+    page_url = reverse("games:shared_session", args=[token])
+    page = get(page_url)()
+    html = page.content.decode()
+    shown = len(re.findall(r"<tr data-round=", html))
+    log(f"the share page shows {shown} rounds of {args.rounds}, {len(page.content):,} bytes")
+    results = {
+        # The poll without a stamp is what a phone gets after a save: the table alone.
+        "share_page": measure("share page", get(page_url), args.requests),
+        "share_poll_changed": measure(
+            "poll", get(reverse("games:shared_scoreboard", args=[token])), args.requests
+        ),
+        "share_chart_svg": measure(
+            "chart", get(reverse("games:shared_totals_chart", args=[token])), args.requests
+        ),
+        "replay_only": measure("replay", lambda: services.load_scoreboard(session), args.requests),
+    }
+    return {
+        "database": args.database,
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+        "rounds": args.rounds,
+        "players": len(PLAYERS),
+        "share_page_rows": shown,
+        "share_page_bytes": len(page.content),
+        "requests": args.requests,
+        "pages": results,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=10_000)
+    parser.add_argument("--requests", type=int, default=10, help="timed requests per page")
+    parser.add_argument("--database", default="scorekeeper_bench_share")
+    parser.add_argument("--keep", action="store_true", help="leave the database afterwards")
+    parser.add_argument("--json", action="store_true", help="print only the JSON object")
+    args = parser.parse_args(argv)
+    if not re.fullmatch(r"scorekeeper_bench\w*", args.database):
+        parser.error("--database must start with scorekeeper_bench (it is dropped)")
+    if args.rounds < len(ROUNDS):
+        parser.error(f"--rounds must be at least {len(ROUNDS)}")
+
+    recreate_database(args.database)
+    set_up_django(args.database)
+    from django.core.management import call_command
+    from django.db import connections
+
+    try:
+        call_command("migrate", verbosity=0, interactive=False)
+        report = run(args)
+    finally:
+        connections.close_all()
+        if not args.keep:
+            recreate_database(args.database, drop_only=True)
+    print(json.dumps(report) if args.json else json.dumps(report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

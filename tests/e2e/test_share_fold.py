@@ -1,0 +1,73 @@
+"""The share link of a long session on a phone (issue 9, point 10): the latest ten
+rounds and the totals, older rounds one tap away, with htmx and without JavaScript,
+and the live table keeps the rounds the spectator opened when a round is saved."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games.models import GameSession
+from tests.support.reads import copies_of
+from tests.web.conftest import SHOWN_8S, WIN_8S, make_session, play
+
+from .conftest import PASSWORD
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+ROUND_1 = {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S), "Chen": ("first_drop", "")}
+
+
+def long_session(rounds: int) -> GameSession:
+    from django.contrib.auth.models import User
+
+    user = User.objects.create_user("asha", password=PASSWORD)
+    session = make_session(user, name="A long night")
+    copies_of(play(session, "8S", ROUND_1), rounds - 1)
+    return GameSession.objects.get(pk=session.pk)
+
+
+def shown(page: Page) -> list[str]:
+    return page.locator("tr[data-round]").evaluate_all("rows => rows.map(r => r.dataset.round)")
+
+
+def test_a_spectator_opens_older_rounds_and_the_table_stays_live(
+    new_context, screenshot_dir: Path
+) -> None:
+    session = long_session(25)
+    spectator = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    spectator.goto(f"/shared/{session.share_token}/")
+    assert shown(spectator) == [str(n) for n in range(16, 26)]
+    expect(spectator.locator("[data-fold]")).to_contain_text("Rounds 1–15 are not shown.")
+    expect(spectator.locator('[data-total="Asha"]')).to_have_text("3050")
+    spectator.evaluate("window.notReloaded = true")
+
+    spectator.locator("[data-show-earlier]").click()
+
+    expect(spectator.locator("tr[data-round]")).to_have_count(20)
+    expect(spectator.locator("[data-fold]")).to_contain_text("Rounds 1–5 are not shown.")
+    assert spectator.url.endswith("?from=6")  # a reload shows the same rounds
+    assert spectator.evaluate("window.notReloaded") is True  # swapped in, not reloaded
+
+    play(session, "8S", ROUND_1)  # another phone saves round 26
+
+    expect(spectator.locator('[data-total="Asha"]')).to_have_text("3172", timeout=10_000)
+    assert shown(spectator) == [str(n) for n in range(6, 27)]
+    spectator.screenshot(path=screenshot_dir / "shared-long-phone.png", full_page=True)
+
+
+def test_older_rounds_open_without_javascript(new_context) -> None:
+    session = long_session(25)
+    page = new_context(viewport=PHONE, java_script_enabled=False).new_page()
+    page.goto(f"/shared/{session.share_token}/")
+
+    page.locator("[data-show-earlier]").click()
+
+    page.wait_for_url(f"**/shared/{session.share_token}/?from=6")
+    assert shown(page) == [str(n) for n in range(6, 26)]
+    page.locator("[data-show-latest]").click()
+    page.wait_for_url(f"**/shared/{session.share_token}/")
+    assert shown(page) == [str(n) for n in range(16, 26)]
