@@ -879,6 +879,31 @@ def _changed_on_another_device(played: Round | None, what: str) -> str:
     )
 
 
+def _edit_already_saved(
+    current: Round | None, check: RoundCheck, user: AbstractBaseUser | None, version: int | None
+) -> bool:
+    """Whether ``current`` is exactly what this edit would write, written by this user
+    as the very next version: the same form sent again after its answer was lost (an
+    edit has no submission token, so its content and version stand in for one)."""
+    if current is None or version is None or user is None:
+        return False
+    if current.version != version + 1 or current.entered_by_id != user.pk:
+        return False
+    stored = [
+        (entry.player_id, entry.outcome, entry.groups) for entry in current.entries.order_by("pk")
+    ]
+    typed = [
+        (
+            player.seat.player_id,
+            result.outcome,
+            [[card.code for card in group] for group in player.hand.groups],
+        )
+        for player, result in zip(check.players, check.result.players, strict=True)
+        if player.hand is not None
+    ]
+    return current.cut_joker == check.cut.code and stored == typed
+
+
 def save_round(
     entry: RoundEntry,
     check: RoundCheck,
@@ -929,6 +954,8 @@ def save_round(
             before = None
         else:
             current = session.rounds.select_related("entered_by").filter(pk=entry.round.pk).first()
+            if _edit_already_saved(current, check, entered_by, version):
+                return current  # this very edit, retried after its answer was lost
             if current is None or current.version != version:
                 what = f"Round {entry.round.number}"
                 raise RoundConflict(_changed_on_another_device(current, what), current)

@@ -526,7 +526,14 @@ def round_edit(request: HttpRequest, pk: int, round_pk: int) -> TemplateResponse
 @login_required
 @require_POST
 def round_delete(request: HttpRequest, pk: int, round_pk: int) -> HttpResponse:
-    played = _get_round_for_user(request, pk, round_pk, write=True)
+    try:
+        played = _get_round_for_user(request, pk, round_pk, write=True)
+    except Http404:
+        # The session is there but the round is not: deleted already, perhaps by this
+        # very tap whose answer was lost. Say so on the session page, not as a 404.
+        _get_session_for_user(request, pk, write=True)
+        messages.info(request, "That round is already deleted.")
+        return _redirect(request, reverse("games:session_detail", args=[pk]))
     # The version the delete button was shown with: a round changed since is not
     # deleted unseen.
     version = _posted_id(request, "version")

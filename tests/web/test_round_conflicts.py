@@ -126,6 +126,48 @@ def test_editing_a_round_deleted_meanwhile_says_so(scorer: Client, table: GameSe
     assert not Round.objects.exists()
 
 
+def test_an_edit_sent_again_after_its_answer_was_lost_is_not_called_a_clash(
+    scorer: Client, table: GameSession
+) -> None:
+    played = play(table, "8S", ROUND_1)
+    edit = reverse("games:round_edit", args=[table.pk, played.pk])
+    corrected = round_data(table, "8S", OTHER, version=1)
+    assert scorer.post(edit, corrected).status_code == 302
+
+    retried = scorer.post(edit, corrected, follow=True)  # the same form, tapped again
+
+    html = retried.content.decode()
+    assert retried.status_code == 200 and "meanwhile" not in html
+    played.refresh_from_db()
+    assert played.version == 2  # saved once, not twice
+    assert RoundChange.objects.filter(action=RoundChange.Action.EDITED).count() == 1
+
+
+def test_a_delete_sent_again_after_its_answer_was_lost_says_it_is_done(
+    scorer: Client, table: GameSession
+) -> None:
+    played = play(table, "8S", ROUND_1)
+    delete = reverse("games:round_delete", args=[table.pk, played.pk])
+    assert scorer.post(delete, {"version": 1}).status_code == 302
+
+    retried = scorer.post(delete, {"version": 1}, follow=True)
+
+    assert retried.status_code == 200
+    assert retried.redirect_chain[-1][0] == reverse("games:session_detail", args=[table.pk])
+    assert "That round is already deleted." in retried.content.decode()
+    assert RoundChange.objects.filter(action=RoundChange.Action.DELETED).count() == 1
+
+
+def test_a_deleted_round_of_a_session_one_may_not_score_stays_hidden(
+    table: GameSession, client: Client
+) -> None:
+    gone = play(table, "8S", ROUND_1).pk
+    Round.objects.filter(pk=gone).delete()
+    client.force_login(User.objects.create_user("mallory", password="x"))
+    response = client.post(reverse("games:round_delete", args=[table.pk, gone]), {"version": 1})
+    assert response.status_code == 404
+
+
 # --- The history of changes ------------------------------------------------------------
 
 
