@@ -115,6 +115,16 @@ def thin(points: Sequence, limit: int = MAX_POINTS) -> list:
     return [points[round(i * step)] for i in range(limit)]
 
 
+def _thin_marks(marks: list[Mark]) -> list[Mark]:
+    """A line of a long session drawn with at most about MAX_POINTS marks, so the
+    chart's size stops growing with the session; an elimination or a rejoin is never
+    thinned away."""
+    if len(marks) <= MAX_POINTS:
+        return marks
+    keep = {id(mark) for mark in thin(marks)}
+    return [mark for mark in marks if id(mark) in keep or mark.kind != "point"]
+
+
 def _render(
     *,
     id_prefix: str,
@@ -288,7 +298,8 @@ def running_totals_svg(
         legend = f"{name} {_number(state.totals[name])}" + (
             f" ({', '.join(status)})" if status else ""
         )
-        lines.append(Line(name, tuple(tuple(s) for s in segments if s), legend))
+        kept = (_thin_marks(segment) for segment in segments if segment)
+        lines.append(Line(name, tuple(tuple(segment) for segment in kept), legend))
     values = [0.0] + [float(v) for line in state.lines for v in line.totals.values()]
     if rule_at is not None:
         values.append(float(rule_at))

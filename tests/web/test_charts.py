@@ -168,6 +168,22 @@ def history(name: str, ordinals: list[float], start: int = 0) -> tuple[str, list
     ]
 
 
+def test_a_long_sessions_chart_stays_small_and_keeps_its_ends() -> None:
+    # 5,000 rounds of a points game without a ceiling: the chart of the share page
+    # must not grow with the session (issue 9, point 10).
+    points = get_ruleset("21-points")
+    rounds = [{"Asha": 3, "Ben": -1, "Chen": -2} for _ in range(5_000)]
+    state = session_state(points, ("Asha", "Ben", "Chen"), rounds)
+    svg = str(running_totals_svg(state, None))
+    root = parse(svg)
+    (asha,) = lines_of(root)["Asha"]
+    assert len(asha) <= 160
+    # Its ends stay: 0 before round 1 and the total after the last round.
+    assert "Asha before round 1: 0" in svg and "Asha after round 5000: 15000" in svg
+    assert "Asha 15000" in svg
+    assert len(svg) < 60_000
+
+
 def test_rating_lines_follow_the_ordinals_in_session_order() -> None:
     asha = history("Asha", [1.5, 3.0, 2.0, 6.5])
     ben = history("Ben", [-2.0, -4.5], start=1)
