@@ -23,7 +23,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.backends.base.operations import BaseDatabaseOperations
 from django.db.models import Model, Prefetch
 from django.db.models.functions import Lower
@@ -358,8 +358,10 @@ def _username(user: AbstractBaseUser | None) -> str | None:
 
 
 def dumps(data: Mapping[str, Any]) -> str:
-    """The export as the text of a file (UTF-8, names as they are written)."""
-    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    """The export as the text of a file (UTF-8, names as they are written), without
+    spaces or indentation: indented, a league's file was two and a half times larger,
+    and the import page takes files up to 10 MB (games/uploads.py)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 # --- Importing a league ----------------------------------------------------------------------
@@ -638,7 +640,7 @@ def _round_plan(
         hands.append(PlayerHand(name, outcome, tuple(_cards(group) for group in cards)))
         groups.append(cards)
     try:
-        result = score_round(ruleset, parse_card(cut_joker), hands)
+        result = score_round(ruleset, _CARDS[cut_joker], hands)
     except RulesError as error:
         problems = getattr(error, "errors", [error])
         raise ImportRefused(
@@ -680,7 +682,12 @@ def _groups(entry: Mapping[str, Any], where: str) -> list[list[str]]:
 
 
 def _cards(group: list[str]) -> tuple:
-    return tuple(parse_card(code) for code in group)
+    return tuple(_CARDS[code] for code in group)
+
+
+# Every card code, parsed once: a league file holds hundreds of thousands of cards,
+# and validate_groups has already refused any other code.
+_CARDS = {code: parse_card(code) for code in CARD_CODES}
 
 
 def _named(error: RulesError, hands: list[PlayerHand]) -> str:
@@ -1070,13 +1077,10 @@ def _write(plan: _LeaguePlan, owner: AbstractBaseUser | None, keep_members: bool
         batch_size=_INSERT_BATCH,
     )
     planned_rounds = (r for planned in plan.sessions for r in planned.rounds)
-    HandEntry.objects.bulk_create(
-        (
-            _hand_entry(played, entry, players[entry.player])
-            for played, planned in zip(rounds, planned_rounds, strict=True)
-            for entry in planned.entries
-        ),
-        batch_size=_INSERT_BATCH,
+    _insert_hands(
+        _hand_row(played, entry, players[entry.player])
+        for played, planned in zip(rounds, planned_rounds, strict=True)
+        for entry in planned.entries
     )
     Rejoin.objects.bulk_create(
         (
@@ -1131,17 +1135,54 @@ def _player_rows(
     return players
 
 
-def _hand_entry(played: Round, entry: _EntryPlan, player: Player) -> HandEntry:
+# HandEntry's columns as _hand_row gives them.
+_HAND_FIELDS = (
+    "round",
+    "player",
+    "outcome",
+    "groups",
+    "declaration",
+    "hand_points",
+    "value_points",
+    "claims",
+    "score",
+    "breakdown",
+)
+
+
+def _hand_row(played: Round, entry: _EntryPlan, player: Player) -> tuple:
+    """One hand as a row of HandEntry's table (its JSON as text)."""
     result = entry.result
-    return HandEntry(
-        round=played,
-        player=player,
-        outcome=result.outcome,
-        groups=entry.groups,
-        declaration=result.declaration or "",
-        hand_points=result.hand_points,
-        value_points=result.value_points,
-        claims=result.claims,
-        score=result.score,
-        breakdown=services.breakdown_of(result),
+    return (
+        played.pk,
+        player.pk,
+        result.outcome,
+        json.dumps(entry.groups),
+        result.declaration or "",
+        result.hand_points,
+        result.value_points,
+        result.claims,
+        result.score,
+        json.dumps(services.breakdown_of(result)),
     )
+
+
+def _insert_hands(rows: Iterable[tuple]) -> None:
+    """Insert the hands, the largest table of a league (several rows per round), by
+    COPY on PostgreSQL and one prepared INSERT on SQLite.
+
+    Not with bulk_create: on PostgreSQL it sends a batch of rows as arrays (UNNEST),
+    and psycopg escapes the JSON of every hand inside an array literal in Python,
+    quote by quote, which took most of the time of a large import. The values are
+    those the model would store: ids, text, whole numbers and JSON text."""
+    quote = connection.ops.quote_name
+    table = quote(HandEntry._meta.db_table)
+    columns = ", ".join(quote(HandEntry._meta.get_field(name).column) for name in _HAND_FIELDS)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            with cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+        else:
+            values = ", ".join(["%s"] * len(_HAND_FIELDS))
+            cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({values})", list(rows))
