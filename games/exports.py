@@ -380,7 +380,11 @@ class Imported:
 
 
 def import_league(
-    raw: bytes | str, *, owner: AbstractBaseUser | None = None, keep_members: bool = False
+    raw: bytes | str,
+    *,
+    owner: AbstractBaseUser | None = None,
+    keep_members: bool = False,
+    max_rounds: int | None = None,
 ) -> Imported:
     """Restore a league from the text of a file `export_league` wrote, as a new
     league of which ``owner`` (the user importing, if any) is the only member.
@@ -396,9 +400,14 @@ def import_league(
     Raises ImportRefused, writing nothing, for a file that is not JSON or not this
     format and version, a slug already in use, a name that is not printable text, a
     date or number the database could not store and read back, a value the models
-    would refuse, or a round the rules service does not score as the file says.
+    would refuse, or a round the rules service does not score as the file says; and,
+    before scoring any, for a file of more than ``max_rounds`` rounds (the import
+    page's limit: every round is scored again, which takes time).
     """
-    plan = _plan(read_league_file(raw))
+    data = read_league_file(raw)
+    if max_rounds is not None:
+        _check_round_count(data, max_rounds)
+    plan = _plan(data)
     try:
         with transaction.atomic():
             return _write(plan, owner, keep_members)
@@ -408,6 +417,23 @@ def import_league(
             f"A league with the slug {plan.league['slug']!r} or one of its players was "
             "created while this file was imported; nothing was imported. Try again."
         ) from None
+
+
+def _check_round_count(data: object, limit: int) -> None:
+    sessions = data.get("sessions") if isinstance(data, dict) else None
+    if not isinstance(sessions, list):
+        return  # not a league file: _plan says why
+    count = sum(
+        len(session["rounds"])
+        for session in sessions
+        if isinstance(session, dict) and isinstance(session.get("rounds"), list)
+    )
+    if count > limit:
+        raise ImportRefused(
+            f"This file holds {count:,} rounds; the import page takes at most {limit:,} at "
+            "once (each is scored again, and the page must answer within seconds). Nothing "
+            "was imported: an administrator can import it with manage.py import_league."
+        )
 
 
 def read_league_file(raw: bytes | str) -> object:

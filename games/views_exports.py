@@ -36,6 +36,11 @@ JSON = "application/json; charset=utf-8"
 # refuses the request from its Content-Length): a club's years of evenings fit in a
 # few megabytes.
 MAX_IMPORT_BYTES = MAX_UPLOAD_BYTES
+# Rounds per file on the import page: each is scored again by the rules service, and
+# the page must answer well within gunicorn's worker timeout (30 s). 40,000 of the
+# smallest rounds a file can hold import in about 14 s on the 2-core machine
+# (benchmarks/import_league.py); larger leagues are for manage.py import_league.
+MAX_IMPORT_ROUNDS = 40_000
 TOO_LARGE = (
     f"This file is larger than {MAX_UPLOAD_MB} MB, the most an upload may be: nothing "
     "was read or saved. An administrator can import it with manage.py import_league."
@@ -157,7 +162,9 @@ def league_import(request: HttpRequest) -> HttpResponse:
     )
     if form.is_bound and form.is_valid():
         try:
-            imported = exports.import_league(form.cleaned_data["file"].read(), owner=request.user)
+            imported = exports.import_league(
+                form.cleaned_data["file"].read(), owner=request.user, max_rounds=MAX_IMPORT_ROUNDS
+            )
         except exports.ImportRefused as error:
             form.add_error("file", str(error))
         else:

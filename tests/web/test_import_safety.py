@@ -271,6 +271,22 @@ def test_temporary_upload_files_never_outlive_the_request(
     assert os.listdir(spool) == []
 
 
+def test_a_file_of_more_rounds_than_the_page_takes_is_refused_before_scoring(
+    moved: dict, stranger: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("games.views_exports.MAX_IMPORT_ROUNDS", 11)  # the file has 12
+    scored = []
+    monkeypatch.setattr(exports, "score_round", lambda *args: scored.append(args))
+
+    response = post_file(stranger, moved)
+
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert "This file holds 12 rounds; the import page takes at most 11" in html
+    assert "manage.py import_league" in html
+    assert not scored and not League.objects.exists()
+
+
 def _sessions_times(doc: dict, times: int) -> dict:
     data = copy.deepcopy(doc)
     data["sessions"] = [copy.deepcopy(s) for _ in range(times) for s in doc["sessions"]]
