@@ -11,13 +11,21 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from html import escape
+from html import escape as escape_html
 
 from django.utils.safestring import SafeString, mark_safe
 
 from games.rules.session import SessionState
 
+from .names import xml_text
 from .standings import RatingPoint
+
+
+def escape(text: str) -> str:
+    """Text for the SVG, escaped; characters XML does not allow at all (in names
+    stored before games/names.py refused them) are left out."""
+    return escape_html(xml_text(text))
+
 
 # Okabe-Ito colours: told apart with the common kinds of colour blindness, and
 # dark enough on white. Past seven lines the dash pattern changes too.

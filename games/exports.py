@@ -23,10 +23,12 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
+from django.db.backends.base.operations import BaseDatabaseOperations
 from django.db.models import Model, Prefetch
 from django.db.models.functions import Lower
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from openpyxl import Workbook
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Font
@@ -42,10 +44,12 @@ from games.rules import (
     parse_card,
     score_round,
 )
+from games.rules.session import session_state
 
 from . import ratings, services, standings
 from .models import (
     CARD_CODES,
+    WINNING_OUTCOMES,
     GameSession,
     HandEntry,
     League,
@@ -54,14 +58,10 @@ from .models import (
     Rejoin,
     Round,
     Seat,
-    new_share_token,
     validate_groups,
 )
+from .names import clean_name, xml_text
 from .services import same_name
-
-# Ids or tokens per query where a file may hold thousands: SQLite takes a limited
-# number of parameters in one statement.
-_BATCH = 500
 
 # The JSON export's name and version: an import refuses any other, so a later change
 # of the format can never be read as this one by mistake.
@@ -219,7 +219,7 @@ def to_xlsx(table: Table) -> bytes:
     book = Workbook()
     sheet = book.active
     sheet.title = table.sheet
-    book.properties.title = table.title
+    book.properties.title = _xlsx_text(table.title)
     sheet.append([_xlsx_text(heading) for heading in table.header])
     for row in table.rows:
         sheet.append([_xlsx_text(v) if isinstance(v, str) else v for v in row])
@@ -240,8 +240,8 @@ def to_xlsx(table: Table) -> bytes:
 
 
 def _xlsx_text(text: str) -> str:
-    # Control characters are not allowed in the file format at all.
-    return ILLEGAL_CHARACTERS_RE.sub("", text)
+    # Control characters are not allowed in the file format (XML) at all.
+    return ILLEGAL_CHARACTERS_RE.sub("", xml_text(text))
 
 
 # --- A league as JSON ----------------------------------------------------------------------
@@ -328,7 +328,7 @@ def _export_session(session: GameSession, share_tokens: bool) -> dict[str, Any]:
                 "number": played.number,
                 "dealer": played.dealer.player.name if played.dealer else None,
                 "cut_joker": played.cut_joker,
-                "entered_by": _username(played.entered_by),
+                "entered_by": played.author or None,
                 "entries": [
                     {
                         "player": entry.player.name,
@@ -358,8 +358,10 @@ def _username(user: AbstractBaseUser | None) -> str | None:
 
 
 def dumps(data: Mapping[str, Any]) -> str:
-    """The export as the text of a file (UTF-8, names as they are written)."""
-    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    """The export as the text of a file (UTF-8, names as they are written), without
+    spaces or indentation: indented, a league's file was two and a half times larger,
+    and the import page takes files up to 10 MB (games/uploads.py)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 # --- Importing a league ----------------------------------------------------------------------
@@ -372,36 +374,66 @@ class ImportRefused(Exception):
 @dataclass(frozen=True)
 class Imported:
     league: League
-    left_out: tuple[str, ...] = ()  # usernames with no account here (not created)
+    # The file's members, (username, role), who were not added: the owner may invite
+    # them (the league's page lists them).
+    invitable: tuple[tuple[str, str], ...] = ()
 
 
 def import_league(
-    raw: bytes | str, *, owner: AbstractBaseUser | None = None, create_users: bool = True
+    raw: bytes | str,
+    *,
+    owner: AbstractBaseUser | None = None,
+    keep_members: bool = False,
+    max_rounds: int | None = None,
 ) -> Imported:
     """Restore a league from the text of a file `export_league` wrote, as a new
-    league; ``owner`` (the user importing, if any) becomes one of its owners.
+    league of which ``owner`` (the user importing, if any) is the only member.
 
-    Accounts the file names are matched by username. Only the command line creates
-    the missing ones (``create_users``, with no usable password): through the web,
-    anyone signed in could otherwise reserve usernames, so there they are left out
-    (memberships, "entered by") and listed in ``left_out``.
+    A file may not act on anyone else (issue 9): its members are not added but kept
+    on the league for the owner to invite (``Imported.invitable``); its share links
+    are never used (every session gets a new one); the authors of its rounds are
+    kept as text, linked to no account; its players are linked to no account. Only
+    an administrator's ``keep_members`` (``manage.py import_league --keep-members``)
+    adds the file's members, creating the accounts missing here with no usable
+    password, and links players to the accounts it created.
 
     Raises ImportRefused, writing nothing, for a file that is not JSON or not this
-    format and version, a slug or share link already in use, a value the models
-    would refuse, or a round the rules service does not score as the file says.
+    format and version, a slug already in use, a name that is not printable text, a
+    date or number the database could not store and read back, a value the models
+    would refuse, or a round the rules service does not score as the file says; and,
+    before scoring any, for a file of more than ``max_rounds`` rounds (the import
+    page's limit: every round is scored again, which takes time).
     """
-    plan = _plan(read_league_file(raw))
+    data = read_league_file(raw)
+    if max_rounds is not None:
+        _check_round_count(data, max_rounds)
+    plan = _plan(data)
     try:
         with transaction.atomic():
-            return _write(plan, owner, create_users)
+            return _write(plan, owner, keep_members)
     except IntegrityError:
-        # Checked before writing; only a league imported or created meanwhile gets here.
+        # Checked before writing; only a league or player created meanwhile gets here.
         raise ImportRefused(
-            f"A league with the slug {plan.league['slug']!r} or one of its sessions' share "
-            "links was created while this file was imported; nothing was imported."
+            f"A league with the slug {plan.league['slug']!r} or one of its players was "
+            "created while this file was imported; nothing was imported. Try again."
         ) from None
-    except RulesError as error:
-        raise ImportRefused(f"The sessions do not replay: {error.message}.") from None
+
+
+def _check_round_count(data: object, limit: int) -> None:
+    sessions = data.get("sessions") if isinstance(data, dict) else None
+    if not isinstance(sessions, list):
+        return  # not a league file: _plan says why
+    count = sum(
+        len(session["rounds"])
+        for session in sessions
+        if isinstance(session, dict) and isinstance(session.get("rounds"), list)
+    )
+    if count > limit:
+        raise ImportRefused(
+            f"This file holds {count:,} rounds; the import page takes at most {limit:,} at "
+            "once (each is scored again, and the page must answer within seconds). Nothing "
+            "was imported: an administrator can import it with manage.py import_league."
+        )
 
 
 def read_league_file(raw: bytes | str) -> object:
@@ -430,30 +462,45 @@ class _RoundPlan:
     number: int
     dealer: str | None
     cut_joker: str
-    entered_by: str | None
+    author: str  # who entered it, as the file names them ("" if it does not)
     entries: tuple[_EntryPlan, ...]
+
+
+@dataclass(frozen=True)
+class _SeatResult:
+    """A seat's result as `services._store_results` stores it after a round."""
+
+    total: int
+    place: int
+    won: bool
+    rounds_played: int
+    rounds_won: int
+    drops: int
+    points: int
+    best_round: int | None
+    worst_round: int | None
 
 
 @dataclass(frozen=True)
 class _SessionPlan:
     columns: dict[str, Any]  # GameSession fields, as the models take them
     created_at: datetime.datetime | None
-    created_by: str | None
     seats: tuple[tuple[str, int], ...]  # (player, position)
     first_dealer: str | None
     rejoins: tuple[tuple[str, int], ...]  # (player, after round)
     rounds: tuple[_RoundPlan, ...]
+    results: dict[str, _SeatResult]  # by player
 
 
 @dataclass(frozen=True)
 class _LeaguePlan:
-    """A league file checked through: what to write, every round already scored."""
+    """A league file checked through: what to write, every round already scored and
+    every session replayed."""
 
     league: dict[str, Any]  # League fields
     members: dict[str, str]  # username → role
     players: dict[str, str | None]  # name → username of the user it belongs to
     sessions: tuple[_SessionPlan, ...]
-    usernames: frozenset[str]  # every account the file names
 
 
 def _plan(data: object) -> _LeaguePlan:
@@ -473,21 +520,18 @@ def _plan(data: object) -> _LeaguePlan:
         _session_plan(_object(item, f"Session {index}"), index, players)
         for index, item in enumerate(_list(doc, "sessions", "The file"), start=1)
     )
-    _check_share_tokens(sessions)
-    usernames = set(members) | {u for u in players.values() if u}
-    for session in sessions:
-        usernames |= {session.created_by} | {r.entered_by for r in session.rounds}
-    usernames.discard(None)
-    for username in usernames:
-        _clean(get_user_model(), get_user_model().USERNAME_FIELD, username, "User")
-    return _LeaguePlan(league, members, players, sessions, frozenset(usernames))
+    return _LeaguePlan(league, members, players, sessions)
 
 
 def _league_columns(data: Mapping[str, Any]) -> dict[str, Any]:
     where = "League"
-    columns = {name: _column(League, name, data, where) for name in ("name", "slug", "preset")}
-    columns["money_per_point"] = _column(League, "money_per_point", data, where, _MONEY)
-    columns["overrides"] = _get(data, "overrides", dict, where)
+    columns = {
+        "name": _name_column(League, "name", data, where, "league.name"),
+        "slug": _column(League, "slug", data, where),
+        "preset": _column(League, "preset", data, where),
+        "money_per_point": _money(League, "money_per_point", data, where, "league"),
+        "overrides": _overrides(data, where, "league"),
+    }
     _ruleset(columns["preset"], columns["overrides"], where)
     if League.objects.filter(slug=columns["slug"]).exists():
         raise ImportRefused(
@@ -499,10 +543,12 @@ def _league_columns(data: Mapping[str, Any]) -> dict[str, Any]:
 
 def _members(items: list) -> dict[str, str]:
     members: dict[str, str] = {}
+    model = get_user_model()
     for index, item in enumerate(items, start=1):
         where = f"Member {index}"
         member = _object(item, where)
         username = _get(member, "username", str, where)
+        _clean(model, model.USERNAME_FIELD, username, "User")
         if username in members:
             raise ImportRefused(f"{where}: {username!r} is listed twice.")
         members[username] = _column(Membership, "role", member, where)
@@ -512,40 +558,46 @@ def _members(items: list) -> dict[str, str]:
 def _players(items: list) -> dict[str, str | None]:
     players: dict[str, str | None] = {}
     seen: set[str] = set()
+    model = get_user_model()
     for index, item in enumerate(items, start=1):
         where = f"Player {index}"
         player = _object(item, where)
-        name = _column(Player, "name", player, where)
+        name = _name_column(Player, "name", player, where, f"players[{index - 1}].name")
         if name.lower() in seen:
             # Players are one per name whatever its case: two would become one.
             raise ImportRefused(f"{where}: {name!r} is listed twice (names ignore case).")
         seen.add(name.lower())
-        players[name] = _get(player, "user", str, where, optional=True)
+        username = _get(player, "user", str, where, optional=True)
+        if username is not None:
+            _clean(model, model.USERNAME_FIELD, username, "User")
+        players[name] = username
     return players
 
 
 def _session_plan(data: Mapping[str, Any], index: int, players: Mapping) -> _SessionPlan:
     where = f"Session {index}"
-    columns = {name: _column(GameSession, name, data, where) for name in ("preset", "played_on")}
-    # A file exported without the share links (null) gets new ones.
-    token = data.get("share_token")
-    columns["share_token"] = (
-        new_share_token() if token is None else _column(GameSession, "share_token", data, where)
-    )
-    # An unnamed session is written as "": a hand-written file may leave it out.
-    columns["name"] = _column(GameSession, "name", {"name": data.get("name") or ""}, where)
-    for name in ("money_per_point", "buy_in"):
-        columns[name] = _column(GameSession, name, data, where, _MONEY)
-    columns["overrides"] = _get(data, "overrides", dict, where)
-    columns["ceiling"] = _column(GameSession, "ceiling", data, where, int)
-    columns["closed_at"] = _aware(_column(GameSession, "closed_at", data, where))
+    path = f"sessions[{index - 1}]"
+    # Any share token in the file is ignored: each session gets a new one, so a file
+    # cannot choose a share link (a guessable one, or another server's).
+    columns: dict[str, Any] = {
+        "preset": _column(GameSession, "preset", data, where),
+        "played_on": _day(data, "played_on", where, path),
+        # An unnamed session is written as "": a hand-written file may leave it out.
+        "name": _name_column(
+            GameSession, "name", {"name": data.get("name") or ""}, where, f"{path}.name"
+        ),
+        "money_per_point": _money(GameSession, "money_per_point", data, where, path),
+        "buy_in": _money(GameSession, "buy_in", data, where, path),
+        "overrides": _overrides(data, where, path),
+        "ceiling": _number(GameSession, "ceiling", data, where, path, optional=True),
+        "closed_at": _moment(data, "closed_at", where, path),
+    }
+    created_at = _moment(data, "created_at", where, path)
     where = _session_label(index, columns["name"], columns["played_on"])
     ruleset = _ruleset(columns["preset"], columns["overrides"], where)
     if columns["ceiling"] is not None and columns["ceiling"] <= 0:
         raise ImportRefused(f"{where}: the ceiling must be a positive number of points.")
-    if not columns["share_token"] or not _is_token(columns["share_token"]):
-        raise ImportRefused(f"{where}: the share token is missing or not a share token.")
-    seats = _seats(_list(data, "seats", where), where, players)
+    seats = _seats(_list(data, "seats", where), where, path, players)
     seated = {name for name, _ in seats}
     first_dealer = _seated(data, "first_dealer", seated, where)
     rounds = tuple(
@@ -553,14 +605,17 @@ def _session_plan(data: Mapping[str, Any], index: int, players: Mapping) -> _Ses
         for number, item in enumerate(_list(data, "rounds", where), start=1)
     )
     rejoins = _rejoins(_list(data, "rejoins", where), where, seated, len(rounds))
+    _check_sums(rounds, where, path)
+    results, finished = _replay(ruleset, columns, seats, first_dealer, rejoins, rounds, where)
+    columns["status"] = GameSession.Status.FINISHED if finished else GameSession.Status.ACTIVE
     return _SessionPlan(
         columns=columns,
-        created_at=_aware(_column(GameSession, "created_at", data, where)),
-        created_by=_get(data, "created_by", str, where, optional=True),
+        created_at=created_at,
         seats=seats,
         first_dealer=first_dealer,
         rejoins=rejoins,
         rounds=rounds,
+        results=results,
     )
 
 
@@ -568,14 +623,14 @@ def _session_label(index: int, name: str, played_on: datetime.date) -> str:
     return f"Session {index} ({f'“{name}”, ' if name else ''}played {played_on.isoformat()})"
 
 
-def _seats(items: list, where: str, players: Mapping) -> tuple[tuple[str, int], ...]:
+def _seats(items: list, where: str, path: str, players: Mapping) -> tuple[tuple[str, int], ...]:
     seats: list[tuple[str, int]] = []
-    for item in items:
+    for number, item in enumerate(items):
         seat = _object(item, f"{where}: a seat")
-        name = _get(seat, "player", str, f"{where}: a seat")
+        name = _name_ref(seat, "player", f"{where}: a seat")
         if name not in players:
             raise ImportRefused(f"{where}: {name!r} has a seat but is not in the players list.")
-        position = _column(Seat, "position", seat, where, int)
+        position = _number(Seat, "position", seat, where, f"{path}.seats[{number}]")
         if any(name == other for other, _ in seats):
             raise ImportRefused(f"{where}: {name} has two seats.")
         if any(position == other for _, other in seats):
@@ -592,13 +647,13 @@ def _round_plan(
     number = _get(data, "number", int, f"{session}, round {expected}")
     if number != expected:
         raise ImportRefused(
-            f"{session}: rounds must be numbered 1, 2, 3… in order; round {number!r} "
+            f"{session}: rounds must be numbered 1, 2, 3… in order; round {number!r:.20} "
             f"stands where round {expected} belongs."
         )
     where = f"{session}, round {number}"
     cut_joker = _get(data, "cut_joker", str, where)
     if cut_joker not in CARD_CODES:
-        raise ImportRefused(f"{where}: the cut joker {cut_joker!r} is not a card code.")
+        raise ImportRefused(f"{where}: the cut joker {cut_joker!r:.20} is not a card code.")
     hands: list[PlayerHand] = []
     groups: list[list[list[str]]] = []
     entries = [_object(item, where) for item in _list(data, "entries", where)]
@@ -611,7 +666,7 @@ def _round_plan(
         hands.append(PlayerHand(name, outcome, tuple(_cards(group) for group in cards)))
         groups.append(cards)
     try:
-        result = score_round(ruleset, parse_card(cut_joker), hands)
+        result = score_round(ruleset, _CARDS[cut_joker], hands)
     except RulesError as error:
         problems = getattr(error, "errors", [error])
         raise ImportRefused(
@@ -621,11 +676,16 @@ def _round_plan(
         ) from None
     for entry, scored in zip(entries, result.players, strict=True):
         _check_figures(entry, scored, f"{where}, {scored.name}")
+    author = _get(data, "entered_by", str, where, optional=True) or ""
+    try:
+        author = clean_name(author, max_length=Round._meta.get_field("entered_by_name").max_length)
+    except ValidationError as error:
+        raise ImportRefused(f"{where}: entered by: {' '.join(error.messages)}") from None
     return _RoundPlan(
         number=number,
         dealer=_seated(data, "dealer", seated, where),
         cut_joker=cut_joker,
-        entered_by=_get(data, "entered_by", str, where, optional=True),
+        author=author,
         entries=tuple(
             _EntryPlan(hand.name, cards, scored)
             for hand, cards, scored in zip(hands, groups, result.players, strict=True)
@@ -648,7 +708,12 @@ def _groups(entry: Mapping[str, Any], where: str) -> list[list[str]]:
 
 
 def _cards(group: list[str]) -> tuple:
-    return tuple(parse_card(code) for code in group)
+    return tuple(_CARDS[code] for code in group)
+
+
+# Every card code, parsed once: a league file holds hundreds of thousands of cards,
+# and validate_groups has already refused any other code.
+_CARDS = {code: parse_card(code) for code in CARD_CODES}
 
 
 def _named(error: RulesError, hands: list[PlayerHand]) -> str:
@@ -672,15 +737,17 @@ def _check_figures(entry: Mapping[str, Any], scored: PlayerResult, where: str) -
         given = _get(entry, name, int, where, optional=True)
         if given is not None and given != getattr(scored, name):
             raise ImportRefused(
-                f"{where}: the file gives {name.replace('_', ' ')} {given}, but the rules "
+                f"{where}: the file gives {name.replace('_', ' ')} {given!s:.40}, but the rules "
                 f"service scores {getattr(scored, name)}. The file was changed or written "
                 "under other rules."
             )
+        if not _INT_LOW <= getattr(scored, name) <= _INT_HIGH:
+            raise ImportRefused(f"{where}: the {name.replace('_', ' ')} is too large to store.")
     declaration = _get(entry, "declaration", str, where, optional=True)
     if declaration is not None and declaration != (scored.declaration or ""):
         raise ImportRefused(
-            f"{where}: the file gives the declaration {declaration!r}, but the rules service "
-            f"finds {scored.declaration or 'none'}."
+            f"{where}: the file gives the declaration {declaration!r:.40}, but the rules "
+            f"service finds {scored.declaration or 'none'}."
         )
 
 
@@ -691,26 +758,70 @@ def _rejoins(items: list, where: str, seated: set[str], rounds: int) -> tuple[tu
         name = _seated(rejoin, "player", seated, where, optional=False)
         after = _get(rejoin, "after_round", int, f"{where}: {name}'s rejoin")
         if not 1 <= after <= rounds:
-            raise ImportRefused(f"{where}: {name} rejoins after round {after}, not played.")
+            raise ImportRefused(f"{where}: {name} rejoins after round {after!s:.20}, not played.")
         rejoins.append((name, after))
-    return tuple(rejoins)
+    # In the order the session page replays them (services.load_scoreboard).
+    return tuple(sorted(rejoins, key=lambda rejoin: rejoin[1]))
 
 
-def _check_share_tokens(sessions: Iterable[_SessionPlan]) -> None:
-    tokens = [session.columns["share_token"] for session in sessions]
-    if len(set(tokens)) != len(tokens):
-        raise ImportRefused("Two sessions in the file have the same share token.")
-    batches = (tokens[start : start + _BATCH] for start in range(0, len(tokens), _BATCH))
-    if any(GameSession.objects.filter(share_token__in=batch).exists() for batch in batches):
-        raise ImportRefused(
-            "A session of this file is already here (its share link is in use): "
-            "nothing was imported."
+def _check_sums(rounds: tuple[_RoundPlan, ...], where: str, path: str) -> None:
+    """A seat's total and points are sums of its scores: each must fit its column."""
+    spent: dict[str, int] = {}
+    for planned in rounds:
+        for entry in planned.entries:
+            spent[entry.player] = spent.get(entry.player, 0) + abs(entry.result.score)
+    for name, points in spent.items():
+        if points > _INT_HIGH:
+            raise ImportRefused(
+                f"{where}: {path}: {name}'s scores add up to more than a total can hold."
+            )
+
+
+def _replay(
+    ruleset: Ruleset,
+    columns: Mapping[str, Any],
+    seats: tuple[tuple[str, int], ...],
+    first_dealer: str | None,
+    rejoins: tuple[tuple[str, int], ...],
+    rounds: tuple[_RoundPlan, ...],
+    where: str,
+) -> tuple[dict[str, _SeatResult], bool]:
+    """The session replayed by the rules service as `services.refresh_session` does
+    after a round is saved: each seat's result, and whether it is finished. Computed
+    here, from the plan, so that a league of thousands of sessions is written in a
+    few bulk inserts rather than refreshed session by session."""
+    names = [name for name, _ in seats]
+    scores = [{entry.player: entry.result.score for entry in r.entries} for r in rounds]
+    try:
+        state = session_state(
+            ruleset,
+            names,
+            scores,
+            ceiling=columns["ceiling"],
+            dealers=[r.dealer for r in rounds if r.dealer is not None],
+            first_dealer=first_dealer,
+            rejoins=rejoins,
+            closed=columns["closed_at"] is not None,
         )
-
-
-def _is_token(token: str) -> bool:
-    # As `new_share_token` makes them, and as the share URLs take them.
-    return all(ch.isascii() and (ch.isalnum() or ch in "-_") for ch in token)
+    except RulesError as error:
+        raise ImportRefused(f"{where}: the session does not replay: {error.message}.") from None
+    best, worst = (max, min) if state.net else (min, max)
+    results = {}
+    for name in names:
+        hands = [entry.result for r in rounds for entry in r.entries if entry.player == name]
+        mine = [hand.score for hand in hands]
+        results[name] = _SeatResult(
+            total=state.totals[name],
+            place=state.place(name),
+            won=state.finished and name in state.winners,
+            rounds_played=len(hands),
+            rounds_won=sum(hand.outcome in WINNING_OUTCOMES for hand in hands),
+            drops=sum(hand.outcome in services.DROPS for hand in hands),
+            points=sum(mine),
+            best_round=best(mine) if mine else None,
+            worst_round=worst(mine) if mine else None,
+        )
+    return results, state.finished
 
 
 # --- Reading values of the file ------------------------------------------------------------
@@ -725,6 +836,15 @@ _KINDS = {
     dict: "an object",
     _MONEY: 'an amount such as "0.50"',
 }
+# What an IntegerField holds on PostgreSQL (SQLite would take more, and the same file
+# must import, or not, on both).
+_INT_LOW, _INT_HIGH = -(2**31), 2**31 - 1
+# Dates and times an import takes: what both databases store and read back, and
+# Python's datetime converts to UTC and local time without overflowing.
+_EARLIEST = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
+_LATEST = datetime.datetime(2101, 1, 1, tzinfo=datetime.UTC)  # not included
+# House-rule numbers: as many digits as the house-rules form takes.
+_OPTION_LIMIT = 9_999_999
 
 
 def _get(
@@ -748,12 +868,24 @@ def _list(data: Mapping[str, Any], key: str, where: str) -> list:
     return _get(data, key, list, where)
 
 
+def _name_ref(data: Mapping[str, Any], key: str, where: str, *, optional: bool = False):
+    """A player's name where the file refers to one (a seat, a dealer, a hand), as
+    the players list's names are cleaned, so the two match."""
+    name = _get(data, key, str, where, optional=optional)
+    if name is None:
+        return None
+    try:
+        return clean_name(name)
+    except ValidationError as error:
+        raise ImportRefused(f'{where}: "{key}": {" ".join(error.messages)}') from None
+
+
 def _seated(
     data: Mapping[str, Any], key: str, seated: set[str], where: str, *, optional: bool = True
 ) -> str | None:
-    name = _get(data, key, str, where, optional=optional)
+    name = _name_ref(data, key, where, optional=optional)
     if name is not None and name not in seated:
-        raise ImportRefused(f"{where}: {name!r} has no seat at this table.")
+        raise ImportRefused(f"{where}: {name!r:.40} has no seat at this table.")
     return name
 
 
@@ -773,19 +905,118 @@ def _column(
     return _clean(model, name, value, where)
 
 
-def _clean(model: type[Model], name: str, value: object, where: str) -> Any:
+def _clean(
+    model: type[Model], name: str, value: object, where: str, path: str | None = None
+) -> Any:
     """A value as the model's field takes it (its type, length, choices and range),
-    or a refusal naming it."""
+    or a refusal naming it (and where it is in the file, if given)."""
     try:
         return model._meta.get_field(name).clean(value, None)
     except ValidationError as error:
-        label = name.replace("_", " ")
+        label = name.replace("_", " ") + (f" ({path})" if path else "")
         raise ImportRefused(f"{where}: {label}: {' '.join(error.messages)}") from None
 
 
-def _aware(moment: datetime.datetime | None) -> datetime.datetime | None:
-    if moment is not None and timezone.is_naive(moment):
-        return timezone.make_aware(moment)
+def _name_column(
+    model: type[Model], name: str, data: Mapping[str, Any], where: str, path: str
+) -> str:
+    """A name, held to the rule every form holds names to (games/names.py)."""
+    value = data.get(name)
+    if value is not None and not isinstance(value, str):
+        raise ImportRefused(f'{where}: "{name}" ({path}) must be text, not {value!r:.40}.')
+    if isinstance(value, str):
+        try:
+            value = clean_name(value)
+        except ValidationError as error:
+            label = name.replace("_", " ")
+            raise ImportRefused(f"{where}: {label} ({path}): {' '.join(error.messages)}") from None
+    return _clean(model, name, value, where, path)
+
+
+def _number(
+    model: type[Model],
+    name: str,
+    data: Mapping[str, Any],
+    where: str,
+    path: str,
+    *,
+    optional: bool = False,
+) -> int | None:
+    """A whole number for an integer column, within what the column holds on every
+    database the app runs on."""
+    value = _get(data, name, int, where, optional=optional)
+    if value is None:
+        return None
+    low, high = BaseDatabaseOperations.integer_field_ranges[
+        model._meta.get_field(name).get_internal_type()
+    ]
+    if not low <= value <= high:
+        raise ImportRefused(
+            f"{where}: {path}.{name} must be a whole number from {low} to {high}, "
+            f"not {value!s:.40}."
+        )
+    return _clean(model, name, value, where)
+
+
+def _money(model: type[Model], name: str, data: Mapping[str, Any], where: str, path: str):
+    """An amount of money, as the stakes forms take it: more than 0, in cents."""
+    value = _column(model, name, data, f"{where}: {path}.{name}", _MONEY)
+    if value is not None and value <= 0:
+        raise ImportRefused(f"{where}: {path}.{name} must be more than 0, not {value}.")
+    return value
+
+
+def _overrides(data: Mapping[str, Any], where: str, path: str) -> dict:
+    """House rules: the rules service judges them; their numbers are kept to what
+    the house-rules form takes, so no score can outgrow its column."""
+    overrides = _get(data, "overrides", dict, where)
+    for option, value in overrides.items():
+        numbers = value if isinstance(value, list) else [value]
+        for number in numbers:
+            if isinstance(number, bool) or not isinstance(number, int | float):
+                continue
+            if not -_OPTION_LIMIT <= number <= _OPTION_LIMIT:
+                raise ImportRefused(
+                    f"{where}: {path}.overrides.{option:.40} must be from -{_OPTION_LIMIT} "
+                    f"to {_OPTION_LIMIT}, not {number!s:.40}."
+                )
+    return overrides
+
+
+def _day(data: Mapping[str, Any], name: str, where: str, path: str) -> datetime.date:
+    day = _column(GameSession, name, data, where)
+    if day is not None and not _EARLIEST.year <= day.year < _LATEST.year:
+        raise ImportRefused(
+            f"{where}: {path}.{name} must be a date from 1970 to 2100, not {day.isoformat()}."
+        )
+    return day
+
+
+def _moment(data: Mapping[str, Any], name: str, where: str, path: str) -> datetime.datetime | None:
+    """A date and time with its time zone (as the export writes them), from 1970 to
+    2100 wherever on earth: a moment the databases cannot read back would break
+    every page that shows it."""
+    value = data.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ImportRefused(f'{where}: "{name}" must be text, not {value!r:.40}.')
+    try:
+        moment = parse_datetime(value)
+    except ValueError:
+        moment = None
+    label = name.replace("_", " ")
+    if moment is None or timezone.is_naive(moment):
+        raise ImportRefused(
+            f"{where}: {path}.{name}: {label} must be a date and time with its time zone, "
+            f"such as 2024-01-05T20:00:00+00:00, not {value!r:.40}."
+        )
+    # Compared with both ends as given (an offset of its own): converting a moment
+    # at the edge of the calendar to UTC first could overflow.
+    if not _EARLIEST <= moment < _LATEST:
+        raise ImportRefused(
+            f"{where}: {path}.{name}: {label} must be from 1970 to 2100, not {value!r:.40}."
+        )
     return moment
 
 
@@ -798,126 +1029,186 @@ def _ruleset(preset: str, overrides: dict, where: str) -> Ruleset:
 
 # --- Writing ---------------------------------------------------------------------------------
 
+# Rows per INSERT: large enough that a league of thousands of sessions takes a few
+# dozen statements, small enough for SQLite's limit on parameters per statement.
+_INSERT_BATCH = 500
 
-def _write(plan: _LeaguePlan, owner: AbstractBaseUser | None, create_users: bool) -> Imported:
-    users, new_users = _users(plan.usernames, create=create_users)
-    players = _player_rows(plan.players, users, new_users)
-    league = League.objects.create(**plan.league)
-    roles = {
-        users[username].pk: role for username, role in plan.members.items() if username in users
-    }
+
+def _write(plan: _LeaguePlan, owner: AbstractBaseUser | None, keep_members: bool) -> Imported:
+    """Write the checked plan: a handful of bulk inserts, whatever the file's size.
+
+    bulk_create sets the new rows' ids on PostgreSQL and on SQLite (3.35 and later,
+    RETURNING), the two databases the app runs on, so rows can refer to each other
+    without reading anything back."""
+    roles: dict[Any, str] = {}
+    new_users: dict[str, AbstractBaseUser] = {}
+    if keep_members:
+        users, new_users = _users(plan.members)
+        roles = {users[username].pk: role for username, role in plan.members.items()}
+    invitable = () if keep_members else _invitable(plan.members, owner)
     if owner is not None:
         roles[owner.pk] = Membership.Role.OWNER
+    league = League.objects.create(
+        **plan.league, imported_members=[{"username": u, "role": r} for u, r in invitable]
+    )
     Membership.objects.bulk_create(
         Membership(league=league, user_id=user, role=role) for user, role in roles.items()
     )
-    # Each session is written and refreshed (status, seat results) outside the
-    # league, then all join it and the league is rated once: replaying the ratings
-    # after every session, as saving a round does, would cost the square of their
-    # number. Nobody sees the sessions in between: it is all one transaction.
-    written = [_write_session(session, users, players) for session in plan.sessions]
-    for start in range(0, len(written), _BATCH):
-        GameSession.objects.filter(pk__in=written[start : start + _BATCH]).update(league=league)
+    players = _player_rows(plan.players, new_users)
+    sessions = GameSession.objects.bulk_create(
+        (
+            GameSession(league=league, created_by=owner, **planned.columns)
+            for planned in plan.sessions
+        ),
+        batch_size=_INSERT_BATCH,
+    )
+    seats = Seat.objects.bulk_create(
+        (
+            Seat(
+                session=session,
+                player=players[name],
+                position=position,
+                **vars(planned.results[name]),
+            )
+            for session, planned in zip(sessions, plan.sessions, strict=True)
+            for name, position in planned.seats
+        ),
+        batch_size=_INSERT_BATCH,
+    )
+    seat_of = {(seat.session_id, seat.player_id): seat for seat in seats}
+
+    def seat(session: GameSession, name: str | None) -> Seat | None:
+        return None if name is None else seat_of[session.pk, players[name].pk]
+
+    # auto_now_add gave every session the time of the import: the file's, where it
+    # has one; and the first dealer, now that the seats exist.
+    for session, planned in zip(sessions, plan.sessions, strict=True):
+        session.created_at = planned.created_at or session.created_at
+        session.first_dealer = seat(session, planned.first_dealer)
+    GameSession.objects.bulk_update(
+        sessions, ["created_at", "first_dealer"], batch_size=_INSERT_BATCH
+    )
+    rounds = Round.objects.bulk_create(
+        (
+            Round(
+                session=session,
+                number=planned.number,
+                dealer=seat(session, planned.dealer),
+                cut_joker=planned.cut_joker,
+                entered_by_name=planned.author,
+            )
+            for session, planned_session in zip(sessions, plan.sessions, strict=True)
+            for planned in planned_session.rounds
+        ),
+        batch_size=_INSERT_BATCH,
+    )
+    planned_rounds = (r for planned in plan.sessions for r in planned.rounds)
+    _insert_hands(
+        _hand_row(played, entry, players[entry.player])
+        for played, planned in zip(rounds, planned_rounds, strict=True)
+        for entry in planned.entries
+    )
+    Rejoin.objects.bulk_create(
+        (
+            Rejoin(session=session, seat=seat(session, name), after_round=after)
+            for session, planned in zip(sessions, plan.sessions, strict=True)
+            for name, after in planned.rejoins
+        ),
+        batch_size=_INSERT_BATCH,
+    )
+    # Rated once, in the order the sessions were played, as after a round is saved.
     ratings.replay(league.pk)
-    return Imported(league, tuple(sorted(plan.usernames - set(users))))
+    return Imported(league, invitable)
 
 
-def _users(
-    usernames: Iterable[str], *, create: bool
-) -> tuple[dict[str, AbstractBaseUser], set[str]]:
-    """username → user, matching existing users; with ``create`` the others are
-    created with no usable password (they sign in after a password reset, if ever)."""
+def _invitable(
+    members: Mapping[str, str], owner: AbstractBaseUser | None
+) -> tuple[tuple[str, str], ...]:
+    mine = owner.get_username() if owner is not None else None
+    return tuple((username, role) for username, role in members.items() if username != mine)
+
+
+def _users(usernames: Iterable[str]) -> tuple[dict[str, AbstractBaseUser], dict[str, Any]]:
+    """username → user, matching existing users and creating the others with no
+    usable password (they sign in after a password reset, if ever); and the ones
+    created."""
     model = get_user_model()
     field_name = model.USERNAME_FIELD
     wanted = set(usernames)
     users = {
         user.get_username(): user for user in model.objects.filter(**{f"{field_name}__in": wanted})
     }
-    created = wanted - set(users) if create else set()
-    for username in sorted(created):
-        users[username] = model.objects.create_user(**{field_name: username}, password=None)
-    return users, created
+    created = {
+        username: model.objects.create_user(**{field_name: username}, password=None)
+        for username in sorted(wanted - set(users))
+    }
+    return users | created, created
 
 
 def _player_rows(
-    wanted: Mapping[str, str | None], users: Mapping[str, AbstractBaseUser], new_users: set[str]
+    wanted: Mapping[str, str | None], new_users: Mapping[str, AbstractBaseUser]
 ) -> dict[str, Player]:
     """name → player, matching existing players whatever the case of the name. A
-    player created here is linked to its user only if that user is new too: an
-    import must not attach a stranger's existing account to a player."""
+    player created here is linked to its user only if the import created that user
+    too (``--keep-members``): an import must not attach an existing account."""
     players = {}
     for name, username in wanted.items():
         # Matched as the unique constraint compares names (LOWER), like the services.
         player = Player.objects.alias(name_lower=Lower("name")).filter(same_name(name)).first()
         if player is None:
-            user = users[username] if username in new_users else None
-            player = Player.objects.create(name=name, user=user)
+            player = Player.objects.create(name=name, user=new_users.get(username or ""))
         players[name] = player
     return players
 
 
-def _write_session(
-    plan: _SessionPlan, users: Mapping[str, AbstractBaseUser], players: Mapping[str, Player]
-) -> int:
-    """Write one session, its seats, rounds, hands and rejoins, and let the services
-    work out its status and seat results; returns its id."""
-    session = GameSession.objects.create(
-        created_by=users.get(plan.created_by or ""), **plan.columns
-    )
-    if plan.created_at is not None:
-        GameSession.objects.filter(pk=session.pk).update(created_at=plan.created_at)
-    Seat.objects.bulk_create(
-        Seat(session=session, player=players[name], position=position)
-        for name, position in plan.seats
-    )
-    by_player = {seat.player_id: seat for seat in session.seats.all()}
-    seat_of = {name: by_player[players[name].pk] for name, _ in plan.seats}
-    if plan.first_dealer is not None:
-        session.first_dealer = seat_of[plan.first_dealer]
-        session.save(update_fields=["first_dealer"])
-    Round.objects.bulk_create(
-        (
-            Round(
-                session=session,
-                number=planned.number,
-                dealer=seat_of.get(planned.dealer or ""),
-                cut_joker=planned.cut_joker,
-                entered_by=users.get(planned.entered_by or ""),
-            )
-            for planned in plan.rounds
-        ),
-        batch_size=1000,
-    )
-    # Read back rather than trust bulk_create to set ids: not every database does.
-    rounds = {played.number: played for played in session.rounds.all()}
-    HandEntry.objects.bulk_create(
-        (
-            _hand_entry(rounds[planned.number], entry, players[entry.player])
-            for planned in plan.rounds
-            for entry in planned.entries
-        ),
-        batch_size=1000,
-    )
-    Rejoin.objects.bulk_create(
-        Rejoin(session=session, seat=seat_of[name], after_round=after)
-        for name, after in plan.rejoins
-    )
-    # Status and each seat's result, as after a round saved (no league yet: no ratings).
-    services.refresh_session(session)
-    return session.pk
+# HandEntry's columns as _hand_row gives them.
+_HAND_FIELDS = (
+    "round",
+    "player",
+    "outcome",
+    "groups",
+    "declaration",
+    "hand_points",
+    "value_points",
+    "claims",
+    "score",
+    "breakdown",
+)
 
 
-def _hand_entry(played: Round, entry: _EntryPlan, player: Player) -> HandEntry:
+def _hand_row(played: Round, entry: _EntryPlan, player: Player) -> tuple:
+    """One hand as a row of HandEntry's table (its JSON as text)."""
     result = entry.result
-    return HandEntry(
-        round=played,
-        player=player,
-        outcome=result.outcome,
-        groups=entry.groups,
-        declaration=result.declaration or "",
-        hand_points=result.hand_points,
-        value_points=result.value_points,
-        claims=result.claims,
-        score=result.score,
-        breakdown=services.breakdown_of(result),
+    return (
+        played.pk,
+        player.pk,
+        result.outcome,
+        json.dumps(entry.groups),
+        result.declaration or "",
+        result.hand_points,
+        result.value_points,
+        result.claims,
+        result.score,
+        json.dumps(services.breakdown_of(result)),
     )
+
+
+def _insert_hands(rows: Iterable[tuple]) -> None:
+    """Insert the hands, the largest table of a league (several rows per round), by
+    COPY on PostgreSQL and one prepared INSERT on SQLite.
+
+    Not with bulk_create: on PostgreSQL it sends a batch of rows as arrays (UNNEST),
+    and psycopg escapes the JSON of every hand inside an array literal in Python,
+    quote by quote, which took most of the time of a large import. The values are
+    those the model would store: ids, text, whole numbers and JSON text."""
+    quote = connection.ops.quote_name
+    table = quote(HandEntry._meta.db_table)
+    columns = ", ".join(quote(HandEntry._meta.get_field(name).column) for name in _HAND_FIELDS)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            with cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+        else:
+            values = ", ".join(["%s"] * len(_HAND_FIELDS))
+            cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({values})", list(rows))

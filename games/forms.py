@@ -24,6 +24,7 @@ from games.rules.rulesets import OPTION_NAMES, option_help
 
 from . import services
 from .models import HandEntry, League, Membership, Player, Preset, Seat
+from .names import NameField
 
 MAX_SEATS = 8
 # A 21-card hand in the longest notation is about 100 characters; this leaves room
@@ -257,7 +258,7 @@ class SessionForm(RulesetForm):
     """Start a session: players in seat order, the evening it is played, a preset, a
     ceiling, house rules and the stakes; in a league, its rules are the defaults."""
 
-    name = forms.CharField(max_length=100, required=False, label="Name (optional)")
+    name = NameField(max_length=100, required=False, label="Name (optional)")
     played_on = forms.DateField(
         required=False,
         label="Played on",
@@ -287,7 +288,7 @@ class SessionForm(RulesetForm):
         if leagues is not None:
             self.fields["league"].queryset = leagues
         for number in range(1, MAX_SEATS + 1):
-            self.fields[f"seat_{number}"] = forms.CharField(
+            self.fields[f"seat_{number}"] = NameField(
                 max_length=MAX_NAME, required=False, label=f"Seat {number}"
             )
         self.initial.setdefault("first_dealer", 1)
@@ -363,16 +364,12 @@ class LeagueForm(RulesetForm):
     """A league's name and default rules: its preset, ceiling and house rules, and
     the money a point is worth in its net-format sessions."""
 
-    name = forms.CharField(max_length=100, label="Name")
+    name = NameField(
+        max_length=100, label="Name", error_messages={"required": "Give the league a name."}
+    )
     money_per_point = money_per_point_field()
 
     field_order = ["name"]
-
-    def clean_name(self) -> str:
-        name = " ".join(self.cleaned_data["name"].split())
-        if not name:
-            raise forms.ValidationError("Give the league a name.")
-        return name
 
     def overrides(self) -> dict[str, Any]:
         """What the league stores: the options that differ from its preset, the

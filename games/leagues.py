@@ -8,12 +8,14 @@ service before they are stored, as everywhere else.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F, QuerySet
+from django.db.models.functions import Lower
 from django.utils.text import slugify
 
 from games.rules import Ruleset, get_ruleset
@@ -164,6 +166,37 @@ def remove_member(membership: Membership) -> None:
 
 def members(league: League) -> QuerySet[Membership]:
     return league.memberships.select_related("user").order_by("role", "user__username")
+
+
+@dataclass(frozen=True)
+class Invitable:
+    """Someone an imported league file listed as a member, not added by the import."""
+
+    username: str
+    role: str  # the role the file gave them: what the invitation offers first
+    has_account: bool  # an account by that username exists here (add_member needs one)
+
+
+def invitable(league: League) -> list[Invitable]:
+    """The members the league's imported file listed who are not members yet: its
+    owners may add them with the usual form (an import adds nobody, issue 9)."""
+    listed = [
+        (item["username"], item.get("role", Role.VIEWER))
+        for item in league.imported_members
+        if isinstance(item, dict) and isinstance(item.get("username"), str)
+    ]
+    if not listed:
+        return []
+    # Compared as add_member finds users: ignoring case.
+    wanted = {username.lower() for username, _ in listed}
+    users = get_user_model().objects.annotate(key=Lower("username")).filter(key__in=wanted)
+    accounts = set(users.values_list("key", flat=True))
+    joined = set(users.filter(memberships__league=league).values_list("key", flat=True))
+    return [
+        Invitable(username, role if role in Role.values else Role.VIEWER, key in accounts)
+        for username, role in listed
+        if (key := username.lower()) not in joined
+    ]
 
 
 def league_sessions(league: League):

@@ -16,6 +16,8 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
 
+from .names import validate_name
+
 
 class Preset(models.TextChoices):
     """The ruleset presets of RULES.md (slugs shared with `games.rules`)."""
@@ -64,7 +66,7 @@ def new_share_token() -> str:
 class Player(models.Model):
     """Someone at the table. Most players never sign in, so the user link is optional."""
 
-    name = models.CharField(max_length=60)
+    name = models.CharField(max_length=60, validators=[validate_name])
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -92,7 +94,7 @@ class Player(models.Model):
 class League(models.Model):
     """A group that plays together; its ruleset is the default for its sessions."""
 
-    name = models.CharField(max_length=100)
+    name = models.CharField(max_length=100, validators=[validate_name])
     slug = models.SlugField(max_length=100, unique=True)
     preset = models.CharField(max_length=20, choices=Preset.choices, default=Preset.POINTS_21)
     overrides = models.JSONField(default=dict, blank=True)
@@ -102,6 +104,9 @@ class League(models.Model):
     # The money a point is worth in the league's net-format sessions (a default for
     # new sessions; empty: they play for points only).
     money_per_point = models.DecimalField(max_digits=8, decimal_places=2, null=True, blank=True)
+    # The members an imported league file listed ({"username", "role"} each): an
+    # import adds nobody (issue 9), it shows them to the league's owners to invite.
+    imported_members = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -145,7 +150,7 @@ class GameSession(models.Model):
     league = models.ForeignKey(
         League, on_delete=models.PROTECT, null=True, blank=True, related_name="sessions"
     )
-    name = models.CharField(max_length=100, blank=True)
+    name = models.CharField(max_length=100, blank=True, validators=[validate_name])
     preset = models.CharField(max_length=20, choices=Preset.choices, default=Preset.POINTS_21)
     overrides = models.JSONField(default=dict, blank=True)
     # Empty means the ruleset's own ceiling (or none): pools have one, points games don't.
@@ -250,6 +255,9 @@ class Round(models.Model):
         blank=True,
         related_name="entered_rounds",
     )
+    # Who entered a round that came from an imported league file, as the file names
+    # them: plain text, never linked to an account here (issue 9).
+    entered_by_name = models.CharField(max_length=150, blank=True, validators=[validate_name])
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     # Optimistic concurrency: an edit saves only if the version it started from is
@@ -284,6 +292,11 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.session}, round {self.number}"
+
+    @property
+    def author(self) -> str:
+        """Who entered the round: their username, or the name an imported file gave."""
+        return self.entered_by.get_username() if self.entered_by else self.entered_by_name
 
     def clean(self) -> None:
         if self.dealer_id and self.session_id and self.dealer.session_id != self.session_id:

@@ -24,6 +24,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from . import exports, services
 from .models import GameSession, Membership
+from .uploads import MAX_UPLOAD_BYTES, MAX_UPLOAD_MB
 from .views_leagues import get_league_and_role, get_league_for_member
 from .views_standings import StandingsFilter
 
@@ -31,9 +32,19 @@ FORM_ERRORS = 422
 CSV = "text/csv; charset=utf-8"
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 JSON = "application/json; charset=utf-8"
-# A league file larger than this is refused before it is read: a club's years of
-# evenings fit in a few megabytes.
-MAX_IMPORT_BYTES = 20 * 1024 * 1024
+# A league file larger than this is refused before it is read (games/uploads.py
+# refuses the request from its Content-Length): a club's years of evenings fit in a
+# few megabytes.
+MAX_IMPORT_BYTES = MAX_UPLOAD_BYTES
+# Rounds per file on the import page: each is scored again by the rules service, and
+# the page must answer well within gunicorn's worker timeout (30 s). 40,000 of the
+# smallest rounds a file can hold import in about 14 s on the 2-core machine
+# (benchmarks/import_league.py); larger leagues are for manage.py import_league.
+MAX_IMPORT_ROUNDS = 40_000
+TOO_LARGE = (
+    f"This file is larger than {MAX_UPLOAD_MB} MB, the most an upload may be: nothing "
+    "was read or saved. An administrator can import it with manage.py import_league."
+)
 
 
 def _download(content: bytes | str, filename: str, content_type: str) -> HttpResponse:
@@ -134,10 +145,7 @@ class LeagueImportForm(forms.Form):
     def clean_file(self):
         upload = self.cleaned_data["file"]
         if upload.size > MAX_IMPORT_BYTES:
-            raise forms.ValidationError(
-                f"This file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB: "
-                "import it with manage.py import_league instead."
-            )
+            raise forms.ValidationError(TOO_LARGE)
         return upload
 
 
@@ -145,7 +153,8 @@ class LeagueImportForm(forms.Form):
 @require_http_methods(["GET", "POST"])
 def league_import(request: HttpRequest) -> HttpResponse:
     """Upload a league file: the league is restored as a new league of which the
-    user is an owner. Anything wrong with the file is a form error, nothing saved."""
+    user is the only member; the file's members are listed on the league's page for
+    them to invite. Anything wrong with the file is a form error, nothing saved."""
     form = (
         LeagueImportForm(request.POST, request.FILES)
         if request.method == "POST"
@@ -154,23 +163,37 @@ def league_import(request: HttpRequest) -> HttpResponse:
     if form.is_bound and form.is_valid():
         try:
             imported = exports.import_league(
-                form.cleaned_data["file"].read(), owner=request.user, create_users=False
+                form.cleaned_data["file"].read(), owner=request.user, max_rounds=MAX_IMPORT_ROUNDS
             )
         except exports.ImportRefused as error:
             form.add_error("file", str(error))
         else:
             league = imported.league
             messages.success(request, f"Imported {league.name}.")
-            if imported.left_out:
-                messages.warning(
+            if imported.invitable:
+                count = len(imported.invitable)
+                messages.info(
                     request,
-                    "No account here for " + ", ".join(imported.left_out) + ": they are not "
-                    "members. Add them from the league page once they have signed up.",
+                    f"The file lists {count} member{'s' if count != 1 else ''}; nobody was "
+                    "added. Invite those you want from the list below.",
                 )
-            url = reverse("games:league_standings", args=[league.slug])
+            url = reverse("games:league_detail", args=[league.slug])
             return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     status = FORM_ERRORS if form.errors else 200
-    return TemplateResponse(request, "leagues/import.html", {"form": form}, status=status)
+    return TemplateResponse(
+        request, "leagues/import.html", {"form": form, "max_mb": MAX_UPLOAD_MB}, status=status
+    )
+
+
+def league_import_too_large(request: HttpRequest) -> HttpResponse:
+    """The import page, with the reason an upload over the limit was refused (by
+    games/uploads.py, before the body was read)."""
+    form = LeagueImportForm()
+    form.errors["file"] = form.error_class([TOO_LARGE])
+    response = TemplateResponse(
+        request, "leagues/import.html", {"form": form, "max_mb": MAX_UPLOAD_MB}, status=FORM_ERRORS
+    )
+    return response.render()
 
 
 # Ids as games/urls.py's "id" converter takes them (at most 18 digits); that

@@ -123,6 +123,7 @@ def league_detail(request: HttpRequest, slug: str) -> TemplateResponse:
         "member_form": MemberForm(),
         "roles": Membership.Role.choices,
         "rules": leagues.defaults_of(league),
+        "invitable": leagues.invitable(league) if role == Membership.Role.OWNER else [],
     }
     return TemplateResponse(request, "leagues/detail.html", context)
 

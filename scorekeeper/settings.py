@@ -115,8 +115,18 @@ MIDDLEWARE = [
     # Content-Security-Policy on every response (CONTENT_SECURITY_POLICY below).
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Refuses a body over the upload limit from its Content-Length, before the CSRF
+    # check reads it (games/uploads.py).
+    "games.uploads.UploadLimitMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
     "axes.middleware.AxesMiddleware",
+]
+
+# An upload too large for memory goes to a temporary file with no name, which
+# cannot outlive its request (games/uploads.py).
+FILE_UPLOAD_HANDLERS = [
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "games.uploads.UnnamedTemporaryFileUploadHandler",
 ]
 
 # django-axes checks for a lockout before Django's own password check; ModelBackend

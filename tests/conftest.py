@@ -2,10 +2,23 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from django.contrib.auth.models import User
 from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
+from hypothesis import settings as hypothesis_settings
+
+# Property-based tests: few examples by default, so that `make test` stays quick; many
+# in CI (CI=true, as CI services set it, or HYPOTHESIS_PROFILE=ci), where the league
+# import fuzzing runs 200 files. Tests that name their own number keep it.
+hypothesis_settings.register_profile("default", max_examples=20)
+hypothesis_settings.register_profile("ci", max_examples=200)
+_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+hypothesis_settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if _CI else "default")
+)
 
 
 @pytest.fixture(autouse=True)

@@ -1,32 +1,79 @@
 """Restore a league from a file export_league (or the league page) wrote, as a new
 league: every round is scored again by the rules service, and a file that does not
-score, or whose slug is taken, is refused with nothing written."""
+score, or whose slug is taken, is refused with nothing written.
+
+As on the import page, the file acts on nobody: its members are not added (unless
+--keep-members), its share links are not used (each session gets a new one) and
+the authors of its rounds are kept as text. Unlike the page, there is no upload
+limit: this is how a file too large for the page is imported."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games import exports
 
 
 class Command(BaseCommand):
-    help = "Import a league from a JSON file written by export_league."
+    help = (
+        "Import a league from a JSON file written by export_league, as a new league. "
+        "The file's members are not added unless --keep-members is given; --owner "
+        "makes an existing user its owner. Share links are always new, and the authors "
+        "of rounds are kept as text, linked to no account."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="the JSON file export_league wrote")
+        parser.add_argument(
+            "--owner",
+            metavar="USERNAME",
+            help="an existing user who becomes an owner of the new league",
+        )
+        parser.add_argument(
+            "--keep-members",
+            action="store_true",
+            help="add the file's members with their roles, creating the accounts that do "
+            "not exist here with no usable password (they sign in after a password reset), "
+            "and link the file's players to the accounts so created",
+        )
 
-    def handle(self, *args: Any, file: str, **options: Any) -> None:
+    def handle(
+        self,
+        *args: Any,
+        file: str,
+        owner: str | None,
+        keep_members: bool,
+        **options: Any,
+    ) -> None:
+        if owner is None and not keep_members:
+            raise CommandError(
+                "Give --owner USERNAME, --keep-members or both: a league without members "
+                "is seen by nobody."
+            )
+        user = None
+        if owner is not None:
+            model = get_user_model()
+            user = model.objects.filter(**{model.USERNAME_FIELD: owner}).first()
+            if user is None:
+                raise CommandError(f"No user has the username {owner!r}.")
         try:
             raw = Path(file).read_bytes()
         except OSError as error:
             raise CommandError(f"Cannot read {file}: {error.strerror}.") from None
         try:
-            league = exports.import_league(raw).league
+            imported = exports.import_league(raw, owner=user, keep_members=keep_members)
         except exports.ImportRefused as error:
             raise CommandError(f"{file}: {error}") from None
+        league = imported.league
         self.stdout.write(
             f"Imported {league.name} ({league.slug}): {league.sessions.count()} sessions."
         )
+        if imported.invitable:
+            names = ", ".join(username for username, _ in imported.invitable)
+            self.stdout.write(
+                f"Not added (listed on the league's page for its owners to invite): {names}."
+            )
