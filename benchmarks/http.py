@@ -14,9 +14,9 @@ rules service (`score_round`; the winner's hand is built to declare, the losers'
 hands are dealt at random and grouped by the arrangement solver, some drop), and
 sessions reuse those rounds with players drawn from the 200, the dealer moving
 round by round. Each session's seat results (total, place, won, rounds, drops,
-points, best and worst round) come from `session_state` as `services._store_results`
+points, best and worst round) come from `session_state` as `_store_results`
 stores them, most sessions are closed by hand (the best total wins) and the
-league's ratings are replayed once at the end with `ratings.replay`. Rows go in
+league's ratings are replayed once at the end with `replay`. Rows go in
 with COPY, so the fill takes minutes.
 
 Then it measures, in-process through Django's test client (server time, no
@@ -96,7 +96,7 @@ def set_up_django(database: str) -> None:
 
 @dataclass(frozen=True)
 class Hand:
-    """One player's part of a pooled round, as services.save_round stores it."""
+    """One player's part of a pooled round, as save_round stores it."""
 
     outcome: str
     groups: str  # JSON
@@ -150,9 +150,9 @@ def declaring_hand(rng: random.Random, available: Counter, ruleset) -> list[list
 
 
 def pooled_round(rng: random.Random, ruleset, players: int) -> PooledRound | None:
-    from games import services
     from games.rules import PlayerHand, RulesError, score_round
     from games.rules.arrange import arrange
+    from games.services.rounds import breakdown_of
 
     available = shoe(ruleset.decks)
     winner_groups = declaring_hand(rng, available, ruleset)
@@ -197,7 +197,7 @@ def pooled_round(rng: random.Random, ruleset, players: int) -> PooledRound | Non
                 claims=player.claims,
                 score=player.score,
                 # What the app keeps of the rules service's explanation.
-                breakdown=json.dumps(services.breakdown_of(player)),
+                breakdown=json.dumps(breakdown_of(player)),
             )
         )
     return PooledRound(cut.code, tuple(stored))
@@ -262,7 +262,7 @@ def fill_league(
 ) -> tuple[Fill, list[tuple]]:
     """Rows for a league's sessions; returns the counts and, per session, (session
     id, players, rounds) to pick a typical one from."""
-    from games.rules.session import session_state
+    from games.rules.totals import session_state
 
     done = Fill()
     typical: list[tuple] = []
@@ -364,9 +364,9 @@ def fill(database: str, args) -> dict:
     import psycopg
     from django.contrib.auth.models import User
 
-    from games import ratings
     from games.models import GameSession, HandEntry, League, Membership, Player, Round, Seat
     from games.rules import get_ruleset
+    from games.services.ratings import replay
 
     rng = random.Random(args.seed)
     ruleset = get_ruleset(PRESET)
@@ -430,7 +430,7 @@ def fill(database: str, args) -> dict:
     copy_seconds = time.perf_counter() - started - pool_seconds
     log("replaying the leagues' ratings")
     for league in (big, small):
-        ratings.replay(league.pk)
+        replay(league.pk)
     ratings_seconds = time.perf_counter() - started - pool_seconds - copy_seconds
     with psycopg.connect(f"{PG}/{database}", autocommit=True) as conn:
         conn.execute("VACUUM ANALYZE")
@@ -482,14 +482,14 @@ def explain(league, date_from, date_to) -> None:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from games import standings
+    from games.queries.standings import standings_of
 
     for label, kwargs in (
         ("all dates", {}),
         ("date range", {"date_from": date_from, "date_to": date_to}),
     ):
         with CaptureQueriesContext(connection) as queries:
-            standings.league_standings(league, **kwargs)
+            standings_of(league, **kwargs)
         for query in queries.captured_queries:
             with connection.cursor() as cursor:
                 cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + query["sql"])

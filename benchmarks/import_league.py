@@ -15,7 +15,7 @@ other wins by default): the most rounds per megabyte, as a hostile file would be
 
 Then it imports the file --runs times through the import page (the test client
 posts it as a browser would, signed in; the league's slug changes between runs),
-or through ``exports.import_league`` as ``manage.py import_league`` does when the
+or through ``import_league`` as ``manage.py import_league`` does when the
 file is over the page's upload limit. Each import re-scores every round with the
 rules service, checks the whole file, and writes in one transaction. One JSON
 object goes to stdout: rounds, file size, seconds per run (median and each), the
@@ -122,8 +122,8 @@ def minimal_round(names: list[str]) -> dict:
 
 
 def league_file(rounds: int, per_session: int, minimal: bool, seed: int) -> dict:
-    from games import exports
     from games.rules import get_ruleset
+    from games.transfer.league_file import FORMAT, VERSION
 
     rng = random.Random(seed)
     ruleset = get_ruleset(PRESET)
@@ -175,8 +175,8 @@ def league_file(rounds: int, per_session: int, minimal: bool, seed: int) -> dict
             }
         )
     return {
-        "format": exports.FORMAT,
-        "version": exports.VERSION,
+        "format": FORMAT,
+        "version": VERSION,
         "exported_at": "2024-01-01T00:00:00+00:00",
         "league": {
             "name": "Benchmark club",
@@ -202,11 +202,12 @@ def import_once(data: dict, slug: str, user, through_page: bool) -> tuple[float,
     from django.test import Client
     from django.urls import reverse
 
-    from games import exports
     from games.models import League
+    from games.transfer.league_export import dumps
+    from games.transfer.league_import import import_league
 
     data["league"]["slug"] = slug
-    raw = exports.dumps(data).encode()
+    raw = dumps(data).encode()
     if through_page:
         client = Client()
         client.force_login(user)
@@ -217,7 +218,7 @@ def import_once(data: dict, slug: str, user, through_page: bool) -> tuple[float,
             raise SystemExit(f"the import page refused the file: {response.status_code}")
     else:
         started, cpu = time.perf_counter(), time.process_time()
-        exports.import_league(raw, owner=user)
+        import_league(raw, owner=user)
     seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     assert League.objects.filter(slug=slug).exists()
     return seconds, cpu
@@ -226,13 +227,13 @@ def import_once(data: dict, slug: str, user, through_page: bool) -> tuple[float,
 def run(args: argparse.Namespace) -> dict:
     from django.contrib.auth.models import User
 
-    from games import exports
     from games.models import HandEntry, Round
+    from games.transfer.league_export import dumps
     from games.uploads import MAX_UPLOAD_BYTES
 
     log(f"building a file of {args.rounds:,} rounds")
     data = league_file(args.rounds, args.per_session, args.minimal, args.seed)
-    size = len(exports.dumps(data).encode())
+    size = len(dumps(data).encode())
     through_page = size <= MAX_UPLOAD_BYTES
     user = User.objects.create_user("bench", password=None)
     timings, cpu = [], []
@@ -256,7 +257,7 @@ def run(args: argparse.Namespace) -> dict:
         "file_mb": round(size / 2**20, 2),
         "through": "the import page"
         if through_page
-        else "exports.import_league (over the page's upload limit: manage.py import_league)",
+        else "import_league (over the page's upload limit: manage.py import_league)",
         "seconds": [round(seconds, 2) for seconds in timings],
         "median_seconds": round(statistics.median(timings), 2),
         "cpu_seconds": [round(seconds, 2) for seconds in cpu],

@@ -106,8 +106,9 @@ def set_up(clients: int) -> tuple[list[Table], int, str]:
     from django.contrib.auth.models import User
     from django.contrib.sessions.backends.db import SessionStore
 
-    from games import services
     from games.models import League, Membership
+    from games.services.rounds import check_round, new_round_entry, save_round
+    from games.services.sessions import create_session
 
     league = League.objects.create(name="Load club", slug="load-club", preset="21-points")
     tables = []
@@ -121,14 +122,14 @@ def set_up(clients: int) -> tuple[list[Table], int, str]:
         store[HASH_SESSION_KEY] = user.get_session_auth_hash()
         store.create()
         players = [f"P{n}-{k}" for k in range(3)]
-        session = services.create_session(
+        session = create_session(
             user, preset="21-points", overrides={}, players=players, league=league
         )
         for cut, hands in ROUNDS[:2]:
-            entry = services.new_round_entry(session)
+            entry = new_round_entry(session)
             typed = {seat.pk: hand for seat, hand in zip(entry.seats, hands, strict=True)}
-            check = services.check_round(entry, cut, typed, final=True)
-            services.save_round(entry, check, user)
+            check = check_round(entry, cut, typed, final=True)
+            save_round(entry, check, user)
         seats = list(session.seats.order_by("position").values_list("pk", flat=True))
         table = Table(session.pk, seats, store.session_key)
         if shared is None:
@@ -312,7 +313,7 @@ def consistency(tables: list[Table], result: Result) -> dict:
     stored figure equals the rules service's recomputation."""
     from games.models import GameSession, Round
     from games.rules import PlayerHand, get_ruleset, parse_card, score_round
-    from games.rules.session import session_state
+    from games.rules.totals import session_state
 
     report = Counter()
     for table in tables:

@@ -5,13 +5,13 @@
 Creates a database of its own (``scorekeeper_bench_share`` on 127.0.0.1, dropped
 and recreated; the name must start with ``scorekeeper_bench``), migrates it and
 fills one 21-points session of four players with --rounds rounds: four real rounds
-saved through ``services.save_round`` (scored by the rules service, dealer moving
+saved through ``save_round`` (scored by the rules service, dealer moving
 round by round), then copied row for row, as a save stores them, up to --rounds.
 
 Then it measures in-process through Django's test client (server time, no network),
 as an anonymous phone holding the link: the share page, its live poll when something
 changed (the score table alone), the chart image the page shows, and the replay
-alone (``services.load_scoreboard``: reading the saved scores and replaying them
+alone (``load_scoreboard``: reading the saved scores and replaying them
 through the rules service, which any page showing the totals pays). For each: the
 median and maximum milliseconds over --requests requests, the peak memory one
 request allocates (tracemalloc, measured on a request of its own, since tracing
@@ -90,20 +90,22 @@ def fill(rounds: int):
     from django.contrib.auth.models import User
     from django.db import transaction
 
-    from games import services
     from games.models import HandEntry, Round
+    from games.services.results import refresh_session
+    from games.services.rounds import check_round, new_round_entry, save_round
+    from games.services.sessions import create_session
 
     user = User.objects.create_user("bench", password=None)
-    session = services.create_session(
+    session = create_session(
         user, preset="21-points", overrides={}, players=list(PLAYERS), name="A long night"
     )
     seats = list(session.seats.order_by("position"))
     for hands in ROUNDS:
-        entry = services.new_round_entry(session)
+        entry = new_round_entry(session)
         typed = {seat.pk: hand for seat, hand in zip(seats, hands, strict=True)}
-        check = services.check_round(entry, "8S", typed, final=True)
+        check = check_round(entry, "8S", typed, final=True)
         assert check.valid, (check.errors, [p.errors for p in check.players])
-        services.save_round(entry, check, user)
+        save_round(entry, check, user)
     templates = [
         (played, list(played.entries.all())) for played in session.rounds.order_by("number")
     ]
@@ -138,7 +140,7 @@ def fill(rounds: int):
                 for played in made
                 for entry in templates[(played.number - 1) % len(templates)][1]
             )
-        services.refresh_session(session)
+        refresh_session(session)
     return session
 
 
@@ -177,8 +179,8 @@ def run(args) -> dict:
     from django.test import Client
     from django.urls import reverse
 
-    from games import services
     from games.models import GameSession
+    from games.services.scoreboard import load_scoreboard
 
     session = fill(args.rounds)
     session = GameSession.objects.get(pk=session.pk)
@@ -207,7 +209,7 @@ def run(args) -> dict:
         "share_chart_svg": measure(
             "chart", get(reverse("games:shared_totals_chart", args=[token])), args.requests
         ),
-        "replay_only": measure("replay", lambda: services.load_scoreboard(session), args.requests),
+        "replay_only": measure("replay", lambda: load_scoreboard(session), args.requests),
     }
     return {
         "database": args.database,

@@ -9,9 +9,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin
 
-from games.rules import RulesError, get_ruleset
-
-from .models import (
+from games.models import (
     GameSession,
     HandEntry,
     League,
@@ -24,6 +22,7 @@ from .models import (
     RoundChange,
     Seat,
 )
+from games.rules import RulesError, get_ruleset
 
 
 class RulesetAdminForm(forms.ModelForm):

@@ -15,10 +15,9 @@ from html import escape as escape_html
 
 from django.utils.safestring import SafeString, mark_safe
 
-from games.rules.session import SessionState
-
-from .names import xml_text
-from .standings import RatingPoint
+from games.names import xml_text
+from games.queries.standings import RatingPoint
+from games.rules.totals import SessionState
 
 
 def escape(text: str) -> str:

@@ -19,12 +19,12 @@ from django.contrib.auth.forms import UserCreationForm
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from games.rules import PRESETS, Card, RulesError, Ruleset, get_ruleset
+from games.models import HandEntry, League, Membership, Player, Preset, Seat
+from games.names import NameField
+from games.rules import PRESETS, Card, RulesError, Ruleset, get_ruleset, is_net, is_pool
 from games.rules.rulesets import OPTION_NAMES, option_help
-
-from . import services
-from .models import HandEntry, League, Membership, Player, Preset, Seat
-from .names import NameField
+from games.services.rounds import PlayerCheck, RoundCheck, RoundEntry, check_round
+from games.services.rulesets import describe_preset
 
 MAX_SEATS = 8
 # A 21-card hand in the longest notation is about 100 characters; this leaves room
@@ -223,7 +223,7 @@ class RulesetForm(forms.Form):
 
     def preset_choices(self) -> list[tuple[Any, str]]:
         """Each preset's radio button with its one-line description."""
-        return [(radio, services.describe_preset(radio.data["value"])) for radio in self["preset"]]
+        return [(radio, describe_preset(radio.data["value"])) for radio in self["preset"]]
 
     def disable(self) -> None:
         """Show the values without letting them change (a league's viewers)."""
@@ -343,9 +343,9 @@ class SessionForm(RulesetForm):
             # Stakes only where the rules use them (the page offers only those): a
             # pot in a pool, money per point in a net-format game.
             ceiling = cleaned.get("ceiling") or self.ruleset.ceiling
-            if not services.is_net(self.ruleset):
+            if not is_net(self.ruleset):
                 cleaned["money_per_point"] = None
-            if not services.is_pool(self.ruleset, ceiling):
+            if not is_pool(self.ruleset, ceiling):
                 cleaned["buy_in"] = None
         return cleaned
 
@@ -353,9 +353,9 @@ class SessionForm(RulesetForm):
         """The stakes the shown preset plays for (money per point, or a buy-in)."""
         shown = self.shown_ruleset(self._rules_preset())
         fields = []
-        if services.is_net(shown):
+        if is_net(shown):
             fields.append(self["money_per_point"])
-        if services.is_pool(shown, shown.ceiling):
+        if is_pool(shown, shown.ceiling):
             fields.append(self["buy_in"])
         return fields
 
@@ -417,14 +417,14 @@ class PlayerRow:
     seat: Seat
     outcome: forms.BoundField
     groups: forms.BoundField
-    check: services.PlayerCheck | None
+    check: PlayerCheck | None
     deals: bool  # dealt this round
 
 
 class RoundForm(forms.Form):
     """The cut joker, then each player's outcome and groups.
 
-    ``clean()`` asks the rules service (via services.check_round) and files every
+    ``clean()`` asks the rules service (via check_round) and files every
     error under the player's outcome or groups field; ``check`` keeps the previews.
     """
 
@@ -434,13 +434,11 @@ class RoundForm(forms.Form):
     # declared as fields: a mangled one must not make the form invalid with an error
     # nobody can see; it is simply not trusted.
 
-    def __init__(
-        self, *args: Any, entry: services.RoundEntry, final: bool = True, **kwargs: Any
-    ) -> None:
+    def __init__(self, *args: Any, entry: RoundEntry, final: bool = True, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.entry = entry
         self.final = final
-        self.check: services.RoundCheck | None = None
+        self.check: RoundCheck | None = None
         # Names this rendering of the form in the ids of its preview regions; a preview
         # answered after the form was replaced (the round saved) then matches nothing.
         self.form_key = self._posted("key", FORM_KEY) or secrets.token_hex(4)
@@ -492,7 +490,7 @@ class RoundForm(forms.Form):
             groups_key = f"groups_{seat.pk}"
             text = None if groups_key in self.errors else cleaned.get(groups_key, "")
             hands[seat.pk] = (cleaned.get(f"outcome_{seat.pk}"), text)
-        self.check = services.check_round(self.entry, cut, hands, final=self.final)
+        self.check = check_round(self.entry, cut, hands, final=self.final)
         for message in self.check.cut_errors:
             self.add_error("cut_joker", message)
         for player in self.check.players:

@@ -1,9 +1,10 @@
 """The scorekeeper's data: players, leagues, sessions, rounds and hand entries.
 
-Only what was entered and what the rules service computed is stored; running totals
-and standings are derived from HandEntry rows by queries. Rulesets are stored as a
-preset slug plus JSON overrides and validated by `games.rules` in services and
-forms, never here: models stay importable without the rules service.
+Only what was entered and what the rules service computed is stored, plus each
+seat's result, which `games.services.results` writes after every change. Rulesets
+are stored as a preset slug plus JSON overrides and validated by `games.rules` in
+services and forms. The card codes and winning outcomes the database checks come
+from `games.rules`, the one place that defines them.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from .names import validate_name
+from games import rules
+from games.names import validate_name
+from games.rules.cards import all_cards, card_label
 
 
 class Preset(models.TextChoices):
@@ -30,14 +33,9 @@ class Preset(models.TextChoices):
     POOL_201 = "13-pool-201", "13-card pool 201"
 
 
-# Canonical card codes as the rules service prints them (RULES.md section 1). Kept
-# here too so the database itself refuses a cut joker typed as "8s" or "T♠".
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-PRINTED_JOKER = "PJ"
-CARD_CHOICES = [(f"{r}{s}", f"{r}{symbol}") for s, symbol in SUITS.items() for r in RANKS] + [
-    (PRINTED_JOKER, "Printed joker")
-]
+# Canonical card codes as the rules service prints them (RULES.md section 1), so the
+# database itself refuses a cut joker typed as "8s" or "T♠".
+CARD_CHOICES = [(card.code, card_label(card)) for card in all_cards()]
 CARD_CODES = frozenset(code for code, _ in CARD_CHOICES)
 
 
@@ -54,8 +52,9 @@ def validate_groups(value: object) -> None:
                 )
 
 
-# Outcomes that win the round (RULES.md section 5).
-WINNING_OUTCOMES = ("declared", "default_win")
+# Outcomes that win the round (RULES.md section 5), in a fixed order for the
+# database's check constraint.
+WINNING_OUTCOMES = tuple(sorted(rules.WINNING_OUTCOMES))
 
 
 def new_share_token() -> str:

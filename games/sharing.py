@@ -11,7 +11,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
-from .models import GameSession
+from games.models import GameSession
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path, register_converter
 
-from . import views, views_exports, views_leagues, views_sharing, views_standings
+from games import views, views_exports, views_leagues, views_sharing, views_standings
 
 
 class IdConverter:

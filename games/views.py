@@ -20,13 +20,37 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
-from games.rules import PRESETS, RulesError
+from games.access import can_manage, can_view, can_write, leagues_for_scorer, sessions_visible_to
+from games.forms import MAX_SEATS, RoundForm, SessionForm, SignupForm, StakesForm
+from games.models import GameSession, League, Player, Round
+from games.rules import PRESETS, RulesError, is_net
+from games.services.errors import EntryRejected
+from games.services.money import money_of
+from games.services.rounds import (
+    RoundConflict,
+    arranged_text,
+    changes_of,
+    delete_round,
+    initial_values,
+    new_round_entry,
+    round_entry_for_edit,
+    save_round,
+)
+from games.services.rulesets import ruleset_of
+from games.services.scoreboard import Scoreboard, live_stamp, load_scoreboard, read_snapshot
+from games.services.sessions import (
+    can_close,
+    cancel_rejoin,
+    close_session,
+    create_session,
+    rejoin,
+    reopen_session,
+    replace_share_token,
+    set_stakes,
+    toss_seats,
+)
+from games.sharing import share_links
 from scorekeeper import security
-
-from . import services
-from .forms import MAX_SEATS, RoundForm, SessionForm, SignupForm, StakesForm
-from .models import GameSession, League, Player, Round
-from .sharing import share_links
 
 FORM_ERRORS = 422
 TOO_MANY_REQUESTS = 429
@@ -42,9 +66,9 @@ def _get_session_for_user(request: HttpRequest, pk: int, *, write: bool = False)
         .filter(pk=pk)
         .first()
     )
-    if session is None or not services.can_view(request.user, session):
+    if session is None or not can_view(request.user, session):
         raise Http404("No such session.")
-    if write and not services.can_write(request.user, session):
+    if write and not can_write(request.user, session):
         raise PermissionDenied("Only the session's creator or a league scorer may do that.")
     return session
 
@@ -71,7 +95,7 @@ def _redirect(request: HttpRequest, url: str) -> HttpResponse:
 @require_safe
 def home(request: HttpRequest) -> TemplateResponse:
     sessions = (
-        services.sessions_visible_to(request.user)
+        sessions_visible_to(request.user)
         .select_related("league")
         .prefetch_related("seats__player")[:50]
     )
@@ -103,7 +127,7 @@ def signup(request: HttpRequest) -> TemplateResponse | HttpResponse:
 
 def _session_form_context(request: HttpRequest, form: SessionForm) -> dict:
     # Only players this user has seen at a table: names from other leagues stay there.
-    visible = services.sessions_visible_to(request.user).values("pk")
+    visible = sessions_visible_to(request.user).values("pk")
     known = Player.objects.filter(seats__session__in=visible).distinct().order_by("name")
     return {"form": form, "known_players": known[:200]}
 
@@ -119,7 +143,7 @@ def _chosen_league(leagues, data) -> League | None:
 
 def _session_form(request: HttpRequest, leagues) -> SessionForm:
     league = _chosen_league(leagues, request.POST if request.method == "POST" else request.GET)
-    defaults = services.ruleset_of(league) if league else None
+    defaults = ruleset_of(league) if league else None
     if request.method == "POST":
         return SessionForm(request.POST, leagues=leagues, defaults=defaults)
     initial: dict = {}
@@ -134,7 +158,7 @@ def _session_form(request: HttpRequest, leagues) -> SessionForm:
 @login_required
 @require_http_methods(["GET", "POST"])
 def session_new(request: HttpRequest) -> TemplateResponse | HttpResponse:
-    leagues = services.leagues_for_scorer(request.user)
+    leagues = leagues_for_scorer(request.user)
     form = _session_form(request, leagues)
     if request.method == "GET":
         if request.htmx and request.GET.get("preset") in PRESETS:
@@ -157,7 +181,7 @@ def session_new(request: HttpRequest) -> TemplateResponse | HttpResponse:
             _session_form_context(request, form),
             status=FORM_ERRORS,
         )
-    session = services.create_session(
+    session = create_session(
         request.user,
         name=form.cleaned_data["name"],
         preset=form.cleaned_data["preset"],
@@ -182,7 +206,7 @@ def _toss(request: HttpRequest, form: SessionForm, leagues) -> TemplateResponse:
             request, template, _session_form_context(request, form), status=FORM_ERRORS
         )
     preset = form.cleaned_data.get("preset") or "21-points"
-    dealt = services.toss_seats(form.players, form.ruleset or PRESETS[preset])
+    dealt = toss_seats(form.players, form.ruleset or PRESETS[preset])
     data = request.POST.copy()
     for number in range(1, MAX_SEATS + 1):
         data.pop(f"seat_{number}", None)
@@ -201,10 +225,10 @@ def _scoreboard_context(request: HttpRequest, session: GameSession, board) -> di
     return {
         "session": session,
         "board": board,
-        "writer": services.can_write(request.user, session),
-        "money": services.money_of(board),
-        "can_close": services.can_close(board),
-        "stamp": services.live_stamp(session),
+        "writer": can_write(request.user, session),
+        "money": money_of(board),
+        "can_close": can_close(board),
+        "stamp": live_stamp(session),
         "poll_url": reverse("games:session_scoreboard", args=[session.pk]),
     }
 
@@ -212,15 +236,15 @@ def _scoreboard_context(request: HttpRequest, session: GameSession, board) -> di
 def _session_context(
     request: HttpRequest,
     session: GameSession,
-    board: services.Scoreboard,
+    board: Scoreboard,
     form: RoundForm | None = None,
 ) -> dict:
     context = _scoreboard_context(request, session, board)
     writer = context["writer"]
-    entry = services.new_round_entry(session, board) if writer else None
+    entry = new_round_entry(session, board) if writer else None
     if writer and form is None:
         form = RoundForm(entry=entry)
-    manager = services.can_manage(request.user, session)
+    manager = can_manage(request.user, session)
     return context | {
         "manager": manager,
         "share": share_links(request, session) if manager else None,
@@ -236,9 +260,9 @@ def _session_context(
 @login_required
 @require_safe
 def session_detail(request: HttpRequest, pk: int) -> TemplateResponse:
-    with services.read_snapshot():  # the session row (stamp, stakes) agrees with its table
+    with read_snapshot():  # the session row (stamp, stakes) agrees with its table
         session = _get_session_for_user(request, pk)
-        board = services.load_scoreboard(session)
+        board = load_scoreboard(session)
     return TemplateResponse(
         request, "games/session.html", _session_context(request, session, board)
     )
@@ -249,11 +273,11 @@ def session_detail(request: HttpRequest, pk: int) -> TemplateResponse:
 def session_scoreboard(request: HttpRequest, pk: int) -> HttpResponse:
     """The live score table: polled by the session page, answered 204 (htmx swaps
     nothing) while the session has not changed since the stamp the page holds."""
-    with services.read_snapshot():  # the stamp and the table are of one moment
+    with read_snapshot():  # the stamp and the table are of one moment
         session = _get_session_for_user(request, pk)
-        if request.GET.get("v") == services.live_stamp(session):
+        if request.GET.get("v") == live_stamp(session):
             return HttpResponse(status=204)
-        board = services.load_scoreboard(session)
+        board = load_scoreboard(session)
     context = _scoreboard_context(request, session, board)
     return TemplateResponse(request, "games/session.html#scoreboard", context)
 
@@ -270,18 +294,16 @@ def _back_to_session(request: HttpRequest, session: GameSession) -> HttpResponse
 
 def _manage_session(request: HttpRequest, pk: int) -> GameSession:
     session = _get_session_for_user(request, pk)
-    if not services.can_manage(request.user, session):
+    if not can_manage(request.user, session):
         raise PermissionDenied("Only the session's creator or a league owner may do that.")
     return session
 
 
-def _stakes_form(
-    session: GameSession, board: services.Scoreboard, data: object = None
-) -> StakesForm:
+def _stakes_form(session: GameSession, board: Scoreboard, data: object = None) -> StakesForm:
     return StakesForm(
         data,
         initial={"money_per_point": session.money_per_point, "buy_in": session.buy_in},
-        net=services.is_net(board.ruleset),
+        net=is_net(board.ruleset),
         pool=board.pool,
     )
 
@@ -290,13 +312,13 @@ def _stakes_form(
 @require_POST
 def session_stakes(request: HttpRequest, pk: int) -> HttpResponse:
     session = _manage_session(request, pk)
-    form = _stakes_form(session, services.load_scoreboard(session), request.POST)
+    form = _stakes_form(session, load_scoreboard(session), request.POST)
     if not form.is_valid():
         for field, errors in form.errors.items():
             label = form.fields[field].label if field in form.fields else "Stakes"
             messages.error(request, f"{label}: {' '.join(errors)}")
         return _back_to_session(request, session)
-    services.set_stakes(
+    set_stakes(
         session,
         money_per_point=form.cleaned_data.get("money_per_point"),
         buy_in=form.cleaned_data.get("buy_in"),
@@ -312,12 +334,12 @@ def session_close(request: HttpRequest, pk: int) -> HttpResponse:
     session = _get_session_for_user(request, pk, write=True)
     try:
         if request.POST.get("reopen"):
-            services.reopen_session(session)
+            reopen_session(session)
             messages.success(request, "Session reopened: play on.")
         else:
-            services.close_session(session)
+            close_session(session)
             messages.success(request, "Session ended: the best total wins.")
-    except services.EntryRejected as error:
+    except EntryRejected as error:
         messages.error(request, str(error))
     return _back_to_session(request, session)
 
@@ -332,16 +354,16 @@ def session_rejoin(request: HttpRequest, pk: int) -> HttpResponse:
             rejoin_pk = _posted_id(request, "cancel")
             if rejoin_pk is None:
                 return HttpResponseBadRequest("Say which rejoin to take back.")
-            services.cancel_rejoin(session, rejoin_pk)
+            cancel_rejoin(session, rejoin_pk)
             messages.success(request, "Rejoin taken back.")
         else:
             seat_pk = _posted_id(request, "seat")
             seat = session.seats.select_related("player").filter(pk=seat_pk).first()
             if seat_pk is None or seat is None:
                 return HttpResponseBadRequest("Say who rejoins.")
-            services.rejoin(session, seat, request.user)
+            rejoin(session, seat, request.user)
             messages.success(request, f"{seat.player.name} rejoined.")
-    except services.EntryRejected as error:
+    except EntryRejected as error:
         messages.error(request, str(error))
     return _back_to_session(request, session)
 
@@ -350,7 +372,7 @@ def session_rejoin(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def session_share_reset(request: HttpRequest, pk: int) -> HttpResponse:
     session = _manage_session(request, pk)
-    services.replace_share_token(session)
+    replace_share_token(session)
     messages.success(request, "New share link made; the old one no longer works.")
     return _back_to_session(request, session)
 
@@ -359,27 +381,27 @@ def session_share_reset(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def round_create(request: HttpRequest, pk: int) -> TemplateResponse | HttpResponse:
     session = _get_session_for_user(request, pk, write=True)
-    board = services.load_scoreboard(session)
-    entry = services.new_round_entry(session, board)
+    board = load_scoreboard(session)
+    entry = new_round_entry(session, board)
     form = RoundForm(request.POST, entry=entry)
     theirs = None
     if form.is_valid():
         try:
-            played = services.save_round(
+            played = save_round(
                 entry,
                 form.check,
                 request.user,
                 expected_number=form.expected_number,
                 submission=form.submission_token,
             )
-        except services.RoundConflict as conflict:
+        except RoundConflict as conflict:
             # Show their round in the table and beside the form; saving again now
             # adds what was typed as the next round, knowingly.
             form.add_error(None, str(conflict))
             theirs = conflict.theirs
-            board = services.load_scoreboard(session)
+            board = load_scoreboard(session)
             form.expected_number = len(board.rows) + 1
-        except services.EntryRejected as error:
+        except EntryRejected as error:
             form.add_error(None, str(error))
         else:
             if not request.htmx:
@@ -387,7 +409,7 @@ def round_create(request: HttpRequest, pk: int) -> TemplateResponse | HttpRespon
                 return redirect("games:session_detail", pk=session.pk)
             # The scoreboard is swapped out of band; the form comes back empty for
             # the next round, with the next dealer.
-            board = services.load_scoreboard(session)
+            board = load_scoreboard(session)
             context = _session_context(request, session, board) | {"saved": played}
             return TemplateResponse(request, "games/session.html#form_and_table", context)
     context = _session_context(request, session, board, form) | {"theirs": theirs}
@@ -405,10 +427,10 @@ def round_preview(request: HttpRequest, pk: int, round_pk: int | None = None) ->
     jokers, and the settlement once every hand is complete. Saves nothing."""
     if round_pk is None:
         session = _get_session_for_user(request, pk, write=True)
-        entry = services.new_round_entry(session)
+        entry = new_round_entry(session)
     else:
         played = _get_round_for_user(request, pk, round_pk, write=True)
-        entry = services.round_entry_for_edit(played)
+        entry = round_entry_for_edit(played)
     form = RoundForm(request.POST, entry=entry, final=False)
     form.is_valid()
     return TemplateResponse(request, "games/round.html#preview", {"form": form, "entry": entry})
@@ -421,12 +443,12 @@ def round_arrange(request: HttpRequest, pk: int, round_pk: int | None = None) ->
     service's solver); the user may still edit it. Saves nothing."""
     if round_pk is None:
         session = _get_session_for_user(request, pk, write=True)
-        board = services.load_scoreboard(session)
-        entry, played = services.new_round_entry(session, board), None
+        board = load_scoreboard(session)
+        entry, played = new_round_entry(session, board), None
     else:
         played = _get_round_for_user(request, pk, round_pk, write=True)
         session, board = played.session, None
-        entry = services.round_entry_for_edit(played)
+        entry = round_entry_for_edit(played)
     seat = next((s for s in entry.seats if str(s.pk) == request.POST.get("arrange")), None)
     if seat is None:
         return HttpResponseBadRequest("Say whose cards to arrange.")
@@ -434,7 +456,7 @@ def round_arrange(request: HttpRequest, pk: int, round_pk: int | None = None) ->
     field = f"groups_{seat.pk}"
     problem = None
     try:
-        data[field] = services.arranged_text(
+        data[field] = arranged_text(
             entry.ruleset, str(data.get("cut_joker", "")), str(data.get(field, ""))
         )
     except RulesError as error:
@@ -480,7 +502,7 @@ def _entries_in_seat_order(played: Round) -> list:
 @require_safe
 def round_detail(request: HttpRequest, pk: int, round_pk: int) -> TemplateResponse:
     played = _get_round_for_user(request, pk, round_pk)
-    writer = services.can_write(request.user, played.session)
+    writer = can_write(request.user, played.session)
     return TemplateResponse(request, "games/round.html", _round_context(played, None, writer))
 
 
@@ -488,10 +510,10 @@ def round_detail(request: HttpRequest, pk: int, round_pk: int) -> TemplateRespon
 @require_http_methods(["GET", "POST"])
 def round_edit(request: HttpRequest, pk: int, round_pk: int) -> TemplateResponse | HttpResponse:
     played = _get_round_for_user(request, pk, round_pk, write=True)
-    entry = services.round_entry_for_edit(played)
+    entry = round_entry_for_edit(played)
     if request.method == "GET":
         # Bound to the saved values so the previews show at once.
-        cut, hands = services.initial_values(played)
+        cut, hands = initial_values(played)
         data = {"cut_joker": cut, "version": played.version}
         for seat_pk, (outcome, text) in hands.items():
             data[f"outcome_{seat_pk}"] = outcome
@@ -504,8 +526,8 @@ def round_edit(request: HttpRequest, pk: int, round_pk: int) -> TemplateResponse
     theirs = None
     if form.is_valid():
         try:
-            services.save_round(entry, form.check, request.user, version=form.posted_version)
-        except services.RoundConflict as conflict:
+            save_round(entry, form.check, request.user, version=form.posted_version)
+        except RoundConflict as conflict:
             if conflict.theirs is None:  # deleted meanwhile: nothing left to edit
                 messages.error(request, str(conflict))
                 return _redirect(request, reverse("games:session_detail", args=[pk]))
@@ -514,7 +536,7 @@ def round_edit(request: HttpRequest, pk: int, round_pk: int) -> TemplateResponse
             played = _get_round_for_user(request, pk, round_pk, write=True)
             theirs = played
             form.expected_version = played.version
-        except services.EntryRejected as error:
+        except EntryRejected as error:
             form.add_error(None, str(error))
         else:
             messages.success(request, f"Round {played.number} saved; later totals follow it.")
@@ -540,8 +562,8 @@ def round_delete(request: HttpRequest, pk: int, round_pk: int) -> HttpResponse:
     if version is None:
         return HttpResponseBadRequest("Reload the round and delete it from there.")
     try:
-        services.delete_round(played, request.user, version=version)
-    except services.RoundConflict as conflict:
+        delete_round(played, request.user, version=version)
+    except RoundConflict as conflict:
         messages.error(request, str(conflict))
         if conflict.theirs is not None:
             return _redirect(request, reverse("games:round_edit", args=[pk, round_pk]))
@@ -555,7 +577,7 @@ def round_delete(request: HttpRequest, pk: int, round_pk: int) -> HttpResponse:
 def session_history(request: HttpRequest, pk: int) -> TemplateResponse:
     """Every change to the session's rounds: who, when, and the round before and after."""
     session = _get_session_for_user(request, pk)
-    changes = services.round_history(session)[:500]
+    changes = changes_of(session)[:500]
     return TemplateResponse(
         request, "games/history.html", {"session": session, "changes": changes, "played": None}
     )
@@ -565,6 +587,6 @@ def session_history(request: HttpRequest, pk: int) -> TemplateResponse:
 @require_safe
 def round_history(request: HttpRequest, pk: int, round_pk: int) -> TemplateResponse:
     played = _get_round_for_user(request, pk, round_pk)
-    changes = services.round_history(played.session, played)
+    changes = changes_of(played.session, played)
     context = {"session": played.session, "changes": changes, "played": played}
     return TemplateResponse(request, "games/history.html", context)

@@ -22,11 +22,14 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
-from . import exports, services
-from .models import GameSession, Membership
-from .uploads import MAX_UPLOAD_BYTES, MAX_UPLOAD_MB
-from .views_leagues import get_league_and_role, get_league_for_member
-from .views_standings import StandingsFilter
+from games.access import can_view
+from games.models import GameSession, Membership
+from games.transfer.league_export import dumps, export_league
+from games.transfer.league_import import ImportRefused, import_league
+from games.transfer.tables import Table, session_history, standings_table, to_csv, to_xlsx
+from games.uploads import MAX_UPLOAD_BYTES, MAX_UPLOAD_MB
+from games.views_leagues import get_league_and_role, get_league_for_member
+from games.views_standings import StandingsFilter
 
 FORM_ERRORS = 422
 CSV = "text/csv; charset=utf-8"
@@ -61,7 +64,7 @@ def _download(content: bytes | str, filename: str, content_type: str) -> HttpRes
 def _get_session_for_viewer(request: HttpRequest, pk: str) -> GameSession:
     """The session, if this user may see it: to anyone else it does not exist."""
     session = GameSession.objects.filter(pk=int(pk)).first()
-    if session is None or not services.can_view(request.user, session):
+    if session is None or not can_view(request.user, session):
         raise Http404("No such session.")
     return session
 
@@ -75,22 +78,22 @@ def _session_filename(session: GameSession, extension: str) -> str:
 @require_safe
 def session_rounds_csv(request: HttpRequest, pk: str) -> HttpResponse:
     session = _get_session_for_viewer(request, pk)
-    table = exports.session_history(session)
-    return _download(exports.to_csv(table), _session_filename(session, "csv"), CSV)
+    table = session_history(session)
+    return _download(to_csv(table), _session_filename(session, "csv"), CSV)
 
 
 @login_required
 @require_safe
 def session_rounds_xlsx(request: HttpRequest, pk: str) -> HttpResponse:
     session = _get_session_for_viewer(request, pk)
-    table = exports.session_history(session)
-    return _download(exports.to_xlsx(table), _session_filename(session, "xlsx"), XLSX)
+    table = session_history(session)
+    return _download(to_xlsx(table), _session_filename(session, "xlsx"), XLSX)
 
 
 # --- A league's standings and the whole league -------------------------------------------
 
 
-def _standings_table(request: HttpRequest, slug: str, extension: str) -> tuple[exports.Table, str]:
+def _standings_table(request: HttpRequest, slug: str, extension: str) -> tuple[Table, str]:
     """The standings as the page shows them, with the same ?from=&to= range, and the
     name of the file."""
     league = get_league_for_member(request, slug)
@@ -98,7 +101,7 @@ def _standings_table(request: HttpRequest, slug: str, extension: str) -> tuple[e
     if form.is_bound and not form.is_valid():
         raise BadRequest("The dates are not valid: use YYYY-MM-DD, the start before the end.")
     date_from, date_to = form.range
-    table = exports.standings_table(league, date_from=date_from, date_to=date_to)
+    table = standings_table(league, date_from=date_from, date_to=date_to)
     dates = "".join(
         f"-{label}-{day.isoformat()}"
         for label, day in (("from", date_from), ("to", date_to))
@@ -111,14 +114,14 @@ def _standings_table(request: HttpRequest, slug: str, extension: str) -> tuple[e
 @require_safe
 def league_standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     table, filename = _standings_table(request, slug, "csv")
-    return _download(exports.to_csv(table), filename, CSV)
+    return _download(to_csv(table), filename, CSV)
 
 
 @login_required
 @require_safe
 def league_standings_xlsx(request: HttpRequest, slug: str) -> HttpResponse:
     table, filename = _standings_table(request, slug, "xlsx")
-    return _download(exports.to_xlsx(table), filename, XLSX)
+    return _download(to_xlsx(table), filename, XLSX)
 
 
 @login_required
@@ -129,7 +132,7 @@ def league_export(request: HttpRequest, slug: str) -> HttpResponse:
     else either."""
     league, role = get_league_and_role(request, slug)
     owner = role == Membership.Role.OWNER
-    text = exports.dumps(exports.export_league(league, share_tokens=owner))
+    text = dumps(export_league(league, share_tokens=owner))
     filename = f"{league.slug}-{timezone.localdate().isoformat()}.json"
     return _download(text.encode(), filename, JSON)
 
@@ -162,10 +165,10 @@ def league_import(request: HttpRequest) -> HttpResponse:
     )
     if form.is_bound and form.is_valid():
         try:
-            imported = exports.import_league(
+            imported = import_league(
                 form.cleaned_data["file"].read(), owner=request.user, max_rounds=MAX_IMPORT_ROUNDS
             )
-        except exports.ImportRefused as error:
+        except ImportRefused as error:
             form.add_error("file", str(error))
         else:
             league = imported.league

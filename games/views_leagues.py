@@ -19,11 +19,22 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, re_path
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from games.access import leagues_of, role_of
+from games.forms import LeagueForm, MemberForm, RoleForm
+from games.models import League, Membership
 from games.rules import PRESETS, RulesError
-
-from . import leagues
-from .forms import LeagueForm, MemberForm, RoleForm
-from .models import League, Membership
+from games.services.leagues import (
+    LeagueError,
+    add_member,
+    change_role,
+    create_league,
+    defaults_of,
+    invitable,
+    league_sessions,
+    members,
+    remove_member,
+    update_rules,
+)
 
 FORM_ERRORS = 422
 
@@ -32,7 +43,7 @@ def get_league_and_role(request: HttpRequest, slug: str) -> tuple[League, str]:
     """The league and the user's role in it; a 404 for anyone who is not a member,
     so a slug reveals nothing. Shared by every view of a league's pages."""
     league = League.objects.filter(slug=slug).first()
-    role = leagues.role_of(request.user, league) if league else None
+    role = role_of(request.user, league) if league else None
     if role is None:
         raise Http404("No such league.")
     return league, role
@@ -52,15 +63,13 @@ def _get_league_for_owner(request: HttpRequest, slug: str) -> League:
 @login_required
 @require_safe
 def league_list(request: HttpRequest) -> TemplateResponse:
-    return TemplateResponse(
-        request, "leagues/list.html", {"leagues": leagues.leagues_of(request.user)}
-    )
+    return TemplateResponse(request, "leagues/list.html", {"leagues": leagues_of(request.user)})
 
 
 def _league_form(request: HttpRequest, league: League | None = None) -> LeagueForm:
     """The league form: bound to a POST, or to a GET naming a preset (the htmx swap
     of the house rules when another preset is picked), else the league's values."""
-    defaults = leagues.defaults_of(league) if league else None
+    defaults = defaults_of(league) if league else None
     if request.method == "POST":
         return LeagueForm(request.POST, defaults=defaults)
     initial: dict = {}
@@ -92,14 +101,14 @@ def league_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             try:
-                league = leagues.create_league(
+                league = create_league(
                     request.user,
                     name=form.cleaned_data["name"],
                     preset=form.cleaned_data["preset"],
                     overrides=form.overrides(),
                     money_per_point=form.cleaned_data["money_per_point"],
                 )
-            except (RulesError, leagues.LeagueError) as error:
+            except (RulesError, LeagueError) as error:
                 form.add_error(None, getattr(error, "message", str(error)))
             else:
                 messages.success(request, f"League {league.name} started: add its members.")
@@ -118,12 +127,12 @@ def league_detail(request: HttpRequest, slug: str) -> TemplateResponse:
         "role": role,
         "owner": role == Membership.Role.OWNER,
         "scorer": role in (Membership.Role.OWNER, Membership.Role.SCORER),
-        "members": leagues.members(league),
-        "sessions": leagues.league_sessions(league)[:100],
+        "members": members(league),
+        "sessions": league_sessions(league)[:100],
         "member_form": MemberForm(),
         "roles": Membership.Role.choices,
-        "rules": leagues.defaults_of(league),
-        "invitable": leagues.invitable(league) if role == Membership.Role.OWNER else [],
+        "rules": defaults_of(league),
+        "invitable": invitable(league) if role == Membership.Role.OWNER else [],
     }
     return TemplateResponse(request, "leagues/detail.html", context)
 
@@ -146,7 +155,7 @@ def league_rules(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             try:
-                leagues.update_rules(
+                update_rules(
                     league,
                     name=form.cleaned_data["name"],
                     preset=form.cleaned_data["preset"],
@@ -169,10 +178,8 @@ def member_add(request: HttpRequest, slug: str) -> HttpResponse:
     form = MemberForm(request.POST)
     if form.is_valid():
         try:
-            added = leagues.add_member(
-                league, form.cleaned_data["username"], form.cleaned_data["role"]
-            )
-        except leagues.LeagueError as error:
+            added = add_member(league, form.cleaned_data["username"], form.cleaned_data["role"])
+        except LeagueError as error:
             messages.error(request, str(error))
         else:
             messages.success(
@@ -196,18 +203,18 @@ def member_change(request: HttpRequest, slug: str, member_pk: str) -> HttpRespon
     name = membership.user.get_username()
     try:
         if "remove" in request.POST:
-            leagues.remove_member(membership)
+            remove_member(membership)
             messages.success(request, f"{name} is no longer a member.")
         else:
             form = RoleForm(request.POST)
             if not form.is_valid():
                 messages.error(request, "Pick a role: owner, scorer or viewer.")
             else:
-                leagues.change_role(membership, form.cleaned_data["role"])
+                change_role(membership, form.cleaned_data["role"])
                 messages.success(request, f"{name} is now {membership.get_role_display()}.")
-    except leagues.LeagueError as error:
+    except LeagueError as error:
         messages.error(request, str(error))
-    if membership.user_id == request.user.pk and leagues.role_of(request.user, league) is None:
+    if membership.user_id == request.user.pk and role_of(request.user, league) is None:
         return redirect("games:league_list")  # they removed themselves
     return redirect("games:league_detail", slug=league.slug)
 

@@ -12,8 +12,15 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, re_path, reverse
 from django.views.decorators.http import require_safe
 
-from . import services
-from .models import GameSession
+from games.models import GameSession
+from games.services.money import money_of
+from games.services.scoreboard import (
+    Scoreboard,
+    fold_rows,
+    live_stamp,
+    load_scoreboard,
+    read_snapshot,
+)
 
 # Tokens are made by models.new_share_token: 22 URL-safe characters.
 TOKEN = r"(?P<token>[A-Za-z0-9_-]{16,32})"
@@ -33,17 +40,17 @@ def _first_round(request: HttpRequest) -> int | None:
     return int(value) if value.isascii() and value.isdigit() and len(value) <= 9 else None
 
 
-def _shared_context(request: HttpRequest, session: GameSession, board: services.Scoreboard) -> dict:
+def _shared_context(request: HttpRequest, session: GameSession, board: Scoreboard) -> dict:
     # The latest rounds only, so that the page and its poll cost the same whatever
     # the length of the session; the rows the reader asked to see stay in both.
     return {
         "session": session,
         "board": board,
-        "fold": services.fold_rows(board, first=_first_round(request)),
+        "fold": fold_rows(board, first=_first_round(request)),
         "shared": True,
         "writer": False,
-        "money": services.money_of(board),
-        "stamp": services.live_stamp(session),
+        "money": money_of(board),
+        "stamp": live_stamp(session),
         "page_url": reverse("games:shared_session", args=[session.share_token]),
         "poll_url": reverse("games:shared_scoreboard", args=[session.share_token]),
         "poll_seconds": POLL_SECONDS,
@@ -52,9 +59,9 @@ def _shared_context(request: HttpRequest, session: GameSession, board: services.
 
 @require_safe
 def shared_session(request: HttpRequest, token: str) -> TemplateResponse:
-    with services.read_snapshot():  # the session row (stamp, stakes) agrees with its table
+    with read_snapshot():  # the session row (stamp, stakes) agrees with its table
         session = _get_session_for_token(token)
-        board = services.load_scoreboard(session)
+        board = load_scoreboard(session)
     context = _shared_context(request, session, board)
     response = TemplateResponse(request, "games/shared.html", context)
     # The token is the key: keep it out of Referer headers and shared caches.
@@ -69,11 +76,11 @@ def shared_scoreboard(request: HttpRequest, token: str) -> HttpResponse:
     session is unchanged, else the score table, folded as the page is (``?from=``
     keeps the older rounds a reader opened). Without ``v`` it is also what the
     "earlier rounds" button swaps in."""
-    with services.read_snapshot():  # the stamp and the table are of one moment
+    with read_snapshot():  # the stamp and the table are of one moment
         session = _get_session_for_token(token)
-        if request.GET.get("v") == services.live_stamp(session):
+        if request.GET.get("v") == live_stamp(session):
             return HttpResponse(status=204)
-        board = services.load_scoreboard(session)
+        board = load_scoreboard(session)
     context = _shared_context(request, session, board)
     response = TemplateResponse(request, "games/session.html#scoreboard", context)
     response["Cache-Control"] = "private, no-cache"

@@ -3,7 +3,7 @@ views; games/urls.py includes them.
 
 Every figure on these pages is read from what the app stored after the rules
 service replayed each session (seat results, ratings; `games/standings.py`), or,
-for a session's chart, replayed again by `services.load_scoreboard`.
+for a session's chart, replayed again by `load_scoreboard`.
 """
 
 from __future__ import annotations
@@ -18,9 +18,20 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, re_path
 from django.views.decorators.http import require_safe
 
-from . import charts, services, standings
-from .models import GameSession, HandEntry, Player, Rating, RatingChange, Seat
-from .views_leagues import get_league_for_member
+from games import charts
+from games.access import can_view
+from games.models import GameSession, HandEntry, Player, Rating, RatingChange, Seat
+from games.queries.standings import (
+    RatingPoint,
+    league_is_net,
+    member_league_ids,
+    player_groups,
+    rating_history,
+    standings_of,
+    visible_sessions,
+)
+from games.services.scoreboard import load_scoreboard
+from games.views_leagues import get_league_for_member
 
 FORM_ERRORS = 422
 # Players whose rating history the standings page draws: more lines than this are
@@ -61,10 +72,10 @@ def league_standings(request: HttpRequest, slug: str) -> TemplateResponse:
     league = get_league_for_member(request, slug)
     form = StandingsFilter(request.GET if ("from" in request.GET or "to" in request.GET) else None)
     date_from, date_to = form.range
-    rows = standings.league_standings(league, date_from=date_from, date_to=date_to)
+    rows = standings_of(league, date_from=date_from, date_to=date_to)
     # The rating history of the best-rated players, over the same range.
     charted = [row for row in rows if row.rating is not None][:CHART_PLAYERS]
-    history = standings.rating_history(
+    history = rating_history(
         league, [row.player.pk for row in charted], date_from=date_from, date_to=date_to
     )
     chart = (
@@ -84,7 +95,7 @@ def league_standings(request: HttpRequest, slug: str) -> TemplateResponse:
         "date_to": date_to,
         "chart": chart,
         "charted": charted,
-        "net": standings.league_is_net(league),
+        "net": league_is_net(league),
     }
     template = "standings/league.html#standings" if request.htmx else "standings/league.html"
     status = FORM_ERRORS if form.is_bound and not form.is_valid() else 200
@@ -99,8 +110,8 @@ def player_detail(request: HttpRequest, pk: str) -> TemplateResponse:
     player = Player.objects.filter(pk=int(pk)).first()
     if player is None:
         raise Http404("No such player.")
-    leagues = standings.member_league_ids(request.user)
-    visible = GameSession.objects.filter(standings.visible_sessions(request.user, leagues))
+    leagues = member_league_ids(request.user)
+    visible = GameSession.objects.filter(visible_sessions(request.user, leagues))
     seats = (
         Seat.objects.filter(player=player, session__in=visible.values("pk"))
         .select_related("session__league")
@@ -120,9 +131,7 @@ def player_detail(request: HttpRequest, pk: str) -> TemplateResponse:
     context = {
         "player": player,
         "page": page,
-        "groups": standings.player_groups(
-            player, standings.visible_sessions(request.user, leagues)
-        ),
+        "groups": player_groups(player, visible_sessions(request.user, leagues)),
         "ratings": _rating_charts(player, leagues),
         "rounds": list(rounds),
     }
@@ -138,15 +147,13 @@ def _rating_charts(player: Player, leagues: list[int]) -> list[dict]:
             "league"
         )
     }
-    history: dict[int, list[standings.RatingPoint]] = {}
+    history: dict[int, list[RatingPoint]] = {}
     for league, sequence, played_on, ordinal, session in (
         RatingChange.objects.filter(player=player, league_id__in=list(current))
         .order_by("league_id", "sequence")
         .values_list("league_id", "sequence", "played_on", "ordinal", "session_id")
     ):
-        history.setdefault(league, []).append(
-            standings.RatingPoint(sequence, played_on, ordinal, session)
-        )
+        history.setdefault(league, []).append(RatingPoint(sequence, played_on, ordinal, session))
     result = []
     for league_id, rating in sorted(current.items(), key=lambda item: item[1].league.name):
         points = history.get(league_id, [])
@@ -165,7 +172,7 @@ def _rating_charts(player: Player, leagues: list[int]) -> list[dict]:
 
 
 def _session_chart_response(session: GameSession) -> HttpResponse:
-    board = services.load_scoreboard(session)
+    board = load_scoreboard(session)
     svg = charts.running_totals_svg(
         board.state, board.ceiling, title=f"Running totals: {session}", id_prefix="totals"
     )
@@ -182,7 +189,7 @@ def _session_chart_response(session: GameSession) -> HttpResponse:
 def session_totals_chart(request: HttpRequest, pk: str) -> HttpResponse:
     """The session's running totals as an SVG image, for those who may see it."""
     session = GameSession.objects.filter(pk=int(pk)).first()
-    if session is None or not services.can_view(request.user, session):
+    if session is None or not can_view(request.user, session):
         raise Http404("No such session.")
     return _session_chart_response(session)
 

@@ -1,16 +1,27 @@
 """The rules service: pure Python, standard library only, no Django.
 
-Everything a figure in the app comes from: card notation (:mod:`.cards`), rulesets
-and presets (:mod:`.rulesets`), group classification (:mod:`.melds`), round scoring
-(:mod:`.scoring`) and the JSON command line (``python -m games.rules``).
+Everything a figure in the app comes from, and the public API the app uses:
+
+- card notation (:mod:`.cards`), rulesets and presets (:mod:`.rulesets`);
+- group classification (:mod:`.melds`), one round's scores (:mod:`.scoring`) and the
+  best grouping of a hand (:mod:`.arrange`, the solver);
+- a session's running totals, eliminations, rejoins and pot split (:mod:`.totals`),
+  the toss for seats (:mod:`.toss`) and the money transfers that settle an evening
+  (:mod:`.transfers`);
+- the JSON command line (``python -m games.rules``, :mod:`.api`).
 """
 
 from __future__ import annotations
 
+from .arrange import arrange
 from .cards import (
     PRINTED_JOKER,
+    RANK_NAMES,
+    SUIT_SYMBOLS,
     Card,
     CardError,
+    all_cards,
+    card_label,
     format_cards,
     format_groups,
     parse_card,
@@ -19,15 +30,57 @@ from .cards import (
 )
 from .errors import RoundErrors, RulesError
 from .melds import JokerRoles, Kind, classify, describe_invalid, joker_roles
-from .rulesets import PRESETS, Ruleset, get_ruleset, presets_listing
-from .scoring import OUTCOMES, PlayerHand, PlayerResult, RoundResult, score_round
+from .rulesets import (
+    OPTION_NAMES,
+    PRESETS,
+    Ruleset,
+    get_ruleset,
+    is_net,
+    is_pool,
+    option_help,
+    presets_listing,
+)
+from .scoring import (
+    ARRANGED_OUTCOMES,
+    DROP_OUTCOMES,
+    FULL_HAND_OUTCOMES,
+    OUTCOMES,
+    SHOWN_OUTCOMES,
+    WINNING_OUTCOMES,
+    HandAssessment,
+    PlayerHand,
+    PlayerResult,
+    RoundResult,
+    assess_hand,
+    score_round,
+)
+from .toss import toss, toss_strength
+from .totals import (
+    SessionState,
+    can_end_by_hand,
+    hands_after_elimination,
+    pot_of,
+    pot_split,
+    remaining_drops,
+    session_state,
+)
+from .transfers import Transfer, balances_from_totals, settle
 
 __all__ = [
+    "ARRANGED_OUTCOMES",
+    "DROP_OUTCOMES",
+    "FULL_HAND_OUTCOMES",
+    "OPTION_NAMES",
     "OUTCOMES",
     "PRESETS",
     "PRINTED_JOKER",
+    "RANK_NAMES",
+    "SHOWN_OUTCOMES",
+    "SUIT_SYMBOLS",
+    "WINNING_OUTCOMES",
     "Card",
     "CardError",
+    "HandAssessment",
     "JokerRoles",
     "Kind",
     "PlayerHand",
@@ -36,15 +89,34 @@ __all__ = [
     "RoundResult",
     "RulesError",
     "Ruleset",
+    "SessionState",
+    "Transfer",
+    "all_cards",
+    "arrange",
+    "assess_hand",
+    "balances_from_totals",
+    "can_end_by_hand",
+    "card_label",
     "classify",
     "describe_invalid",
     "format_cards",
     "format_groups",
     "get_ruleset",
+    "hands_after_elimination",
+    "is_net",
+    "is_pool",
     "joker_roles",
+    "option_help",
     "parse_card",
     "parse_cards",
     "parse_groups",
+    "pot_of",
+    "pot_split",
     "presets_listing",
+    "remaining_drops",
     "score_round",
+    "session_state",
+    "settle",
+    "toss",
+    "toss_strength",
 ]

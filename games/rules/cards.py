@@ -71,6 +71,13 @@ class Card:
 PRINTED_JOKER = Card(0, "")
 
 
+def card_label(card: Card) -> str:
+    """How a card is named in a list to choose from: ``8♠``, ``10♥``, "Printed joker"."""
+    if card.is_printed_joker:
+        return "Printed joker"
+    return RANK_NAMES[card.rank] + SUIT_SYMBOLS[card.suit]
+
+
 def all_cards() -> list[Card]:
     """The 52 distinct cards of one deck plus the printed joker."""
     return [Card(rank, suit) for suit in SUITS for rank in range(ACE, KING + 1)] + [PRINTED_JOKER]

@@ -452,3 +452,13 @@ def presets_listing() -> dict[str, Any]:
         "presets": {name: ruleset.as_dict() for name, ruleset in PRESETS.items()},
         "options": {name: option_help(name) for name in OPTION_NAMES},
     }
+
+
+def is_net(ruleset: Ruleset) -> bool:
+    """Net totals (losers pay the winner): what a point is worth settles the evening."""
+    return ruleset.totals == "net"
+
+
+def is_pool(ruleset: Ruleset, ceiling: int | None) -> bool:
+    """A pool: players go out at the ceiling, so the pot is split among those left."""
+    return ceiling is not None and ruleset.ceiling_mode != "game_ends"

@@ -41,6 +41,11 @@ WINNING_OUTCOMES = frozenset({"declared", "default_win"})
 DROP_OUTCOMES = frozenset({"first_drop", "middle_drop", "declare_timeout"})
 # Outcomes that must show the whole hand.
 FULL_HAND_OUTCOMES = frozenset({"declared", "shown", "deal_show"})
+# Outcomes whose grouping matters, so the solver may arrange the cards: a loser's count,
+# or whether a declaration holds.
+ARRANGED_OUTCOMES = frozenset({"shown", "deal_show", "declared", "invalid_declaration"})
+# Outcomes whose hand is counted card by card.
+SHOWN_OUTCOMES = frozenset({"shown", "deal_show"})
 # Outcomes that cost a fixed number of points, by ruleset option of the same name.
 FIXED_OUTCOMES = frozenset({"first_drop", "middle_drop", "invalid_declaration", "declare_timeout"})
 

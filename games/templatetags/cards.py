@@ -8,9 +8,8 @@ from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
+from games.models import HandEntry
 from games.rules.cards import RANK_NAMES, SUIT_SYMBOLS
-
-from ..models import HandEntry
 
 register = template.Library()
 

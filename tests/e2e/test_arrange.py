@@ -10,9 +10,9 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
-from games import services
 from games.rules import PRESETS, parse_card, parse_cards
 from games.rules.arrange import arrange
+from games.services.sessions import create_session
 
 from .test_scoring import PASSWORD, PLAYERS, SHOWN_8S, WIN_8S, horizontal_overflow, player, preview
 
@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 def test_arrange_on_a_phone(phone_page: Page, screenshot_dir: Path) -> None:
     page = phone_page
     user = User.objects.create_user(username="arranger", password=PASSWORD)
-    session = services.create_session(
+    session = create_session(
         user, preset="21-points", overrides={}, players=list(PLAYERS), name="Arranged"
     )
     page.goto("/accounts/login/")

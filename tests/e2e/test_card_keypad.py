@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Locator, Page, expect
 
-from games import services
+from games.services.sessions import create_session
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -29,7 +29,7 @@ def press_hand(keypad: Locator, text: str) -> None:
 def test_a_hand_typed_on_the_keypad_alone(phone_page: Page) -> None:
     page = phone_page
     user = User.objects.create_user(username="keys", password=PASSWORD)
-    session = services.create_session(
+    session = create_session(
         user, preset="13-pool-101", overrides={}, players=["Asha", "Ben"], name="Keys"
     )
     page.goto("/accounts/login/")

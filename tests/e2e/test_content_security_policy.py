@@ -8,8 +8,9 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
-from games import services
 from games.models import League, Membership
+from games.services.rounds import check_round, new_round_entry, save_round
+from games.services.sessions import create_session
 
 from .conftest import sign_in
 from .test_scoring import SHOWN_8S, WIN_8S, fill_round, preview
@@ -57,7 +58,7 @@ def test_the_main_pages_run_under_the_policy_without_a_violation(phone_page: Pag
     user = sign_in(page, "asha")
     league = League.objects.create(name="Friday Club", slug="friday-club", preset="21-points")
     Membership.objects.create(league=league, user=user, role=Membership.Role.OWNER)
-    session = services.create_session(
+    session = create_session(
         user,
         preset="21-points",
         overrides={},
@@ -65,10 +66,10 @@ def test_the_main_pages_run_under_the_policy_without_a_violation(phone_page: Pag
         name="Friday",
         league=league,
     )
-    entry = services.new_round_entry(session)
+    entry = new_round_entry(session)
     hands = [("declared", WIN_8S), ("shown", SHOWN_8S), ("first_drop", "")]
     typed = {seat.pk: hand for seat, hand in zip(entry.seats, hands, strict=True)}
-    played = services.save_round(entry, services.check_round(entry, "8S", typed, final=True), user)
+    played = save_round(entry, check_round(entry, "8S", typed, final=True), user)
     asha = session.seats.get(player__name="Asha").player
 
     pages = [

@@ -10,8 +10,8 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
-from games import services
 from games.models import GameSession, League
+from games.services.sessions import create_session
 
 from .conftest import PASSWORD, sign_in
 from .test_scoring import SHOWN_8S, WIN_8S, fill_round, horizontal_overflow
@@ -26,7 +26,7 @@ def test_a_spectator_on_the_share_link_sees_a_round_appear(
 ) -> None:
     scorer = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     user = sign_in(scorer, "asha")
-    session = services.create_session(
+    session = create_session(
         user, preset="21-points", overrides={}, players=["Asha", "Ben", "Chen"], name="Friday"
     )
     scorer.goto(f"/sessions/{session.pk}/")

@@ -18,8 +18,8 @@ import pytest
 from django.template.loader import render_to_string
 from playwright.sync_api import Locator, Page, Route, expect
 
-from games import services
 from games.models import GameSession, HandEntry, Round
+from games.services.sessions import create_session
 
 from .conftest import sign_in
 from .test_scoring import SHOWN_8S, WIN_8S, fill_round, player
@@ -32,7 +32,7 @@ KEPT = "Your round is still here — tap Save again"
 
 def open_session(page: Page) -> GameSession:
     user = sign_in(page, "asha")
-    session = services.create_session(
+    session = create_session(
         user, preset="21-points", overrides={}, players=["Asha", "Ben", "Chen"], name="Friday"
     )
     page.goto(f"/sessions/{session.pk}/")

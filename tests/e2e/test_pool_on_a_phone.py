@@ -11,10 +11,11 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
-from games import services
 from games.models import GameSession
 from games.rules import PlayerHand, get_ruleset, parse_card, parse_groups, score_round
-from games.rules.session import SessionState, session_state
+from games.rules.totals import SessionState, session_state
+from games.services.rounds import check_round, new_round_entry, save_round
+from games.services.sessions import create_session
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -55,14 +56,14 @@ def expected(rounds: list[Hands]) -> SessionState:
 
 
 def pool_with_two_rounds(user: User) -> GameSession:
-    session = services.create_session(
+    session = create_session(
         user, preset="13-pool-101", overrides={}, players=list(PLAYERS), name="Pool night"
     )
     for _ in range(2):
-        entry = services.new_round_entry(session)
+        entry = new_round_entry(session)
         typed = {s.pk: EARLY[s.player.name] for s in entry.seats}
-        check = services.check_round(entry, "7C", typed, final=True)
-        services.save_round(entry, check, user)
+        check = check_round(entry, "7C", typed, final=True)
+        save_round(entry, check, user)
     return session
 
 

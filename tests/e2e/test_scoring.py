@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Locator, Page, expect
 
 from games.rules import PlayerHand, get_ruleset, parse_card, parse_groups, score_round
-from games.rules.session import SessionState, session_state
+from games.rules.totals import SessionState, session_state
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -260,12 +260,12 @@ def test_the_toss_seats_players_by_their_cards(phone_page: Page) -> None:
 
 
 def test_known_players_are_seated_by_a_tap(phone_page: Page) -> None:
-    from games import services
+    from games.services.sessions import create_session
 
     page = phone_page
     picks = User.objects.create_user(username="picks", password=PASSWORD)
     # Players are offered once this user has sat at a table with them.
-    services.create_session(picks, preset="21-points", overrides={}, players=["Dev", "Esha"])
+    create_session(picks, preset="21-points", overrides={}, players=["Dev", "Esha"])
     page.goto("/accounts/login/")
     page.get_by_label("Username").fill("picks")
     page.get_by_label("Password").fill(PASSWORD)
@@ -283,11 +283,11 @@ def test_known_players_are_seated_by_a_tap(phone_page: Page) -> None:
 
 
 def test_a_round_can_be_entered_without_javascript(new_context, screenshot_dir: Path) -> None:
-    from games import services
+    from games.services.sessions import create_session
 
     page = new_context(viewport={"width": 375, "height": 667}, java_script_enabled=False).new_page()
     user = User.objects.create_user(username="nojs", password=PASSWORD)
-    session = services.create_session(
+    session = create_session(
         user, preset="21-points", overrides={}, players=list(PLAYERS), name="Plain"
     )
     page.goto("/accounts/login/")

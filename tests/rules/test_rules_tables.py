@@ -12,7 +12,7 @@ import pytest
 
 from games.rules import PRESETS, PRINTED_JOKER, Kind, RoundErrors, classify, parse_card
 from games.rules.scoring import OUTCOMES, assess_hand, value_holding
-from games.rules.session import session_state
+from games.rules.totals import session_state
 
 from .helpers import WIN_8S, cards, hand, play, roles
 from .test_declarations import GUS, WIN_PLAIN

@@ -17,8 +17,8 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.test import Client, override_settings
 
-from games import leagues
 from games.models import GameSession, League, Membership, Player, Round
+from games.services.leagues import create_league
 from tests.web.conftest import SHOWN_8S, WIN_8S, WIN_13, make_session, play, round_data
 
 Role = Membership.Role
@@ -82,7 +82,7 @@ def build_world(password: str) -> World:
         User.objects.create_user(name, password=password)
         for name in ("olga", "sami", "vera", "otto")
     )
-    league = leagues.create_league(owner, name="Tuesday Club", preset="21-points", overrides={})
+    league = create_league(owner, name="Tuesday Club", preset="21-points", overrides={})
     Membership.objects.create(league=league, user=scorer, role=Role.SCORER)
     Membership.objects.create(league=league, user=viewer, role=Role.VIEWER)
     table = make_session(owner, name="Friday", league=league)
@@ -92,9 +92,7 @@ def build_world(password: str) -> World:
     for hands in POOL_ROUNDS:
         play(pool, "7C", hands)
 
-    other_league = leagues.create_league(
-        outsider, name="Harbour Club", preset="21-points", overrides={}
-    )
+    other_league = create_league(outsider, name="Harbour Club", preset="21-points", overrides={})
     other = make_session(
         outsider, players=("Dara", "Eamon", "Farah"), name="Harbour night", league=other_league
     )

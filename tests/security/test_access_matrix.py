@@ -36,8 +36,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from games import exports
 from games.models import GameSession, League, Membership, Round
+from games.transfer.league_file import FORMAT, VERSION
 from tests.web.conftest import make_session, round_data, seat_pk, session_form_data
 
 from .conftest import (
@@ -201,8 +201,8 @@ def new_league(world: World) -> dict:
 def league_file(world: World) -> dict:
     text = json.dumps(
         {
-            "format": exports.FORMAT,
-            "version": exports.VERSION,
+            "format": FORMAT,
+            "version": VERSION,
             "league": {
                 "name": "Imported Club",
                 "slug": "imported-club",

@@ -17,8 +17,17 @@ from django.db import connection, connections
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.models import GameSession, HandEntry, Round, RoundChange
+from games.services.rounds import (
+    RoundConflict,
+    check_round,
+    delete_round,
+    new_round_entry,
+    round_entry_for_edit,
+    save_round,
+)
+from games.services.scoreboard import load_scoreboard
+from games.services.sessions import rejoin
 from tests.security.conftest import POOL_ROUNDS
 from tests.support.reads import after_first_read_of_rounds, copies_of, figures
 from tests.web.conftest import SHOWN_8S, THREE_PURE, WIN_8S, WIN_13, make_session, play, seat_pk
@@ -60,9 +69,9 @@ def at_once(jobs: list[Callable[[], object]]) -> list[object]:
 
 def typed_round(session: GameSession, hands=ROUND_1, cut: str = "8S"):
     """A round as one phone checked it before saving: its entry and check."""
-    entry = services.new_round_entry(session)
+    entry = new_round_entry(session)
     typed = {seat_pk(session, name): hand for name, hand in hands.items()}
-    check = services.check_round(entry, cut, typed, final=True)
+    check = check_round(entry, cut, typed, final=True)
     assert check.valid
     return entry, check
 
@@ -73,7 +82,7 @@ def test_phones_saving_the_same_round_make_one_round_and_tell_the_others(user: U
 
     results = at_once(
         [
-            lambda entry=entry, check=check: services.save_round(
+            lambda entry=entry, check=check: save_round(
                 entry, check, user, expected_number=1, submission=secrets.token_hex(16)
             )
             for entry, check in typed
@@ -81,7 +90,7 @@ def test_phones_saving_the_same_round_make_one_round_and_tell_the_others(user: U
     )
 
     saved = [r for r in results if isinstance(r, Round)]
-    clashes = [r for r in results if isinstance(r, services.RoundConflict)]
+    clashes = [r for r in results if isinstance(r, RoundConflict)]
     assert len(saved) == 1 and len(clashes) == PHONES - 1, results
     assert all(clash.theirs.pk == saved[0].pk for clash in clashes)  # shown their round
     assert Round.objects.count() == 1 and HandEntry.objects.count() == 3
@@ -95,7 +104,7 @@ def test_a_double_tap_arriving_together_saves_once(user: User) -> None:
 
     results = at_once(
         [
-            lambda: services.save_round(entry, check, user, expected_number=1, submission=token)
+            lambda: save_round(entry, check, user, expected_number=1, submission=token)
             for _ in range(4)
         ]
     )
@@ -116,10 +125,10 @@ def test_rounds_saved_concurrently_are_numbered_without_gaps(user: User) -> None
             fresh = GameSession.objects.get(pk=session.pk)
             entry, check = typed_round(fresh)
             try:
-                return services.save_round(
+                return save_round(
                     entry, check, user, expected_number=entry.number, submission=token
                 ).number
-            except services.RoundConflict:
+            except RoundConflict:
                 continue
         raise AssertionError("never saved")
 
@@ -130,14 +139,14 @@ def test_rounds_saved_concurrently_are_numbered_without_gaps(user: User) -> None
     assert numbers == list(range(1, PHONES + 1))
     assert HandEntry.objects.count() == 3 * PHONES
     # Totals equal a replay of what was saved: every round counted once.
-    board = services.load_scoreboard(session)
+    board = load_scoreboard(session)
     assert board.state.totals == {"Asha": 122 * PHONES, "Ben": -92 * PHONES, "Chen": -30 * PHONES}
 
 
 def test_two_phones_editing_one_round_never_overwrite_each_other(user: User) -> None:
     session = make_session(user)
     played = play(session, "8S", ROUND_1)
-    entry = services.round_entry_for_edit(played)
+    entry = round_entry_for_edit(played)
     edits = []
     for winner, loser in (("Asha", "Ben"), ("Ben", "Asha")):
         hands = {
@@ -146,16 +155,16 @@ def test_two_phones_editing_one_round_never_overwrite_each_other(user: User) -> 
             "Chen": ("first_drop", ""),
         }
         typed = {seat_pk(session, name): hand for name, hand in hands.items()}
-        check = services.check_round(entry, "9S", typed, final=True)
+        check = check_round(entry, "9S", typed, final=True)
         assert check.valid
         edits.append(check)
 
     results = at_once(
-        [lambda check=check: services.save_round(entry, check, user, version=1) for check in edits]
+        [lambda check=check: save_round(entry, check, user, version=1) for check in edits]
     )
 
     saved = [r for r in results if isinstance(r, Round)]
-    clashes = [r for r in results if isinstance(r, services.RoundConflict)]
+    clashes = [r for r in results if isinstance(r, RoundConflict)]
     assert len(saved) == 1 and len(clashes) == 1, results
     played.refresh_from_db()
     assert played.version == 2
@@ -170,21 +179,21 @@ def test_an_edit_and_a_delete_racing_leave_one_consistent_outcome(user: User) ->
     session = make_session(user)
     first = play(session, "8S", ROUND_1)
     play(session, "8S", ROUND_1)
-    entry = services.round_entry_for_edit(first)
+    entry = round_entry_for_edit(first)
     edited = ROUND_1 | {"Asha": ("declared", THREE_PURE)}  # valid under a 9S cut too
     typed = {seat_pk(session, name): hand for name, hand in edited.items()}
-    check = services.check_round(entry, "9S", typed, final=True)
+    check = check_round(entry, "9S", typed, final=True)
     assert check.valid
 
     results = at_once(
         [
-            lambda: services.save_round(entry, check, user, version=1),
-            lambda: services.delete_round(first, user, version=1),
+            lambda: save_round(entry, check, user, version=1),
+            lambda: delete_round(first, user, version=1),
         ]
     )
 
     failures = [r for r in results if isinstance(r, Exception)]
-    assert len(failures) == 1 and isinstance(failures[0], services.RoundConflict), results
+    assert len(failures) == 1 and isinstance(failures[0], RoundConflict), results
     numbers = list(session.rounds.order_by("number").values_list("number", flat=True))
     if Round.objects.filter(pk=first.pk).exists():  # the edit won
         assert numbers == [1, 2] and Round.objects.get(pk=first.pk).cut_joker == "9S"
@@ -214,9 +223,9 @@ def test_phones_reading_while_others_save_and_delete_see_one_state_of_the_table(
                 fresh = GameSession.objects.get(pk=session.pk)
                 entry, check = typed_round(fresh)
                 try:
-                    services.save_round(entry, check, user, expected_number=entry.number)
+                    save_round(entry, check, user, expected_number=entry.number)
                     saved += 1
-                except services.RoundConflict:
+                except RoundConflict:
                     pass
         finally:
             writers_left[0] -= 1
@@ -229,9 +238,9 @@ def test_phones_reading_while_others_save_and_delete_see_one_state_of_the_table(
         for _ in range(10):
             last = session.rounds.order_by("-number").first()
             try:
-                services.delete_round(last, user, version=last.version)
+                delete_round(last, user, version=last.version)
                 deleted += 1
-            except services.RoundConflict:
+            except RoundConflict:
                 pass
         return deleted
 
@@ -268,23 +277,23 @@ def test_a_round_and_a_rejoin_committed_mid_read_are_seen_all_or_not_at_all(user
     pool = make_session(user, preset="13-pool-101")
     for hands in POOL_ROUNDS:
         play(pool, "7C", hands)
-    before = figures(services.load_scoreboard(pool))
+    before = figures(load_scoreboard(pool))
 
     def another_phone() -> None:
         # On a connection of its own: round 3 without Chen, then Chen rejoins after it.
         def commit() -> None:
             fresh = GameSession.objects.get(pk=pool.pk)
             play(fresh, "7C", {"Asha": ("first_drop", ""), "Ben": ("declared", WIN_13)})
-            services.rejoin(fresh, fresh.seats.get(player__name="Chen"), user)
+            rejoin(fresh, fresh.seats.get(player__name="Chen"), user)
 
         assert at_once([commit]) == [None]
 
     with after_first_read_of_rounds(another_phone):
-        board = services.load_scoreboard(pool)
+        board = load_scoreboard(pool)
 
     # The table before both: not two rounds with a rejoin "after round 3" (which the
     # page would call broken and ignore), nor three rounds' hands under two rounds.
     assert figures(board) == before
-    after = figures(services.load_scoreboard(pool))
+    after = figures(load_scoreboard(pool))
     assert len(after["rows"]) == 3 and after["rejoined"]["Chen"] == (3,)
     assert not after["warnings"]

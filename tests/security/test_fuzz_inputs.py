@@ -34,10 +34,10 @@ from django.urls import resolve, reverse
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from games import exports
 from games.forms import CardListField, NumbersField, SessionForm
 from games.models import League, Membership
 from games.rules import CardError, parse_card
+from games.transfer.league_export import dumps, export_league
 from tests.web.conftest import seat_pk, session_form_data
 
 from .conftest import ROUND_1, World, changed_tables, fingerprint, form_on, round_form
@@ -744,7 +744,7 @@ JSON = st.recursive(
 
 def _league_file(world: World) -> dict:
     """The league's own export, as a new league: another slug, new share links."""
-    doc = json.loads(exports.dumps(exports.export_league(world.league)))
+    doc = json.loads(dumps(export_league(world.league)))
     doc["league"]["slug"] = "imported-club"
     for number, session in enumerate(doc["sessions"]):
         session["share_token"] = f"imported-token-{number:08d}"

@@ -8,8 +8,9 @@ from contextlib import contextmanager
 
 from django.db import connection
 
-from games import services
 from games.models import HandEntry, Round
+from games.services.results import refresh_session
+from games.services.scoreboard import Scoreboard
 
 
 @contextmanager
@@ -42,7 +43,7 @@ def after_first_read_of_rounds(change: Callable[[], object]) -> Iterator[None]:
     assert state["changed"], "the rounds were never read"
 
 
-def figures(board: services.Scoreboard) -> dict:
+def figures(board: Scoreboard) -> dict:
     """What a phone shows: each row's number, cut and scores, the totals, warnings."""
     return {
         "rows": [
@@ -72,4 +73,4 @@ def copies_of(played: Round, count: int) -> None:
         for entry in entries:
             entry.pk, entry.round = None, copy
         HandEntry.objects.bulk_create(entries)
-    services.refresh_session(session)
+    refresh_session(session)

@@ -8,11 +8,12 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from games import services
 from games.forms import SessionForm
 from games.models import GameSession
 from games.rules import PlayerHand, get_ruleset, parse_card, parse_groups, score_round
-from games.rules.session import session_state
+from games.rules.totals import session_state
+from games.services.rounds import check_round, new_round_entry, save_round
+from games.services.sessions import create_session
 
 # 21-points, cut 8S (RULES.md §7 and the rules tests): a three-pure declaration and a
 # loser whose hand costs 102 with one value card (+10 each way).
@@ -41,7 +42,7 @@ def make_session(
     preset: str = "21-points",
     **kwargs,
 ) -> GameSession:
-    return services.create_session(
+    return create_session(
         user, preset=preset, overrides=kwargs.pop("overrides", {}), players=players, **kwargs
     )
 
@@ -67,11 +68,11 @@ def round_data(session: GameSession, cut: str, hands: Hands, **extra: object) ->
 
 def play(session: GameSession, cut: str, hands: Hands, user: User | None = None):
     """Save a round through the services, as the form does."""
-    entry = services.new_round_entry(session)
+    entry = new_round_entry(session)
     typed = {seat_pk(session, name): hand for name, hand in hands.items()}
-    check = services.check_round(entry, cut, typed, final=True)
+    check = check_round(entry, cut, typed, final=True)
     assert check.valid, (check.errors, [p.errors for p in check.players])
-    return services.save_round(entry, check, user or session.created_by)
+    return save_round(entry, check, user or session.created_by)
 
 
 def expected_totals(

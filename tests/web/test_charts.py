@@ -14,12 +14,12 @@ from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.charts import nice_ticks, rating_history_svg, running_totals_svg, thin
 from games.models import GameSession, League, Membership
+from games.queries.standings import RatingPoint
 from games.rules import get_ruleset
-from games.rules.session import session_state
-from games.standings import RatingPoint
+from games.rules.totals import session_state
+from games.services.scoreboard import load_scoreboard
 
 from .conftest import SHOWN_8S, WIN_8S, make_session, play
 
@@ -236,7 +236,7 @@ def test_the_session_chart_is_an_svg_of_the_sessions_totals(
     assert response.status_code == 200
     assert response["Content-Type"].startswith("image/svg+xml")
     assert "default-src 'none'" in response["Content-Security-Policy"]
-    board = services.load_scoreboard(table)
+    board = load_scoreboard(table)
     root = parse(response.content.decode())
     drawn = lines_of(root)
     values = [0, board.state.totals["Asha"], 0, board.state.totals["Ben"]]
@@ -287,10 +287,10 @@ def test_the_share_link_shows_the_chart_without_signing_in(
 @pytest.mark.django_db
 def test_the_include_shows_the_chart_with_its_figures_in_words(table: GameSession) -> None:
     assert "<img" not in render_to_string(
-        "charts/session_totals.html", {"board": services.load_scoreboard(table)}
+        "charts/session_totals.html", {"board": load_scoreboard(table)}
     )
     play(table, "8S", ROUND_1)
-    board = services.load_scoreboard(table)
+    board = load_scoreboard(table)
     html = render_to_string("charts/session_totals.html", {"board": board})
     src = reverse("games:session_totals_chart", args=[table.pk])
     assert f'src="{src}?rounds=1&amp;totals=' in html
@@ -300,9 +300,7 @@ def test_the_include_shows_the_chart_with_its_figures_in_words(table: GameSessio
     assert reverse("games:shared_totals_chart", args=[table.share_token]) in shared
     # Another round: another address, so a swapped-in scoreboard shows a new chart.
     play(table, "8S", ROUND_1)
-    again = render_to_string(
-        "charts/session_totals.html", {"board": services.load_scoreboard(table)}
-    )
+    again = render_to_string("charts/session_totals.html", {"board": load_scoreboard(table)})
     assert f'src="{src}?rounds=2&amp;totals=' in again
 
 

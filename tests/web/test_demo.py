@@ -9,9 +9,9 @@ from django.contrib.auth import authenticate
 from django.core.management import call_command
 from django.test import RequestFactory
 
-from games import services
 from games.models import GameSession, HandEntry
 from games.rules import PlayerHand, get_ruleset, parse_card, score_round
+from games.services.scoreboard import load_scoreboard
 
 pytestmark = pytest.mark.django_db
 
@@ -31,10 +31,10 @@ def test_demo_creates_a_user_and_two_sessions_scored_by_the_rules() -> None:
     assert authenticate(request, username="demo", password="rummy-at-the-table") is not None
     pool = GameSession.objects.get(preset="13-pool-101")
     points = GameSession.objects.get(preset="21-points")
-    pool_board = services.load_scoreboard(pool)
+    pool_board = load_scoreboard(pool)
     assert pool_board.finished and pool_board.winners == ("Asha",)
     assert pool.status == GameSession.Status.FINISHED
-    points_board = services.load_scoreboard(points)
+    points_board = load_scoreboard(points)
     assert not points_board.finished and len(points_board.rows) == 3
     assert "Demo: pool 101: 3 rounds, won by Asha" in output
 

@@ -21,7 +21,6 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import exports, services
 from games.models import (
     GameSession,
     HandEntry,
@@ -34,7 +33,11 @@ from games.models import (
     Round,
     Seat,
 )
-from games.standings import league_standings
+from games.queries.standings import standings_of
+from games.services.scoreboard import load_scoreboard
+from games.transfer.league_export import dumps, export_league
+from games.transfer.league_import import ImportRefused, import_league
+from games.transfer.tables import STANDINGS_HEADER, groups_text
 
 from .conftest import LOOSE_148, SHOWN_8S, THREE_PURE, WIN_8S, expected_totals, make_session, play
 from .test_standings import FEB, FIRST, JAN, LOSE, MAR, WIN, build_club, pool_session
@@ -210,7 +213,7 @@ def session_snapshot(session: GameSession) -> dict:
             )
             for played in session.rounds.order_by("number")
         ],
-        "totals": [column.total for column in services.load_scoreboard(session).columns],
+        "totals": [column.total for column in load_scoreboard(session).columns],
     }
 
 
@@ -230,7 +233,7 @@ def standings_snapshot(league: League, **dates) -> list[tuple]:
             row.mu,
             row.sigma,
         )
-        for row in league_standings(league, **dates)
+        for row in standings_of(league, **dates)
     ]
 
 
@@ -262,7 +265,7 @@ def league(user: User) -> League:
 
 @pytest.fixture
 def exported(league: League) -> dict:
-    return exports.export_league(league)
+    return export_league(league)
 
 
 @pytest.fixture
@@ -312,7 +315,7 @@ def test_session_csv_has_a_row_per_round_with_each_players_hand_and_running_tota
             entry = played.entries.get(player__name=name)
             assert row[offset : offset + 7] == [
                 entry.get_outcome_display(),
-                exports.groups_text(entry.groups),
+                groups_text(entry.groups),
                 str(entry.hand_points),
                 str(entry.value_points),
                 str(entry.claims),
@@ -356,7 +359,7 @@ def test_session_xlsx_holds_the_same_figures_as_numbers(scorer: Client, user: Us
 def test_a_player_who_is_out_has_no_hand_but_keeps_their_total(scorer: Client, user: User) -> None:
     session = rejoin_session(user, None, MAR)
     rows = read_csv(scorer.get(reverse("games:session_rounds_csv", args=[session.pk])).content)
-    board = services.load_scoreboard(session)
+    board = load_scoreboard(session)
     ben = rows[0].index("Ben: outcome")
     # Round 4: Ben went out (again) in round 3, so he has no hand; his total stands.
     assert rows[4][ben : ben + 6] == ["", "", "", "", "", ""]
@@ -414,8 +417,8 @@ def test_standings_csv_lists_the_standings_rows(scorer: Client, league: League) 
     assert response.status_code == 200
     assert response["Content-Disposition"] == 'attachment; filename="club-standings.csv"'
     header, *rows = read_csv(response.content)
-    assert header == list(exports.STANDINGS_HEADER)
-    expected = league_standings(league)
+    assert header == list(STANDINGS_HEADER)
+    expected = standings_of(league)
     assert [row[0] for row in rows] == [row.player.name for row in expected]
     for row, standing in zip(rows, expected, strict=True):
         assert row[1:4] == [f"{standing.rating:.2f}", f"{standing.mu:.2f}", f"{standing.sigma:.2f}"]
@@ -442,12 +445,12 @@ def test_standings_downloads_follow_the_pages_dates(scorer: Client, league: Leag
         'attachment; filename="club-standings-from-2024-02-01-to-2024-02-29.csv"'
     )
     rows = read_csv(response.content)[1:]
-    february = league_standings(league, date_from=FEB, date_to=datetime.date(2024, 2, 29))
+    february = standings_of(league, date_from=FEB, date_to=datetime.date(2024, 2, 29))
     assert [row[0] for row in rows] == [row.player.name for row in february] == ["Ben", "Chen"]
     assert [row[6] for row in rows] == [str(row.rounds) for row in february]
     # Only an end date: the ratings as they were then.
     rows = read_csv(scorer.get(url, {"to": JAN.isoformat()}).content)[1:]
-    january = {row.player.name: row for row in league_standings(league, date_to=JAN)}
+    january = {row.player.name: row for row in standings_of(league, date_to=JAN)}
     assert {row[0]: row[1] for row in rows} == {
         name: f"{row.rating:.2f}" for name, row in january.items()
     }
@@ -463,8 +466,8 @@ def test_standings_xlsx_has_the_rows_as_numbers(scorer: Client, league: League) 
     assert response.status_code == 200
     assert 'filename="club-standings-from-2024-01-05.xlsx"' in response["Content-Disposition"]
     sheet = read_xlsx(response.content, "Standings")
-    expected = league_standings(league, date_from=JAN)
-    assert [cell.value for cell in sheet[1]] == list(exports.STANDINGS_HEADER)
+    expected = standings_of(league, date_from=JAN)
+    assert [cell.value for cell in sheet[1]] == list(STANDINGS_HEADER)
     assert sheet.max_row == len(expected) + 1
     for number, standing in enumerate(expected, start=2):
         values = [cell.value for cell in sheet[number]]
@@ -522,7 +525,7 @@ def test_only_owners_export_the_share_links_and_an_import_makes_new_ones(
     assert {session["share_token"] for session in data["sessions"]} == {None}
 
     wipe()
-    imported = exports.import_league(json.dumps(data)).league
+    imported = import_league(json.dumps(data)).league
 
     tokens = list(imported.sessions.values_list("share_token", flat=True))
     assert len(set(tokens)) == len(tokens) == len(data["sessions"])
@@ -614,16 +617,16 @@ def test_import_restores_the_league_exactly_into_an_empty_database(league: Leagu
     assert before["rating_changes"] and before["sessions"][3]["rejoins"] == [("Ben", 2)]
     statuses = [session["columns"][4] for session in before["sessions"]]
     assert statuses == ["finished", "finished", "active", "finished", "finished", "active"]
-    text = exports.dumps(exports.export_league(league))
+    text = dumps(export_league(league))
     wipe()
     assert counts() == (0,) * 9
 
-    imported = exports.import_league(text, keep_members=True).league
+    imported = import_league(text, keep_members=True).league
 
     assert snapshot(imported) == before
     # And the restored league exports as the same file, but for the new share links
     # and who created the sessions here (nobody: no user imported it).
-    again, original = exports.export_league(imported), json.loads(text)
+    again, original = export_league(imported), json.loads(text)
     for data in (again, original):
         data["exported_at"] = None
         for session in data["sessions"]:
@@ -632,7 +635,7 @@ def test_import_restores_the_league_exactly_into_an_empty_database(league: Leagu
 
 
 def test_imported_accounts_exist_but_cannot_sign_in(moved: dict) -> None:
-    exports.import_league(json.dumps(moved), keep_members=True)
+    import_league(json.dumps(moved), keep_members=True)
     users = User.objects.order_by("username")
     assert [u.username for u in users] == ["asha", "ben", "chen"]
     assert not any(u.has_usable_password() for u in users)
@@ -643,7 +646,7 @@ def test_import_matches_players_and_users_already_here(moved: dict) -> None:
     asha = User.objects.create_user(username="asha", password="secret")
     ben = Player.objects.create(name="BEN")
 
-    league = exports.import_league(json.dumps(moved), keep_members=True).league
+    league = import_league(json.dumps(moved), keep_members=True).league
 
     assert league.memberships.get(user=asha).role == Membership.Role.OWNER
     assert User.objects.get(pk=asha.pk).check_password("secret")  # untouched
@@ -668,7 +671,7 @@ def test_the_importing_user_becomes_the_only_owner(
     for username in ("asha", "ben", "chen", "dev"):
         User.objects.create_user(username=username)
     owner = User.objects.get(username=importer)
-    imported = exports.import_league(json.dumps(moved), owner=owner)
+    imported = import_league(json.dumps(moved), owner=owner)
     league = imported.league
     assert dict(league.memberships.values_list("user__username", "role")) == {importer: "owner"}
     assert list(imported.invitable) == invitable
@@ -686,8 +689,8 @@ def tampered(data: dict, change) -> str:
 
 def refused(text: str | bytes, owner: User | None = None) -> str:
     before = counts()
-    with pytest.raises(exports.ImportRefused) as caught:
-        exports.import_league(text, owner=owner)
+    with pytest.raises(ImportRefused) as caught:
+        import_league(text, owner=owner)
     assert counts() == before
     return str(caught.value)
 
@@ -722,7 +725,7 @@ def test_a_league_imported_again_under_another_slug_is_a_copy_with_its_own_links
 ) -> None:
     data = copy.deepcopy(exported)
     data["league"]["slug"] = "club-copy"
-    copied = exports.import_league(json.dumps(data)).league
+    copied = import_league(json.dumps(data)).league
     tokens = set(copied.sessions.values_list("share_token", flat=True))
     assert len(tokens) == 6 and not tokens & set(
         league.sessions.values_list("share_token", flat=True)
@@ -813,7 +816,7 @@ def test_a_hand_written_file_may_leave_out_names_and_figures(moved: dict) -> Non
         for figure in ("declaration", "hand_points", "value_points", "claims", "score"):
             del entry[figure]
 
-    league = exports.import_league(json.dumps(moved)).league
+    league = import_league(json.dumps(moved)).league
 
     imported = league.sessions.get(name="", preset="21-points")
     assert imported.name == ""

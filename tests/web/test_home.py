@@ -71,12 +71,12 @@ def test_home_rejects_post(client: Client) -> None:
 def test_home_lists_the_sessions_a_user_can_see(client: Client, user) -> None:
     from django.contrib.auth.models import User
 
-    from games import services
+    from games.services.sessions import create_session
 
-    mine = services.create_session(
+    mine = create_session(
         user, preset="13-pool-101", overrides={}, players=["Asha", "Ben"], name="Friday"
     )
-    services.create_session(
+    create_session(
         User.objects.create_user("ben"), preset="21-points", overrides={}, players=["C", "D"]
     )
     client.force_login(user)

@@ -19,10 +19,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import exports
 from games.forms import LeagueForm, SessionForm
 from games.management.commands.import_league import Command as ImportCommand
 from games.models import GameSession, League, Membership, Player, Round
+from games.transfer.league_export import export_league
+from games.transfer.league_import import import_league
 from tests.security.conftest import forms_in
 
 from .conftest import SHOWN_8S, WIN_8S, make_session, play, session_form_data
@@ -38,7 +39,7 @@ MAX_UPLOAD_BYTES = 10 * 1024 * 1024  # the documented limit (README, "Security")
 def moved(user: User) -> dict:
     """A league's export (pools, a rejoin, a hand-closed session, members of every
     role), with the league gone from this database."""
-    data = exports.export_league(build_league(user))
+    data = export_league(build_league(user))
     wipe()
     return data
 
@@ -251,7 +252,7 @@ def test_temporary_upload_files_never_outlive_the_request(
     settings.FILE_UPLOAD_TEMP_DIR = str(spool)
     settings.FILE_UPLOAD_MAX_MEMORY_SIZE = 1024  # every league file goes to disk
     seen_during: list[list[str]] = []
-    real_import = exports.import_league
+    real_import = import_league
 
     def import_and_look(*args, **kwargs):
         # While the import runs, a worker could be killed (the gunicorn timeout):
@@ -259,7 +260,7 @@ def test_temporary_upload_files_never_outlive_the_request(
         seen_during.append(os.listdir(spool))
         return real_import(*args, **kwargs)
 
-    monkeypatch.setattr(exports, "import_league", import_and_look)
+    monkeypatch.setattr("games.views_exports.import_league", import_and_look)
     text = json.dumps(moved)
     assert len(text) > 1024
 
@@ -276,7 +277,9 @@ def test_a_file_of_more_rounds_than_the_page_takes_is_refused_before_scoring(
 ) -> None:
     monkeypatch.setattr("games.views_exports.MAX_IMPORT_ROUNDS", 11)  # the file has 12
     scored = []
-    monkeypatch.setattr(exports, "score_round", lambda *args: scored.append(args))
+    monkeypatch.setattr(
+        "games.transfer.league_import.score_round", lambda *args: scored.append(args)
+    )
 
     response = post_file(stranger, moved)
 
@@ -300,7 +303,7 @@ def test_an_import_writes_in_bulk_whatever_the_number_of_sessions(moved: dict) -
         data = _sessions_times(moved, times)
         data["league"]["slug"] = slug
         with CaptureQueriesContext(connection) as captured:
-            league = exports.import_league(json.dumps(data)).league
+            league = import_league(json.dumps(data)).league
         assert league.sessions.count() == 6 * times
         queries.append(len(captured))
     # 24 more sessions: at most a few more statements (inserts are batched, and SQLite

@@ -8,10 +8,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from games import leagues
 from games.models import GameSession, League, Membership
 from games.rules import PRESETS, get_ruleset
 from games.rules.rulesets import OPTION_NAMES, option_help
+from games.services.leagues import create_league
 
 from .conftest import session_form_data
 
@@ -31,7 +31,7 @@ def league_form_data(preset: str = "21-points", **fields: object) -> dict:
 
 @pytest.fixture
 def club(user: User) -> League:
-    return leagues.create_league(user, name="Tuesday Club", preset="21-points", overrides={})
+    return create_league(user, name="Tuesday Club", preset="21-points", overrides={})
 
 
 def member(league: League, username: str, role: str) -> User:
@@ -54,9 +54,9 @@ def test_starting_a_league_makes_its_creator_the_owner(scorer: Client, user: Use
 
 
 def test_two_leagues_of_one_name_get_distinct_addresses(user: User) -> None:
-    first = leagues.create_league(user, name="Club", preset="21-points", overrides={})
-    second = leagues.create_league(user, name="Club", preset="21-points", overrides={})
-    reserved = leagues.create_league(user, name="New", preset="21-points", overrides={})
+    first = create_league(user, name="Club", preset="21-points", overrides={})
+    second = create_league(user, name="Club", preset="21-points", overrides={})
+    reserved = create_league(user, name="New", preset="21-points", overrides={})
     assert (first.slug, second.slug, reserved.slug) == ("club", "club-2", "new-league")
 
 
@@ -72,7 +72,7 @@ def test_the_league_list_shows_only_the_users_leagues_with_their_role(
     scorer: Client, club: League
 ) -> None:
     other = User.objects.create_user("zed", password="x")
-    leagues.create_league(other, name="Elsewhere", preset="13-points", overrides={})
+    create_league(other, name="Elsewhere", preset="13-points", overrides={})
 
     html = scorer.get(reverse("games:league_list")).content.decode()
 
@@ -220,7 +220,7 @@ def test_a_league_is_a_404_to_non_members_and_a_login_to_strangers(
 
 
 def test_a_league_session_starts_from_the_league_house_rules(scorer: Client, user: User) -> None:
-    club = leagues.create_league(
+    club = create_league(
         user,
         name="Pool Club",
         preset="13-pool-201",

@@ -14,8 +14,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.models import GameSession, HandEntry, Round
+from games.services.sessions import close_session
 
 from .conftest import LOOSE_148, SHOWN_8S, THREE_PURE, WIN_8S, round_data
 from .test_round_conflicts import hidden, opened_form
@@ -102,7 +102,7 @@ def test_a_retry_after_the_session_was_ended_answers_with_the_round_it_saved(
     create = reverse("games:round_create", args=[table.pk])
     data = round_data(table, "8S", ROUND_1, **opened_form(scorer, table))
     assert scorer.post(create, data, headers=HTMX).status_code == 200  # answer lost
-    services.close_session(table)  # the table called it a night meanwhile
+    close_session(table)  # the table called it a night meanwhile
 
     retried = scorer.post(create, data, headers=HTMX)
 

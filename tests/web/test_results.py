@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
-from games import ratings, services
 from games.models import League, Membership, Rating, RatingChange, Seat
+from games.services.ratings import replay
+from games.services.rounds import delete_round
 
 from .conftest import LOOSE_148, SHOWN_8S, THREE_PURE, WIN_8S, expected_totals, make_session, play
 
@@ -64,7 +65,7 @@ def test_a_finished_league_session_rates_its_players(user: User) -> None:
     assert current["Asha"].sessions == 1
 
     # Deleting the last round reopens the session: its rating goes away again.
-    services.delete_round(session.rounds.get(number=2), session.created_by)
+    delete_round(session.rounds.get(number=2), session.created_by)
     assert not RatingChange.objects.exists() and not Rating.objects.exists()
 
 
@@ -79,7 +80,7 @@ def test_replay_rates_sessions_in_the_order_they_were_played(user: User) -> None
     sequences = sorted(set(RatingChange.objects.values_list("sequence", flat=True)))
     assert sequences == [0, 1, 2]
     before = {r.player.name: r.mu for r in Rating.objects.select_related("player")}
-    assert ratings.replay(league.pk) == 3  # a full replay gives the same ratings
+    assert replay(league.pk) == 3  # a full replay gives the same ratings
     after = {r.player.name: r.mu for r in Rating.objects.select_related("player")}
     assert after == pytest.approx(before)
     assert after["Asha"] > after["Ben"]

@@ -8,8 +8,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.models import GameSession, League, Membership, Round
+from games.services.scoreboard import load_scoreboard
 
 from .conftest import (
     LOOSE_148,
@@ -58,7 +58,7 @@ def three_rounds(table: GameSession) -> list[Round]:
 
 
 def totals(session: GameSession) -> dict[str, int]:
-    return {c.name: c.total for c in services.load_scoreboard(session).columns}
+    return {c.name: c.total for c in load_scoreboard(session).columns}
 
 
 def test_the_edit_page_shows_the_saved_round_and_a_prefilled_form(
@@ -93,7 +93,7 @@ def test_editing_round_one_recomputes_every_later_total(
     expected = expected_totals("21-points", PLAYERS, [edited_1, *ROUNDS[1:]])
     assert totals(table) == expected.totals
     assert totals(table) != expected_totals("21-points", PLAYERS, ROUNDS).totals
-    board = services.load_scoreboard(table)
+    board = load_scoreboard(table)
     assert [[c.total for c in row.cells] for row in board.rows] == [
         [line.totals[p] for p in PLAYERS] for line in expected.lines
     ]
@@ -119,7 +119,7 @@ def test_an_edit_can_move_eliminations_and_the_winner(scorer: Client, user: User
         ),
     ]
     played = [play(pool, cut, hands) for cut, hands in rounds]
-    before = services.load_scoreboard(pool)
+    before = load_scoreboard(pool)
     assert before.state.eliminated_in == {"Chen": 2}
     assert not before.finished
 
@@ -136,7 +136,7 @@ def test_an_edit_can_move_eliminations_and_the_winner(scorer: Client, user: User
     response = scorer.post(edit_url(played[0]), round_data(pool, *edited, version=1))
 
     assert response.status_code == 302
-    after = services.load_scoreboard(pool)
+    after = load_scoreboard(pool)
     expected = expected_totals("13-pool-101", PLAYERS, [edited, rounds[1]])
     assert after.state.eliminated_in == expected.eliminated_in == {"Ben": 2}
     assert {c.name: c.total for c in after.columns} == expected.totals
@@ -215,11 +215,11 @@ def test_deleting_the_deciding_round_reopens_the_session(scorer: Client, user: U
     session = make_session(user, players=("Asha", "Ben"), ceiling=100)
     play(session, "8S", {"Asha": ("declared", WIN_8S), "Ben": ("first_drop", "")})
     deciding = play(session, "8S", {"Asha": ("declared", WIN_8S), "Ben": ("shown", LOOSE_148)})
-    assert services.load_scoreboard(session).winners == ("Asha",)
+    assert load_scoreboard(session).winners == ("Asha",)
 
     scorer.post(delete_url(deciding), {"version": 1})
 
-    board = services.load_scoreboard(session)
+    board = load_scoreboard(session)
     assert not board.finished and board.winners == ()
     session.refresh_from_db()
     assert session.status == "active"

@@ -14,8 +14,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.models import GameSession, Round
+from games.services.rounds import check_round, delete_round, round_entry_for_edit, save_round
+from games.services.scoreboard import load_scoreboard
 from tests.support.reads import after_first_read_of_rounds, figures
 
 from .conftest import SHOWN_8S, THREE_PURE, WIN_8S, play, seat_pk
@@ -31,47 +32,47 @@ BEN_WINS = {
 
 
 def edit(played: Round, cut: str, hands) -> None:
-    entry = services.round_entry_for_edit(played)
+    entry = round_entry_for_edit(played)
     typed = {seat_pk(played.session, name): hand for name, hand in hands.items()}
-    check = services.check_round(entry, cut, typed, final=True)
+    check = check_round(entry, cut, typed, final=True)
     assert check.valid
-    services.save_round(entry, check, played.session.created_by, version=played.version)
+    save_round(entry, check, played.session.created_by, version=played.version)
 
 
 def test_a_round_saved_while_the_table_is_read_does_not_break_it(table: GameSession) -> None:
     play(table, "8S", ROUND_1)
-    before = figures(services.load_scoreboard(table))
+    before = figures(load_scoreboard(table))
 
     with after_first_read_of_rounds(lambda: play(table, "8S", ROUND_1)):
-        board = services.load_scoreboard(table)
+        board = load_scoreboard(table)
 
     # The table as it was when the read began: one round, whole.
     assert figures(board) == before
-    assert len(figures(services.load_scoreboard(table))["rows"]) == 2
+    assert len(figures(load_scoreboard(table))["rows"]) == 2
 
 
 def test_a_round_edited_while_the_table_is_read_shows_one_version_of_it(
     table: GameSession,
 ) -> None:
     played = play(table, "8S", ROUND_1)
-    before = figures(services.load_scoreboard(table))
+    before = figures(load_scoreboard(table))
 
     with after_first_read_of_rounds(lambda: edit(played, "9S", BEN_WINS)):
-        board = services.load_scoreboard(table)
+        board = load_scoreboard(table)
 
     # Never the new scores under the old cut joker (or the reverse).
     assert figures(board) == before
-    after = figures(services.load_scoreboard(table))
+    after = figures(load_scoreboard(table))
     assert after["rows"][0][1] == "9S" and after["totals"]["Ben"] > 0
 
 
 def test_a_round_deleted_while_the_table_is_read_does_not_break_it(table: GameSession) -> None:
     play(table, "8S", ROUND_1)
     second = play(table, "8S", BEN_WINS)
-    before = figures(services.load_scoreboard(table))
+    before = figures(load_scoreboard(table))
 
-    with after_first_read_of_rounds(lambda: services.delete_round(second, table.created_by)):
-        board = services.load_scoreboard(table)
+    with after_first_read_of_rounds(lambda: delete_round(second, table.created_by)):
+        board = load_scoreboard(table)
 
     assert figures(board) == before
 

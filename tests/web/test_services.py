@@ -7,9 +7,21 @@ import random
 import pytest
 from django.contrib.auth.models import User
 
-from games import services
+from games.access import can_view, can_write, sessions_visible_to
 from games.models import GameSession, HandEntry, Player, Round
 from games.rules import PRESETS, RulesError
+from games.services.errors import EntryRejected
+from games.services.rounds import (
+    RoundConflict,
+    check_round,
+    delete_round,
+    new_round_entry,
+    round_entry_for_edit,
+    save_round,
+)
+from games.services.rulesets import describe_preset
+from games.services.scoreboard import load_scoreboard
+from games.services.sessions import create_session, toss_seats
 
 from .conftest import (
     LOOSE_148,
@@ -33,7 +45,7 @@ ROUND_1 = (
 
 def test_create_session_seats_players_in_order_and_stores_only_changed_options(user: User) -> None:
     Player.objects.create(name="asha")
-    session = services.create_session(
+    session = create_session(
         user,
         preset="21-points",
         overrides={"first_drop": 25, "middle_drop": 70},  # 70 is the preset's own
@@ -68,7 +80,7 @@ def test_scoreboard_replays_rounds_through_the_rules_service(table: GameSession)
     )
     play(table, *round_2)
 
-    board = services.load_scoreboard(table)
+    board = load_scoreboard(table)
     expected = expected_totals("21-points", ("Asha", "Ben", "Chen"), [ROUND_1, round_2])
 
     assert {c.name: c.total for c in board.columns} == expected.totals
@@ -102,8 +114,8 @@ def test_saved_entries_keep_what_the_rules_service_computed(table: GameSession) 
 
 
 def test_check_round_previews_each_hand_while_typing(table: GameSession) -> None:
-    entry = services.new_round_entry(table)
-    check = services.check_round(
+    entry = new_round_entry(table)
+    check = check_round(
         entry,
         "8s",
         {
@@ -121,18 +133,18 @@ def test_check_round_previews_each_hand_while_typing(table: GameSession) -> None
 
 
 def test_check_round_scores_once_every_hand_is_complete(table: GameSession) -> None:
-    entry = services.new_round_entry(table)
+    entry = new_round_entry(table)
     typed = {seat_pk(table, name): hand for name, hand in ROUND_1[1].items()}
 
-    check = services.check_round(entry, "8S", typed, final=False)
+    check = check_round(entry, "8S", typed, final=False)
 
     assert check.valid
     assert [p.result.score for p in check.players] == [122, -92, -30]
 
 
 def test_a_card_error_names_the_token_and_where_it_is(table: GameSession) -> None:
-    entry = services.new_round_entry(table)
-    check = services.check_round(
+    entry = new_round_entry(table)
+    check = check_round(
         entry, "8S", {seat_pk(table, "Ben"): ("shown", "2D 3D 4D | 9C 1C JC")}, final=False
     )
 
@@ -142,14 +154,14 @@ def test_a_card_error_names_the_token_and_where_it_is(table: GameSession) -> Non
 
 
 def test_two_winners_are_told_beside_each_winner(table: GameSession) -> None:
-    entry = services.new_round_entry(table)
+    entry = new_round_entry(table)
     typed = {
         seat_pk(table, "Asha"): ("declared", WIN_8S),
         seat_pk(table, "Ben"): ("shown", SHOWN_8S),
         seat_pk(table, "Chen"): ("declared", THREE_PURE),
     }
 
-    check = services.check_round(entry, "8S", typed, final=True)
+    check = check_round(entry, "8S", typed, final=True)
 
     assert not check.valid
     asha, ben, chen = check.players
@@ -165,25 +177,30 @@ def test_save_round_refuses_a_new_round_on_a_finished_session(user: User) -> Non
     session.refresh_from_db()
     assert session.status == GameSession.Status.FINISHED
 
-    entry = services.new_round_entry(session)
+    entry = new_round_entry(session)
     assert entry.finished and entry.winners == ("Asha",)
     typed = {seat_pk(session, n): h for n, h in round_1.items()}
-    check = services.check_round(entry, "8S", typed, final=True)
-    with pytest.raises(services.EntryRejected, match="over"):
-        services.save_round(entry, check, user)
+    check = check_round(entry, "8S", typed, final=True)
+    with pytest.raises(EntryRejected, match="over"):
+        save_round(entry, check, user)
     assert Round.objects.count() == 1
 
 
 def test_save_round_refuses_an_edit_of_a_changed_round(table: GameSession, user: User) -> None:
     played = play(table, *ROUND_1)
-    entry = services.round_entry_for_edit(played)
+    entry = round_entry_for_edit(played)
     edited = ROUND_1[1] | {"Asha": ("declared", THREE_PURE)}  # valid under a 9S cut too
     typed = {seat_pk(table, n): h for n, h in edited.items()}
-    check = services.check_round(entry, "9S", typed, final=True)
+    check = check_round(entry, "9S", typed, final=True)
 
-    services.save_round(entry, check, user, version=1)
-    with pytest.raises(services.RoundConflict, match="saved on another device") as clash:
-        services.save_round(entry, check, user, version=1)  # still at version 1
+    save_round(entry, check, user, version=1)
+    # Another form opened at version 1, with other hands: refused. (The same form sent
+    # again is a retry whose answer was lost: test_round_conflicts.py.)
+    other = check_round(
+        entry, "9S", typed | {seat_pk(table, "Chen"): ("middle_drop", "")}, final=True
+    )
+    with pytest.raises(RoundConflict, match="saved on another device") as clash:
+        save_round(entry, other, user, version=1)  # still at version 1
     assert clash.value.theirs.version == 2  # their version, to show
 
     played.refresh_from_db()
@@ -193,7 +210,7 @@ def test_save_round_refuses_an_edit_of_a_changed_round(table: GameSession, user:
 def test_delete_round_renumbers_later_rounds_without_gaps(table: GameSession) -> None:
     rounds = [play(table, *ROUND_1) for _ in range(4)]
 
-    services.delete_round(rounds[1], table.created_by)
+    delete_round(rounds[1], table.created_by)
 
     assert list(table.rounds.order_by("number").values_list("pk", "number")) == [
         (rounds[0].pk, 1),
@@ -222,18 +239,18 @@ def test_pool_session_eliminates_and_finishes_from_derived_state(user: User) -> 
     for cut, hands in rounds:
         play(pool, cut, hands)
 
-    board = services.load_scoreboard(pool)
+    board = load_scoreboard(pool)
     expected = expected_totals("13-pool-101", ("Asha", "Ben", "Chen"), rounds)
     assert board.state.eliminated_in == expected.eliminated_in == {"Chen": 2}
     assert [c.eliminated_in for c in board.columns] == [None, None, 2]
     assert [s.player.name for s in board.playing_seats] == ["Asha", "Ben"]
     assert [cell.out for cell in board.rows[1].cells] == [False, False, True]
     # The next round's form is for the players still in.
-    assert [s.player.name for s in services.new_round_entry(pool).seats] == ["Asha", "Ben"]
+    assert [s.player.name for s in new_round_entry(pool).seats] == ["Asha", "Ben"]
 
 
 def test_toss_seats_deals_one_card_each_from_the_rules_service() -> None:
-    dealt = services.toss_seats(["Asha", "Ben", "Chen"], PRESETS["21-points"], random.Random(7))
+    dealt = toss_seats(["Asha", "Ben", "Chen"], PRESETS["21-points"], random.Random(7))
 
     assert sorted(name for name, _ in dealt) == ["Asha", "Ben", "Chen"]
     assert all(not card.is_printed_joker for _, card in dealt)
@@ -243,22 +260,22 @@ def test_visibility_follows_creator_and_league_membership(user: User, table: Gam
     from games.models import League, Membership
 
     other = User.objects.create_user("ben")
-    assert services.can_view(user, table) and services.can_write(user, table)
-    assert not services.can_view(other, table)
+    assert can_view(user, table) and can_write(user, table)
+    assert not can_view(other, table)
 
     league = League.objects.create(name="Tuesdays", slug="tuesdays")
     table.league = league
     table.save()
     membership = Membership.objects.create(league=league, user=other, role="viewer")
-    assert services.can_view(other, table) and not services.can_write(other, table)
+    assert can_view(other, table) and not can_write(other, table)
     membership.role = "scorer"
     membership.save()
-    assert services.can_write(other, table)
-    assert list(services.sessions_visible_to(other)) == [table]
+    assert can_write(other, table)
+    assert list(sessions_visible_to(other)) == [table]
 
 
 def test_describe_preset_comes_from_the_preset_options() -> None:
-    assert services.describe_preset("13-pool-101") == (
+    assert describe_preset("13-pool-101") == (
         "13 cards, 2 decks · losers add their points, lowest total is best · out at 101"
     )
-    assert "value cards" in services.describe_preset("21-points")
+    assert "value cards" in describe_preset("21-points")

@@ -167,7 +167,7 @@ def test_the_toss_seats_players_by_their_cards(scorer: Client) -> None:
     html = response.content.decode()
     assert html.count("data-toss-card") == 3
     # Seated highest card first, as the rules service's toss orders them.
-    from games.rules.session import toss_strength
+    from games.rules.toss import toss_strength
 
     cards = [form.toss_cards[name] for name in seated]
     assert cards == sorted(cards, key=toss_strength, reverse=True)

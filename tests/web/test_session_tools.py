@@ -11,8 +11,11 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.models import GameSession, League, Membership, Rejoin
+from games.services.money import money_of
+from games.services.rounds import new_round_entry
+from games.services.scoreboard import load_scoreboard
+from games.services.sessions import rejoin
 
 from .conftest import LOOSE_148, SHOWN_8S, THREE_PURE, WIN_8S, WIN_13, make_session, play
 
@@ -44,7 +47,7 @@ def test_money_per_point_turns_net_totals_into_the_fewest_payments(user: User) -
     table = make_session(user, money_per_point=Decimal("0.10"))
     play(table, "8S", ROUND_1)  # Asha +122, Ben -92, Chen -30 (the shared example)
 
-    money = services.money_of(services.load_scoreboard(table))
+    money = money_of(load_scoreboard(table))
 
     # 92 points at 0.10 = 9.20 and 30 points = 3.00: two payments, both to Asha.
     assert money.per_point == Decimal("0.10")
@@ -76,8 +79,8 @@ def test_settling_many_rounds_needs_fewer_payments_than_losers(user: User) -> No
             "Dev": ("shown", LOOSE_148),
         },
     )
-    board = services.load_scoreboard(table)
-    money = services.money_of(board)
+    board = load_scoreboard(table)
+    money = money_of(board)
 
     # Every balance is cleared: what each pays minus what they receive is their total.
     for name, total in board.state.totals.items():
@@ -102,7 +105,7 @@ def test_the_session_page_says_who_pays_whom(scorer: Client, user: User) -> None
 def test_a_points_only_session_shows_no_money(scorer: Client, table: GameSession) -> None:
     play(table, "8S", ROUND_1)
 
-    assert services.money_of(services.load_scoreboard(table)) is None
+    assert money_of(load_scoreboard(table)) is None
     assert "data-money" not in scorer.get(url("session_detail", table)).content.decode()
 
 
@@ -112,7 +115,7 @@ def test_a_points_only_session_shows_no_money(scorer: Client, table: GameSession
 def test_a_pools_pot_is_split_by_the_drops_each_player_has_left(user: User) -> None:
     pool = pool_with_chen_out(user, buy_in=Decimal("10.00"))
 
-    money = services.money_of(services.load_scoreboard(pool))
+    money = money_of(load_scoreboard(pool))
 
     # Pot 3 x 10.00. Out at 101, so 100 is the last safe total: Asha (0) has
     # 100 // 20 = 5 first drops left, Ben (60) 40 // 20 = 2. 3000 cents by 5:2 is
@@ -126,9 +129,9 @@ def test_a_pools_pot_is_split_by_the_drops_each_player_has_left(user: User) -> N
 
 def test_a_rejoin_buys_in_again_and_grows_the_pot(user: User) -> None:
     pool = pool_with_chen_out(user, buy_in=Decimal("10.00"))
-    services.rejoin(pool, pool.seats.get(player__name="Chen"), user)
+    rejoin(pool, pool.seats.get(player__name="Chen"), user)
 
-    money = services.money_of(services.load_scoreboard(pool))
+    money = money_of(load_scoreboard(pool))
 
     assert money.pot == Decimal("40.00")  # three buy-ins and Chen's second
     assert sum(s.amount for s in money.shares) == Decimal("40.00")
@@ -139,7 +142,7 @@ def test_the_winner_of_a_finished_pool_takes_the_pot(user: User) -> None:
     # Ben 60 + 80 = 140: out, and Asha is left alone.
     play(pool, "7C", {"Asha": ("declared", WIN_13), "Ben": ("invalid_declaration", "")})
 
-    money = services.money_of(services.load_scoreboard(pool))
+    money = money_of(load_scoreboard(pool))
 
     assert money.pot == Decimal("15.00") and money.pot_winners == ("Asha",)
     assert money.shares == ()
@@ -159,7 +162,7 @@ def test_an_eliminated_player_rejoins_at_the_highest_total_still_in_plus_one(
     response = scorer.post(url("session_rejoin", pool), {"seat": chen.pk})
 
     assert response.status_code == 302
-    board = services.load_scoreboard(pool)
+    board = load_scoreboard(pool)
     assert board.state.totals["Chen"] == 61 and "Chen" not in board.state.eliminated_in
     assert [s.player.name for s in board.playing_seats] == ["Asha", "Ben", "Chen"]
     assert Rejoin.objects.get().after_round == 2
@@ -201,12 +204,12 @@ def test_no_rejoin_once_a_player_still_in_is_above_the_cutoff(scorer: Client, us
 
 def test_a_rejoin_can_be_taken_back(scorer: Client, user: User) -> None:
     pool = pool_with_chen_out(user)
-    made = services.rejoin(pool, pool.seats.get(player__name="Chen"), user)
+    made = rejoin(pool, pool.seats.get(player__name="Chen"), user)
 
     scorer.post(url("session_rejoin", pool), {"cancel": made.pk})
 
     assert not Rejoin.objects.exists()
-    assert services.load_scoreboard(pool).state.eliminated_in == {"Chen": 2}
+    assert load_scoreboard(pool).state.eliminated_in == {"Chen": 2}
 
 
 def test_points_games_do_not_rejoin(scorer: Client, table: GameSession) -> None:
@@ -238,9 +241,9 @@ def test_ending_a_points_game_makes_the_best_total_the_winner(
     scorer.post(url("session_close", table))
 
     table.refresh_from_db()
-    board = services.load_scoreboard(table)
+    board = load_scoreboard(table)
     assert table.status == GameSession.Status.FINISHED and board.winners == ("Asha",)
-    assert services.new_round_entry(table).finished
+    assert new_round_entry(table).finished
 
     scorer.post(url("session_close", table), {"reopen": "1"})
     table.refresh_from_db()

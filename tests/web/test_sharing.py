@@ -12,8 +12,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import services
 from games.models import GameSession, Round
+from games.services.sessions import create_session
 from tests.support.reads import copies_of
 
 from .conftest import SHOWN_8S, WIN_8S, play, round_data
@@ -37,7 +37,7 @@ def stamp_in(html: str) -> str:
 
 
 def test_share_tokens_are_long_random_and_distinct(table: GameSession, user: User) -> None:
-    other = services.create_session(user, preset="21-points", overrides={}, players=["A", "B"])
+    other = create_session(user, preset="21-points", overrides={}, players=["A", "B"])
     # 16 random bytes in URL-safe base64: 22 characters, 128 bits.
     assert len(table.share_token) == 22 and re.fullmatch(r"[A-Za-z0-9_-]+", table.share_token)
     assert table.share_token != other.share_token
@@ -209,9 +209,7 @@ def test_a_strange_first_round_shows_the_latest_rounds(
 def test_the_share_page_reads_no_more_the_longer_the_session(
     client: Client, user: User, table: GameSession
 ) -> None:
-    other = services.create_session(
-        user, preset="21-points", overrides={}, players=["Asha", "Ben", "Chen"]
-    )
+    other = create_session(user, preset="21-points", overrides={}, players=["Asha", "Ben", "Chen"])
     short, long = long_session(table, 12), long_session(other, 60)
 
     def cost(session: GameSession) -> tuple[int, int]:

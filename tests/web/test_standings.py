@@ -12,8 +12,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.models import GameSession, League, Membership, Rating, RatingChange
-from games.rules.session import SessionState
-from games.standings import league_standings, rating_history
+from games.queries.standings import rating_history, standings_of
+from games.rules.totals import SessionState
 
 from .conftest import expected_totals, make_session, play
 
@@ -91,7 +91,7 @@ def by_name(rows) -> dict:
 
 def test_standings_count_each_players_sessions_wins_and_rounds(club) -> None:
     league, _ = club
-    rows = by_name(league_standings(league))
+    rows = by_name(standings_of(league))
     assert set(rows) == {"Asha", "Ben", "Chen"}
     asha, ben, chen = rows["Asha"], rows["Ben"], rows["Chen"]
     assert (asha.sessions, asha.sessions_won, asha.rounds, asha.rounds_won) == (2, 1, 3, 2)
@@ -103,7 +103,7 @@ def test_standings_count_each_players_sessions_wins_and_rounds(club) -> None:
 
 def test_points_per_round_and_drop_rate_come_from_the_round_scores(club) -> None:
     league, _ = club
-    rows = by_name(league_standings(league))
+    rows = by_name(standings_of(league))
     for name in ("Asha", "Ben", "Chen"):
         scores = scores_of(name)
         assert rows[name].points == sum(scores)
@@ -115,7 +115,7 @@ def test_points_per_round_and_drop_rate_come_from_the_round_scores(club) -> None
 
 def test_best_round_is_the_lowest_score_in_a_penalty_league(club) -> None:
     league, _ = club
-    rows = by_name(league_standings(league))
+    rows = by_name(standings_of(league))
     for name in ("Asha", "Ben", "Chen"):
         scores = scores_of(name)
         assert (rows[name].best_round, rows[name].worst_round) == (min(scores), max(scores))
@@ -124,7 +124,7 @@ def test_best_round_is_the_lowest_score_in_a_penalty_league(club) -> None:
 
 def test_standings_follow_the_current_ratings_best_first(club) -> None:
     league, _ = club
-    rows = league_standings(league)
+    rows = standings_of(league)
     current = {r.player.name: r for r in Rating.objects.filter(league=league)}
     assert [row.player.name for row in rows] == sorted(
         current, key=lambda name: -current[name].ordinal
@@ -140,27 +140,27 @@ def test_standings_follow_the_current_ratings_best_first(club) -> None:
 
 def test_a_date_range_keeps_only_the_sessions_played_in_it(club) -> None:
     league, _ = club
-    february = by_name(league_standings(league, date_from=FEB, date_to=FEB))
+    february = by_name(standings_of(league, date_from=FEB, date_to=FEB))
     assert set(february) == {"Ben", "Chen"}
     assert (february["Ben"].sessions, february["Ben"].rounds) == (1, 3)
-    since_feb = by_name(league_standings(league, date_from=FEB))
+    since_feb = by_name(standings_of(league, date_from=FEB))
     assert since_feb["Ben"].sessions == 2 and since_feb["Asha"].sessions == 1
-    until_jan = by_name(league_standings(league, date_to=JAN))
+    until_jan = by_name(standings_of(league, date_to=JAN))
     assert set(until_jan) == {"Asha", "Ben"}
-    assert league_standings(league, date_from=datetime.date(2025, 1, 1)) == []
+    assert standings_of(league, date_from=datetime.date(2025, 1, 1)) == []
 
 
 def test_with_an_end_date_the_rating_is_the_one_after_that_days_sessions(club) -> None:
     league, sessions = club
-    january = by_name(league_standings(league, date_to=datetime.date(2024, 1, 31)))
+    january = by_name(standings_of(league, date_to=datetime.date(2024, 1, 31)))
     after_jan = {c.player.name: c for c in RatingChange.objects.filter(session=sessions[0])}
     assert january["Ben"].rating == pytest.approx(after_jan["Ben"].ordinal)
     assert january["Asha"].mu == pytest.approx(after_jan["Asha"].mu)
     # Ben's current rating also counts his February win: different from January's.
-    now = by_name(league_standings(league))
+    now = by_name(standings_of(league))
     assert now["Ben"].rating != pytest.approx(january["Ben"].rating)
     # Only the start of a range: the current rating.
-    assert by_name(league_standings(league, date_from=JAN))["Ben"].rating == pytest.approx(
+    assert by_name(standings_of(league, date_from=JAN))["Ben"].rating == pytest.approx(
         now["Ben"].rating
     )
 
@@ -168,7 +168,7 @@ def test_with_an_end_date_the_rating_is_the_one_after_that_days_sessions(club) -
 def test_an_unrated_player_sorts_after_the_rated_ones(user: User) -> None:
     league = League.objects.create(name="New", slug="new", preset="13-pool-101")
     pool_session(user, league, MAR, ("Dev", "Eve"), [{"Dev": WIN, "Eve": LOSE}])
-    rows = league_standings(league)
+    rows = standings_of(league)
     assert [row.rating for row in rows] == [None, None]
     assert all(row.sessions == 1 for row in rows)
 
@@ -178,24 +178,24 @@ def test_a_session_of_another_league_or_none_is_not_counted(club, user: User) ->
     other = League.objects.create(name="Other", slug="other", preset="13-pool-101")
     pool_session(user, other, JAN, ("Asha", "Ben"), EVENINGS[0][2])
     pool_session(user, None, JAN, ("Asha", "Ben"), EVENINGS[0][2])
-    assert by_name(league_standings(league))["Asha"].sessions == 2
+    assert by_name(standings_of(league))["Asha"].sessions == 2
 
 
 def test_standings_take_two_queries_however_many_sessions(user: User) -> None:
     league, _ = build_club(user)
     with CaptureQueriesContext(connection) as small:
-        assert len(league_standings(league)) == 3
+        assert len(standings_of(league)) == 3
     with CaptureQueriesContext(connection) as small_range:
-        league_standings(league, date_from=JAN, date_to=FEB)
+        standings_of(league, date_from=JAN, date_to=FEB)
     for evening in EVENINGS * 2:
         pool_session(user, league, *evening)
     pool_session(
         user, league, MAR, ("Dev", "Eve", "Asha"), [{"Dev": WIN, "Eve": LOSE, "Asha": FIRST}]
     )
     with CaptureQueriesContext(connection) as large:
-        assert len(league_standings(league)) == 5
+        assert len(standings_of(league)) == 5
     with CaptureQueriesContext(connection) as large_range:
-        league_standings(league, date_from=JAN, date_to=FEB)
+        standings_of(league, date_from=JAN, date_to=FEB)
     assert len(small) == len(large) == 2
     assert len(small_range) == len(large_range) == 2
 

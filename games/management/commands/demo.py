@@ -1,5 +1,5 @@
 """Demo data: a user, a few players and two sessions, entered the way the round
-form enters them (services.check_round + services.save_round), so every figure is
+form enters them (check_round + save_round), so every figure is
 the rules service's. Running it again replaces the demo user's sessions."""
 
 from __future__ import annotations
@@ -10,8 +10,10 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from games import services
 from games.models import GameSession
+from games.services.rounds import check_round, new_round_entry, save_round
+from games.services.scoreboard import load_scoreboard
+from games.services.sessions import create_session
 
 USERNAME = "demo"
 PASSWORD = "rummy-at-the-table"
@@ -115,7 +117,7 @@ class Command(BaseCommand):
                 ceiling=250,
             )
         for session in (pool, points):
-            board = services.load_scoreboard(session)
+            board = load_scoreboard(session)
             status = f"won by {', '.join(board.winners)}" if board.finished else "in progress"
             self.stdout.write(f"{session}: {len(board.rows)} rounds, {status}")
         self.stdout.write(
@@ -137,7 +139,7 @@ class Command(BaseCommand):
         rounds: list[Round],
         ceiling: int | None = None,
     ) -> GameSession:
-        session = services.create_session(
+        session = create_session(
             user,
             name=name,
             preset=preset,
@@ -147,13 +149,13 @@ class Command(BaseCommand):
             ceiling=ceiling,
         )
         for cut, hands in rounds:
-            entry = services.new_round_entry(session)
+            entry = new_round_entry(session)
             by_name = {seat.player.name: seat.pk for seat in entry.seats}
             typed = {by_name[name]: (outcome, groups) for name, outcome, groups in hands}
-            check = services.check_round(entry, cut, typed, final=True)
+            check = check_round(entry, cut, typed, final=True)
             if not check.valid:
                 problems = check.errors + check.cut_errors
                 problems += [f"{p.name}: {e}" for p in check.players for e in p.errors]
                 raise CommandError(f"{name}, cut {cut}: " + "; ".join(problems))
-            services.save_round(entry, check, user)
+            save_round(entry, check, user)
         return session

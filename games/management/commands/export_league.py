@@ -8,8 +8,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games import exports
 from games.models import League
+from games.transfer.league_export import dumps, export_league
 
 
 class Command(BaseCommand):
@@ -25,7 +25,7 @@ class Command(BaseCommand):
         league = League.objects.filter(slug=slug).first()
         if league is None:
             raise CommandError(f"There is no league with the slug {slug!r}.")
-        text = exports.dumps(exports.export_league(league))
+        text = dumps(export_league(league))
         if output is None:
             self.stdout.write(text, ending="")
             return

@@ -15,7 +15,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games import exports
+from games.transfer.league_import import ImportRefused, import_league
 
 
 class Command(BaseCommand):
@@ -65,8 +65,8 @@ class Command(BaseCommand):
         except OSError as error:
             raise CommandError(f"Cannot read {file}: {error.strerror}.") from None
         try:
-            imported = exports.import_league(raw, owner=user, keep_members=keep_members)
-        except exports.ImportRefused as error:
+            imported = import_league(raw, owner=user, keep_members=keep_members)
+        except ImportRefused as error:
             raise CommandError(f"{file}: {error}") from None
         league = imported.league
         self.stdout.write(

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.rules import RulesError
-from games.rules.settlement import balances_from_totals, settle
+from games.rules.transfers import balances_from_totals, settle
 
 
 def apply(balances, transfers):

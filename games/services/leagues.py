@@ -14,41 +14,19 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import Count, F, QuerySet
+from django.db.models import Count, QuerySet
 from django.db.models.functions import Lower
 from django.utils.text import slugify
 
+from games.access import AnyUser
+from games.models import League, Membership
 from games.rules import Ruleset, get_ruleset
-
-from .models import League, Membership
-from .services import AnyUser
 
 Role = Membership.Role
 
 
 class LeagueError(Exception):
     """A change to a league that its rules refuse (the message says why)."""
-
-
-def leagues_of(user: AnyUser) -> QuerySet[League]:
-    """The leagues a user is a member of, each annotated with ``role`` (theirs) and
-    ``session_count``."""
-    if not user.is_authenticated:
-        return League.objects.none()
-    return (
-        League.objects.filter(memberships__user=user)
-        .annotate(role=F("memberships__role"), session_count=Count("sessions", distinct=True))
-        .order_by("name")
-    )
-
-
-def role_of(user: AnyUser, league: League) -> str | None:
-    """The user's role in the league, or None for someone who is not a member."""
-    if not user.is_authenticated:
-        return None
-    return (
-        Membership.objects.filter(league=league, user=user).values_list("role", flat=True).first()
-    )
 
 
 # Addresses of pages under /leagues/ that a league's slug must not shadow.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.rules import PRESETS
-from games.rules.session import session_state
+from games.rules.totals import session_state
 
 ABC = ["Asha", "Ben", "Chen"]
 
@@ -92,7 +92,7 @@ def test_toss_seats_from_the_highest_card_and_the_lowest_deals():
     import random
 
     from games.rules.cards import parse_card
-    from games.rules.session import toss, toss_strength
+    from games.rules.toss import toss, toss_strength
 
     order = toss(["Asha", "Ben", "Chen", "Dev"], random.Random(7), decks=3)
     cards = [card for _, card in order]
@@ -156,7 +156,7 @@ def test_pool_201_rejoin_cutoff_is_174():
 
 
 def test_the_pot_is_split_by_remaining_drops():
-    from games.rules.session import pot_split, remaining_drops
+    from games.rules.totals import pot_split, remaining_drops
 
     # Ceiling 101, first drop 20: Asha at 20 has (100 − 20) // 20 = 4 drops, Ben at 61
     # has 1, Chen at 95 has 0. A pot of 300 splits 4:1:0 → 240, 60, 0.
@@ -186,7 +186,7 @@ def test_closing_a_session_by_hand_makes_the_best_total_the_winner():
 
 
 def test_hands_after_elimination_names_the_rounds_an_edit_left_behind() -> None:
-    from games.rules.session import hands_after_elimination
+    from games.rules.totals import hands_after_elimination
 
     ruleset = PRESETS["13-pool-101"]
     # Chen reaches 101 in round 1 (out) but has a score in round 2; Ben never goes out.

@@ -1,23 +1,16 @@
-"""Exports and imports (issue 5): a session's round history and a league's standings
-as CSV and XLSX, and a whole league as JSON that `import_league` restores exactly.
-
-Every figure exported is one the app stored (hand entries, seat results, ratings) or
-one `services.load_scoreboard` replays through the rules service: nothing here adds
-up points. An import checks the whole file and re-scores every round with the rules
-service before it writes anything, then writes in one transaction and lets the
-services recompute seat results and ratings, so a league is restored completely or
-not at all.
+"""Importing a league file: every value checked and every round re-scored by the rules
+service before anything is written, then one transaction of bulk writes, so a league
+is restored completely or not at all. An import acts on nobody but the importer (its
+members are listed for the owner to invite, share tokens are always new, round
+authors are kept as text).
 """
 
 from __future__ import annotations
 
-import csv
 import datetime
-import io
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -25,29 +18,12 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.db.backends.base.operations import BaseDatabaseOperations
-from django.db.models import Model, Prefetch
+from django.db.models import Model
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
-from openpyxl import Workbook
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
-from openpyxl.styles import Font
-from openpyxl.utils import get_column_letter
 
-from games.rules import (
-    PlayerHand,
-    PlayerResult,
-    RulesError,
-    Ruleset,
-    format_groups,
-    get_ruleset,
-    parse_card,
-    score_round,
-)
-from games.rules.session import session_state
-
-from . import ratings, services, standings
-from .models import (
+from games.models import (
     CARD_CODES,
     WINNING_OUTCOMES,
     GameSession,
@@ -60,311 +36,22 @@ from .models import (
     Seat,
     validate_groups,
 )
-from .names import clean_name, xml_text
-from .services import same_name
-
-# The JSON export's name and version: an import refuses any other, so a later change
-# of the format can never be read as this one by mistake.
-FORMAT = "scorekeeper-league"
-VERSION = 1
-
-Value = str | int | float | None
-
-
-# --- Tables: CSV and XLSX ----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Table:
-    """One sheet of an export: what it is, its column headings and its rows."""
-
-    title: str
-    sheet: str  # the worksheet's name (at most 31 characters, no []:*?/\)
-    header: tuple[str, ...]
-    rows: tuple[tuple[Value, ...], ...]
-
-
-# Per player and round, in this order, after the round's own columns.
-PLAYER_COLUMNS = (
-    "outcome",
-    "groups",
-    "hand points",
-    "value points",
-    "claims",
-    "score",
-    "total",
+from games.names import clean_name
+from games.rules import (
+    DROP_OUTCOMES,
+    PlayerHand,
+    PlayerResult,
+    RulesError,
+    Ruleset,
+    get_ruleset,
+    parse_card,
+    score_round,
 )
-
-
-def session_history(session: GameSession) -> Table:
-    """A session's rounds, one row each: number, dealer and cut joker, then for every
-    seat the player's outcome, groups in card notation and stored figures, and the
-    running total as the rules service replays it."""
-    board = services.load_scoreboard(session)
-    header = ["Round", "Dealer", "Cut joker"]
-    for seat in board.seats:
-        header += [f"{seat.player.name}: {column}" for column in PLAYER_COLUMNS]
-    hands: dict[int, dict[int, HandEntry]] = {}
-    for entry in HandEntry.objects.filter(round__session=session):
-        hands.setdefault(entry.round_id, {})[entry.player_id] = entry
-    rows = []
-    for row in board.rows:
-        entries = hands.get(row.round.pk, {})
-        cells: list[Value] = [row.round.number, row.dealer, row.round.cut_joker]
-        for seat, cell in zip(board.seats, row.cells, strict=True):
-            cells += _entry_cells(entries.get(seat.player_id), cell.total)
-        rows.append(tuple(cells))
-    return Table(title=str(session), sheet="Rounds", header=tuple(header), rows=tuple(rows))
-
-
-def _entry_cells(entry: HandEntry | None, total: int) -> list[Value]:
-    if entry is None:  # out of the session by then: no hand, the total stands
-        return [None] * (len(PLAYER_COLUMNS) - 1) + [total]
-    return [
-        entry.get_outcome_display(),
-        groups_text(entry.groups),
-        entry.hand_points,
-        entry.value_points,
-        entry.claims,
-        entry.score,
-        total,
-    ]
-
-
-def groups_text(groups: list[list[str]]) -> str:
-    """Stored groups in the card notation players type (``2H 3H 4H | 8S 8S``)."""
-    return format_groups([[parse_card(code) for code in group] for group in groups])
-
-
-STANDINGS_HEADER = (
-    "Player",
-    "Rating",
-    "Mu",
-    "Sigma",
-    "Sessions",
-    "Sessions won",
-    "Rounds",
-    "Rounds won",
-    "Points",
-    "Points per round",
-    "Drops",
-    "Drop rate",
-    "Best round",
-    "Worst round",
-)
-
-
-def standings_table(
-    league: League,
-    *,
-    date_from: datetime.date | None = None,
-    date_to: datetime.date | None = None,
-) -> Table:
-    """The league's standings over the dates, as the standings page lists them."""
-    rows = standings.league_standings(league, date_from=date_from, date_to=date_to)
-    return Table(
-        title=f"{league.name}: standings",
-        sheet="Standings",
-        header=STANDINGS_HEADER,
-        rows=tuple(
-            (
-                row.player.name,
-                row.rating,
-                row.mu,
-                row.sigma,
-                row.sessions,
-                row.sessions_won,
-                row.rounds,
-                row.rounds_won,
-                row.points,
-                row.average_points,
-                row.drops,
-                row.drop_rate,
-                row.best_round,
-                row.worst_round,
-            )
-            for row in rows
-        ),
-    )
-
-
-# A spreadsheet runs a cell that starts like a formula: text from players (names) is
-# escaped so that opening an export cannot run anything (CSV injection).
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def to_csv(table: Table) -> bytes:
-    """The table as UTF-8 CSV with a byte order mark, which Excel needs to read the
-    names' accents right; other readers skip it."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow([_csv_cell(heading) for heading in table.header])
-    writer.writerows([_csv_cell(value) for value in row] for row in table.rows)
-    return out.getvalue().encode("utf-8-sig")
-
-
-def _csv_cell(value: Value) -> str | int:
-    if value is None:
-        return ""
-    if isinstance(value, float):
-        return f"{value:.2f}"
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
-        return "'" + value
-    return value
-
-
-def to_xlsx(table: Table) -> bytes:
-    """The table as an XLSX workbook of one sheet: headings in bold and frozen, the
-    numbers as numbers."""
-    book = Workbook()
-    sheet = book.active
-    sheet.title = table.sheet
-    book.properties.title = _xlsx_text(table.title)
-    sheet.append([_xlsx_text(heading) for heading in table.header])
-    for row in table.rows:
-        sheet.append([_xlsx_text(v) if isinstance(v, str) else v for v in row])
-    for cell in sheet[1]:
-        cell.font = Font(bold=True)
-    for row in sheet.iter_rows():
-        for cell in row:
-            if isinstance(cell.value, float):
-                cell.number_format = "0.00"
-            elif isinstance(cell.value, str) and cell.data_type == "f":
-                cell.data_type = "s"  # text that looks like a formula stays text
-    for number, heading in enumerate(table.header, start=1):
-        sheet.column_dimensions[get_column_letter(number)].width = max(10, len(heading) + 2)
-    sheet.freeze_panes = "B2"
-    buffer = io.BytesIO()
-    book.save(buffer)
-    return buffer.getvalue()
-
-
-def _xlsx_text(text: str) -> str:
-    # Control characters are not allowed in the file format (XML) at all.
-    return ILLEGAL_CHARACTERS_RE.sub("", xml_text(text))
-
-
-# --- A league as JSON ----------------------------------------------------------------------
-
-
-def export_league(league: League, *, share_tokens: bool = True) -> dict[str, Any]:
-    """Everything `import_league` needs to restore the league: its rules, members,
-    players, and every session with its seats, rounds and hands, sessions in the
-    order they are rated (the day played, then as created). Figures are included so
-    the file reads on its own; the import re-scores and checks them.
-
-    Without ``share_tokens`` (a member who is not shown the share links) each
-    session's token is null, and an import makes a new one."""
-    sessions = list(
-        league.sessions.select_related("created_by", "first_dealer__player")
-        .prefetch_related(
-            Prefetch(
-                "seats", queryset=Seat.objects.select_related("player__user").order_by("position")
-            ),
-            Prefetch(
-                "rejoins",
-                queryset=Rejoin.objects.select_related("seat__player").order_by(
-                    "after_round", "pk"
-                ),
-            ),
-            Prefetch(
-                "rounds",
-                queryset=Round.objects.select_related("dealer__player", "entered_by").order_by(
-                    "number"
-                ),
-            ),
-            Prefetch(
-                "rounds__entries",
-                queryset=HandEntry.objects.select_related("player").order_by("pk"),
-            ),
-        )
-        .order_by("played_on", "pk")
-    )
-    players = {seat.player_id: seat.player for s in sessions for seat in s.seats.all()}
-    members = league.memberships.select_related("user").order_by("user__username", "pk")
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "exported_at": timezone.now().isoformat(),
-        "league": {
-            "name": league.name,
-            "slug": league.slug,
-            "preset": league.preset,
-            "overrides": league.overrides,
-            "money_per_point": _decimal(league.money_per_point),
-        },
-        "members": [{"username": m.user.get_username(), "role": m.role} for m in members],
-        "players": [
-            {"name": player.name, "user": _username(player.user)}
-            for player in sorted(players.values(), key=lambda player: player.name.lower())
-        ],
-        "sessions": [_export_session(session, share_tokens) for session in sessions],
-    }
-
-
-def _export_session(session: GameSession, share_tokens: bool) -> dict[str, Any]:
-    return {
-        "name": session.name,
-        "preset": session.preset,
-        "overrides": session.overrides,
-        "ceiling": session.ceiling,
-        "played_on": session.played_on.isoformat(),
-        "created_at": session.created_at.isoformat(),
-        "closed_at": session.closed_at.isoformat() if session.closed_at else None,
-        "money_per_point": _decimal(session.money_per_point),
-        "buy_in": _decimal(session.buy_in),
-        "share_token": session.share_token if share_tokens else None,
-        "created_by": _username(session.created_by),
-        "first_dealer": session.first_dealer.player.name if session.first_dealer else None,
-        "seats": [
-            {"player": seat.player.name, "position": seat.position} for seat in session.seats.all()
-        ],
-        "rejoins": [
-            {"player": rejoin.seat.player.name, "after_round": rejoin.after_round}
-            for rejoin in session.rejoins.all()
-        ],
-        "rounds": [
-            {
-                "number": played.number,
-                "dealer": played.dealer.player.name if played.dealer else None,
-                "cut_joker": played.cut_joker,
-                "entered_by": played.author or None,
-                "entries": [
-                    {
-                        "player": entry.player.name,
-                        "outcome": entry.outcome,
-                        "groups": entry.groups,
-                        "declaration": entry.declaration,
-                        "hand_points": entry.hand_points,
-                        "value_points": entry.value_points,
-                        "claims": entry.claims,
-                        "score": entry.score,
-                    }
-                    for entry in played.entries.all()
-                ],
-            }
-            for played in session.rounds.all()
-        ],
-    }
-
-
-def _decimal(value: Decimal | None) -> str | None:
-    # A string: a JSON number would come back as a float and lose the cents.
-    return None if value is None else str(value)
-
-
-def _username(user: AbstractBaseUser | None) -> str | None:
-    return None if user is None else user.get_username()
-
-
-def dumps(data: Mapping[str, Any]) -> str:
-    """The export as the text of a file (UTF-8, names as they are written), without
-    spaces or indentation: indented, a league's file was two and a half times larger,
-    and the import page takes files up to 10 MB (games/uploads.py)."""
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
-
-
-# --- Importing a league ----------------------------------------------------------------------
+from games.rules.totals import session_state
+from games.services import ratings
+from games.services.rounds import breakdown_of
+from games.services.sessions import same_name
+from games.transfer.league_file import FORMAT, VERSION
 
 
 class ImportRefused(Exception):
@@ -816,7 +503,7 @@ def _replay(
             won=state.finished and name in state.winners,
             rounds_played=len(hands),
             rounds_won=sum(hand.outcome in WINNING_OUTCOMES for hand in hands),
-            drops=sum(hand.outcome in services.DROPS for hand in hands),
+            drops=sum(hand.outcome in DROP_OUTCOMES for hand in hands),
             points=sum(mine),
             best_round=best(mine) if mine else None,
             worst_round=worst(mine) if mine else None,
@@ -1189,7 +876,7 @@ def _hand_row(played: Round, entry: _EntryPlan, player: Player) -> tuple:
         result.value_points,
         result.claims,
         result.score,
-        json.dumps(services.breakdown_of(result)),
+        json.dumps(breakdown_of(result)),
     )
 
 

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.db.models import Count, Max
 from openskill.models import PlackettLuce
 
-from .models import GameSession, League, Rating, RatingChange, Seat
+from games.models import GameSession, League, Rating, RatingChange, Seat
 
 MODEL = PlackettLuce()
 

@@ -7,11 +7,9 @@ later total, elimination and the winner.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .cards import ACE, Card, all_cards
 from .errors import RulesError
 from .rulesets import Ruleset
 
@@ -262,7 +260,22 @@ def _next_dealer(
     return None
 
 
-# --- Splitting a pool's pot -------------------------------------------------------------
+# --- Ending a session by hand ------------------------------------------------------------
+
+
+def can_end_by_hand(pool: bool, rounds_played: int, finished: bool) -> bool:
+    """A points game ends when the table says so (after a round), the best total
+    winning; a pool ends only by its ceiling, or by splitting the pot."""
+    return not pool and rounds_played > 0 and not finished
+
+
+# --- A pool's pot and how to split it ----------------------------------------------------
+
+
+def pot_of(buy_in: int, seats: int, rejoins: int) -> int:
+    """The pot (in the smallest coin): each seat bought in once, and each rejoin buys in
+    again."""
+    return buy_in * (seats + rejoins)
 
 
 def remaining_drops(state: SessionState, ruleset: Ruleset) -> dict[str, int]:
@@ -296,33 +309,3 @@ def _share(amount: int, weights: Mapping[str, int]) -> dict[str, int]:
     for name in order[: amount - sum(shares.values())]:
         shares[name] += 1
     return shares
-
-
-# --- The toss (seed 000: seats by the toss, highest card first; the lowest deals) ---------
-
-# Ties on rank go by suit, clubs lowest and spades highest (seed 004).
-TOSS_SUITS = ("C", "D", "H", "S")
-
-
-def toss_strength(card: Card) -> tuple[int, int]:
-    """How a toss card ranks: Ace high, then by suit."""
-    return (14 if card.rank == ACE else card.rank, TOSS_SUITS.index(card.suit))
-
-
-def toss(players: Sequence[str], rng: random.Random, decks: int = 1) -> list[tuple[str, Card]]:
-    """Deal one card to each player from ``decks`` shuffled decks (no printed jokers)
-    and return (player, card) from the highest card to the lowest: that is the seat
-    order, and the last player deals first. Players dealt identical cards draw again."""
-    shoe = [card for card in all_cards() if not card.is_printed_joker] * decks
-    rng.shuffle(shoe)
-    dealt = {player: shoe.pop() for player in players}
-    while True:
-        seen: dict[Card, list[str]] = {}
-        for player, card in dealt.items():
-            seen.setdefault(card, []).append(player)
-        tied = [player for group in seen.values() if len(group) > 1 for player in group]
-        if not tied:
-            break
-        for player in tied:
-            dealt[player] = shoe.pop()
-    return sorted(dealt.items(), key=lambda item: toss_strength(item[1]), reverse=True)

@@ -18,9 +18,8 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Max, Min, OuterRef, Q, Subquery, Sum
 
+from games.models import GameSession, League, Player, Preset, Rating, RatingChange, Seat
 from games.rules import RulesError, get_ruleset
-
-from .models import GameSession, League, Player, Preset, Rating, RatingChange, Seat
 
 
 @dataclass(frozen=True)
@@ -95,7 +94,7 @@ def seat_aggregates(net: bool, prefix: str = "") -> dict:
     }
 
 
-def league_standings(
+def standings_of(
     league: League,
     *,
     date_from: datetime.date | None = None,

@@ -1,0 +1,85 @@
+"""The figures stored beside the rounds, and the one function that writes them.
+
+A seat's result (total, place, rounds won, drops, ...), the session's status and the
+league's ratings are derived from the rounds; ``refresh_session`` recomputes them and
+every write path calls it, the admin included, so they never drift.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Count, Max, Min, Q, Sum
+
+from games.models import (
+    GameSession,
+    HandEntry,
+    Seat,
+)
+from games.rules import (
+    WINNING_OUTCOMES,
+)
+from games.services import ratings
+from games.services.scoreboard import Scoreboard, load_scoreboard
+
+
+def refresh_session(session: GameSession) -> Scoreboard:
+    """After any change to a session's rounds: its status, each seat's result and,
+    for a league session that is or was finished, the league's ratings. Runs in the
+    transaction of the change."""
+    board = load_scoreboard(session)
+    was_finished = session.status == GameSession.Status.FINISHED
+    session.status = GameSession.Status.FINISHED if board.finished else GameSession.Status.ACTIVE
+    session.save(update_fields=["status", "updated_at"])  # updated_at: the live view's cue
+    _store_results(session, board)
+    if session.league_id and (board.finished or was_finished):
+        ratings.replay(session.league_id, since=session)
+    return board
+
+
+# Outcomes that count as a drop in the standings' drop rate.
+DROPS = ("first_drop", "middle_drop", "declare_timeout")
+
+
+def _store_results(session: GameSession, board: Scoreboard) -> None:
+    """Each seat's result as the rules service replays it, for the standings."""
+    state = board.state
+    best, worst = (Max, Min) if state.net else (Min, Max)
+    rows = {
+        row["player_id"]: row
+        for row in HandEntry.objects.filter(round__session=session)
+        .values("player_id")
+        .annotate(
+            played=Count("id"),
+            won=Count("id", filter=Q(outcome__in=WINNING_OUTCOMES)),
+            dropped=Count("id", filter=Q(outcome__in=DROPS)),
+            points=Sum("score"),
+            best=best("score"),
+            worst=worst("score"),
+        )
+    }
+    seats = list(board.seats)
+    for seat in seats:
+        name = seat.player.name
+        row = rows.get(seat.player_id, {})
+        seat.total = state.totals[name]
+        seat.place = state.place(name)
+        seat.won = state.finished and name in state.winners
+        seat.rounds_played = row.get("played", 0)
+        seat.rounds_won = row.get("won", 0)
+        seat.drops = row.get("dropped", 0)
+        seat.points = row.get("points") or 0
+        seat.best_round = row.get("best")
+        seat.worst_round = row.get("worst")
+    Seat.objects.bulk_update(
+        seats,
+        [
+            "total",
+            "place",
+            "won",
+            "rounds_played",
+            "rounds_won",
+            "drops",
+            "points",
+            "best_round",
+            "worst_round",
+        ],
+    )

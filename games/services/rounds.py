@@ -1,0 +1,506 @@
+"""Entering a round: checking it with the rules service, saving, editing and deleting
+it (once per submission, at the version it was opened with), and its audit trail.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import F, Max, QuerySet
+from django.utils import timezone
+
+from games.access import AnyUser
+from games.models import (
+    GameSession,
+    HandEntry,
+    Round,
+    RoundChange,
+    Seat,
+)
+from games.rules import (
+    FULL_HAND_OUTCOMES,
+    WINNING_OUTCOMES,
+    Card,
+    CardError,
+    HandAssessment,
+    PlayerHand,
+    PlayerResult,
+    RoundErrors,
+    RoundResult,
+    RulesError,
+    Ruleset,
+    arrange,
+    assess_hand,
+    format_groups,
+    joker_roles,
+    parse_card,
+    parse_groups,
+    score_round,
+)
+from games.services.errors import EntryRejected
+from games.services.results import refresh_session
+from games.services.scoreboard import Scoreboard, load_scoreboard
+
+
+@dataclass(frozen=True)
+class RoundEntry:
+    """What the round form is for: a new round of a session, or an earlier one."""
+
+    session: GameSession
+    ruleset: Ruleset
+    seats: tuple[Seat, ...]  # the round's players, in seat order
+    number: int
+    dealer: Seat | None
+    round: Round | None = None  # None for a new round
+    finished: bool = False  # a new round on a finished session: nothing to enter
+    winners: tuple[str, ...] = ()
+
+
+def new_round_entry(session: GameSession, board: Scoreboard | None = None) -> RoundEntry:
+    """The next round: every player still in, dealt by the next dealer."""
+    board = board or load_scoreboard(session)
+    return RoundEntry(
+        session=session,
+        ruleset=board.ruleset,
+        seats=board.playing_seats,
+        number=len(board.rows) + 1,
+        dealer=board.next_dealer,
+        finished=board.finished,
+        winners=board.winners,
+    )
+
+
+def round_entry_for_edit(played: Round, board: Scoreboard | None = None) -> RoundEntry:
+    """An earlier round: the players who have a hand in it, plus anyone seated who
+    was still in when it was played (an edit may bring a player back in)."""
+    board = board or load_scoreboard(played.session)
+    in_round = set(played.entries.values_list("player_id", flat=True))
+    out_before = {
+        name for name, number in board.state.eliminated_in.items() if number < played.number
+    }
+    seats = tuple(
+        seat
+        for seat in board.seats
+        if seat.player_id in in_round or seat.player.name not in out_before
+    )
+    return RoundEntry(
+        session=played.session,
+        ruleset=board.ruleset,
+        seats=seats,
+        number=played.number,
+        dealer=played.dealer,
+        round=played,
+    )
+
+
+def initial_values(played: Round) -> tuple[str, dict[int, tuple[str, str]]]:
+    """A saved round as the form shows it: the cut joker and, per seat, the outcome
+    and the groups in canonical notation."""
+    seat_of = {seat.player_id: seat.pk for seat in played.session.seats.all()}
+    values = {}
+    for entry in played.entries.all():
+        groups = [[parse_card(code) for code in group] for group in entry.groups]
+        values[seat_of.get(entry.player_id)] = (entry.outcome, format_groups(groups))
+    return played.cut_joker, values
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """The best grouping of a player's cards (the rules service's solver), and how it
+    compares with the grouping typed."""
+
+    groups: tuple[tuple[Card, ...], ...]
+    declaration: str | None  # the way these cards declare, if they can
+    hand_points: int | None  # what the best grouping costs for the outcome typed
+    saving: int  # points the grouping as typed costs more than the best one
+
+    @property
+    def text(self) -> str:
+        return format_groups(self.groups)
+
+
+# Outcomes whose grouping matters: a loser's count, or whether a declaration holds.
+_ARRANGED_OUTCOMES = ("shown", "deal_show", "declared", "invalid_declaration")
+
+
+def suggest_grouping(
+    ruleset: Ruleset, cut: Card, hand: PlayerHand, assessment: HandAssessment
+) -> Suggestion | None:
+    """For a whole hand, the best grouping and what it would save; None otherwise."""
+    if hand.outcome not in _ARRANGED_OUTCOMES or len(hand.cards) != ruleset.hand_size:
+        return None
+    try:
+        best = arrange(ruleset, cut, hand.cards)
+    except RulesError:
+        return None  # e.g. too many copies of a card: the hand's own error says so
+    if hand.outcome not in ("shown", "deal_show"):
+        return Suggestion(best.groups, best.declaration, None, 0)
+    arranged = assess_hand(ruleset, cut, PlayerHand(hand.name, hand.outcome, best.groups))
+    saving = max((assessment.hand_points or 0) - (arranged.hand_points or 0), 0)
+    return Suggestion(best.groups, best.declaration, arranged.hand_points, saving)
+
+
+def arranged_text(ruleset: Ruleset, cut_text: str, groups_text: str) -> str:
+    """The best grouping of the cards typed, in card notation (the form's Arrange
+    action). Raises RulesError with a message to show beside the field."""
+    try:
+        cut = parse_card(cut_text or "")
+    except CardError:
+        raise RulesError("Enter the cut joker first: the best grouping depends on it.") from None
+    cards = [card for group in parse_groups(groups_text) for card in group]  # CardError
+    if not cards:
+        raise RulesError("Type the cards first, in any order.")
+    return format_groups(arrange(ruleset, cut, cards).groups)
+
+
+@dataclass
+class PlayerCheck:
+    """One player's part of a round being entered, as the rules service sees it."""
+
+    seat: Seat
+    outcome: str | None
+    text: str
+    hand: PlayerHand | None = None  # None until the groups parse
+    assessment: HandAssessment | None = None  # the live preview (needs the cut joker)
+    best: Suggestion | None = None  # the best grouping of a whole hand, for comparison
+    result: PlayerResult | None = None  # the settlement, once the round scores
+    outcome_errors: list[str] = field(default_factory=list)
+    groups_errors: list[str] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return self.seat.player.name
+
+    @property
+    def errors(self) -> list[str]:
+        return self.outcome_errors + self.groups_errors
+
+
+@dataclass
+class RoundCheck:
+    """A round as typed so far: the jokers, each player's preview, and either the
+    round's settlement or the errors that stop it, each placed where it belongs."""
+
+    entry: RoundEntry
+    cut: Card | None
+    players: list[PlayerCheck]
+    jokers: tuple[str, ...] = ()
+    result: RoundResult | None = None
+    cut_errors: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # about the round as a whole
+
+    @property
+    def valid(self) -> bool:
+        return self.result is not None and not self.has_errors
+
+    @property
+    def has_errors(self) -> bool:
+        return bool(self.cut_errors or self.errors or any(p.errors for p in self.players))
+
+
+_PLAYER_FIELD = re.compile(r"players\[(\d+)\]\.(\w+)")
+
+
+def check_round(
+    entry: RoundEntry,
+    cut_text: str | None,
+    hands: Mapping[int, tuple[str | None, str | None]],
+    *,
+    final: bool,
+) -> RoundCheck:
+    """Check a round as typed: ``hands`` maps seat ids to (outcome, groups text).
+
+    ``None`` stands for a value the form already refused. While typing (``final``
+    False) each hand is previewed with ``assess_hand`` and the round is scored once
+    every hand is complete; when saving (``final``) the round is always scored, so
+    every error the rules service finds is reported next to its player.
+    """
+    check = RoundCheck(entry=entry, cut=None, players=[])
+    ruleset = entry.ruleset
+    if cut_text:
+        try:
+            check.cut = parse_card(cut_text)
+        except CardError as error:
+            check.cut_errors.append(f"Cut joker: {error.message}")
+    elif cut_text is not None and final:
+        check.cut_errors.append("Enter the cut joker, e.g. 8S.")
+    if check.cut is not None:
+        check.jokers = tuple(joker_roles(ruleset, check.cut).joker_codes)
+
+    for seat in entry.seats:
+        outcome, text = hands.get(seat.pk, (None, None))
+        player = PlayerCheck(seat=seat, outcome=outcome, text=text or "")
+        check.players.append(player)
+        if text is None:
+            continue
+        try:
+            groups = parse_groups(text)
+        except CardError as error:
+            player.groups_errors.append(error.message)
+            continue
+        if outcome is None:
+            continue
+        player.hand = PlayerHand(
+            name=seat.player.name, outcome=outcome, groups=tuple(tuple(g) for g in groups)
+        )
+        # An untouched field of a player who must show a hand has nothing to preview
+        # yet ("must show all 21 cards, not 0" beside every player would be noise).
+        if check.cut is not None and (text or outcome not in FULL_HAND_OUTCOMES):
+            player.assessment = assess_hand(ruleset, check.cut, player.hand)
+            player.best = suggest_grouping(ruleset, check.cut, player.hand, player.assessment)
+
+    hands_ready = all(player.hand is not None for player in check.players)
+    complete = hands_ready and all(
+        player.hand.outcome not in FULL_HAND_OUTCOMES or len(player.hand.cards) == ruleset.hand_size
+        for player in check.players
+        if player.hand is not None
+    )
+    if check.cut is None or not hands_ready or not (complete or final):
+        return check
+    try:
+        check.result = score_round(ruleset, check.cut, [p.hand for p in check.players])
+    except RoundErrors as errors:
+        _place_errors(check, errors.errors)
+    else:
+        for player, result in zip(check.players, check.result.players, strict=True):
+            player.result = result
+    return check
+
+
+def _place_errors(check: RoundCheck, errors: Iterable[RulesError]) -> None:
+    """Put each error of the rules service next to the player it concerns: its field
+    indexes the list of hands we passed, which is the round's seat order."""
+    players = check.players
+    for error in errors:
+        match = _PLAYER_FIELD.match(error.field)
+        if match and int(match[1]) < len(players):
+            player = players[int(match[1])]
+            if match[2] == "outcome":
+                player.outcome_errors.append(error.message)
+            elif match[2] == "groups":
+                player.groups_errors.append(error.message)
+            else:
+                check.errors.append(error.message)
+            continue
+        winners = [p for p in players if p.outcome in WINNING_OUTCOMES]
+        if error.field == "players" and len(winners) > 1:
+            # "More than one winner" names the round, not a player; it belongs
+            # beside each of the players entered as winning.
+            for player in winners:
+                player.outcome_errors.append(error.message)
+        elif error.field == "cut_joker":
+            check.cut_errors.append(error.message)
+        else:
+            check.errors.append(error.message)
+
+
+def breakdown_of(result: PlayerResult) -> dict:
+    return {
+        "lines": list(result.breakdown),
+        "groups": [
+            {
+                "cards": [card.code for card in group.cards],
+                "kind": str(group.kind),
+                "label": group.kind.label,
+                "counted": group.counted,
+                "left_out": group.left_out,
+            }
+            for group in result.groups
+        ],
+        "value_cards": [card.code for card in result.value_cards],
+    }
+
+
+class RoundConflict(EntryRejected):
+    """Another device saved this round first: ``theirs`` is their version (None if
+    they deleted it). Nothing of ours was written."""
+
+    def __init__(self, message: str, theirs: Round | None) -> None:
+        super().__init__(message)
+        self.theirs = theirs
+
+
+def round_snapshot(played: Round) -> dict:
+    """A round as the audit trail keeps it: enough to show what it was."""
+    entries = played.entries.select_related("player").order_by("pk")
+    return {
+        "cut_joker": played.cut_joker,
+        "dealer": played.dealer.player.name if played.dealer_id else None,
+        "version": played.version,
+        "entries": [
+            {
+                "player": entry.player.name,
+                "outcome": entry.outcome,
+                "groups": entry.groups,
+                "score": entry.score,
+            }
+            for entry in entries
+        ],
+    }
+
+
+def _record(played: Round, action: str, user: AnyUser, before: dict | None, after: dict | None):
+    RoundChange.objects.create(
+        session_id=played.session_id,
+        round=played if action != RoundChange.Action.DELETED else None,
+        number=played.number,
+        action=action,
+        changed_by=user if user.is_authenticated else None,
+        before=before,
+        after=after,
+    )
+
+
+def _changed_on_another_device(played: Round | None, what: str) -> str:
+    if played is None:
+        return f"{what} was deleted on another device meanwhile. Nothing of yours was saved."
+    who = played.entered_by.get_username() if played.entered_by else "someone"
+    return (
+        f"{what} was saved on another device by {who} meanwhile: their version is shown. "
+        "Nothing of yours was saved; what you typed is still here."
+    )
+
+
+def _edit_already_saved(
+    current: Round | None, check: RoundCheck, user: AbstractBaseUser | None, version: int | None
+) -> bool:
+    """Whether ``current`` is exactly what this edit would write, written by this user
+    as the very next version: the same form sent again after its answer was lost (an
+    edit has no submission token, so its content and version stand in for one)."""
+    if current is None or version is None or user is None:
+        return False
+    if current.version != version + 1 or current.entered_by_id != user.pk:
+        return False
+    stored = [
+        (entry.player_id, entry.outcome, entry.groups) for entry in current.entries.order_by("pk")
+    ]
+    typed = [
+        (
+            player.seat.player_id,
+            result.outcome,
+            [[card.code for card in group] for group in player.hand.groups],
+        )
+        for player, result in zip(check.players, check.result.players, strict=True)
+        if player.hand is not None
+    ]
+    return current.cut_joker == check.cut.code and stored == typed
+
+
+def save_round(
+    entry: RoundEntry,
+    check: RoundCheck,
+    user: AnyUser,
+    *,
+    version: int | None = None,
+    expected_number: int | None = None,
+    submission: str | None = None,
+) -> Round:
+    """Save a checked round: a new one at the end, or an edit of ``entry.round``.
+
+    A new round is saved only as round ``expected_number`` (the number its form
+    showed) and only once per ``submission`` token: the same token again returns
+    the round it saved (a double tap, a retried request). An edit saves only if the
+    round is still at ``version``. Otherwise RoundConflict (another device saved
+    first) or EntryRejected is raised and nothing is saved."""
+    if not check.valid or check.cut is None or check.result is None:
+        raise ValueError("only a round the rules service scored can be saved")
+    entered_by = user if user.is_authenticated else None
+    with transaction.atomic():
+        # Lock the session row: two phones saving at once are serialised here.
+        session = GameSession.objects.select_for_update().get(pk=entry.session.pk)
+        if entry.round is None:
+            if submission:
+                done = session.rounds.filter(submission=submission).first()
+                if done is not None:
+                    return done  # this very form was saved already
+            last = session.rounds.aggregate(last=Max("number"))["last"] or 0
+            if expected_number is not None and expected_number != last + 1:
+                theirs = session.rounds.filter(number=expected_number).first()
+                what = f"Round {expected_number}"
+                raise RoundConflict(_changed_on_another_device(theirs, what), theirs)
+            board = load_scoreboard(session)
+            if board.finished:
+                raise EntryRejected("This session is over: it takes no new rounds.")
+            if [s.pk for s in board.playing_seats] != [s.pk for s in entry.seats]:
+                raise EntryRejected(
+                    "The table changed while this round was typed: reload and enter it again."
+                )
+            played = Round.objects.create(
+                session=session,
+                number=last + 1,
+                dealer=board.next_dealer,
+                cut_joker=check.cut.code,
+                entered_by=entered_by,
+                submission=submission or None,
+            )
+            before = None
+        else:
+            current = session.rounds.select_related("entered_by").filter(pk=entry.round.pk).first()
+            if _edit_already_saved(current, check, entered_by, version):
+                return current  # this very edit, retried after its answer was lost
+            if current is None or current.version != version:
+                what = f"Round {entry.round.number}"
+                raise RoundConflict(_changed_on_another_device(current, what), current)
+            before = round_snapshot(current)
+            Round.objects.filter(pk=current.pk).update(
+                cut_joker=check.cut.code,
+                entered_by=entered_by,
+                version=F("version") + 1,
+                updated_at=timezone.now(),
+            )
+            played = Round.objects.select_related("dealer__player").get(pk=current.pk)
+            played.entries.all().delete()
+        HandEntry.objects.bulk_create(
+            HandEntry(
+                round=played,
+                player=player.seat.player,
+                outcome=result.outcome,
+                groups=[[card.code for card in group] for group in player.hand.groups],
+                declaration=result.declaration or "",
+                hand_points=result.hand_points,
+                value_points=result.value_points,
+                claims=result.claims,
+                score=result.score,
+                breakdown=breakdown_of(result),
+            )
+            for player, result in zip(check.players, check.result.players, strict=True)
+            if player.hand is not None
+        )
+        action = RoundChange.Action.CREATED if before is None else RoundChange.Action.EDITED
+        _record(played, action, user, before, round_snapshot(played))
+        refresh_session(session)
+    return played
+
+
+def delete_round(played: Round, user: AnyUser, *, version: int | None = None) -> None:
+    """Delete a round and close the gap: later rounds move up one number, in
+    ascending order and one row at a time, so (session, number) stays unique at
+    every step (PostgreSQL checks it per row, not at the end of the statement).
+    With ``version``, only if nobody changed the round since (else RoundConflict)."""
+    with transaction.atomic():
+        session = GameSession.objects.select_for_update().get(pk=played.session_id)
+        current = (
+            session.rounds.select_related("entered_by", "dealer__player")
+            .filter(pk=played.pk)
+            .first()
+        )
+        what = f"Round {played.number}"
+        if current is None or (version is not None and current.version != version):
+            raise RoundConflict(_changed_on_another_device(current, what), current)
+        _record(current, RoundChange.Action.DELETED, user, round_snapshot(current), None)
+        number = current.number
+        Round.objects.filter(pk=current.pk).delete()
+        later = session.rounds.filter(number__gt=number).order_by("number")
+        for pk in later.values_list("pk", flat=True):
+            Round.objects.filter(pk=pk).update(number=F("number") - 1)
+        refresh_session(session)
+
+
+def changes_of(session: GameSession, played: Round | None = None) -> QuerySet[RoundChange]:
+    """The audit trail of a session (or of one of its rounds), newest first."""
+    changes = session.changes.select_related("changed_by").order_by("-changed_at", "-pk")
+    return changes.filter(round=played) if played is not None else changes

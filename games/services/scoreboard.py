@@ -1,0 +1,351 @@
+"""A session's score table, replayed by the rules service from the saved round scores.
+
+Read as one snapshot (``read_snapshot``), so a round saved by another phone while a
+page is read is either entirely in the table or not at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from django.db import connection, transaction
+
+from games.models import (
+    GameSession,
+    Round,
+    Seat,
+)
+from games.rules import (
+    RulesError,
+    Ruleset,
+    SessionState,
+    hands_after_elimination,
+    is_pool,
+    session_state,
+)
+from games.services.rulesets import ruleset_of
+
+
+@dataclass(frozen=True)
+class Column:
+    """One player's column of the score table, with their standing."""
+
+    seat: Seat
+    name: str
+    total: int
+    distance: int | None  # points left before the ceiling, None without one
+    eliminated_in: int | None
+    winner: bool
+    deals_next: bool
+    rejoined_after: tuple[int, ...] = ()  # rounds after which the player bought back in
+    # Pool rules, for a player who is out: the total they may rejoin at now, or why
+    # they may not (both None where rejoining is not played).
+    rejoin_at: int | None = None
+    rejoin_refused: str | None = None
+
+
+@dataclass(frozen=True)
+class Cell:
+    score: int | None  # None: sat out (eliminated earlier)
+    total: int
+    out: bool  # eliminated by this round
+    rejoined: int | None = None  # bought back in after this round, at this total
+
+
+@dataclass(frozen=True)
+class Row:
+    round: Round
+    dealer: str | None
+    cells: tuple[Cell, ...]
+
+
+# A round as the score table reads it: (id, number, dealer seat id, cut joker, version).
+RoundKey = tuple[int, int, int | None, str, int]
+ROUND_FIELDS = ("id", "number", "dealer_id", "cut_joker", "version")
+
+
+class Rows(Sequence[Row]):
+    """The score table's rows, built when they are looked at: a page that shows the
+    latest ten rounds of a long session (the share link) builds ten rows, not all of
+    them, while ``len()`` and ``bool()`` cost nothing. Indexing and slicing work as on
+    a tuple; iterating builds every row."""
+
+    def __init__(
+        self,
+        session: GameSession,
+        rounds: Sequence[RoundKey],
+        state: SessionState,
+        names: Sequence[str],
+        name_of_seat: Mapping[int, str],
+    ) -> None:
+        self._session = session
+        self._rounds = rounds
+        self._state = state
+        self._names = tuple(names)
+        self._name_of_seat = name_of_seat
+
+    def __len__(self) -> int:
+        return len(self._rounds)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return tuple(self._row(i) for i in range(*index.indices(len(self._rounds))))
+        if index < 0:
+            index += len(self._rounds)
+        if not 0 <= index < len(self._rounds):
+            raise IndexError("no such round")
+        return self._row(index)
+
+    def __iter__(self) -> Iterator[Row]:
+        return (self._row(i) for i in range(len(self._rounds)))
+
+    def _row(self, index: int) -> Row:
+        # The Round a query with .only(*ROUND_FIELDS) would have loaded (from_db wants
+        # the values in the model's field order).
+        loaded = dict(zip(ROUND_FIELDS, self._rounds[index], strict=True))
+        loaded["session_id"] = self._session.pk
+        fields = [f.attname for f in Round._meta.concrete_fields if f.attname in loaded]
+        played = Round.from_db(self._session._state.db, fields, [loaded[f] for f in fields])
+        played.session = self._session
+        line = self._state.lines[index]
+        return Row(
+            round=played,
+            dealer=self._name_of_seat.get(played.dealer_id),
+            cells=tuple(
+                Cell(
+                    score=line.scores[name],
+                    total=line.totals[name],
+                    out=name in line.eliminated,
+                    rejoined=line.rejoined.get(name),
+                )
+                for name in self._names
+            ),
+        )
+
+
+@dataclass(frozen=True)
+class Scoreboard:
+    """A session replayed by the rules service, shaped for the score table."""
+
+    session: GameSession
+    ruleset: Ruleset
+    state: SessionState
+    seats: tuple[Seat, ...]
+    columns: tuple[Column, ...]
+    rows: Rows
+    next_dealer: Seat | None
+    warnings: tuple[str, ...] = ()  # e.g. a rejoin an edit has made impossible
+
+    @property
+    def finished(self) -> bool:
+        return self.state.finished
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        return self.state.winners
+
+    @property
+    def ceiling(self) -> int | None:
+        return self.state.ceiling
+
+    @property
+    def pool(self) -> bool:
+        return is_pool(self.ruleset, self.state.ceiling)
+
+    @property
+    def rejoins(self) -> bool:
+        """Whether anyone has rejoined, or may: the table then explains it."""
+        return any(c.rejoined_after or c.rejoin_at is not None for c in self.columns)
+
+    @property
+    def playing_seats(self) -> tuple[Seat, ...]:
+        """Seats still in, in seat order: the players of the next round."""
+        active = set(self.state.active)
+        return tuple(seat for seat in self.seats if seat.player.name in active)
+
+
+# The share page shows this many of the latest rounds; older ones are a tap away.
+LATEST_ROUNDS = 10
+
+
+@dataclass(frozen=True)
+class Fold:
+    """The rows a long score table shows: from round ``first`` to the latest, the
+    older ones (1 to ``first`` - 1) one tap away. Only the rows shown are built, so a
+    page showing a fold costs the same at round 10,000 as at round 20, apart from the
+    replay of the saved scores."""
+
+    rows: tuple[Row, ...]
+    first: int  # the first round shown: 1 when none is hidden
+    pinned: bool  # the reader asked to see from ``first``: rounds saved later add below
+    step: int  # rounds one tap shows more of
+
+    @property
+    def hidden(self) -> int:
+        """Rounds not shown: 1 to this."""
+        return self.first - 1
+
+    @property
+    def earlier(self) -> int:
+        """The first round shown after one tap on "earlier rounds"."""
+        return max(1, self.first - self.step)
+
+    @property
+    def more(self) -> int:
+        """How many rounds that tap adds."""
+        return self.first - self.earlier
+
+
+def fold_rows(board: Scoreboard, *, latest: int = LATEST_ROUNDS, first: int | None = None) -> Fold:
+    """The latest ``latest`` rounds of the table or, when a reader asked for older ones,
+    every round from ``first`` on (anything out of range shows the latest)."""
+    played = len(board.rows)
+    newest = max(1, played - latest + 1)
+    start = newest if first is None or first < 1 else min(first, newest)
+    return Fold(rows=board.rows[start - 1 :], first=start, pinned=start < newest, step=latest)
+
+
+@contextmanager
+def read_snapshot() -> Iterator[None]:
+    """Every query inside reads one snapshot of the database, as of the first one.
+
+    On PostgreSQL each statement of a READ COMMITTED transaction (Django's default,
+    and autocommit) sees what was committed when *it* started, so a page that reads
+    the session, then its rounds and hands, then its rejoins could mix the states
+    before and after another phone's save. A REPEATABLE READ transaction pins the
+    snapshot of its first statement for all of them; READ ONLY, because a snapshot
+    that writes could fail to serialize, and one that only reads never does and never
+    blocks a writer (MVCC). Inside a transaction that is already open (a save, which
+    holds the session's row lock, so nothing of the session changes under it) the
+    isolation level can no longer be set, and there is no need to.
+
+    On SQLite nothing is opened: a transaction there takes the database's write lock
+    (BEGIN IMMEDIATE, see settings.py), which would queue every page behind every
+    other. What must agree, the rounds and their hands, is read by one statement
+    (see load_scoreboard), and one statement reads one state on any database."""
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        yield
+        return
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        yield
+
+
+def load_scoreboard(session: GameSession) -> Scoreboard:
+    """Replay the session's rounds through `session_state`: totals, eliminations,
+    the winner and the next dealer are derived here, never stored.
+
+    Safe while other phones save, edit and delete rounds: see `read_snapshot`."""
+    with read_snapshot():
+        return _load_scoreboard(session)
+
+
+def _load_scoreboard(session: GameSession) -> Scoreboard:
+    ruleset = ruleset_of(session)
+    seats = tuple(session.seats.select_related("player").order_by("position"))
+    names = [seat.player.name for seat in seats]
+    name_of_player = {seat.player_id: seat.player.name for seat in seats}
+    name_of_seat = {seat.pk: seat.player.name for seat in seats}
+    # The rounds and their hands in ONE statement (a LEFT JOIN, so a round without
+    # hands still counts): two queries could straddle another phone's save and find
+    # hands of a round they never read, or a round without its hands. Only what the
+    # replay needs: every page and every save replays the session, so the hands'
+    # groups and breakdowns (JSON) are not read here, and the rows come in chunks: the
+    # 40,000 hands of a very long session are never all in memory at once.
+    rounds: list[RoundKey] = []
+    scores: list[dict[str, int]] = []
+    for *played, player_id, score in (
+        session.rounds.order_by("number")
+        .values_list(*ROUND_FIELDS, "entries__player_id", "entries__score")
+        .iterator(chunk_size=2000)
+    ):
+        if not rounds or rounds[-1][0] != played[0]:
+            rounds.append(tuple(played))
+            scores.append({})
+        # An entry for someone without a seat can only come from the admin; the rules
+        # service would not know the name, so it is left off the table.
+        if player_id in name_of_player:
+            scores[-1][name_of_player[player_id]] = score
+    ignored: list[str] = []
+    dealers = [name_of_seat[dealer] for _, _, dealer, _, _ in rounds if dealer in name_of_seat]
+    first_dealer = name_of_seat.get(session.first_dealer_id)
+    rejoins = [
+        (name_of_seat[seat_id], after)
+        for seat_id, after in session.rejoins.order_by("after_round", "pk").values_list(
+            "seat_id", "after_round"
+        )
+        if seat_id in name_of_seat
+    ]
+    while True:
+        try:
+            state = session_state(
+                ruleset,
+                names,
+                scores,
+                ceiling=session.ceiling,
+                dealers=dealers,
+                first_dealer=first_dealer,
+                rejoins=rejoins,
+                closed=session.closed_at is not None,
+            )
+            break
+        except RulesError as error:
+            # An edit to an earlier round can make a later rejoin break the rules
+            # (a total now above the cutoff): it no longer counts, and the page says so.
+            index = int(error.field.removeprefix("rejoins[").rstrip("]"))
+            name, after = rejoins.pop(index)
+            ignored.append(f"{name}'s rejoin after round {after} is ignored: {error.message}.")
+    for name, number in hands_after_elimination(state):
+        ignored.append(
+            f"{name} was out before round {number} but has a hand in it (an earlier round "
+            f"was edited): it still counts. Edit or delete round {number} if it should not."
+        )
+    rejoined_after: dict[str, list[int]] = {name: [] for name in names}
+    for line in state.lines:
+        for name in line.rejoined:
+            rejoined_after[name].append(line.number)
+    by_name = {seat.player.name: seat for seat in seats}
+    columns = tuple(
+        Column(
+            seat=seat,
+            name=seat.player.name,
+            total=state.totals[seat.player.name],
+            distance=state.distance_to_ceiling(seat.player.name),
+            eliminated_in=state.eliminated_in.get(seat.player.name),
+            winner=seat.player.name in state.winners,
+            deals_next=seat.player.name == state.next_dealer,
+            rejoined_after=tuple(rejoined_after[seat.player.name]),
+            **_rejoin_offer(state, ruleset, seat.player.name),
+        )
+        for seat in seats
+    )
+    return Scoreboard(
+        session=session,
+        ruleset=ruleset,
+        state=state,
+        seats=seats,
+        columns=columns,
+        rows=Rows(session, rounds, state, names, name_of_seat),
+        next_dealer=by_name.get(state.next_dealer) if state.next_dealer else None,
+        warnings=tuple(ignored),
+    )
+
+
+def _rejoin_offer(state: SessionState, ruleset: Ruleset, name: str) -> dict:
+    """For a player who is out, under rules that let them buy back in: the total
+    they would rejoin at now, or the rules service's reason why they may not."""
+    if name not in state.eliminated_in or state.finished or ruleset.rejoin_cutoff is None:
+        return {}
+    problem = state.rejoin_problem(name)
+    if problem:
+        return {"rejoin_refused": problem}
+    return {"rejoin_at": state.rejoin_total()}
+
+
+def live_stamp(session: GameSession) -> str:
+    """Changes whenever anything on the score table may have changed: a live view
+    polls with it and is answered "nothing new" while it matches."""
+    return str(int(session.updated_at.timestamp() * 1_000_000))
