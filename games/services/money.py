@@ -11,6 +11,7 @@ from decimal import Decimal
 from games.rules import (
     balances_from_totals,
     is_net,
+    pot_of,
     pot_split,
     remaining_drops,
     settle,
@@ -67,8 +68,8 @@ def money_of(board: Scoreboard) -> Money | None:
         return Money(per_point=session.money_per_point, payments=payments)
     if board.pool and session.buy_in:
         # Each seat bought in once, and each rejoin buys in again.
-        entries = len(board.seats) + sum(len(c.rejoined_after) for c in board.columns)
-        pot = _cents(session.buy_in) * entries
+        rejoins = sum(len(c.rejoined_after) for c in board.columns)
+        pot = pot_of(_cents(session.buy_in), len(board.seats), rejoins)
         if board.finished:
             return Money(buy_in=session.buy_in, pot=_money(pot), pot_winners=board.winners)
         drops = remaining_drops(board.state, board.ruleset)

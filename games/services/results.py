@@ -15,6 +15,7 @@ from games.models import (
     Seat,
 )
 from games.rules import (
+    DROP_OUTCOMES,
     WINNING_OUTCOMES,
 )
 from games.services import ratings
@@ -35,10 +36,6 @@ def refresh_session(session: GameSession) -> Scoreboard:
     return board
 
 
-# Outcomes that count as a drop in the standings' drop rate.
-DROPS = ("first_drop", "middle_drop", "declare_timeout")
-
-
 def _store_results(session: GameSession, board: Scoreboard) -> None:
     """Each seat's result as the rules service replays it, for the standings."""
     state = board.state
@@ -50,7 +47,7 @@ def _store_results(session: GameSession, board: Scoreboard) -> None:
         .annotate(
             played=Count("id"),
             won=Count("id", filter=Q(outcome__in=WINNING_OUTCOMES)),
-            dropped=Count("id", filter=Q(outcome__in=DROPS)),
+            dropped=Count("id", filter=Q(outcome__in=sorted(DROP_OUTCOMES))),
             points=Sum("score"),
             best=best("score"),
             worst=worst("score"),

@@ -22,7 +22,9 @@ from games.models import (
     Seat,
 )
 from games.rules import (
+    ARRANGED_OUTCOMES,
     FULL_HAND_OUTCOMES,
+    SHOWN_OUTCOMES,
     WINNING_OUTCOMES,
     Card,
     CardError,
@@ -123,21 +125,17 @@ class Suggestion:
         return format_groups(self.groups)
 
 
-# Outcomes whose grouping matters: a loser's count, or whether a declaration holds.
-_ARRANGED_OUTCOMES = ("shown", "deal_show", "declared", "invalid_declaration")
-
-
 def suggest_grouping(
     ruleset: Ruleset, cut: Card, hand: PlayerHand, assessment: HandAssessment
 ) -> Suggestion | None:
     """For a whole hand, the best grouping and what it would save; None otherwise."""
-    if hand.outcome not in _ARRANGED_OUTCOMES or len(hand.cards) != ruleset.hand_size:
+    if hand.outcome not in ARRANGED_OUTCOMES or len(hand.cards) != ruleset.hand_size:
         return None
     try:
         best = arrange(ruleset, cut, hand.cards)
     except RulesError:
         return None  # e.g. too many copies of a card: the hand's own error says so
-    if hand.outcome not in ("shown", "deal_show"):
+    if hand.outcome not in SHOWN_OUTCOMES:
         return Suggestion(best.groups, best.declaration, None, 0)
     arranged = assess_hand(ruleset, cut, PlayerHand(hand.name, hand.outcome, best.groups))
     saving = max((assessment.hand_points or 0) - (arranged.hand_points or 0), 0)
@@ -178,6 +176,15 @@ class PlayerCheck:
     @property
     def errors(self) -> list[str]:
         return self.outcome_errors + self.groups_errors
+
+    @property
+    def counted(self) -> bool:
+        """Whether the hand is counted card by card (a loser who showed)."""
+        return self.outcome in SHOWN_OUTCOMES
+
+    @property
+    def declared_invalid(self) -> bool:
+        return self.outcome == "invalid_declaration"
 
 
 @dataclass

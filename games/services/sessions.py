@@ -26,6 +26,7 @@ from games.models import (
 from games.rules import (
     PRESETS,
     Ruleset,
+    can_end_by_hand,
     get_ruleset,
     toss,
 )
@@ -115,9 +116,8 @@ def set_stakes(
 
 
 def can_close(board: Scoreboard) -> bool:
-    """A points game ends when the table says so (after a round), the best total
-    winning; a pool ends only by its ceiling, or by splitting the pot."""
-    return not board.pool and bool(board.rows) and not board.finished
+    """Whether the table may end this session now (the rules service decides)."""
+    return can_end_by_hand(board.pool, len(board.rows), board.finished)
 
 
 def close_session(session: GameSession) -> Scoreboard:
