@@ -2,44 +2,51 @@
 
 A session outside any league belongs to its creator alone. A league's sessions follow
 the league's roles, whoever started them: a member who leaves the league (or becomes a
-viewer) keeps no rights over the sessions they started in it. Owners may do
-everything; scorers enter, edit and delete rounds, end sessions and rejoin players;
-viewers look. Anyone else is told nothing exists (404), so ids and slugs reveal
-nothing; a member without the right role gets a 403.
+viewer) keeps no rights over the sessions they started in it.
+
+- **view** a session: its creator (outside a league), or any member of its league;
+- **write** (add, edit and delete rounds, end the session, rejoin players): its
+  creator, or a league owner or scorer;
+- **manage** (stakes, the share link): its creator, or a league owner;
+- a league's pages: its members; its house rules and members: its owners;
+- a share link: anyone holding it, read-only.
+
+Anyone else is told nothing exists (404), so ids and slugs reveal nothing; a member
+without the right role gets a 403. Every view, export, standings query and share page
+asks this module, through the ``*_for`` helpers below or the querysets and Q objects
+for lists.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import PermissionDenied
 from django.db.models import Count, F, Q, QuerySet
+from django.http import Http404
 
-from games.models import (
-    GameSession,
-    League,
-    Membership,
-)
+from games.models import GameSession, League, Membership, Round
 
 AnyUser = AbstractBaseUser | AnonymousUser
+Need = Literal["view", "write", "manage"]
 
+OWNER = Membership.Role.OWNER
 # Roles that may add, edit and delete rounds of a league's sessions.
 WRITE_ROLES = (Membership.Role.OWNER, Membership.Role.SCORER)
+ROLES_FOR: dict[Need, tuple[str, ...]] = {
+    "view": tuple(Membership.Role.values),
+    "write": WRITE_ROLES,
+    "manage": (OWNER,),
+}
+REFUSALS: dict[Need, str] = {
+    "write": "Only the session's creator or a league scorer may do that.",
+    "manage": "Only the session's creator or a league owner may do that.",
+}
 
 
-# A league's sessions follow the league's roles, whoever started them: a member
-# who leaves the league (or becomes a viewer) keeps no rights over the sessions they
-# started in it. A session outside any league belongs to its creator alone.
-
-
-def sessions_visible_to(user: AnyUser) -> QuerySet[GameSession]:
-    """Sessions a user created outside any league, or that belong to a league they
-    are a member of."""
-    if not user.is_authenticated:
-        return GameSession.objects.none()
-    return GameSession.objects.filter(
-        Q(created_by=user, league__isnull=True) | Q(league__memberships__user=user)
-    ).distinct()
+# --- Sessions --------------------------------------------------------------------------
 
 
 def _has_role(user: AnyUser, session: GameSession, roles: Sequence[str]) -> bool:
@@ -53,25 +60,95 @@ def _has_role(user: AnyUser, session: GameSession, roles: Sequence[str]) -> bool
 
 
 def can_view(user: AnyUser, session: GameSession) -> bool:
-    return _has_role(user, session, Membership.Role.values)
+    return _has_role(user, session, ROLES_FOR["view"])
 
 
 def can_write(user: AnyUser, session: GameSession) -> bool:
     """Add, edit and delete rounds, end the session, rejoin players: its creator, or
     a league owner or scorer."""
-    return _has_role(user, session, WRITE_ROLES)
+    return _has_role(user, session, ROLES_FOR["write"])
 
 
 def can_manage(user: AnyUser, session: GameSession) -> bool:
     """Set the stakes and replace the share link: its creator, or a league owner."""
-    return _has_role(user, session, (Membership.Role.OWNER,))
+    return _has_role(user, session, ROLES_FOR["manage"])
 
 
-def leagues_for_scorer(user: AnyUser) -> QuerySet[League]:
-    """Leagues a user may start sessions in."""
+def session_for(user: AnyUser, pk: int, need: Need = "view") -> GameSession:
+    """The session, if ``user`` may see it and do what they ``need``: a 404 for a
+    session they may not see, a 403 for one they may see but not change."""
+    session = (
+        GameSession.objects.select_related("league", "created_by", "first_dealer__player")
+        .filter(pk=pk)
+        .first()
+    )
+    if session is None or not can_view(user, session):
+        raise Http404("No such session.")
+    if need != "view" and not _has_role(user, session, ROLES_FOR[need]):
+        raise PermissionDenied(REFUSALS[need])
+    return session
+
+
+def round_for(user: AnyUser, pk: int, round_pk: int, need: Need = "view") -> Round:
+    """A round of a session ``user`` may see (and change, as ``session_for`` decides)."""
+    session = session_for(user, pk, need)
+    played = session.rounds.select_related("dealer__player").filter(pk=round_pk).first()
+    if played is None:
+        raise Http404("No such round.")
+    played.session = session  # already loaded, with the access check done
+    return played
+
+
+def session_for_share_token(token: str) -> GameSession:
+    """The session a share link shows, read-only, to anyone holding it."""
+    session = GameSession.objects.select_related("league").filter(share_token=token).first()
+    if session is None:
+        raise Http404("No such session.")
+    return session
+
+
+def sessions_visible_to(user: AnyUser) -> QuerySet[GameSession]:
+    """Sessions a user created outside any league, or that belong to a league they
+    are a member of."""
     if not user.is_authenticated:
-        return League.objects.none()
-    return League.objects.filter(memberships__user=user, memberships__role__in=WRITE_ROLES)
+        return GameSession.objects.none()
+    return GameSession.objects.filter(
+        Q(created_by=user, league__isnull=True) | Q(league__memberships__user=user)
+    ).distinct()
+
+
+def visible_sessions(user: AnyUser, league_ids: Sequence[int]) -> Q:
+    """The sessions ``user`` may see, as ``can_view`` decides one by one, as a Q over
+    GameSession for queries that join it: the ones they created outside any league and
+    those of the leagues (``league_ids``, see ``member_league_ids``) they belong to."""
+    if not user.is_authenticated:
+        return Q(pk__in=[])
+    return Q(created_by=user, league__isnull=True) | Q(league_id__in=list(league_ids))
+
+
+# --- Leagues ---------------------------------------------------------------------------
+
+
+def role_of(user: AnyUser, league: League) -> str | None:
+    """The user's role in the league, or None for someone who is not a member."""
+    if not user.is_authenticated:
+        return None
+    return (
+        Membership.objects.filter(league=league, user=user).values_list("role", flat=True).first()
+    )
+
+
+def league_for(user: AnyUser, slug: str, need: Literal["view", "manage"] = "view"):
+    """The league and ``user``'s role in it: a 404 for anyone who is not a member, so
+    a slug reveals nothing; a 403 for a member who is not an owner when ``need`` is
+    "manage" (house rules, members)."""
+    league = League.objects.filter(slug=slug).first()
+    role = role_of(user, league) if league else None
+    if role is None:
+        raise Http404("No such league.")
+    if need == "manage" and role != OWNER:
+        raise PermissionDenied("Only the league's owners may do that.")
+    return league, role
 
 
 def leagues_of(user: AnyUser) -> QuerySet[League]:
@@ -86,10 +163,15 @@ def leagues_of(user: AnyUser) -> QuerySet[League]:
     )
 
 
-def role_of(user: AnyUser, league: League) -> str | None:
-    """The user's role in the league, or None for someone who is not a member."""
+def member_league_ids(user: AnyUser) -> list[int]:
+    """The leagues a user is a member of (one query)."""
     if not user.is_authenticated:
-        return None
-    return (
-        Membership.objects.filter(league=league, user=user).values_list("role", flat=True).first()
-    )
+        return []
+    return list(League.objects.filter(memberships__user=user).values_list("pk", flat=True))
+
+
+def leagues_for_scorer(user: AnyUser) -> QuerySet[League]:
+    """Leagues a user may start sessions in."""
+    if not user.is_authenticated:
+        return League.objects.none()
+    return League.objects.filter(memberships__user=user, memberships__role__in=WRITE_ROLES)

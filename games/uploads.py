@@ -58,7 +58,7 @@ class UploadLimitMiddleware:
         except Resolver404:
             name = None
         if name == "games:league_import" and request.user.is_authenticated:
-            from .views_exports import league_import_too_large  # the URLconf is loaded now
+            from games.views.transfer import league_import_too_large  # the URLconf is loaded now
 
             return league_import_too_large(request)
         return HttpResponse(

@@ -34,7 +34,8 @@ from django.urls import resolve, reverse
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from games.forms import CardListField, NumbersField, SessionForm
+from games.forms.fields import CardListField, NumbersField
+from games.forms.sessions import SessionForm
 from games.models import League, Membership
 from games.rules import CardError, parse_card
 from games.transfer.league_export import dumps, export_league

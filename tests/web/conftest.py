@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from games.forms import SessionForm
+from games.forms.sessions import SessionForm
 from games.models import GameSession
 from games.rules import PlayerHand, get_ruleset, parse_card, parse_groups, score_round
 from games.rules.totals import session_state

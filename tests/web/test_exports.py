@@ -911,7 +911,7 @@ def test_the_import_form_needs_a_file_and_a_signed_in_user(
 def test_a_file_too_large_for_the_page_is_refused(
     stranger: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("games.views_exports.MAX_IMPORT_BYTES", 10)
+    monkeypatch.setattr("games.forms.transfer.MAX_IMPORT_BYTES", 10)
     response = stranger.post(reverse("games:league_import"), upload(b"{" + b" " * 20 + b"}"))
     assert response.status_code == 422
     assert "manage.py import_league" in response.content.decode()

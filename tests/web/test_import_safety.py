@@ -19,7 +19,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games.forms import LeagueForm, SessionForm
+from games.forms.leagues import LeagueForm
+from games.forms.sessions import SessionForm
 from games.management.commands.import_league import Command as ImportCommand
 from games.models import GameSession, League, Membership, Player, Round
 from games.transfer.league_export import export_league
@@ -260,7 +261,7 @@ def test_temporary_upload_files_never_outlive_the_request(
         seen_during.append(os.listdir(spool))
         return real_import(*args, **kwargs)
 
-    monkeypatch.setattr("games.views_exports.import_league", import_and_look)
+    monkeypatch.setattr("games.views.transfer.import_league", import_and_look)
     text = json.dumps(moved)
     assert len(text) > 1024
 
@@ -275,7 +276,7 @@ def test_temporary_upload_files_never_outlive_the_request(
 def test_a_file_of_more_rounds_than_the_page_takes_is_refused_before_scoring(
     moved: dict, stranger: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("games.views_exports.MAX_IMPORT_ROUNDS", 11)  # the file has 12
+    monkeypatch.setattr("games.views.transfer.MAX_IMPORT_ROUNDS", 11)  # the file has 12
     scored = []
     monkeypatch.setattr(
         "games.transfer.league_import.score_round", lambda *args: scored.append(args)

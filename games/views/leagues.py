@@ -16,12 +16,12 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.urls import URLPattern, path, re_path
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games.access import leagues_of, role_of
-from games.forms import LeagueForm, MemberForm, RoleForm
+from games.access import league_for, leagues_of, role_of
+from games.forms.leagues import LeagueForm, MemberForm, RoleForm
 from games.models import League, Membership
+from games.pages import FORM_ERRORS
 from games.rules import PRESETS, RulesError
 from games.services.leagues import (
     LeagueError,
@@ -35,29 +35,6 @@ from games.services.leagues import (
     remove_member,
     update_rules,
 )
-
-FORM_ERRORS = 422
-
-
-def get_league_and_role(request: HttpRequest, slug: str) -> tuple[League, str]:
-    """The league and the user's role in it; a 404 for anyone who is not a member,
-    so a slug reveals nothing. Shared by every view of a league's pages."""
-    league = League.objects.filter(slug=slug).first()
-    role = role_of(request.user, league) if league else None
-    if role is None:
-        raise Http404("No such league.")
-    return league, role
-
-
-def get_league_for_member(request: HttpRequest, slug: str) -> League:
-    return get_league_and_role(request, slug)[0]
-
-
-def _get_league_for_owner(request: HttpRequest, slug: str) -> League:
-    league, role = get_league_and_role(request, slug)
-    if role != Membership.Role.OWNER:
-        raise PermissionDenied("Only the league's owners may do that.")
-    return league
 
 
 @login_required
@@ -121,7 +98,7 @@ def league_new(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_safe
 def league_detail(request: HttpRequest, slug: str) -> TemplateResponse:
-    league, role = get_league_and_role(request, slug)
+    league, role = league_for(request.user, slug)
     context = {
         "league": league,
         "role": role,
@@ -142,7 +119,7 @@ def league_detail(request: HttpRequest, slug: str) -> TemplateResponse:
 def league_rules(request: HttpRequest, slug: str) -> HttpResponse:
     """The league's house rules: every option of its preset with what it means.
     Owners change them; other members see them."""
-    league, role = get_league_and_role(request, slug)
+    league, role = league_for(request.user, slug)
     owner = role == Membership.Role.OWNER
     if request.method == "POST" and not owner:
         raise PermissionDenied("Only the league's owners may change its rules.")
@@ -174,7 +151,7 @@ def league_rules(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def member_add(request: HttpRequest, slug: str) -> HttpResponse:
-    league = _get_league_for_owner(request, slug)
+    league = league_for(request.user, slug, "manage")[0]
     form = MemberForm(request.POST)
     if form.is_valid():
         try:
@@ -192,12 +169,10 @@ def member_add(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def member_change(request: HttpRequest, slug: str, member_pk: str) -> HttpResponse:
+def member_change(request: HttpRequest, slug: str, member_pk: int) -> HttpResponse:
     """Change a member's role, or remove them (``remove`` in the POST)."""
-    league = _get_league_for_owner(request, slug)
-    membership = (
-        league.memberships.select_related("user", "league").filter(pk=int(member_pk)).first()
-    )
+    league = league_for(request.user, slug, "manage")[0]
+    membership = league.memberships.select_related("user", "league").filter(pk=member_pk).first()
     if membership is None:
         raise Http404("No such member.")
     name = membership.user.get_username()
@@ -217,17 +192,3 @@ def member_change(request: HttpRequest, slug: str, member_pk: str) -> HttpRespon
     if membership.user_id == request.user.pk and role_of(request.user, league) is None:
         return redirect("games:league_list")  # they removed themselves
     return redirect("games:league_detail", slug=league.slug)
-
-
-urlpatterns: list[URLPattern] = [
-    path("leagues/", league_list, name="league_list"),
-    path("leagues/new/", league_new, name="league_new"),
-    path("leagues/<slug:slug>/", league_detail, name="league_detail"),
-    path("leagues/<slug:slug>/rules/", league_rules, name="league_rules"),
-    path("leagues/<slug:slug>/members/", member_add, name="member_add"),
-    re_path(
-        r"^leagues/(?P<slug>[-a-zA-Z0-9_]+)/members/(?P<member_pk>[0-9]{1,18})/$",
-        member_change,
-        name="member_change",
-    ),
-]

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
-from django.urls import URLPattern, re_path, reverse
+from django.urls import reverse
 from django.views.decorators.http import require_safe
 
+from games.access import session_for_share_token
 from games.models import GameSession
+from games.pages import chart_response
 from games.services.money import money_of
 from games.services.scoreboard import (
     Scoreboard,
@@ -22,16 +24,7 @@ from games.services.scoreboard import (
     read_snapshot,
 )
 
-# Tokens are made by models.new_share_token: 22 URL-safe characters.
-TOKEN = r"(?P<token>[A-Za-z0-9_-]{16,32})"
 POLL_SECONDS = 3
-
-
-def _get_session_for_token(token: str) -> GameSession:
-    session = GameSession.objects.select_related("league").filter(share_token=token).first()
-    if session is None:
-        raise Http404("No such session.")
-    return session
 
 
 def _first_round(request: HttpRequest) -> int | None:
@@ -60,7 +53,7 @@ def _shared_context(request: HttpRequest, session: GameSession, board: Scoreboar
 @require_safe
 def shared_session(request: HttpRequest, token: str) -> TemplateResponse:
     with read_snapshot():  # the session row (stamp, stakes) agrees with its table
-        session = _get_session_for_token(token)
+        session = session_for_share_token(token)
         board = load_scoreboard(session)
     context = _shared_context(request, session, board)
     response = TemplateResponse(request, "games/shared.html", context)
@@ -77,7 +70,7 @@ def shared_scoreboard(request: HttpRequest, token: str) -> HttpResponse:
     keeps the older rounds a reader opened). Without ``v`` it is also what the
     "earlier rounds" button swaps in."""
     with read_snapshot():  # the stamp and the table are of one moment
-        session = _get_session_for_token(token)
+        session = session_for_share_token(token)
         if request.GET.get("v") == live_stamp(session):
             return HttpResponse(status=204)
         board = load_scoreboard(session)
@@ -87,7 +80,10 @@ def shared_scoreboard(request: HttpRequest, token: str) -> HttpResponse:
     return response
 
 
-urlpatterns: list[URLPattern] = [
-    re_path(rf"^shared/{TOKEN}/$", shared_session, name="shared_session"),
-    re_path(rf"^shared/{TOKEN}/scoreboard/$", shared_scoreboard, name="shared_scoreboard"),
-]
+@require_safe
+def shared_totals_chart(request: HttpRequest, token: str) -> HttpResponse:
+    """The same chart for anyone holding the session's share link (read-only)."""
+    session = GameSession.objects.filter(share_token=token).first()
+    if session is None:
+        raise Http404("No such session.")
+    return chart_response(session)

@@ -1,0 +1,46 @@
+"""A league: its name and house rules, its members and their roles."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from django import forms
+
+from games.forms.fields import money_per_point_field
+from games.forms.rulesets import RulesetForm
+from games.models import Membership
+from games.names import NameField
+from games.rules import PRESETS
+
+
+class LeagueForm(RulesetForm):
+    """A league's name and default rules: its preset, ceiling and house rules, and
+    the money a point is worth in its net-format sessions."""
+
+    name = NameField(
+        max_length=100, label="Name", error_messages={"required": "Give the league a name."}
+    )
+    money_per_point = money_per_point_field()
+
+    field_order = ["name"]
+
+    def overrides(self) -> dict[str, Any]:
+        """What the league stores: the options that differ from its preset, the
+        ceiling among them (a session's own ceiling field stands for it)."""
+        assert self.ruleset is not None
+        preset = PRESETS[self.cleaned_data["preset"]]
+        ceiling = self.cleaned_data.get("ceiling")
+        ruleset = dataclasses.replace(self.ruleset, ceiling=ceiling or preset.ceiling)
+        return ruleset.overrides_from(preset)
+
+
+class MemberForm(forms.Form):
+    """An owner adds someone to the league by their username, with a role."""
+
+    username = forms.CharField(max_length=150, label="Username")
+    role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.SCORER)
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(choices=Membership.Role.choices)

@@ -1,0 +1,129 @@
+"""The round form: the cut joker and each player's outcome and groups."""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+
+from games.models import HandEntry, Seat
+from games.services.rounds import PlayerCheck, RoundCheck, RoundEntry, check_round
+
+# A 21-card hand in the longest notation is about 100 characters; this leaves room
+# for spaces and comments while keeping a hostile POST small.
+MAX_GROUPS_TEXT = 400
+
+
+FORM_KEY = r"[0-9a-f]{8}"
+
+
+SUBMISSION = r"[0-9a-f]{32}"
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    """One player's part of the round form: fields and what the rules said."""
+
+    seat: Seat
+    outcome: forms.BoundField
+    groups: forms.BoundField
+    check: PlayerCheck | None
+    deals: bool  # dealt this round
+
+
+class RoundForm(forms.Form):
+    """The cut joker, then each player's outcome and groups.
+
+    ``clean()`` asks the rules service (via check_round) and files every
+    error under the player's outcome or groups field; ``check`` keeps the previews.
+    """
+
+    cut_joker = forms.CharField(max_length=12, required=False, label="Cut joker")
+
+    # The hidden inputs (key, submission, number, version) are read in __init__, not
+    # declared as fields: a mangled one must not make the form invalid with an error
+    # nobody can see; it is simply not trusted.
+
+    def __init__(self, *args: Any, entry: RoundEntry, final: bool = True, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.entry = entry
+        self.final = final
+        self.check: RoundCheck | None = None
+        # Names this rendering of the form in the ids of its preview regions; a preview
+        # answered after the form was replaced (the round saved) then matches nothing.
+        self.form_key = self._posted("key", FORM_KEY) or secrets.token_hex(4)
+        # The form's own random token: a double tap or a retried request saves once.
+        self.submission_token = self._posted("submission", SUBMISSION) or secrets.token_hex(16)
+        # What this form was opened on: the round number it showed (a new round is
+        # saved only as that number) or the version it started from (an edit saves
+        # only over that version; None when none was sent). Kept through previews and
+        # Arrange; a view moves them on only once the user has seen another device's
+        # save.
+        number = self._posted("number", r"[0-9]{1,9}")
+        version = self._posted("version", r"[0-9]{1,9}")
+        self.expected_number = int(number) if number else entry.number
+        self.posted_version = int(version) if version else None
+        self.expected_version = self.posted_version or (
+            entry.round.version if entry.round else None
+        )
+        outcomes = [(o, HandEntry.Outcome(o).label) for o in entry.ruleset.outcomes]
+        for seat in entry.seats:
+            name = seat.player.name
+            self.fields[f"outcome_{seat.pk}"] = forms.ChoiceField(
+                choices=outcomes, initial="shown", label=f"{name}: outcome"
+            )
+            self.fields[f"groups_{seat.pk}"] = forms.CharField(
+                required=False,
+                max_length=MAX_GROUPS_TEXT,
+                label=f"{name}: groups",
+                widget=forms.Textarea(
+                    attrs={
+                        "rows": 3,
+                        "autocomplete": "off",
+                        "autocapitalize": "characters",
+                        "spellcheck": "false",
+                        "data-groups": "",
+                        "placeholder": "e.g. 5H 6H 7H | 8S 8S 8S | …",
+                    }
+                ),
+            )
+
+    def _posted(self, name: str, pattern: str) -> str | None:
+        posted = self.data.get(name) if self.is_bound else None
+        return posted if isinstance(posted, str) and re.fullmatch(pattern, posted) else None
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        cut = None if "cut_joker" in self.errors else cleaned.get("cut_joker", "")
+        hands = {}
+        for seat in self.entry.seats:
+            groups_key = f"groups_{seat.pk}"
+            text = None if groups_key in self.errors else cleaned.get(groups_key, "")
+            hands[seat.pk] = (cleaned.get(f"outcome_{seat.pk}"), text)
+        self.check = check_round(self.entry, cut, hands, final=self.final)
+        for message in self.check.cut_errors:
+            self.add_error("cut_joker", message)
+        for player in self.check.players:
+            for message in player.outcome_errors:
+                self.add_error(f"outcome_{player.seat.pk}", message)
+            for message in player.groups_errors:
+                self.add_error(f"groups_{player.seat.pk}", message)
+        for message in self.check.errors:
+            self.add_error(None, message)
+        return cleaned
+
+    def rows(self) -> list[PlayerRow]:
+        checks = {p.seat.pk: p for p in self.check.players} if self.check else {}
+        return [
+            PlayerRow(
+                seat=seat,
+                outcome=self[f"outcome_{seat.pk}"],
+                groups=self[f"groups_{seat.pk}"],
+                check=checks.get(seat.pk),
+                deals=seat == self.entry.dealer,
+            )
+            for seat in self.entry.seats
+        ]

@@ -1,0 +1,166 @@
+"""The rule options of a session or a league as form fields, one per option of the
+rule model, with the rules service's own help text and validation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from typing import Any
+
+from django import forms
+
+from games.forms.fields import CardListField, NumbersField
+from games.models import Preset
+from games.rules import PRESETS, RulesError, Ruleset, get_ruleset
+from games.rules.rulesets import OPTION_NAMES, option_help
+from games.services.rulesets import describe_preset
+
+# The session's own ceiling field stands for the `ceiling` option.
+HOUSE_RULES = tuple(name for name in OPTION_NAMES if name != "ceiling")
+
+
+_HINTS = typing.get_type_hints(Ruleset)
+
+
+_META = {f.name: f.metadata for f in dataclasses.fields(Ruleset)}
+
+
+def _option_field(name: str) -> forms.Field:
+    """A form field for one Ruleset option, from its type and metadata."""
+    hint = _HINTS[name]
+    meta = _META[name]
+    optional = typing.get_origin(hint) in (typing.Union, types.UnionType)
+    if optional:
+        hint = next(arg for arg in typing.get_args(hint) if arg is not type(None))
+    common = {"label": name.replace("_", " ").capitalize(), "help_text": option_help(name)}
+    if hint is bool:
+        return forms.BooleanField(required=False, **common)
+    if hint is int and "choices" in meta:
+        choices = [(choice, str(choice)) for choice in meta["choices"]]
+        return forms.TypedChoiceField(choices=choices, coerce=int, **common)
+    if hint is int:
+        return forms.IntegerField(
+            required=not optional, min_value=-1_000_000, max_value=1_000_000, **common
+        )
+    if hint is str:
+        choices = [(choice, choice.replace("_", " ")) for choice in meta["choices"]]
+        return forms.ChoiceField(choices=choices, **common)
+    if typing.get_args(hint) == (int, int, int):
+        return NumbersField(max_length=60, **common)
+    if meta.get("cards"):
+        return CardListField(required=False, max_length=100, **common)
+    choices = [(choice, choice.replace("_", " ")) for choice in meta["choices"]]
+    return forms.MultipleChoiceField(
+        choices=choices, required=False, widget=forms.CheckboxSelectMultiple, **common
+    )
+
+
+def _option_initial(ruleset: Ruleset, name: str) -> Any:
+    value = getattr(ruleset, name)
+    if isinstance(value, tuple) and value and isinstance(value[0], int):
+        return ", ".join(str(item) for item in value)
+    if isinstance(value, tuple) and _META[name].get("cards"):
+        return " ".join(value)
+    return list(value) if isinstance(value, tuple) else value
+
+
+def _jsonable(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
+# Slugs shared with the rules service, labels from the model.
+PRESET_CHOICES = [(value, label) for value, label in Preset.choices if value in PRESETS]
+
+
+class RulesetForm(forms.Form):
+    """A preset, its point ceiling and every other option of the rule model (the
+    house rules), for a session or a league's defaults.
+
+    The house rules are rendered with the values of the preset in ``rules_preset``
+    (or, for that preset, of ``defaults``: a league's own rules). Only options that
+    differ from that preset's values become overrides, applied to the chosen preset,
+    so switching preset without JavaScript still does the right thing.
+    """
+
+    preset = forms.ChoiceField(choices=PRESET_CHOICES, widget=forms.RadioSelect)
+    rules_preset = forms.ChoiceField(
+        choices=PRESET_CHOICES, required=False, widget=forms.HiddenInput
+    )
+    ceiling = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=1_000_000,
+        label="Point ceiling",
+        help_text="Prefilled with the preset's; empty for a points game without one.",
+    )
+
+    def __init__(self, *args: Any, defaults: Ruleset | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.defaults = defaults
+        preset = self._rules_preset()
+        shown = self.shown_ruleset(preset)
+        for name in HOUSE_RULES:
+            self.fields[f"rule_{name}"] = _option_field(name)
+            self.initial.setdefault(f"rule_{name}", _option_initial(shown, name))
+        self.initial.setdefault("preset", preset)
+        self.initial.setdefault("rules_preset", preset)
+        self.initial.setdefault("ceiling", shown.ceiling)
+        self.ruleset: Ruleset | None = None
+
+    def shown_ruleset(self, preset: str) -> Ruleset:
+        """The values the house rules start from for ``preset``: the defaults' own
+        when they are of that preset, else the preset's."""
+        if self.defaults is not None and self.defaults.preset == preset:
+            return self.defaults
+        return PRESETS[preset]
+
+    def _rules_preset(self) -> str:
+        """The preset whose values the house-rules fields show."""
+        source = self.data if self.is_bound else self.initial
+        for key in ("rules_preset", "preset"):
+            value = source.get(key)
+            if isinstance(value, str) and value in PRESETS:
+                return value
+        return self.defaults.preset if self.defaults is not None else "21-points"
+
+    # Sections for the template.
+
+    def house_rules(self) -> list[forms.BoundField]:
+        return [self[f"rule_{name}"] for name in HOUSE_RULES]
+
+    def house_rules_have_errors(self) -> bool:
+        return self.is_bound and any(self[f"rule_{name}"].errors for name in HOUSE_RULES)
+
+    def preset_choices(self) -> list[tuple[Any, str]]:
+        """Each preset's radio button with its one-line description."""
+        return [(radio, describe_preset(radio.data["value"])) for radio in self["preset"]]
+
+    def disable(self) -> None:
+        """Show the values without letting them change (a league's viewers)."""
+        for field in self.fields.values():
+            field.disabled = True
+
+    # Validation.
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        preset = cleaned.get("preset")
+        if preset is None:
+            return cleaned
+        shown = cleaned.get("rules_preset") or preset
+        changed = {}
+        for name in HOUSE_RULES:
+            key = f"rule_{name}"
+            if key in cleaned and cleaned[key] != _jsonable(getattr(PRESETS[shown], name)):
+                changed[name] = cleaned[key]
+        try:
+            self.ruleset = get_ruleset(preset, changed)
+        except RulesError as error:
+            option = error.field.removeprefix("overrides.")
+            self.add_error(f"rule_{option}" if option in HOUSE_RULES else "preset", error.message)
+        if shown != preset and cleaned.get("ceiling") == self.shown_ruleset(shown).ceiling:
+            # Left as the other preset prefilled it: the chosen preset's applies.
+            cleaned["ceiling"] = self.shown_ruleset(preset).ceiling
+        return cleaned

@@ -1,0 +1,151 @@
+"""Starting a session (players in seat order, the first dealer, rules, ceiling) and its
+stakes.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from games.forms.fields import buy_in_field, money_per_point_field
+from games.forms.rulesets import RulesetForm
+from games.models import League, Player
+from games.names import NameField
+from games.rules import Card, is_net, is_pool
+
+MAX_NAME = Player._meta.get_field("name").max_length
+MAX_SEATS = 8
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    number: int
+    name: forms.BoundField
+    dealer: Any  # the radio button of `first_dealer` for this row
+    card: Card | None  # the toss card, when the toss was just dealt
+
+
+class SessionForm(RulesetForm):
+    """Start a session: players in seat order, the evening it is played, a preset, a
+    ceiling, house rules and the stakes; in a league, its rules are the defaults."""
+
+    name = NameField(max_length=100, required=False, label="Name (optional)")
+    played_on = forms.DateField(
+        required=False,
+        label="Played on",
+        help_text="Empty: today.",
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
+    first_dealer = forms.TypedChoiceField(
+        choices=[(n, f"Seat {n}") for n in range(1, MAX_SEATS + 1)],
+        coerce=int,
+        required=False,
+        widget=forms.RadioSelect,
+        label="Deals first",
+    )
+    league = forms.ModelChoiceField(queryset=League.objects.none(), required=False)
+    money_per_point = money_per_point_field()
+    buy_in = buy_in_field()
+
+    def __init__(
+        self,
+        *args: Any,
+        leagues: QuerySet[League] | None = None,
+        toss_cards: dict[str, Card] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.toss_cards = toss_cards or {}
+        if leagues is not None:
+            self.fields["league"].queryset = leagues
+        for number in range(1, MAX_SEATS + 1):
+            self.fields[f"seat_{number}"] = NameField(
+                max_length=MAX_NAME, required=False, label=f"Seat {number}"
+            )
+        self.initial.setdefault("first_dealer", 1)
+        self.initial.setdefault("played_on", timezone.localdate())
+        self.players: list[str] = []
+        self.dealer_index = 0
+
+    def seat_rows(self) -> list[SeatRow]:
+        radios = list(self["first_dealer"])
+        rows = []
+        for number in range(1, MAX_SEATS + 1):
+            bound = self[f"seat_{number}"]
+            typed = (bound.value() or "").strip()
+            rows.append(SeatRow(number, bound, radios[number - 1], self.toss_cards.get(typed)))
+        return rows
+
+    def seated(self) -> list[str]:
+        """Players typed so far in seat order, checking names for duplicates; adds
+        errors next to the seats at fault."""
+        names: list[str] = []
+        seen: dict[str, int] = {}
+        for number in range(1, MAX_SEATS + 1):
+            typed = self.cleaned_data.get(f"seat_{number}") or ""
+            # NFKC: look-alike letters typed by some keyboards (the Kelvin sign for K,
+            # full-width letters) become the letters they look like, so "Kim" is Kim.
+            name = " ".join(unicodedata.normalize("NFKC", typed).split())
+            if not name:
+                continue
+            # Both foldings: casefold() is how people read names, lower() how the
+            # database's unique constraint compares them.
+            keys = (name.casefold(), name.lower())
+            clash = next((seen[key] for key in keys if key in seen), None)
+            if clash is not None:
+                self.add_error(f"seat_{number}", f"{name} already sits in seat {clash}.")
+                continue
+            seen.update(dict.fromkeys(keys, number))
+            names.append(name)
+        if len(names) < 2:
+            self.add_error("seat_1", "Seat at least two players.")
+        return names
+
+    def clean(self) -> dict[str, Any]:
+        self.players = self.seated()
+        cleaned = super().clean()
+        dealer = cleaned.get("first_dealer") or 1
+        typed = [bool((cleaned.get(f"seat_{n}") or "").strip()) for n in range(1, dealer + 1)]
+        if not typed[-1]:
+            self.add_error("first_dealer", "The first dealer must be one of the seated players.")
+        else:
+            self.dealer_index = sum(typed) - 1  # empty rows before the dealer don't count
+        if self.ruleset is not None:
+            # Stakes only where the rules use them (the page offers only those): a
+            # pot in a pool, money per point in a net-format game.
+            ceiling = cleaned.get("ceiling") or self.ruleset.ceiling
+            if not is_net(self.ruleset):
+                cleaned["money_per_point"] = None
+            if not is_pool(self.ruleset, ceiling):
+                cleaned["buy_in"] = None
+        return cleaned
+
+    def stakes(self) -> list[forms.BoundField]:
+        """The stakes the shown preset plays for (money per point, or a buy-in)."""
+        shown = self.shown_ruleset(self._rules_preset())
+        fields = []
+        if is_net(shown):
+            fields.append(self["money_per_point"])
+        if is_pool(shown, shown.ceiling):
+            fields.append(self["buy_in"])
+        return fields
+
+
+class StakesForm(forms.Form):
+    """What a session is played for: money per point (net-format games) or a buy-in
+    (pools); only the one its rules use is offered."""
+
+    money_per_point = money_per_point_field()
+    buy_in = buy_in_field()
+
+    def __init__(self, *args: Any, net: bool, pool: bool, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not net:
+            del self.fields["money_per_point"]
+        if not pool:
+            del self.fields["buy_in"]

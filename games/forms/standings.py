@@ -1,0 +1,32 @@
+"""The standings' date filter."""
+
+from __future__ import annotations
+
+import datetime
+
+from django import forms
+
+
+class StandingsFilter(forms.Form):
+    """The standings' date range, from the query string (?from=...&to=...; both
+    optional, both inclusive)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # "from" is a Python keyword, hence fields added here rather than declared.
+        widget = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+        self.fields["from"] = forms.DateField(required=False, label="From", widget=widget)
+        self.fields["to"] = forms.DateField(required=False, label="To", widget=widget)
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        start, end = cleaned.get("from"), cleaned.get("to")
+        if start and end and start > end:
+            raise forms.ValidationError("The start date is after the end date.")
+        return cleaned
+
+    @property
+    def range(self) -> tuple[datetime.date | None, datetime.date | None]:
+        if not self.is_bound or not self.is_valid():
+            return None, None
+        return self.cleaned_data.get("from"), self.cleaned_data.get("to")

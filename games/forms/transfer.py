@@ -1,0 +1,31 @@
+"""The league import's upload."""
+
+from __future__ import annotations
+
+from django import forms
+
+from games.uploads import MAX_UPLOAD_BYTES, MAX_UPLOAD_MB
+
+# A league file larger than this is refused before it is read (games/uploads.py
+# refuses the request from its Content-Length): a club's years of evenings fit in a
+# few megabytes.
+MAX_IMPORT_BYTES = MAX_UPLOAD_BYTES
+TOO_LARGE = (
+    f"This file is larger than {MAX_UPLOAD_MB} MB, the most an upload may be: nothing "
+    "was read or saved. An administrator can import it with manage.py import_league."
+)
+
+
+class LeagueImportForm(forms.Form):
+    file = forms.FileField(
+        label="League file",
+        help_text="A .json file exported from a league's standings page or by "
+        "manage.py export_league.",
+        widget=forms.FileInput(attrs={"accept": ".json,application/json"}),
+    )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_IMPORT_BYTES:
+            raise forms.ValidationError(TOO_LARGE)
+        return upload

@@ -1,0 +1,232 @@
+"""A session's rounds: entering one (preview, arrange, save), viewing, editing and
+deleting it, and its history.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from games.access import can_write, round_for, session_for
+from games.forms.rounds import RoundForm
+from games.models import Round
+from games.pages import FORM_ERRORS, posted_id, redirect_for, session_page_context
+from games.rules import RulesError
+from games.services.errors import EntryRejected
+from games.services.rounds import (
+    RoundConflict,
+    arranged_text,
+    changes_of,
+    delete_round,
+    initial_values,
+    new_round_entry,
+    round_entry_for_edit,
+    save_round,
+)
+from games.services.scoreboard import load_scoreboard
+
+
+@login_required
+@require_POST
+def round_create(request: HttpRequest, pk: int) -> TemplateResponse | HttpResponse:
+    session = session_for(request.user, pk, "write")
+    board = load_scoreboard(session)
+    entry = new_round_entry(session, board)
+    form = RoundForm(request.POST, entry=entry)
+    theirs = None
+    if form.is_valid():
+        try:
+            played = save_round(
+                entry,
+                form.check,
+                request.user,
+                expected_number=form.expected_number,
+                submission=form.submission_token,
+            )
+        except RoundConflict as conflict:
+            # Show their round in the table and beside the form; saving again now
+            # adds what was typed as the next round, knowingly.
+            form.add_error(None, str(conflict))
+            theirs = conflict.theirs
+            board = load_scoreboard(session)
+            form.expected_number = len(board.rows) + 1
+        except EntryRejected as error:
+            form.add_error(None, str(error))
+        else:
+            if not request.htmx:
+                messages.success(request, f"Round {played.number} saved.")
+                return redirect("games:session_detail", pk=session.pk)
+            # The scoreboard is swapped out of band; the form comes back empty for
+            # the next round, with the next dealer.
+            board = load_scoreboard(session)
+            context = session_page_context(request, session, board) | {"saved": played}
+            return TemplateResponse(request, "games/session.html#form_and_table", context)
+    context = session_page_context(request, session, board, form) | {"theirs": theirs}
+    if not request.htmx:
+        return TemplateResponse(request, "games/session.html", context, status=FORM_ERRORS)
+    # After a conflict the table has changed too: it comes along out of band.
+    template = "games/session.html#" + ("form_and_table" if theirs else "round_entry")
+    return TemplateResponse(request, template, context, status=FORM_ERRORS)
+
+
+@login_required
+@require_POST
+def round_preview(request: HttpRequest, pk: int, round_pk: int | None = None) -> TemplateResponse:
+    """The live preview while a round is typed: each hand's groups and points, the
+    jokers, and the settlement once every hand is complete. Saves nothing."""
+    if round_pk is None:
+        session = session_for(request.user, pk, "write")
+        entry = new_round_entry(session)
+    else:
+        played = round_for(request.user, pk, round_pk, "write")
+        entry = round_entry_for_edit(played)
+    form = RoundForm(request.POST, entry=entry, final=False)
+    form.is_valid()
+    return TemplateResponse(request, "games/round.html#preview", {"form": form, "entry": entry})
+
+
+@login_required
+@require_POST
+def round_arrange(request: HttpRequest, pk: int, round_pk: int | None = None) -> HttpResponse:
+    """Replace one player's groups with the best grouping of their cards (the rules
+    service's solver); the user may still edit it. Saves nothing."""
+    if round_pk is None:
+        session = session_for(request.user, pk, "write")
+        board = load_scoreboard(session)
+        entry, played = new_round_entry(session, board), None
+    else:
+        played = round_for(request.user, pk, round_pk, "write")
+        session, board = played.session, None
+        entry = round_entry_for_edit(played)
+    seat = next((s for s in entry.seats if str(s.pk) == request.POST.get("arrange")), None)
+    if seat is None:
+        return HttpResponseBadRequest("Say whose cards to arrange.")
+    data = request.POST.copy()
+    field = f"groups_{seat.pk}"
+    problem = None
+    try:
+        data[field] = arranged_text(
+            entry.ruleset, str(data.get("cut_joker", "")), str(data.get(field, ""))
+        )
+    except RulesError as error:
+        problem = error.message
+    form = RoundForm(data, entry=entry, final=False)
+    form.is_valid()
+    if problem and not form.has_error(field):
+        form.add_error(field, problem)
+    status = FORM_ERRORS if problem else 200
+    if played is None:
+        context = session_page_context(request, session, board, form)
+        template = "games/round.html#round_fields" if request.htmx else "games/session.html"
+    else:
+        context = _round_context(played, form, True)
+        template = "games/round.html#round_fields" if request.htmx else "games/round.html"
+    return TemplateResponse(request, template, context, status=status)
+
+
+def _round_context(played: Round, form: RoundForm | None, writer: bool) -> dict:
+    session = played.session
+    return {
+        "session": session,
+        "played": played,
+        "entries": _entries_in_seat_order(played),
+        "form": form,
+        "entry": form.entry if form else None,
+        "writer": writer,
+        "preview_url": reverse("games:round_edit_preview", args=[session.pk, played.pk]),
+        "arrange_url": reverse("games:round_edit_arrange", args=[session.pk, played.pk]),
+    }
+
+
+def _entries_in_seat_order(played: Round) -> list:
+    position = {seat.player_id: seat.position for seat in played.session.seats.all()}
+    entries = list(played.entries.select_related("player"))
+    return sorted(entries, key=lambda entry: position.get(entry.player_id, 0))
+
+
+@login_required
+@require_safe
+def round_detail(request: HttpRequest, pk: int, round_pk: int) -> TemplateResponse:
+    played = round_for(request.user, pk, round_pk)
+    writer = can_write(request.user, played.session)
+    return TemplateResponse(request, "games/round.html", _round_context(played, None, writer))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def round_edit(request: HttpRequest, pk: int, round_pk: int) -> TemplateResponse | HttpResponse:
+    played = round_for(request.user, pk, round_pk, "write")
+    entry = round_entry_for_edit(played)
+    if request.method == "GET":
+        # Bound to the saved values so the previews show at once.
+        cut, hands = initial_values(played)
+        data = {"cut_joker": cut, "version": played.version}
+        for seat_pk, (outcome, text) in hands.items():
+            data[f"outcome_{seat_pk}"] = outcome
+            data[f"groups_{seat_pk}"] = text
+        form = RoundForm(data, entry=entry, final=False)
+        form.is_valid()
+        return TemplateResponse(request, "games/round.html", _round_context(played, form, True))
+
+    form = RoundForm(request.POST, entry=entry)
+    theirs = None
+    if form.is_valid():
+        try:
+            save_round(entry, form.check, request.user, version=form.posted_version)
+        except RoundConflict as conflict:
+            if conflict.theirs is None:  # deleted meanwhile: nothing left to edit
+                messages.error(request, str(conflict))
+                return redirect_for(request, reverse("games:session_detail", args=[pk]))
+            # Their version is shown as saved; saving again now replaces it, knowingly.
+            form.add_error(None, str(conflict))
+            played = round_for(request.user, pk, round_pk, "write")
+            theirs = played
+            form.expected_version = played.version
+        except EntryRejected as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, f"Round {played.number} saved; later totals follow it.")
+            return redirect_for(request, reverse("games:session_detail", args=[pk]))
+    context = _round_context(played, form, True) | {"theirs": theirs}
+    return TemplateResponse(request, "games/round.html", context, status=FORM_ERRORS)
+
+
+@login_required
+@require_POST
+def round_delete(request: HttpRequest, pk: int, round_pk: int) -> HttpResponse:
+    try:
+        played = round_for(request.user, pk, round_pk, "write")
+    except Http404:
+        # The session is there but the round is not: deleted already, perhaps by this
+        # very tap whose answer was lost. Say so on the session page, not as a 404.
+        session_for(request.user, pk, "write")
+        messages.info(request, "That round is already deleted.")
+        return redirect_for(request, reverse("games:session_detail", args=[pk]))
+    # The version the delete button was shown with: a round changed since is not
+    # deleted unseen.
+    version = posted_id(request, "version")
+    if version is None:
+        return HttpResponseBadRequest("Reload the round and delete it from there.")
+    try:
+        delete_round(played, request.user, version=version)
+    except RoundConflict as conflict:
+        messages.error(request, str(conflict))
+        if conflict.theirs is not None:
+            return redirect_for(request, reverse("games:round_edit", args=[pk, round_pk]))
+    else:
+        messages.success(request, f"Round {played.number} deleted; later rounds moved up.")
+    return redirect_for(request, reverse("games:session_detail", args=[pk]))
+
+
+@login_required
+@require_safe
+def round_history(request: HttpRequest, pk: int, round_pk: int) -> TemplateResponse:
+    played = round_for(request.user, pk, round_pk)
+    changes = changes_of(played.session, played)
+    context = {"session": played.session, "changes": changes, "played": played}
+    return TemplateResponse(request, "games/history.html", context)

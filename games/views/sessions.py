@@ -1,0 +1,264 @@
+"""The session pages: your sessions, starting one (the toss, seating), the session page
+with its live score table, and managing it (stakes, end, rejoins, share link, history).
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from games.access import can_view, leagues_for_scorer, session_for, sessions_visible_to
+from games.forms.sessions import MAX_SEATS, SessionForm
+from games.models import GameSession, League, Player
+from games.pages import (
+    FORM_ERRORS,
+    chart_response,
+    posted_id,
+    redirect_for,
+    scoreboard_context,
+    session_page_context,
+    stakes_form,
+)
+from games.rules import PRESETS
+from games.services.errors import EntryRejected
+from games.services.rounds import (
+    changes_of,
+)
+from games.services.rulesets import ruleset_of
+from games.services.scoreboard import live_stamp, load_scoreboard, read_snapshot
+from games.services.sessions import (
+    cancel_rejoin,
+    close_session,
+    create_session,
+    rejoin,
+    reopen_session,
+    replace_share_token,
+    set_stakes,
+    toss_seats,
+)
+
+
+@require_safe
+def home(request: HttpRequest) -> TemplateResponse:
+    sessions = (
+        sessions_visible_to(request.user)
+        .select_related("league")
+        .prefetch_related("seats__player")[:50]
+    )
+    return TemplateResponse(request, "games/home.html", {"sessions": sessions})
+
+
+def _session_form_context(request: HttpRequest, form: SessionForm) -> dict:
+    # Only players this user has seen at a table: names from other leagues stay there.
+    visible = sessions_visible_to(request.user).values("pk")
+    known = Player.objects.filter(seats__session__in=visible).distinct().order_by("name")
+    return {"form": form, "known_players": known[:200]}
+
+
+def _chosen_league(leagues, data) -> League | None:
+    """The league picked in the form (GET or POST), if the user may start sessions
+    in it: its house rules and stakes are then the form's defaults."""
+    value = data.get("league", "")
+    if not (isinstance(value, str) and value.isdigit() and len(value) <= 18):
+        return None
+    return leagues.filter(pk=int(value)).first()
+
+
+def _session_form(request: HttpRequest, leagues) -> SessionForm:
+    league = _chosen_league(leagues, request.POST if request.method == "POST" else request.GET)
+    defaults = ruleset_of(league) if league else None
+    if request.method == "POST":
+        return SessionForm(request.POST, leagues=leagues, defaults=defaults)
+    initial: dict = {}
+    if league is not None:
+        initial = {"league": league.pk, "money_per_point": league.money_per_point}
+    preset = request.GET.get("preset")
+    if preset in PRESETS:
+        initial |= {"preset": preset, "rules_preset": preset}
+    return SessionForm(initial=initial, leagues=leagues, defaults=defaults)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def session_new(request: HttpRequest) -> TemplateResponse | HttpResponse:
+    leagues = leagues_for_scorer(request.user)
+    form = _session_form(request, leagues)
+    if request.method == "GET":
+        if request.htmx and request.GET.get("preset") in PRESETS:
+            # A preset was picked: its ceiling, house rules and stakes replace the old.
+            return TemplateResponse(request, "games/session_new.html#preset_rules", {"form": form})
+        if request.htmx and "league" in request.GET:
+            # A league was picked: its preset and house rules become the defaults.
+            return TemplateResponse(request, "games/session_new.html#game_rules", {"form": form})
+        return TemplateResponse(
+            request, "games/session_new.html", _session_form_context(request, form)
+        )
+
+    valid = form.is_valid()
+    if request.POST.get("action") == "toss":
+        return _toss(request, form, leagues)
+    if not valid:
+        return TemplateResponse(
+            request,
+            "games/session_new.html",
+            _session_form_context(request, form),
+            status=FORM_ERRORS,
+        )
+    session = create_session(
+        request.user,
+        name=form.cleaned_data["name"],
+        preset=form.cleaned_data["preset"],
+        overrides=form.ruleset.overrides_from(PRESETS[form.cleaned_data["preset"]]),
+        ceiling=form.cleaned_data["ceiling"],
+        players=form.players,
+        first_dealer=form.dealer_index,
+        league=form.cleaned_data["league"],
+        played_on=form.cleaned_data["played_on"],
+        money_per_point=form.cleaned_data["money_per_point"],
+        buy_in=form.cleaned_data["buy_in"],
+    )
+    return redirect("games:session_detail", pk=session.pk)
+
+
+def _toss(request: HttpRequest, form: SessionForm, leagues) -> TemplateResponse:
+    """Deal a card to each typed player, seat them by rank, the lowest deals first."""
+    template = "games/session_new.html#seating" if request.htmx else "games/session_new.html"
+    seat_errors = any(key.startswith("seat_") for key in form.errors)
+    if seat_errors:
+        return TemplateResponse(
+            request, template, _session_form_context(request, form), status=FORM_ERRORS
+        )
+    preset = form.cleaned_data.get("preset") or "21-points"
+    dealt = toss_seats(form.players, form.ruleset or PRESETS[preset])
+    data = request.POST.copy()
+    for number in range(1, MAX_SEATS + 1):
+        data.pop(f"seat_{number}", None)
+    for number, (name, _card) in enumerate(dealt, start=1):
+        data[f"seat_{number}"] = name
+    data["first_dealer"] = str(len(dealt))
+    tossed = SessionForm(data, leagues=leagues, toss_cards=dict(dealt), defaults=form.defaults)
+    return TemplateResponse(request, template, _session_form_context(request, tossed))
+
+
+@login_required
+@require_safe
+def session_detail(request: HttpRequest, pk: int) -> TemplateResponse:
+    with read_snapshot():  # the session row (stamp, stakes) agrees with its table
+        session = session_for(request.user, pk)
+        board = load_scoreboard(session)
+    return TemplateResponse(
+        request, "games/session.html", session_page_context(request, session, board)
+    )
+
+
+@login_required
+@require_safe
+def session_scoreboard(request: HttpRequest, pk: int) -> HttpResponse:
+    """The live score table: polled by the session page, answered 204 (htmx swaps
+    nothing) while the session has not changed since the stamp the page holds."""
+    with read_snapshot():  # the stamp and the table are of one moment
+        session = session_for(request.user, pk)
+        if request.GET.get("v") == live_stamp(session):
+            return HttpResponse(status=204)
+        board = load_scoreboard(session)
+    context = scoreboard_context(request, session, board)
+    return TemplateResponse(request, "games/session.html#scoreboard", context)
+
+
+def _back_to_session(request: HttpRequest, session: GameSession) -> HttpResponse:
+    return redirect_for(request, reverse("games:session_detail", args=[session.pk]))
+
+
+@login_required
+@require_POST
+def session_stakes(request: HttpRequest, pk: int) -> HttpResponse:
+    session = session_for(request.user, pk, "manage")
+    form = stakes_form(session, load_scoreboard(session), request.POST)
+    if not form.is_valid():
+        for field, errors in form.errors.items():
+            label = form.fields[field].label if field in form.fields else "Stakes"
+            messages.error(request, f"{label}: {' '.join(errors)}")
+        return _back_to_session(request, session)
+    set_stakes(
+        session,
+        money_per_point=form.cleaned_data.get("money_per_point"),
+        buy_in=form.cleaned_data.get("buy_in"),
+    )
+    messages.success(request, "Stakes saved.")
+    return _back_to_session(request, session)
+
+
+@login_required
+@require_POST
+def session_close(request: HttpRequest, pk: int) -> HttpResponse:
+    """End a points game by hand (``reopen`` in the POST takes it back)."""
+    session = session_for(request.user, pk, "write")
+    try:
+        if request.POST.get("reopen"):
+            reopen_session(session)
+            messages.success(request, "Session reopened: play on.")
+        else:
+            close_session(session)
+            messages.success(request, "Session ended: the best total wins.")
+    except EntryRejected as error:
+        messages.error(request, str(error))
+    return _back_to_session(request, session)
+
+
+@login_required
+@require_POST
+def session_rejoin(request: HttpRequest, pk: int) -> HttpResponse:
+    """An eliminated player buys back in (pool rules), or a rejoin is taken back."""
+    session = session_for(request.user, pk, "write")
+    try:
+        if "cancel" in request.POST:
+            rejoin_pk = posted_id(request, "cancel")
+            if rejoin_pk is None:
+                return HttpResponseBadRequest("Say which rejoin to take back.")
+            cancel_rejoin(session, rejoin_pk)
+            messages.success(request, "Rejoin taken back.")
+        else:
+            seat_pk = posted_id(request, "seat")
+            seat = session.seats.select_related("player").filter(pk=seat_pk).first()
+            if seat_pk is None or seat is None:
+                return HttpResponseBadRequest("Say who rejoins.")
+            rejoin(session, seat, request.user)
+            messages.success(request, f"{seat.player.name} rejoined.")
+    except EntryRejected as error:
+        messages.error(request, str(error))
+    return _back_to_session(request, session)
+
+
+@login_required
+@require_POST
+def session_share_reset(request: HttpRequest, pk: int) -> HttpResponse:
+    session = session_for(request.user, pk, "manage")
+    replace_share_token(session)
+    messages.success(request, "New share link made; the old one no longer works.")
+    return _back_to_session(request, session)
+
+
+@login_required
+@require_safe
+def session_history(request: HttpRequest, pk: int) -> TemplateResponse:
+    """Every change to the session's rounds: who, when, and the round before and after."""
+    session = session_for(request.user, pk)
+    changes = changes_of(session)[:500]
+    return TemplateResponse(
+        request, "games/history.html", {"session": session, "changes": changes, "played": None}
+    )
+
+
+@login_required
+@require_safe
+def session_totals_chart(request: HttpRequest, pk: int) -> HttpResponse:
+    """The session's running totals as an SVG image, for those who may see it."""
+    session = GameSession.objects.filter(pk=pk).first()
+    if session is None or not can_view(request.user, session):
+        raise Http404("No such session.")
+    return chart_response(session)
