@@ -182,8 +182,12 @@ def test_save_round_refuses_an_edit_of_a_changed_round(table: GameSession, user:
     check = services.check_round(entry, "9S", typed, final=True)
 
     services.save_round(entry, check, user, version=1)
+    # Another form opened at version 1, with other hands: refused. (The same form sent
+    # again is a retry whose answer was lost: test_round_conflicts.py.)
+    chen = {seat_pk(table, "Chen"): ("middle_drop", "")}
+    other = services.check_round(entry, "9S", typed | chen, final=True)
     with pytest.raises(services.RoundConflict, match="saved on another device") as clash:
-        services.save_round(entry, check, user, version=1)  # still at version 1
+        services.save_round(entry, other, user, version=1)  # still at version 1
     assert clash.value.theirs.version == 2  # their version, to show
 
     played.refresh_from_db()
