@@ -14,7 +14,6 @@ import secrets
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.db.models.functions import Lower
 from django.utils import timezone
 
 from games import rules
@@ -63,7 +62,12 @@ def new_share_token() -> str:
 
 
 class Player(models.Model):
-    """Someone at the table. Most players never sign in, so the user link is optional."""
+    """Someone at the table. Most players never sign in, so the user link is optional.
+
+    Names are not unique: each club's "Asha" is its own player, and a name typed
+    when seating resolves only among the players the user can already see
+    (`services.players_for_seats`), so seating never reveals another club's
+    players. Players that were shared before this rule stay shared."""
 
     name = models.CharField(max_length=60, validators=[validate_name])
     user = models.OneToOneField(
@@ -77,14 +81,6 @@ class Player(models.Model):
 
     class Meta:
         ordering = ["name"]
-        constraints = [
-            # "Asha" and "asha" at one table would be two rows on the scoreboard.
-            models.UniqueConstraint(
-                Lower("name"),
-                name="player_name_unique_ci",
-                violation_error_message="A player with this name already exists.",
-            ),
-        ]
 
     def __str__(self) -> str:
         return self.name

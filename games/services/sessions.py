@@ -6,18 +6,20 @@ from __future__ import annotations
 
 import datetime
 import random
-from collections.abc import Mapping, Sequence
+import unicodedata
+from collections.abc import Iterator, Mapping, Sequence
 from decimal import Decimal
 
-from django.db import IntegrityError, transaction
-from django.db.models import Q, Value
-from django.db.models.functions import Lower
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from games.access import AnyUser
 from games.models import (
     GameSession,
     League,
+    Membership,
     Player,
     Rejoin,
     Seat,
@@ -41,25 +43,69 @@ def toss_seats(names: Sequence[str], ruleset: Ruleset, rng: random.Random | None
     return toss(list(names), rng or random.Random(), ruleset.decks)
 
 
-def same_name(name: str) -> Q:
-    """Players whose name equals ``name`` ignoring case, compared exactly as the
-    database's unique constraint compares them (LOWER of both), so a lookup never
-    misses a row the constraint would clash with."""
-    return Q(name_lower=Lower(Value(name)))
+def name_key(name: str) -> str:
+    """How two spellings of a player's name are compared: NFKC (look-alike letters
+    are the letters they look like), case folded, runs of whitespace as one space;
+    as the session form compares seats. Compared in Python, not by the database's
+    LOWER, which folds only ASCII on SQLite."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
-def player_named(name: str) -> Player:
-    """The player with this name, ignoring case, created if new."""
-    players = Player.objects.alias(name_lower=Lower("name"))
-    existing = players.filter(same_name(name)).first()
-    if existing is not None:
-        return existing
-    try:
-        with transaction.atomic():
-            return Player.objects.create(name=name)
-    except IntegrityError:
-        # Someone created the same name a moment ago (unique ignoring case).
-        return players.get(same_name(name))
+def _seating_tiers(user: AnyUser, league: League | None) -> Iterator[QuerySet[Player]]:
+    """Players a name may resolve to, most preferred first: those of the league's
+    own sessions, of the user's own tables outside any league, then of every league
+    the user is in. Together the sessions of `sessions_visible_to`, never another;
+    each tier one semi-join on the seats (a few ms on a league of 20,000 sessions,
+    where one query over the visible sessions took 140)."""
+    tiers = []
+    if league is not None:
+        tiers.append(Seat.objects.filter(session__league=league))
+    if user.is_authenticated:
+        tiers.append(Seat.objects.filter(session__created_by=user, session__league__isnull=True))
+        leagues = Membership.objects.filter(user=user).values("league_id")
+        tiers.append(Seat.objects.filter(session__league__in=leagues))
+    for seats in tiers:
+        yield Player.objects.filter(pk__in=seats.values("player_id"))
+
+
+def players_for_seats(
+    names: Sequence[str], user: AnyUser, league: League | None = None
+) -> list[int]:
+    """The player id each typed name seats, in order: the player of that name
+    (name_key) that ``user`` already sees at a table, the league's own first, the
+    oldest of a tier if two match; else a new player spelt as typed. Another club's
+    players are never found, so seating "asha" does not reveal their "Asha"."""
+    wanted = {name_key(name) for name in names}
+    found: dict[str, int] = {}
+    for players in _seating_tiers(user, league):
+        if wanted <= found.keys():
+            break
+        for pk, name in players.order_by("pk").values_list("pk", "name"):
+            key = name_key(name)
+            if key in wanted:
+                found.setdefault(key, pk)
+    ids = []
+    for name in names:
+        key = name_key(name)
+        if key not in found:
+            found[key] = Player.objects.create(name=name).pk
+        ids.append(found[key])
+    return ids
+
+
+def _lock_seating(user: AnyUser, league: League | None) -> None:
+    """One seating at a time per league (per user outside leagues): two phones
+    seating the same new name at once then make one player, the second finding the
+    first's once the first commits. Cheap: a row lock held while a session starts.
+    A league's table and a member's own table started at the same moment may still
+    make two players of one new name; seating later picks the oldest of them."""
+    if league is not None:
+        rows = League.objects.filter(pk=league.pk)
+    elif user.is_authenticated:
+        rows = get_user_model().objects.filter(pk=user.pk)
+    else:
+        return
+    list(rows.select_for_update().values_list("pk", flat=True))
 
 
 def create_session(
@@ -80,6 +126,7 @@ def create_session(
     ``players``. Only the overrides that differ from the preset are stored."""
     ruleset = get_ruleset(preset, dict(overrides))  # raises RulesError
     with transaction.atomic():
+        _lock_seating(user, league)
         session = GameSession.objects.create(
             name=name,
             league=league,
@@ -92,8 +139,8 @@ def create_session(
             buy_in=buy_in,
         )
         seats = [
-            Seat.objects.create(session=session, player=player_named(player), position=position)
-            for position, player in enumerate(players, start=1)
+            Seat.objects.create(session=session, player_id=player, position=position)
+            for position, player in enumerate(players_for_seats(players, user, league), start=1)
         ]
         session.first_dealer = seats[first_dealer]
         session.save(update_fields=["first_dealer"])

@@ -19,7 +19,6 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.db.backends.base.operations import BaseDatabaseOperations
 from django.db.models import Model
-from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -50,7 +49,7 @@ from games.rules import (
 from games.rules.totals import session_state
 from games.services import ratings
 from games.services.rounds import breakdown_of
-from games.services.sessions import same_name
+from games.services.sessions import name_key
 from games.transfer.league_file import FORMAT, VERSION
 
 
@@ -99,10 +98,10 @@ def import_league(
         with transaction.atomic():
             return _write(plan, owner, keep_members)
     except IntegrityError:
-        # Checked before writing; only a league or player created meanwhile gets here.
+        # Checked before writing; only a league created meanwhile gets here.
         raise ImportRefused(
-            f"A league with the slug {plan.league['slug']!r} or one of its players was "
-            "created while this file was imported; nothing was imported. Try again."
+            f"A league with the slug {plan.league['slug']!r} was created while this file "
+            "was imported; nothing was imported. Try again."
         ) from None
 
 
@@ -250,10 +249,11 @@ def _players(items: list) -> dict[str, str | None]:
         where = f"Player {index}"
         player = _object(item, where)
         name = _name_column(Player, "name", player, where, f"players[{index - 1}].name")
-        if name.lower() in seen:
-            # Players are one per name whatever its case: two would become one.
+        if name_key(name) in seen:
+            # Two players of one name in a league: seating that name could not tell
+            # them apart (names compare as the session form compares them).
             raise ImportRefused(f"{where}: {name!r} is listed twice (names ignore case).")
-        seen.add(name.lower())
+        seen.add(name_key(name))
         username = _get(player, "user", str, where, optional=True)
         if username is not None:
             _clean(model, model.USERNAME_FIELD, username, "User")
@@ -835,17 +835,15 @@ def _users(usernames: Iterable[str]) -> tuple[dict[str, AbstractBaseUser], dict[
 def _player_rows(
     wanted: Mapping[str, str | None], new_users: Mapping[str, AbstractBaseUser]
 ) -> dict[str, Player]:
-    """name → player, matching existing players whatever the case of the name. A
-    player created here is linked to its user only if the import created that user
-    too (``--keep-members``): an import must not attach an existing account."""
-    players = {}
-    for name, username in wanted.items():
-        # Matched as the unique constraint compares names (LOWER), like the services.
-        player = Player.objects.alias(name_lower=Lower("name")).filter(same_name(name)).first()
-        if player is None:
-            player = Player.objects.create(name=name, user=new_users.get(username or ""))
-        players[name] = player
-    return players
+    """name → player, every one new: an imported league has its own players, never
+    another club's of the same name (issue 9: names are not unique, and matching
+    one would attach a stranger's file to that club's player and reveal it). A
+    player is linked to its user only if the import created that user too
+    (``--keep-members``): an import must not attach an existing account."""
+    created = Player.objects.bulk_create(
+        Player(name=name, user=new_users.get(username or "")) for name, username in wanted.items()
+    )
+    return dict(zip(wanted, created, strict=True))
 
 
 # HandEntry's columns as _hand_row gives them.

@@ -737,14 +737,18 @@ def test_a_scorer_who_leaves_the_league_can_no_longer_change_its_sessions(
 def test_a_player_of_two_leagues_shows_each_member_only_their_leagues_sessions(
     world: World,
 ) -> None:
-    # Asha also plays at the other league's table.
+    # Asha also plays at the other league's table: one player in both, as players
+    # seated before names resolved per user stay (the outsider typing "Asha" now
+    # gets a new player of their own).
+    shared = world.asha
     crossover = make_session(
         world.outsider,
         players=("Asha", "Dara"),
         name="Harbour crossover",
         league=world.other_league,
     )
-    asha = _page("player_detail", world.asha.pk)
+    crossover.seats.filter(player__name="Asha").update(player=shared)
+    asha = _page("player_detail", shared.pk)
 
     mine = world.client("viewer").get(asha).content.decode()
     theirs = world.client("outsider").get(asha).content.decode()

@@ -642,16 +642,16 @@ def test_imported_accounts_exist_but_cannot_sign_in(moved: dict) -> None:
     assert Player.objects.get(name="Asha").user == users[0]
 
 
-def test_import_matches_players_and_users_already_here(moved: dict) -> None:
+def test_import_matches_users_already_here_but_makes_its_own_players(moved: dict) -> None:
     asha = User.objects.create_user(username="asha", password="secret")
-    ben = Player.objects.create(name="BEN")
+    ben = Player.objects.create(name="BEN")  # another club's: never attached by name
 
     league = import_league(json.dumps(moved), keep_members=True).league
 
     assert league.memberships.get(user=asha).role == Membership.Role.OWNER
     assert User.objects.get(pk=asha.pk).check_password("secret")  # untouched
-    assert Player.objects.count() == 3
-    assert set(league.sessions.values_list("seats__player", flat=True)) >= {ben.pk}
+    assert Player.objects.count() == 4
+    assert ben.pk not in set(league.sessions.values_list("seats__player", flat=True))
     # An account that was already here is not tied to a new player by a file.
     assert Player.objects.get(name="Asha").user is None
 

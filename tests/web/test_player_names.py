@@ -41,8 +41,8 @@ def test_markup_in_a_name_is_shown_as_text(scorer: Client) -> None:
     assert "<b>Asha</b>" not in html
 
 
-def test_a_look_alike_of_a_known_name_seats_the_known_player(scorer: Client) -> None:
-    kim = Player.objects.create(name="kim")
+def test_a_look_alike_of_a_known_name_seats_the_known_player(scorer: Client, user) -> None:
+    kim = make_session(user, players=("kim", "Ben")).seats.get(position=1).player
     kelvin_kim = "\u212aim"  # KELVIN SIGN, as some keyboards' autocorrect produces
 
     response = scorer.post(
@@ -50,7 +50,7 @@ def test_a_look_alike_of_a_known_name_seats_the_known_player(scorer: Client) -> 
     )
 
     assert response.status_code == 302
-    seat = GameSession.objects.get().seats.get(position=1)
+    seat = GameSession.objects.order_by("pk").last().seats.get(position=1)
     assert seat.player == kim and Player.objects.count() == 2  # kim and Ben
 
 

@@ -24,6 +24,9 @@ def world(user: User):
     own without a league, and one of someone else's without a league."""
     club, sessions = build_club(user)
     other = User.objects.create_user("other", password="x")
+    # A member of the club too: the Ben they seat elsewhere is the club's Ben (a name
+    # resolves among the players its user can see), one player across leagues.
+    Membership.objects.create(league=club, user=other, role=Membership.Role.VIEWER)
     elsewhere = League.objects.create(name="Elsewhere", slug="elsewhere", preset="13-pool-101")
     Membership.objects.create(league=elsewhere, user=other, role=Membership.Role.OWNER)
     hidden = pool_session(other, elsewhere, JAN, ("Ben", "Dev"), [{"Ben": WIN, "Dev": LOSE}])

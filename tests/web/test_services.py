@@ -44,7 +44,7 @@ ROUND_1 = (
 
 
 def test_create_session_seats_players_in_order_and_stores_only_changed_options(user: User) -> None:
-    Player.objects.create(name="asha")
+    make_session(user, players=("asha", "Dev"))  # a table this user played at
     session = create_session(
         user,
         preset="21-points",
@@ -54,7 +54,7 @@ def test_create_session_seats_players_in_order_and_stores_only_changed_options(u
     )
 
     assert [s.player.name for s in session.seats.order_by("position")] == ["asha", "Ben", "Chen"]
-    assert Player.objects.count() == 3  # "Asha" is the existing "asha"
+    assert Player.objects.count() == 4  # "Asha" is the user's "asha"; and Dev
     assert session.overrides == {"first_drop": 25}
     assert session.first_dealer.player.name == "Chen"
     assert session.created_by == user

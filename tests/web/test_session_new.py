@@ -49,21 +49,24 @@ def test_start_page_lists_presets_with_descriptions_and_house_rules(
 
 
 def test_creating_a_session_seats_players_and_redirects_to_it(scorer: Client, user: User) -> None:
-    Player.objects.create(name="Ben")
+    from .conftest import make_session
+
+    ben = make_session(user, players=("Ben", "Dev")).seats.get(position=1).player
     data = session_form_data(
         seat_1="Asha", seat_2="ben", seat_4="Chen", first_dealer="4", name="Friday"
     )
 
     response = scorer.post(URL, data)
 
-    session = GameSession.objects.get()
+    session = GameSession.objects.exclude(seats__player__name="Dev").get()
     assert response.status_code == 302
     assert response.url == reverse("games:session_detail", args=[session.pk])
     assert [s.player.name for s in session.seats.order_by("position")] == ["Asha", "Ben", "Chen"]
+    assert session.seats.get(position=2).player == ben  # "ben": the Ben of their table
     assert session.first_dealer.player.name == "Chen"  # the empty seat 3 is skipped
     assert (session.name, session.preset, session.overrides) == ("Friday", "21-points", {})
     assert session.created_by == user
-    assert Player.objects.count() == 3
+    assert Player.objects.count() == 4  # and Dev
 
 
 def test_only_changed_house_rules_are_stored(scorer: Client) -> None:

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from games.models import GameSession
+from games.models import GameSession, Player
 from games.services.rounds import check_round, new_round_entry, save_round
 from games.services.scoreboard import load_scoreboard
 from games.services.sessions import create_session
@@ -104,7 +104,14 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         with transaction.atomic():
             user = self._demo_user()
-            GameSession.objects.filter(created_by=user).delete()
+            old = GameSession.objects.filter(created_by=user)
+            seated = list(
+                Player.objects.filter(seats__session__in=old).values_list("pk", flat=True)
+            )
+            old.delete()
+            # Names resolve among the players the demo user can see, so the old
+            # players, at no table now, would stay behind as copies: they go too.
+            Player.objects.filter(pk__in=seated, seats__isnull=True, user__isnull=True).delete()
             pool = self._session(
                 user, "Demo: pool 101", "13-pool-101", ["Asha", "Ben", "Chen"], POOL_101
             )
