@@ -1,7 +1,12 @@
 """Django admin for every model: the back office for fixing data by hand.
 
-Scores are normally computed by the rules service; editing figures here does not
-recompute anything, which is why the computed fields are grouped apart.
+A hand's figures are normally computed by the rules service; editing them here
+does not re-score the hand, which is why the computed fields are grouped apart. What
+is derived from the hands (each seat's result, the session's status, the league's
+ratings) follows every save and delete made here, through the same function every
+other write path calls (`games.services.results.refresh_session`); a round deleted
+here is deleted as the round page deletes one (later rounds move up, the history
+keeps it).
 """
 
 from __future__ import annotations
@@ -23,6 +28,43 @@ from games.models import (
     Seat,
 )
 from games.rules import RulesError, get_ruleset
+from games.services.results import refresh_league, refresh_session
+from games.services.rounds import delete_round
+
+
+class RefreshesResults:
+    """Admin pages whose objects feed a session's derived figures: after a save (the
+    object and its inlines) or a delete, the session is refreshed as by any other
+    write. ``session_of`` names the session an object belongs to."""
+
+    def session_of(self, obj) -> GameSession | None:
+        raise NotImplementedError
+
+    def save_related(self, request, form, formsets, change) -> None:
+        super().save_related(request, form, formsets, change)
+        session = self.session_of(form.instance)
+        if session is not None:
+            refresh_session(session)
+
+    def delete_model(self, request, obj) -> None:
+        session = self.session_of(obj)
+        super().delete_model(request, obj)
+        _refresh_after_delete(session)
+
+    def delete_queryset(self, request, queryset) -> None:
+        sessions = {self.session_of(obj) for obj in queryset}
+        super().delete_queryset(request, queryset)
+        for session in sessions:
+            _refresh_after_delete(session)
+
+
+def _refresh_after_delete(session: GameSession | None) -> None:
+    if session is None:
+        return
+    if GameSession.objects.filter(pk=session.pk).exists():
+        refresh_session(GameSession.objects.get(pk=session.pk))
+    elif session.league_id:
+        refresh_league(session.league_id)  # the session itself went: its league's ratings
 
 
 class RulesetAdminForm(forms.ModelForm):
@@ -88,7 +130,7 @@ class RoundInline(admin.TabularInline):
 
 
 @admin.register(GameSession)
-class GameSessionAdmin(admin.ModelAdmin):
+class GameSessionAdmin(RefreshesResults, admin.ModelAdmin):
     form = RulesetAdminForm
     list_display = ["__str__", "league", "preset", "ceiling", "status", "created_by", "created_at"]
     list_filter = ["status", "preset", "league"]
@@ -99,14 +141,20 @@ class GameSessionAdmin(admin.ModelAdmin):
     date_hierarchy = "created_at"
     inlines = [SeatInline, RoundInline]
 
+    def session_of(self, obj: GameSession) -> GameSession:
+        return obj
+
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
+class SeatAdmin(RefreshesResults, admin.ModelAdmin):
     list_display = ["session", "position", "player"]
     search_fields = ["player__name", "session__name"]
     autocomplete_fields = ["player"]
     raw_id_fields = ["session"]
     list_select_related = ["session", "player"]
+
+    def session_of(self, obj: Seat) -> GameSession:
+        return obj.session
 
 
 class HandEntryInline(admin.TabularInline):
@@ -126,7 +174,7 @@ class HandEntryInline(admin.TabularInline):
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(RefreshesResults, admin.ModelAdmin):
     list_display = ["session", "number", "cut_joker", "dealer", "entered_by", "updated_at"]
     list_filter = ["session__status", "session__preset"]
     search_fields = ["session__name", "session__share_token"]
@@ -143,15 +191,30 @@ class RoundAdmin(admin.ModelAdmin):
             obj.version += 1
         super().save_model(request, obj, form, change)
 
+    def session_of(self, obj: Round) -> GameSession:
+        return obj.session
+
+    def delete_model(self, request, obj: Round) -> None:
+        delete_round(obj, request.user)  # renumbers, keeps the history, refreshes
+
+    def delete_queryset(self, request, queryset) -> None:
+        # Highest numbers first, so each delete moves up only rounds still to go.
+        for played in queryset.select_related("session").order_by("session", "-number"):
+            delete_round(played, request.user)
+
 
 @admin.register(HandEntry)
-class HandEntryAdmin(admin.ModelAdmin):
+class HandEntryAdmin(RefreshesResults, admin.ModelAdmin):
     list_display = ["round", "player", "outcome", "declaration", "score"]
     list_filter = ["outcome"]
     search_fields = ["player__name", "round__session__name"]
     autocomplete_fields = ["player"]
     raw_id_fields = ["round"]
     list_select_related = ["round__session", "player"]
+
+    def session_of(self, obj: HandEntry) -> GameSession:
+        return obj.round.session
+
     fieldsets = [
         (None, {"fields": ["round", "player", "outcome", "groups"]}),
         (
@@ -171,10 +234,13 @@ class HandEntryAdmin(admin.ModelAdmin):
 
 
 @admin.register(Rejoin)
-class RejoinAdmin(admin.ModelAdmin):
+class RejoinAdmin(RefreshesResults, admin.ModelAdmin):
     list_display = ["session", "seat", "after_round", "created_by", "created_at"]
     raw_id_fields = ["session", "seat", "created_by"]
     list_select_related = ["session", "seat__player", "created_by"]
+
+    def session_of(self, obj: Rejoin) -> GameSession:
+        return obj.session
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

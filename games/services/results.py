@@ -80,3 +80,9 @@ def _store_results(session: GameSession, board: Scoreboard) -> None:
             "worst_round",
         ],
     )
+
+
+def refresh_league(league_id: int) -> None:
+    """After a league session was deleted behind the services' back (the admin): its
+    ratings, replayed without it."""
+    ratings.replay(league_id)
