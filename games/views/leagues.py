@@ -65,7 +65,9 @@ def _league_form(request: HttpRequest, league: League | None = None) -> LeagueFo
 def _rules_partial(request: HttpRequest, form: LeagueForm) -> TemplateResponse | None:
     """An htmx request after picking a preset gets only its ceiling and house rules."""
     if request.htmx and request.method == "GET" and request.GET.get("preset") in PRESETS:
-        return TemplateResponse(request, "games/session_new.html#preset_rules", {"form": form})
+        return TemplateResponse(
+            request, "partials/ruleset_fields.html#preset_rules", {"form": form}
+        )
     return None
 
 

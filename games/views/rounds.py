@@ -87,7 +87,9 @@ def round_preview(request: HttpRequest, pk: int, round_pk: int | None = None) ->
         entry = round_entry_for_edit(played)
     form = RoundForm(request.POST, entry=entry, final=False)
     form.is_valid()
-    return TemplateResponse(request, "games/round.html#preview", {"form": form, "entry": entry})
+    return TemplateResponse(
+        request, "partials/round_fields.html#preview", {"form": form, "entry": entry}
+    )
 
 
 @login_required
@@ -122,10 +124,10 @@ def round_arrange(request: HttpRequest, pk: int, round_pk: int | None = None) ->
     status = FORM_ERRORS if problem else 200
     if played is None:
         context = session_page_context(request, session, board, form)
-        template = "games/round.html#round_fields" if request.htmx else "games/session.html"
+        template = "partials/round_fields.html" if request.htmx else "games/session.html"
     else:
         context = _round_context(played, form, True)
-        template = "games/round.html#round_fields" if request.htmx else "games/round.html"
+        template = "partials/round_fields.html" if request.htmx else "games/round.html"
     return TemplateResponse(request, template, context, status=status)
 
 

@@ -91,10 +91,12 @@ def session_new(request: HttpRequest) -> TemplateResponse | HttpResponse:
     if request.method == "GET":
         if request.htmx and request.GET.get("preset") in PRESETS:
             # A preset was picked: its ceiling, house rules and stakes replace the old.
-            return TemplateResponse(request, "games/session_new.html#preset_rules", {"form": form})
+            return TemplateResponse(
+                request, "partials/ruleset_fields.html#preset_rules", {"form": form}
+            )
         if request.htmx and "league" in request.GET:
             # A league was picked: its preset and house rules become the defaults.
-            return TemplateResponse(request, "games/session_new.html#game_rules", {"form": form})
+            return TemplateResponse(request, "partials/ruleset_fields.html", {"form": form})
         return TemplateResponse(
             request, "games/session_new.html", _session_form_context(request, form)
         )
@@ -167,7 +169,7 @@ def session_scoreboard(request: HttpRequest, pk: int) -> HttpResponse:
             return HttpResponse(status=204)
         board = load_scoreboard(session)
     context = scoreboard_context(request, session, board)
-    return TemplateResponse(request, "games/session.html#scoreboard", context)
+    return TemplateResponse(request, "partials/score_table.html", context)
 
 
 def _back_to_session(request: HttpRequest, session: GameSession) -> HttpResponse:

@@ -75,7 +75,7 @@ def shared_scoreboard(request: HttpRequest, token: str) -> HttpResponse:
             return HttpResponse(status=204)
         board = load_scoreboard(session)
     context = _shared_context(request, session, board)
-    response = TemplateResponse(request, "games/session.html#scoreboard", context)
+    response = TemplateResponse(request, "partials/score_table.html", context)
     response["Cache-Control"] = "private, no-cache"
     return response
 

@@ -41,7 +41,7 @@ def test_arrange_groups_one_players_cards_and_saves_nothing(
     response = scorer.post(arrange_url(table), data, headers=HTMX)
 
     assert response.status_code == 200
-    assert response.template_name == "games/round.html#round_fields"
+    assert response.template_name == "partials/round_fields.html"
     form = response.context_data["form"]
     arranged = form.data[f"groups_{seat_pk(table, 'Asha')}"]
     expected = arrange(PRESETS["21-points"], parse_card("8S"), parse_cards(WIN_8S))

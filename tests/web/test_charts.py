@@ -287,20 +287,20 @@ def test_the_share_link_shows_the_chart_without_signing_in(
 @pytest.mark.django_db
 def test_the_include_shows_the_chart_with_its_figures_in_words(table: GameSession) -> None:
     assert "<img" not in render_to_string(
-        "charts/session_totals.html", {"board": load_scoreboard(table)}
+        "partials/session_chart.html", {"board": load_scoreboard(table)}
     )
     play(table, "8S", ROUND_1)
     board = load_scoreboard(table)
-    html = render_to_string("charts/session_totals.html", {"board": board})
+    html = render_to_string("partials/session_chart.html", {"board": board})
     src = reverse("games:session_totals_chart", args=[table.pk])
     assert f'src="{src}?rounds=1&amp;totals=' in html
     for column in board.columns:
         assert f"{column.name} {column.total}" in html  # the alt text
-    shared = render_to_string("charts/session_totals.html", {"board": board, "shared": True})
+    shared = render_to_string("partials/session_chart.html", {"board": board, "shared": True})
     assert reverse("games:shared_totals_chart", args=[table.share_token]) in shared
     # Another round: another address, so a swapped-in scoreboard shows a new chart.
     play(table, "8S", ROUND_1)
-    again = render_to_string("charts/session_totals.html", {"board": load_scoreboard(table)})
+    again = render_to_string("partials/session_chart.html", {"board": load_scoreboard(table)})
     assert f'src="{src}?rounds=2&amp;totals=' in again
 
 

@@ -200,7 +200,7 @@ def test_a_toss_with_one_player_says_so(scorer: Client) -> None:
 def test_picking_a_preset_over_htmx_returns_its_ceiling_and_house_rules(scorer: Client) -> None:
     response = scorer.get(URL, {"preset": "13-pool-101"}, headers={"HX-Request": "true"})
 
-    assert response.template_name == "games/session_new.html#preset_rules"
+    assert response.template_name == "partials/ruleset_fields.html#preset_rules"
     html = response.content.decode()
     assert html.lstrip().startswith('<div id="preset-rules"')
     assert 'name="ceiling" value="101"' in html

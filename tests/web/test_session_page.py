@@ -250,7 +250,7 @@ def test_preview_classifies_groups_and_shows_points_beside_each_player(
     response = scorer.post(preview(table), data, headers=HTMX)
 
     assert response.status_code == 200
-    assert response.template_name == "games/round.html#preview"
+    assert response.template_name == "partials/round_fields.html#preview"
     html = response.content.decode()
     ben = html.split('data-preview="Ben"')[1].split("</div>")[0]
     assert 'hx-swap-oob="true"' in ben
