@@ -161,16 +161,7 @@ class HandEntryInline(admin.TabularInline):
     model = HandEntry
     extra = 0
     autocomplete_fields = ["player"]
-    fields = [
-        "player",
-        "outcome",
-        "groups",
-        "declaration",
-        "hand_points",
-        "value_points",
-        "claims",
-        "score",
-    ]
+    fields = list(HandEntry.RECORDED)
 
 
 @admin.register(Round)

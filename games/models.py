@@ -301,6 +301,18 @@ class Round(models.Model):
 class HandEntry(models.Model):
     """One player's hand in one round, as entered and as the rules service scored it."""
 
+    # What one hand records, in the order the admin and the league file list it.
+    RECORDED = (
+        "player",
+        "outcome",
+        "groups",
+        "declaration",
+        "hand_points",
+        "value_points",
+        "claims",
+        "score",
+    )
+
     class Outcome(models.TextChoices):
         DECLARED = "declared", "Declared"
         SHOWN = "shown", "Shown"

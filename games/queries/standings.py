@@ -18,26 +18,17 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Max, Min, OuterRef, Q, Subquery, Sum
 
-from games.models import GameSession, League, Player, Preset, Rating, RatingChange, Seat
+from games.models import League, Player, Rating, RatingChange
 from games.rules import RulesError, get_ruleset
 
 
-@dataclass(frozen=True)
-class StandingRow:
-    """One player's line of a league's standings over a range of dates."""
+class RoundFigures:
+    """What is worked out from a player's ``rounds``, ``drops`` and ``points``,
+    wherever they are listed (a mixin of the rows below and of the player page's)."""
 
-    player: Player
-    sessions: int  # sessions they played a round in (finished or still running)
-    sessions_won: int  # finished sessions they won (or shared the win of)
     rounds: int
-    rounds_won: int
-    drops: int  # first drops, middle drops and timeouts
-    points: int  # the sum of their round scores
-    best_round: int | None  # in the league's terms: highest when net, lowest when penalty
-    worst_round: int | None
-    rating: float | None  # OpenSkill ordinal (mu - 3 sigma); None if never rated
-    mu: float | None
-    sigma: float | None
+    drops: int
+    points: int
 
     @property
     def average_points(self) -> float | None:
@@ -54,10 +45,28 @@ class StandingRow:
         return None if self.drop_rate is None else 100 * self.drop_rate
 
 
+@dataclass(frozen=True)
+class StandingRow(RoundFigures):
+    """One player's line of a league's standings over a range of dates."""
+
+    player: Player
+    sessions: int  # sessions they played a round in (finished or still running)
+    sessions_won: int  # finished sessions they won (or shared the win of)
+    rounds: int
+    rounds_won: int
+    drops: int  # first drops, middle drops and timeouts
+    points: int  # the sum of their round scores
+    best_round: int | None  # in the league's terms: highest when net, lowest when penalty
+    worst_round: int | None
+    rating: float | None  # OpenSkill ordinal (mu - 3 sigma); None if never rated
+    mu: float | None
+    sigma: float | None
+
+
 def league_is_net(league: League) -> bool:
     """Whether the league's ruleset keeps net totals (a high score is good) rather
     than penalty totals (a low one is)."""
-    return _net(league.preset, league)
+    return net_totals(league.preset, league)
 
 
 def played_seats(
@@ -215,105 +224,7 @@ def rating_history(
     return history
 
 
-# --- A player across leagues ---------------------------------------------------------------
-
-
-def member_league_ids(user) -> list[int]:
-    """The leagues a user is a member of (one query)."""
-    if not user.is_authenticated:
-        return []
-    return list(League.objects.filter(memberships__user=user).values_list("pk", flat=True))
-
-
-def visible_sessions(user, league_ids: Sequence[int]) -> Q:
-    """The sessions ``user`` may see, as `services.can_view` decides one by one: the
-    ones they created outside any league and those of the leagues (``league_ids``)
-    they are a member of. A Q over GameSession."""
-    if not user.is_authenticated:
-        return Q(pk__in=[])
-    return Q(created_by=user, league__isnull=True) | Q(league_id__in=list(league_ids))
-
-
-@dataclass(frozen=True)
-class PlayerGroup:
-    """A player's results in one league (or in sessions without one) under one
-    preset. Grouped by preset too: a best round means opposite things in net and
-    penalty totals, and points per round of different games do not add up."""
-
-    league: League | None
-    preset: str
-    preset_label: str
-    sessions: int
-    sessions_won: int
-    rounds: int
-    rounds_won: int
-    drops: int
-    points: int
-    best_round: int | None
-    worst_round: int | None
-
-    @property
-    def average_points(self) -> float | None:
-        return self.points / self.rounds if self.rounds else None
-
-    @property
-    def drop_rate(self) -> float | None:
-        return self.drops / self.rounds if self.rounds else None
-
-    @property
-    def drop_percent(self) -> float | None:
-        return None if self.drop_rate is None else 100 * self.drop_rate
-
-
-def player_groups(player: Player, visible: Q) -> list[PlayerGroup]:
-    """The player's results per league and preset over the sessions ``visible`` (a Q
-    over GameSession) lets through: one aggregate query, and one for the leagues."""
-    rows = list(
-        Seat.objects.filter(player=player, rounds_played__gt=0)
-        .filter(session__in=GameSession.objects.filter(visible).values("pk"))
-        .values("session__league_id", "session__preset")
-        .annotate(
-            n_sessions=Count("id"),
-            n_sessions_won=Count("id", filter=Q(won=True)),
-            n_rounds=Sum("rounds_played"),
-            n_rounds_won=Sum("rounds_won"),
-            n_drops=Sum("drops"),
-            n_points=Sum("points"),
-            # Both ends of both: which is "best" depends on the preset's totals.
-            best_high=Max("best_round"),
-            best_low=Min("best_round"),
-            worst_high=Max("worst_round"),
-            worst_low=Min("worst_round"),
-        )
-        .order_by()
-    )
-    leagues = League.objects.in_bulk({row["session__league_id"] for row in rows} - {None})
-    labels = dict(Preset.choices)
-    groups = []
-    for row in rows:
-        league = leagues.get(row["session__league_id"])
-        preset = row["session__preset"]
-        net = _net(preset, league)
-        groups.append(
-            PlayerGroup(
-                league=league,
-                preset=preset,
-                preset_label=labels.get(preset, preset),
-                sessions=row["n_sessions"],
-                sessions_won=row["n_sessions_won"],
-                rounds=row["n_rounds"] or 0,
-                rounds_won=row["n_rounds_won"] or 0,
-                drops=row["n_drops"] or 0,
-                points=row["n_points"] or 0,
-                best_round=row["best_high"] if net else row["best_low"],
-                worst_round=row["worst_low"] if net else row["worst_high"],
-            )
-        )
-    groups.sort(key=lambda g: (g.league is None, g.league.name if g.league else "", g.preset))
-    return groups
-
-
-def _net(preset: str, league: League | None) -> bool:
+def net_totals(preset: str, league: League | None) -> bool:
     """Whether a preset keeps net totals, with the league's house rules when the
     league plays that preset (a house rule may change the totals)."""
     overrides = league.overrides if league is not None and league.preset == preset else {}

@@ -847,18 +847,7 @@ def _player_rows(
 
 
 # HandEntry's columns as _hand_row gives them.
-_HAND_FIELDS = (
-    "round",
-    "player",
-    "outcome",
-    "groups",
-    "declaration",
-    "hand_points",
-    "value_points",
-    "claims",
-    "score",
-    "breakdown",
-)
+_HAND_FIELDS = ("round", *HandEntry.RECORDED, "breakdown")
 
 
 def _hand_row(played: Round, entry: _EntryPlan, player: Player) -> tuple:

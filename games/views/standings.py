@@ -15,18 +15,16 @@ from django.template.response import TemplateResponse
 from django.views.decorators.http import require_safe
 
 from games import charts
-from games.access import league_for
+from games.access import league_for, member_league_ids, visible_sessions
 from games.forms.standings import StandingsFilter
 from games.models import GameSession, HandEntry, Player, Rating, RatingChange, Seat
 from games.pages import FORM_ERRORS
+from games.queries.players import player_groups
 from games.queries.standings import (
     RatingPoint,
     league_is_net,
-    member_league_ids,
-    player_groups,
     rating_history,
     standings_of,
-    visible_sessions,
 )
 
 # Players whose rating history the standings page draws: more lines than this are
