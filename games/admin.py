@@ -246,7 +246,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(Rating)
 class RatingAdmin(ReadOnlyAdmin):
-    # Replayed from the league's finished sessions (games/ratings.py).
+    # Replayed from the league's finished sessions (games/services/ratings.py).
     list_display = ["league", "player", "ordinal", "mu", "sigma", "sessions", "updated_at"]
     list_filter = ["league"]
     search_fields = ["player__name"]

@@ -150,7 +150,7 @@ class GameSession(models.Model):
     overrides = models.JSONField(default=dict, blank=True)
     # Empty means the ruleset's own ceiling (or none): pools have one, points games don't.
     ceiling = models.PositiveIntegerField(null=True, blank=True)
-    # A copy of what `session_state` says, refreshed by services.py in the same
+    # A copy of what `session_state` says, refreshed by services/results.py in the same
     # transaction as every round write, so lists can filter on it without replaying
     # every session. The session page and the "no new rounds" guard replay instead.
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
@@ -209,7 +209,7 @@ class Seat(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
     position = models.PositiveSmallIntegerField()
     # The player's result in this session, as `session_state` replays it. Only
-    # services.py writes these, in the same transaction as every round write, from
+    # services/results.py writes these, in the same transaction as every round write, from
     # the rules service's own figures: league standings over thousands of sessions
     # then read one row per player and session instead of replaying them all
     # (benchmarks/http.py). The session page always replays the rounds instead.
@@ -455,7 +455,7 @@ class RoundChange(models.Model):
     )
     changed_at = models.DateTimeField(default=timezone.now, db_index=True)
     # {"cut_joker", "dealer", "version", "entries": [{"player", "outcome", "groups",
-    # "score"}]}: written by services.py only.
+    # "score"}]}: written by services/rounds.py only.
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
 

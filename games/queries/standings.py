@@ -1,9 +1,10 @@
 """League standings and players' results, read from what the app already stored.
 
 Nothing here replays a session or scores a round: every figure is a sum, count,
-minimum or maximum of the per-seat results that `services._store_results` writes
-from the rules service's own replay after every round (`Seat.total`, `.won`,
-`.rounds_played`, `.points`, `.best_round`, ...), or a rating `games.ratings` computed.
+minimum or maximum of the per-seat results that `services.results.refresh_session`
+writes from the rules service's own replay after every round (`Seat.total`, `.won`,
+`.rounds_played`, `.points`, `.best_round`, ...), or a rating `services.ratings`
+computed.
 That is what keeps a league's standings a fixed, small number of queries (two) over
 thousands of sessions: the database aggregates one row per player and session.
 

@@ -1,11 +1,9 @@
 """Leagues: the list of a user's leagues, a new league, a league's page with its
-sessions and members, and its house rules. Thin views over games/leagues.py.
+sessions and members, and its house rules. Thin views over games.services.leagues.
 
 Who may do what: any signed-in user may start a league (and owns it); a league's
 members see its pages; only its owners change its rules and members. To anyone who
 is not a member a league does not exist (404), whatever its slug.
-
-The URLs live here beside the views; games/urls.py includes them.
 """
 
 from __future__ import annotations

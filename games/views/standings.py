@@ -1,9 +1,7 @@
-"""League standings, player pages and charts (issue 5). The URLs live here beside the
-views; games/urls.py includes them.
+"""League standings and player pages (issue 5).
 
 Every figure on these pages is read from what the app stored after the rules
-service replayed each session (seat results, ratings; `games/standings.py`), or,
-for a session's chart, replayed again by `load_scoreboard`.
+service replayed each session (seat results, ratings; `games.queries`).
 """
 
 from __future__ import annotations

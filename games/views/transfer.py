@@ -1,9 +1,8 @@
 """Exports and imports: round histories and standings as CSV and XLSX, and a whole
-league as JSON (issue 5). The URLs live here beside the views; games/urls.py
-includes them.
+league as JSON (issue 5).
 
-The views only check access and name the file; `games/exports.py` builds every
-export from what the app stored and does the import.
+The views only check access and name the file; `games.transfer` builds every export
+from what the app stored and does the import.
 """
 
 from __future__ import annotations
