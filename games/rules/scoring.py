@@ -59,7 +59,7 @@ class PlayerHand:
 
     @property
     def cards(self) -> list[Card]:
-        return [card for group in self.groups for card in group]
+        return list(chain.from_iterable(self.groups))
 
 
 @dataclass(frozen=True)
@@ -613,7 +613,7 @@ def _copy_errors(hands: Sequence[PlayerHand], roles: JokerRoles) -> list[RulesEr
     decks = roles.ruleset.decks
     # Count the whole round at once: it almost always fits in the shoe, and only a
     # round that does not needs the card-by-card walk that says where it went wrong.
-    held = Counter(chain.from_iterable(group for hand in hands for group in hand.groups))
+    held = Counter(chain.from_iterable(hand.cards for hand in hands))
     if held[roles.cut] < decks and all(count <= decks for count in held.values()):
         return []
     seen: Counter[Card] = Counter()
