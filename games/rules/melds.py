@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
-from .cards import ACE, KING, PRINTED_JOKER, SUITS, Card, format_cards
+from .cards import ACE, KING, PRINTED_JOKER, SUITS, Card, all_cards, format_cards
 from .rulesets import Ruleset
 
 MAX_RUN = 13  # A..K with the Ace low, or 2..A with it high: never both
+_FACE_POINTS = {card: card.face_points for card in all_cards()}
 
 
 class Kind(StrEnum):
@@ -67,13 +68,20 @@ class JokerRoles:
     # claims and the marriages declaration). Kodai with a printed joker cut puts the
     # printed joker in the middle (K♠ PJ 2♠), everyone else the A♠ it stands for.
     marriage: tuple[Card, Card, Card] | None
+    # Every card's points this round, looked up once per card of every hand scored
+    # instead of asking the card and the jokers each time (derived from the above).
+    card_points: dict[Card, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        points = _FACE_POINTS | dict.fromkeys(self.jokers, 0)
+        object.__setattr__(self, "card_points", points)
 
     def is_joker(self, card: Card) -> bool:
         return card in self.jokers
 
     def points(self, card: Card) -> int:
         """A card's points in this round: every joker is worth 0 (RULES §1)."""
-        return 0 if card in self.jokers else card.face_points
+        return self.card_points[card]
 
     @property
     def joker_codes(self) -> list[str]:
@@ -122,8 +130,15 @@ def joker_roles(ruleset: Ruleset, cut: Card) -> JokerRoles:
 # --- Runs -----------------------------------------------------------------------------
 
 
-def _ranks(cards: Sequence[Card], ace_high: bool) -> list[int]:
-    return sorted(14 if (card.rank == ACE and ace_high) else card.rank for card in cards)
+def _orders(cards: Sequence[Card]) -> tuple[tuple[list[int], int, int], ...]:
+    """The ranks of cards of distinct ranks in order, with the lowest and highest rank
+    a run may reach: the Ace low (A..K), and, only when an Ace is held, the Ace high
+    (2..A, the Ace as 14). Without an Ace the second way fits nothing the first does
+    not."""
+    ranks = sorted([card.rank for card in cards])
+    if ranks[0] != ACE:
+        return ((ranks, ACE, KING),)
+    return ((ranks, ACE, KING), ([*ranks[1:], 14], 2, 14))
 
 
 def _one_suit_distinct_ranks(cards: Sequence[Card]) -> bool:
@@ -138,11 +153,7 @@ def is_pure_run(cards: Sequence[Card]) -> bool:
         return False
     if not _one_suit_distinct_ranks(cards):
         return False
-    for ace_high in (False, True):
-        ranks = _ranks(cards, ace_high)
-        if ranks[-1] - ranks[0] == len(ranks) - 1:
-            return True
-    return False
+    return any(ranks[-1] - ranks[0] == len(ranks) - 1 for ranks, _, _ in _orders(cards))
 
 
 def fits_run(naturals: Sequence[Card], length: int) -> bool:
@@ -150,9 +161,7 @@ def fits_run(naturals: Sequence[Card], length: int) -> bool:
     jokers filling the gaps and extending the ends."""
     if not naturals or length > MAX_RUN or not _one_suit_distinct_ranks(naturals):
         return False
-    for ace_high in (False, True):
-        ranks = _ranks(naturals, ace_high)
-        lowest, highest = (2, 14) if ace_high else (ACE, KING)
+    for ranks, lowest, highest in _orders(naturals):
         first_start = max(ranks[-1] - length + 1, lowest)
         last_start = min(ranks[0], highest - length + 1)
         if first_start <= last_start:
@@ -191,7 +200,7 @@ def classify(cards: Sequence[Card], roles: JokerRoles) -> Kind:
         return Kind.PURE_SEQUENCE
     # Using a joker as a joker is never less flexible than using it naturally, so
     # from here on every joker-role card stands in for whatever is missing.
-    naturals = [card for card in cards if not roles.is_joker(card)]
+    naturals = [card for card in cards if card not in roles.jokers]
     if not naturals:
         # K-A-2 of the cut suit with an Ace cut (and any lower-cut-upper marriage that
         # is not a pure sequence) is a valid impure sequence (RULES §3, last line).

@@ -11,6 +11,7 @@ import dataclasses
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 
 from .cards import PRINTED_JOKER, Card, format_cards, parse_card
 from .errors import RoundErrors, RulesError
@@ -63,7 +64,7 @@ class PlayerHand:
 
     @property
     def cards(self) -> list[Card]:
-        return [card for group in self.groups for card in group]
+        return list(chain.from_iterable(self.groups))
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,9 @@ def is_marriage_group(cards: Sequence[Card], roles: JokerRoles) -> bool:
     identical claim cards (Kodai) / upper or lower jokers (Paplu)."""
     if roles.marriage is None or len(cards) != 3:
         return False
-    if sorted(cards) == sorted(roles.marriage):
+    # The marriage is three different cards, so three cards are it exactly when they
+    # hold the same cards (cheaper than sorting both).
+    if set(cards) == set(roles.marriage):
         return True
     if len(set(cards)) != 1:
         return False
@@ -145,19 +148,25 @@ def is_marriage_group(cards: Sequence[Card], roles: JokerRoles) -> bool:
 
 
 def _all_jokers(cards: Sequence[Card], roles: JokerRoles) -> bool:
-    return bool(cards) and all(roles.is_joker(card) for card in cards)
+    return bool(cards) and roles.jokers.issuperset(cards)
 
 
 def _largest_joker_group(groups: Groups, roles: JokerRoles) -> int:
     return max((len(g) for g in groups if _all_jokers(g, roles)), default=0)
 
 
+def _pure_count(kinds: Sequence[Kind]) -> int:
+    return len([kind for kind in kinds if kind in PURE_KINDS])
+
+
+def _all_valid(kinds: Sequence[Kind]) -> bool:
+    return VALID_MELDS.issuperset(kinds)
+
+
 def _way_holds(way: str, groups: Groups, kinds: Sequence[Kind], roles: JokerRoles) -> bool:
     rules = roles.ruleset
-    pure = sum(kind in PURE_KINDS for kind in kinds)
-    all_valid = all(kind in VALID_MELDS for kind in kinds)
     if way == "three_pure":
-        return pure >= rules.pure_needed and all_valid
+        return _pure_count(kinds) >= rules.pure_needed and _all_valid(kinds)
     if way == "tunnelas":
         return kinds.count(Kind.TUNNELA) >= rules.tunnelas_needed
     if way == "dublees":
@@ -168,8 +177,8 @@ def _way_holds(way: str, groups: Groups, kinds: Sequence[Kind], roles: JokerRole
         marriages = sum(is_marriage_group(g, roles) for g in groups)
         return marriages >= rules.marriages_needed
     if way == "show13":
-        sequences = sum(kind in SEQUENCE_KINDS for kind in kinds)
-        return pure >= 1 and sequences >= 2 and all_valid
+        sequences = len([kind for kind in kinds if kind in SEQUENCE_KINDS])
+        return _pure_count(kinds) >= 1 and sequences >= 2 and _all_valid(kinds)
     raise ValueError(f"unknown declaration way {way!r}")
 
 
@@ -217,10 +226,10 @@ class Count:
 def count_groups(groups: Groups, kinds: Sequence[Kind], roles: JokerRoles) -> Count:
     """Points each group adds to a loser's count under the preset's counting rule."""
     rules = roles.ruleset
-    pure = sum(kind in PURE_KINDS for kind in kinds)
+    pure = _pure_count(kinds)
     plural = "s" if pure != 1 else ""
     if rules.hand_size == 13:
-        sequences = sum(kind in SEQUENCE_KINDS for kind in kinds)
+        sequences = len([kind for kind in kinds if kind in SEQUENCE_KINDS])
         complete, enough = pure >= 1 and sequences >= 2, "a pure and a second sequence"
     else:
         complete, enough = pure >= rules.pure_needed, f"{pure} pure groups"
@@ -241,8 +250,9 @@ def count_groups(groups: Groups, kinds: Sequence[Kind], roles: JokerRoles) -> Co
     else:
         rule = f"{pure} pure group{plural}: only pure groups are left out"
         left_out = [kind in PURE_KINDS for kind in kinds]
+    points = roles.card_points
     counted = [
-        0 if out else sum(roles.points(card) for card in group)
+        0 if out else sum([points[card] for card in group])
         for group, out in zip(groups, left_out, strict=True)
     ]
     return Count(counted, left_out, rule)
@@ -253,31 +263,38 @@ def two_point_reason(groups: Groups, kinds: Sequence[Kind], roles: JokerRoles) -
     rules = roles.ruleset
     if rules.two_point_three_pure and _way_holds("three_pure", groups, kinds, roles):
         return "groups form a valid three-pure declaration"
-    dublees = kinds.count(Kind.DUBLEE)
-    if rules.two_point_dublees is not None and dublees >= rules.two_point_dublees:
-        return f"{dublees} dublees"
-    jokers = _largest_joker_group(groups, roles)
-    if rules.two_point_jokers is not None and jokers >= rules.two_point_jokers:
-        return f"{jokers} jokers in one group"
-    tunnelas = kinds.count(Kind.TUNNELA)
-    if rules.two_point_tunnelas is not None and tunnelas >= rules.two_point_tunnelas:
-        return f"{tunnelas} tunnelas"
-    marriages = sum(is_marriage_group(g, roles) for g in groups)
-    if rules.two_point_marriages is not None and marriages >= rules.two_point_marriages:
-        return f"{marriages} marriages"
+    # Each kind of two-point hand is counted only under rules that have it.
+    if rules.two_point_dublees is not None:
+        dublees = kinds.count(Kind.DUBLEE)
+        if dublees >= rules.two_point_dublees:
+            return f"{dublees} dublees"
+    if rules.two_point_jokers is not None:
+        jokers = _largest_joker_group(groups, roles)
+        if jokers >= rules.two_point_jokers:
+            return f"{jokers} jokers in one group"
+    if rules.two_point_tunnelas is not None:
+        tunnelas = kinds.count(Kind.TUNNELA)
+        if tunnelas >= rules.two_point_tunnelas:
+            return f"{tunnelas} tunnelas"
+    if rules.two_point_marriages is not None:
+        marriages = sum(is_marriage_group(g, roles) for g in groups)
+        if marriages >= rules.two_point_marriages:
+            return f"{marriages} marriages"
     return None
 
 
 def free_hand_reason(cards: Sequence[Card], roles: JokerRoles) -> str | None:
     """Kodai: a loser holding 7 doubles or 8 jokers pays nothing (RULES §5)."""
     rules = roles.ruleset
-    # A tenali is one double: count each distinct card held at least twice.
-    doubles = sum(1 for count in Counter(cards).values() if count >= 2)
-    if rules.free_hand_doubles is not None and doubles >= rules.free_hand_doubles:
-        return f"free hand: {doubles} doubles"
-    jokers = sum(roles.is_joker(card) for card in cards)
-    if rules.free_hand_jokers is not None and jokers >= rules.free_hand_jokers:
-        return f"free hand: {jokers} jokers"
+    if rules.free_hand_doubles is not None:
+        # A tenali is one double: count each distinct card held at least twice.
+        doubles = sum(1 for count in Counter(cards).values() if count >= 2)
+        if doubles >= rules.free_hand_doubles:
+            return f"free hand: {doubles} doubles"
+    if rules.free_hand_jokers is not None:
+        jokers = len([card for card in cards if card in roles.jokers])
+        if jokers >= rules.free_hand_jokers:
+            return f"free hand: {jokers} jokers"
     return None
 
 
@@ -349,33 +366,29 @@ class HandAssessment:
 
 def _assess(hand: PlayerHand, kinds: Sequence[Kind], roles: JokerRoles) -> HandAssessment:
     rules = roles.ruleset
-    counting = count_groups(hand.groups, kinds, roles)
-    counted, left_out = counting.counted, counting.left_out
-    nothing = [0] * len(hand.groups), [False] * len(hand.groups)
-    declaration = declaration_way(hand.groups, kinds, roles)
+    # Only a shown hand's cards count, and only a declarer makes a declaration.
+    counted, left_out = [0] * len(hand.groups), [False] * len(hand.groups)
+    declaration = None
     hand_points: int | None = None
     free = False
     if hand.outcome == "declared":
-        counted, left_out = nothing
+        declaration = declaration_way(hand.groups, kinds, roles)
         lines = [f"declared: {declaration.replace('_', ' ')}" if declaration else "declared"]
     elif hand.outcome == "default_win":
-        counted, left_out = nothing
-        declaration = None
         lines = ["won: every other player dropped"]
     elif hand.outcome in ("shown", "deal_show"):
+        counting = count_groups(hand.groups, kinds, roles)
+        counted, left_out = counting.counted, counting.left_out
         cost = _shown_cost(hand, kinds, counting, roles)
         hand_points, free, lines = cost.points, cost.free, cost.lines
     else:
         # A fixed penalty: the cards don't count.
-        counted, left_out = nothing
         hand_points = getattr(rules, hand.outcome)
         lines = [f"{hand.outcome.replace('_', ' ')}: {hand_points}"]
     groups = tuple(
         GroupResult(tuple(group), kind, points, out)
         for group, kind, points, out in zip(hand.groups, kinds, counted, left_out, strict=True)
     )
-    if hand.outcome != "declared":
-        declaration = None
     return HandAssessment(groups, declaration, hand_points, free, tuple(lines))
 
 
@@ -603,6 +616,11 @@ def _copy_errors(hands: Sequence[PlayerHand], roles: JokerRoles) -> list[RulesEr
     """No card may appear more often in the round than the decks hold; one copy of the
     cut card lies on the table (RULES §1)."""
     decks = roles.ruleset.decks
+    # Count the whole round at once: it almost always fits in the shoe, and only a
+    # round that does not needs the card-by-card walk that says where it went wrong.
+    held = Counter(chain.from_iterable(hand.cards for hand in hands))
+    if held[roles.cut] < decks and all(count <= decks for count in held.values()):
+        return []
     seen: Counter[Card] = Counter()
     errors = []
     reported: set[Card] = set()

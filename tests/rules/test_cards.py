@@ -1,9 +1,12 @@
 from __future__ import annotations
 
+import copy
+import pickle
+
 import pytest
 
 from games.rules import PRINTED_JOKER, Card, CardError, format_groups, parse_card, parse_groups
-from games.rules.cards import format_cards, parse_cards
+from games.rules.cards import all_cards, format_cards, parse_cards
 
 
 def codes(text: str) -> list[list[str]]:
@@ -121,3 +124,22 @@ def test_cards_cannot_be_built_wrong():
         Card(14, "S")
     with pytest.raises(ValueError):
         Card(5, "X")
+
+
+def test_a_card_typed_any_way_is_the_one_card_of_its_kind():
+    assert parse_card("7h") is parse_card("7♥") is Card(7, "H") is Card(rank=7, suit="H")
+    assert parse_card("*") is PRINTED_JOKER
+    assert Card(7, "H") != Card(7, "S")
+    assert len(set(all_cards() + all_cards())) == 53
+
+
+def test_copied_or_pickled_cards_are_still_the_same_card():
+    hand = [Card(10, "D"), PRINTED_JOKER]
+    assert copy.copy(hand[0]) is hand[0]
+    assert copy.deepcopy(hand) == hand and copy.deepcopy(hand)[0] is hand[0]
+    assert all(a is b for a, b in zip(pickle.loads(pickle.dumps(hand)), hand, strict=True))
+
+
+def test_cards_sort_by_rank_then_suit_letter():
+    cards = [Card(10, "S"), Card(1, "H"), PRINTED_JOKER, Card(10, "C"), Card(13, "D")]
+    assert format_cards(sorted(cards)) == "PJ AH 10C 10S KD"

@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import csv
 import datetime
+import gc
 import io
 import json
 from decimal import Decimal
@@ -678,6 +679,31 @@ def test_the_importing_user_becomes_the_only_owner(
     assert league.imported_members == [{"username": u, "role": r} for u, r in invitable]
 
 
+def test_an_import_checks_and_writes_with_the_cycle_collector_paused(
+    moved: dict, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An import holds the whole file and every round it scored until it writes them:
+    # the cycle collector walking them all again and again took a third of the time of
+    # a 10,000-round import (issue 9). It runs again once the import is over.
+    collector_on = []
+
+    def noting_the_collector(step):
+        def noted(*args):
+            collector_on.append(gc.isenabled())
+            return step(*args)
+
+        return noted
+
+    monkeypatch.setattr(exports, "_plan", noting_the_collector(exports._plan))
+    monkeypatch.setattr(exports, "_write", noting_the_collector(exports._write))
+
+    league = exports.import_league(json.dumps(moved), keep_members=True).league
+
+    assert league.sessions.count() == 6
+    assert collector_on == [False, False]
+    assert gc.isenabled()
+
+
 # --- The import: refusals, nothing written ----------------------------------------------------
 
 
@@ -704,6 +730,7 @@ def test_a_round_that_does_not_score_is_refused(moved: dict) -> None:
     message = refused(tampered(moved, swap_hands))
     assert message.startswith("Session 1 (played 2024-01-05), round 1 does not score")
     assert "Asha's declaration is not valid" in message
+    assert gc.isenabled()  # on again after a refusal too
 
 
 def test_figures_that_are_not_the_rules_services_are_refused(moved: dict) -> None:
