@@ -36,6 +36,7 @@ from games.models import (
 )
 from games.queries.standings import standings_of
 from games.services.scoreboard import load_scoreboard
+from games.transfer import league_import as importer
 from games.transfer.league_export import dumps, export_league
 from games.transfer.league_import import ImportRefused, import_league
 from games.transfer.tables import STANDINGS_HEADER, groups_text
@@ -694,10 +695,10 @@ def test_an_import_checks_and_writes_with_the_cycle_collector_paused(
 
         return noted
 
-    monkeypatch.setattr(exports, "_plan", noting_the_collector(exports._plan))
-    monkeypatch.setattr(exports, "_write", noting_the_collector(exports._write))
+    monkeypatch.setattr(importer, "_plan", noting_the_collector(importer._plan))
+    monkeypatch.setattr(importer, "_write", noting_the_collector(importer._write))
 
-    league = exports.import_league(json.dumps(moved), keep_members=True).league
+    league = importer.import_league(json.dumps(moved), keep_members=True).league
 
     assert league.sessions.count() == 6
     assert collector_on == [False, False]
