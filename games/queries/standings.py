@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Max, Min, OuterRef, Q, Subquery, Sum
 
 from games.models import League, Player, Rating, RatingChange
-from games.rules import RulesError, get_ruleset
+from games.rules import RulesError, get_ruleset, is_net
 
 
 class RoundFigures:
@@ -230,6 +230,6 @@ def net_totals(preset: str, league: League | None) -> bool:
     league plays that preset (a house rule may change the totals)."""
     overrides = league.overrides if league is not None and league.preset == preset else {}
     try:
-        return get_ruleset(preset, overrides).totals == "net"
+        return is_net(get_ruleset(preset, overrides))
     except RulesError:
-        return get_ruleset(preset).totals == "net"
+        return is_net(get_ruleset(preset))

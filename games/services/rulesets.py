@@ -10,6 +10,7 @@ from games.rules import (
     PRESETS,
     Ruleset,
     get_ruleset,
+    is_net,
 )
 
 
@@ -25,7 +26,7 @@ def describe_preset(name: str) -> str:
     """One line about a preset, built from its options so it cannot drift from them."""
     rules = PRESETS[name]
     parts = [f"{rules.hand_size} cards, {rules.decks} decks"]
-    if rules.totals == "net":
+    if is_net(rules):
         parts.append("losers pay the winner their points")
     else:
         parts.append("losers add their points, lowest total is best")
