@@ -1,4 +1,5 @@
-"""Fixtures shared by every test package (rules, web, e2e). Keep this small."""
+"""Fixtures shared by every test directory. Keep this small: builders (functions a
+test calls) live in tests/support/, never in a conftest or a test module."""
 
 from __future__ import annotations
 
@@ -8,7 +9,14 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
+from django.test import Client
 from hypothesis import settings as hypothesis_settings
+
+from games.models import GameSession
+from tests.support.builders import make_session
+
+# Fixtures that several directories share beyond the few below.
+pytest_plugins = ["tests.support.fixtures"]
 
 # Property-based tests: few examples by default, so that `make test` stays quick; many
 # in CI (CI=true, as CI services set it, or HYPOTHESIS_PROFILE=ci), where the league
@@ -44,3 +52,16 @@ def password() -> str:
 @pytest.fixture
 def user(db, password: str) -> User:
     return User.objects.create_user(username="asha", password=password)
+
+
+@pytest.fixture
+def scorer(user: User, client: Client) -> Client:
+    """The signed-in client of the user who creates the sessions."""
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def table(user: User) -> GameSession:
+    """A 21-points session for Asha, Ben and Chen (seated in that order), by `user`."""
+    return make_session(user, name="Friday")

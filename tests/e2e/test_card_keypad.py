@@ -9,12 +9,11 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Locator, Page, expect
 
 from games.services.sessions import create_session
+from tests.support.hands import WIN_13
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "correct-horse-battery-staple"
-# 13-card, cut 7C: a show13 declaration (RULES.md §4), typed key by key below.
-WIN_13 = "AH 2H 3H | 9S 10S JS QS | 5D 6D 7H | KC KD KS"
 
 
 def press_hand(keypad: Locator, text: str) -> None:

@@ -12,9 +12,8 @@ from playwright.sync_api import Page, expect
 
 from games.models import GameSession, League
 from games.services.sessions import create_session
-
-from .conftest import PASSWORD, sign_in
-from .test_scoring import SHOWN_8S, WIN_8S, fill_round, horizontal_overflow
+from tests.support.hands import SHOWN_8S, WIN_8S
+from tests.support.pages import PASSWORD, fill_round, horizontal_overflow, sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

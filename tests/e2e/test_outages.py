@@ -20,9 +20,8 @@ from playwright.sync_api import Locator, Page, Route, expect
 
 from games.models import GameSession, HandEntry, Round
 from games.services.sessions import create_session
-
-from .conftest import sign_in
-from .test_scoring import SHOWN_8S, WIN_8S, fill_round, player
+from tests.support.hands import SHOWN_8S, WIN_8S
+from tests.support.pages import fill_round, player, sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -16,14 +16,14 @@ from games.rules import PlayerHand, get_ruleset, parse_card, parse_groups, score
 from games.rules.totals import SessionState, session_state
 from games.services.rounds import check_round, new_round_entry, save_round
 from games.services.sessions import create_session
+from tests.support.hands import WIN_13
+
+RED = "rgb(200, 16, 46)"
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "correct-horse-battery-staple"
 PLAYERS = ("Asha", "Ben", "Chen")
-RED = "rgb(200, 16, 46)"
-# 13-card, cut 7C: a show13 declaration (RULES.md §4).
-WIN_13 = "AH 2H 3H | 9S 10S JS QS | 5D 6D 7H | KC KD KS"
 
 Hands = dict[str, tuple[str, str]]
 EARLY: Hands = {

@@ -10,15 +10,14 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.models import GameSession
+from tests.support.builders import make_session, play
+from tests.support.hands import ROUND_1
+from tests.support.pages import PASSWORD
 from tests.support.reads import copies_of
-from tests.web.conftest import SHOWN_8S, WIN_8S, make_session, play
-
-from .conftest import PASSWORD
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
-ROUND_1 = {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S), "Chen": ("first_drop", "")}
 
 
 def long_session(rounds: int) -> GameSession:

@@ -21,9 +21,8 @@ from games.rules.arrange import arrange
 from games.rules.cards import SUIT_SYMBOLS, all_cards
 from games.rules.rulesets import OPTION_NAMES
 from games.rules.scoring import WINNING_OUTCOMES
-
-from .helpers import cards as parse
-from .test_declarations import WIN_PLAIN
+from tests.support.hands import WIN_PLAIN
+from tests.support.rules import cards as parse
 
 # A 13-card show of natural cards only: valid whatever the cut.
 WIN_13 = "AH 2H 3H | 9S 10S JS QS | 5D 6D 7D | KC KD KS"

@@ -39,9 +39,10 @@ from games.forms.sessions import SessionForm
 from games.models import League, Membership
 from games.rules import CardError, parse_card
 from games.transfer.league_export import dumps, export_league
-from tests.web.conftest import seat_pk, session_form_data
-
-from .conftest import ROUND_1, World, changed_tables, fingerprint, form_on, round_form
+from tests.support.builders import seat_pk, session_form_data
+from tests.support.forms import form_on
+from tests.support.hands import ROUND_1
+from tests.support.world import World, changed_tables, fingerprint, round_form
 
 pytestmark = pytest.mark.django_db
 
