@@ -10,6 +10,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from games.services.sessions import create_session
 from tests.support.hands import WIN_13
+from tests.support.pages import assert_red_and_readable
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -50,7 +51,7 @@ def test_a_hand_typed_on_the_keypad_alone(phone_page: Page) -> None:
     for key in keypad.locator("button").all():
         box = key.bounding_box()
         assert box is not None and box["height"] >= 44, key.inner_text()
-    expect(keypad.locator(".key-suit.suit-h")).to_have_css("color", "rgb(200, 16, 46)")
+    assert_red_and_readable(keypad.locator(".key-suit.suit-h").first)
 
     press_hand(keypad, WIN_13)
 

@@ -17,13 +17,12 @@ from tests.support.hands import LOOSE_148, SHOWN_8S, THREE_PURE, WIN_8S
 from tests.support.pages import (
     PASSWORD,
     PLAYERS,
+    assert_red_and_readable,
     fill_round,
     horizontal_overflow,
     player,
     preview,
 )
-
-RED = "rgb(200, 16, 46)"
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -183,7 +182,7 @@ def check_the_final_page(page: Page) -> None:
         expect(row).to_have_text([str(line.totals[name]) for name in PLAYERS])
     expect(page.locator("[data-next-dealer]")).to_contain_text(state.next_dealer)
     heart = page.locator(".scores .card.suit-h").first
-    assert heart.evaluate("el => getComputedStyle(el).color") == RED
+    assert_red_and_readable(heart)
     assert heart.inner_text() == "5♥"
 
 

@@ -41,3 +41,55 @@ def fill_round(page: Page, cut: str, hands: dict[str, tuple[str, str]]) -> None:
     for name, (outcome, groups) in hands.items():
         player(page, name).get_by_label("Outcome").select_option(outcome)
         player(page, name).get_by_label("Groups").fill(groups)
+
+
+# The colour of an element's text and of what it is drawn on (the first ancestor with
+# a background that is not transparent; the page is white below them all), as RGB,
+# with its font size in CSS pixels and weight.
+_COLOURS = """el => {
+    const rgba = s => s.match(/[\\d.]+/g).map(Number);
+    let node = el, background = [255, 255, 255];
+    while (node) {
+        const c = rgba(getComputedStyle(node).backgroundColor);
+        if (c.length === 3 || c[3] > 0) { background = c.slice(0, 3); break; }
+        node = node.parentElement;
+    }
+    const style = getComputedStyle(el);
+    return {
+        text: rgba(style.color).slice(0, 3),
+        background: background,
+        size: parseFloat(style.fontSize),
+        weight: parseInt(style.fontWeight, 10),
+    };
+}"""
+
+
+def _luminance(rgb: list[float]) -> float:
+    def channel(value: float) -> float:
+        value /= 255
+        return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+
+    red, green, blue = (channel(value) for value in rgb)
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def contrast(locator: Locator) -> tuple[float, float]:
+    """The WCAG contrast ratio of the element's text against its background, and the
+    least ratio WCAG AA asks for text of its size (4.5; 3 for large text)."""
+    seen = locator.evaluate(_COLOURS)
+    darker, lighter = sorted((_luminance(seen["text"]), _luminance(seen["background"])))
+    large = seen["size"] >= 24 or (seen["size"] >= 18.66 and seen["weight"] >= 700)
+    return (lighter + 0.05) / (darker + 0.05), 3.0 if large else 4.5
+
+
+def looks_red(locator: Locator) -> bool:
+    """A person sees the text as red: red well above green and blue."""
+    red, green, blue = locator.evaluate(_COLOURS)["text"]
+    return red - max(green, blue) >= 80
+
+
+def assert_red_and_readable(locator: Locator) -> None:
+    """Hearts and diamonds: red, as on the cards, and readable where they stand."""
+    assert looks_red(locator), locator.evaluate(_COLOURS)
+    ratio, needed = contrast(locator)
+    assert ratio >= needed, (ratio, needed, locator.evaluate(_COLOURS))
