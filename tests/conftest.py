@@ -3,30 +3,22 @@ test calls) live in tests/support/, never in a conftest or a test module."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from django.contrib.auth.models import User
 from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
 from django.test import Client
-from hypothesis import settings as hypothesis_settings
 
 from games.models import GameSession
 from tests.support.builders import make_session
+from tests.support.profiles import load_profile
 
 # Fixtures that several directories share beyond the few below.
 pytest_plugins = ["tests.support.fixtures"]
 
-# Property-based tests: few examples by default, so that `make test` stays quick; many
-# in CI (CI=true, as CI services set it, or HYPOTHESIS_PROFILE=ci), where the league
-# import fuzzing runs 200 files. Tests that name their own number keep it.
-hypothesis_settings.register_profile("default", max_examples=20)
-hypothesis_settings.register_profile("ci", max_examples=200)
-_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-hypothesis_settings.load_profile(
-    os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if _CI else "default")
-)
+# Property-based and fuzz tests: few examples in `make test`, CI's full numbers under
+# HYPOTHESIS_PROFILE=ci or CI=true (tests/support/profiles.py).
+load_profile()
 
 
 @pytest.fixture(autouse=True)
