@@ -3,8 +3,10 @@
 #   make run       migrate the SQLite database and serve on http://127.0.0.1:8000
 #                  (DEMO=1 loads the demo data first)
 #   make demo      migrate and load the demo data (user, players, two sessions)
-#   make test      the whole pytest suite (rules, web, browser) on SQLite; obtains a
-#                  Chromium for the browser tests where it can
+#   make test      the whole pytest suite (every directory of tests/, the browser tests
+#                  included) on SQLite; obtains a Chromium for the browser tests where
+#                  it can. Property and fuzz tests run a tenth of CI's examples.
+#   make test-deep the same with CI's Hypothesis profile: every example (HYPOTHESIS_PROFILE=ci)
 #   make test-pg   the same suite on PostgreSQL (PG_URL below)
 #   make lint      ruff check + ruff format --check
 #   make format    rewrite files with ruff (fix + format)
@@ -18,7 +20,7 @@ STAMP  := $(VENV)/requirements.stamp
 PG_URL ?= postgres://postgres@127.0.0.1:5432/scorekeeper
 PYTEST_ARGS ?=
 
-.PHONY: run demo test test-pg lint format migrate clean
+.PHONY: run demo test test-deep test-pg lint format migrate clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -41,6 +43,10 @@ CHROMIUM = CHROMIUM_PATH="$$($(BIN)/python -m tests.support.browser --obtain)"
 
 test: $(STAMP)
 	$(CHROMIUM) $(BIN)/pytest $(PYTEST_ARGS)
+
+# As CI runs it: the property and fuzz tests with all their examples (tests/support/profiles.py).
+test-deep: $(STAMP)
+	$(CHROMIUM) HYPOTHESIS_PROFILE=ci $(BIN)/pytest $(PYTEST_ARGS)
 
 test-pg: $(STAMP)
 	$(CHROMIUM) DATABASE_URL=$(PG_URL) $(BIN)/pytest $(PYTEST_ARGS)

@@ -1,0 +1,19 @@
+"""The test suite. Its directories mirror the code they test:
+
+- ``rules/``     games/rules/ (pure Python, no database)
+- ``services/``  games/services/ (the use cases, against the database)
+- ``queries/``   games/queries/ (standings, players' results)
+- ``transfer/``  games/transfer/ (CSV/XLSX tables, the league file's export and import)
+- ``views/``     games/views/ (pages, HTMX partials, redirects and status codes)
+- ``app/``       the rest of games/ (models, admin, access, charts, names, uploads,
+                 management commands, migrations) and scorekeeper/ (settings, static
+                 files)
+- ``security/``  across the app: the access matrix, fuzzed input, concurrency, faults
+- ``e2e/``       the browser (Playwright, marker ``e2e``)
+- ``support/``   what tests share: hands, builders, fixtures, page helpers; no tests
+
+In services/, queries/, transfer/ and views/ a module is named after the module it
+tests, with a topic when one is not enough: ``views/test_rounds_edit.py`` tests
+games/views/rounds.py. No test module imports another test module or a conftest
+(tests/test_layout.py checks both); a helper two modules need goes to support/.
+"""

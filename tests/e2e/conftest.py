@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page
 
 from tests.support.browser import HOW_TO_GET_CHROMIUM, find_chromium
 
@@ -63,17 +62,3 @@ def desktop_page(new_context: Callable[..., Any]) -> Page:
 def screenshot_dir() -> Path:
     SCREENSHOTS.mkdir(exist_ok=True)
     return SCREENSHOTS
-
-
-PASSWORD = "correct-horse-battery-staple"
-
-
-def sign_in(page: Page, username: str) -> User:
-    """Create a user and sign in as them through the sign-in page."""
-    user = User.objects.create_user(username=username, password=PASSWORD)
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    expect(page.get_by_role("button", name="Sign out")).to_be_visible()
-    return user

@@ -13,8 +13,8 @@ from playwright.sync_api import Page, expect
 from games.rules import PRESETS, parse_card, parse_cards
 from games.rules.arrange import arrange
 from games.services.sessions import create_session
-
-from .test_scoring import PASSWORD, PLAYERS, SHOWN_8S, WIN_8S, horizontal_overflow, player, preview
+from tests.support.hands import SHOWN_8S, WIN_8S
+from tests.support.pages import PASSWORD, PLAYERS, horizontal_overflow, player, preview
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -9,12 +9,12 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Locator, Page, expect
 
 from games.services.sessions import create_session
+from tests.support.hands import WIN_13
+from tests.support.pages import assert_red_and_readable
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "correct-horse-battery-staple"
-# 13-card, cut 7C: a show13 declaration (RULES.md §4), typed key by key below.
-WIN_13 = "AH 2H 3H | 9S 10S JS QS | 5D 6D 7H | KC KD KS"
 
 
 def press_hand(keypad: Locator, text: str) -> None:
@@ -51,7 +51,7 @@ def test_a_hand_typed_on_the_keypad_alone(phone_page: Page) -> None:
     for key in keypad.locator("button").all():
         box = key.bounding_box()
         assert box is not None and box["height"] >= 44, key.inner_text()
-    expect(keypad.locator(".key-suit.suit-h")).to_have_css("color", "rgb(200, 16, 46)")
+    assert_red_and_readable(keypad.locator(".key-suit.suit-h").first)
 
     press_hand(keypad, WIN_13)
 

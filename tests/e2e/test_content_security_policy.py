@@ -11,9 +11,8 @@ from playwright.sync_api import Page, expect
 from games.models import League, Membership
 from games.services.rounds import check_round, new_round_entry, save_round
 from games.services.sessions import create_session
-
-from .conftest import sign_in
-from .test_scoring import SHOWN_8S, WIN_8S, fill_round, preview
+from tests.support.hands import SHOWN_8S, WIN_8S
+from tests.support.pages import fill_round, preview, sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

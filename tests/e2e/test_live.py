@@ -12,13 +12,13 @@ from playwright.sync_api import Page, expect
 
 from games.models import GameSession, League
 from games.services.sessions import create_session
-
-from .conftest import PASSWORD, sign_in
-from .test_scoring import SHOWN_8S, WIN_8S, fill_round, horizontal_overflow
+from tests.support.hands import SHOWN_8S, WIN_8S
+from tests.support.pages import PASSWORD, fill_round, horizontal_overflow, sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
+SHARE_POLL_MS = 3_000  # games/views/sharing.py
 
 
 def test_a_spectator_on_the_share_link_sees_a_round_appear(
@@ -35,6 +35,7 @@ def test_a_spectator_on_the_share_link_sees_a_round_appear(
 
     # A second browser: its own cookies, nobody signed in.
     spectator = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    spectator.clock.install()  # its polls come when the test moves its clock on
     spectator.goto(share_url)
     expect(spectator.get_by_role("heading", level=1)).to_have_text("Friday")
     expect(spectator.locator(".empty")).to_have_text("No rounds yet.")
@@ -48,8 +49,9 @@ def test_a_spectator_on_the_share_link_sees_a_round_appear(
     scorer.get_by_role("button", name="Save round 1").click()
     expect(scorer.locator("#round-entry")).to_contain_text("Round 1 saved.")
 
-    # The share page polls every 3 s: the round shows up within a few seconds.
-    expect(spectator.locator('[data-total="Asha"]')).to_have_text("122", timeout=10_000)
+    # The share page polls every 3 s: the round shows up at the next poll.
+    spectator.clock.fast_forward(SHARE_POLL_MS)
+    expect(spectator.locator('[data-total="Asha"]')).to_have_text("122")
     expect(spectator.locator('[data-total="Ben"]')).to_have_text("-92")
     expect(spectator.locator('[data-total="Chen"]')).to_have_text("-30")
     assert spectator.evaluate("window.notReloaded") is True  # swapped in, not reloaded

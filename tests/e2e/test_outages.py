@@ -20,14 +20,18 @@ from playwright.sync_api import Locator, Page, Route, expect
 
 from games.models import GameSession, HandEntry, Round
 from games.services.sessions import create_session
-
-from .conftest import sign_in
-from .test_scoring import SHOWN_8S, WIN_8S, fill_round, player
+from tests.support.hands import SHOWN_8S, WIN_8S
+from tests.support.pages import fill_round, player, sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 HANDS = {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S), "Chen": ("first_drop", "")}
 KEPT = "Your round is still here — tap Save again"
+
+# How often the session page polls for other phones' rounds, and a failed preview is
+# asked for again (templates/games/session.html, static/js/app.js).
+POLL_MS = 5_000
+RETRY_MS = 5_000
 
 
 def open_session(page: Page) -> GameSession:
@@ -195,6 +199,9 @@ def test_the_live_table_says_offline_quietly_and_recovers(
     phone_page: Page, screenshot_dir: Path
 ) -> None:
     page = phone_page
+    # The page's clock is the test's: each poll (every 5 s) comes when the test moves
+    # the clock on, not after seconds of waiting.
+    page.clock.install()
     session = open_session(page)
     poll = f"/sessions/{session.pk}/scoreboard/"
     failed: list[str] = []
@@ -206,17 +213,20 @@ def test_the_live_table_says_offline_quietly_and_recovers(
     matches = lambda address: poll in address  # noqa: E731
     page.route(matches, unreachable)
     note = page.locator("[data-offline]")
-    expect(note).to_have_text("Offline — retrying…", timeout=8_000)
+    page.clock.fast_forward(POLL_MS)
+    expect(note).to_have_text("Offline — retrying…")
     expect(note).to_have_attribute("role", "status")  # quiet: a poll is no alert
     # Polls keep failing: still one quiet note, never an alert.
     while len(failed) < 2:
-        page.wait_for_timeout(200)
+        page.clock.fast_forward(POLL_MS)
+        page.wait_for_timeout(100)
     expect(note).to_have_count(1)
     expect(page.get_by_role("alert")).to_have_count(0)
     page.screenshot(path=screenshot_dir / "outage-offline-table-phone.png")
 
     page.unroute(matches, unreachable)
-    expect(note).to_have_count(0, timeout=8_000)  # the next poll that answers clears it
+    page.clock.fast_forward(POLL_MS)
+    expect(note).to_have_count(0)  # the next poll that answers clears it
 
 
 def test_an_edit_that_cannot_reach_the_server_keeps_the_change(
@@ -330,6 +340,7 @@ def test_arrange_without_a_server_says_so_under_its_row(
 
 def test_the_preview_goes_quiet_offline_and_catches_up_by_itself(phone_page: Page) -> None:
     page = phone_page
+    page.clock.install()  # the retry (every 5 s) comes when the test moves the clock on
     session = open_session(page)
     previews = f"/sessions/{session.pk}/rounds/preview/"
     matches = lambda address: address.endswith(previews)  # noqa: E731
@@ -344,5 +355,6 @@ def test_the_preview_goes_quiet_offline_and_catches_up_by_itself(phone_page: Pag
     page.unroute(matches)
     # Nobody types again: the preview is asked for again until it gets through.
     settled = page.locator('[data-settlement="Ben"] .round-score')
-    expect(settled).to_have_text("-92", timeout=15_000)  # a retry every 5 s
+    page.clock.fast_forward(RETRY_MS)
+    expect(settled).to_have_text("-92")
     expect(note).to_have_count(0)

@@ -16,14 +16,13 @@ from games.rules import PlayerHand, get_ruleset, parse_card, parse_groups, score
 from games.rules.totals import SessionState, session_state
 from games.services.rounds import check_round, new_round_entry, save_round
 from games.services.sessions import create_session
+from tests.support.hands import WIN_13
+from tests.support.pages import assert_red_and_readable
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "correct-horse-battery-staple"
 PLAYERS = ("Asha", "Ben", "Chen")
-RED = "rgb(200, 16, 46)"
-# 13-card, cut 7C: a show13 declaration (RULES.md §4).
-WIN_13 = "AH 2H 3H | 9S 10S JS QS | 5D 6D 7H | KC KD KS"
 
 Hands = dict[str, tuple[str, str]]
 EARLY: Hands = {
@@ -102,7 +101,7 @@ def test_a_pool_game_ends_and_reopens_on_a_phone(phone_page: Page, screenshot_di
         fieldset.get_by_label("Groups").fill(groups)
     heart = page.locator('[data-preview="Asha"] .card.suit-h').first
     expect(heart).to_have_text("A♥")
-    assert heart.evaluate("el => getComputedStyle(el).color") == RED
+    assert_red_and_readable(heart)
     expect(page.locator('[data-settlement="Chen"] .round-score')).to_have_text("+80")
     page.get_by_role("button", name="Save round 3").click()
 

@@ -9,21 +9,24 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Page, expect
 
 from games.rules import PlayerHand, get_ruleset, parse_card, parse_groups, score_round
 from games.rules.totals import SessionState, session_state
+from tests.support.hands import LOOSE_148, SHOWN_8S, THREE_PURE, WIN_8S
+from tests.support.pages import (
+    PASSWORD,
+    PLAYERS,
+    assert_red_and_readable,
+    fill_round,
+    horizontal_overflow,
+    player,
+    preview,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-PASSWORD = "correct-horse-battery-staple"
-PLAYERS = ("Asha", "Ben", "Chen")
-RED = "rgb(200, 16, 46)"
 
-WIN_8S = "2H 3H 4H | 5C 6C 7C | 10D JD QD | KS KH KD | 4S 5S 6S | 9H 10H PJ | 3D 3C 8H"
-SHOWN_8S = "2D 3D 4D | 9C 10C JC | QD QS QC | KH KH | 5D 9D | AS 7S | 6H 6D 4C 2S JH 8C"
-THREE_PURE = "2H 3H 4H | 5C 6C 7C | 10D JD QD | KS KH KD | 4S 5S 6S | 9H 10H JH | 3D 3C 3H"
-LOOSE_148 = "2C 4D 6H | 10S QC KD | 3S 5H 9C | JH AD 2D | 4C 6D 10C | QS KH 3H | 5C 9D JD"
 # Ben's hand in round 1 as first typed: the last card, 8C, mistyped as 8X.
 TYPO = SHOWN_8S.removesuffix("8C") + "8X"
 
@@ -64,28 +67,6 @@ def expected(rounds: list[Round]) -> SessionState:
     # Seat 1 deals first and the deal passes clockwise.
     dealers = [PLAYERS[i % 3] for i in range(len(rounds))]
     return session_state(ruleset, PLAYERS, scores, dealers=dealers)
-
-
-def horizontal_overflow(page: Page) -> int:
-    # clientWidth, not innerWidth: a mobile layout viewport grows to fit overflow.
-    return page.evaluate(
-        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
-    )
-
-
-def player(page: Page, name: str) -> Locator:
-    return page.locator(f'fieldset[data-player="{name}"]')
-
-
-def preview(page: Page, name: str) -> Locator:
-    return page.locator(f'[data-preview="{name}"]')
-
-
-def fill_round(page: Page, cut: str, hands: dict[str, tuple[str, str]]) -> None:
-    page.get_by_label("Cut joker").fill(cut)
-    for name, (outcome, groups) in hands.items():
-        player(page, name).get_by_label("Outcome").select_option(outcome)
-        player(page, name).get_by_label("Groups").fill(groups)
 
 
 def save_round(page: Page, number: int) -> None:
@@ -201,7 +182,7 @@ def check_the_final_page(page: Page) -> None:
         expect(row).to_have_text([str(line.totals[name]) for name in PLAYERS])
     expect(page.locator("[data-next-dealer]")).to_contain_text(state.next_dealer)
     heart = page.locator(".scores .card.suit-h").first
-    assert heart.evaluate("el => getComputedStyle(el).color") == RED
+    assert_red_and_readable(heart)
     assert heart.inner_text() == "5♥"
 
 

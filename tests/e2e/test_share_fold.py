@@ -10,15 +10,15 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.models import GameSession
+from tests.support.builders import make_session, play
+from tests.support.hands import ROUND_1
+from tests.support.pages import PASSWORD
 from tests.support.reads import copies_of
-from tests.web.conftest import SHOWN_8S, WIN_8S, make_session, play
-
-from .conftest import PASSWORD
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
-ROUND_1 = {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S), "Chen": ("first_drop", "")}
+SHARE_POLL_MS = 3_000  # games/views/sharing.py
 
 
 def long_session(rounds: int) -> GameSession:
@@ -39,6 +39,7 @@ def test_a_spectator_opens_older_rounds_and_the_table_stays_live(
 ) -> None:
     session = long_session(25)
     spectator = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    spectator.clock.install()  # its polls come when the test moves its clock on
     spectator.goto(f"/shared/{session.share_token}/")
     assert shown(spectator) == [str(n) for n in range(16, 26)]
     expect(spectator.locator("[data-fold]")).to_contain_text("Rounds 1–15 are not shown.")
@@ -54,7 +55,8 @@ def test_a_spectator_opens_older_rounds_and_the_table_stays_live(
 
     play(session, "8S", ROUND_1)  # another phone saves round 26
 
-    expect(spectator.locator('[data-total="Asha"]')).to_have_text("3172", timeout=10_000)
+    spectator.clock.fast_forward(SHARE_POLL_MS)
+    expect(spectator.locator('[data-total="Asha"]')).to_have_text("3172")
     assert shown(spectator) == [str(n) for n in range(6, 27)]
     spectator.screenshot(path=screenshot_dir / "shared-long-phone.png", full_page=True)
 

@@ -10,9 +10,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.models import Membership
-from tests.web.test_standings import FEB, build_club
-
-from .conftest import sign_in
+from tests.support.club import FEB, build_club
+from tests.support.pages import sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

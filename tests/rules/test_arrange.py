@@ -13,11 +13,18 @@ from games.rules.arrange import arrange
 from games.rules.cards import all_cards
 from games.rules.melds import classify, joker_roles
 from games.rules.scoring import PlayerHand, assess_hand, count_groups
-
-from .helpers import cards
-from .test_declarations import DUBLEES, EIGHT_JOKERS, GUS, MARRIAGES, TUNNELAS, WIN_PLAIN
-from .test_examples import CASES
-from .test_scoring import SEVEN_DOUBLES, SIX_DUBLEES
+from tests.support.examples import CASES
+from tests.support.hands import (
+    DUBLEES,
+    EIGHT_JOKERS,
+    GUS,
+    MARRIAGES,
+    SEVEN_DOUBLES,
+    SIX_DUBLEES,
+    TUNNELAS,
+    WIN_PLAIN,
+)
+from tests.support.rules import cards
 
 # Rules that make the hand points equal the raw count, so that the exhaustive search
 # and the solver are compared on the counting rule itself.

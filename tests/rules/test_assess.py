@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from games.rules import PRESETS, parse_card
 from games.rules.scoring import assess_hand
-
-from .helpers import WIN_8S, hand
-from .test_scoring import ONE_PURE
+from tests.support.hands import ONE_PURE, WIN_8S
+from tests.support.rules import hand
 
 
 def assess(outcome: str, text: str, preset: str = "21-points", cut: str = "8S"):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .test_examples import CASES
+from tests.support.examples import CASES
 
 ROOT = Path(__file__).resolve().parents[2]
 

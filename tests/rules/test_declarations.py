@@ -5,18 +5,18 @@ from __future__ import annotations
 import pytest
 
 from games.rules import RoundErrors, RulesError
-
-from .helpers import WIN_8S, hand, play
-
-# A plain three-pure hand with no joker and no value or claim card under cut 8S.
-WIN_PLAIN = "2H 3H 4H | 5C 6C 7C | 10D JD QD | KS KH KD | 4S 5S 6S | 9H 10H JH | 3D 3C 3H"
-TUNNELAS = "5H 5H 5H | 6C 6C 6C | JD JD JD | 2S 3D 4C 9H QC KH AC 10D 4H 3C 2D QS"
-DUBLEES = "2H 2H | 3C 3C | 4D 4D | 5S 5S | 6H 6H | JC JC | QD QD | KS KS | AH 3S 10C 10D 9H"
-EIGHT_JOKERS = "8C 8D 8H 7S 9S PJ PJ 8C | 2H 3C 4D 5S 6H 10C JD QS KH AC 2D 3H 4S"
-NINE_JOKERS = "8C 8D 8H 7S 9S PJ PJ 8C 8D | 2H 3C 4D 5S 6H 10C JD QS KH AC 2D 3H"
-MARRIAGES = "7S 8S 9S | 7S 8S 9S | 2H 5C JD QH 3D 6S 10C KD AH 4C 2C 5D 9H JC 3S"
-JOKER_TUNNELA_MARRIAGES = "9S 9S 9S | 7S 7S 7S | 2H 5C JD QH 3D 6S 10C KD AH 4C 2C 5D 9H JC 3S"
-GUS = "AH 2H 3H | 9S 10S JS QS | 5D 6D 7H | KC KD KS"
+from tests.support.hands import (
+    DUBLEES,
+    EIGHT_JOKERS,
+    GUS,
+    JOKER_TUNNELA_MARRIAGES,
+    MARRIAGES,
+    NINE_JOKERS,
+    TUNNELAS,
+    WIN_8S,
+    WIN_PLAIN,
+)
+from tests.support.rules import hand, play
 
 
 def declaration(preset: str, cut: str, text: str) -> str | None:

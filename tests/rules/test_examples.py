@@ -3,20 +3,11 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from games.rules.api import score_request
-
-# The hand-checked rounds live in ../shared/examples beside the repository; a copy
-# is kept here so that a clone elsewhere (CI) still runs them.
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "examples"
-COPY = Path(__file__).resolve().parent / "shared_examples"
-CASES = sorted(
-    {path.name: path for path in [*COPY.glob("*.json"), *SHARED.glob("*.json")]}.values(),
-    key=lambda path: path.name,
-)
+from tests.support.examples import CASES, COPY, SHARED
 
 
 def test_the_shared_examples_are_found():

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.rules import Kind, classify, describe_invalid
-
-from .helpers import cards, roles
+from tests.support.rules import cards, roles
 
 
 def jokers(preset: str, cut: str) -> list[str]:

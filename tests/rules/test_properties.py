@@ -21,9 +21,9 @@ from games.rules.arrange import arrange
 from games.rules.cards import SUIT_SYMBOLS, all_cards
 from games.rules.rulesets import OPTION_NAMES
 from games.rules.scoring import WINNING_OUTCOMES
-
-from .helpers import cards as parse
-from .test_declarations import WIN_PLAIN
+from tests.support.hands import WIN_PLAIN
+from tests.support.profiles import examples
+from tests.support.rules import cards as parse
 
 # A 13-card show of natural cards only: valid whatever the cut.
 WIN_13 = "AH 2H 3H | 9S 10S JS QS | 5D 6D 7D | KC KD KS"
@@ -135,7 +135,7 @@ def dealt_rounds(draw, presets=tuple(PRESETS)):
     return rules, cut, hands
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), suppress_health_check=[HealthCheck.too_slow])
 @given(dealt_rounds())
 def test_sound_rounds_always_score(round_):
     rules, cut, hands = round_
@@ -143,7 +143,7 @@ def test_sound_rounds_always_score(round_):
     assert [p.name for p in result.players] == [h.name for h in hands]
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), suppress_health_check=[HealthCheck.too_slow])
 @given(dealt_rounds(presets=("21-points", "21-paplu", "13-points")))
 def test_net_scores_sum_to_zero(round_):
     rules, cut, hands = round_
@@ -154,7 +154,7 @@ def test_net_scores_sum_to_zero(round_):
     assert winner.score == sum(p.hand_points + p.claims for p in losers) + winner.value_points
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), suppress_health_check=[HealthCheck.too_slow])
 @given(dealt_rounds())
 def test_no_loser_pays_more_than_the_cap(round_):
     rules, cut, hands = round_
@@ -168,7 +168,7 @@ def test_no_loser_pays_more_than_the_cap(round_):
             assert player.hand_points + player.value_paid <= rules.hand_cap
 
 
-@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), suppress_health_check=[HealthCheck.too_slow])
 @given(dealt_rounds(presets=("21-kodai", "13-pool-101", "13-pool-201")))
 def test_penalty_totals_never_reward_a_loser(round_):
     rules, cut, hands = round_
@@ -208,7 +208,7 @@ overrides = st.dictionaries(
 )
 
 
-@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.fixed_dictionaries(
         {
@@ -229,7 +229,7 @@ def test_a_random_request_scores_or_raises_only_the_rules_error(request):
         assert len(result["players"]) == len(request["players"])
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.sampled_from(list(PRESETS)),
     st.sampled_from(CARDS),
@@ -248,7 +248,7 @@ def test_random_hands_raise_nothing_but_the_rules_error(preset, cut, entries):
     assert result is not None or error.message
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.sampled_from(list(PRESETS)),
     st.sampled_from(CARDS),

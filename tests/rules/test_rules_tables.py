@@ -13,10 +13,17 @@ import pytest
 from games.rules import PRESETS, PRINTED_JOKER, Kind, RoundErrors, classify, parse_card
 from games.rules.scoring import OUTCOMES, assess_hand, value_holding
 from games.rules.totals import session_state
-
-from .helpers import WIN_8S, cards, hand, play, roles
-from .test_declarations import GUS, WIN_PLAIN
-from .test_scoring import SIX_DUBLEES, THREE_PURE_LOSER, VALUE_C, ZERO_COUNT
+from tests.support.hands import (
+    GUS,
+    ONE_PURE,
+    SIX_DUBLEES,
+    THREE_PURE_LOSER,
+    VALUE_C,
+    WIN_8S,
+    WIN_PLAIN,
+    ZERO_COUNT,
+)
+from tests.support.rules import cards, hand, play, roles
 
 ALL = list(PRESETS)
 TWENTY_ONE = ["21-points", "21-paplu", "21-kodai"]
@@ -210,10 +217,6 @@ def test_outcomes_table(preset):
 
 
 # --- §5 Counting a shown hand, per preset ---------------------------------------------------
-
-# One pure group (2D 3D 4D) under cut 8S. 21-points / Kodai (8C a joker):
-# QD QS QC 30 + KH KH 20 + 5D 9D 10H 24 + 6H 6D 4C 2S 3H 21 + 8C 7S 0 + 2C 3C 5C 10 = 105.
-ONE_PURE = "2D 3D 4D | QD QS QC | KH KH | 5D 9D 10H | 6H 6D 4C 2S 3H | 8C 7S | 2C 3C 5C"
 
 
 def test_paplu_counts_like_21_points_with_its_own_jokers():

@@ -9,29 +9,27 @@ import pytest
 
 from games.rules import get_ruleset, parse_card, score_round
 from games.rules.scoring import _cap_payments, claim_holding, value_holding
-
-from .helpers import LOOSE_148, WIN_8S, cards, hand, play, roles
-from .test_declarations import DUBLEES, GUS, TUNNELAS, WIN_PLAIN
+from tests.support.hands import (
+    DUBLEES,
+    FIVE_DUBLEES,
+    FOUR_PURE,
+    GUS,
+    LOOSE_148,
+    ONE_PURE,
+    SEVEN_DOUBLES,
+    SEVEN_JOKERS,
+    SIX_DUBLEES,
+    SIX_JOKERS_AND_ONE,
+    THREE_PURE_LOSER,
+    TUNNELAS,
+    VALUE_C,
+    WIN_8S,
+    WIN_PLAIN,
+    ZERO_COUNT,
+)
+from tests.support.rules import cards, hand, play, roles
 
 # Cut 8S throughout the 21-card cases: jokers 8C 8D 8H 8S, 7S (lower), 9S (upper), PJ.
-
-# One pure sequence (2D 3D 4D): only it is left out. QD QS QC 30 + KH KH 20
-# + 5D 9D 10H 24 + 6H 6D 4C 2S 3H 21 + 8C 7S 0 (jokers) + 2C 3C 5C 10 = 105.
-ONE_PURE = "2D 3D 4D | QD QS QC | KH KH | 5D 9D 10H | 6H 6D 4C 2S 3H | 8C 7S | 2C 3C 5C"
-# Four pure groups: every valid meld is left out; the dublee KC KC (20) and the
-# loose 5D 9D 6C 10S (30) still count: 50.
-FOUR_PURE = "2D 3D 4D | 9C 10C JC | QH KH AH | QD QS QC | 5H PJ 7H | KC KC | 5D 9D 6C 10S"
-# Melded except a group of two jokers, which counts 0.
-ZERO_COUNT = "2D 3D 4D | 9C 10C JC | QH KH AH | QD QS QC | 5H PJ 7H | 6C 6D 6S 6H | 8C 8D"
-# A loser whose groups would be a valid three-pure declaration.
-THREE_PURE_LOSER = "2D 3D 4D | 9C 10C JC | QH KH AH | QD QS QC | 5H PJ 7H | 6C 6D 6S | 10S JS QS"
-# Six dublees: without the rule, every card counts (no pure group):
-# 4+6+8+10+12+20 + 10+10+9+10+10+3+10+4+5 = 131, capped at 120.
-SIX_DUBLEES = "2H 2H | 3C 3C | 4D 4D | 5S 5S | 6H 6H | JC JC | QD 10C 9H KS AH 3S 10D 4C 5H"
-FIVE_DUBLEES = SIX_DUBLEES.replace("JC JC", "JC QC")
-# Seven jokers in one group; the other cards count 2+3+4+5+6+10+10+10+10+10+2+3+4+5 = 84.
-SEVEN_JOKERS = "8C 8D 8H 7S 9S PJ PJ | 2H 3C 4D 5S 6H 10C JD QS KH AC 2D 3H 4S 5D"
-SIX_JOKERS_AND_ONE = "8C 8D 8H 7S 9S PJ | PJ 2H 3C 4D 5S 6H 10C JD QS KH AC 2D 3H 4S 5D"
 
 
 def lose(preset: str, text: str, outcome: str = "shown", cut: str = "8S", win: str = WIN_PLAIN):
@@ -277,8 +275,6 @@ def test_three_marriages_with_a_printed_joker_cut():
 # Loser B: LOOSE_148 with 5C 9D JD replaced by 9S 9S JD: 148 - 24 + 10 = 134 → 120;
 # two spare upper jokers: V = 30.
 VALUE_B = LOOSE_148.replace("5C 9D JD", "9S 9S JD")
-# Loser C: four pure groups (7S 8S 9S 10S is one), KC KC counts 20; a marriage: V = 100.
-VALUE_C = "2D 3D 4D | 9C 10C JC | QH KH AH | QD QS QC | 5H PJ 7H | KC KC | 7S 8S 9S 10S"
 
 
 def test_value_points_are_exchanged_among_every_player_still_in():
@@ -403,7 +399,6 @@ def test_kodai_claims_with_a_printed_joker_cut():
 
 
 KODAI_EIGHT_JOKERS = "8C 8D 8H 7S 9S PJ PJ 8C | 10S 2S 4S 5D 6D 7D JD QS KC AC 2D 3H 9C"
-SEVEN_DOUBLES = "2H 2H | 3C 3C | 4D 4D | 5S 5S | 6H 6H | JC JC | QD QD | KS AH 3S 10C 10D 9H 4C"
 
 
 def test_kodai_free_hands_pay_no_points_and_no_claims():

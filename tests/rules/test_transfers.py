@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from games.rules import RulesError
 from games.rules.transfers import balances_from_totals, settle
+from tests.support.profiles import examples
 
 
 def apply(balances, transfers):
@@ -65,7 +66,7 @@ def fewest_transfers(amounts: list[int]) -> int:
     return len(items) - best
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(st.lists(st.integers(-60, 60), min_size=1, max_size=7))
 def test_settle_clears_every_balance_in_the_fewest_transfers(values):
     amounts = [*values, -sum(values)]

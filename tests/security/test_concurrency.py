@@ -9,11 +9,10 @@ from __future__ import annotations
 import re
 import secrets
 import threading
-from collections.abc import Callable
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection, connections
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
@@ -28,9 +27,10 @@ from games.services.rounds import (
 )
 from games.services.scoreboard import load_scoreboard
 from games.services.sessions import rejoin
-from tests.security.conftest import POOL_ROUNDS
+from tests.support.builders import make_session, play, seat_pk
+from tests.support.hands import POOL_ROUNDS, ROUND_1, SHOWN_8S, THREE_PURE, WIN_13
 from tests.support.reads import after_first_read_of_rounds, copies_of, figures
-from tests.web.conftest import SHOWN_8S, THREE_PURE, WIN_8S, WIN_13, make_session, play, seat_pk
+from tests.support.threads import at_once
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -40,31 +40,7 @@ pytestmark = [
     ),
 ]
 
-ROUND_1 = {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S), "Chen": ("first_drop", "")}
 PHONES = 6
-
-
-def at_once(jobs: list[Callable[[], object]]) -> list[object]:
-    """Run the jobs in threads released together; each result is what the job
-    returned or the exception it raised."""
-    barrier = threading.Barrier(len(jobs))
-    results: list[object] = [None] * len(jobs)
-
-    def run(index: int) -> None:
-        try:
-            barrier.wait()
-            results[index] = jobs[index]()
-        except Exception as error:  # the test looks at each outcome
-            results[index] = error
-        finally:
-            connections.close_all()  # this thread's connection
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(jobs))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return results
 
 
 def typed_round(session: GameSession, hands=ROUND_1, cut: str = "8S"):

@@ -12,8 +12,8 @@ from django.db import OperationalError
 from django.test import Client, override_settings
 from django.urls import path
 
-from .conftest import ACTORS, World
-from .test_access_matrix import MATRIX, path_of
+from tests.support.access_matrix import MATRIX, path_of
+from tests.support.world import ACTORS, World
 
 pytestmark = pytest.mark.django_db
 

@@ -16,15 +16,14 @@ from django.db import connection, connections
 from django.test import Client
 
 from games.models import HandEntry, Round
+from tests.support.builders import make_session, round_data
 from tests.support.faultproxy import FaultProxy
-from tests.web.conftest import SHOWN_8S, WIN_8S, make_session, round_data
+from tests.support.hands import ROUND_1
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(connection.vendor != "postgresql", reason="a network database fault"),
 ]
-
-ROUND_1 = {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S), "Chen": ("first_drop", "")}
 
 
 class Browser:

@@ -39,14 +39,15 @@ from games.forms.sessions import SessionForm
 from games.models import League, Membership
 from games.rules import CardError, parse_card
 from games.transfer.league_export import dumps, export_league
-from tests.web.conftest import seat_pk, session_form_data
-
-from .conftest import ROUND_1, World, changed_tables, fingerprint, form_on, round_form
+from tests.support.builders import seat_pk, session_form_data
+from tests.support.forms import form_on
+from tests.support.hands import ROUND_1
+from tests.support.profiles import examples
+from tests.support.world import World, changed_tables, fingerprint, round_form
 
 pytestmark = pytest.mark.django_db
 
 FUZZ = settings(
-    max_examples=40,
     database=None,
     deadline=None,
     suppress_health_check=[
@@ -56,9 +57,10 @@ FUZZ = settings(
         HealthCheck.large_base_example,
     ],
 )
-# Fewer for the endpoints that render the long house-rules form or replay a session,
-# and for the session's tools (a field or two each; a saved change is then shown on
-# the session page, which is fetched too).
+# Examples in CI (make test runs a tenth, tests/support/profiles.py). Fewer for the
+# endpoints that render the long house-rules form or replay a session, and for the
+# session's tools (a field or two each; a saved change is then shown on the session
+# page, which is fetched too).
 HEAVY = 15
 TOOLS = 20
 
@@ -522,11 +524,11 @@ def _once(world: World, name: str, build: Callable[[World], object]):
     return _BASES[key]
 
 
-def fuzz(examples: int | None, test: Callable) -> None:
-    """Run ``test(data)`` on ``examples`` examples (endpoints differ in cost); None:
-    as many as the Hypothesis profile says (tests/conftest.py: few in ``make test``,
-    many in CI)."""
-    count = settings.default.max_examples if examples is None else examples
+def fuzz(in_ci: int | None, test: Callable) -> None:
+    """Run ``test(data)`` on as many examples as the Hypothesis profile gives a test
+    that runs ``in_ci`` of them in CI (endpoints differ in cost; make test runs a
+    tenth, tests/support/profiles.py); None: the profile's max_examples."""
+    count = settings.default.max_examples if in_ci is None else examples(in_ci)
     settings(FUZZ, max_examples=count)(given(data=st.data())(test))()
 
 

@@ -1,0 +1,128 @@
+"""The admin is the back office: every model's pages must open for a superuser."""
+
+from __future__ import annotations
+
+import pytest
+from django.apps import apps
+from django.contrib import admin
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from games.models import GameSession, HandEntry, League, Membership, Player, Round, Seat
+
+pytestmark = pytest.mark.django_db
+
+MODELS = [Player, League, Membership, GameSession, Seat, Round, HandEntry]
+
+
+@pytest.fixture
+def admin_client(client: Client) -> Client:
+    client.force_login(User.objects.create_superuser("boss", "boss@example.com", "pw"))
+    return client
+
+
+@pytest.fixture
+def played_round() -> Round:
+    league = League.objects.create(name="Tuesdays", slug="tuesdays")
+    Membership.objects.create(league=league, user=User.objects.create_user("asha"))
+    session = GameSession.objects.create(league=league, name="Friday")
+    seats = [
+        Seat.objects.create(session=session, player=Player.objects.create(name=name), position=i)
+        for i, name in enumerate(["Asha", "Ben"], start=1)
+    ]
+    played = Round.objects.create(session=session, number=1, cut_joker="8S", dealer=seats[0])
+    HandEntry.objects.create(round=played, player=seats[0].player, outcome="declared", score=64)
+    HandEntry.objects.create(round=played, player=seats[1].player, outcome="shown", score=-64)
+    return played
+
+
+def _url(model: type, action: str, *args: object) -> str:
+    return reverse(f"admin:games_{model._meta.model_name}_{action}", args=args)
+
+
+@pytest.mark.parametrize("model", MODELS, ids=lambda m: m.__name__)
+def test_every_model_has_a_searchable_list_an_add_and_a_change_page(
+    admin_client: Client, played_round: Round, model: type
+) -> None:
+    assert admin_client.get(_url(model, "changelist")).status_code == 200
+    assert admin_client.get(_url(model, "changelist"), {"q": "Asha"}).status_code == 200
+    assert admin_client.get(_url(model, "add")).status_code == 200
+    obj = model.objects.first()
+    assert admin_client.get(_url(model, "change", obj.pk)).status_code == 200
+
+
+def test_session_page_shows_seats_and_rounds_inline(
+    admin_client: Client, played_round: Round
+) -> None:
+    html = admin_client.get(_url(GameSession, "change", played_round.session.pk)).content.decode()
+
+    assert "seats-TOTAL_FORMS" in html
+    assert "rounds-TOTAL_FORMS" in html
+    assert played_round.session.share_token in html
+
+
+def test_round_page_shows_hand_entries_inline(admin_client: Client, played_round: Round) -> None:
+    html = admin_client.get(_url(Round, "change", played_round.pk)).content.decode()
+
+    assert "entries-TOTAL_FORMS" in html
+    assert 'value="declared" selected' in html
+
+
+def test_player_autocomplete_finds_players(admin_client: Client, played_round: Round) -> None:
+    response = admin_client.get(
+        reverse("admin:autocomplete"),
+        {"app_label": "games", "model_name": "seat", "field_name": "player", "term": "as"},
+    )
+
+    assert [r["text"] for r in response.json()["results"]] == ["Asha"]
+
+
+def test_admin_refuses_overrides_the_rules_service_would_refuse(
+    admin_client: Client, played_round: Round
+) -> None:
+    session = played_round.session
+    data = {
+        "name": session.name,
+        "preset": "21-points",
+        "overrides": '{"hand_cap": -5}',
+        "status": "active",
+        "seats-TOTAL_FORMS": "0",
+        "seats-INITIAL_FORMS": "0",
+        "rounds-TOTAL_FORMS": "0",
+        "rounds-INITIAL_FORMS": "0",
+    }
+
+    response = admin_client.post(_url(GameSession, "change", session.pk), data)
+
+    assert response.status_code == 200  # the form again, with the error
+    assert "hand_cap must be at least 1, not -5" in response.content.decode()
+    session.refresh_from_db()
+    assert session.overrides == {}
+
+
+# Every model is in the admin now; a model added without one fails below.
+NOT_YET_IN_ADMIN: set[str] = set()
+
+
+MISSING = pytest.mark.xfail(
+    reason="games/admin.py registers no ModelAdmin for this model", strict=False
+)
+
+
+def _models() -> list:
+    return [
+        pytest.param(model, id=model.__name__, marks=[MISSING])
+        if model.__name__ in NOT_YET_IN_ADMIN
+        else pytest.param(model, id=model.__name__)
+        for model in apps.get_app_config("games").get_models()
+    ]
+
+
+@pytest.mark.parametrize("model", _models())
+def test_every_model_of_the_app_has_an_admin_list(client: Client, model: type) -> None:
+    client.force_login(User.objects.create_superuser("boss", "boss@example.com", "pw"))
+
+    assert admin.site.is_registered(model)
+    url = reverse(f"admin:games_{model._meta.model_name}_changelist")
+    assert client.get(url).status_code == 200

@@ -1,0 +1,211 @@
+"""Charts (games/charts.py): server-drawn SVG of a session's running totals and of
+ratings over time, checked point by point against the figures they plot, and the
+include that shows a chart with its figures in words."""
+
+from __future__ import annotations
+
+import datetime
+import itertools
+
+import pytest
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from games.charts import nice_ticks, rating_history_svg, running_totals_svg, thin
+from games.models import GameSession
+from games.queries.standings import RatingPoint
+from games.rules import get_ruleset
+from games.rules.totals import session_state
+from games.services.scoreboard import load_scoreboard
+from tests.support.builders import play
+from tests.support.hands import ROUND_1
+from tests.support.svg import SVG, assert_linear, lines_of, parse
+
+POOL = get_ruleset("13-pool-101")
+
+
+# 13-card pool 101: Ben passes 101 in round 3 and is out; Asha and Chen play on.
+POOL_ROUNDS = [
+    {"Asha": 0, "Ben": 40, "Chen": 20},
+    {"Asha": 30, "Ben": 45, "Chen": 0},
+    {"Asha": 20, "Ben": 20, "Chen": 0},
+    {"Asha": 0, "Chen": 80},
+]
+
+
+def test_each_players_line_follows_their_running_totals() -> None:
+    state = session_state(POOL, ("Asha", "Ben", "Chen"), POOL_ROUNDS)
+    root = parse(running_totals_svg(state, None))
+    drawn = lines_of(root)
+    assert set(drawn) == {"Asha", "Ben", "Chen"}
+    values, ys, xs = [], [], []
+    for name in ("Asha", "Chen"):
+        (points,) = drawn[name]
+        expected = [0] + [line.totals[name] for line in state.lines]
+        assert len(points) == len(expected)
+        values += expected
+        ys += [y for _, y in points]
+        xs.append([x for x, _ in points])
+    a, _ = assert_linear(values, ys)
+    assert a < 0  # higher totals are drawn higher up
+    # One step to the right per round, the same for everyone.
+    steps = {round(xs[0][i + 1] - xs[0][i], 1) for i in range(len(xs[0]) - 1)}
+    assert len(steps) == 1 and xs[0] == xs[1]
+
+
+def test_an_eliminated_players_line_stops_at_the_round_that_put_them_out() -> None:
+    state = session_state(POOL, ("Asha", "Ben", "Chen"), POOL_ROUNDS)
+    assert state.eliminated_in == {"Ben": 3}
+    root = parse(running_totals_svg(state, None))
+    (ben,) = lines_of(root)["Ben"]
+    assert len(ben) == 4  # before round 1, then rounds 1 to 3
+    crosses = [p for p in root.iter(f"{SVG}path") if p.get("class") == "chart-out"]
+    assert len(crosses) == 1
+    assert "Ben after round 3: 105 (out)" in crosses[0].find(f"{SVG}title").text
+
+
+def test_the_ceiling_is_a_marked_line_at_its_value() -> None:
+    state = session_state(POOL, ("Asha", "Ben", "Chen"), POOL_ROUNDS)
+    root = parse(running_totals_svg(state, None))
+    (rule,) = [g for g in root.iter(f"{SVG}g") if g.get("class") == "chart-rule"]
+    assert rule.get("data-value") == "101"
+    assert "ceiling 101" in "".join(rule.itertext())
+    rule_y = float(rule.find(f"{SVG}line").get("y1"))
+    # The same mapping as the totals: the rule sits where a total of 101 would.
+    drawn = lines_of(root)
+    values = [0] + [line.totals["Asha"] for line in state.lines] + [101]
+    ys = [y for _, y in drawn["Asha"][0]] + [rule_y]
+    assert_linear(values, ys)
+    assert "Ceiling 101" in root.find(f"{SVG}desc").text
+
+
+def test_no_ceiling_no_rule_and_in_net_totals_the_limit_is_below_zero() -> None:
+    points = get_ruleset("21-points")
+    state = session_state(points, ("Asha", "Ben"), [{"Asha": 120, "Ben": -120}])
+    root = parse(running_totals_svg(state, None))
+    assert not [g for g in root.iter(f"{SVG}g") if g.get("class") == "chart-rule"]
+    root = parse(running_totals_svg(session_state(points, ("Asha", "Ben"), [], ceiling=300), None))
+    (rule,) = [g for g in root.iter(f"{SVG}g") if g.get("class") == "chart-rule"]
+    assert rule.get("data-value") == "-300"
+
+
+def test_a_rejoin_starts_a_new_piece_of_line_at_the_rejoining_total() -> None:
+    rounds = [{"Asha": 0, "Ben": 80, "Chen": 20}, {"Asha": 20, "Ben": 30, "Chen": 0}]
+    state = session_state(POOL, ("Asha", "Ben", "Chen"), rounds, rejoins=[("Ben", 2)])
+    assert state.lines[1].rejoined == {"Ben": 21}
+    root = parse(running_totals_svg(state, None))
+    ben = lines_of(root)["Ben"]
+    assert len(ben) == 2  # up to round 1, then from the rejoin on
+    rings = [c for c in root.iter(f"{SVG}circle") if c.get("class") == "chart-rejoin"]
+    assert "Ben rejoined after round 2 at 21" in rings[0].find(f"{SVG}title").text
+
+
+def test_names_are_escaped_and_the_chart_is_labelled() -> None:
+    name = '<script>alert("x")</script> & Co'
+    state = session_state(POOL, (name, "Ben"), [{name: 0, "Ben": 40}])
+    svg = str(running_totals_svg(state, None, title="Friday <night>"))
+    assert "<script>" not in svg
+    root = parse(svg)  # still well-formed XML
+    assert root.get("role") == "img"
+    title_id, desc_id = root.get("aria-labelledby").split()
+    assert root.find(f"{SVG}desc").get("id") == desc_id
+    assert root.find(f"{SVG}title").get("id") == title_id
+    assert root.find(f"{SVG}title").text == "Friday <night>"
+    assert name in root.find(f"{SVG}desc").text
+    assert name in lines_of(root)
+    legend = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "chart-legend")
+    assert f"{name} 0" in "".join(legend.itertext())
+
+
+def test_the_legend_gives_each_players_total_and_the_winner() -> None:
+    rounds = [*POOL_ROUNDS, {"Asha": 80, "Chen": 0}]
+    state = session_state(POOL, ("Asha", "Ben", "Chen"), rounds)
+    assert state.winners == ("Chen",)
+    root = parse(running_totals_svg(state, None))
+    legend = "".join(
+        next(g for g in root.iter(f"{SVG}g") if g.get("class") == "chart-legend").itertext()
+    )
+    assert f"Chen {state.totals['Chen']} (winner)" in legend
+    assert f"Ben {state.totals['Ben']} (out in round 3)" in legend
+
+
+def history(name: str, ordinals: list[float], start: int = 0) -> tuple[str, list[RatingPoint]]:
+    day = datetime.date(2024, 1, 1)
+    return name, [
+        RatingPoint(start + i, day + datetime.timedelta(days=i), value, start + i)
+        for i, value in enumerate(ordinals)
+    ]
+
+
+def test_a_long_sessions_chart_stays_small_and_keeps_its_ends() -> None:
+    # 5,000 rounds of a points game without a ceiling: the chart of the share page
+    # must not grow with the session (issue 9, point 10).
+    points = get_ruleset("21-points")
+    rounds = [{"Asha": 3, "Ben": -1, "Chen": -2} for _ in range(5_000)]
+    state = session_state(points, ("Asha", "Ben", "Chen"), rounds)
+    svg = str(running_totals_svg(state, None))
+    root = parse(svg)
+    (asha,) = lines_of(root)["Asha"]
+    assert len(asha) <= 160
+    # Its ends stay: 0 before round 1 and the total after the last round.
+    assert "Asha before round 1: 0" in svg and "Asha after round 5000: 15000" in svg
+    assert "Asha 15000" in svg
+    assert len(svg) < 60_000
+
+
+def test_rating_lines_follow_the_ordinals_in_session_order() -> None:
+    asha = history("Asha", [1.5, 3.0, 2.0, 6.5])
+    ben = history("Ben", [-2.0, -4.5], start=1)
+    root = parse(rating_history_svg([asha, ben]))
+    drawn = lines_of(root)
+    values = [p.ordinal for p in asha[1] + ben[1]]
+    ys = [y for _, y in drawn["Asha"][0] + drawn["Ben"][0]]
+    assert_linear(values, ys)
+    xs_by_sequence = {p.sequence: x for p, (x, _) in zip(asha[1], drawn["Asha"][0], strict=True)}
+    # Ben's two sessions sit above sessions 1 and 2 of the league's order.
+    assert [x for x, _ in drawn["Ben"][0]] == [xs_by_sequence[1], xs_by_sequence[2]]
+    assert "Asha from 1.5 to 6.5" in root.find(f"{SVG}desc").text
+
+
+def test_a_long_rating_history_is_thinned_but_keeps_its_ends() -> None:
+    ordinals = [i / 10 for i in range(2000)]
+    root = parse(rating_history_svg([history("Asha", ordinals)]))
+    (points,) = lines_of(root)["Asha"]
+    assert len(points) <= 160
+    marks = [c.find(f"{SVG}title").text for c in root.iter(f"{SVG}circle")]
+    assert marks[0].endswith(": 0.0") and marks[-1].endswith(": 199.9")
+    assert thin(list(range(10)), 4) == [0, 3, 6, 9]
+
+
+def test_an_empty_rating_history_says_so() -> None:
+    root = parse(rating_history_svg([("Asha", [])]))
+    assert root.find(f"{SVG}desc").text == "No rated sessions yet."
+    assert not lines_of(root)
+
+
+def test_ticks_are_round_numbers_covering_the_range() -> None:
+    ticks = nice_ticks(-37, 212)
+    assert ticks[0] <= -37 and ticks[-1] >= 212
+    steps = {round(b - a, 6) for a, b in itertools.pairwise(ticks)}
+    assert steps == {100.0} or steps == {50.0}
+    assert nice_ticks(5, 5)[0] <= 5 <= nice_ticks(5, 5)[-1]
+
+
+@pytest.mark.django_db
+def test_the_include_shows_the_chart_with_its_figures_in_words(table: GameSession) -> None:
+    assert "<img" not in render_to_string(
+        "partials/session_chart.html", {"board": load_scoreboard(table)}
+    )
+    play(table, "8S", ROUND_1)
+    board = load_scoreboard(table)
+    html = render_to_string("partials/session_chart.html", {"board": board})
+    src = reverse("games:session_totals_chart", args=[table.pk])
+    assert f'src="{src}?rounds=1&amp;totals=' in html
+    for column in board.columns:
+        assert f"{column.name} {column.total}" in html  # the alt text
+    shared = render_to_string("partials/session_chart.html", {"board": board, "shared": True})
+    assert reverse("games:shared_totals_chart", args=[table.share_token]) in shared
+    # Another round: another address, so a swapped-in scoreboard shows a new chart.
+    play(table, "8S", ROUND_1)
+    again = render_to_string("partials/session_chart.html", {"board": load_scoreboard(table)})
+    assert f'src="{src}?rounds=2&amp;totals=' in again

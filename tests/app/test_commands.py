@@ -1,0 +1,141 @@
+"""`manage.py demo`: demo data entered through the services, scored by the rules."""
+
+from __future__ import annotations
+
+import io
+import json
+from io import StringIO
+
+import pytest
+from django.contrib.auth import authenticate
+from django.contrib.auth.models import User
+from django.core.management import CommandError, call_command
+from django.test import RequestFactory
+
+from games.management.commands.import_league import Command as ImportCommand
+from games.models import (
+    GameSession,
+    HandEntry,
+    League,
+)
+from games.rules import PlayerHand, get_ruleset, parse_card, score_round
+from games.services.scoreboard import load_scoreboard
+from tests.support.league_files import (
+    counts,
+    snapshot,
+    wipe,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def run_demo() -> str:
+    out = StringIO()
+    call_command("demo", stdout=out)
+    return out.getvalue()
+
+
+def test_demo_creates_a_user_and_two_sessions_scored_by_the_rules() -> None:
+    output = run_demo()
+
+    assert "Sign in as 'demo' with password 'rummy-at-the-table'." in output
+    # django-axes checks every sign-in against a request, as the login view has one.
+    request = RequestFactory().post("/accounts/login/")
+    assert authenticate(request, username="demo", password="rummy-at-the-table") is not None
+    pool = GameSession.objects.get(preset="13-pool-101")
+    points = GameSession.objects.get(preset="21-points")
+    pool_board = load_scoreboard(pool)
+    assert pool_board.finished and pool_board.winners == ("Asha",)
+    assert pool.status == GameSession.Status.FINISHED
+    points_board = load_scoreboard(points)
+    assert not points_board.finished and len(points_board.rows) == 3
+    assert "Demo: pool 101: 3 rounds, won by Asha" in output
+
+    # Every stored score is what the rules service gives for the stored hands.
+    for played in [row.round for board in (pool_board, points_board) for row in board.rows]:
+        ruleset = get_ruleset(played.session.preset, played.session.overrides)
+        position = {s.player_id: s.position for s in played.session.seats.all()}
+        entries = sorted(
+            played.entries.select_related("player"), key=lambda e: position[e.player_id]
+        )
+        hands = [
+            PlayerHand(
+                e.player.name,
+                e.outcome,
+                tuple(tuple(parse_card(c) for c in group) for group in e.groups),
+            )
+            for e in entries
+        ]
+        result = score_round(ruleset, parse_card(played.cut_joker), hands)
+        assert {p.name: p.score for p in result.players} == {
+            e.player.name: e.score for e in entries
+        }
+
+
+def test_demo_can_run_again() -> None:
+    run_demo()
+    run_demo()
+
+    assert GameSession.objects.count() == 2
+    assert HandEntry.objects.filter(round__session__in=GameSession.objects.all()).exists()
+
+
+def test_export_and_import_commands_round_trip_a_league(league: League, tmp_path) -> None:
+    before = snapshot(league)
+    target = tmp_path / "club.json"
+    call_command("export_league", "club", "-o", str(target), stderr=io.StringIO())
+    assert json.loads(target.read_text(encoding="utf-8"))["league"]["slug"] == "club"
+    wipe()
+
+    out = io.StringIO()
+    call_command("import_league", str(target), "--keep-members", stdout=out)
+
+    assert "Imported Friday club (club): 6 sessions." in out.getvalue()
+    assert snapshot(League.objects.get(slug="club")) == before
+
+
+def test_export_command_writes_to_standard_output(league: League) -> None:
+    out = io.StringIO()
+    call_command("export_league", "club", stdout=out)
+    assert json.loads(out.getvalue())["sessions"][0]["played_on"] == "2024-01-05"
+
+
+def test_the_commands_refuse_what_they_cannot_do(league: League, tmp_path) -> None:
+    with pytest.raises(CommandError, match="no league with the slug 'nope'"):
+        call_command("export_league", "nope")
+    with pytest.raises(CommandError, match="Cannot read"):
+        call_command("import_league", str(tmp_path / "missing.json"), "--keep-members")
+    taken = tmp_path / "club.json"
+    call_command("export_league", "club", "-o", str(taken), stderr=io.StringIO())
+    before = counts()
+    with pytest.raises(CommandError, match="slug 'club' already exists"):
+        call_command("import_league", str(taken), "--keep-members")
+    assert counts() == before
+
+
+def test_the_import_command_adds_the_files_members_only_when_told(moved: dict, tmp_path) -> None:
+    target = tmp_path / "club.json"
+    target.write_text(json.dumps(moved), encoding="utf-8")
+    User.objects.create_user(username="olga")
+    parser = ImportCommand().create_parser("manage.py", "import_league")
+    assert "--keep-members" in parser.format_help()
+    with pytest.raises(CommandError, match="--keep-members"):
+        call_command("import_league", str(target))
+
+    out = io.StringIO()
+    call_command("import_league", str(target), "--owner", "olga", stdout=out)
+    league = League.objects.get(slug="club")
+    assert list(league.memberships.values_list("user__username", flat=True)) == ["olga"]
+    assert "Not added (listed on the league's page for its owners to invite): asha" in (
+        out.getvalue()
+    )
+
+    moved["league"]["slug"] = "club-kept"
+    target.write_text(json.dumps(moved), encoding="utf-8")
+    call_command("import_league", str(target), "--keep-members", stdout=io.StringIO())
+    kept = League.objects.get(slug="club-kept")
+    assert dict(kept.memberships.values_list("user__username", "role")) == {
+        "asha": "owner",
+        "ben": "scorer",
+        "chen": "viewer",
+    }

@@ -1,0 +1,138 @@
+"""Production settings, checked in a fresh process so the environment decides them."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+
+
+def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return _run([sys.executable, "manage.py", *args], **env)
+
+
+def _python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return _run([sys.executable, "-c", code], **env)
+
+
+def _run(command: list[str], **env: str) -> subprocess.CompletedProcess[str]:
+    """``command`` in a fresh process that sees only ``env`` of the Django settings."""
+    plain = {"SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS"}
+    environ = {
+        k: v for k, v in os.environ.items() if not k.startswith("DJANGO_") and k not in plain
+    }
+    environ.update(env)
+    return subprocess.run(
+        command,
+        cwd=BASE_DIR,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def _production_env(**extra: str) -> dict[str, str]:
+    return {
+        "DJANGO_ENV": "production",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DJANGO_ALLOWED_HOSTS": "scores.example.com",
+        **extra,
+    }
+
+
+def test_production_settings_pass_the_deployment_checklist() -> None:
+    result = _manage("check", "--deploy", "--fail-level", "WARNING", **_production_env())
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_production_refuses_to_start_without_a_secret_key() -> None:
+    env = _production_env()
+    del env["DJANGO_SECRET_KEY"]
+
+    result = _manage("check", **env)
+
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY" in result.stderr
+
+
+def test_production_refuses_to_start_without_a_secret_key_even_with_debug_on() -> None:
+    # DEBUG=1 must not let production fall back to the published development key.
+    env = _production_env(DJANGO_DEBUG="1")
+    del env["DJANGO_SECRET_KEY"]
+
+    result = _manage("check", **env)
+
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY" in result.stderr
+
+
+def test_production_refuses_a_key_that_is_not_a_real_one() -> None:
+    published = "django-insecure-dev-only-key-do-not-use-in-production"
+    for key in (published, "changeme", "a" * 60):
+        result = _manage("check", **_production_env(DJANGO_SECRET_KEY=key, DJANGO_DEBUG="1"))
+
+        assert result.returncode != 0, key
+        assert "DJANGO_SECRET_KEY" in result.stderr
+
+
+# What a browser gets from the production app after collectstatic: the sign-in page
+# and the stylesheet it links, asked for with gzip, over HTTPS.
+_FETCH_STATIC = """
+import json, re, django
+django.setup()
+from django.test import Client
+client = Client(HTTP_HOST="scores.example.com")
+page = client.get("/accounts/login/", secure=True).content.decode()
+href = re.search(r'<link rel="stylesheet" href="([^"]+)"', page).group(1)
+sheet = client.get(href, secure=True, HTTP_ACCEPT_ENCODING="gzip")
+print(json.dumps({
+    "href": href,
+    "status": sheet.status_code,
+    "cache_control": sheet.get("Cache-Control", ""),
+    "encoding": sheet.get("Content-Encoding", ""),
+}))
+"""
+
+
+def test_static_files_are_fingerprinted_compressed_and_cached_for_good(tmp_path: Path) -> None:
+    # A phone keeps the stylesheet for a year, and still gets a new one the moment it
+    # changes: its address carries a hash of its content.
+    env = _production_env(DJANGO_STATIC_ROOT=str(tmp_path))
+    result = _manage("collectstatic", "--noinput", **env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    hashed_css = json.loads((tmp_path / "staticfiles.json").read_text())["paths"]["css/app.css"]
+
+    fetched = _python(_FETCH_STATIC, DJANGO_SETTINGS_MODULE="scorekeeper.settings", **env)
+
+    assert fetched.returncode == 0, fetched.stdout + fetched.stderr
+    served = json.loads(fetched.stdout.strip().splitlines()[-1])
+    assert served["href"] == f"/static/{hashed_css}"  # the page links the fingerprinted file
+    assert served["status"] == 200
+    assert "immutable" in served["cache_control"]
+    max_age = int(re.search(r"max-age=(\d+)", served["cache_control"]).group(1))
+    assert max_age >= 365 * 24 * 3600
+    assert served["encoding"] == "gzip"
+
+
+def test_the_plain_variable_names_work_too() -> None:
+    # SECRET_KEY, DEBUG and ALLOWED_HOSTS as most hosting guides name them.
+    env = {
+        "DJANGO_ENV": "production",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "scores.example.com",
+        "DEBUG": "0",
+    }
+    result = _manage("check", "--deploy", "--fail-level", "WARNING", **env)
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout

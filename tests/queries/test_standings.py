@@ -1,0 +1,161 @@
+"""League standings (games/standings.py): each player's sessions, wins, rounds, points
+per round, drop rate, best and worst round and rating, over a range of dates, in a
+fixed number of queries."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games.models import GameSession, League, Rating, RatingChange
+from games.queries.standings import rating_history, standings_of
+from tests.support.club import (
+    EVENINGS,
+    FEB,
+    FIRST,
+    JAN,
+    LOSE,
+    MAR,
+    WIN,
+    build_club,
+    pool_session,
+    scores_of,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def club(user: User) -> tuple[League, list[GameSession]]:
+    return build_club(user)
+
+
+def by_name(rows) -> dict:
+    return {row.player.name: row for row in rows}
+
+
+def test_standings_count_each_players_sessions_wins_and_rounds(club) -> None:
+    league, _ = club
+    rows = by_name(standings_of(league))
+    assert set(rows) == {"Asha", "Ben", "Chen"}
+    asha, ben, chen = rows["Asha"], rows["Ben"], rows["Chen"]
+    assert (asha.sessions, asha.sessions_won, asha.rounds, asha.rounds_won) == (2, 1, 3, 2)
+    assert (ben.sessions, ben.sessions_won, ben.rounds, ben.rounds_won) == (3, 1, 6, 3)
+    # March is still running: nobody has won it yet.
+    assert (chen.sessions, chen.sessions_won, chen.rounds, chen.rounds_won) == (2, 0, 4, 1)
+    assert (asha.drops, ben.drops, chen.drops) == (0, 1, 2)
+
+
+def test_points_per_round_and_drop_rate_come_from_the_round_scores(club) -> None:
+    league, _ = club
+    rows = by_name(standings_of(league))
+    for name in ("Asha", "Ben", "Chen"):
+        scores = scores_of(name)
+        assert rows[name].points == sum(scores)
+        assert rows[name].average_points == pytest.approx(sum(scores) / len(scores))
+    assert rows["Chen"].drop_rate == pytest.approx(2 / 4)
+    assert rows["Chen"].drop_percent == pytest.approx(50.0)
+    assert rows["Asha"].drop_rate == 0
+
+
+def test_best_round_is_the_lowest_score_in_a_penalty_league(club) -> None:
+    league, _ = club
+    rows = by_name(standings_of(league))
+    for name in ("Asha", "Ben", "Chen"):
+        scores = scores_of(name)
+        assert (rows[name].best_round, rows[name].worst_round) == (min(scores), max(scores))
+    assert rows["Ben"].best_round < rows["Ben"].worst_round
+
+
+def test_standings_follow_the_current_ratings_best_first(club) -> None:
+    league, _ = club
+    rows = standings_of(league)
+    current = {r.player.name: r for r in Rating.objects.filter(league=league)}
+    assert [row.player.name for row in rows] == sorted(
+        current, key=lambda name: -current[name].ordinal
+    )
+    for row in rows:
+        rating = current[row.player.name]
+        assert (row.rating, row.mu, row.sigma) == pytest.approx(
+            (rating.ordinal, rating.mu, rating.sigma)
+        )
+    # Two finished sessions won by Asha and by Ben: each winner is rated above 0.
+    assert by_name(rows)["Asha"].rating > by_name(rows)["Chen"].rating
+
+
+def test_a_date_range_keeps_only_the_sessions_played_in_it(club) -> None:
+    league, _ = club
+    february = by_name(standings_of(league, date_from=FEB, date_to=FEB))
+    assert set(february) == {"Ben", "Chen"}
+    assert (february["Ben"].sessions, february["Ben"].rounds) == (1, 3)
+    since_feb = by_name(standings_of(league, date_from=FEB))
+    assert since_feb["Ben"].sessions == 2 and since_feb["Asha"].sessions == 1
+    until_jan = by_name(standings_of(league, date_to=JAN))
+    assert set(until_jan) == {"Asha", "Ben"}
+    assert standings_of(league, date_from=datetime.date(2025, 1, 1)) == []
+
+
+def test_with_an_end_date_the_rating_is_the_one_after_that_days_sessions(club) -> None:
+    league, sessions = club
+    january = by_name(standings_of(league, date_to=datetime.date(2024, 1, 31)))
+    after_jan = {c.player.name: c for c in RatingChange.objects.filter(session=sessions[0])}
+    assert january["Ben"].rating == pytest.approx(after_jan["Ben"].ordinal)
+    assert january["Asha"].mu == pytest.approx(after_jan["Asha"].mu)
+    # Ben's current rating also counts his February win: different from January's.
+    now = by_name(standings_of(league))
+    assert now["Ben"].rating != pytest.approx(january["Ben"].rating)
+    # Only the start of a range: the current rating.
+    assert by_name(standings_of(league, date_from=JAN))["Ben"].rating == pytest.approx(
+        now["Ben"].rating
+    )
+
+
+def test_an_unrated_player_sorts_after_the_rated_ones(user: User) -> None:
+    league = League.objects.create(name="New", slug="new", preset="13-pool-101")
+    pool_session(user, league, MAR, ("Dev", "Eve"), [{"Dev": WIN, "Eve": LOSE}])
+    rows = standings_of(league)
+    assert [row.rating for row in rows] == [None, None]
+    assert all(row.sessions == 1 for row in rows)
+
+
+def test_a_session_of_another_league_or_none_is_not_counted(club, user: User) -> None:
+    league, _ = club
+    other = League.objects.create(name="Other", slug="other", preset="13-pool-101")
+    pool_session(user, other, JAN, ("Asha", "Ben"), EVENINGS[0][2])
+    pool_session(user, None, JAN, ("Asha", "Ben"), EVENINGS[0][2])
+    assert by_name(standings_of(league))["Asha"].sessions == 2
+
+
+def test_standings_take_two_queries_however_many_sessions(user: User) -> None:
+    league, _ = build_club(user)
+    with CaptureQueriesContext(connection) as small:
+        assert len(standings_of(league)) == 3
+    with CaptureQueriesContext(connection) as small_range:
+        standings_of(league, date_from=JAN, date_to=FEB)
+    for evening in EVENINGS * 2:
+        pool_session(user, league, *evening)
+    pool_session(
+        user, league, MAR, ("Dev", "Eve", "Asha"), [{"Dev": WIN, "Eve": LOSE, "Asha": FIRST}]
+    )
+    with CaptureQueriesContext(connection) as large:
+        assert len(standings_of(league)) == 5
+    with CaptureQueriesContext(connection) as large_range:
+        standings_of(league, date_from=JAN, date_to=FEB)
+    assert len(small) == len(large) == 2
+    assert len(small_range) == len(large_range) == 2
+
+
+def test_rating_history_lists_each_rated_session_in_order(club) -> None:
+    league, sessions = club
+    ben = sessions[0].seats.get(player__name="Ben").player
+    history = rating_history(league, [ben.pk])[ben.pk]
+    assert [point.session_id for point in history] == [sessions[0].pk, sessions[1].pk]
+    assert [point.played_on for point in history] == [JAN, FEB]
+    assert history[-1].ordinal == pytest.approx(Rating.objects.get(player=ben).ordinal)
+    assert [p.session_id for p in rating_history(league, [ben.pk], date_from=FEB)[ben.pk]] == [
+        sessions[1].pk
+    ]

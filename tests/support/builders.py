@@ -1,0 +1,98 @@
+"""Builders for tests that need sessions and rounds in the database: a session, a
+round saved through the services as the form saves it, the round form's and the
+new-session form's POST bodies, and what the rules service says about the rounds
+(worked out without the app)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django.contrib.auth.models import User
+
+from games.forms.sessions import SessionForm
+from games.models import GameSession
+from games.rules import PlayerHand, get_ruleset, parse_card, parse_groups, score_round
+from games.rules.totals import session_state
+from games.services.rounds import check_round, new_round_entry, save_round
+from games.services.sessions import create_session
+from tests.support.hands import POOL_ROUNDS
+
+Hands = Mapping[str, tuple[str, str]]
+
+
+def make_session(
+    user: User | None,
+    players: tuple[str, ...] = ("Asha", "Ben", "Chen"),
+    preset: str = "21-points",
+    **kwargs,
+) -> GameSession:
+    return create_session(
+        user, preset=preset, overrides=kwargs.pop("overrides", {}), players=players, **kwargs
+    )
+
+
+def seat_pk(session: GameSession, name: str) -> int:
+    return session.seats.get(player__name=name).pk
+
+
+def round_data(session: GameSession, cut: str, hands: Hands, **extra: object) -> dict:
+    """The POST body of the round form: the cut joker and each player's hand."""
+    data: dict = {"cut_joker": cut, **extra}
+    for name, (outcome, groups) in hands.items():
+        data[f"outcome_{seat_pk(session, name)}"] = outcome
+        data[f"groups_{seat_pk(session, name)}"] = groups
+    return data
+
+
+def play(session: GameSession, cut: str, hands: Hands, user: User | None = None):
+    """Save a round through the services, as the form does."""
+    entry = new_round_entry(session)
+    typed = {seat_pk(session, name): hand for name, hand in hands.items()}
+    check = check_round(entry, cut, typed, final=True)
+    assert check.valid, (check.errors, [p.errors for p in check.players])
+    return save_round(entry, check, user or session.created_by)
+
+
+def expected_totals(
+    preset: str,
+    players: tuple[str, ...],
+    rounds: list[tuple[str, Hands]],
+    ceiling: int | None = None,
+):
+    """What the rules service says about these rounds, computed without the app."""
+    ruleset = get_ruleset(preset)
+    scores = []
+    for cut, hands in rounds:
+        result = score_round(
+            ruleset,
+            parse_card(cut),
+            [
+                PlayerHand(name, outcome, tuple(tuple(g) for g in parse_groups(text)))
+                for name, (outcome, text) in hands.items()
+            ],
+        )
+        scores.append({player.name: player.score for player in result.players})
+    return session_state(ruleset, players, scores, ceiling=ceiling)
+
+
+def session_form_data(preset: str = "21-points", **fields: object) -> dict:
+    """The new-session form as a browser submits it untouched: every house rule at
+    the preset's value (unchecked boxes are left out, as browsers do)."""
+    form = SessionForm(initial={"preset": preset})
+    data: dict = {"preset": preset, "rules_preset": preset, "first_dealer": "1"}
+    ceiling = form.initial["ceiling"]
+    data["ceiling"] = "" if ceiling is None else str(ceiling)
+    for key, value in form.initial.items():
+        if not key.startswith("rule_") or value is False:
+            continue
+        data[key] = "on" if value is True else "" if value is None else value
+    data.update(fields)
+    return data
+
+
+def pool_with_chen_out(user: User, **kwargs) -> GameSession:
+    """A 13-pool-101 session after POOL_ROUNDS: Chen is out at 120, Asha and Ben in."""
+    pool = make_session(user, preset="13-pool-101", **kwargs)
+    for hands in POOL_ROUNDS:
+        play(pool, "7C", hands)
+    return pool

@@ -1,0 +1,57 @@
+"""Fixtures that test modules of several directories share (a pytest plugin that
+tests/conftest.py loads): a league with everything an export holds, its export,
+the export moved to an empty database, and a signed-in stranger."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.test import Client, override_settings
+
+from games.models import League
+from games.transfer.league_export import export_league
+from tests.support.league_files import build_league, wipe
+from tests.support.world import FAST_HASHERS
+
+
+@pytest.fixture
+def league(user: User) -> League:
+    return build_league(user)
+
+
+@pytest.fixture
+def exported(league: League) -> dict:
+    return export_league(league)
+
+
+@pytest.fixture(scope="session")
+def _league_file(django_db_setup, django_db_blocker) -> dict:
+    """The export of `league` (its owner the `user` fixture's "asha"), built once for
+    the whole run in a transaction that is then rolled back: building the league is
+    the dearest step of the import tests, and each of them starts from the file."""
+    with (
+        django_db_blocker.unblock(),
+        override_settings(PASSWORD_HASHERS=FAST_HASHERS),
+        transaction.atomic(),
+    ):
+        owner = User.objects.create_user(username="asha", password="x")
+        data = export_league(build_league(owner))
+        transaction.set_rollback(True)
+    return data
+
+
+@pytest.fixture
+def moved(_league_file: dict, db) -> dict:
+    """The export, with the league gone from this database (a move to a new one): a
+    copy of its own for each test, which may change it."""
+    wipe()
+    return copy.deepcopy(_league_file)
+
+
+@pytest.fixture
+def stranger(client: Client) -> Client:
+    client.force_login(User.objects.create_user(username="zed", password="x"))
+    return client

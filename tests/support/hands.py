@@ -1,0 +1,64 @@
+"""Hands in card notation that several test modules play: a name says what the hand
+is, a comment what it scores. Cut 8S in 21-card games (jokers 8C 8D 8H 8S, lower 7S,
+upper 9S, printed jokers); cut 7C in 13-card games."""
+
+from __future__ import annotations
+
+# --- Rounds as the web tests enter them (21-points, cut 8S; 13-card, cut 7C) -------------
+
+# A three-pure declaration holding no 21-points value card (RULES.md §7's Asha).
+WIN_8S = "2H 3H 4H | 5C 6C 7C | 10D JD QD | KS KH KD | 4S 5S 6S | 9H 10H PJ | 3D 3C 8H"
+# A loser whose hand costs 102 with one value card (+10 each way).
+SHOWN_8S = "2D 3D 4D | 9C 10C JC | QD QS QC | KH KH | 5D 9D | AS 7S | 6H 6D 4C 2S JH 8C"
+# Three pure sequences and no joker under any cut: a valid declaration every round.
+THREE_PURE = "2H 3H 4H | 5C 6C 7C | 10D JD QD | KS KH KD | 4S 5S 6S | 9H 10H JH | 3D 3C 3H"
+# 21 loose cards with no pure sequence and no joker under cut 8S:
+# 2+4+6 + 10+10+10 + 3+5+9 + 10+10+2 + 4+6+10 + 10+10+3 + 5+9+10 = 148, capped at 120.
+LOOSE_148 = "2C 4D 6H | 10S QC KD | 3S 5H 9C | JH AD 2D | 4C 6D 10C | QS KH 3H | 5C 9D JD"
+# 13-card (cut 7C): a show13 declaration.
+WIN_13 = "AH 2H 3H | 9S 10S JS QS | 5D 6D 7H | KC KD KS"
+
+# One round of 21-points under cut 8S: Asha declares, Ben shows, Chen drops first.
+ROUND_1 = {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S), "Chen": ("first_drop", "")}
+# Two rounds of 13-pool-101 under cut 7C: Ben 40 + 20 = 60, Chen 80 + 40 = 120 (out at
+# 101); Asha 0.
+POOL_ROUNDS = [
+    {"Asha": ("declared", WIN_13), "Ben": ("middle_drop", ""), "Chen": ("invalid_declaration", "")},
+    {"Asha": ("declared", WIN_13), "Ben": ("first_drop", ""), "Chen": ("middle_drop", "")},
+]
+
+# --- Declaration ways (RULES.md §4) -----------------------------------------------------
+
+# A plain three-pure hand with no joker and no value or claim card under cut 8S.
+WIN_PLAIN = "2H 3H 4H | 5C 6C 7C | 10D JD QD | KS KH KD | 4S 5S 6S | 9H 10H JH | 3D 3C 3H"
+TUNNELAS = "5H 5H 5H | 6C 6C 6C | JD JD JD | 2S 3D 4C 9H QC KH AC 10D 4H 3C 2D QS"
+DUBLEES = "2H 2H | 3C 3C | 4D 4D | 5S 5S | 6H 6H | JC JC | QD QD | KS KS | AH 3S 10C 10D 9H"
+EIGHT_JOKERS = "8C 8D 8H 7S 9S PJ PJ 8C | 2H 3C 4D 5S 6H 10C JD QS KH AC 2D 3H 4S"
+NINE_JOKERS = "8C 8D 8H 7S 9S PJ PJ 8C 8D | 2H 3C 4D 5S 6H 10C JD QS KH AC 2D 3H"
+MARRIAGES = "7S 8S 9S | 7S 8S 9S | 2H 5C JD QH 3D 6S 10C KD AH 4C 2C 5D 9H JC 3S"
+JOKER_TUNNELA_MARRIAGES = "9S 9S 9S | 7S 7S 7S | 2H 5C JD QH 3D 6S 10C KD AH 4C 2C 5D 9H JC 3S"
+GUS = "AH 2H 3H | 9S 10S JS QS | 5D 6D 7H | KC KD KS"
+
+# --- Losing hands (RULES.md §5-6) -------------------------------------------------------
+
+# One pure sequence (2D 3D 4D): only it is left out. QD QS QC 30 + KH KH 20
+# + 5D 9D 10H 24 + 6H 6D 4C 2S 3H 21 + 8C 7S 0 (jokers) + 2C 3C 5C 10 = 105.
+ONE_PURE = "2D 3D 4D | QD QS QC | KH KH | 5D 9D 10H | 6H 6D 4C 2S 3H | 8C 7S | 2C 3C 5C"
+# Four pure groups: every valid meld is left out; the dublee KC KC (20) and the
+# loose 5D 9D 6C 10S (30) still count: 50.
+FOUR_PURE = "2D 3D 4D | 9C 10C JC | QH KH AH | QD QS QC | 5H PJ 7H | KC KC | 5D 9D 6C 10S"
+# Melded except a group of two jokers, which counts 0.
+ZERO_COUNT = "2D 3D 4D | 9C 10C JC | QH KH AH | QD QS QC | 5H PJ 7H | 6C 6D 6S 6H | 8C 8D"
+# A loser whose groups would be a valid three-pure declaration.
+THREE_PURE_LOSER = "2D 3D 4D | 9C 10C JC | QH KH AH | QD QS QC | 5H PJ 7H | 6C 6D 6S | 10S JS QS"
+# Six dublees: without the rule, every card counts (no pure group):
+# 4+6+8+10+12+20 + 10+10+9+10+10+3+10+4+5 = 131, capped at 120.
+SIX_DUBLEES = "2H 2H | 3C 3C | 4D 4D | 5S 5S | 6H 6H | JC JC | QD 10C 9H KS AH 3S 10D 4C 5H"
+FIVE_DUBLEES = SIX_DUBLEES.replace("JC JC", "JC QC")
+# Seven jokers in one group; the other cards count 2+3+4+5+6+10+10+10+10+10+2+3+4+5 = 84.
+SEVEN_JOKERS = "8C 8D 8H 7S 9S PJ PJ | 2H 3C 4D 5S 6H 10C JD QS KH AC 2D 3H 4S 5D"
+SIX_JOKERS_AND_ONE = "8C 8D 8H 7S 9S PJ | PJ 2H 3C 4D 5S 6H 10C JD QS KH AC 2D 3H 4S 5D"
+# Four pure groups (7S 8S 9S 10S is one), KC KC counts 20; a marriage: V = 100.
+VALUE_C = "2D 3D 4D | 9C 10C JC | QH KH AH | QD QS QC | 5H PJ 7H | KC KC | 7S 8S 9S 10S"
+# Kodai: seven doubles, each its own group.
+SEVEN_DOUBLES = "2H 2H | 3C 3C | 4D 4D | 5S 5S | 6H 6H | JC JC | QD QD | KS AH 3S 10C 10D 9H 4C"

@@ -1,0 +1,295 @@
+"""League files for the export and import tests: a league holding everything an
+export carries, a snapshot of it that ids do not name (what must survive an export
+and an import unchanged), changes to an exported file, and the upload a browser sends."""
+
+from __future__ import annotations
+
+import copy
+import csv
+import datetime
+import io
+import json
+from decimal import Decimal
+
+import openpyxl
+import pytest
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from games.models import (
+    GameSession,
+    HandEntry,
+    League,
+    Membership,
+    Player,
+    Rating,
+    RatingChange,
+    Rejoin,
+    Round,
+    Seat,
+)
+from games.queries.standings import standings_of
+from games.services.scoreboard import load_scoreboard
+from games.transfer.league_import import ImportRefused, import_league
+from tests.support.builders import make_session, play
+from tests.support.club import FEB, FIRST, LOSE, MAR, WIN, build_club, pool_session
+from tests.support.hands import LOOSE_148, SHOWN_8S, THREE_PURE, WIN_8S
+
+APR = datetime.date(2024, 4, 20)
+# 21-card points under cut 8S: value points change hands (+10 each way).
+POINTS_ROUNDS = [
+    ("8S", {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S), "Chen": ("first_drop", "")}),
+    (
+        "8S",
+        {
+            "Asha": ("shown", LOOSE_148),
+            "Ben": ("declared", THREE_PURE),
+            "Chen": ("middle_drop", ""),
+        },
+    ),
+]
+# 21-card kodai: the losers pay claims for the jokers they hold.
+KODAI_ROUND = POINTS_ROUNDS[0]
+# Pool 101: Ben passes 101 in round 2 and buys back in; out again in round 3, and
+# Chen in round 4: Asha wins.
+REJOIN_ROUNDS = [
+    {"Asha": WIN, "Ben": LOSE, "Chen": FIRST},
+    {"Asha": WIN, "Ben": LOSE, "Chen": FIRST},
+    {"Chen": WIN, "Asha": FIRST, "Ben": LOSE},
+    {"Asha": WIN, "Chen": LOSE},
+]
+
+
+# --- A club with everything an export holds ------------------------------------------
+
+
+def points_session(user: User, league: League | None = None, **kwargs) -> GameSession:
+    session = make_session(user, name="Friday", league=league, **kwargs)
+    for cut, hands in POINTS_ROUNDS:
+        play(session, cut, hands, user)
+    return session
+
+
+def rejoin_session(user: User, league: League | None, day: datetime.date) -> GameSession:
+    """A pool in which Ben is out after round 2 and buys back in (the rules service
+    sets his total; only the fact is stored), then goes out again."""
+    session = pool_session(user, league, day, ("Asha", "Ben", "Chen"), REJOIN_ROUNDS[:2])
+    Rejoin.objects.create(
+        session=session, seat=session.seats.get(player__name="Ben"), after_round=2
+    )
+    for hands in REJOIN_ROUNDS[2:]:
+        play(session, "7C", hands, user)
+    return session
+
+
+def build_league(user: User) -> League:
+    """A club with everything an export holds: pools (finished, running, one with a
+    rejoin), a points session with house rules, stakes and a hand-closed ending, a
+    kodai session with claims, members of every role and a player with an account."""
+    league, _ = build_club(user)
+    League.objects.filter(pk=league.pk).update(
+        money_per_point=Decimal("0.50"), overrides={"first_drop": 25}
+    )
+    league.refresh_from_db()
+    ben = User.objects.create_user(username="ben", password="x")
+    chen = User.objects.create_user(username="chen", password="x")
+    Membership.objects.create(league=league, user=ben, role=Membership.Role.SCORER)
+    Membership.objects.create(league=league, user=chen, role=Membership.Role.VIEWER)
+    Player.objects.filter(name="Asha").update(user=user)
+    rejoin_session(user, league, MAR)
+    closed = make_session(
+        ben, name="Points night", league=league, overrides={"first_drop": 25}, first_dealer=2
+    )
+    GameSession.objects.filter(pk=closed.pk).update(
+        played_on=APR,
+        closed_at=timezone.now(),
+        money_per_point=Decimal("1.25"),
+        buy_in=Decimal("10.00"),
+    )
+    closed.refresh_from_db()
+    play(closed, *POINTS_ROUNDS[0], ben)  # the table had stopped: one round ends it
+    kodai = make_session(user, preset="21-kodai", league=league, players=("Chen", "Asha", "Ben"))
+    GameSession.objects.filter(pk=kodai.pk).update(played_on=APR)
+    kodai.refresh_from_db()
+    play(kodai, *KODAI_ROUND, chen)
+    return league
+
+
+def snapshot(league: League) -> dict:
+    """Everything about a league that ids do not name: what must survive an export and
+    an import unchanged."""
+    sessions = list(league.sessions.order_by("played_on", "pk"))
+    index = {session.pk: number for number, session in enumerate(sessions)}
+    return {
+        "league": (
+            league.name,
+            league.slug,
+            league.preset,
+            league.overrides,
+            league.money_per_point,
+        ),
+        "members": sorted((m.user.username, m.role) for m in league.memberships.all()),
+        "players": sorted(
+            (p.name, p.user.username if p.user else None)
+            for p in Player.objects.filter(seats__session__league=league).distinct()
+        ),
+        "sessions": [session_snapshot(session) for session in sessions],
+        "standings": standings_snapshot(league),
+        "february": standings_snapshot(league, date_from=FEB, date_to=FEB),
+        "ratings": sorted(
+            (r.player.name, r.mu, r.sigma, r.ordinal, r.sessions)
+            for r in Rating.objects.filter(league=league)
+        ),
+        "rating_changes": [
+            (c.player.name, c.sequence, c.played_on, c.mu, c.sigma, index[c.session_id])
+            for c in RatingChange.objects.filter(league=league).order_by("sequence", "player__name")
+        ],
+    }
+
+
+def session_snapshot(session: GameSession) -> dict:
+    return {
+        "columns": (
+            session.name,
+            session.preset,
+            session.overrides,
+            session.ceiling,
+            session.status,
+            session.played_on,
+            session.created_at,
+            session.closed_at,
+            session.money_per_point,
+            session.buy_in,
+            # Not the share link (an import makes new ones) nor who created the session
+            # here (whoever imported it).
+            session.first_dealer.player.name if session.first_dealer else None,
+        ),
+        "seats": [
+            (
+                seat.player.name,
+                seat.position,
+                seat.total,
+                seat.place,
+                seat.won,
+                seat.rounds_played,
+                seat.rounds_won,
+                seat.drops,
+                seat.points,
+                seat.best_round,
+                seat.worst_round,
+            )
+            for seat in session.seats.order_by("position")
+        ],
+        "rejoins": [(r.seat.player.name, r.after_round) for r in session.rejoins.all()],
+        "rounds": [
+            (
+                played.number,
+                played.dealer.player.name if played.dealer else None,
+                played.cut_joker,
+                played.author,  # an imported round's author is kept as text
+                [
+                    (
+                        entry.player.name,
+                        entry.outcome,
+                        entry.groups,
+                        entry.declaration,
+                        entry.hand_points,
+                        entry.value_points,
+                        entry.claims,
+                        entry.score,
+                        entry.breakdown,
+                    )
+                    for entry in played.entries.order_by("pk")
+                ],
+            )
+            for played in session.rounds.order_by("number")
+        ],
+        "totals": [column.total for column in load_scoreboard(session).columns],
+    }
+
+
+def standings_snapshot(league: League, **dates) -> list[tuple]:
+    return [
+        (
+            row.player.name,
+            row.sessions,
+            row.sessions_won,
+            row.rounds,
+            row.rounds_won,
+            row.drops,
+            row.points,
+            row.best_round,
+            row.worst_round,
+            row.rating,
+            row.mu,
+            row.sigma,
+        )
+        for row in standings_of(league, **dates)
+    ]
+
+
+def wipe() -> None:
+    """Empty the database of everything a league export holds."""
+    GameSession.objects.all().delete()  # seats, rounds, hands, rejoins, rating history
+    League.objects.all().delete()
+    Player.objects.all().delete()
+    User.objects.all().delete()
+
+
+def counts() -> tuple[int, ...]:
+    models = (User, Player, League, Membership, GameSession, Seat, Round, HandEntry, Rejoin)
+    return tuple(model.objects.count() for model in models)
+
+
+def read_csv(content: bytes) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(content.decode("utf-8-sig"))))
+
+
+def read_xlsx(content: bytes, sheet: str):
+    return openpyxl.load_workbook(io.BytesIO(content))[sheet]
+
+
+# --- Changes to an exported file, and its upload ------------------------------------
+
+
+def tampered(data: dict, change) -> str:
+    data = copy.deepcopy(data)
+    change(data)
+    return json.dumps(data)
+
+
+def refused(text: str | bytes, owner: User | None = None) -> str:
+    before = counts()
+    with pytest.raises(ImportRefused) as caught:
+        import_league(text, owner=owner)
+    assert counts() == before
+    return str(caught.value)
+
+
+def set_at(path: str, value: object):
+    """A change to the export: the value at a dotted path (list indexes as numbers)."""
+
+    def change(data: dict) -> None:
+        *parents, last = [int(key) if key.isdigit() else key for key in path.split(".")]
+        node = data
+        for key in parents:
+            node = node[key]
+        node[last] = value
+
+    return change
+
+
+def upload(text: str | bytes, name: str = "club.json") -> dict:
+    data = text.encode() if isinstance(text, str) else text
+    return {"file": SimpleUploadedFile(name, data, content_type="application/json")}
+
+
+IMPORT = "games:league_import"
+
+
+def post_file(client: Client, data: dict | str | bytes, **kwargs):
+    text = json.dumps(data) if isinstance(data, dict) else data
+    return client.post(reverse(IMPORT), upload(text), **kwargs)

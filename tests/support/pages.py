@@ -1,0 +1,95 @@
+"""What the browser tests do on a page: sign in, find a player's part of the round
+form and its preview, type a round, and measure sideways scrolling."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from playwright.sync_api import Locator, Page, expect
+
+PLAYERS = ("Asha", "Ben", "Chen")
+PASSWORD = "correct-horse-battery-staple"
+
+
+def sign_in(page: Page, username: str) -> User:
+    """Create a user and sign in as them through the sign-in page."""
+    user = User.objects.create_user(username=username, password=PASSWORD)
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("button", name="Sign out")).to_be_visible()
+    return user
+
+
+def horizontal_overflow(page: Page) -> int:
+    # clientWidth, not innerWidth: a mobile layout viewport grows to fit overflow.
+    return page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+
+
+def player(page: Page, name: str) -> Locator:
+    return page.locator(f'fieldset[data-player="{name}"]')
+
+
+def preview(page: Page, name: str) -> Locator:
+    return page.locator(f'[data-preview="{name}"]')
+
+
+def fill_round(page: Page, cut: str, hands: dict[str, tuple[str, str]]) -> None:
+    page.get_by_label("Cut joker").fill(cut)
+    for name, (outcome, groups) in hands.items():
+        player(page, name).get_by_label("Outcome").select_option(outcome)
+        player(page, name).get_by_label("Groups").fill(groups)
+
+
+# The colour of an element's text and of what it is drawn on (the first ancestor with
+# a background that is not transparent; the page is white below them all), as RGB,
+# with its font size in CSS pixels and weight.
+_COLOURS = """el => {
+    const rgba = s => s.match(/[\\d.]+/g).map(Number);
+    let node = el, background = [255, 255, 255];
+    while (node) {
+        const c = rgba(getComputedStyle(node).backgroundColor);
+        if (c.length === 3 || c[3] > 0) { background = c.slice(0, 3); break; }
+        node = node.parentElement;
+    }
+    const style = getComputedStyle(el);
+    return {
+        text: rgba(style.color).slice(0, 3),
+        background: background,
+        size: parseFloat(style.fontSize),
+        weight: parseInt(style.fontWeight, 10),
+    };
+}"""
+
+
+def _luminance(rgb: list[float]) -> float:
+    def channel(value: float) -> float:
+        value /= 255
+        return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+
+    red, green, blue = (channel(value) for value in rgb)
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def contrast(locator: Locator) -> tuple[float, float]:
+    """The WCAG contrast ratio of the element's text against its background, and the
+    least ratio WCAG AA asks for text of its size (4.5; 3 for large text)."""
+    seen = locator.evaluate(_COLOURS)
+    darker, lighter = sorted((_luminance(seen["text"]), _luminance(seen["background"])))
+    large = seen["size"] >= 24 or (seen["size"] >= 18.66 and seen["weight"] >= 700)
+    return (lighter + 0.05) / (darker + 0.05), 3.0 if large else 4.5
+
+
+def looks_red(locator: Locator) -> bool:
+    """A person sees the text as red: red well above green and blue."""
+    red, green, blue = locator.evaluate(_COLOURS)["text"]
+    return red - max(green, blue) >= 80
+
+
+def assert_red_and_readable(locator: Locator) -> None:
+    """Hearts and diamonds: red, as on the cards, and readable where they stand."""
+    assert looks_red(locator), locator.evaluate(_COLOURS)
+    ratio, needed = contrast(locator)
+    assert ratio >= needed, (ratio, needed, locator.evaluate(_COLOURS))

@@ -1,0 +1,143 @@
+"""One small world for the security tests (issue 6, "Access" and "Bad input"): a
+league with an owner, a scorer and a viewer, two of its sessions with rounds saved,
+and a second league whose only member is an outsider to the first; a client per
+actor, and a fingerprint of every table (tests/security/conftest.py builds the world
+once per module)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from django.apps import apps
+from django.contrib.auth.models import User
+from django.test import Client
+
+from games.models import GameSession, League, Membership, Player, Round
+from games.services.leagues import create_league
+from tests.support.builders import make_session, play, round_data
+from tests.support.forms import form_on
+from tests.support.hands import POOL_ROUNDS, ROUND_1, SHOWN_8S, WIN_8S
+
+Role = Membership.Role
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+PASSWORD = "correct-horse-battery-staple"
+
+# The second round of the table: Ben declares this time.
+ROUND_2 = {"Asha": ("shown", SHOWN_8S), "Ben": ("declared", WIN_8S), "Chen": ("first_drop", "")}
+
+# Who asks, from nobody to everybody: the order of the matrix's columns.
+ACTORS = ("anonymous", "outsider", "viewer", "scorer", "owner")
+
+# The other league's table: players of its own, so a leak shows by name.
+OTHER_ROUND = {
+    "Dara": ("declared", WIN_8S),
+    "Eamon": ("shown", SHOWN_8S),
+    "Farah": ("first_drop", ""),
+}
+
+
+@dataclass
+class World:
+    password: str
+    owner: User  # owns the league and created its sessions
+    scorer: User
+    viewer: User
+    outsider: User  # owns another league, and is no member of this one
+    league: League
+    table: GameSession  # 21-points, Asha, Ben and Chen, two rounds saved
+    round: Round  # the table's first round
+    pool: GameSession  # 13-pool-101, Chen out: he may rejoin
+    other_league: League
+    other: GameSession  # the other league's session, one round saved
+    other_round: Round
+
+    def user(self, actor: str) -> User | None:
+        return None if actor == "anonymous" else getattr(self, actor)
+
+    def client(self, actor: str, **kwargs) -> Client:
+        """A client signed in as ``actor`` (anonymous: nobody)."""
+        client = Client(**kwargs)
+        user = self.user(actor)
+        if user is not None:
+            client.force_login(user)
+        return client
+
+    def membership(self, user: User) -> Membership:
+        return Membership.objects.get(league=self.league, user=user)
+
+    @property
+    def asha(self) -> Player:
+        return Player.objects.get(name="Asha")
+
+
+def build_world(password: str) -> World:
+    owner, scorer, viewer, outsider = (
+        User.objects.create_user(name, password=password)
+        for name in ("olga", "sami", "vera", "otto")
+    )
+    league = create_league(owner, name="Tuesday Club", preset="21-points", overrides={})
+    Membership.objects.create(league=league, user=scorer, role=Role.SCORER)
+    Membership.objects.create(league=league, user=viewer, role=Role.VIEWER)
+    table = make_session(owner, name="Friday", league=league)
+    first = play(table, "8S", ROUND_1)
+    play(table, "8S", ROUND_2)
+    pool = make_session(owner, preset="13-pool-101", name="Pool night", league=league)
+    for hands in POOL_ROUNDS:
+        play(pool, "7C", hands)
+
+    other_league = create_league(outsider, name="Harbour Club", preset="21-points", overrides={})
+    other = make_session(
+        outsider, players=("Dara", "Eamon", "Farah"), name="Harbour night", league=other_league
+    )
+    other_round = play(other, "8S", OTHER_ROUND)
+    return World(
+        password=password,
+        owner=owner,
+        scorer=scorer,
+        viewer=viewer,
+        outsider=outsider,
+        league=league,
+        table=table,
+        round=first,
+        pool=pool,
+        other_league=other_league,
+        other=other,
+        other_round=other_round,
+    )
+
+
+# --- What the database holds -------------------------------------------------------------
+
+# Bookkeeping that changes without anyone's data changing: when a user last signed in.
+_IGNORED = {User: {"last_login"}}
+
+
+def fingerprint() -> dict[str, str]:
+    """A digest of every row of every model of the app, and of the users, per
+    model: equal before and after a request exactly when that request changed no
+    data (and where it differs, it names the tables that changed)."""
+    digests = {}
+    for model in [*apps.get_app_config("games").get_models(), User]:
+        skip = _IGNORED.get(model, set())
+        names = [f.attname for f in model._meta.concrete_fields if f.name not in skip]
+        digest = hashlib.sha256()
+        for row in model._default_manager.order_by("pk").values_list(*names):
+            digest.update(repr(row).encode())
+        digests[model._meta.label] = digest.hexdigest()
+    return digests
+
+
+def changed_tables(before: dict[str, str], after: dict[str, str]) -> list[str]:
+    return sorted(label for label in after if before.get(label) != after[label])
+
+
+def round_form(world: World, page: str, action: str, hands: dict) -> dict:
+    """The round form posting to ``action`` on ``page`` as the owner's browser has it
+    (its hidden fields: version or number, form key, submission token), with the
+    table's ``hands`` typed in under cut 8S. No CSRF token: the test client's own
+    requests need none."""
+    data = form_on(world.client("owner"), page, action).data()
+    data.pop("csrfmiddlewaretoken")
+    return data | round_data(world.table, "8S", hands)

@@ -1,0 +1,116 @@
+"""A whole league as JSON (games/transfer/league_export.py): the league, its sessions,
+rounds and hands, and the share links for owners only."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from games.models import (
+    GameSession,
+    League,
+)
+from games.transfer.league_import import import_league
+from tests.support.league_files import (
+    wipe,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def test_only_owners_export_the_share_links_and_an_import_makes_new_ones(
+    client: Client, league: League
+) -> None:
+    ben = User.objects.get(username="ben")  # a scorer of the league
+    client.force_login(ben)
+    data = json.loads(client.get(reverse("games:league_export", args=[league.slug])).content)
+    old_tokens = set(league.sessions.values_list("share_token", flat=True))
+    assert {session["share_token"] for session in data["sessions"]} == {None}
+
+    wipe()
+    imported = import_league(json.dumps(data)).league
+
+    tokens = list(imported.sessions.values_list("share_token", flat=True))
+    assert len(set(tokens)) == len(tokens) == len(data["sessions"])
+    assert not set(tokens) & old_tokens and all(len(token) == 22 for token in tokens)
+
+
+def test_json_export_holds_the_league_its_sessions_rounds_and_hands(
+    scorer: Client, league: League
+) -> None:
+    response = scorer.get(reverse("games:league_export", args=[league.slug]))
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json; charset=utf-8"
+    today = timezone.localdate().isoformat()
+    assert response["Content-Disposition"] == f'attachment; filename="club-{today}.json"'
+    data = json.loads(response.content)
+    assert (data["format"], data["version"]) == ("scorekeeper-league", 1)
+    assert data["league"] == {
+        "name": "Friday club",
+        "slug": "club",
+        "preset": "13-pool-101",
+        "overrides": {"first_drop": 25},
+        "money_per_point": "0.50",
+    }
+    assert data["members"] == [
+        {"username": "asha", "role": "owner"},
+        {"username": "ben", "role": "scorer"},
+        {"username": "chen", "role": "viewer"},
+    ]
+    assert data["players"] == [
+        {"name": "Asha", "user": "asha"},
+        {"name": "Ben", "user": None},
+        {"name": "Chen", "user": None},
+    ]
+    sessions = data["sessions"]
+    assert [s["played_on"] for s in sessions] == [
+        "2024-01-05",
+        "2024-02-10",
+        "2024-03-15",
+        "2024-03-15",
+        "2024-04-20",
+        "2024-04-20",
+    ]
+    rejoined = sessions[3]
+    assert rejoined["rejoins"] == [{"player": "Ben", "after_round": 2}]
+    assert [len(r["entries"]) for r in rejoined["rounds"]] == [3, 3, 3, 2]
+    closed = sessions[4]
+    assert closed["closed_at"] is not None and closed["buy_in"] == "10.00"
+    assert (closed["money_per_point"], closed["created_by"]) == ("1.25", "ben")
+    assert closed["overrides"] == {"first_drop": 25} and closed["first_dealer"] == "Chen"
+    assert [seat["player"] for seat in closed["seats"]] == ["Asha", "Ben", "Chen"]
+    played = GameSession.objects.get(share_token=closed["share_token"]).rounds.get()
+    assert closed["rounds"] == [
+        {
+            "number": 1,
+            "dealer": played.dealer.player.name,
+            "cut_joker": "8S",
+            "entered_by": "ben",
+            "entries": [
+                {
+                    "player": entry.player.name,
+                    "outcome": entry.outcome,
+                    "groups": entry.groups,
+                    "declaration": entry.declaration,
+                    "hand_points": entry.hand_points,
+                    "value_points": entry.value_points,
+                    "claims": entry.claims,
+                    "score": entry.score,
+                }
+                for entry in played.entries.order_by("pk")
+            ],
+        }
+    ]
+    kodai = sessions[5]["rounds"][0]["entries"]
+    # Hands in seat order; the losers pay claims for their jokers.
+    assert [(entry["player"], entry["claims"]) for entry in kodai] == [
+        ("Chen", 10),
+        ("Asha", 0),
+        ("Ben", 10),
+    ]

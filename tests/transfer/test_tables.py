@@ -1,0 +1,205 @@
+"""A session's rounds and a league's standings as CSV and XLSX
+(games/transfer/tables.py): every figure the app stored or the rules service replays,
+and text that looks like a formula kept as text."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from games.models import (
+    League,
+)
+from games.queries.standings import standings_of
+from games.services.scoreboard import load_scoreboard
+from games.transfer.tables import STANDINGS_HEADER, groups_text
+from tests.support.builders import expected_totals, make_session, play
+from tests.support.club import FEB, FIRST, JAN, MAR
+from tests.support.hands import SHOWN_8S, WIN_8S
+from tests.support.league_files import (
+    POINTS_ROUNDS,
+    points_session,
+    read_csv,
+    read_xlsx,
+    rejoin_session,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def test_session_csv_has_a_row_per_round_with_each_players_hand_and_running_total(
+    scorer: Client, user: User
+) -> None:
+    session = points_session(user)
+    response = scorer.get(reverse("games:session_rounds_csv", args=[session.pk]))
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert response["Content-Disposition"] == (
+        f'attachment; filename="friday-{session.pk}-rounds.csv"'
+    )
+    header, *rows = read_csv(response.content)
+    assert header[:3] == ["Round", "Dealer", "Cut joker"]
+    assert header[3:10] == [
+        "Asha: outcome",
+        "Asha: groups",
+        "Asha: hand points",
+        "Asha: value points",
+        "Asha: claims",
+        "Asha: score",
+        "Asha: total",
+    ]
+    assert header[10] == "Ben: outcome" and header[-1] == "Chen: total"
+    assert len(rows) == 2
+    state = expected_totals("21-points", ("Asha", "Ben", "Chen"), POINTS_ROUNDS)
+    for row, played, line in zip(rows, session.rounds.order_by("number"), state.lines, strict=True):
+        assert row[:3] == [str(played.number), played.dealer.player.name, "8S"]
+        for offset, name in zip((3, 10, 17), ("Asha", "Ben", "Chen"), strict=True):
+            entry = played.entries.get(player__name=name)
+            assert row[offset : offset + 7] == [
+                entry.get_outcome_display(),
+                groups_text(entry.groups),
+                str(entry.hand_points),
+                str(entry.value_points),
+                str(entry.claims),
+                str(entry.score),
+                str(line.totals[name]),
+            ]
+    # Round 1 as the rules service scores it (the figures of conftest's hands).
+    assert rows[0][3:10] == [
+        "Declared",
+        "2H 3H 4H | 5C 6C 7C | 10D JD QD | KS KH KD | 4S 5S 6S | 9H 10H PJ | 3D 3C 8H",
+        "0",
+        "-10",
+        "0",
+        "122",
+        "122",
+    ]
+    assert rows[0][17:24] == ["First drop", "", "30", "0", "0", "-30", "-30"]
+
+
+def test_session_xlsx_holds_the_same_figures_as_numbers(scorer: Client, user: User) -> None:
+    session = points_session(user)
+    response = scorer.get(reverse("games:session_rounds_xlsx", args=[session.pk]))
+
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/vnd.openxmlformats")
+    assert f'filename="friday-{session.pk}-rounds.xlsx"' in response["Content-Disposition"]
+    sheet = read_xlsx(response.content, "Rounds")
+    csv_rows = read_csv(scorer.get(reverse("games:session_rounds_csv", args=[session.pk])).content)
+    assert sheet.max_row == 3 and sheet.max_column == len(csv_rows[0]) == 3 + 3 * 7
+    assert [cell.value for cell in sheet[1]] == csv_rows[0]
+    assert sheet["A2"].value == 1 and sheet["C2"].value == "8S"
+    assert (sheet["D2"].value, sheet["I2"].value, sheet["J2"].value) == ("Declared", 122, 122)
+    assert (sheet["F2"].value, sheet["G2"].value) == (0, -10)  # hand and value points
+    # Row 3: Asha's running total after round 2, as the rules service replays it.
+    state = expected_totals("21-points", ("Asha", "Ben", "Chen"), POINTS_ROUNDS)
+    assert sheet["J3"].value == state.totals["Asha"]
+    assert sheet["X3"].value == state.totals["Chen"]
+    assert sheet["A2"].font.b is False and sheet["A1"].font.b is True
+
+
+def test_a_player_who_is_out_has_no_hand_but_keeps_their_total(scorer: Client, user: User) -> None:
+    session = rejoin_session(user, None, MAR)
+    rows = read_csv(scorer.get(reverse("games:session_rounds_csv", args=[session.pk])).content)
+    board = load_scoreboard(session)
+    ben = rows[0].index("Ben: outcome")
+    # Round 4: Ben went out (again) in round 3, so he has no hand; his total stands.
+    assert rows[4][ben : ben + 6] == ["", "", "", "", "", ""]
+    assert rows[4][ben + 6] == str(board.rows[3].cells[1].total) == rows[3][ben + 6]
+    # Round 2's total is before the rejoin; the rules service set the total after it.
+    assert rows[2][ben + 6] == str(board.rows[1].cells[1].total)
+
+
+def test_text_that_looks_like_a_formula_stays_text(scorer: Client, user: User) -> None:
+    session = make_session(user, players=("=HYPERLINK(1)", "@Ben", "Chen"))
+    play(
+        session,
+        "8S",
+        {"=HYPERLINK(1)": ("declared", WIN_8S), "@Ben": ("shown", SHOWN_8S), "Chen": FIRST},
+    )
+    rows = read_csv(scorer.get(reverse("games:session_rounds_csv", args=[session.pk])).content)
+    assert rows[0][3] == "'=HYPERLINK(1): outcome" and rows[0][10] == "'@Ben: outcome"
+    sheet = read_xlsx(
+        scorer.get(reverse("games:session_rounds_xlsx", args=[session.pk])).content, "Rounds"
+    )
+    assert sheet["D1"].value == "=HYPERLINK(1): outcome" and sheet["D1"].data_type == "s"
+    assert sheet["B2"].value == "=HYPERLINK(1)" and sheet["B2"].data_type == "s"  # the dealer
+
+
+def test_standings_csv_lists_the_standings_rows(scorer: Client, league: League) -> None:
+    response = scorer.get(reverse("games:league_standings_csv", args=[league.slug]))
+
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == 'attachment; filename="club-standings.csv"'
+    header, *rows = read_csv(response.content)
+    assert header == list(STANDINGS_HEADER)
+    expected = standings_of(league)
+    assert [row[0] for row in rows] == [row.player.name for row in expected]
+    for row, standing in zip(rows, expected, strict=True):
+        assert row[1:4] == [f"{standing.rating:.2f}", f"{standing.mu:.2f}", f"{standing.sigma:.2f}"]
+        assert row[4:9] == [
+            str(standing.sessions),
+            str(standing.sessions_won),
+            str(standing.rounds),
+            str(standing.rounds_won),
+            str(standing.points),
+        ]
+        assert row[9] == f"{standing.average_points:.2f}"
+        assert row[10:] == [
+            str(standing.drops),
+            f"{standing.drop_rate:.2f}",
+            str(standing.best_round),
+            str(standing.worst_round),
+        ]
+
+
+def test_standings_downloads_follow_the_pages_dates(scorer: Client, league: League) -> None:
+    url = reverse("games:league_standings_csv", args=[league.slug])
+    response = scorer.get(url, {"from": "2024-02-01", "to": "2024-02-29"})
+    assert response["Content-Disposition"] == (
+        'attachment; filename="club-standings-from-2024-02-01-to-2024-02-29.csv"'
+    )
+    rows = read_csv(response.content)[1:]
+    february = standings_of(league, date_from=FEB, date_to=datetime.date(2024, 2, 29))
+    assert [row[0] for row in rows] == [row.player.name for row in february] == ["Ben", "Chen"]
+    assert [row[6] for row in rows] == [str(row.rounds) for row in february]
+    # Only an end date: the ratings as they were then.
+    rows = read_csv(scorer.get(url, {"to": JAN.isoformat()}).content)[1:]
+    january = {row.player.name: row for row in standings_of(league, date_to=JAN)}
+    assert {row[0]: row[1] for row in rows} == {
+        name: f"{row.rating:.2f}" for name, row in january.items()
+    }
+    # Dates the page would refuse are refused here too.
+    assert scorer.get(url, {"from": "2024-03-01", "to": "2024-01-01"}).status_code == 400
+    assert scorer.get(url, {"from": "soon"}).status_code == 400
+
+
+def test_standings_xlsx_has_the_rows_as_numbers(scorer: Client, league: League) -> None:
+    response = scorer.get(
+        reverse("games:league_standings_xlsx", args=[league.slug]), {"from": JAN.isoformat()}
+    )
+    assert response.status_code == 200
+    assert 'filename="club-standings-from-2024-01-05.xlsx"' in response["Content-Disposition"]
+    sheet = read_xlsx(response.content, "Standings")
+    expected = standings_of(league, date_from=JAN)
+    assert [cell.value for cell in sheet[1]] == list(STANDINGS_HEADER)
+    assert sheet.max_row == len(expected) + 1
+    for number, standing in enumerate(expected, start=2):
+        values = [cell.value for cell in sheet[number]]
+        assert values[0] == standing.player.name
+        assert values[1] == pytest.approx(standing.rating)
+        assert values[4:9] == [
+            standing.sessions,
+            standing.sessions_won,
+            standing.rounds,
+            standing.rounds_won,
+            standing.points,
+        ]
+        assert values[9] == pytest.approx(standing.average_points)
+        assert values[11] == pytest.approx(standing.drop_rate)
+        assert values[12:] == [standing.best_round, standing.worst_round]

@@ -1,0 +1,168 @@
+"""A forgotten password, start to end (issue 9, point 9): the reset pages are the
+app's own (base.html, phone-sized), the mail carries a working link, and the new
+password signs in."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from django.core import mail
+from django.test import Client
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+NEW_PASSWORD = "a-new-passphrase-for-friday"
+
+
+def test_a_forgotten_password_is_reset_through_the_mailed_link(user: User, password: str):
+    user.email = "asha@example.com"
+    user.save()
+    client = Client()
+
+    form = client.get("/accounts/login/")
+    assert 'href="/accounts/password_reset/"' in form.content.decode()
+    page = client.get("/accounts/password_reset/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Forgot your password?" in html
+    assert 'class="site-header"' in html  # the app's own page, not the admin's
+
+    sent = client.post("/accounts/password_reset/", {"email": "asha@example.com"})
+    assert sent.status_code == 302
+    assert "Check your e-mail" in client.get(sent["Location"]).content.decode()
+
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.to == ["asha@example.com"]
+    assert message.subject == "Choose a new Scorekeeper password"
+    assert '"asha"' in message.body
+    link = re.search(r"http://testserver(/accounts/reset/\S+/)", message.body).group(1)
+
+    opened = client.get(link, follow=True)
+    assert "Choose a new password" in opened.content.decode()
+    saved = client.post(
+        opened.redirect_chain[-1][0],
+        {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+    )
+    assert saved.status_code == 302
+    assert "Your password is changed" in client.get(saved["Location"]).content.decode()
+
+    old = Client().post("/accounts/login/", {"username": "asha", "password": password})
+    assert old.status_code == 200  # the form again, with an error
+    new = Client().post("/accounts/login/", {"username": "asha", "password": NEW_PASSWORD})
+    assert new.status_code == 302
+
+    # The link works once.
+    reused = client.get(link, follow=True)
+    assert "This link no longer works" in reused.content.decode()
+
+
+def test_an_unknown_address_gets_the_same_answer_and_no_mail(user: User):
+    client = Client()
+
+    sent = client.post("/accounts/password_reset/", {"email": "nobody@example.com"})
+
+    assert sent.status_code == 302
+    assert "Check your e-mail" in client.get(sent["Location"]).content.decode()
+    assert mail.outbox == []
+
+
+def test_sign_up_takes_an_optional_address_for_resets():
+    client = Client()
+    body = {"username": "ben", "password1": NEW_PASSWORD, "password2": NEW_PASSWORD}
+
+    assert "E-mail (optional)" in client.get("/accounts/signup/").content.decode()
+    assert client.post("/accounts/signup/", body | {"email": "ben@example.com"}).status_code == 302
+    assert User.objects.get(username="ben").email == "ben@example.com"
+    assert Client().post("/accounts/signup/", body | {"username": "chen"}).status_code == 302
+
+
+def test_changing_a_password_uses_the_apps_pages(user: User, password: str):
+    client = Client()
+    client.force_login(user)
+
+    page = client.get("/accounts/password_change/")
+    assert 'class="site-header"' in page.content.decode()
+    done = client.post(
+        "/accounts/password_change/",
+        {"old_password": password, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+    )
+    assert done.status_code == 302
+    assert "Your password is changed" in client.get(done["Location"]).content.decode()
+
+
+def test_login_page_renders_a_form(client: Client) -> None:
+    response = client.get(reverse("login"))
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'name="username"' in html
+    assert 'name="password"' in html
+    assert "csrfmiddlewaretoken" in html
+
+
+def test_user_can_sign_in_and_out(client: Client, user, password: str) -> None:
+    response = client.post(reverse("login"), {"username": user.username, "password": password})
+    assert response.status_code == 302
+    assert response.url == reverse("games:home")
+
+    home = client.get(reverse("games:home")).content.decode()
+    assert "Sign out" in home
+
+    response = client.post(reverse("logout"))
+    assert response.status_code == 302
+    assert "Sign out" not in client.get(reverse("games:home")).content.decode()
+
+
+def test_wrong_password_shows_an_error(client: Client, user) -> None:
+    response = client.post(reverse("login"), {"username": user.username, "password": "nope"})
+
+    assert response.status_code == 200
+    assert "correct username and password" in response.content.decode()
+
+
+def test_admin_login_is_reachable(client: Client) -> None:
+    response = client.get(reverse("admin:login"))
+
+    assert response.status_code == 200
+    assert b"Django administration" in response.content
+
+
+URL = reverse("games:session_new")
+
+
+def test_signup_creates_an_account_and_signs_in(client: Client) -> None:
+    url = reverse("games:signup")
+    assert client.get(url).status_code == 200
+
+    response = client.post(
+        url,
+        {"username": "ben", "password1": "a-long-pass-phrase", "password2": "a-long-pass-phrase"},
+    )
+
+    assert response.status_code == 302
+    assert User.objects.filter(username="ben").exists()
+    assert client.get(URL).status_code == 200  # signed in
+
+
+def test_signup_errors_keep_the_form(client: Client) -> None:
+    response = client.post(
+        reverse("games:signup"), {"username": "ben", "password1": "abc", "password2": "abd"}
+    )
+
+    assert response.status_code == 422
+    assert "didn’t match" in response.content.decode()
+    assert not User.objects.filter(username="ben").exists()
+
+
+@pytest.mark.parametrize("url", [reverse("login"), reverse("admin:login")])
+def test_a_very_long_username_is_a_failed_sign_in_not_a_server_error(
+    client: Client, url: str
+) -> None:
+    response = client.post(url, {"username": "x" * 300, "password": "guess"})
+
+    assert response.status_code == 200
+    assert "correct username and password" in response.content.decode()

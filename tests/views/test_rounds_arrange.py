@@ -1,0 +1,158 @@
+"""The round form's Arrange action and the "grouped best" hint (issue 4)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from games.models import GameSession, Round
+from games.rules import PRESETS, parse_card, parse_cards, parse_groups
+from games.rules.arrange import arrange
+from games.rules.scoring import PlayerHand, assess_hand
+from tests.support.builders import make_session, play, round_data, seat_pk
+from tests.support.hands import ROUND_1, SHOWN_8S, WIN_8S
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+
+
+def shuffled(text: str, seed: int = 3) -> str:
+    cards = [card.code for card in parse_cards(text)]
+    random.Random(seed).shuffle(cards)
+    return " ".join(cards)
+
+
+def arrange_url(session: GameSession) -> str:
+    return reverse("games:round_arrange", args=[session.pk])
+
+
+def test_arrange_groups_one_players_cards_and_saves_nothing(
+    scorer: Client, table: GameSession
+) -> None:
+    hands = dict(ROUND_1, Asha=("declared", shuffled(WIN_8S)))
+    data = round_data(table, "8S", hands, arrange=seat_pk(table, "Asha"))
+
+    response = scorer.post(arrange_url(table), data, headers=HTMX)
+
+    assert response.status_code == 200
+    assert response.template_name == "partials/round_fields.html"
+    form = response.context_data["form"]
+    arranged = form.data[f"groups_{seat_pk(table, 'Asha')}"]
+    expected = arrange(PRESETS["21-points"], parse_card("8S"), parse_cards(WIN_8S))
+    assert [tuple(g) for g in parse_groups(arranged)] == [tuple(g) for g in expected.groups]
+    asha = next(row for row in form.rows() if row.seat.player.name == "Asha")
+    assert asha.check.assessment.declaration == "three_pure"
+    # The other players' text is kept as typed, and nothing is saved.
+    assert form.data[f"groups_{seat_pk(table, 'Ben')}"] == SHOWN_8S
+    assert Round.objects.count() == 0
+    assert arranged in response.content.decode()
+
+
+def test_arrange_works_without_javascript(scorer: Client, table: GameSession) -> None:
+    hands = dict(ROUND_1, Ben=("shown", shuffled(SHOWN_8S)))
+    response = scorer.post(
+        arrange_url(table), round_data(table, "8S", hands, arrange=seat_pk(table, "Ben"))
+    )
+    assert response.status_code == 200
+    assert response.template_name == "games/session.html"
+    assert "Arrange" in response.content.decode()
+
+
+def test_arrange_on_an_earlier_round(scorer: Client, table: GameSession) -> None:
+    played = play(table, "8S", ROUND_1)
+    url = reverse("games:round_edit_arrange", args=[table.pk, played.pk])
+    data = round_data(table, "8S", ROUND_1, arrange=seat_pk(table, "Ben"), version=1)
+    response = scorer.post(url, data, headers=HTMX)
+    assert response.status_code == 200
+    # 2D-6D and 8C-QC pure: 81, as the rules tests show.
+    ben = next(r for r in response.context_data["form"].rows() if r.seat.player.name == "Ben")
+    assert ben.check.assessment.hand_points == 81
+    assert Round.objects.get(pk=played.pk).version == 1
+
+
+def test_arrange_needs_the_cut_joker_and_some_cards(scorer: Client, table: GameSession) -> None:
+    data = round_data(table, "", ROUND_1, arrange=seat_pk(table, "Asha"))
+    response = scorer.post(arrange_url(table), data, headers=HTMX)
+    assert response.status_code == 422
+    assert "Enter the cut joker first" in response.content.decode()
+    data = round_data(
+        table, "8S", dict(ROUND_1, Chen=("shown", "")), arrange=seat_pk(table, "Chen")
+    )
+    response = scorer.post(arrange_url(table), data, headers=HTMX)
+    assert response.status_code == 422
+    assert "Type the cards first" in response.content.decode()
+    # A typo is named, and the text is kept.
+    data = round_data(
+        table, "8S", dict(ROUND_1, Chen=("shown", "2H 3X")), arrange=seat_pk(table, "Chen")
+    )
+    response = scorer.post(arrange_url(table), data, headers=HTMX)
+    assert response.status_code == 422
+    assert "&#x27;3X&#x27; is not a card" in response.content.decode()
+    assert "2H 3X" in response.content.decode()
+
+
+def test_arrange_for_no_one_or_a_stranger_is_refused(
+    scorer: Client, table: GameSession, user: User
+) -> None:
+    response = scorer.post(arrange_url(table), round_data(table, "8S", ROUND_1))
+    assert response.status_code == 400
+    response = scorer.post(arrange_url(table), round_data(table, "8S", ROUND_1, arrange="999"))
+    assert response.status_code == 400
+    other = User.objects.create_user("stranger", password="x")
+    scorer.force_login(other)
+    response = scorer.post(arrange_url(table), round_data(table, "8S", ROUND_1, arrange="1"))
+    assert response.status_code == 404
+    scorer.logout()
+    response = scorer.post(arrange_url(table), round_data(table, "8S", ROUND_1, arrange="1"))
+    assert response.status_code == 302  # to the sign-in page
+
+
+def test_the_preview_says_how_much_the_best_grouping_saves(
+    scorer: Client, table: GameSession
+) -> None:
+    # Ben as grouped in the seed example pays 102; grouped best, 81: 21 less.
+    response = scorer.post(
+        reverse("games:round_preview", args=[table.pk]),
+        round_data(table, "8S", ROUND_1),
+        headers=HTMX,
+    )
+    ben = next(r for r in response.context_data["form"].rows() if r.seat.player.name == "Ben")
+    assert (ben.check.assessment.hand_points, ben.check.best.hand_points) == (102, 81)
+    assert ben.check.best.saving == 21
+    assert 'data-saving="21"' in response.content.decode()
+
+
+def test_the_preview_says_when_scrambled_cards_could_declare(
+    scorer: Client, table: GameSession
+) -> None:
+    hands = dict(ROUND_1, Asha=("declared", shuffled(WIN_8S)))
+    response = scorer.post(
+        reverse("games:round_preview", args=[table.pk]),
+        round_data(table, "8S", hands),
+        headers=HTMX,
+    )
+    assert 'data-can-declare="three_pure"' in response.content.decode()
+
+
+def test_a_13_card_session_arranges_13_cards(scorer: Client, user: User) -> None:
+    session = make_session(user, preset="13-points")
+    hand = "QS JS 10S 9S 3H 2H AH 7H 6D 5D KS KD KC"
+    data = round_data(
+        session,
+        "7C",
+        {"Asha": ("declared", hand), "Ben": ("first_drop", ""), "Chen": ("middle_drop", "")},
+        arrange=seat_pk(session, "Asha"),
+    )
+    response = scorer.post(arrange_url(session), data, headers=HTMX)
+    text = response.context_data["form"].data[f"groups_{seat_pk(session, 'Asha')}"]
+    judged = assess_hand(
+        PRESETS["13-points"],
+        parse_card("7C"),
+        PlayerHand("Asha", "declared", tuple(tuple(g) for g in parse_groups(text))),
+    )
+    assert judged.declaration == "show13"

@@ -1,0 +1,141 @@
+"""Entering a round on the session page (games/views/rounds.py): the live preview beside
+each player and saving, over HTMX and without JavaScript."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from games.models import GameSession, Round
+from tests.support.builders import make_session, play, round_data
+from tests.support.hands import LOOSE_148, ROUND_1, SHOWN_8S, WIN_8S
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+
+
+def detail(session: GameSession) -> str:
+    return reverse("games:session_detail", args=[session.pk])
+
+
+def create(session: GameSession) -> str:
+    return reverse("games:round_create", args=[session.pk])
+
+
+def preview(session: GameSession) -> str:
+    return reverse("games:round_preview", args=[session.pk])
+
+
+def test_session_page_rejects_post_and_round_create_rejects_get(scorer: Client, table) -> None:
+    assert scorer.post(detail(table)).status_code == 405
+    assert scorer.get(create(table)).status_code == 405
+
+
+def test_saving_over_htmx_swaps_the_form_and_the_scoreboard(
+    scorer: Client, table: GameSession
+) -> None:
+    response = scorer.post(create(table), round_data(table, "8s", ROUND_1), headers=HTMX)
+
+    assert response.status_code == 200
+    assert response.template_name == "games/session.html#form_and_table"
+    context = response.context_data
+    assert context["saved"].number == 1
+    assert context["entry"].number == 2 and context["entry"].dealer.player.name == "Ben"
+    assert not context["form"].is_bound  # a fresh form for the next round
+    html = response.content.decode()
+    assert html.lstrip().startswith('<section id="round-entry"')
+    assert re.search(r'<section id="scoreboard"[^>]*hx-swap-oob="true"', html)
+    assert "Round 1 saved." in html and "Round 2</h2>" in html
+    assert "Next to deal: <strong>Ben</strong>" in html
+    assert "<html" not in html
+    scores = {e.player.name: e.score for e in Round.objects.get().entries.all()}
+    assert scores == {"Asha": 122, "Ben": -92, "Chen": -30}
+
+
+def test_saving_without_javascript_redirects_back_to_the_page(
+    scorer: Client, table: GameSession
+) -> None:
+    response = scorer.post(create(table), round_data(table, "8S", ROUND_1))
+
+    assert response.status_code == 302
+    assert response.url == detail(table)
+    page = scorer.get(response.url).content.decode()
+    assert "Round 1 saved." in page
+    assert 'data-total="Asha">122</td>' in page
+
+
+def test_saving_the_last_round_ends_the_session(scorer: Client, user: User) -> None:
+    session = make_session(user, players=("Asha", "Ben"), ceiling=100)
+    data = round_data(session, "8S", {"Asha": ("declared", WIN_8S), "Ben": ("shown", LOOSE_148)})
+
+    response = scorer.post(create(session), data, headers=HTMX)
+
+    html = response.content.decode()
+    assert "No more rounds" in html
+    assert "Session over: <strong>Asha</strong> wins." in html
+    session.refresh_from_db()
+    assert session.status == GameSession.Status.FINISHED
+    # A finished session takes no new rounds, even from a stale form.
+    again = scorer.post(create(session), data, headers=HTMX)
+    assert again.status_code == 422
+    assert "This session is over" in again.content.decode()
+    assert session.rounds.count() == 1
+
+
+def test_preview_classifies_groups_and_shows_points_beside_each_player(
+    scorer: Client, table: GameSession
+) -> None:
+    data = round_data(table, "8S", {"Ben": ("shown", SHOWN_8S), "Asha": ("declared", "2H 3H 4H")})
+
+    response = scorer.post(preview(table), data, headers=HTMX)
+
+    assert response.status_code == 200
+    assert response.template_name == "partials/round_fields.html#preview"
+    html = response.content.decode()
+    ben = html.split('data-preview="Ben"')[1].split("</div>")[0]
+    assert 'hx-swap-oob="true"' in ben
+    assert '<span class="kind kind-pure_sequence">pure sequence</span>' in ben
+    assert '<span class="points">left out</span>' in ben
+    assert "Hand points: <strong>102</strong>" in ben
+    asha = html.split('data-preview="Asha"')[1].split("</div>")[0]
+    assert "Asha must show all 21 cards, not 3" in asha
+    # The jokers of the cut, out of band; no settlement until every hand is complete.
+    key = response.context_data["form"].form_key
+    assert f'<p id="jokers-{key}" class="jokers" data-jokers hx-swap-oob="true">' in html
+    assert 'title="9S">9♠</span>' in html
+    assert "once every hand is complete" in html
+    assert response.context_data["form"].check.result is None
+    assert not Round.objects.exists()
+
+
+def test_preview_settles_the_round_once_every_hand_is_complete(scorer: Client, table) -> None:
+    response = scorer.post(preview(table), round_data(table, "8S", ROUND_1), headers=HTMX)
+
+    result = response.context_data["form"].check.result
+    assert [p.score for p in result.players] == [122, -92, -30]
+    html = response.content.decode()
+    assert '<tr data-settlement="Ben">' in html
+    assert '<td class="round-score">-92</td>' in html
+    assert "<td>+10</td>" in html  # Ben's value points
+    assert not Round.objects.exists()  # a preview saves nothing
+
+
+def test_preview_without_a_cut_joker_asks_for_it(scorer: Client, table: GameSession) -> None:
+    response = scorer.post(preview(table), round_data(table, "", {"Ben": ("shown", "2D 3D 4D")}))
+
+    assert "Enter the cut joker to see the groups." in response.content.decode()
+
+
+def test_preview_of_an_earlier_round_uses_that_rounds_players(scorer: Client, table) -> None:
+    played = play(table, "8S", ROUND_1)
+    url = reverse("games:round_edit_preview", args=[table.pk, played.pk])
+
+    response = scorer.post(url, round_data(table, "8S", ROUND_1), headers=HTMX)
+
+    assert response.status_code == 200
+    assert [p.result.score for p in response.context_data["form"].check.players] == [122, -92, -30]

@@ -1,0 +1,273 @@
+"""Bad input on the round form: every error of the rules service appears beside the
+player (and group) it concerns, the typed text stays, nothing is saved, and no
+request, however malformed, is a server error."""
+
+from __future__ import annotations
+
+import html as html_lib
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from games.models import GameSession, HandEntry, Round
+from tests.support.builders import make_session, play, round_data, seat_pk
+from tests.support.hands import LOOSE_148, SHOWN_8S, THREE_PURE, WIN_8S
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+GOOD = {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S), "Chen": ("first_drop", "")}
+
+
+def post_round(client: Client, session: GameSession, hands: dict, cut: str = "8S", **kwargs):
+    url = reverse("games:round_create", args=[session.pk])
+    return client.post(url, round_data(session, cut, GOOD | hands), **kwargs)
+
+
+def preview_of(html: str, session: GameSession, name: str) -> str:
+    """The preview block beside one player's fields."""
+    return html.split(f'data-preview="{name}"')[1].split('<fieldset class="player"')[0]
+
+
+def assert_only_beside(html: str, session: GameSession, name: str, message: str) -> None:
+    for player in ("Asha", "Ben", "Chen"):
+        block = html_lib.unescape(preview_of(html, session, player))
+        assert (message in block) is (player == name), (player, message)
+
+
+def assert_nothing_saved() -> None:
+    assert not Round.objects.exists()
+    assert not HandEntry.objects.exists()
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "plain"])
+def test_an_unknown_card_is_named_beside_its_player_and_the_text_stays(
+    scorer: Client, table: GameSession, htmx: bool
+) -> None:
+    typo = SHOWN_8S.replace("10C", "1C")
+
+    response = post_round(scorer, table, {"Ben": ("shown", typo)}, headers=HTMX if htmx else {})
+
+    assert response.status_code == 422
+    template = "games/session.html#round_entry" if htmx else "games/session.html"
+    assert response.template_name == template
+    form = response.context_data["form"]
+    message = "'1C' is not a card (group 2, card 2): write 10 or T for a ten, A for an ace"
+    assert form.errors[f"groups_{seat_pk(table, 'Ben')}"] == [message]
+    html = response.content.decode()
+    assert_only_beside(html, table, "Ben", message)
+    assert typo in html  # the textarea keeps what was typed
+    assert_nothing_saved()
+
+
+def test_a_hand_of_the_wrong_size(scorer: Client, table: GameSession) -> None:
+    short = SHOWN_8S.removesuffix(" 8C")
+
+    response = post_round(scorer, table, {"Ben": ("shown", short)}, headers=HTMX)
+
+    assert response.status_code == 422
+    assert_only_beside(
+        response.content.decode(), table, "Ben", "Ben must show all 21 cards, not 20"
+    )
+    assert short in response.content.decode()
+    assert_nothing_saved()
+
+
+def test_too_many_copies_of_a_card_across_the_round(scorer: Client, table: GameSession) -> None:
+    # Asha holds one KH and Ben two; the decks hold three, so Chen's is the fourth.
+    chen = "KH 2C 3C"
+
+    response = post_round(scorer, table, {"Chen": ("middle_drop", chen)}, headers=HTMX)
+
+    assert response.status_code == 422
+    message = "KH is entered 4 times in this round, but 3 decks hold only 3: check Chen's group 1"
+    assert_only_beside(response.content.decode(), table, "Chen", message)
+    assert_nothing_saved()
+
+
+def test_a_false_declaration(scorer: Client, table: GameSession) -> None:
+    response = post_round(scorer, table, {"Asha": ("declared", LOOSE_148)}, headers=HTMX)
+
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert_only_beside(html, table, "Asha", "Asha's declaration is not valid")
+    assert "enter it as an invalid declaration" in html
+    assert_nothing_saved()
+
+
+def test_two_winners_are_shown_beside_both(scorer: Client, table: GameSession) -> None:
+    response = post_round(scorer, table, {"Chen": ("declared", THREE_PURE.replace("3H", "3S"))})
+
+    assert response.status_code == 422
+    html = html_lib.unescape(response.content.decode())
+    message = "more than one winner (Asha, Chen): only one player wins a round"
+    assert message in preview_of(html, table, "Asha")
+    assert message in preview_of(html, table, "Chen")
+    assert message not in preview_of(html, table, "Ben")
+    assert_nothing_saved()
+
+
+def test_no_winner_is_an_error_about_the_round(scorer: Client, table: GameSession) -> None:
+    response = post_round(scorer, table, {"Asha": ("shown", LOOSE_148)}, headers=HTMX)
+
+    assert response.status_code == 422
+    assert response.context_data["form"].non_field_errors() == [
+        "no winner: one player must have declared (or won by default)"
+    ]
+    assert 'class="errorlist round-errors"' in response.content.decode()
+    assert_nothing_saved()
+
+
+def test_a_default_win_while_others_played(scorer: Client, table: GameSession) -> None:
+    response = post_round(scorer, table, {"Asha": ("default_win", "")}, headers=HTMX)
+
+    assert response.status_code == 422
+    assert_only_beside(
+        response.content.decode(),
+        table,
+        "Asha",
+        "Asha cannot win by default while Ben still played",
+    )
+
+
+@pytest.mark.parametrize(
+    ("cut", "message"),
+    [
+        ("8X", "Cut joker: '8X' is not a card"),
+        ("8S 9S", "Cut joker: '8S 9S' is not one card"),
+        ("", "Enter the cut joker"),
+    ],
+)
+def test_a_bad_cut_joker_is_shown_beside_it(scorer: Client, table, cut: str, message: str) -> None:
+    response = post_round(scorer, table, {}, cut=cut, headers=HTMX)
+
+    assert response.status_code == 422
+    assert message in " ".join(response.context_data["form"].errors["cut_joker"])
+    assert_nothing_saved()
+
+
+def test_several_errors_each_go_to_their_own_player(scorer: Client, table: GameSession) -> None:
+    response = post_round(
+        scorer,
+        table,
+        {"Asha": ("declared", WIN_8S), "Ben": ("shown", "2D 3D"), "Chen": ("shown", "QQ")},
+        headers=HTMX,
+    )
+
+    html = response.content.decode()
+    assert_only_beside(html, table, "Chen", "'QQ' is not a card (group 1, card 1)")
+    # Ben's short hand is reported as well once the round can be scored; here Chen's
+    # typo stops scoring, and Ben's preview still says what is missing.
+    assert "Ben must show all 21 cards, not 2" in html_lib.unescape(preview_of(html, table, "Ben"))
+    assert_nothing_saved()
+
+
+def test_an_outcome_the_preset_does_not_play(scorer: Client, user: User) -> None:
+    session = make_session(user, preset="13-points")
+
+    response = post_round(scorer, session, {"Ben": ("deal_show", "")}, cut="7C")
+
+    assert response.status_code == 422
+    assert (
+        "Select a valid choice"
+        in response.context_data["form"].errors[f"outcome_{seat_pk(session, 'Ben')}"][0]
+    )
+
+
+@pytest.mark.parametrize(
+    "mangle",
+    [
+        lambda data: {},
+        lambda data: {k: v for k, v in data.items() if not k.startswith("outcome_")},
+        lambda data: data | {k: "won!" for k in data if k.startswith("outcome_")},
+        lambda data: data | {k: ["shown", "declared"] for k in data if k.startswith("outcome_")},
+        lambda data: data | {k: "5H " * 1000 for k in data if k.startswith("groups_")},
+        lambda data: data | {"cut_joker": "8" * 100_000},
+        lambda data: data | {"cut_joker": "8\x00S"},
+        lambda data: data | {k: "5H\x00 6H" for k in data if k.startswith("groups_")},
+        lambda data: data | {k: "AS " * 100 for k in data if k.startswith("groups_")},
+    ],
+)
+def test_malformed_round_posts_are_form_errors(scorer: Client, table: GameSession, mangle) -> None:
+    data = mangle(round_data(table, "8S", GOOD))
+
+    for headers in ({}, HTMX):
+        response = scorer.post(
+            reverse("games:round_create", args=[table.pk]), data, headers=headers
+        )
+        assert response.status_code == 422
+        preview = scorer.post(
+            reverse("games:round_preview", args=[table.pk]), data, headers=headers
+        )
+        assert preview.status_code == 200
+    assert_nothing_saved()
+
+
+def test_mangled_hidden_fields_are_not_trusted_but_do_not_block_a_round(
+    scorer: Client, table: GameSession
+) -> None:
+    # Hidden inputs are not form fields: a junk one is ignored (it used to make the
+    # form invalid with an error no one could see), so a good round still saves once.
+    data = round_data(table, "8S", GOOD) | {
+        "version": "x",
+        "number": "-1",
+        "submission": "<script>",
+        "key": "\x00",
+        "outcome_999999": "declared",
+    }
+    response = scorer.post(reverse("games:round_create", args=[table.pk]), data)
+    assert response.status_code == 302
+    assert table.rounds.count() == 1
+
+
+def test_an_edit_with_a_mangled_version_saves_nothing(scorer: Client, table: GameSession) -> None:
+    played = play(table, "8S", GOOD)
+    edited = GOOD | {"Chen": ("middle_drop", "")}  # a valid edit, but of which version?
+    data = round_data(table, "8S", edited) | {"version": "x"}
+    response = scorer.post(reverse("games:round_edit", args=[table.pk, played.pk]), data)
+    assert response.status_code == 422
+    played.refresh_from_db()
+    assert played.version == 1
+    assert played.entries.get(player__name="Chen").outcome == "first_drop"
+
+
+def test_bytes_that_are_not_utf8_are_not_a_server_error(scorer: Client, table: GameSession) -> None:
+    asha, ben = seat_pk(table, "Asha"), seat_pk(table, "Ben")
+    body = f"cut_joker=%FF%FE&outcome_{asha}=%C3%28&groups_{ben}=%ED%A0%80"
+
+    response = scorer.post(
+        reverse("games:round_create", args=[table.pk]),
+        data=body,
+        content_type="application/x-www-form-urlencoded",
+    )
+
+    assert response.status_code == 422
+    assert_nothing_saved()
+
+
+def test_a_json_body_is_not_a_server_error(scorer: Client, table: GameSession) -> None:
+    response = scorer.post(
+        reverse("games:round_create", args=[table.pk]),
+        data='{"cut_joker": "8S"}',
+        content_type="application/json",
+    )
+
+    assert response.status_code == 422
+    assert_nothing_saved()
+
+
+def test_errors_on_an_earlier_round_leave_it_as_it_was(scorer: Client, table: GameSession) -> None:
+    played = play(table, "8S", GOOD)
+    url = reverse("games:round_edit", args=[table.pk, played.pk])
+    data = round_data(table, "8S", GOOD | {"Ben": ("shown", "2D 3D 4D")}, version=1)
+
+    response = scorer.post(url, data)
+
+    assert response.status_code == 422
+    assert response.template_name == "games/round.html"
+    assert_only_beside(response.content.decode(), table, "Ben", "Ben must show all 21 cards, not 3")
+    played.refresh_from_db()
+    assert played.version == 1
+    assert played.entries.get(player__name="Ben").score == -92

@@ -1,0 +1,241 @@
+"""Starting a session (games/views/sessions.py): players, preset, ceiling, house rules
+and the toss."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from games.models import GameSession, League, Membership, Player
+from tests.support.builders import session_form_data
+
+pytestmark = pytest.mark.django_db
+
+URL = reverse("games:session_new")
+
+
+def test_start_page_needs_sign_in(client: Client) -> None:
+    response = client.get(URL)
+
+    assert response.status_code == 302
+    assert response.url.startswith(reverse("login"))
+    assert client.post(URL, session_form_data(seat_1="A", seat_2="B")).status_code == 302
+    assert not GameSession.objects.exists()
+
+
+def test_start_page_lists_presets_with_descriptions_and_house_rules(
+    scorer: Client, user: User
+) -> None:
+    from tests.support.builders import make_session
+
+    make_session(user, players=("Dev", "Eli"))  # a table this user played at
+    Player.objects.create(name="Zed")  # a name from someone else's table
+
+    response = scorer.get(URL)
+
+    assert response.status_code == 200
+    assert response.template_name == "games/session_new.html"
+    html = response.content.decode()
+    assert "13-card pool 101" in html
+    assert "13 cards, 2 decks · losers add their points, lowest total is best · out at 101" in html
+    assert '<details class="house-rules">' in html  # collapsed
+    assert "Most points a loser&#x27;s hand can cost." in html  # help text of hand_cap
+    assert 'name="rule_hand_cap"' in html and 'value="120"' in html
+    assert '<option value="Dev">' in html  # known players to pick from
+    assert "Zed" not in html  # nobody else's players
+    assert response.context_data["form"].initial["ceiling"] is None  # 21-points has none
+
+
+def test_creating_a_session_seats_players_and_redirects_to_it(scorer: Client, user: User) -> None:
+    from tests.support.builders import make_session
+
+    ben = make_session(user, players=("Ben", "Dev")).seats.get(position=1).player
+    data = session_form_data(
+        seat_1="Asha", seat_2="ben", seat_4="Chen", first_dealer="4", name="Friday"
+    )
+
+    response = scorer.post(URL, data)
+
+    session = GameSession.objects.exclude(seats__player__name="Dev").get()
+    assert response.status_code == 302
+    assert response.url == reverse("games:session_detail", args=[session.pk])
+    assert [s.player.name for s in session.seats.order_by("position")] == ["Asha", "Ben", "Chen"]
+    assert session.seats.get(position=2).player == ben  # "ben": the Ben of their table
+    assert session.first_dealer.player.name == "Chen"  # the empty seat 3 is skipped
+    assert (session.name, session.preset, session.overrides) == ("Friday", "21-points", {})
+    assert session.created_by == user
+    assert Player.objects.count() == 4  # and Dev
+
+
+def test_only_changed_house_rules_are_stored(scorer: Client) -> None:
+    data = session_form_data(seat_1="Asha", seat_2="Ben", rule_first_drop="25")
+    data["rule_value_cut"] = "10, 30, 60"
+    del data["rule_deal_show"]  # unchecked
+
+    scorer.post(URL, data)
+
+    assert GameSession.objects.get().overrides == {
+        "first_drop": 25,
+        "deal_show": False,
+        "value_cut": [10, 30, 60],
+    }
+
+
+def test_ceiling_is_prefilled_with_the_presets_and_kept_as_typed(scorer: Client) -> None:
+    response = scorer.get(URL, {"preset": "13-pool-201"})
+    assert response.context_data["form"].initial["ceiling"] == 201
+
+    scorer.post(URL, session_form_data("13-pool-201", seat_1="Asha", seat_2="Ben", ceiling="150"))
+
+    assert GameSession.objects.get().ceiling == 150
+
+
+def test_switching_preset_without_javascript_takes_the_new_presets_rules(scorer: Client) -> None:
+    # The house rules and ceiling were rendered for 21-points; the user picked pool 101.
+    data = session_form_data("21-points", seat_1="Asha", seat_2="Ben")
+    data["preset"] = "13-pool-101"
+
+    scorer.post(URL, data)
+
+    session = GameSession.objects.get()
+    assert (session.preset, session.overrides, session.ceiling) == ("13-pool-101", {}, 101)
+
+
+def test_an_invalid_house_rule_is_shown_next_to_the_option(scorer: Client) -> None:
+    data = session_form_data(seat_1="Asha", seat_2="Ben", rule_deal_show_min="90")
+
+    response = scorer.post(URL, data)
+
+    assert response.status_code == 422
+    form = response.context_data["form"]
+    assert form.errors["rule_deal_show_min"] == ["deal_show_min must not be above deal_show_max"]
+    html = response.content.decode()
+    assert '<details class="house-rules" open>' in html  # opened to show the error
+    assert 'value="90"' in html  # what was typed stays
+    assert not GameSession.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("rule_hand_cap", "0", "hand_cap must be at least 1, not 0"),
+        ("rule_value_cut", "10, x", "Enter whole numbers separated by commas"),
+        ("rule_value_cut", "10, 20", "value_cut must list 3 numbers"),
+        ("rule_value_extra_cards", "ZZ", "value_extra_cards: 'ZZ' is not a card"),
+        ("rule_counting", "fancy", "Select a valid choice"),
+        ("rule_decks", "9", "decks must be at most 4, not 9"),
+    ],
+)
+def test_house_rule_errors_name_the_option(
+    scorer: Client, field: str, value: str, message: str
+) -> None:
+    response = scorer.post(URL, session_form_data(seat_1="Asha", seat_2="Ben", **{field: value}))
+
+    assert response.status_code == 422
+    assert message in " ".join(response.context_data["form"].errors[field])
+
+
+@pytest.mark.parametrize(
+    ("seats", "field", "message"),
+    [
+        ({"seat_1": "Asha"}, "seat_1", "Seat at least two players."),
+        ({"seat_1": "Asha", "seat_2": "ASHA"}, "seat_2", "ASHA already sits in seat 1."),
+        ({"seat_1": "Asha", "seat_2": "Ben", "first_dealer": "5"}, "first_dealer", "seated"),
+        ({"seat_1": "Asha", "seat_2": "B" * 61}, "seat_2", "at most 60 characters"),
+    ],
+)
+def test_seating_errors_are_shown_next_to_the_seat(
+    scorer: Client, seats: dict, field: str, message: str
+) -> None:
+    response = scorer.post(URL, session_form_data(**seats))
+
+    assert response.status_code == 422
+    assert message in " ".join(response.context_data["form"].errors[field])
+    assert not GameSession.objects.exists()
+
+
+def test_the_toss_seats_players_by_their_cards(scorer: Client) -> None:
+    data = session_form_data(seat_1="Asha", seat_2="Ben", seat_3="Chen", action="toss")
+
+    response = scorer.post(URL, data)
+
+    assert response.status_code == 200
+    assert not GameSession.objects.exists()  # the toss only proposes seats
+    form = response.context_data["form"]
+    seated = [form[f"seat_{n}"].value() for n in (1, 2, 3)]
+    assert sorted(seated) == ["Asha", "Ben", "Chen"]
+    assert form["first_dealer"].value() == "3"  # the lowest card deals first
+    html = response.content.decode()
+    assert html.count("data-toss-card") == 3
+    # Seated highest card first, as the rules service's toss orders them.
+    from games.rules.toss import toss_strength
+
+    cards = [form.toss_cards[name] for name in seated]
+    assert cards == sorted(cards, key=toss_strength, reverse=True)
+
+
+def test_the_toss_over_htmx_swaps_only_the_seating(scorer: Client) -> None:
+    data = session_form_data(seat_1="Asha", seat_2="Ben", action="toss")
+
+    response = scorer.post(URL, data, headers={"HX-Request": "true"})
+
+    assert response.status_code == 200
+    assert response.template_name == "games/session_new.html#seating"
+    html = response.content.decode()
+    assert html.lstrip().startswith('<fieldset class="seating" id="seating">')
+    assert "<html" not in html
+
+
+def test_a_toss_with_one_player_says_so(scorer: Client) -> None:
+    response = scorer.post(
+        URL, session_form_data(seat_1="Asha", action="toss"), headers={"HX-Request": "true"}
+    )
+
+    assert response.status_code == 422
+    assert "Seat at least two players." in response.content.decode()
+
+
+def test_picking_a_preset_over_htmx_returns_its_ceiling_and_house_rules(scorer: Client) -> None:
+    response = scorer.get(URL, {"preset": "13-pool-101"}, headers={"HX-Request": "true"})
+
+    assert response.template_name == "partials/ruleset_fields.html#preset_rules"
+    html = response.content.decode()
+    assert html.lstrip().startswith('<div id="preset-rules"')
+    assert 'name="ceiling" value="101"' in html
+    assert 'name="rules_preset" value="13-pool-101"' in html
+    assert 'name="rule_hand_cap" value="80"' in html
+
+
+def test_a_league_scorer_can_start_a_league_session(scorer: Client, user: User) -> None:
+    league = League.objects.create(name="Tuesdays", slug="tuesdays")
+    Membership.objects.create(league=league, user=user, role="scorer")
+    elsewhere = League.objects.create(name="Elsewhere", slug="elsewhere")
+
+    assert "Tuesdays" in scorer.get(URL).content.decode()
+    response = scorer.post(URL, session_form_data(seat_1="A", seat_2="B", league=elsewhere.pk))
+    assert response.status_code == 422  # not their league
+    scorer.post(URL, session_form_data(seat_1="A", seat_2="B", league=league.pk))
+    assert GameSession.objects.get().league == league
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {},
+        {"preset": "99-nope"},
+        {"preset": ["21-points", "13-points"], "seat_1": ["A", "B"]},
+        {"preset": "21-points", "ceiling": "lots", "first_dealer": "x", "rules_preset": "?"},
+        {"preset": "21-points", "ceiling": "-5"},
+        {"preset": "21-points", "ceiling": "9" * 5000},
+        {"preset": "21-points", "rule_hand_cap": "9" * 5000},
+        {"preset": "21-points", "seat_1": "x" * 100_000},
+        {"preset": "21-points", "seat_1": "A", "seat_2": "B", "league": "9" * 30},
+    ],
+)
+def test_malformed_posts_are_form_errors_not_server_errors(scorer: Client, data: dict) -> None:
+    response = scorer.post(URL, data)
+
+    assert response.status_code == 422
+    assert not GameSession.objects.exists()

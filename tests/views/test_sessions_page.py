@@ -1,0 +1,158 @@
+"""The session page (games/views/sessions.py): the score table, who may see and score
+it, and what it offers once the session is finished."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from games.models import GameSession, League, Membership, Round
+from tests.support.builders import expected_totals, make_session, play, round_data, seat_pk
+from tests.support.hands import LOOSE_148, ROUND_1, THREE_PURE, WIN_8S, WIN_13
+
+pytestmark = pytest.mark.django_db
+
+
+def detail(session: GameSession) -> str:
+    return reverse("games:session_detail", args=[session.pk])
+
+
+def create(session: GameSession) -> str:
+    return reverse("games:round_create", args=[session.pk])
+
+
+def preview(session: GameSession) -> str:
+    return reverse("games:round_preview", args=[session.pk])
+
+
+def test_session_page_shows_the_score_table_from_session_state(
+    scorer: Client, table: GameSession
+) -> None:
+    round_2 = {
+        "Asha": ("middle_drop", ""),
+        "Ben": ("declared", THREE_PURE),
+        "Chen": ("shown", LOOSE_148),
+    }
+    play(table, "8S", ROUND_1)
+    play(table, "5H", round_2)
+
+    response = scorer.get(detail(table))
+
+    assert response.status_code == 200
+    assert response.template_name == "games/session.html"
+    board = response.context_data["board"]
+    expected = expected_totals(
+        "21-points", ("Asha", "Ben", "Chen"), [("8S", ROUND_1), ("5H", round_2)]
+    )
+    assert {c.name: c.total for c in board.columns} == expected.totals
+    html = response.content.decode()
+    for name, total in expected.totals.items():
+        assert f'data-total="{name}">{total}</td>' in html
+    assert '<span class="score">+122</span>' in html  # Asha's round 1, signed
+    assert 'title="8S">8♠</span>' in html  # the cut joker with its suit symbol
+    assert 'class="card suit-h" title="5H">5♥</span>' in html  # hearts are styled red
+    assert "Next to deal: <strong>Chen</strong>" in html
+    assert reverse("games:round_edit", args=[table.pk, table.rounds.get(number=1).pk]) in html
+    # The form for round 3 lists every player, with only the outcomes the rules allow.
+    form = response.context_data["form"]
+    assert [row.seat.player.name for row in form.rows()] == ["Asha", "Ben", "Chen"]
+    assert "deal_show" in dict(form.fields[f"outcome_{seat_pk(table, 'Asha')}"].choices)
+    assert "Round 3" in html and "data-keypad" in html
+
+
+def test_thirteen_card_sessions_offer_only_their_outcomes(scorer: Client, user: User) -> None:
+    session = make_session(user, preset="13-points")
+
+    form = scorer.get(detail(session)).context_data["form"]
+
+    outcomes = dict(form.fields[f"outcome_{seat_pk(session, 'Asha')}"].choices)
+    assert "deal_show" not in outcomes and "declare_timeout" not in outcomes
+    assert "declared" in outcomes and "middle_drop" in outcomes
+
+
+def test_distance_to_the_ceiling_and_eliminations_are_shown(scorer: Client, user: User) -> None:
+    pool = make_session(user, preset="13-pool-101")
+    play(
+        pool,
+        "7C",
+        {
+            "Asha": ("declared", WIN_13),
+            "Ben": ("middle_drop", ""),
+            "Chen": ("invalid_declaration", ""),
+        },
+    )
+    play(
+        pool,
+        "7C",
+        {"Asha": ("declared", WIN_13), "Ben": ("first_drop", ""), "Chen": ("middle_drop", "")},
+    )
+
+    html = scorer.get(detail(pool)).content.decode()
+
+    # Ben: 60 of 101, Chen out with 120; the bar's value is what is left.
+    assert 'max="101" value="41"' in html and "41 to go" in html
+    assert "out in round 2" in html
+    assert '<span class="badge badge-out">out</span>' in html
+    # The next round is for Asha and Ben only.
+    assert 'data-player="Chen"' not in html.split('id="round-entry"')[1]
+
+
+def test_a_finished_session_shows_the_winner_and_no_form(scorer: Client, user: User) -> None:
+    session = make_session(user, players=("Asha", "Ben"), ceiling=100)
+    play(session, "8S", {"Asha": ("declared", WIN_8S), "Ben": ("shown", LOOSE_148)})
+
+    response = scorer.get(detail(session))
+
+    html = response.content.decode()
+    assert "Session over: <strong>Asha</strong> wins." in html
+    assert "No more rounds" in html
+    assert "Save round" not in html
+
+
+def test_anonymous_visitors_are_sent_to_sign_in(client: Client, table: GameSession) -> None:
+    for response in (client.get(detail(table)), client.post(create(table), {})):
+        assert response.status_code == 302
+        assert response.url.startswith(reverse("login"))
+
+
+def test_strangers_get_a_404_for_sessions_they_cannot_see(
+    client: Client, table: GameSession
+) -> None:
+    client.force_login(User.objects.create_user("stranger"))
+
+    assert client.get(detail(table)).status_code == 404
+    assert client.post(create(table), round_data(table, "8S", ROUND_1)).status_code == 404
+    assert client.post(preview(table), {}).status_code == 404
+    assert not Round.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("role", "may_score"), [("owner", True), ("scorer", True), ("viewer", False)]
+)
+def test_league_members_see_and_owners_or_scorers_score(
+    client: Client, table: GameSession, role: str, may_score: bool
+) -> None:
+    league = League.objects.create(name="Tuesdays", slug="tuesdays")
+    table.league = league
+    table.save()
+    member = User.objects.create_user("member")
+    Membership.objects.create(league=league, user=member, role=role)
+    client.force_login(member)
+
+    page = client.get(detail(table))
+    response = client.post(create(table), round_data(table, "8S", ROUND_1))
+
+    assert page.status_code == 200
+    assert page.context_data["writer"] is may_score
+    assert ("Save round" in page.content.decode()) is may_score
+    assert response.status_code == (302 if may_score else 403)
+    assert Round.objects.count() == (1 if may_score else 0)
+
+
+def test_unknown_and_absurd_session_ids_are_404s(scorer: Client) -> None:
+    assert scorer.get("/sessions/999999/").status_code == 404
+    assert scorer.get("/sessions/" + "9" * 18 + "/").status_code == 404
+    assert scorer.get("/sessions/" + "9" * 40 + "/").status_code == 404
+    assert scorer.get("/sessions/-1/").status_code == 404
