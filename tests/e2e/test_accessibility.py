@@ -21,7 +21,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.contrib.auth.models import User
 from django.template.loader import render_to_string
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import Locator, Page, Route, expect
 
 from games.models import GameSession, League, Membership
 from games.services.sessions import create_session
@@ -92,6 +92,11 @@ def a_league(user: User) -> League:
     return league
 
 
+def assert_thumb_sized(field: Locator) -> None:
+    box = field.bounding_box()
+    assert box is not None and box["height"] >= 44, f"{box} is not a thumb-sized target"
+
+
 # --- The pages, each in the state a player sees it ---------------------------------------
 
 
@@ -138,6 +143,8 @@ def new_session(page: Page) -> None:
     page.get_by_label("Point ceiling").fill("-5")
     page.get_by_role("button", name="Start session").click()
     expect(page.locator(".errorlist").first).to_be_visible()
+    # Seen on the screenshot, not by axe: the date was a bare 21 px field.
+    assert_thumb_sized(page.get_by_label("Played on"))
 
 
 def session_with_a_typo(page: Page) -> None:
@@ -272,6 +279,8 @@ def import_refused(page: Page) -> None:
     )
     page.get_by_role("button", name="Import").click()
     expect(page.locator(".form-errors")).to_be_visible()
+    # Seen on the screenshot, not by axe: the browser's own small "Choose File".
+    assert_thumb_sized(page.get_by_label("League file"))
 
 
 def not_found(page: Page) -> None:
