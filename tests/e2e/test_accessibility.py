@@ -132,7 +132,7 @@ def home(page: Page) -> None:
     expect(page.locator(".session-list li")).to_have_count(2)
 
 
-def new_session(page: Page) -> None:
+def new_session_tossed(page: Page) -> None:
     user = sign_in(page, "asha")
     friday(user, rounds=0)  # known players are offered
     page.goto("/sessions/new/")
@@ -140,6 +140,14 @@ def new_session(page: Page) -> None:
         page.get_by_label(f"Seat {number}", exact=True).fill(name)
     page.get_by_role("button", name="Toss for seats").click()
     expect(page.locator("[data-toss-card]")).to_have_count(3)
+    # Seen on the screenshot, not by axe: seats dealt a card were narrower than the rest.
+    widths = [page.get_by_label(f"Seat {n}", exact=True).bounding_box() for n in (1, 4)]
+    assert widths[0] and widths[1] and widths[0]["width"] == widths[1]["width"], widths
+
+
+def new_session(page: Page) -> None:
+    """After the toss, started with a ceiling below 1: the error beside the field."""
+    new_session_tossed(page)
     page.get_by_label("Point ceiling").fill("-5")
     page.get_by_role("button", name="Start session").click()
     expect(page.locator(".errorlist").first).to_be_visible()
@@ -350,6 +358,7 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "sign-up": sign_up,
     "password-reset": password_reset,
     "home": home,
+    "new-session-tossed": new_session_tossed,
     "new-session": new_session,
     "session-typo": session_with_a_typo,
     "session-preview": session_with_a_preview,
