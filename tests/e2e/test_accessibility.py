@@ -140,7 +140,11 @@ def new_session_tossed(page: Page) -> None:
         page.get_by_label(f"Seat {number}", exact=True).fill(name)
     page.get_by_role("button", name="Toss for seats").click()
     expect(page.locator("[data-toss-card]")).to_have_count(3)
-    # Seen on the screenshot, not by axe: seats dealt a card were narrower than the rest.
+    # Seen on the screenshot, not by axe: the picks did not say who was seated.
+    for name in ("Asha", "Ben", "Chen"):
+        pick = page.get_by_role("button", name=name, exact=True)
+        expect(pick).to_have_attribute("aria-pressed", "true")
+    # And seats dealt a card were narrower than the rest.
     widths = [page.get_by_label(f"Seat {n}", exact=True).bounding_box() for n in (1, 4)]
     assert widths[0] and widths[1] and widths[0]["width"] == widths[1]["width"], widths
 
