@@ -121,6 +121,7 @@
     var picks = root.querySelectorAll ? root.querySelectorAll("[data-picks]") : [];
     picks.forEach(function (box) {
       box.hidden = false;
+      markPicks(box.closest("fieldset"));
     });
   }
 
@@ -157,13 +158,34 @@
       seated.forEach(function (input) {
         input.value = "";
       });
-      return;
+    } else {
+      var empty = inputs.find(function (input) {
+        return !input.value.trim();
+      });
+      if (empty) empty.value = name;
     }
-    var empty = inputs.find(function (input) {
-      return !input.value.trim();
-    });
-    if (empty) empty.value = name;
+    markPicks(pick.closest("fieldset"));
   }
+
+  // A pick is a toggle: it says whether that player is seated (aria-pressed, shown
+  // filled), however the name got into a seat: a tap, typing, or the toss.
+  function markPicks(fieldset) {
+    if (!fieldset) return;
+    var seated = Object.create(null);
+    fieldset.querySelectorAll("input[data-seat]").forEach(function (input) {
+      var name = input.value.trim().toLowerCase();
+      if (name) seated[name] = true;
+    });
+    fieldset.querySelectorAll("[data-pick]").forEach(function (pick) {
+      var on = seated[pick.getAttribute("data-pick").toLowerCase()] === true;
+      pick.setAttribute("aria-pressed", String(on));
+    });
+  }
+
+  document.addEventListener("input", function (event) {
+    var field = event.target;
+    if (field.matches && field.matches("input[data-seat]")) markPicks(field.closest("fieldset"));
+  });
 
   // --- When a request fails --------------------------------------------------------
   // htmx swaps nothing for a 5xx, a dropped connection or a timeout, so without this a
