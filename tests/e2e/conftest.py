@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.support.browser import HOW_TO_GET_CHROMIUM, find_chromium
+from tests.support.pages import DESKTOP, PHONE
 
 # Playwright's sync API keeps an asyncio event loop running in the main thread
 # for the rest of the session, and Django refuses ORM calls (the live server's
@@ -24,8 +25,6 @@ from tests.support.browser import HOW_TO_GET_CHROMIUM, find_chromium
 # async, so the guard is switched off for the process that runs browser tests.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
 SCREENSHOTS = Path(__file__).parent / "screenshots"
 
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]

@@ -25,11 +25,11 @@ from playwright.sync_api import Locator, Page, Route, expect
 
 from games.models import GameSession, League, Membership
 from games.services.sessions import create_session
+from tests.support.builders import play
+from tests.support.club import build_club
+from tests.support.hands import SHOWN_8S, WIN_8S, WIN_13
+from tests.support.pages import DESKTOP, PASSWORD, PHONE, sign_in
 from tests.support.reads import copies_of
-from tests.web.conftest import SHOWN_8S, WIN_8S, WIN_13, play
-from tests.web.test_standings import build_club
-
-from .conftest import DESKTOP, PASSWORD, PHONE, sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -8,6 +8,9 @@ from playwright.sync_api import Locator, Page, expect
 
 PLAYERS = ("Asha", "Ben", "Chen")
 PASSWORD = "correct-horse-battery-staple"
+# The viewports the browser tests look at: a phone (with touch) and a desktop.
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
 
 
 def sign_in(page: Page, username: str) -> User:
