@@ -4,6 +4,8 @@ a fresh process, so only the environment given decides."""
 
 from __future__ import annotations
 
+import copy
+import functools
 import http.client
 import json
 import os
@@ -48,6 +50,14 @@ print(json.dumps({
 
 
 def _settings(**env: str) -> dict:
+    """The settings a fresh process makes of ``env`` (and nothing else of Django's
+    environment). Asked once per environment: four tests look at the empty one."""
+    return copy.deepcopy(_settings_of(tuple(sorted(env.items()))))
+
+
+@functools.cache
+def _settings_of(items: tuple[tuple[str, str], ...]) -> dict:
+    env = dict(items)
     environ = {
         k: v
         for k, v in os.environ.items()
