@@ -29,7 +29,6 @@ import json
 import os
 import platform
 import re
-import secrets
 import statistics
 import sys
 import time
@@ -43,7 +42,10 @@ if sys.path and Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().p
     sys.path.pop(0)
 sys.path.insert(0, str(ROOT))
 
-PG = "postgres://postgres@127.0.0.1:5432"
+# The database and Django set-up the other benchmarks use (benchmarks/http.py had them
+# before the share page folded its rounds, so "before" runs still work).
+from benchmarks.http import drop_database, recreate_database, set_up_django  # noqa: E402
+
 PLAYERS = ("Asha", "Ben", "Chen", "Dev")
 # Valid 21-points rounds under cut 8S (RULES.md §7 and the rules tests), seat order;
 # the winner moves round the table, so the totals stay near zero and nobody finishes.
@@ -61,28 +63,6 @@ ROUNDS = [
 
 def log(message: str) -> None:
     print(f"[share-bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
-
-
-def recreate_database(name: str, *, drop_only: bool = False) -> None:
-    import psycopg
-
-    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        if not drop_only:
-            conn.execute(f'CREATE DATABASE "{name}"')
-
-
-def set_up_django(database: str) -> None:
-    os.environ["DATABASE_URL"] = f"{PG}/{database}"
-    os.environ["DJANGO_SETTINGS_MODULE"] = "scorekeeper.settings"
-    # Measured as production runs: DEBUG off (no query log kept), templates cached.
-    os.environ["DJANGO_DEBUG"] = "0"
-    os.environ.setdefault("DJANGO_SECRET_KEY", secrets.token_urlsafe(50))
-    os.environ["DJANGO_ALLOWED_HOSTS"] = "testserver"
-    os.environ["DJANGO_LOG_LEVEL"] = "WARNING"
-    import django
-
-    django.setup()
 
 
 def fill(rounds: int):
@@ -248,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         connections.close_all()
         if not args.keep:
-            recreate_database(args.database, drop_only=True)
+            drop_database(args.database)
     print(json.dumps(report) if args.json else json.dumps(report, indent=2))
     return 0
 
