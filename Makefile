@@ -5,7 +5,8 @@
 #   make demo      migrate and load the demo data (user, players, two sessions)
 #   make test      the whole pytest suite (every directory of tests/, the browser tests
 #                  included) on SQLite; obtains a Chromium for the browser tests where
-#                  it can. Property and fuzz tests run a tenth of CI's examples.
+#                  it can, one test process a core (PYTEST_WORKERS=0: one process).
+#                  Property and fuzz tests run a tenth of CI's examples.
 #   make test-deep the same with CI's Hypothesis profile: every example (HYPOTHESIS_PROFILE=ci)
 #   make test-pg   the same suite on PostgreSQL (PG_URL below)
 #   make lint      ruff check + ruff format --check
@@ -19,6 +20,9 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/requirements.stamp
 PG_URL ?= postgres://postgres@127.0.0.1:5432/scorekeeper
 PYTEST_ARGS ?=
+# pytest-xdist: one test process a core (`auto`); PYTEST_WORKERS=0 runs them in this one.
+PYTEST_WORKERS ?= auto
+PYTEST := $(BIN)/pytest -n $(PYTEST_WORKERS)
 
 .PHONY: run demo test test-deep test-pg lint format migrate clean
 
@@ -42,14 +46,14 @@ demo: migrate
 CHROMIUM = CHROMIUM_PATH="$$($(BIN)/python -m tests.support.browser --obtain)"
 
 test: $(STAMP)
-	$(CHROMIUM) $(BIN)/pytest $(PYTEST_ARGS)
+	$(CHROMIUM) $(PYTEST) $(PYTEST_ARGS)
 
 # As CI runs it: the property and fuzz tests with all their examples (tests/support/profiles.py).
 test-deep: $(STAMP)
-	$(CHROMIUM) HYPOTHESIS_PROFILE=ci $(BIN)/pytest $(PYTEST_ARGS)
+	$(CHROMIUM) HYPOTHESIS_PROFILE=ci $(PYTEST) $(PYTEST_ARGS)
 
 test-pg: $(STAMP)
-	$(CHROMIUM) DATABASE_URL=$(PG_URL) $(BIN)/pytest $(PYTEST_ARGS)
+	$(CHROMIUM) DATABASE_URL=$(PG_URL) $(PYTEST) $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

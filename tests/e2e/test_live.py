@@ -67,6 +67,7 @@ def test_a_league_on_a_phone(phone_page: Page, screenshot_dir: Path) -> None:
     sign_in(page, "captain")
     User.objects.create_user(username="ben", password=PASSWORD)
 
+    page.goto("/")
     page.get_by_role("link", name="Leagues").click()
     page.get_by_role("link", name="Start a league").click()
     page.get_by_label("Name", exact=True).fill("Friday Club")

@@ -3,10 +3,14 @@ form and its preview, type a round, and measure sideways scrolling."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.models import User
+from django.test import Client
 from playwright.sync_api import Locator, Page, expect
 
 PLAYERS = ("Asha", "Ben", "Chen")
+# Where pytest-django's live server listens (its default), for the sign-in cookie.
+LIVE_HOST = "localhost"
 PASSWORD = "correct-horse-battery-staple"
 # The viewports the browser tests look at: a phone (with touch) and a desktop.
 PHONE = {"width": 390, "height": 844}
@@ -14,13 +18,17 @@ DESKTOP = {"width": 1280, "height": 800}
 
 
 def sign_in(page: Page, username: str) -> User:
-    """Create a user and sign in as them through the sign-in page."""
+    """Create a user and give the page their signed-in session cookie. Signing in
+    through the sign-in page is what tests/e2e/test_scoring.py does; every other
+    browser test starts signed in, as a returning player does."""
     user = User.objects.create_user(username=username, password=PASSWORD)
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    expect(page.get_by_role("button", name="Sign out")).to_be_visible()
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    # Cookies ignore the port: this one reaches the live server wherever it listens.
+    page.context.add_cookies(
+        [{"name": cookie.key, "value": cookie.value, "domain": LIVE_HOST, "path": "/"}]
+    )
     return user
 
 
