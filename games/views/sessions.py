@@ -168,7 +168,9 @@ def session_scoreboard(request: HttpRequest, pk: int) -> HttpResponse:
         if request.GET.get("v") == live_stamp(session):
             return HttpResponse(status=204)
         board = load_scoreboard(session)
+    # A scorer's page also shows the totals line above the round form: it comes along.
     context = scoreboard_context(request, session, board)
+    context["strip"] = context["writer"]
     return TemplateResponse(request, "partials/score_table.html", context)
 
 

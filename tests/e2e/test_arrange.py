@@ -14,7 +14,14 @@ from games.rules import PRESETS, parse_card, parse_cards
 from games.rules.arrange import arrange
 from games.services.sessions import create_session
 from tests.support.hands import SHOWN_8S, WIN_8S
-from tests.support.pages import PASSWORD, PLAYERS, horizontal_overflow, player, preview
+from tests.support.pages import (
+    PASSWORD,
+    PLAYERS,
+    choose_outcome,
+    horizontal_overflow,
+    player,
+    preview,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -34,11 +41,11 @@ def test_arrange_on_a_phone(phone_page: Page, screenshot_dir: Path) -> None:
     scrambled = [card.code for card in parse_cards(WIN_8S)]
     random.Random(5).shuffle(scrambled)
     page.get_by_label("Cut joker").fill("8S")
-    player(page, "Asha").get_by_label("Outcome").select_option("declared")
+    choose_outcome(player(page, "Asha"), "declared")
     player(page, "Asha").get_by_label("Groups").fill(" ".join(scrambled))
-    player(page, "Ben").get_by_label("Outcome").select_option("shown")
+    choose_outcome(player(page, "Ben"), "shown")
     player(page, "Ben").get_by_label("Groups").fill(SHOWN_8S)
-    player(page, "Chen").get_by_label("Outcome").select_option("first_drop")
+    choose_outcome(player(page, "Chen"), "first_drop")
 
     # Scrambled, Asha's cards are no declaration, but they can be one...
     expect(preview(page, "Asha")).to_contain_text("valid declaration (three pure)")

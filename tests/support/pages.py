@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page
 
 PLAYERS = ("Asha", "Ben", "Chen")
 # Where pytest-django's live server listens (its default), for the sign-in cookie.
@@ -47,11 +47,17 @@ def preview(page: Page, name: str) -> Locator:
     return page.locator(f'[data-preview="{name}"]')
 
 
+def choose_outcome(fieldset: Locator, outcome: str) -> None:
+    """Tap a player's outcome button (a radio input under its chip)."""
+    fieldset.locator(f'input[type="radio"][value="{outcome}"]').check()
+
+
 def fill_round(page: Page, cut: str, hands: dict[str, tuple[str, str]]) -> None:
     page.get_by_label("Cut joker").fill(cut)
     for name, (outcome, groups) in hands.items():
-        player(page, name).get_by_label("Outcome").select_option(outcome)
-        player(page, name).get_by_label("Groups").fill(groups)
+        choose_outcome(player(page, name), outcome)
+        if groups:  # a drop shows no cards: its field is folded away
+            player(page, name).get_by_label("Groups").fill(groups)
 
 
 # The colour of an element's text and of what it is drawn on (the first ancestor with
