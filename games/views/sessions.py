@@ -16,16 +16,8 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from games.access import can_view, leagues_for_scorer, session_for, sessions_visible_to
 from games.forms.sessions import MAX_SEATS, SessionForm
+from games.http import FORM_ERRORS, chart_response, posted_id, redirect_for
 from games.models import GameSession, League, Player
-from games.pages import (
-    FORM_ERRORS,
-    chart_response,
-    posted_id,
-    redirect_for,
-    scoreboard_context,
-    session_page_context,
-    stakes_form,
-)
 from games.rules import PRESETS
 from games.services.errors import EntryRejected
 from games.services.rounds import (
@@ -43,6 +35,7 @@ from games.services.sessions import (
     set_stakes,
     toss_seats,
 )
+from games.session_page import scoreboard_context, session_page_context, stakes_form
 
 
 @require_safe
