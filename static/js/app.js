@@ -321,7 +321,8 @@
       problems.focus({ preventScroll: true });
     }
     var saved = root.querySelector && root.querySelector("[data-saved]");
-    if (saved) saved.scrollIntoView({ block: "start" });
+    // The next round starts here: the totals line, "Round N saved", the cut joker.
+    if (saved) (saved.closest("#round-entry") || saved).scrollIntoView({ block: "start" });
   }
 
   function goToProblem(event, link) {

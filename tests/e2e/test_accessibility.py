@@ -28,7 +28,7 @@ from games.services.sessions import create_session
 from tests.support.builders import play
 from tests.support.club import build_club
 from tests.support.hands import SHOWN_8S, WIN_8S, WIN_13
-from tests.support.pages import DESKTOP, PASSWORD, PHONE, choose_outcome, sign_in
+from tests.support.pages import DESKTOP, PASSWORD, PHONE, choose_outcome, fill_round, sign_in
 from tests.support.reads import copies_of
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -203,6 +203,16 @@ def session_refused(page: Page) -> None:
     expect(page.locator('[data-preview="Ben"]')).to_contain_text("'8X' is not a card")
 
 
+def round_saved(page: Page) -> None:
+    """Just saved: the next round's form under "Round 3 saved" and its Undo."""
+    user = sign_in(page, "asha")
+    session = friday(user)
+    page.goto(f"/sessions/{session.pk}/")
+    fill_round(page, "8S", ROUND_1)
+    page.get_by_role("button", name="Save round 3").click()
+    expect(page.locator("[data-saved]")).to_contain_text("Round 3 saved")
+
+
 def pool_over(page: Page) -> None:
     user = sign_in(page, "asha")
     session = finished_pool(user)
@@ -371,6 +381,7 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "session-typo": session_with_a_typo,
     "session-preview": session_with_a_preview,
     "session-refused": session_refused,
+    "round-saved": round_saved,
     "pool-over": pool_over,
     "round": round_page,
     "round-edit": round_edit,

@@ -1,0 +1,161 @@
+"""Entering a round on a phone, where the finger is (issue 11): after Save every
+problem is listed right above the button and in view, each linking to its player;
+a saved round says so in view and can be undone; an open form follows a round that
+another phone saved; ending a session and replacing its link ask first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from games.models import GameSession, Round, RoundChange
+from games.services.sessions import create_session
+from tests.support.builders import play
+from tests.support.hands import SHOWN_8S, WIN_8S
+from tests.support.pages import PHONE, fill_round, player, sign_in
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+GOOD = {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S), "Chen": ("first_drop", "")}
+TOUCH = {"viewport": PHONE, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+
+
+def open_session(page: Page, rounds: int = 0) -> GameSession:
+    user = sign_in(page, "asha")
+    session = create_session(
+        user, preset="21-points", overrides={}, players=["Asha", "Ben", "Chen"], name="Friday"
+    )
+    for _ in range(rounds):
+        play(session, "8S", GOOD)
+    page.goto(f"/sessions/{session.pk}/")
+    return session
+
+
+def assert_in_view(page: Page, locator: Locator) -> None:
+    """The element's box lies inside the phone's screen: no scrolling to find it."""
+    expect(locator).to_be_visible()
+    box = locator.bounding_box()
+    height = page.viewport_size["height"]
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, box
+
+
+# Each mistake a scorer makes, the round as typed, and what the list above Save says.
+MISTAKES = {
+    "typo": (
+        "8S",
+        GOOD | {"Ben": ("shown", SHOWN_8S.removesuffix("8C") + "8X")},
+        "'8X' is not a card",
+    ),
+    "short hand": (
+        "8S",
+        GOOD | {"Ben": ("shown", SHOWN_8S.removesuffix(" 8C"))},
+        "Ben must show all 21 cards",
+    ),
+    "no winner": ("8S", GOOD | {"Asha": ("shown", WIN_8S)}, "no winner"),
+    "two winners": ("8S", GOOD | {"Ben": ("declared", SHOWN_8S)}, "more than one winner"),
+    "no cut joker": ("", GOOD, "Enter the cut joker"),
+    "bad cut joker": ("8Z", GOOD, "Cut joker"),
+    "invalid declaration": (
+        "8S",
+        GOOD | {"Asha": ("declared", SHOWN_8S), "Ben": ("shown", WIN_8S)},
+        "Asha",
+    ),
+}
+
+
+@pytest.mark.parametrize("mistake", list(MISTAKES))
+def test_every_mistake_is_said_right_above_save(phone_page: Page, mistake: str) -> None:
+    page = phone_page
+    open_session(page, rounds=10)  # a long session: the form still comes first
+    cut, hands, message = MISTAKES[mistake]
+    fill_round(page, cut, hands)
+    save = page.get_by_role("button", name="Save round 11")
+    save.tap()
+    problems = page.locator("[data-problems]")
+    expect(problems).to_contain_text(message)
+    assert_in_view(page, problems)
+    assert_in_view(page, page.get_by_role("button", name="Save round 11"))
+    # Read out first: the list has the focus.
+    expect(problems).to_be_focused()
+    assert not Round.objects.filter(number=11).exists()
+
+
+def test_a_problem_links_to_its_player(phone_page: Page) -> None:
+    page = phone_page
+    open_session(page)
+    cut, hands, _ = MISTAKES["typo"]
+    fill_round(page, cut, hands)
+    page.get_by_role("button", name="Save round 1").tap()
+    page.locator("[data-problems]").get_by_role("link", name="Ben").tap()
+    assert_in_view(page, player(page, "Ben").get_by_label("Groups"))
+    expect(player(page, "Ben").get_by_label("Groups")).to_be_focused()
+
+
+def test_a_saved_round_says_so_in_view_and_can_be_undone(
+    phone_page: Page, screenshot_dir: Path
+) -> None:
+    page = phone_page
+    session = open_session(page, rounds=4)
+    fill_round(page, "8S", GOOD)
+    page.get_by_role("button", name="Save round 5").tap()
+    saved = page.locator("[data-saved]")
+    expect(saved).to_contain_text("Round 5 saved.")
+    assert_in_view(page, saved)
+    expect(page.get_by_role("heading", name="Round 6")).to_be_visible()
+    page.screenshot(path=screenshot_dir / "round-saved-phone.png")
+
+    saved.get_by_role("button", name="Undo").tap()
+    expect(page.locator(".messages")).to_contain_text("Round 5 deleted")
+    expect(page.get_by_role("heading", name="Round 5")).to_be_visible()
+    assert session.rounds.count() == 4
+    # Recorded in the history like any delete.
+    assert RoundChange.objects.filter(session=session, action="deleted").count() == 1
+
+
+def test_an_open_form_moves_on_when_another_phone_saves_that_round(new_context) -> None:
+    mine = new_context(**TOUCH).new_page()
+    session = open_session(mine, rounds=2)
+    mine.clock.install()  # the live table polls when the test moves its clock on
+    mine.reload()
+    mine.get_by_label("Cut joker").fill("8S")
+    player(mine, "Ben").get_by_label("Groups").fill(SHOWN_8S)
+    expect(mine.get_by_role("heading", name="Round 3")).to_be_visible()
+
+    play(session, "8S", GOOD)  # another phone saves round 3
+    mine.clock.run_for(6_000)
+    moved = mine.locator("[data-moved]")
+    expect(moved).to_contain_text("Round 3 was just saved on another phone")
+    expect(mine.get_by_role("heading", name="Round 4")).to_be_visible()
+    expect(mine.locator("[data-dealer]")).to_contain_text("Asha")  # round 4's dealer
+    # What was typed is kept, and saves as round 4.
+    expect(player(mine, "Ben").get_by_label("Groups")).to_have_value(SHOWN_8S)
+    fill_round(mine, "8S", GOOD)
+    mine.get_by_role("button", name="Save round 4").tap()
+    expect(mine.locator("[data-saved]")).to_contain_text("Round 4 saved.")
+    assert list(session.rounds.values_list("number", flat=True).order_by("number")) == [1, 2, 3, 4]
+
+
+def test_ending_the_session_and_a_new_link_ask_first(phone_page: Page) -> None:
+    page = phone_page
+    session = open_session(page, rounds=1)
+    asked: list[str] = []
+
+    def refuse(dialog) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", refuse)
+    page.get_by_role("button", name="End the session now").tap()
+    token = session.share_token
+    page.get_by_role("button", name="Make a new link").tap()
+    expect(page.get_by_role("button", name="End the session now")).to_be_visible()
+    session.refresh_from_db()
+    assert session.closed_at is None and session.share_token == token  # nothing done
+    assert len(asked) == 2 and "End the session" in asked[0] and "old link" in asked[1]
+
+    page.remove_listener("dialog", refuse)
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="End the session now").tap()
+    expect(page.locator(".messages")).to_contain_text("Session ended")
