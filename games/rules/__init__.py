@@ -13,7 +13,7 @@ Everything a figure in the app comes from, and the public API the app uses:
 
 from __future__ import annotations
 
-from .arrange import arrange
+from .arrange import Arrangement, arrange
 from .cards import (
     PRINTED_JOKER,
     RANK_NAMES,
@@ -78,6 +78,7 @@ __all__ = [
     "SHOWN_OUTCOMES",
     "SUIT_SYMBOLS",
     "WINNING_OUTCOMES",
+    "Arrangement",
     "Card",
     "CardError",
     "HandAssessment",
