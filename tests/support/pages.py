@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page
 
 PLAYERS = ("Asha", "Ben", "Chen")
 # Where pytest-django's live server listens (its default), for the sign-in cookie.
