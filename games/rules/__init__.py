@@ -52,6 +52,7 @@ from .scoring import (
     PlayerResult,
     RoundResult,
     assess_hand,
+    round_errors,
     score_round,
 )
 from .toss import toss, toss_strength
@@ -115,6 +116,7 @@ __all__ = [
     "pot_split",
     "presets_listing",
     "remaining_drops",
+    "round_errors",
     "score_round",
     "session_state",
     "settle",

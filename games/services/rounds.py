@@ -43,6 +43,7 @@ from games.rules import (
     joker_roles,
     parse_card,
     parse_groups,
+    round_errors,
     score_round,
 )
 from games.services.errors import EntryRejected
@@ -249,7 +250,10 @@ def check_round(
     ``None`` stands for a value the form already refused. While typing (``final``
     False) each hand is previewed with ``assess_hand`` and the round is scored once
     every hand is complete; when saving (``final``) the round is always scored, so
-    every error the rules service finds is reported next to its player.
+    every error the rules service finds is reported next to its player. A round that
+    cannot be scored (a card that is not one, no cut joker) still gets, when saving,
+    every error the rules service can tell without it (``round_errors``): each hand
+    read that is short or has an outcome not played, no winner or more than one.
 
     Cards in any order: once the cut joker is known, a whole hand (``hand_size``
     cards) whose outcome depends on its grouping (``ARRANGED_OUTCOMES``) may be
@@ -303,7 +307,11 @@ def check_round(
         for player in check.players
         if player.hand is not None
     )
-    if check.cut is None or not hands_ready or not (complete or final):
+    if check.cut is None or not hands_ready:
+        if final:
+            _place_errors(check, _unscored_errors(ruleset, check.cut, check.players))
+        return check
+    if not (complete or final):
         return check
     try:
         check.result = score_round(ruleset, check.cut, [p.hand for p in check.players])
@@ -334,6 +342,20 @@ def _preview(ruleset: Ruleset, cut: Card, player: PlayerCheck) -> None:
         return
     saving = max((player.assessment.hand_points or 0) - (arranged.hand_points or 0), 0)
     player.best = Suggestion(best.groups, best.declaration, arranged.hand_points, saving)
+
+
+def _unscored_errors(
+    ruleset: Ruleset, cut: Card | None, players: list[PlayerCheck]
+) -> list[RulesError]:
+    """What the rules service finds in a round it cannot score yet (a hand with a card
+    that is not one, no cut joker), so that saving reports every problem at once: each
+    hand that was read, and who won. Nothing while an outcome is missing: the form
+    has refused it, and who won cannot be told without it."""
+    if any(player.outcome is None for player in players):
+        return []
+    hands = [player.hand or PlayerHand(player.name, player.outcome) for player in players]
+    unread = [index for index, player in enumerate(players) if player.hand is None]
+    return round_errors(ruleset, cut, hands, unread)
 
 
 def _place_errors(check: RoundCheck, errors: Iterable[RulesError]) -> None:
