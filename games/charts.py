@@ -132,25 +132,31 @@ def _thin_marks(marks: list[Mark]) -> list[Mark]:
     return [mark for mark in marks if id(mark) in keep or mark.kind != "point"]
 
 
+def _x_scale(lo: float, hi: float) -> Scale:
+    # Inset from the plot's edges, so the first and last marks are drawn whole.
+    return Scale(lo, hi, PLOT_LEFT + 6, WIDTH - PLOT_RIGHT - 6)
+
+
 def _render(
-    *,
-    id_prefix: str,
-    title: str,
-    description: str,
     lines: Sequence[Line],
     x: Scale,
-    y: Scale,
     x_ticks: Sequence[tuple[float, str]],
     y_ticks: Sequence[float],
+    *,
+    title: str,
+    description: str,
+    id_prefix: str,
     rules: Sequence[tuple[float, str]] = (),
     x_caption: str = "",
 ) -> SafeString:
     """The SVG of a line chart: axes, grid, horizontal rules (e.g. the ceiling),
-    the lines with a mark per point, and a legend under the plot."""
+    the lines with a mark per point, and a legend under the plot. The y axis spans
+    ``y_ticks``, the x axis is ``x`` (from `_x_scale`)."""
     # Two legend columns when every entry fits in half the width, else one.
     columns = 2 if all(len(line.legend) <= LEGEND_FITS for line in lines) else 1
     legend_rows = math.ceil(len(lines) / columns)
     plot_bottom = PLOT_TOP + PLOT_HEIGHT
+    y = Scale(y_ticks[0], y_ticks[-1], plot_bottom, PLOT_TOP)
     height = plot_bottom + AXIS_BELOW + (14 if x_caption else 0) + legend_rows * LEGEND_ROW + 6
     title_id, desc_id = f"{id_prefix}-title", f"{id_prefix}-desc"
     out = [
@@ -312,8 +318,7 @@ def running_totals_svg(
         values.append(float(rule_at))
     y_ticks = nice_ticks(min(values), max(values))
     rounds = len(state.lines)
-    x = Scale(0, max(rounds, 1), PLOT_LEFT + 6, WIDTH - PLOT_RIGHT - 6)
-    y = Scale(y_ticks[0], y_ticks[-1], PLOT_TOP + PLOT_HEIGHT, PLOT_TOP)
+    x = _x_scale(0, max(rounds, 1))
     every = max(1, math.ceil(rounds / 12))
     x_ticks = [(n, str(n)) for n in range(0, rounds + 1, every)]
     if rounds and x_ticks[-1][0] != rounds:
@@ -322,16 +327,16 @@ def running_totals_svg(
     description = f"After {rounds} round{'s' if rounds != 1 else ''}: {summary}." + (
         f" Ceiling {ceiling}." if ceiling is not None else ""
     )
+    rules = [] if rule_at is None else [(rule_at, f"ceiling {ceiling}")]
     return _render(
-        id_prefix=id_prefix,
+        lines,
+        x,
+        x_ticks,
+        y_ticks,
         title=title,
         description=description,
-        lines=lines,
-        x=x,
-        y=y,
-        x_ticks=x_ticks,
-        y_ticks=y_ticks,
-        rules=[] if rule_at is None else [(rule_at, f"ceiling {ceiling}")],
+        id_prefix=id_prefix,
+        rules=rules,
         x_caption="round",
     )
 
@@ -360,8 +365,7 @@ def rating_history_svg(
         y_ticks = nice_ticks(
             min(0.0, *(p.ordinal for p in everything)), max(0.0, *(p.ordinal for p in everything))
         )
-    x = Scale(first, max(last, first + 1), PLOT_LEFT + 6, WIDTH - PLOT_RIGHT - 6)
-    y = Scale(y_ticks[0], y_ticks[-1], PLOT_TOP + PLOT_HEIGHT, PLOT_TOP)
+    x = _x_scale(first, max(last, first + 1))
     dates = {p.sequence: p.played_on for p in everything}
     x_ticks = []
     if everything:
@@ -395,14 +399,7 @@ def rating_history_svg(
         else "No rated sessions yet."
     )
     return _render(
-        id_prefix=id_prefix,
-        title=title,
-        description=description,
-        lines=lines,
-        x=x,
-        y=y,
-        x_ticks=x_ticks,
-        y_ticks=y_ticks,
+        lines, x, x_ticks, y_ticks, title=title, description=description, id_prefix=id_prefix
     )
 
 

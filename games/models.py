@@ -3,8 +3,8 @@
 Only what was entered and what the rules service computed is stored, plus each
 seat's result, which `games.services.results` writes after every change. Rulesets
 are stored as a preset slug plus JSON overrides and validated by `games.rules` in
-services and forms. The card codes and winning outcomes the database checks come
-from `games.rules`, the one place that defines them.
+services and forms. The card codes and the outcomes (which of them win) that the
+database checks come from `games.rules`, the one place that defines them.
 """
 
 from __future__ import annotations
@@ -56,12 +56,38 @@ def validate_groups(value: object) -> None:
 WINNING_OUTCOMES = tuple(sorted(rules.WINNING_OUTCOMES))
 
 
+def _outcome_label(outcome: str) -> str:
+    """How the pages name an outcome of the rules service: "middle_drop" is "Middle
+    drop"; a default win reads better the other way round."""
+    return "Won by default" if outcome == "default_win" else outcome.replace("_", " ").capitalize()
+
+
+def _optional_link(to: type[models.Model] | str, related_name: str) -> models.ForeignKey:
+    """A link that may be empty, and is emptied rather than followed when what it
+    names is deleted: a session's rounds and history outlive the account that entered
+    them, a round its dealer's seat, and the audit trail the round."""
+    return models.ForeignKey(
+        to, on_delete=models.SET_NULL, null=True, blank=True, related_name=related_name
+    )
+
+
 def new_share_token() -> str:
     # 16 random bytes: 128 bits, URL-safe, 22 characters. Guessing one is hopeless.
     return secrets.token_urlsafe(16)
 
 
-class Player(models.Model):
+class _Named(models.Model):
+    """Listed in the order of its name, and shown by it."""
+
+    class Meta:
+        abstract = True
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(_Named):
     """Someone at the table. Most players never sign in, so the user link is optional.
 
     Names are not unique: each club's "Asha" is its own player, and a name typed
@@ -79,14 +105,8 @@ class Player(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
-    class Meta:
-        ordering = ["name"]
 
-    def __str__(self) -> str:
-        return self.name
-
-
-class League(models.Model):
+class League(_Named):
     """A group that plays together; its ruleset is the default for its sessions."""
 
     name = models.CharField(max_length=100, validators=[validate_name])
@@ -103,12 +123,6 @@ class League(models.Model):
     # import adds nobody (issue 9), it shows them to the league's owners to invite.
     imported_members = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["name"]
-
-    def __str__(self) -> str:
-        return self.name
 
 
 class Membership(models.Model):
@@ -154,13 +168,7 @@ class GameSession(models.Model):
     # transaction as every round write, so lists can filter on it without replaying
     # every session. The session page and the "no new rounds" guard replay instead.
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="created_sessions",
-    )
+    created_by = _optional_link(settings.AUTH_USER_MODEL, "created_sessions")
     created_at = models.DateTimeField(auto_now_add=True)
     # Bumped with every round written: the share page's live view polls on it.
     updated_at = models.DateTimeField(auto_now=True)
@@ -179,9 +187,7 @@ class GameSession(models.Model):
     )
     # Who dealt round 1 (by the toss, or chosen); later dealers follow from the rounds.
     # "+": a seat has no use for the reverse accessor, and the name would clash.
-    first_dealer = models.ForeignKey(
-        "Seat", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
+    first_dealer = _optional_link("Seat", "+")
 
     class Meta:
         ordering = ["-created_at", "-pk"]
@@ -239,17 +245,9 @@ class Seat(models.Model):
 class Round(models.Model):
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveIntegerField()
-    dealer = models.ForeignKey(
-        Seat, on_delete=models.SET_NULL, null=True, blank=True, related_name="dealt_rounds"
-    )
+    dealer = _optional_link(Seat, "dealt_rounds")
     cut_joker = models.CharField(max_length=3, choices=CARD_CHOICES)
-    entered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="entered_rounds",
-    )
+    entered_by = _optional_link(settings.AUTH_USER_MODEL, "entered_rounds")
     # Who entered a round that came from an imported league file, as the file names
     # them: plain text, never linked to an account here (issue 9).
     entered_by_name = models.CharField(max_length=150, blank=True, validators=[validate_name])
@@ -313,15 +311,12 @@ class HandEntry(models.Model):
         "score",
     )
 
-    class Outcome(models.TextChoices):
-        DECLARED = "declared", "Declared"
-        SHOWN = "shown", "Shown"
-        DEAL_SHOW = "deal_show", "Deal show"
-        FIRST_DROP = "first_drop", "First drop"
-        MIDDLE_DROP = "middle_drop", "Middle drop"
-        INVALID_DECLARATION = "invalid_declaration", "Invalid declaration"
-        DECLARE_TIMEOUT = "declare_timeout", "Declare timeout"
-        DEFAULT_WIN = "default_win", "Won by default"
+    # The rules service's outcomes, in its order, e.g. Outcome.FIRST_DROP = "first_drop",
+    # labelled "First drop".
+    Outcome = models.TextChoices(
+        "Outcome",
+        [(outcome.upper(), (outcome, _outcome_label(outcome))) for outcome in rules.OUTCOMES],
+    )
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="entries")
     # The player rather than the seat: standings across a league group by player.
@@ -375,9 +370,7 @@ class Rejoin(models.Model):
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="rejoins")
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="rejoins")
     after_round = models.PositiveIntegerField()
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
+    created_by = _optional_link(settings.AUTH_USER_MODEL, "+")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -401,9 +394,7 @@ class Rating(models.Model):
 
     class Meta:
         ordering = ["league", "-ordinal"]
-        constraints = [
-            models.UniqueConstraint(fields=["league", "player"], name="rating_unique"),
-        ]
+        constraints = [models.UniqueConstraint(fields=["league", "player"], name="rating_unique")]
 
     def __str__(self) -> str:
         return f"{self.player} in {self.league}: {self.ordinal:.1f}"
@@ -445,14 +436,10 @@ class RoundChange(models.Model):
         DELETED = "deleted", "Deleted"
 
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="changes")
-    round = models.ForeignKey(
-        Round, on_delete=models.SET_NULL, null=True, blank=True, related_name="changes"
-    )
+    round = _optional_link(Round, "changes")
     number = models.PositiveIntegerField()  # the round's number when it was changed
     action = models.CharField(max_length=10, choices=Action.choices)
-    changed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
+    changed_by = _optional_link(settings.AUTH_USER_MODEL, "+")
     changed_at = models.DateTimeField(default=timezone.now, db_index=True)
     # {"cut_joker", "dealer", "version", "entries": [{"player", "outcome", "groups",
     # "score"}]}: written by services/rounds.py only.

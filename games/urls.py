@@ -3,7 +3,9 @@ route below can use them: ``id`` for database ids, ``token`` for share links."""
 
 from __future__ import annotations
 
-from django.urls import path, register_converter
+from collections.abc import Callable
+
+from django.urls import URLPattern, path, register_converter
 
 from games.views import accounts, leagues, rounds, sessions, sharing, standings, transfer
 
@@ -39,72 +41,63 @@ register_converter(ShareTokenConverter, "token")
 
 app_name = "games"
 
+
+def under(prefix: str) -> Callable[..., URLPattern]:
+    """``path`` for a family of routes whose URLs share ``prefix``."""
+
+    def route(rest: str, view: Callable, *, name: str) -> URLPattern:
+        return path(prefix + rest, view, name=name)
+
+    return route
+
+
+session = under("sessions/<id:pk>/")
+session_rounds = under("sessions/<id:pk>/rounds/")
+session_round = under("sessions/<id:pk>/rounds/<id:round_pk>/")
+shared = under("shared/<token:token>/")
+league = under("leagues/<slug:slug>/")
+
 urlpatterns = [
     path("", sessions.home, name="home"),
     path("accounts/signup/", accounts.signup, name="signup"),
     # A session, managing it, its live table and exports.
     path("sessions/new/", sessions.session_new, name="session_new"),
-    path("sessions/<id:pk>/", sessions.session_detail, name="session_detail"),
-    path("sessions/<id:pk>/scoreboard/", sessions.session_scoreboard, name="session_scoreboard"),
-    path("sessions/<id:pk>/stakes/", sessions.session_stakes, name="session_stakes"),
-    path("sessions/<id:pk>/close/", sessions.session_close, name="session_close"),
-    path("sessions/<id:pk>/rejoin/", sessions.session_rejoin, name="session_rejoin"),
-    path("sessions/<id:pk>/share/", sessions.session_share_reset, name="session_share_reset"),
-    path("sessions/<id:pk>/history/", sessions.session_history, name="session_history"),
-    path("sessions/<id:pk>/totals.svg", sessions.session_totals_chart, name="session_totals_chart"),
-    path("sessions/<id:pk>/rounds.csv", transfer.session_rounds_csv, name="session_rounds_csv"),
-    path("sessions/<id:pk>/rounds.xlsx", transfer.session_rounds_xlsx, name="session_rounds_xlsx"),
-    # Its rounds.
-    path("sessions/<id:pk>/rounds/", rounds.round_create, name="round_create"),
-    path("sessions/<id:pk>/rounds/preview/", rounds.round_preview, name="round_preview"),
-    path("sessions/<id:pk>/rounds/arrange/", rounds.round_arrange, name="round_arrange"),
-    path("sessions/<id:pk>/rounds/<id:round_pk>/", rounds.round_detail, name="round_detail"),
-    path("sessions/<id:pk>/rounds/<id:round_pk>/edit/", rounds.round_edit, name="round_edit"),
-    path(
-        "sessions/<id:pk>/rounds/<id:round_pk>/preview/",
-        rounds.round_preview,
-        name="round_edit_preview",
-    ),
-    path(
-        "sessions/<id:pk>/rounds/<id:round_pk>/arrange/",
-        rounds.round_arrange,
-        name="round_edit_arrange",
-    ),
-    path("sessions/<id:pk>/rounds/<id:round_pk>/delete/", rounds.round_delete, name="round_delete"),
-    path(
-        "sessions/<id:pk>/rounds/<id:round_pk>/history/",
-        rounds.round_history,
-        name="round_history",
-    ),
+    session("", sessions.session_detail, name="session_detail"),
+    session("scoreboard/", sessions.session_scoreboard, name="session_scoreboard"),
+    session("stakes/", sessions.session_stakes, name="session_stakes"),
+    session("close/", sessions.session_close, name="session_close"),
+    session("rejoin/", sessions.session_rejoin, name="session_rejoin"),
+    session("share/", sessions.session_share_reset, name="session_share_reset"),
+    session("history/", sessions.session_history, name="session_history"),
+    session("totals.svg", sessions.session_totals_chart, name="session_totals_chart"),
+    session("rounds.csv", transfer.session_rounds_csv, name="session_rounds_csv"),
+    session("rounds.xlsx", transfer.session_rounds_xlsx, name="session_rounds_xlsx"),
+    # Its rounds: the next one (saved, previewed and arranged while it is typed), then
+    # one played, which the same preview and arrange views serve while it is edited.
+    session_rounds("", rounds.round_create, name="round_create"),
+    session_rounds("preview/", rounds.round_preview, name="round_preview"),
+    session_rounds("arrange/", rounds.round_arrange, name="round_arrange"),
+    session_round("", rounds.round_detail, name="round_detail"),
+    session_round("edit/", rounds.round_edit, name="round_edit"),
+    session_round("preview/", rounds.round_preview, name="round_edit_preview"),
+    session_round("arrange/", rounds.round_arrange, name="round_edit_arrange"),
+    session_round("delete/", rounds.round_delete, name="round_delete"),
+    session_round("history/", rounds.round_history, name="round_history"),
     # The read-only share link: no sign-in.
-    path("shared/<token:token>/", sharing.shared_session, name="shared_session"),
-    path("shared/<token:token>/scoreboard/", sharing.shared_scoreboard, name="shared_scoreboard"),
-    path(
-        "shared/<token:token>/totals.svg", sharing.shared_totals_chart, name="shared_totals_chart"
-    ),
+    shared("", sharing.shared_session, name="shared_session"),
+    shared("scoreboard/", sharing.shared_scoreboard, name="shared_scoreboard"),
+    shared("totals.svg", sharing.shared_totals_chart, name="shared_totals_chart"),
     # Leagues ("new" is reserved: no league takes that slug), standings, exports.
     path("leagues/", leagues.league_list, name="league_list"),
     path("leagues/new/", leagues.league_new, name="league_new"),
-    path("leagues/<slug:slug>/", leagues.league_detail, name="league_detail"),
-    path("leagues/<slug:slug>/rules/", leagues.league_rules, name="league_rules"),
-    path("leagues/<slug:slug>/members/", leagues.member_add, name="member_add"),
-    path(
-        "leagues/<slug:slug>/members/<id:member_pk>/",
-        leagues.member_change,
-        name="member_change",
-    ),
-    path("leagues/<slug:slug>/standings/", standings.league_standings, name="league_standings"),
-    path(
-        "leagues/<slug:slug>/standings.csv",
-        transfer.league_standings_csv,
-        name="league_standings_csv",
-    ),
-    path(
-        "leagues/<slug:slug>/standings.xlsx",
-        transfer.league_standings_xlsx,
-        name="league_standings_xlsx",
-    ),
-    path("leagues/<slug:slug>/export.json", transfer.league_export, name="league_export"),
+    league("", leagues.league_detail, name="league_detail"),
+    league("rules/", leagues.league_rules, name="league_rules"),
+    league("members/", leagues.member_add, name="member_add"),
+    league("members/<id:member_pk>/", leagues.member_change, name="member_change"),
+    league("standings/", standings.league_standings, name="league_standings"),
+    league("standings.csv", transfer.league_standings_csv, name="league_standings_csv"),
+    league("standings.xlsx", transfer.league_standings_xlsx, name="league_standings_xlsx"),
+    league("export.json", transfer.league_export, name="league_export"),
     path("players/<id:pk>/", standings.player_detail, name="player_detail"),
     # Not under leagues/: a league's own pages are leagues/<slug>/..., and a league
     # slugged "import" must not meet this page.

@@ -72,8 +72,12 @@ class RoundForm(forms.Form):
         outcomes = [(o, HandEntry.Outcome(o).label) for o in entry.ruleset.outcomes]
         for seat in entry.seats:
             name = seat.player.name
+            # Buttons, not a select: one tap for the outcome (the preset's only).
             self.fields[f"outcome_{seat.pk}"] = forms.ChoiceField(
-                choices=outcomes, initial="shown", label=f"{name}: outcome"
+                choices=outcomes,
+                initial="shown",
+                label=f"{name}: outcome",
+                widget=forms.RadioSelect,
             )
             self.fields[f"groups_{seat.pk}"] = forms.CharField(
                 required=False,
@@ -81,7 +85,7 @@ class RoundForm(forms.Form):
                 label=f"{name}: groups",
                 widget=forms.Textarea(
                     attrs={
-                        "rows": 3,
+                        "rows": 2,
                         "autocomplete": "off",
                         "autocapitalize": "characters",
                         "spellcheck": "false",
@@ -114,6 +118,11 @@ class RoundForm(forms.Form):
         for message in self.check.errors:
             self.add_error(None, message)
         return cleaned
+
+    @property
+    def problem_count(self) -> int:
+        """How many messages the form holds: the number the list above Save gives."""
+        return sum(len(errors) for errors in self.errors.values())
 
     def rows(self) -> list[PlayerRow]:
         checks = {p.seat.pk: p for p in self.check.players} if self.check else {}

@@ -29,6 +29,16 @@ def _option(help: str, **extra: Any) -> Any:
     return field(metadata={"help": help, **extra})
 
 
+def _count(help: str, **extra: Any) -> Any:
+    """An option that counts decks, cards, groups or jokers: at least 1."""
+    return _option(help, minimum=1, **extra)
+
+
+def _points(help: str, minimum: int = 0) -> Any:
+    """An option in points: what a hand costs or a card is worth."""
+    return _option(help, minimum=minimum)
+
+
 @dataclass(frozen=True)
 class Ruleset:
     """All options of one rule set. Build one with :func:`get_ruleset`."""
@@ -36,9 +46,7 @@ class Ruleset:
     preset: str = _option("The preset these options start from.")
     # Cards and jokers (RULES §1–2)
     hand_size: int = _option("Cards dealt to each player: 21 or 13.", choices=(13, 21))
-    decks: int = _option(
-        "Decks of 53 cards (52 and one printed joker) in the shoe.", minimum=1, maximum=4
-    )
+    decks: int = _count("Decks of 53 cards (52 and one printed joker) in the shoe.", maximum=4)
     wild_rank_all_suits: bool = _option(
         "Every card of the cut rank is a joker (off: only the cut card's suit, as in Paplu)."
     )
@@ -55,13 +63,11 @@ class Ruleset:
     declarations: tuple[str, ...] = _option(
         "Ways a declaration can be valid.", choices=DECLARATION_WAYS
     )
-    pure_needed: int = _option(
-        "Pure sequences (tunnelas count) needed for the three-pure way.", minimum=1
-    )
-    tunnelas_needed: int = _option("Tunnelas needed for the tunnelas way.", minimum=1)
-    dublees_needed: int = _option("Dublees needed for the dublees way.", minimum=1)
-    jokers_needed: int = _option("Jokers in one group needed for the jokers way.", minimum=1)
-    marriages_needed: int = _option("Marriage groups needed for the marriages way.", minimum=1)
+    pure_needed: int = _count("Pure sequences (tunnelas count) needed for the three-pure way.")
+    tunnelas_needed: int = _count("Tunnelas needed for the tunnelas way.")
+    dublees_needed: int = _count("Dublees needed for the dublees way.")
+    jokers_needed: int = _count("Jokers in one group needed for the jokers way.")
+    marriages_needed: int = _count("Marriage groups needed for the marriages way.")
     marriage_triples: str = _option(
         "Three identical cards that also make a marriage group: none, claim_cards "
         "(any claim card, Kodai) or upper_lower (upper or lower jokers, Paplu).",
@@ -74,77 +80,67 @@ class Ruleset:
         "out below three pure groups).",
         choices=COUNTING_RULES,
     )
-    hand_cap: int = _option("Most points a loser's hand can cost.", minimum=1)
+    hand_cap: int = _points("Most points a loser's hand can cost.", minimum=1)
     cap_includes_values: bool = _option(
         "The cap covers hand points plus the value points a loser pays (Paplu)."
     )
-    zero_count_becomes: int = _option("What a shown hand that counts 0 costs.", minimum=0)
-    first_drop: int = _option("Points for dropping before the first pick.", minimum=0)
-    middle_drop: int = _option("Points for dropping later or being forced out.", minimum=0)
-    invalid_declaration: int = _option("Points for a wrong declaration.", minimum=0)
-    declare_timeout: int | None = _option(
-        "Points for not grouping the hand in time after finishing (empty: outcome not used).",
-        minimum=0,
+    zero_count_becomes: int = _points("What a shown hand that counts 0 costs.")
+    first_drop: int = _points("Points for dropping before the first pick.")
+    middle_drop: int = _points("Points for dropping later or being forced out.")
+    invalid_declaration: int = _points("Points for a wrong declaration.")
+    declare_timeout: int | None = _points(
+        "Points for not grouping the hand in time after finishing (empty: outcome not used)."
     )
     deal_show: bool = _option(
         "A loser who had no turn yet pays half the count (the deal-show outcome)."
     )
-    deal_show_min: int = _option("Least a deal show costs.", minimum=0)
-    deal_show_max: int = _option("Most a deal show costs.", minimum=0)
-    two_point_loss: int = _option("What a two-point hand costs.", minimum=0)
+    deal_show_min: int = _points("Least a deal show costs.")
+    deal_show_max: int = _points("Most a deal show costs.")
+    two_point_loss: int = _points("What a two-point hand costs.")
     two_point_three_pure: bool = _option(
         "A loser whose groups would be a valid three-pure declaration pays only the two-point loss."
     )
-    two_point_dublees: int | None = _option(
-        "Dublee groups that make a two-point hand (empty: none).", minimum=1
+    two_point_dublees: int | None = _count(
+        "Dublee groups that make a two-point hand (empty: none)."
     )
-    two_point_jokers: int | None = _option(
-        "Jokers in one all-joker group that make a two-point hand (empty: none).", minimum=1
+    two_point_jokers: int | None = _count(
+        "Jokers in one all-joker group that make a two-point hand (empty: none)."
     )
-    two_point_tunnelas: int | None = _option(
-        "Tunnela groups that make a two-point hand (empty: none).", minimum=1
+    two_point_tunnelas: int | None = _count(
+        "Tunnela groups that make a two-point hand (empty: none)."
     )
-    two_point_marriages: int | None = _option(
-        "Marriage groups that make a two-point hand (empty: none).", minimum=1
+    two_point_marriages: int | None = _count(
+        "Marriage groups that make a two-point hand (empty: none)."
     )
-    free_hand_doubles: int | None = _option(
+    free_hand_doubles: int | None = _count(
         "Doubles in hand (a tenali counts once) that make a loser free of points and "
-        "claims (empty: none).",
-        minimum=1,
+        "claims (empty: none)."
     )
-    free_hand_jokers: int | None = _option(
-        "Jokers in hand that make a loser free of points and claims (empty: none).", minimum=1
+    free_hand_jokers: int | None = _count(
+        "Jokers in hand that make a loser free of points and claims (empty: none)."
     )
     # Value cards (RULES §6): points for 1, 2 and 3 cards of a type, exchanged among
     # the players who did not drop.
     value_cards: bool = _option("Players exchange value points for value cards.")
-    value_cut: tuple[int, int, int] = _option(
-        "Value of 1, 2, 3 spare copies of the cut card.", minimum=0
-    )
-    value_upper: tuple[int, int, int] = _option("Value of 1, 2, 3 spare upper jokers.", minimum=0)
-    value_lower: tuple[int, int, int] = _option("Value of 1, 2, 3 spare lower jokers.", minimum=0)
-    value_printed_joker: tuple[int, int, int] = _option(
-        "Value of 1, 2, 3 printed jokers.", minimum=0
-    )
+    value_cut: tuple[int, int, int] = _points("Value of 1, 2, 3 spare copies of the cut card.")
+    value_upper: tuple[int, int, int] = _points("Value of 1, 2, 3 spare upper jokers.")
+    value_lower: tuple[int, int, int] = _points("Value of 1, 2, 3 spare lower jokers.")
+    value_printed_joker: tuple[int, int, int] = _points("Value of 1, 2, 3 printed jokers.")
     value_extra_cards: tuple[str, ...] = _option(
         "Other value cards, each its own type (Paplu: AS and 2C).", cards=True
     )
-    value_extra: tuple[int, int, int] = _option(
-        "Value of 1, 2, 3 copies of each other value card.", minimum=0
-    )
-    value_marriages: tuple[int, int, int] = _option(
-        "Value of 1, 2, 3 marriages (one lower joker, cut card and upper joker each).",
-        minimum=0,
+    value_extra: tuple[int, int, int] = _points("Value of 1, 2, 3 copies of each other value card.")
+    value_marriages: tuple[int, int, int] = _points(
+        "Value of 1, 2, 3 marriages (one lower joker, cut card and upper joker each)."
     )
     # Claims (RULES §6, Kodai)
     claims: bool = _option(
         "The winner's claim cards are added to every other player's score (Kodai)."
     )
-    claim_card: int = _option("Claim points per claim card.", minimum=0)
-    claim_marriage: int = _option("Claim points per marriage.", minimum=0)
-    claim_mini_marriage: int = _option(
-        "Claim points per mini-marriage (a tenali of the cut rank in another suit).",
-        minimum=0,
+    claim_card: int = _points("Claim points per claim card.")
+    claim_marriage: int = _points("Claim points per marriage.")
+    claim_mini_marriage: int = _points(
+        "Claim points per mini-marriage (a tenali of the cut rank in another suit)."
     )
     # Totals (RULES §5)
     totals: str = _option(
@@ -152,7 +148,7 @@ class Ruleset:
         "to their totals and the lowest total is best.",
         choices=TOTALS_MODES,
     )
-    ceiling: int | None = _option(
+    ceiling: int | None = _points(
         "The session's point ceiling (empty: play until the table stops).", minimum=1
     )
     ceiling_mode: str = _option(
@@ -161,10 +157,9 @@ class Ruleset:
         "out_passing: as out, but only a total above the ceiling puts a player out.",
         choices=CEILING_MODES,
     )
-    rejoin_cutoff: int | None = _option(
+    rejoin_cutoff: int | None = _points(
         "An eliminated player may rejoin at the highest total still in plus one, while no "
-        "player still in is above this total (empty: no rejoining).",
-        minimum=0,
+        "player still in is above this total (empty: no rejoining)."
     )
 
     @property
@@ -196,137 +191,77 @@ def _jsonable(value: Any) -> Any:
 
 
 # --- The presets (RULES.md §5 table) -------------------------------------------------
+# One line per topic, in the order of the Ruleset's options.
 
-_21_CARD = dict(
-    hand_size=21,
-    decks=3,
-    wild_rank_all_suits=True,
-    upper_lower_jokers=True,
-    tunnelas_and_dublees=True,
-    printed_joker_tunnela=True,
-    printed_joker_dublee=True,
-    declarations=("three_pure", "tunnelas", "dublees", "jokers"),
-    pure_needed=3,
-    tunnelas_needed=3,
-    dublees_needed=8,
-    jokers_needed=8,
-    marriages_needed=2,
-    marriage_triples="none",
-    counting="standard",
-    cap_includes_values=False,
-    zero_count_becomes=2,
-    first_drop=30,
-    invalid_declaration=120,
-    declare_timeout=None,
-    deal_show=False,
-    deal_show_min=2,
-    deal_show_max=60,
-    two_point_loss=2,
-    two_point_three_pure=False,
-    two_point_dublees=None,
-    two_point_jokers=None,
-    two_point_tunnelas=None,
-    two_point_marriages=None,
-    free_hand_doubles=None,
-    free_hand_jokers=None,
-    value_cards=False,
-    value_cut=(0, 0, 0),
-    value_upper=(0, 0, 0),
-    value_lower=(0, 0, 0),
-    value_printed_joker=(0, 0, 0),
-    value_extra_cards=(),
-    value_extra=(0, 0, 0),
-    value_marriages=(0, 0, 0),
-    claims=False,
-    claim_card=10,
-    claim_marriage=100,
-    claim_mini_marriage=50,
-    totals="net",
-    ceiling=None,
-    ceiling_mode="game_ends",
-    rejoin_cutoff=None,
+_21_CARD = (
+    # Cards, jokers and groups (§1–3)
+    dict(hand_size=21, decks=3, wild_rank_all_suits=True, upper_lower_jokers=True)
+    | dict(tunnelas_and_dublees=True, printed_joker_tunnela=True, printed_joker_dublee=True)
+    # Declarations (§4)
+    | dict(declarations=("three_pure", "tunnelas", "dublees", "jokers"), pure_needed=3)
+    | dict(tunnelas_needed=3, dublees_needed=8, jokers_needed=8, marriages_needed=2)
+    | dict(marriage_triples="none")
+    # Hand points (§5)
+    | dict(counting="standard", cap_includes_values=False, zero_count_becomes=2)
+    | dict(first_drop=30, invalid_declaration=120, declare_timeout=None)
+    | dict(deal_show=False, deal_show_min=2, deal_show_max=60)
+    | dict(two_point_loss=2, two_point_three_pure=False, two_point_dublees=None)
+    | dict(two_point_jokers=None, two_point_tunnelas=None, two_point_marriages=None)
+    | dict(free_hand_doubles=None, free_hand_jokers=None)
+    # Value cards and claims (§6)
+    | dict(value_cards=False, value_cut=(0, 0, 0), value_upper=(0, 0, 0), value_lower=(0, 0, 0))
+    | dict(value_printed_joker=(0, 0, 0), value_extra_cards=(), value_extra=(0, 0, 0))
+    | dict(value_marriages=(0, 0, 0))
+    | dict(claims=False, claim_card=10, claim_marriage=100, claim_mini_marriage=50)
+    # Totals (§5)
+    | dict(totals="net", ceiling=None, ceiling_mode="game_ends", rejoin_cutoff=None)
 )
 
-_13_CARD = _21_CARD | dict(
-    hand_size=13,
-    decks=2,
-    upper_lower_jokers=False,
-    tunnelas_and_dublees=False,
-    printed_joker_tunnela=False,
-    printed_joker_dublee=False,
-    declarations=("show13",),
-    hand_cap=80,
-    first_drop=20,
-    middle_drop=40,
-    invalid_declaration=80,
+_13_CARD = (
+    _21_CARD
+    | dict(hand_size=13, decks=2, upper_lower_jokers=False)
+    | dict(tunnelas_and_dublees=False, printed_joker_tunnela=False, printed_joker_dublee=False)
+    | dict(declarations=("show13",))
+    | dict(hand_cap=80, first_drop=20, middle_drop=40, invalid_declaration=80)
 )
+
+# The two-point hands of 21-card points; Paplu has them too.
+_21_TWO_POINT = dict(two_point_three_pure=True, two_point_dublees=6, two_point_jokers=7)
 
 PRESETS: dict[str, Ruleset] = {
     "21-points": Ruleset(
         preset="21-points",
         **_21_CARD
-        | dict(
-            hand_cap=120,
-            middle_drop=70,
-            declare_timeout=120,
-            deal_show=True,
-            two_point_three_pure=True,
-            two_point_dublees=6,
-            two_point_jokers=7,
-            value_cards=True,
-            value_cut=(10, 30, 50),
-            value_upper=(10, 30, 50),
-            value_lower=(10, 30, 50),
-            value_marriages=(100, 300, 500),
-        ),
+        | dict(hand_cap=120, middle_drop=70, declare_timeout=120, deal_show=True)
+        | _21_TWO_POINT
+        | dict(value_cards=True, value_cut=(10, 30, 50), value_marriages=(100, 300, 500))
+        | dict(value_upper=(10, 30, 50), value_lower=(10, 30, 50)),
     ),
     "21-paplu": Ruleset(
         preset="21-paplu",
         **_21_CARD
-        | dict(
-            wild_rank_all_suits=False,
-            printed_joker_tunnela=False,
-            declarations=("three_pure", "tunnelas", "dublees", "jokers", "marriages"),
-            marriage_triples="upper_lower",
-            hand_cap=250,
-            cap_includes_values=True,
-            middle_drop=60,
-            # 21-points' two-point hands plus seed 003's: 3 tunnelas, 7 or 8 dublees
-            # (within 6+), 8 jokers (within 7+) and 2 marriages.
-            two_point_three_pure=True,
-            two_point_dublees=6,
-            two_point_jokers=7,
-            two_point_tunnelas=3,
-            two_point_marriages=2,
-            value_cards=True,
-            value_cut=(10, 20, 30),
-            value_upper=(20, 40, 60),
-            value_lower=(20, 40, 60),
-            value_printed_joker=(20, 40, 60),
-            value_extra_cards=("AS", "2C"),
-            value_extra=(20, 40, 60),
-            value_marriages=(100, 200, 300),
-        ),
+        | dict(wild_rank_all_suits=False, printed_joker_tunnela=False)
+        | dict(declarations=("three_pure", "tunnelas", "dublees", "jokers", "marriages"))
+        | dict(marriage_triples="upper_lower", hand_cap=250, cap_includes_values=True)
+        | dict(middle_drop=60)
+        # Seed 003's two-point hands besides: 3 tunnelas, 7 or 8 dublees (within 6+),
+        # 8 jokers (within 7+) and 2 marriages.
+        | _21_TWO_POINT
+        | dict(two_point_tunnelas=3, two_point_marriages=2)
+        | dict(value_cards=True, value_cut=(10, 20, 30), value_marriages=(100, 200, 300))
+        | dict(value_upper=(20, 40, 60), value_lower=(20, 40, 60))
+        | dict(value_printed_joker=(20, 40, 60), value_extra=(20, 40, 60))
+        | dict(value_extra_cards=("AS", "2C")),
     ),
     "21-kodai": Ruleset(
         preset="21-kodai",
         **_21_CARD
-        | dict(
-            declarations=("three_pure", "tunnelas", "dublees", "jokers", "marriages"),
-            jokers_needed=9,
-            marriage_triples="claim_cards",
-            counting="kodai",
-            hand_cap=100,
-            zero_count_becomes=0,
-            middle_drop=60,
-            invalid_declaration=100,
-            free_hand_doubles=7,
-            free_hand_jokers=8,
-            claims=True,
-            totals="penalty",
-            ceiling=500,
-            ceiling_mode="game_ends",
-        ),
+        | dict(declarations=("three_pure", "tunnelas", "dublees", "jokers", "marriages"))
+        | dict(jokers_needed=9, marriage_triples="claim_cards")
+        | dict(counting="kodai", hand_cap=100, zero_count_becomes=0)
+        | dict(middle_drop=60, invalid_declaration=100)
+        | dict(free_hand_doubles=7, free_hand_jokers=8, claims=True)
+        | dict(totals="penalty", ceiling=500, ceiling_mode="game_ends"),
     ),
     "13-points": Ruleset(preset="13-points", **_13_CARD),
     "13-pool-101": Ruleset(
@@ -336,14 +271,8 @@ PRESETS: dict[str, Ruleset] = {
     "13-pool-201": Ruleset(
         preset="13-pool-201",
         **_13_CARD
-        | dict(
-            first_drop=25,
-            middle_drop=50,
-            totals="penalty",
-            ceiling=201,
-            ceiling_mode="out",
-            rejoin_cutoff=174,
-        ),
+        | dict(first_drop=25, middle_drop=50)
+        | dict(totals="penalty", ceiling=201, ceiling_mode="out", rejoin_cutoff=174),
     ),
 }
 

@@ -9,6 +9,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from games.models import HandEntry
+from games.rules import ARRANGED_OUTCOMES
 from games.rules.cards import RANK_NAMES, SUIT_SYMBOLS
 
 register = template.Library()
@@ -60,7 +61,33 @@ def words(value: str | None) -> str:
     return (value or "").replace("_", " ")
 
 
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+_RANK_WORDS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
+
+
 @register.simple_tag
-def card_ranks() -> tuple[str, ...]:
-    """A 2 … 10 J Q K, for the card keypad."""
-    return RANK_NAMES[1:]
+def picker_suits() -> list[dict]:
+    """The card picker's rows: each suit with its thirteen cards, A … K, as the
+    notation the groups field takes (``10H``) and the name a screen reader says."""
+    return [
+        {
+            "letter": suit,
+            "symbol": symbol,
+            "name": SUIT_NAMES[suit],
+            "cards": [
+                {
+                    "code": rank + suit,
+                    "rank": rank,
+                    "name": f"{_RANK_WORDS.get(rank, rank)} of {SUIT_NAMES[suit]}",
+                }
+                for rank in RANK_NAMES[1:]
+            ],
+        }
+        for suit, symbol in SUIT_SYMBOLS.items()
+    ]
+
+
+@register.simple_tag
+def card_outcomes() -> str:
+    """The outcomes whose player shows cards (the rest need none), for the picker."""
+    return " ".join(sorted(ARRANGED_OUTCOMES))

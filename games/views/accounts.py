@@ -11,7 +11,7 @@ from django.template.response import TemplateResponse
 from django.views.decorators.http import require_http_methods
 
 from games.forms.accounts import SignupForm
-from games.pages import FORM_ERRORS, TOO_MANY_REQUESTS
+from games.http import FORM_ERRORS, TOO_MANY_REQUESTS
 from scorekeeper import security
 
 

@@ -19,8 +19,8 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from games.access import league_for, leagues_of, role_of
 from games.forms.leagues import LeagueForm, MemberForm, RoleForm
+from games.http import FORM_ERRORS
 from games.models import League, Membership
-from games.pages import FORM_ERRORS
 from games.rules import PRESETS, RulesError
 from games.services.leagues import (
     LeagueError,

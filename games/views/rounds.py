@@ -14,8 +14,8 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from games.access import can_write, round_for, session_for
 from games.forms.rounds import RoundForm
+from games.http import FORM_ERRORS, posted_id, redirect_for
 from games.models import Round
-from games.pages import FORM_ERRORS, posted_id, redirect_for, session_page_context
 from games.rules import RulesError
 from games.services.errors import EntryRejected
 from games.services.rounds import (
@@ -29,6 +29,7 @@ from games.services.rounds import (
     save_round,
 )
 from games.services.scoreboard import load_scoreboard
+from games.session_page import session_page_context
 
 
 @login_required

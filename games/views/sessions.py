@@ -4,6 +4,8 @@ with its live score table, and managing it (stakes, end, rejoins, share link, hi
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
@@ -14,16 +16,8 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from games.access import can_view, leagues_for_scorer, session_for, sessions_visible_to
 from games.forms.sessions import MAX_SEATS, SessionForm
+from games.http import FORM_ERRORS, chart_response, posted_id, redirect_for
 from games.models import GameSession, League, Player
-from games.pages import (
-    FORM_ERRORS,
-    chart_response,
-    posted_id,
-    redirect_for,
-    scoreboard_context,
-    session_page_context,
-    stakes_form,
-)
 from games.rules import PRESETS
 from games.services.errors import EntryRejected
 from games.services.rounds import (
@@ -41,6 +35,7 @@ from games.services.sessions import (
     set_stakes,
     toss_seats,
 )
+from games.session_page import scoreboard_context, session_page_context, stakes_form
 
 
 @require_safe
@@ -168,12 +163,28 @@ def session_scoreboard(request: HttpRequest, pk: int) -> HttpResponse:
         if request.GET.get("v") == live_stamp(session):
             return HttpResponse(status=204)
         board = load_scoreboard(session)
+    # A scorer's page also shows the totals line above the round form: it comes along.
     context = scoreboard_context(request, session, board)
+    context["strip"] = context["writer"]
     return TemplateResponse(request, "partials/score_table.html", context)
 
 
 def _back_to_session(request: HttpRequest, session: GameSession) -> HttpResponse:
     return redirect_for(request, reverse("games:session_detail", args=[session.pk]))
+
+
+def _try_change(
+    request: HttpRequest, session: GameSession, change: Callable[[], object], done: str
+) -> HttpResponse:
+    """Make a change the rules may refuse, then go back to the session page saying
+    that it was done or why it was not."""
+    try:
+        change()
+    except EntryRejected as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, done)
+    return _back_to_session(request, session)
 
 
 @login_required
@@ -200,16 +211,13 @@ def session_stakes(request: HttpRequest, pk: int) -> HttpResponse:
 def session_close(request: HttpRequest, pk: int) -> HttpResponse:
     """End a points game by hand (``reopen`` in the POST takes it back)."""
     session = session_for(request.user, pk, "write")
-    try:
-        if request.POST.get("reopen"):
-            reopen_session(session)
-            messages.success(request, "Session reopened: play on.")
-        else:
-            close_session(session)
-            messages.success(request, "Session ended: the best total wins.")
-    except EntryRejected as error:
-        messages.error(request, str(error))
-    return _back_to_session(request, session)
+    if request.POST.get("reopen"):
+        return _try_change(
+            request, session, lambda: reopen_session(session), "Session reopened: play on."
+        )
+    return _try_change(
+        request, session, lambda: close_session(session), "Session ended: the best total wins."
+    )
 
 
 @login_required
@@ -217,23 +225,23 @@ def session_close(request: HttpRequest, pk: int) -> HttpResponse:
 def session_rejoin(request: HttpRequest, pk: int) -> HttpResponse:
     """An eliminated player buys back in (pool rules), or a rejoin is taken back."""
     session = session_for(request.user, pk, "write")
-    try:
-        if "cancel" in request.POST:
-            rejoin_pk = posted_id(request, "cancel")
-            if rejoin_pk is None:
-                return HttpResponseBadRequest("Say which rejoin to take back.")
-            cancel_rejoin(session, rejoin_pk)
-            messages.success(request, "Rejoin taken back.")
-        else:
-            seat_pk = posted_id(request, "seat")
-            seat = session.seats.select_related("player").filter(pk=seat_pk).first()
-            if seat_pk is None or seat is None:
-                return HttpResponseBadRequest("Say who rejoins.")
-            rejoin(session, seat, request.user)
-            messages.success(request, f"{seat.player.name} rejoined.")
-    except EntryRejected as error:
-        messages.error(request, str(error))
-    return _back_to_session(request, session)
+    if "cancel" in request.POST:
+        rejoin_pk = posted_id(request, "cancel")
+        if rejoin_pk is None:
+            return HttpResponseBadRequest("Say which rejoin to take back.")
+        return _try_change(
+            request, session, lambda: cancel_rejoin(session, rejoin_pk), "Rejoin taken back."
+        )
+    seat_pk = posted_id(request, "seat")
+    seat = session.seats.select_related("player").filter(pk=seat_pk).first()
+    if seat_pk is None or seat is None:
+        return HttpResponseBadRequest("Say who rejoins.")
+    return _try_change(
+        request,
+        session,
+        lambda: rejoin(session, seat, request.user),
+        f"{seat.player.name} rejoined.",
+    )
 
 
 @login_required

@@ -13,8 +13,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from games.access import session_for_share_token
+from games.http import chart_response
 from games.models import GameSession
-from games.pages import chart_response
 from games.services.money import money_of
 from games.services.scoreboard import (
     Scoreboard,

@@ -15,8 +15,8 @@ from django.views.decorators.http import require_safe
 from games import charts
 from games.access import league_for, member_league_ids, visible_sessions
 from games.forms.standings import StandingsFilter
+from games.http import FORM_ERRORS
 from games.models import GameSession, HandEntry, Player, Rating, RatingChange, Seat
-from games.pages import FORM_ERRORS
 from games.queries.players import player_groups
 from games.queries.standings import (
     RatingPoint,

@@ -22,8 +22,8 @@ from django_htmx.http import HttpResponseClientRedirect
 from games.access import league_for, session_for
 from games.forms.standings import StandingsFilter
 from games.forms.transfer import TOO_LARGE, LeagueImportForm
+from games.http import FORM_ERRORS, download
 from games.models import GameSession, Membership
-from games.pages import FORM_ERRORS, download
 from games.transfer.league_export import dumps, export_league
 from games.transfer.league_import import ImportRefused, import_league
 from games.transfer.tables import Table, session_history, standings_table, to_csv, to_xlsx

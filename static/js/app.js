@@ -1,33 +1,154 @@
 // Progressive enhancement for the scorekeeper. Every page works without this file:
-// the round form is a plain form and the keypad stays hidden; here the keypad types
-// cards into the groups field being edited, known players can be seated by tap, and a
-// request that fails (no network, a 5xx, a timeout) is said beside the button tapped.
+// the round form is a plain form and the card picker stays hidden; here the picker
+// types cards into the field being entered, known players can be seated by tap, the
+// problems after Save are shown where the finger is, an open form follows a round
+// saved on another phone, and a request that fails (no network, a 5xx, a timeout) is
+// said beside the button tapped.
 (function () {
   "use strict";
 
   var CARD_AT_END = /(?:10|[2-9TJQKA])[SHDC\u2660\u2665\u2666\u2663]$|(?:PJ|JK|\*)$/i;
-  var pendingRank = null; // a rank key pressed, waiting for its suit
+  // One card in the notation the groups field takes, wherever it stands in the text.
+  var CARD = /(10|[2-9TJQKA])\s*([SHDC\u2660\u2665\u2666\u2663])|PJ|JK|\*/gi;
+  var SUIT_LETTER = { "\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C" };
   var touchFirst = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
 
-  function groupsField(el) {
-    return el instanceof HTMLTextAreaElement && el.hasAttribute("data-groups");
+  // --- The card picker ------------------------------------------------------------
+  // Every card is one tap. The picker types into its target, the cut joker or a
+  // player's groups field, shown right under it; a complete hand moves it on to the
+  // next player who shows cards. It counts each card's copies in the whole round and
+  // greys out a card the decks hold no more of.
+
+  var scrolledAt = 0; // when the picker was last brought into view, moving on
+
+  // The live preview that follows a complete hand changes the height of what is above
+  // the picker: keep it in view for a moment after it moved on.
+  function keepPickerInView() {
+    if (Date.now() - scrolledAt > 2000) return;
+    var picker = document.querySelector("[data-picker]:not([hidden])");
+    if (!picker) return;
+    var box = picker.getBoundingClientRect();
+    if (box.bottom > window.innerHeight || box.top < 0) picker.scrollIntoView({ block: "end" });
   }
 
-  // The field a keypad types into: the groups field of the player it sits under.
-  function targetOf(keypad) {
-    var fieldset = keypad.closest("fieldset");
-    return fieldset && fieldset.querySelector("textarea[data-groups]");
-  }
-
-  function placeKeypad(keypad, field) {
-    if (field.nextElementSibling !== keypad) field.insertAdjacentElement("afterend", keypad);
-  }
-
-  function setPending(keypad, rank) {
-    pendingRank = rank;
-    keypad.querySelectorAll("[data-rank]").forEach(function (key) {
-      key.setAttribute("aria-pressed", String(key.getAttribute("data-rank") === rank));
+  function cardsIn(text) {
+    var codes = [];
+    String(text || "").replace(CARD, function (match, rank, suit) {
+      if (!rank) codes.push("PJ");
+      else {
+        var letter = SUIT_LETTER[suit] || suit.toUpperCase();
+        codes.push((rank.toUpperCase() === "T" ? "10" : rank.toUpperCase()) + letter);
+      }
+      return match;
     });
+    return codes;
+  }
+
+  function formOf(picker) {
+    return picker.closest("form");
+  }
+
+  function cutField(form) {
+    return form.querySelector("input[data-cut]");
+  }
+
+  function groupsFields(form) {
+    return Array.prototype.slice.call(form.querySelectorAll("textarea[data-groups]"));
+  }
+
+  // The player's chosen outcome, and whether it shows cards (a drop needs none).
+  function showsCards(picker, field) {
+    var fieldset = field.closest("fieldset.player");
+    var chosen = fieldset && fieldset.querySelector('input[type="radio"]:checked');
+    var outcomes = (picker.getAttribute("data-card-outcomes") || "").split(" ");
+    return !chosen || outcomes.indexOf(chosen.value) !== -1;
+  }
+
+  function handSize(picker) {
+    return parseInt(picker.getAttribute("data-hand-size"), 10) || 21;
+  }
+
+  function targetOf(picker) {
+    var form = formOf(picker);
+    return form && form.querySelector("[data-picker-target]");
+  }
+
+  function say(picker) {
+    var target = targetOf(picker);
+    var line = picker.querySelector("[data-picker-for]");
+    if (!target || !line) return;
+    if (target.hasAttribute("data-cut")) {
+      line.textContent = "Tap the cut joker";
+    } else {
+      var name = target.closest("fieldset.player").getAttribute("data-player");
+      line.textContent = "Cards for " + name + ": " + cardsIn(target.value).length + " of " + handSize(picker);
+    }
+  }
+
+  // Copies held this round, card by card: every hand and the cut card on the table.
+  function countCopies(picker) {
+    var form = formOf(picker);
+    var decks = parseInt(picker.getAttribute("data-decks"), 10) || 1;
+    var cut = cardsIn(cutField(form) && cutField(form).value)[0];
+    var held = Object.create(null);
+    groupsFields(form).forEach(function (field) {
+      cardsIn(field.value).forEach(function (code) {
+        held[code] = (held[code] || 0) + 1;
+      });
+    });
+    picker.querySelectorAll("[data-card]").forEach(function (pick) {
+      var code = pick.getAttribute("data-card");
+      var used = held[code] || 0;
+      var limit = decks - (code === cut ? 1 : 0);
+      var full = used >= limit;
+      pick.querySelector("[data-count]").textContent = used ? used + "/" + limit : "";
+      pick.classList.toggle("is-used", used > 0);
+      pick.classList.toggle("is-full", full);
+      pick.setAttribute("aria-disabled", String(full));
+      var name = pick.getAttribute("data-name");
+      pick.setAttribute("aria-label", used ? name + ", " + used + " of " + limit + " used" : name);
+    });
+    say(picker);
+  }
+
+  function aim(picker, field, scroll) {
+    var form = formOf(picker);
+    form.querySelectorAll("[data-picker-target]").forEach(function (old) {
+      old.removeAttribute("data-picker-target");
+    });
+    field.setAttribute("data-picker-target", "");
+    var after = field.hasAttribute("data-cut") ? field.closest(".field-cut") : field;
+    if (after.nextElementSibling !== picker) after.insertAdjacentElement("afterend", picker);
+    say(picker);
+    // The whole picker in view, the field it fills just above it.
+    if (scroll) {
+      picker.scrollIntoView({ block: "end" });
+      scrolledAt = Date.now();
+    }
+  }
+
+  // The next player (after `from`, in seat order) who shows cards and has fewer than a
+  // hand's worth; none left: the picker has done its work.
+  function nextHand(picker, from) {
+    var fields = groupsFields(formOf(picker));
+    var start = from ? fields.indexOf(from) + 1 : 0;
+    for (var i = 0; i < fields.length; i++) {
+      var field = fields[(start + i) % fields.length];
+      if (field === from) continue;
+      if (showsCards(picker, field) && cardsIn(field.value).length < handSize(picker)) return field;
+    }
+    return null;
+  }
+
+  function moveOn(picker, from) {
+    var next = nextHand(picker, from);
+    if (next) return aim(picker, next, true);
+    var save = formOf(picker).querySelector("[data-save], .button-save");
+    if (from) from.removeAttribute("data-picker-target");
+    say(picker);
+    var line = picker.querySelector("[data-picker-for]");
+    if (line) line.textContent = "Every hand is in: check the settlement and save.";
+    if (save) save.scrollIntoView({ block: "center" });
   }
 
   // Where to type: at the caret while the field has focus, else at the end (a field
@@ -46,6 +167,7 @@
   }
 
   function typeCard(field, code) {
+    if (field.hasAttribute("data-cut")) return replace(field, 0, field.value.length, code);
     var range = selection(field);
     var before = field.value.slice(0, range[0]);
     var spaced = before && !/[\s|/;,]$/.test(before) ? " " + code : code;
@@ -58,7 +180,7 @@
     replace(field, before.length, range[1], before ? " | " : "");
   }
 
-  function backspace(field) {
+  function undoCard(field) {
     var range = selection(field);
     if (range[0] !== range[1]) return replace(field, range[0], range[1], "");
     var before = field.value.slice(0, range[0]).replace(/\s+$/, "");
@@ -68,80 +190,195 @@
     replace(field, kept.length, range[1], kept && /\|$/.test(kept) ? " " : "");
   }
 
-  function press(keypad, key) {
-    var field = targetOf(keypad);
-    if (!field) return;
-    if (key.hasAttribute("data-rank")) return setPending(keypad, key.getAttribute("data-rank"));
-    if (key.hasAttribute("data-suit")) {
-      if (pendingRank) typeCard(field, pendingRank + key.getAttribute("data-suit"));
-      return setPending(keypad, null);
-    }
+  function press(picker, key) {
+    var field = targetOf(picker);
     var action = key.getAttribute("data-key");
-    setPending(keypad, null);
-    if (action === "joker") typeCard(field, "PJ");
-    else if (action === "group") newGroup(field);
-    else if (action === "back") backspace(field);
-    else if (action === "keyboard") toggleKeyboard(keypad, key);
+    if (action === "keyboard") return toggleKeyboard(picker, key);
+    if (action === "next") return moveOn(picker, field && !field.hasAttribute("data-cut") ? field : null);
+    if (!field) {
+      // Every hand was complete: a card tapped now goes to the first player again.
+      field = groupsFields(formOf(picker))[0];
+      if (!field) return;
+      aim(picker, field, false);
+    }
+    if (key.hasAttribute("data-card")) {
+      if (key.getAttribute("aria-disabled") === "true") return;
+      typeCard(field, key.getAttribute("data-card"));
+      if (field.hasAttribute("data-cut")) return moveOn(picker, null);
+      if (cardsIn(field.value).length >= handSize(picker)) return moveOn(picker, field);
+    } else if (action === "group" && !field.hasAttribute("data-cut")) newGroup(field);
+    else if (action === "undo") undoCard(field);
+    countCopies(picker);
   }
 
-  // On a phone the system keyboard hides most of the screen; with the keypad it can
+  // On a phone the system keyboard hides most of the screen; with the picker it can
   // stay closed (inputmode=none) until the keyboard key asks for it.
-  function toggleKeyboard(keypad, key) {
-    var form = keypad.closest("form");
+  function toggleKeyboard(picker, key) {
+    var form = formOf(picker);
     var on = key.getAttribute("aria-pressed") !== "true";
     key.setAttribute("aria-pressed", String(on));
-    form.querySelectorAll("textarea[data-groups]").forEach(function (field) {
+    form.querySelectorAll("textarea[data-groups], input[data-cut]").forEach(function (field) {
       if (on) field.removeAttribute("inputmode");
       else field.setAttribute("inputmode", "none");
     });
-    var field = targetOf(keypad);
+    var field = targetOf(picker);
     if (field) {
       field.blur();
       field.focus();
     }
   }
 
+  // A player who drops shows no cards: their groups field folds away while empty.
+  function markOutcomes(form, picker) {
+    form.querySelectorAll("fieldset.player").forEach(function (fieldset) {
+      var field = fieldset.querySelector("textarea[data-groups]");
+      var none = field && !showsCards(picker, field) && !field.value.trim();
+      fieldset.classList.toggle("shows-no-cards", Boolean(none));
+    });
+  }
+
   function init(root) {
-    var keypads = root.matches && root.matches("[data-keypad]") ? [root] : [];
-    keypads = keypads.concat(Array.prototype.slice.call(root.querySelectorAll("[data-keypad]")));
-    keypads.forEach(function (keypad) {
-      var form = keypad.closest("form");
-      var first = form && form.querySelector("textarea[data-groups]");
-      if (!first) return;
-      placeKeypad(keypad, first);
-      keypad.hidden = false;
+    var pickers = root.matches && root.matches("[data-picker]") ? [root] : [];
+    pickers = pickers.concat(Array.prototype.slice.call(root.querySelectorAll("[data-picker]")));
+    pickers.forEach(function (picker) {
+      var form = formOf(picker);
+      if (!form || !groupsFields(form).length) return;
+      picker.hidden = false;
+      var fields = form.querySelectorAll("textarea[data-groups], input[data-cut]");
       if (touchFirst) {
-        form.querySelectorAll("textarea[data-groups]").forEach(function (field) {
+        fields.forEach(function (field) {
           field.setAttribute("inputmode", "none");
         });
       } else {
-        keypad.querySelector('[data-key="keyboard"]').setAttribute("aria-pressed", "true");
+        picker.querySelector('[data-key="keyboard"]').setAttribute("aria-pressed", "true");
       }
+      markOutcomes(form, picker);
+      var cut = cutField(form);
+      if (cut && !cut.value.trim()) aim(picker, cut, false);
+      else {
+        var next = nextHand(picker, null);
+        if (next) aim(picker, next, false);
+        else aim(picker, groupsFields(form)[0], false);
+      }
+      countCopies(picker);
     });
     var picks = root.querySelectorAll ? root.querySelectorAll("[data-picks]") : [];
     picks.forEach(function (box) {
       box.hidden = false;
       markPicks(box.closest("fieldset"));
     });
+    followProblems(root);
   }
 
-  // The keypad follows the player being typed for.
+  function pickerOf(form) {
+    var picker = form && form.querySelector("[data-picker]");
+    return picker && !picker.hidden ? picker : null;
+  }
+
+  // The picker follows the field being typed into.
   document.addEventListener("focusin", function (event) {
-    if (!groupsField(event.target)) return;
-    var keypad = event.target.form && event.target.form.querySelector("[data-keypad]");
-    if (keypad && !keypad.hidden) placeKeypad(keypad, event.target);
+    var field = event.target;
+    if (!(field.matches && field.matches("textarea[data-groups], input[data-cut]"))) return;
+    var picker = pickerOf(field.form);
+    if (picker) aim(picker, field, false);
+  });
+
+  document.addEventListener("input", function (event) {
+    var field = event.target;
+    var picker = field.form && pickerOf(field.form);
+    if (!picker) return;
+    if (field.matches("textarea[data-groups], input[data-cut]")) countCopies(picker);
+    if (field.matches('fieldset.player input[type="radio"]')) {
+      markOutcomes(field.form, picker);
+      // Choosing a drop for the player the picker serves: on to the next hand.
+      var target = targetOf(picker);
+      if (target && target.closest("fieldset.player") === field.closest("fieldset.player") &&
+          !showsCards(picker, target) && !target.value.trim()) moveOn(picker, target);
+    }
   });
 
   // Pressing a key must not take the focus (and the caret) away from the field.
   document.addEventListener("mousedown", function (event) {
-    if (event.target.closest && event.target.closest("[data-keypad] button")) event.preventDefault();
+    if (event.target.closest && event.target.closest("[data-picker] button")) event.preventDefault();
   });
 
   document.addEventListener("click", function (event) {
-    var key = event.target.closest && event.target.closest("[data-keypad] button");
-    if (key) return press(key.closest("[data-keypad]"), key);
+    var key = event.target.closest && event.target.closest("[data-picker] button");
+    if (key) return press(key.closest("[data-picker]"), key);
     var pick = event.target.closest && event.target.closest("[data-pick]");
     if (pick) seat(pick);
+    var problem = event.target.closest && event.target.closest("[data-problems] a[href^='#']");
+    if (problem) goToProblem(event, problem);
+  });
+
+  // --- After Save -----------------------------------------------------------------
+  // The problems are listed right above Save: show them there and let a screen reader
+  // read them first. A link in the list goes to its player (and aims the picker there).
+  function followProblems(root) {
+    var problems = root.querySelector && root.querySelector("[data-problems]");
+    if (problems) {
+      problems.scrollIntoView({ block: "center" });
+      problems.focus({ preventScroll: true });
+    }
+    var saved = root.querySelector && root.querySelector("[data-saved]");
+    if (saved) saved.scrollIntoView({ block: "start" });
+  }
+
+  function goToProblem(event, link) {
+    var place = document.getElementById(link.getAttribute("href").slice(1));
+    if (!place) return;
+    event.preventDefault();
+    place.scrollIntoView({ block: "start" });
+    var field = place.matches("input, textarea") ? place : place.querySelector("textarea[data-groups]");
+    if (field) {
+      field.focus({ preventScroll: true });
+      var picker = pickerOf(field.form);
+      if (picker) aim(picker, field, false);
+    }
+  }
+
+  // --- Another phone saved this round ---------------------------------------------
+  // The live table brings the round count: an open form for a round that is now saved
+  // says so, keeps what was typed and becomes the next round, with its dealer.
+  function followTable(board) {
+    var rounds = parseInt(board.getAttribute("data-rounds"), 10);
+    document.querySelectorAll("form[data-new-round]").forEach(function (form) {
+      var number = parseInt(form.getAttribute("data-new-round"), 10);
+      if (!(rounds >= number)) return;
+      var next = rounds + 1;
+      form.setAttribute("data-new-round", String(next));
+      var hidden = form.querySelector('input[name="number"]');
+      if (hidden) hidden.value = String(next);
+      var entry = form.closest("#round-entry") || form.parentElement;
+      var title = entry.querySelector("[data-round-title]");
+      if (title) title.textContent = "Round " + next;
+      var save = form.querySelector("[data-save]");
+      if (save) save.textContent = "Save round " + next;
+      var dealer = board.getAttribute("data-dealer-next");
+      var dealt = entry.querySelector("[data-dealer]");
+      if (dealt) {
+        dealt.textContent = "";
+        if (dealer) {
+          var strong = document.createElement("strong");
+          strong.textContent = dealer;
+          dealt.append("Dealt by ", strong, ".");
+        }
+      }
+      var note = entry.querySelector("[data-moved]") || document.createElement("p");
+      note.className = "message message-warning";
+      note.setAttribute("role", "alert");
+      note.setAttribute("data-moved", "");
+      note.textContent =
+        "Round " + number + " was just saved on another phone. What you typed is kept " +
+        "and saves as round " + next + "; if it was the same round, reload to start afresh.";
+      if (!note.parentNode) form.insertAdjacentElement("beforebegin", note);
+    });
+  }
+
+  document.addEventListener("htmx:afterSettle", function () {
+    var board = document.getElementById("scoreboard");
+    if (board) followTable(board);
+    keepPickerInView();
   });
 
   // Quick picks on the new-session form: seat a known player in the first empty

@@ -15,7 +15,14 @@ from games.rules import PRESETS, parse_card, parse_cards
 from games.rules.arrange import arrange
 from games.services.sessions import create_session
 from tests.support.hands import SEED_BEN, WIN_8S
-from tests.support.pages import PASSWORD, PLAYERS, horizontal_overflow, player, preview
+from tests.support.pages import (
+    PASSWORD,
+    PLAYERS,
+    choose_outcome,
+    horizontal_overflow,
+    player,
+    preview,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -35,11 +42,11 @@ def test_arrange_on_a_phone(phone_page: Page, screenshot_dir: Path) -> None:
     scrambled = [card.code for card in parse_cards(WIN_8S)]
     random.Random(5).shuffle(scrambled)
     page.get_by_label("Cut joker").fill("8S")
-    player(page, "Asha").get_by_label("Outcome").select_option("declared")
+    choose_outcome(player(page, "Asha"), "declared")
     player(page, "Asha").get_by_label("Groups").fill(" ".join(scrambled))
-    player(page, "Ben").get_by_label("Outcome").select_option("shown")
+    choose_outcome(player(page, "Ben"), "shown")
     player(page, "Ben").get_by_label("Groups").fill(SEED_BEN)
-    player(page, "Chen").get_by_label("Outcome").select_option("first_drop")
+    choose_outcome(player(page, "Chen"), "first_drop")
 
     # Scrambled, Asha's cards are arranged into a declaration at once...
     expect(preview(page, "Asha")).to_contain_text("Valid declaration: three pure")

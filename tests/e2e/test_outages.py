@@ -21,7 +21,7 @@ from playwright.sync_api import Locator, Page, Route, expect
 from games.models import GameSession, HandEntry, Round
 from games.services.sessions import create_session
 from tests.support.hands import SHOWN_8S, WIN_8S
-from tests.support.pages import fill_round, player, sign_in
+from tests.support.pages import choose_outcome, fill_round, player, sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -83,7 +83,7 @@ def assert_beside_the_save_button(page: Page, alert: Locator) -> None:
 def assert_everything_typed_is_kept(page: Page) -> None:
     expect(page.get_by_label("Cut joker")).to_have_value("8S")
     for name, (outcome, groups) in HANDS.items():
-        expect(player(page, name).get_by_label("Outcome")).to_have_value(outcome)
+        expect(player(page, name).locator(f'input[value="{outcome}"]')).to_be_checked()
         expect(player(page, name).get_by_label("Groups")).to_have_value(groups)
 
 
@@ -239,7 +239,7 @@ def test_an_edit_that_cannot_reach_the_server_keeps_the_change(
     expect(page.locator("#round-entry")).to_contain_text("Round 1 saved.")
     played = Round.objects.get()
     page.get_by_role("link", name="Edit round 1").click()
-    player(page, "Chen").get_by_label("Outcome").select_option("middle_drop")
+    choose_outcome(player(page, "Chen"), "middle_drop")
     expect(page.locator('[data-preview="Chen"]')).to_contain_text("Hand points: 70")
     edit = f"/sessions/{session.pk}/rounds/{played.pk}/edit/"
     matches = lambda address: address.endswith(edit)  # noqa: E731
@@ -252,7 +252,7 @@ def test_an_edit_that_cannot_reach_the_server_keeps_the_change(
         "Your changes are still here — tap Save changes again."
     )
     expect(alert).to_be_in_viewport()
-    expect(player(page, "Chen").get_by_label("Outcome")).to_have_value("middle_drop")
+    expect(player(page, "Chen").locator('input[value="middle_drop"]')).to_be_checked()
     expect(player(page, "Ben").get_by_label("Groups")).to_have_value(SHOWN_8S)
     page.screenshot(path=screenshot_dir / "outage-edit-phone.png")
     played.refresh_from_db()

@@ -18,6 +18,7 @@ from tests.support.pages import (
     PASSWORD,
     PLAYERS,
     assert_red_and_readable,
+    choose_outcome,
     fill_round,
     horizontal_overflow,
     player,
@@ -111,18 +112,17 @@ def enter_three_rounds(page: Page, *, keypad: bool, screenshot_dir: Path, size: 
         expect(preview(page, "Ben")).to_contain_text(typo_error)
         expect(preview(page, "Asha")).not_to_contain_text("not a card")
         expect(page.locator("[data-jokers]")).to_contain_text("Jokers: 8♣ 8♦ 8♥ 8♠ 7♠ 9♠ PJ")
-        # ...and the card keypad corrects it: two backspaces, then 8 and ♣.
+        # ...and the card picker corrects it: undo twice (the X, then the 8), then 8♣.
         groups = player(page, "Ben").get_by_label("Groups")
         groups.focus()
         groups.press("Control+End")
-        keys = player(page, "Ben").locator("[data-keypad]")
+        keys = player(page, "Ben").locator("[data-picker]")
         expect(keys).to_be_visible()  # it moved under the field being typed into
-        box = keys.locator('[data-suit="H"]').bounding_box()
+        box = keys.locator('[data-card="8H"]').bounding_box()
         assert box is not None and box["height"] >= 44  # a thumb-sized key
-        keys.locator('[data-key="back"]').click()
-        keys.locator('[data-key="back"]').click()
-        keys.locator('[data-rank="8"]').click()
-        keys.locator('[data-suit="C"]').click()
+        keys.locator('[data-key="undo"]').click()
+        keys.locator('[data-key="undo"]').click()
+        keys.locator('[data-card="8C"]').click()
         expect(groups).to_have_value(SHOWN_8S)
     else:
         # Saved with the mistake: the server refuses, keeps the text, says where.
@@ -165,7 +165,7 @@ def edit_round_one(page: Page, *, screenshot_dir: Path, size: str) -> None:
     page.get_by_role("link", name="Edit round 1").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Round 1")
     expect(player(page, "Ben").get_by_label("Groups")).to_have_value(SHOWN_8S)
-    player(page, "Chen").get_by_label("Outcome").select_option("middle_drop")
+    choose_outcome(player(page, "Chen"), "middle_drop")
     expect(preview(page, "Chen")).to_contain_text("Hand points: 70")
     assert horizontal_overflow(page) <= 0
     page.screenshot(path=screenshot_dir / f"round-edit-{size}.png", full_page=True)
@@ -276,7 +276,7 @@ def test_a_round_can_be_entered_without_javascript(new_context, screenshot_dir: 
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Sign in").click()
     page.goto(f"/sessions/{session.pk}/")
-    expect(page.locator("[data-keypad]")).to_be_hidden()  # nothing to drive it
+    expect(page.locator("[data-picker]")).to_be_hidden()  # nothing to drive it
 
     fill_round(page, *ROUNDS[0])
     page.get_by_role("button", name="Save round 1").click()

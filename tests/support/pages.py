@@ -47,11 +47,17 @@ def preview(page: Page, name: str) -> Locator:
     return page.locator(f'[data-preview="{name}"]')
 
 
+def choose_outcome(fieldset: Locator, outcome: str) -> None:
+    """Tap a player's outcome button (a radio input under its chip)."""
+    fieldset.locator(f'input[type="radio"][value="{outcome}"]').check()
+
+
 def fill_round(page: Page, cut: str, hands: dict[str, tuple[str, str]]) -> None:
     page.get_by_label("Cut joker").fill(cut)
     for name, (outcome, groups) in hands.items():
-        player(page, name).get_by_label("Outcome").select_option(outcome)
-        player(page, name).get_by_label("Groups").fill(groups)
+        choose_outcome(player(page, name), outcome)
+        if groups:  # a drop shows no cards: its field is folded away
+            player(page, name).get_by_label("Groups").fill(groups)
 
 
 # The colour of an element's text and of what it is drawn on (the first ancestor with

@@ -28,7 +28,10 @@ def post_round(client: Client, session: GameSession, hands: dict, cut: str = "8S
 
 def preview_of(html: str, session: GameSession, name: str) -> str:
     """The preview block beside one player's fields."""
-    return html.split(f'data-preview="{name}"')[1].split('<fieldset class="player"')[0]
+    # Up to the next player, or for the last one up to the card picker (the list of
+    # problems above Save names every player again).
+    after = html.split(f'data-preview="{name}"')[1]
+    return after.split('<fieldset class="player"')[0].split("data-picker")[0]
 
 
 def assert_only_beside(html: str, session: GameSession, name: str, message: str) -> None:
@@ -116,7 +119,9 @@ def test_no_winner_is_an_error_about_the_round(scorer: Client, table: GameSessio
     assert response.context_data["form"].non_field_errors() == [
         "no winner: one player must have declared (or won by default)"
     ]
-    assert 'class="errorlist round-errors"' in response.content.decode()
+    # Listed with the round's other problems right above Save.
+    problems = response.content.decode().split("data-problems")[1]
+    assert "no winner" in problems
     assert_nothing_saved()
 
 

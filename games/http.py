@@ -1,0 +1,52 @@
+"""What the views answer alike in HTTP terms: the status codes of a refused form and
+of a limit reached, a redirect that htmx follows as a page load, a database id read
+from a form, a download, and a session's chart as an SVG image.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils.http import content_disposition_header
+from django_htmx.http import HttpResponseClientRedirect
+
+from games import charts
+from games.models import GameSession
+from games.services.scoreboard import load_scoreboard
+
+FORM_ERRORS = 422
+
+
+TOO_MANY_REQUESTS = 429
+
+
+def redirect_for(request: HttpRequest, url: str) -> HttpResponse:
+    # htmx follows a 302 inside its own request; a client redirect loads the page.
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+def posted_id(request: HttpRequest, name: str) -> int | None:
+    """A database id posted in a form field, or None for anything else."""
+    value = request.POST.get(name, "")
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 18 else None
+
+
+def download(content: bytes | str, filename: str, content_type: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    # An export is a snapshot of private scores: neither shared caches nor stale.
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+def chart_response(session: GameSession) -> HttpResponse:
+    board = load_scoreboard(session)
+    svg = charts.running_totals_svg(
+        board.state, board.ceiling, title=f"Running totals: {session}", id_prefix="totals"
+    )
+    response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
+    # The totals change with every round saved: always ask again. And an SVG opened
+    # on its own is a document: it may load and run nothing.
+    response["Cache-Control"] = "private, no-cache"
+    response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
+    return response

@@ -1,0 +1,101 @@
+"""The card picker on a phone: every card one tap, a whole hand entered with it alone,
+the system keyboard kept closed until asked for, the picker moving on to the next
+player once a hand is complete, and each card's copies counted across the round."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from games.services.sessions import create_session
+from tests.support.hands import WIN_13
+from tests.support.pages import assert_red_and_readable, choose_outcome, sign_in
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def tap_hand(picker: Locator, text: str) -> int:
+    """Tap a hand's cards, group by group; returns the taps it took."""
+    taps = 0
+    for number, group in enumerate(text.split(" | ")):
+        if number:
+            picker.get_by_role("button", name="New group").click()
+            taps += 1
+        for code in group.split():
+            picker.locator(f'[data-card="{code}"]').click()
+            taps += 1
+    return taps
+
+
+def test_a_hand_tapped_on_the_picker_alone(phone_page: Page, screenshot_dir: Path) -> None:
+    page = phone_page
+    user = sign_in(page, "keys")
+    session = create_session(
+        user, preset="13-pool-101", overrides={}, players=["Asha", "Ben"], name="Keys"
+    )
+    page.goto(f"/sessions/{session.pk}/")
+    asha = page.locator('fieldset[data-player="Asha"]')
+    ben = page.locator('fieldset[data-player="Ben"]')
+    picker = page.locator("[data-picker]")
+
+    # The picker starts under the cut joker: one tap picks it, then it moves to Asha.
+    expect(picker).to_be_visible()
+    expect(picker.locator("[data-picker-for]")).to_have_text("Tap the cut joker")
+    for key in picker.locator("button").all():
+        box = key.bounding_box()
+        assert box is not None and box["height"] >= 40 and box["width"] >= 40, key.inner_text()
+    assert_red_and_readable(picker.locator('[data-card="7H"]'))
+    picker.locator('[data-card="7C"]').click()
+    expect(page.get_by_label("Cut joker")).to_have_value("7C")
+    expect(asha.locator("[data-picker]")).to_be_visible()
+    # On a phone the system keyboard stays closed: the picker types instead.
+    expect(asha.get_by_label("Groups")).to_have_attribute("inputmode", "none")
+
+    choose_outcome(asha, "declared")
+    taps = tap_hand(picker, WIN_13)
+    assert taps == 13 + 3  # one tap a card, one a group
+    expect(asha.get_by_label("Groups")).to_have_value(WIN_13)
+    expect(page.locator('[data-preview="Asha"]')).to_contain_text("Valid declaration: show13")
+
+    # A complete hand moves the picker on to the next player; copies are counted.
+    expect(ben.locator("[data-picker]")).to_be_visible()
+    expect(picker.locator("[data-picker-for]")).to_have_text("Cards for Ben: 0 of 13")
+    page.screenshot(path=screenshot_dir / "picker-phone.png")
+    expect(picker.locator('[data-card="KS"] [data-count]')).to_have_text("1/2")
+    # Two decks and the cut card on the table: one 7♣ is left, and once it is
+    # entered the card is greyed out and refuses another tap.
+    seven = picker.locator('[data-card="7C"]')
+    expect(seven.locator("[data-count]")).to_have_text("")
+    seven.click()
+    expect(seven).to_have_attribute("aria-disabled", "true")
+    expect(seven).to_have_accessible_name("7 of clubs, 1 of 1 used")
+    seven.click(force=True)  # a tap on it anyway adds nothing
+    picker.get_by_role("button", name="printed joker").click()
+    expect(ben.get_by_label("Groups")).to_have_value("7C PJ")
+    picker.get_by_role("button", name="Undo card").click()
+    expect(ben.get_by_label("Groups")).to_have_value("7C")
+    expect(page.locator('[data-preview="Ben"]')).to_contain_text("Ben must show all 13 cards")
+
+    # ⌨ brings the system keyboard back for typing by hand.
+    picker.locator('[data-key="keyboard"]').click()
+    expect(ben.get_by_label("Groups")).not_to_have_attribute("inputmode", "none")
+
+
+def test_a_drop_needs_no_cards_and_the_picker_skips_it(phone_page: Page) -> None:
+    page = phone_page
+    user = sign_in(page, "keys")
+    session = create_session(
+        user, preset="13-pool-101", overrides={}, players=["Asha", "Ben", "Chen"], name="Keys"
+    )
+    page.goto(f"/sessions/{session.pk}/")
+    picker = page.locator("[data-picker]")
+    picker.locator('[data-card="7C"]').click()
+    ben = page.locator('fieldset[data-player="Ben"]')
+    choose_outcome(ben, "first_drop")
+    expect(ben.get_by_label("Groups")).to_be_hidden()  # nothing to enter for a drop
+    choose_outcome(page.locator('fieldset[data-player="Asha"]'), "declared")
+    tap_hand(picker, WIN_13)
+    # Asha's hand is complete: the picker passes Ben, who dropped, for Chen.
+    expect(page.locator('fieldset[data-player="Chen"] [data-picker]')).to_be_visible()
