@@ -203,6 +203,10 @@ def test_every_mistake_of_a_round_is_reported_at_once_beside_its_player(
         assert_only_beside(html, table, name, message)
         assert len(errors[f"groups_{seat_pk(table, name)}"]) == 1, name  # each once
     assert not response.context_data["form"].non_field_errors()
+    # All three are listed together above Save as well.
+    problems = html_lib.unescape(html.split("data-problems")[1])
+    assert "3 things to fix" in problems
+    assert all(message in problems for message in THREE_MESSAGES.values())
     assert Round.objects.count() == (0 if round_ == "new" else 1)
     if round_ == "edit":
         assert played.entries.get(player__name="Ben").score == -92  # as it was
