@@ -99,3 +99,28 @@ def test_a_drop_needs_no_cards_and_the_picker_skips_it(phone_page: Page) -> None
     tap_hand(picker, WIN_13)
     # Asha's hand is complete: the picker passes Ben, who dropped, for Chen.
     expect(page.locator('fieldset[data-player="Chen"] [data-picker]')).to_be_visible()
+
+
+def test_cards_tapped_in_any_order_are_arranged_and_saved(phone_page: Page) -> None:
+    """No groups: the scorer taps the cards as they lie on the table, the rules
+    service groups them for the preview and the save."""
+    page = phone_page
+    user = sign_in(page, "keys")
+    session = create_session(
+        user, preset="13-pool-101", overrides={}, players=["Asha", "Ben"], name="Keys"
+    )
+    page.goto(f"/sessions/{session.pk}/")
+    picker = page.locator("[data-picker]")
+    picker.locator('[data-card="7C"]').tap()
+    choose_outcome(page.locator('fieldset[data-player="Asha"]'), "declared")
+    scrambled = sorted(WIN_13.replace("|", " ").split(), key=lambda code: code[::-1])
+    for code in scrambled:
+        picker.locator(f'[data-card="{code}"]').tap()
+    asha = page.locator('[data-preview="Asha"]')
+    expect(asha).to_contain_text("Arranged by the rules")
+    expect(asha).to_contain_text("Valid declaration: show13")
+    choose_outcome(page.locator('fieldset[data-player="Ben"]'), "middle_drop")
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator("[data-saved]")).to_contain_text("Round 1 saved.")
+    saved = session.rounds.get().entries.get(player__name="Asha")
+    assert len(saved.groups) == 4 and saved.declaration == "show13"
