@@ -13,7 +13,7 @@ Everything a figure in the app comes from, and the public API the app uses:
 
 from __future__ import annotations
 
-from .arrange import arrange
+from .arrange import Arrangement, arrange
 from .cards import (
     PRINTED_JOKER,
     RANK_NAMES,
@@ -52,6 +52,7 @@ from .scoring import (
     PlayerResult,
     RoundResult,
     assess_hand,
+    round_errors,
     score_round,
 )
 from .toss import toss, toss_strength
@@ -78,6 +79,7 @@ __all__ = [
     "SHOWN_OUTCOMES",
     "SUIT_SYMBOLS",
     "WINNING_OUTCOMES",
+    "Arrangement",
     "Card",
     "CardError",
     "HandAssessment",
@@ -114,6 +116,7 @@ __all__ = [
     "pot_split",
     "presets_listing",
     "remaining_drops",
+    "round_errors",
     "score_round",
     "session_state",
     "settle",

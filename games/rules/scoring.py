@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
 
@@ -583,7 +583,9 @@ def _winner_errors(hands: Sequence[PlayerHand]) -> list[RulesError]:
     return []
 
 
-def _hand_errors(index: int, hand: PlayerHand, rules: Ruleset) -> list[RulesError]:
+def _hand_errors(
+    index: int, hand: PlayerHand, rules: Ruleset, cards_read: bool = True
+) -> list[RulesError]:
     where = f"players[{index}]"
     if hand.outcome not in OUTCOMES:
         return [RulesError(f"{hand.name}: unknown outcome {hand.outcome!r}", f"{where}.outcome")]
@@ -594,6 +596,8 @@ def _hand_errors(index: int, hand: PlayerHand, rules: Ruleset) -> list[RulesErro
                 f"{where}.outcome",
             )
         ]
+    if not cards_read:
+        return []
     size = len(hand.cards)
     if hand.outcome in FULL_HAND_OUTCOMES and size != rules.hand_size:
         return [
@@ -645,18 +649,40 @@ def _copy_errors(hands: Sequence[PlayerHand], roles: JokerRoles) -> list[RulesEr
     return errors
 
 
-def score_round(ruleset: Ruleset, cut: Card, hands: Sequence[PlayerHand]) -> RoundResult:
-    """Validate and score one round. Raises RoundErrors listing every input error
-    (each with the field at fault) and scores nothing unless the round is sound."""
-    roles = joker_roles(ruleset, cut)
+def round_errors(
+    ruleset: Ruleset,
+    cut: Card | None,
+    hands: Sequence[PlayerHand],
+    unread: Collection[int] = (),
+) -> list[RulesError]:
+    """Every input error of a round as entered, each with the field at fault (what
+    :func:`score_round` refuses), as far as it can be told: the hands whose indexes
+    are in ``unread`` are those whose cards could not be read, so only their outcome
+    is checked (and who won); without the cut joker (``None``) the checks that need it (copies
+    of a card, a false declaration) are left out. An entry form can so report every
+    problem at once, even while one hand holds a typo."""
+    roles = joker_roles(ruleset, cut) if cut is not None else None
+    kinds_of = None
+    if roles is not None:
+        kinds_of = [tuple(classify(group, roles) for group in hand.groups) for hand in hands]
+    return _round_errors(ruleset, roles, hands, kinds_of, frozenset(unread))
+
+
+def _round_errors(
+    ruleset: Ruleset,
+    roles: JokerRoles | None,
+    hands: Sequence[PlayerHand],
+    kinds_of: Sequence[Sequence[Kind]] | None,
+    unread: frozenset[int] = frozenset(),
+) -> list[RulesError]:
     errors = _name_errors(hands)
     for index, hand in enumerate(hands):
-        errors += _hand_errors(index, hand, ruleset)
+        errors += _hand_errors(index, hand, ruleset, cards_read=index not in unread)
     if not any(error.field.endswith(".outcome") for error in errors):
         errors += _winner_errors(hands)
+    if roles is None or kinds_of is None:
+        return errors
     errors += _copy_errors(hands, roles)
-
-    kinds_of = [tuple(classify(group, roles) for group in hand.groups) for hand in hands]
     for index, (hand, kinds) in enumerate(zip(hands, kinds_of, strict=True)):
         complete = len(hand.cards) == ruleset.hand_size
         if (
@@ -672,6 +698,16 @@ def score_round(ruleset: Ruleset, cut: Card, hands: Sequence[PlayerHand]) -> Rou
                     f"players[{index}].groups",
                 )
             )
+    return errors
+
+
+def score_round(ruleset: Ruleset, cut: Card, hands: Sequence[PlayerHand]) -> RoundResult:
+    """Validate and score one round. Raises RoundErrors listing every input error
+    (each with the field at fault, see :func:`round_errors`) and scores nothing
+    unless the round is sound."""
+    roles = joker_roles(ruleset, cut)
+    kinds_of = [tuple(classify(group, roles) for group in hand.groups) for hand in hands]
+    errors = _round_errors(ruleset, roles, hands, kinds_of)
     if errors:
         raise RoundErrors(errors)
     return _settle(ruleset, roles, hands, kinds_of)

@@ -26,9 +26,11 @@ from games.rules import (
     FULL_HAND_OUTCOMES,
     SHOWN_OUTCOMES,
     WINNING_OUTCOMES,
+    Arrangement,
     Card,
     CardError,
     HandAssessment,
+    Kind,
     PlayerHand,
     PlayerResult,
     RoundErrors,
@@ -41,6 +43,7 @@ from games.rules import (
     joker_roles,
     parse_card,
     parse_groups,
+    round_errors,
     score_round,
 )
 from games.services.errors import EntryRejected
@@ -113,33 +116,49 @@ def initial_values(played: Round) -> tuple[str, dict[int, tuple[str, str]]]:
 @dataclass(frozen=True)
 class Suggestion:
     """The best grouping of a player's cards (the rules service's solver), and how it
-    compares with the grouping typed."""
+    compares with the grouping kept (as typed, or this one when it was arranged)."""
 
     groups: tuple[tuple[Card, ...], ...]
     declaration: str | None  # the way these cards declare, if they can
     hand_points: int | None  # what the best grouping costs for the outcome typed
-    saving: int  # points the grouping as typed costs more than the best one
+    saving: int  # points the grouping kept costs more than the best one
 
     @property
     def text(self) -> str:
         return format_groups(self.groups)
 
 
-def suggest_grouping(
-    ruleset: Ruleset, cut: Card, hand: PlayerHand, assessment: HandAssessment
-) -> Suggestion | None:
-    """For a whole hand, the best grouping and what it would save; None otherwise."""
+def _solve(ruleset: Ruleset, cut: Card, hand: PlayerHand) -> Arrangement | None:
+    """The solver's grouping of a whole hand whose outcome depends on its grouping;
+    None for any other hand."""
     if hand.outcome not in ARRANGED_OUTCOMES or len(hand.cards) != ruleset.hand_size:
         return None
     try:
-        best = arrange(ruleset, cut, hand.cards)
+        return arrange(ruleset, cut, hand.cards)
     except RulesError:
         return None  # e.g. too many copies of a card: the hand's own error says so
-    if hand.outcome not in SHOWN_OUTCOMES:
-        return Suggestion(best.groups, best.declaration, None, 0)
-    arranged = assess_hand(ruleset, cut, PlayerHand(hand.name, hand.outcome, best.groups))
-    saving = max((assessment.hand_points or 0) - (arranged.hand_points or 0), 0)
-    return Suggestion(best.groups, best.declaration, arranged.hand_points, saving)
+
+
+def _replaces_typed(
+    typed: PlayerHand, as_typed: HandAssessment, as_arranged: HandAssessment
+) -> bool:
+    """Whether the solver's grouping replaces the one typed (check_round's rule): a
+    hand typed without separators always; otherwise only a grouping that left cards
+    loose (a group that is no group on its own), and only when the solver's is
+    strictly better for the outcome."""
+    if len(typed.groups) == 1:
+        return True
+    if all(group.kind != Kind.INVALID for group in as_typed.groups):
+        return False  # grouped in full as shown: kept, whatever it costs
+    # Only a shown loser's points depend on the grouping (a fixed penalty never does),
+    # and only a declarer's assessment names a declaration.
+    cheaper = (
+        as_typed.hand_points is not None
+        and as_arranged.hand_points is not None
+        and as_arranged.hand_points < as_typed.hand_points
+    )
+    declares = as_typed.declaration is None and as_arranged.declaration is not None
+    return cheaper or declares
 
 
 def arranged_text(ruleset: Ruleset, cut_text: str, groups_text: str) -> str:
@@ -162,9 +181,10 @@ class PlayerCheck:
     seat: Seat
     outcome: str | None
     text: str
-    hand: PlayerHand | None = None  # None until the groups parse
-    assessment: HandAssessment | None = None  # the live preview (needs the cut joker)
+    hand: PlayerHand | None = None  # None until the groups parse; as arranged if it was
+    assessment: HandAssessment | None = None  # the live preview of ``hand`` (needs the cut)
     best: Suggestion | None = None  # the best grouping of a whole hand, for comparison
+    arranged: bool = False  # the solver's grouping replaced the one typed
     result: PlayerResult | None = None  # the settlement, once the round scores
     outcome_errors: list[str] = field(default_factory=list)
     groups_errors: list[str] = field(default_factory=list)
@@ -176,6 +196,12 @@ class PlayerCheck:
     @property
     def errors(self) -> list[str]:
         return self.outcome_errors + self.groups_errors
+
+    @property
+    def arranged_text(self) -> str:
+        """The grouping the round is checked and saved with, in card notation, when
+        the solver arranged it (for the field, if the user accepts it); else ""."""
+        return format_groups(self.hand.groups) if self.arranged and self.hand else ""
 
     @property
     def counted(self) -> bool:
@@ -224,7 +250,23 @@ def check_round(
     ``None`` stands for a value the form already refused. While typing (``final``
     False) each hand is previewed with ``assess_hand`` and the round is scored once
     every hand is complete; when saving (``final``) the round is always scored, so
-    every error the rules service finds is reported next to its player.
+    every error the rules service finds is reported next to its player. A round that
+    cannot be scored (a card that is not one, no cut joker) still gets, when saving,
+    every error the rules service can tell without it (``round_errors``): each hand
+    read that is short or has an outcome not played, no winner or more than one.
+
+    Cards in any order: once the cut joker is known, a whole hand (``hand_size``
+    cards) whose outcome depends on its grouping (``ARRANGED_OUTCOMES``) may be
+    replaced by the solver's arrangement (``arrange``: the best valid declaration
+    for a winner, the lowest count for a loser), which is then previewed, scored
+    and saved, and the player's ``arranged`` says so:
+
+    - a hand typed with no separator at all (one group) is always arranged;
+    - a hand typed in groups is kept as typed unless one of its groups is no valid
+      group on its own (cards left loose) and the solver's grouping is strictly
+      better: a lower count for a loser who showed, a valid declaration where the
+      typed grouping makes none for a declarer. A grouping whose every group is
+      valid is kept as typed; ``best`` then says what the solver's would save.
     """
     check = RoundCheck(entry=entry, cut=None, players=[])
     ruleset = entry.ruleset
@@ -257,8 +299,7 @@ def check_round(
         # An untouched field of a player who must show a hand has nothing to preview
         # yet ("must show all 21 cards, not 0" beside every player would be noise).
         if check.cut is not None and (text or outcome not in FULL_HAND_OUTCOMES):
-            player.assessment = assess_hand(ruleset, check.cut, player.hand)
-            player.best = suggest_grouping(ruleset, check.cut, player.hand, player.assessment)
+            _preview(ruleset, check.cut, player)
 
     hands_ready = all(player.hand is not None for player in check.players)
     complete = hands_ready and all(
@@ -266,7 +307,11 @@ def check_round(
         for player in check.players
         if player.hand is not None
     )
-    if check.cut is None or not hands_ready or not (complete or final):
+    if check.cut is None or not hands_ready:
+        if final:
+            _place_errors(check, _unscored_errors(ruleset, check.cut, check.players))
+        return check
+    if not (complete or final):
         return check
     try:
         check.result = score_round(ruleset, check.cut, [p.hand for p in check.players])
@@ -276,6 +321,41 @@ def check_round(
         for player, result in zip(check.players, check.result.players, strict=True):
             player.result = result
     return check
+
+
+def _preview(ruleset: Ruleset, cut: Card, player: PlayerCheck) -> None:
+    """Judge the player's hand as typed or, where check_round's rule says so, as the
+    solver arranges it (the hand then checked and saved); keep the solver's grouping
+    for comparison either way."""
+    typed = player.hand
+    assert typed is not None
+    player.assessment = assess_hand(ruleset, cut, typed)
+    best = _solve(ruleset, cut, typed)
+    if best is None:
+        return
+    solved = PlayerHand(typed.name, typed.outcome, best.groups)
+    arranged = assess_hand(ruleset, cut, solved)
+    if _replaces_typed(typed, player.assessment, arranged):
+        player.hand, player.assessment, player.arranged = solved, arranged, True
+    if typed.outcome not in SHOWN_OUTCOMES:
+        player.best = Suggestion(best.groups, best.declaration, None, 0)
+        return
+    saving = max((player.assessment.hand_points or 0) - (arranged.hand_points or 0), 0)
+    player.best = Suggestion(best.groups, best.declaration, arranged.hand_points, saving)
+
+
+def _unscored_errors(
+    ruleset: Ruleset, cut: Card | None, players: list[PlayerCheck]
+) -> list[RulesError]:
+    """What the rules service finds in a round it cannot score yet (a hand with a card
+    that is not one, no cut joker), so that saving reports every problem at once: each
+    hand that was read, and who won. Nothing while an outcome is missing: the form
+    has refused it, and who won cannot be told without it."""
+    if any(player.outcome is None for player in players):
+        return []
+    hands = [player.hand or PlayerHand(player.name, player.outcome) for player in players]
+    unread = [index for index, player in enumerate(players) if player.hand is None]
+    return round_errors(ruleset, cut, hands, unread)
 
 
 def _place_errors(check: RoundCheck, errors: Iterable[RulesError]) -> None:

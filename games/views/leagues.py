@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games.access import league_for, leagues_of, role_of
@@ -149,8 +150,14 @@ def league_rules(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 def member_add(request: HttpRequest, slug: str) -> HttpResponse:
+    """Add a member (owners only). The members are listed on the league's page, so
+    whoever opens this address (a link, the address bar) is sent to them there, with
+    the access that page has, rather than answered a bare 405."""
+    if request.method != "POST":
+        league = league_for(request.user, slug)[0]
+        return redirect(reverse("games:league_detail", args=[league.slug]) + "#members-title")
     league = league_for(request.user, slug, "manage")[0]
     form = MemberForm(request.POST)
     if form.is_valid():

@@ -1,5 +1,6 @@
-"""The Arrange action in the browser at phone size: cards typed in any order become
-the best grouping, and the preview says what a worse grouping costs."""
+"""Cards in any order in the browser at phone size: the preview arranges a hand typed
+without groups, or with cards left loose that group better, and Arrange puts that
+grouping in the field."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from playwright.sync_api import Page, expect
 from games.rules import PRESETS, parse_card, parse_cards
 from games.rules.arrange import arrange
 from games.services.sessions import create_session
-from tests.support.hands import SHOWN_8S, WIN_8S
+from tests.support.hands import SEED_BEN, WIN_8S
 from tests.support.pages import (
     PASSWORD,
     PLAYERS,
@@ -44,23 +45,25 @@ def test_arrange_on_a_phone(phone_page: Page, screenshot_dir: Path) -> None:
     choose_outcome(player(page, "Asha"), "declared")
     player(page, "Asha").get_by_label("Groups").fill(" ".join(scrambled))
     choose_outcome(player(page, "Ben"), "shown")
-    player(page, "Ben").get_by_label("Groups").fill(SHOWN_8S)
+    player(page, "Ben").get_by_label("Groups").fill(SEED_BEN)
     choose_outcome(player(page, "Chen"), "first_drop")
 
-    # Scrambled, Asha's cards are no declaration, but they can be one...
-    expect(preview(page, "Asha")).to_contain_text("valid declaration (three pure)")
-    # ...and Ben's grouping costs 102 where the best costs 81.
-    expect(preview(page, "Ben")).to_contain_text("21 points less than as typed")
-
-    page.locator('[data-arrange="Asha"]').click()
-    best = arrange(PRESETS["21-points"], parse_card("8S"), parse_cards(WIN_8S))
-    expected_text = " | ".join(" ".join(c.code for c in group) for group in best.groups)
-    expect(player(page, "Asha").get_by_label("Groups")).to_have_value(expected_text)
+    # Scrambled, Asha's cards are arranged into a declaration at once...
     expect(preview(page, "Asha")).to_contain_text("Valid declaration: three pure")
-
-    page.locator('[data-arrange="Ben"]').click()
+    # ...and Ben's, typed with cards left loose (102), grouped best: 81.
     expect(preview(page, "Ben")).to_contain_text("Hand points: 81")
     expect(preview(page, "Ben")).not_to_contain_text("less than as typed")
+    expect(page.locator('[data-settlement="Ben"] .round-score')).to_have_text("-71")
+
+    # Arrange puts the grouping in the field, where the scorer may still change it.
+    ruleset, cut = PRESETS["21-points"], parse_card("8S")
+    for name, hand in (("Asha", WIN_8S), ("Ben", SEED_BEN)):
+        page.locator(f'[data-arrange="{name}"]').click()
+        best = arrange(ruleset, cut, parse_cards(hand))
+        expected_text = " | ".join(" ".join(c.code for c in group) for group in best.groups)
+        expect(player(page, name).get_by_label("Groups")).to_have_value(expected_text)
+    expect(preview(page, "Asha")).to_contain_text("Valid declaration: three pure")
+    expect(preview(page, "Ben")).to_contain_text("Hand points: 81")
     expect(page.locator('[data-settlement="Ben"] .round-score')).to_have_text("-71")
     assert horizontal_overflow(page) <= 0
     page.screenshot(path=screenshot_dir / "round-arranged-phone.png", full_page=True)

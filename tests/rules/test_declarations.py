@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.rules import RoundErrors, RulesError
+from games.rules import RoundErrors, RulesError, get_ruleset, parse_card, round_errors
 from tests.support.hands import (
     DUBLEES,
     EIGHT_JOKERS,
@@ -250,3 +250,30 @@ def test_every_error_of_a_round_is_reported_at_once():
         "players[2].groups[0][2]",
         "players[0].groups",
     ]
+
+
+def test_a_round_not_scored_yet_still_reports_what_can_be_told():
+    # A's cards could not be read (a typo in the form), and the cut joker is not known:
+    # B's and C's hand sizes and who won can still be told, and nothing about A's cards.
+    hands = [hand("A", "shown"), hand("B", "shown", "2H 3H"), hand("C", "shown", "")]
+    errors = round_errors(get_ruleset("21-points"), None, hands, unread=[0])
+    assert [(e.field, e.message) for e in errors] == [
+        ("players[1].groups", "B must show all 21 cards, not 2"),
+        ("players[2].groups", "C must show all 21 cards, not 0"),
+        ("players", "no winner: one player must have declared (or won by default)"),
+    ]
+    # An unread hand's outcome is still checked.
+    hands[0] = hand("A", "scooted")
+    assert round_errors(get_ruleset("21-points"), None, hands, unread=[0])[0].field == (
+        "players[0].outcome"
+    )
+
+
+def test_round_errors_are_what_score_round_refuses():
+    hands = [
+        hand("A", "declared", WIN_8S.replace("3D 3C 8H", "3D 3C 9D")),
+        hand("B", "shown", "2H 3H"),
+        hand("C", "middle_drop", "KH KH KH"),
+    ]
+    errors = round_errors(get_ruleset("21-points"), parse_card("8S"), hands)
+    assert [e.field for e in errors] == [e.field for e in errors_of("21-points", "8S", *hands)]

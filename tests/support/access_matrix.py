@@ -344,6 +344,7 @@ MATRIX: dict[str, Row] = {
     ),
     "games:member_add": row(
         "league",
+        GET=members(302),  # to the members on the league's page
         POST=managers(
             302,
             body=lambda w: {"username": w.outsider.username, "role": "viewer"},

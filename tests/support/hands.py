@@ -4,12 +4,22 @@ upper 9S, printed jokers); cut 7C in 13-card games."""
 
 from __future__ import annotations
 
+import random
+
+from games.rules import parse_cards
+
 # --- Rounds as the web tests enter them (21-points, cut 8S; 13-card, cut 7C) -------------
 
 # A three-pure declaration holding no 21-points value card (RULES.md §7's Asha).
 WIN_8S = "2H 3H 4H | 5C 6C 7C | 10D JD QD | KS KH KD | 4S 5S 6S | 9H 10H PJ | 3D 3C 8H"
-# A loser whose hand costs 102 with one value card (+10 each way).
-SHOWN_8S = "2D 3D 4D | 9C 10C JC | QD QS QC | KH KH | 5D 9D | AS 7S | 6H 6D 4C 2S JH 8C"
+# A loser whose hand costs 102 with one value card (+10 each way): two pure sequences
+# and loose cards no grouping can leave out, so the form keeps it as typed. The same
+# figures as the seed example's Ben (SEED_BEN), whose cards group better.
+SHOWN_8S = "2D 3D 4D | 9C 10C JC | QD QS QH | KH KH | 5S 9D | AS 7S | 6H 6C 4C 2S JS 8C"
+# The seed example's Ben (tests/rules/shared_examples/21-points-basic.json): 102 as
+# grouped, with loose cards (5D 9D, AS 7S, the rest); grouped best (2D-6D, 8C-QC) he
+# pays 81, so the round form arranges his cards.
+SEED_BEN = "2D 3D 4D | 9C 10C JC | QD QS QC | KH KH | 5D 9D | AS 7S | 6H 6D 4C 2S JH 8C"
 # Three pure sequences and no joker under any cut: a valid declaration every round.
 THREE_PURE = "2H 3H 4H | 5C 6C 7C | 10D JD QD | KS KH KD | 4S 5S 6S | 9H 10H JH | 3D 3C 3H"
 # 21 loose cards with no pure sequence and no joker under cut 8S:
@@ -62,3 +72,11 @@ SIX_JOKERS_AND_ONE = "8C 8D 8H 7S 9S PJ | PJ 2H 3C 4D 5S 6H 10C JD QS KH AC 2D 3
 VALUE_C = "2D 3D 4D | 9C 10C JC | QH KH AH | QD QS QC | 5H PJ 7H | KC KC | 7S 8S 9S 10S"
 # Kodai: seven doubles, each its own group.
 SEVEN_DOUBLES = "2H 2H | 3C 3C | 4D 4D | 5S 5S | 6H 6H | JC JC | QD QD | KS AH 3S 10C 10D 9H 4C"
+
+
+def shuffled(text: str, seed: int = 3) -> str:
+    """The cards of ``text`` in a random order (fixed by ``seed``), with no separator:
+    a hand as a scorer taps it in, card by card."""
+    cards = [card.code for card in parse_cards(text)]
+    random.Random(seed).shuffle(cards)
+    return " ".join(cards)

@@ -203,12 +203,29 @@ def test_only_owners_manage_members(client: Client, club: League, role: str) -> 
     assert own.role == Role.OWNER
 
 
+@pytest.mark.parametrize("role", [Role.OWNER, Role.VIEWER])
+def test_opening_the_members_address_shows_the_members(
+    client: Client, club: League, role: str
+) -> None:
+    client.force_login(member(club, "ben", role))
+    members = reverse("games:member_add", args=[club.slug])
+
+    response = client.get(members, follow=True)
+
+    page = reverse("games:league_detail", args=[club.slug])
+    assert response.redirect_chain == [(f"{page}#members-title", 302)]
+    html = response.content.decode()
+    assert '<h2 id="members-title">Members</h2>' in html and ">ben</" in html
+    assert client.head(members).status_code == 302
+
+
 def test_a_league_is_a_404_to_non_members_and_a_login_to_strangers(
     client: Client, club: League
 ) -> None:
     pages = [
         reverse("games:league_detail", args=[club.slug]),
         reverse("games:league_rules", args=[club.slug]),
+        reverse("games:member_add", args=[club.slug]),
     ]
     for page in pages:
         assert client.get(page).status_code == 302  # to the sign-in page

@@ -1,8 +1,7 @@
-"""The round form's Arrange action and the "grouped best" hint (issue 4)."""
+"""The round form's Arrange action, the "grouped best" hint (issue 4) and the cards
+the form arranges by itself (issue 11)."""
 
 from __future__ import annotations
-
-import random
 
 import pytest
 from django.contrib.auth.models import User
@@ -10,21 +9,23 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import GameSession, Round
-from games.rules import PRESETS, parse_card, parse_cards, parse_groups
+from games.rules import PRESETS, format_groups, parse_card, parse_cards, parse_groups
 from games.rules.arrange import arrange
 from games.rules.scoring import PlayerHand, assess_hand
 from tests.support.builders import make_session, play, round_data, seat_pk
-from tests.support.hands import ROUND_1, SHOWN_8S, WIN_8S
+from tests.support.hands import (
+    ROUND_1,
+    SEED_BEN,
+    SHOWN_8S,
+    THREE_PURE,
+    VALUE_C,
+    WIN_8S,
+    shuffled,
+)
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
-
-
-def shuffled(text: str, seed: int = 3) -> str:
-    cards = [card.code for card in parse_cards(text)]
-    random.Random(seed).shuffle(cards)
-    return " ".join(cards)
 
 
 def arrange_url(session: GameSession) -> str:
@@ -66,12 +67,16 @@ def test_arrange_works_without_javascript(scorer: Client, table: GameSession) ->
 def test_arrange_on_an_earlier_round(scorer: Client, table: GameSession) -> None:
     played = play(table, "8S", ROUND_1)
     url = reverse("games:round_edit_arrange", args=[table.pk, played.pk])
-    data = round_data(table, "8S", ROUND_1, arrange=seat_pk(table, "Ben"), version=1)
+    hands = dict(ROUND_1, Ben=("shown", SEED_BEN))
+    data = round_data(table, "8S", hands, arrange=seat_pk(table, "Ben"), version=1)
     response = scorer.post(url, data, headers=HTMX)
     assert response.status_code == 200
-    # 2D-6D and 8C-QC pure: 81, as the rules tests show.
-    ben = next(r for r in response.context_data["form"].rows() if r.seat.player.name == "Ben")
-    assert ben.check.assessment.hand_points == 81
+    # 2D-6D and 8C-QC pure: 81, as the rules tests show, now typed in the field (so
+    # kept as typed: the solver can do no better).
+    form = response.context_data["form"]
+    ben = next(r for r in form.rows() if r.seat.player.name == "Ben")
+    assert ben.check.assessment.hand_points == 81 and not ben.check.arranged
+    assert form.data[f"groups_{seat_pk(table, 'Ben')}"] == format_groups(ben.check.hand.groups)
     assert Round.objects.get(pk=played.pk).version == 1
 
 
@@ -112,30 +117,61 @@ def test_arrange_for_no_one_or_a_stranger_is_refused(
     assert response.status_code == 302  # to the sign-in page
 
 
-def test_the_preview_says_how_much_the_best_grouping_saves(
-    scorer: Client, table: GameSession
-) -> None:
-    # Ben as grouped in the seed example pays 102; grouped best, 81: 21 less.
-    response = scorer.post(
-        reverse("games:round_preview", args=[table.pk]),
-        round_data(table, "8S", ROUND_1),
-        headers=HTMX,
-    )
-    ben = next(r for r in response.context_data["form"].rows() if r.seat.player.name == "Ben")
-    assert (ben.check.assessment.hand_points, ben.check.best.hand_points) == (102, 81)
-    assert ben.check.best.saving == 21
-    assert 'data-saving="21"' in response.content.decode()
+def previewed(scorer: Client, table: GameSession, **hands: tuple[str, str]):
+    """The live preview of round 1 with some hands changed from ROUND_1's."""
+    url = reverse("games:round_preview", args=[table.pk])
+    return scorer.post(url, round_data(table, "8S", dict(ROUND_1, **hands)), headers=HTMX)
 
 
-def test_the_preview_says_when_scrambled_cards_could_declare(
+def ben_in(response) -> object:
+    return next(r for r in response.context_data["form"].rows() if r.seat.player.name == "Ben")
+
+
+def test_the_preview_arranges_a_loser_who_left_cards_loose(
     scorer: Client, table: GameSession
 ) -> None:
-    hands = dict(ROUND_1, Asha=("declared", shuffled(WIN_8S)))
-    response = scorer.post(
-        reverse("games:round_preview", args=[table.pk]),
-        round_data(table, "8S", hands),
-        headers=HTMX,
+    # The seed example's Ben pays 102 as grouped, with cards left loose; grouped best
+    # he pays 81, so that grouping is previewed (and would be saved) instead.
+    response = previewed(scorer, table, Ben=("shown", SEED_BEN))
+    ben = ben_in(response).check
+    best = arrange(PRESETS["21-points"], parse_card("8S"), parse_cards(SEED_BEN))
+    assert ben.arranged and ben.arranged_text == format_groups(best.groups)
+    assert (ben.assessment.hand_points, ben.best.saving) == (81, 0)
+    assert ben.result.score == -71  # -81, and +10 for his lower joker
+    assert "data-saving" not in response.content.decode()
+
+
+def test_the_preview_keeps_a_valid_grouping_and_says_what_the_best_saves(
+    scorer: Client, table: GameSession
+) -> None:
+    # Every group of VALUE_C is a group: kept as typed (20 for the dublee KC KC),
+    # though grouped best the cards cost 10.
+    response = previewed(scorer, table, Ben=("shown", VALUE_C))
+    ben = ben_in(response).check
+    assert not ben.arranged and ben.arranged_text == ""
+    assert (ben.assessment.hand_points, ben.best.hand_points, ben.best.saving) == (20, 10, 10)
+    assert 'data-saving="10"' in response.content.decode()
+
+
+def test_the_preview_arranges_scrambled_cards_into_a_declaration(
+    scorer: Client, table: GameSession
+) -> None:
+    response = previewed(scorer, table, Asha=("declared", shuffled(WIN_8S)))
+    asha = response.context_data["form"].rows()[0].check
+    assert asha.arranged and asha.assessment.declaration == "three_pure"
+    assert response.context_data["form"].check.valid  # the round settles as arranged
+    assert "data-can-declare" not in response.content.decode()
+
+
+def test_the_preview_asks_whether_a_wrong_declaration_that_declares_was_wrong(
+    scorer: Client, table: GameSession
+) -> None:
+    # A wrong declaration costs the same however it is grouped: kept as typed.
+    response = previewed(
+        scorer, table, Asha=("declared", THREE_PURE), Ben=("invalid_declaration", WIN_8S)
     )
+    assert not ben_in(response).check.arranged
+    assert response.context_data["form"].check.valid
     assert 'data-can-declare="three_pure"' in response.content.decode()
 
 

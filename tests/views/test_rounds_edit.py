@@ -11,7 +11,15 @@ from django.urls import reverse
 from games.models import GameSession, League, Membership, Round
 from games.services.scoreboard import load_scoreboard
 from tests.support.builders import expected_totals, make_session, play, round_data, seat_pk
-from tests.support.hands import LOOSE_148, SHOWN_8S, THREE_PURE, WIN_8S, WIN_13
+from tests.support.hands import (
+    LOOSE_148,
+    SEED_BEN,
+    SHOWN_8S,
+    THREE_PURE,
+    WIN_8S,
+    WIN_13,
+    shuffled,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -67,6 +75,26 @@ def test_the_edit_page_shows_the_saved_round_and_a_prefilled_form(
     html = response.content.decode()
     assert "As saved" in html and "count 102" in html  # the stored breakdown
     assert "Delete round 1" in html
+
+
+def test_an_edit_typed_card_by_card_saves_as_the_solver_groups_it(
+    scorer: Client, table: GameSession, three_rounds: list[Round]
+) -> None:
+    edited = ROUNDS[0][1] | {"Asha": ("declared", shuffled(WIN_8S)), "Ben": ("shown", SEED_BEN)}
+
+    response = scorer.post(edit_url(three_rounds[0]), round_data(table, "8S", edited, version=1))
+
+    assert response.status_code == 302
+    scores = {e.player.name: e.score for e in three_rounds[0].entries.all()}
+    assert scores == {"Asha": 101, "Ben": -71, "Chen": -30}  # Ben grouped best: 81
+    # The history keeps the groups saved, before and after.
+    history = scorer.get(reverse("games:round_history", args=[table.pk, three_rounds[0].pk]))
+    edit = history.context_data["changes"][0]
+    ben_before, ben_after = (
+        next(e["groups"] for e in snapshot["entries"] if e["player"] == "Ben")
+        for snapshot in (edit.before, edit.after)
+    )
+    assert ben_before[4] == ["5S", "9D"] and ["2D", "3D", "4D", "5D", "6D"] in ben_after
 
 
 def test_editing_round_one_recomputes_every_later_total(

@@ -11,8 +11,17 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import GameSession, Round
+from games.rules import PRESETS, PlayerHand, arrange, parse_card, parse_cards, score_round
 from tests.support.builders import make_session, play, round_data
-from tests.support.hands import LOOSE_148, ROUND_1, SHOWN_8S, WIN_8S
+from tests.support.hands import (
+    FIVE_DUBLEES,
+    LOOSE_148,
+    ROUND_1,
+    SEED_BEN,
+    SHOWN_8S,
+    WIN_8S,
+    shuffled,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -67,6 +76,32 @@ def test_saving_without_javascript_redirects_back_to_the_page(
     page = scorer.get(response.url).content.decode()
     assert "Round 1 saved." in page
     assert 'data-total="Asha">122</td>' in page
+
+
+def test_a_round_tapped_in_card_by_card_saves_as_the_solver_groups_it(
+    scorer: Client, table: GameSession
+) -> None:
+    hands = {
+        "Asha": ("declared", shuffled(WIN_8S)),
+        "Ben": ("shown", shuffled(SEED_BEN)),
+        "Chen": ("shown", shuffled(FIVE_DUBLEES)),
+    }
+
+    response = scorer.post(create(table), round_data(table, "8S", hands), headers=HTMX)
+
+    assert response.status_code == 200 and "Round 1 saved." in response.content.decode()
+    ruleset, cut = PRESETS["21-points"], parse_card("8S")
+    solved = [
+        PlayerHand(name, outcome, arrange(ruleset, cut, parse_cards(text)).groups)
+        for name, (outcome, text) in hands.items()
+    ]
+    expected = score_round(ruleset, cut, solved)
+    entries = {e.player.name: e for e in Round.objects.get().entries.all()}
+    assert {name: e.score for name, e in entries.items()} == {
+        p.name: p.score for p in expected.players
+    }
+    assert entries["Asha"].declaration == "three_pure"
+    assert entries["Ben"].groups == [[card.code for card in g] for g in solved[1].groups]
 
 
 def test_saving_the_last_round_ends_the_session(scorer: Client, user: User) -> None:

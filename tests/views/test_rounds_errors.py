@@ -163,9 +163,76 @@ def test_several_errors_each_go_to_their_own_player(scorer: Client, table: GameS
 
     html = response.content.decode()
     assert_only_beside(html, table, "Chen", "'QQ' is not a card (group 1, card 1)")
-    # Ben's short hand is reported as well once the round can be scored; here Chen's
-    # typo stops scoring, and Ben's preview still says what is missing.
-    assert "Ben must show all 21 cards, not 2" in html_lib.unescape(preview_of(html, table, "Ben"))
+    # Chen's typo stops scoring, but Ben's short hand is reported at once, as an error.
+    assert_only_beside(html, table, "Ben", "Ben must show all 21 cards, not 2")
+    ben = response.context_data["form"].errors[f"groups_{seat_pk(table, 'Ben')}"]
+    assert ben == ["Ben must show all 21 cards, not 2"]
+    assert_nothing_saved()
+
+
+# Three mistakes in one round: a typo in Asha's (8H as 8X), Ben's hand left empty and
+# Chen's short.
+THREE_MISTAKES = {
+    "Asha": ("declared", WIN_8S.replace("8H", "8X")),
+    "Ben": ("shown", ""),
+    "Chen": ("shown", "2C 3C 4C"),
+}
+THREE_MESSAGES = {
+    "Asha": "'8X' is not a card (group 7, card 3)",
+    "Ben": "Ben must show all 21 cards, not 0",
+    "Chen": "Chen must show all 21 cards, not 3",
+}
+
+
+@pytest.mark.parametrize("round_", ["new", "edit"])
+def test_every_mistake_of_a_round_is_reported_at_once_beside_its_player(
+    scorer: Client, table: GameSession, round_: str
+) -> None:
+    if round_ == "new":
+        url, version = reverse("games:round_create", args=[table.pk]), {}
+    else:
+        played = play(table, "8S", GOOD)
+        url, version = reverse("games:round_edit", args=[table.pk, played.pk]), {"version": 1}
+
+    response = scorer.post(url, round_data(table, "8S", THREE_MISTAKES, **version), headers=HTMX)
+
+    assert response.status_code == 422
+    html = response.content.decode()
+    errors = response.context_data["form"].errors
+    for name, message in THREE_MESSAGES.items():
+        assert_only_beside(html, table, name, message)
+        assert len(errors[f"groups_{seat_pk(table, name)}"]) == 1, name  # each once
+    assert not response.context_data["form"].non_field_errors()
+    assert Round.objects.count() == (0 if round_ == "new" else 1)
+    if round_ == "edit":
+        assert played.entries.get(player__name="Ben").score == -92  # as it was
+
+
+def test_who_won_is_checked_alongside_a_typo(scorer: Client, table: GameSession) -> None:
+    hands = THREE_MISTAKES | {"Asha": ("shown", WIN_8S.replace("8H", "8X"))}
+    response = post_round(scorer, table, hands, headers=HTMX)
+
+    form = response.context_data["form"]
+    assert form.non_field_errors() == [
+        "no winner: one player must have declared (or won by default)"
+    ]
+    html = response.content.decode()
+    for name, message in THREE_MESSAGES.items():
+        assert_only_beside(html, table, name, message)
+
+    two_winners = THREE_MISTAKES | {"Ben": ("declared", "")}
+    html = html_lib.unescape(post_round(scorer, table, two_winners).content.decode())
+    message = "more than one winner (Asha, Ben): only one player wins a round"
+    assert message in preview_of(html, table, "Asha") and message in preview_of(html, table, "Ben")
+    assert_nothing_saved()
+
+
+def test_a_missing_cut_joker_leaves_the_hands_checked(scorer: Client, table: GameSession) -> None:
+    response = post_round(scorer, table, {"Ben": ("shown", "2D 3D")}, cut="", headers=HTMX)
+
+    form = response.context_data["form"]
+    assert "Enter the cut joker" in form.errors["cut_joker"][0]
+    assert form.errors[f"groups_{seat_pk(table, 'Ben')}"] == ["Ben must show all 21 cards, not 2"]
     assert_nothing_saved()
 
 
