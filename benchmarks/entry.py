@@ -1,0 +1,613 @@
+"""Round entry on a phone: the taps, keystrokes and scrolls one scorer needs (issue 11).
+
+    .venv/bin/python benchmarks/entry.py                # a table per round and way
+    .venv/bin/python benchmarks/entry.py --json         # one JSON object
+    .venv/bin/python benchmarks/entry.py --grouped      # hands typed in groups
+
+Migrates a throwaway SQLite database in a temporary folder, starts the app on it
+(``manage.py runserver --noreload`` on a free port of 127.0.0.1, development
+settings with DEBUG off: WhiteNoise serves the static files from the finders, the
+templates are cached), creates a user and four sessions with ``create_session`` and
+signs the browser in by cookie.
+
+The deal is fixed by --seed and checked by the rules service: a 6-player 21-card
+round (preset ``21-points``) and a 4-player 13-card round (``13-pool-101``), each
+with one declarer whose hand is built to declare validly and losers who show hands
+dealt at random from the rest of the shoe (the solver, ``arrange``, groups them as
+well as their cards allow; ``score_round`` then scores the deal).
+
+Each round is entered twice, each time in a fresh session, by the system Chromium
+at 390×844 with touch (``is_mobile``, ``has_touch``, device scale 2):
+
+- **picker**: only the card picker. Taps: the cut joker, the declarer's outcome
+  button, every card of every hand, Save;
+- **typed**: the keyboard. Taps: the picker's keyboard key where the phone keeps the
+  system keyboard closed (a touch screen), each field to focus it (the cut joker,
+  each hand), the declarer's outcome button, Save; keystrokes: every character typed
+  (``page.keyboard.type``).
+
+Cards go in the natural way by default: each hand in the order dealt, lower case,
+no spaces and no group separators ("5h10cpjqs..."), which the server arranges. With
+--grouped each hand goes in the solver's grouping instead, separated by the picker's
+New group key (a tap) or "|" (a keystroke): the fallback for a server that does not
+arrange hands typed in any order.
+
+A scroll is counted when the element to tap next is not wholly inside the viewport
+at the moment it is needed (a person would have to scroll to it); the script then
+scrolls it into view itself and taps it (``locator.tap``), and lists where each such
+element lay. The script taps faster than a person, so before each step (a player's
+hand, Save) it lets the live preview land first, as it has at a person's pace; the
+page's own timers (the preview's 300 ms wait, the picker keeping itself in view for
+two seconds after it moves on) run on Playwright's clock, which the script moves
+on by the same 0.6 s a tap, 0.25 s a keystroke and 1 s a scroll.
+Estimated human seconds = 0.6 × taps + 0.25 × keystrokes + 1 × scrolls. The phone's
+on-screen keyboard is not emulated: it would hide part of the viewport and make
+typing switch to digits.
+
+After Save the round is read back from the database: ``saved`` is true only when
+round 1 is stored and every player's score equals what ``score_round`` computes for
+the deal. Prints a table per round and way (per player and in total, with the
+issue's targets beside the figures; nothing is asserted), or with --json one object:
+``{"21-card-6p": {"picker": {"taps", "keys", "scrolls", "seconds", "saved",
+"players", ...}, "typed": {...}}, "13-card-4p": {...}}``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# Run as a script, this file's folder comes first on sys.path, and benchmarks/http.py
+# would hide the standard library's http package: the folder makes way.
+if sys.path and Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
+    sys.path.pop(0)
+
+import argparse
+import json
+import os
+import random
+import secrets
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.request
+from collections import Counter
+from dataclasses import dataclass, field
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+PHONE = {"width": 390, "height": 844}
+HOST = "127.0.0.1"
+NAMES = ("Asha", "Ben", "Chen", "Dev", "Esi", "Femi")
+# (key in the report, preset, players at the table)
+ROUNDS = (("21-card-6p", "21-points", 6), ("13-card-4p", "13-pool-101", 4))
+WAYS = ("picker", "typed")
+# Estimated human time: a tap, a keystroke, a scroll.
+SECONDS = {"taps": 0.6, "keys": 0.25, "scrolls": 1.0}
+# Issue 11's targets, shown beside the figures (never asserted).
+TARGETS = {
+    ("21-card-6p", "picker"): {"taps": 150, "seconds": 90},
+    ("21-card-6p", "typed"): {"seconds": 90},
+}
+CUT = "cut joker"
+SAVE = "Save"
+
+
+def log(message: str) -> None:
+    print(f"[entry-bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+# --- The deal, scored by the rules service -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Hand:
+    outcome: str
+    dealt: tuple  # the cards in the order dealt (how the natural way enters them)
+    groups: tuple  # as the rules score them (how --grouped enters them)
+
+
+@dataclass(frozen=True)
+class Deal:
+    key: str
+    preset: str
+    cut: object  # games.rules.Card
+    declarer: str
+    hands: dict[str, Hand]  # by seat order
+    expected: dict[str, int]  # each player's score, from score_round
+
+
+def declaring_groups(rng: random.Random, available: Counter, ruleset) -> list[tuple] | None:
+    """Groups that declare: pure sequences (three to five of seven groups in a 21-card
+    game, two or three of four in a 13-card one, the first a card longer in a 13-card
+    hand) and sets of three suits for the rest; None if the shoe runs short."""
+    from games.rules.cards import KING, SUITS, Card
+
+    count = ruleset.hand_size // 3
+    sizes = [3] * count
+    sizes[0] += ruleset.hand_size - 3 * count
+    pure = rng.randint(3, 5) if ruleset.hand_size == 21 else rng.randint(2, 3)
+    groups = []
+    for number, size in enumerate(sizes):
+        if number < pure:
+            suit, start = rng.choice(SUITS), rng.randint(1, KING - size + 1)
+            group = tuple(Card(rank, suit) for rank in range(start, start + size))
+        else:
+            rank = rng.randint(1, KING)
+            group = tuple(Card(rank, suit) for suit in rng.sample(SUITS, 3))
+        need = Counter(group)
+        if any(available[card] < n for card, n in need.items()):
+            return None
+        available.subtract(need)
+        groups.append(group)
+    rng.shuffle(groups)
+    return groups
+
+
+def try_deal(rng: random.Random, key: str, preset: str, players: int) -> Deal | None:
+    from games.rules import PlayerHand, RulesError, all_cards, arrange, get_ruleset, score_round
+
+    ruleset = get_ruleset(preset)
+    available = Counter({card: ruleset.decks for card in all_cards()})
+    winning = declaring_groups(rng, available, ruleset)
+    if winning is None:
+        return None
+    deck = list(available.elements())
+    rng.shuffle(deck)
+    cut = deck.pop()
+    names = NAMES[:players]
+    declarer = rng.choice(names)
+    hands: dict[str, Hand] = {}
+    for name in names:
+        if name == declarer:
+            dealt = [card for group in winning for card in group]
+            rng.shuffle(dealt)  # as the declarer picked them up, not as laid down
+            hands[name] = Hand("declared", tuple(dealt), tuple(winning))
+            continue
+        dealt = [deck.pop() for _ in range(ruleset.hand_size)]
+        best = arrange(ruleset, cut, dealt)
+        if best.declaration:
+            return None  # a second hand that declares: deal again
+        hands[name] = Hand("shown", tuple(dealt), best.groups)
+    try:
+        result = score_round(
+            ruleset, cut, [PlayerHand(n, h.outcome, h.groups) for n, h in hands.items()]
+        )
+    except RulesError:
+        return None
+    if result.players[names.index(declarer)].declaration is None:
+        return None
+    expected = {player.name: player.score for player in result.players}
+    return Deal(key, preset, cut, declarer, hands, expected)
+
+
+def deal(rng: random.Random, key: str, preset: str, players: int) -> Deal:
+    while True:
+        dealt = try_deal(rng, key, preset, players)
+        if dealt is not None:
+            return dealt
+
+
+# --- The app: a throwaway database and a live server -----------------------------------------
+
+
+def set_up_django(folder: str) -> None:
+    os.environ["DJANGO_SETTINGS_MODULE"] = "scorekeeper.settings"
+    # Development settings (WhiteNoise serves the static files from the finders, no
+    # collectstatic) with DEBUG off, as a phone meets the app: templates cached.
+    os.environ["DJANGO_ENV"] = "development"
+    os.environ["DJANGO_DEBUG"] = "0"
+    os.environ["DATABASE_URL"] = f"sqlite:///{folder}/entry.sqlite3"
+    # The server and this process share the key: a signed-in cookie made here holds there.
+    os.environ["DJANGO_SECRET_KEY"] = secrets.token_urlsafe(50)
+    os.environ["DJANGO_LOG_LEVEL"] = "WARNING"
+    # Playwright's sync API runs an event loop in this thread; the ORM calls made here
+    # between two pages are plain synchronous ones.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0, interactive=False)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return probe.getsockname()[1]
+
+
+def start_server(folder: str) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    with open(Path(folder) / "server.log", "wb") as server_log:  # the server keeps it open
+        server = subprocess.Popen(
+            [sys.executable, "manage.py", "runserver", "--noreload", f"{HOST}:{port}"],
+            cwd=ROOT,
+            env=os.environ.copy(),
+            stdout=server_log,
+            stderr=subprocess.STDOUT,
+        )
+    url = f"http://{HOST}:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            break
+        try:
+            with urllib.request.urlopen(f"{url}/static/js/app.js", timeout=2) as answer:
+                if answer.status == 200:
+                    return server, url
+        except OSError:
+            time.sleep(0.2)
+    server.kill()
+    raise RuntimeError(f"the server did not start:\n{(Path(folder) / 'server.log').read_text()}")
+
+
+def session_cookie(user) -> dict:
+    """The signed-in session cookie of ``user``, as tests/support/pages.py's sign_in
+    makes it (the browser tests' way: signing in by form is tested elsewhere)."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    return {"name": cookie.key, "value": cookie.value, "domain": HOST, "path": "/"}
+
+
+# --- Driving the phone -------------------------------------------------------------------
+
+
+@dataclass
+class Effort:
+    taps: int = 0
+    keys: int = 0
+    scrolls: int = 0
+
+    @property
+    def seconds(self) -> float:
+        return round(
+            SECONDS["taps"] * self.taps
+            + SECONDS["keys"] * self.keys
+            + SECONDS["scrolls"] * self.scrolls,
+            1,
+        )
+
+    def add(self, other: Effort) -> None:
+        self.taps += other.taps
+        self.keys += other.keys
+        self.scrolls += other.scrolls
+
+    def as_dict(self) -> dict:
+        return {
+            "taps": self.taps,
+            "keys": self.keys,
+            "scrolls": self.scrolls,
+            "seconds": self.seconds,
+        }
+
+
+@dataclass
+class Scorer:
+    """The person at the table: taps, types and scrolls, each counted against the
+    step (the cut joker, a player, Save) it serves."""
+
+    page: object
+    steps: dict[str, Effort] = field(default_factory=dict)
+    # Which element was off-screen when it was needed, for the report.
+    off_screen: list[str] = field(default_factory=list)
+
+    def spend(self, seconds: float) -> None:
+        """The page's clock moves on as the person's does (its timers fire: the live
+        preview's 300 ms wait, the picker's two seconds of keeping itself in view)."""
+        self.page.clock.run_for(round(seconds * 1000))
+
+    def settle(self) -> None:
+        """Let the live preview land (its request answered and swapped in), as it has
+        by the time a person moves on to the next step."""
+        self.spend(0.35)
+        self.page.locator(".htmx-request").first.wait_for(state="detached")
+        self.spend(0.05)
+
+    def effort(self, step: str) -> Effort:
+        return self.steps.setdefault(step, Effort())
+
+    def off_by(self, locator) -> str:
+        """Where the element lies if it is not wholly on screen ("" if it is)."""
+        box = locator.bounding_box()
+        size = self.page.viewport_size
+        if box is None:
+            return "not shown"
+        below = box["y"] + box["height"] - size["height"]
+        if below > 0:
+            return f"{below:.0f} px below the screen"
+        if box["y"] < 0:
+            return f"{-box['y']:.0f} px above the screen"
+        if box["x"] < 0 or box["x"] + box["width"] > size["width"]:
+            return "beside the screen"
+        return ""
+
+    def tap(self, step: str, locator, what: str) -> None:
+        off = self.off_by(locator)  # bounding_box waits for the element
+        if off:
+            self.effort(step).scrolls += 1
+            self.off_screen.append(f"{step}: {what}, {off}")
+            locator.scroll_into_view_if_needed()
+            self.spend(SECONDS["scrolls"])
+        locator.tap()
+        self.effort(step).taps += 1
+        self.spend(SECONDS["taps"])
+
+    def type(self, step: str, text: str) -> None:
+        self.page.keyboard.type(text)
+        self.effort(step).keys += len(text)
+        self.spend(SECONDS["keys"] * len(text))
+
+
+def player(page, name: str):
+    return page.locator(f'fieldset[data-player="{name}"]')
+
+
+def groups_field(page, name: str):
+    return player(page, name).locator("textarea[data-groups]")
+
+
+def pick(page, code: str):
+    return page.locator(f'[data-picker] [data-card="{code}"]')
+
+
+def typed_text(hand: Hand, grouped: bool) -> str:
+    """Lower case (no shift key), no spaces; "|" between groups only with --grouped."""
+    if grouped:
+        return "|".join("".join(c.code for c in group) for group in hand.groups).lower()
+    return "".join(card.code for card in hand.dealt).lower()
+
+
+def choose_declared(scorer: Scorer, name: str) -> None:
+    radio = player(scorer.page, name).locator('input[type="radio"][value="declared"]')
+    scorer.tap(name, radio, "the Declared outcome button")
+
+
+def enter_with_picker(scorer: Scorer, played: Deal, grouped: bool) -> None:
+    page = scorer.page
+    scorer.tap(CUT, pick(page, played.cut.code), f"the cut card {played.cut.code} in the picker")
+    for name, hand in played.hands.items():
+        scorer.settle()
+        if hand.outcome == "declared":
+            choose_declared(scorer, name)
+        # The picker moves on by itself; were it elsewhere, a person taps the field.
+        field_ = groups_field(page, name)
+        if not field_.evaluate("el => el.hasAttribute('data-picker-target')"):
+            log(f"the picker was not on {name}'s hand: tapping the field")
+            scorer.tap(name, field_, "the Groups field")
+        groups = hand.groups if grouped else (hand.dealt,)
+        for number, group in enumerate(groups):
+            if number:
+                scorer.tap(name, page.locator('[data-picker] [data-key="group"]'), "New group")
+            for card in group:
+                scorer.tap(name, pick(page, card.code), f"the card {card.code} in the picker")
+
+
+def enter_typed(scorer: Scorer, played: Deal, grouped: bool) -> None:
+    page = scorer.page
+    keyboard = page.locator('[data-picker] [data-key="keyboard"]')
+    cut = page.locator("input[data-cut]")
+    if keyboard.count() and keyboard.get_attribute("aria-pressed") == "false":
+        # A touch screen keeps the system keyboard closed for the picker: one tap
+        # opens it (and focuses the field the picker serves, the cut joker).
+        scorer.tap(CUT, keyboard, "the picker's keyboard key")
+    if not cut.evaluate("el => el === document.activeElement"):
+        scorer.tap(CUT, cut, "the Cut joker field")
+    scorer.type(CUT, played.cut.code.lower())
+    for name, hand in played.hands.items():
+        scorer.settle()
+        if hand.outcome == "declared":
+            choose_declared(scorer, name)
+        field_ = groups_field(page, name)
+        if not field_.evaluate("el => el === document.activeElement"):
+            scorer.tap(name, field_, "the Groups field")
+        scorer.type(name, typed_text(hand, grouped))
+
+
+def save(scorer: Scorer, number: int) -> list[str]:
+    """Tap Save; the problems listed if the round was not saved."""
+    page = scorer.page
+    scorer.settle()  # a person glances at the settlement before saving
+    scorer.tap(SAVE, page.locator("[data-save]"), "the Save button")
+    page.locator(f'[data-saved="{number}"], [data-problems]').first.wait_for(timeout=20_000)
+    problems = page.locator("[data-problems] li")
+    return [problems.nth(i).inner_text() for i in range(problems.count())]
+
+
+def stored_scores(session_pk: int) -> dict[str, int]:
+    from games.models import HandEntry
+
+    entries = HandEntry.objects.filter(round__session_id=session_pk, round__number=1)
+    return dict(entries.values_list("player__name", "score"))
+
+
+def enter(browser, url: str, cookie: dict, session_pk: int, played: Deal, way: str, args) -> dict:
+    from django.urls import reverse
+
+    context = browser.new_context(
+        viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2, base_url=url
+    )
+    context.add_cookies([cookie])
+    # The page's timers run on a clock the script moves at a person's pace (Scorer.spend).
+    context.clock.install()
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    page.on("pageerror", lambda error: log(f"page error: {error}"))
+    try:
+        page.goto(reverse("games:session_detail", args=[session_pk]))
+        page.locator("[data-picker]:not([hidden])").wait_for()
+        scorer = Scorer(page)
+        scorer.spend(1)  # the page as it stands a second after it opened
+        started = time.perf_counter()
+        if way == "picker":
+            enter_with_picker(scorer, played, args.grouped)
+        else:
+            enter_typed(scorer, played, args.grouped)
+        problems = save(scorer, 1)
+        wall = time.perf_counter() - started
+        coarse = page.evaluate("matchMedia('(pointer: coarse)').matches")
+    finally:
+        context.close()
+    stored = stored_scores(session_pk)
+    total = Effort()
+    for effort in scorer.steps.values():
+        total.add(effort)
+    players = {}
+    for name, hand in played.hands.items():
+        players[name] = scorer.effort(name).as_dict() | {
+            "outcome": hand.outcome,
+            "expected": played.expected[name],
+            "stored": stored.get(name),
+        }
+    report = total.as_dict() | {
+        "saved": bool(stored) and stored == played.expected,
+        "players": players,
+        "cut_joker": scorer.effort(CUT).as_dict(),
+        "save": scorer.effort(SAVE).as_dict(),
+        "grouped": args.grouped,
+        "touch": coarse,
+        "off_screen": scorer.off_screen,
+        "wall_seconds": round(wall, 1),
+    }
+    if problems:
+        report["problems"] = problems
+    target = TARGETS.get((played.key, way))
+    if target:
+        report["target"] = target | {
+            "met": all(report[figure] <= limit for figure, limit in target.items())
+        }
+    return report
+
+
+# --- The report ----------------------------------------------------------------------------
+
+
+def table(played: Deal, way: str, report: dict) -> str:
+    from games.rules import format_cards
+
+    head = (
+        f"{played.key} ({played.preset}, cut {format_cards([played.cut])}, "
+        f"{played.declarer} declares) — {way}{' (grouped)' if report['grouped'] else ''}"
+    )
+    lines = [head, f"  {'':<10} {'taps':>5} {'keys':>5} {'scrolls':>7} {'seconds':>8} "
+             f"{'expected':>9} {'stored':>7}"]  # fmt: skip
+
+    def row(label: str, figures: dict, expected="", stored="") -> str:
+        return (
+            f"  {label:<10} {figures['taps']:>5} {figures['keys']:>5} {figures['scrolls']:>7} "
+            f"{figures['seconds']:>8.1f} {expected!s:>9} {stored!s:>7}"
+        )
+
+    lines.append(row(CUT, report["cut_joker"]))
+    for name, figures in report["players"].items():
+        label = f"{name}*" if figures["outcome"] == "declared" else name
+        lines.append(row(label, figures, figures["expected"], figures["stored"]))
+    lines.append(row(SAVE, report["save"]))
+    lines.append(row("total", report, "", "saved" if report["saved"] else "NOT SAVED"))
+    target = report.get("target")
+    if target:
+        wanted = ", ".join(
+            f"≤ {limit} {'s' if figure == 'seconds' else figure}"
+            for figure, limit in target.items()
+            if figure != "met"
+        )
+        lines.append(f"  target: {wanted} — {'met' if target['met'] else 'not met'}")
+    lines.append(f"  (* declares; machine time {report['wall_seconds']} s)")
+    for what in report["off_screen"]:
+        lines.append(f"  scrolled to {what}")
+    for problem in report.get("problems", []):
+        lines.append(f"  problem: {problem}")
+    return "\n".join(lines)
+
+
+def run(args) -> tuple[dict, list[str]]:
+    from django.contrib.auth.models import User
+    from playwright.sync_api import sync_playwright
+
+    from games.services.sessions import create_session
+
+    rng = random.Random(args.seed)
+    deals = {key: deal(rng, key, preset, players) for key, preset, players in ROUNDS}
+    user = User.objects.create_user("scorer", password=None)
+    sessions = {
+        (played.key, way): create_session(
+            user,
+            preset=played.preset,
+            overrides={},
+            players=list(played.hands),
+            name=f"{played.key} by {way}",
+        ).pk
+        for played in deals.values()
+        for way in WAYS
+    }
+    cookie = session_cookie(user)
+    with tempfile.TemporaryDirectory(prefix="entry-bench-") as folder:
+        # The server's log lives beside it; the database is the one migrated here.
+        server, url = start_server(folder)
+        report: dict = {}
+        tables = []
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                try:
+                    for key, played in deals.items():
+                        report[key] = {}
+                        for way in WAYS:
+                            log(f"{key}: entering by {way}")
+                            entered = enter(
+                                browser, url, cookie, sessions[key, way], played, way, args
+                            )
+                            report[key][way] = entered
+                            tables.append(table(played, way, entered))
+                finally:
+                    browser.close()
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+    return report, tables
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seed", type=int, default=11, help="the deal (default 11)")
+    parser.add_argument(
+        "--grouped",
+        action="store_true",
+        help="enter each hand in the solver's groups, with separators (for a server "
+        "that does not arrange cards typed in any order)",
+    )
+    parser.add_argument("--json", action="store_true", help="print only the JSON object")
+    args = parser.parse_args(argv)
+
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="entry-bench-db-") as folder:
+        set_up_django(folder)
+        from django.db import connections
+
+        try:
+            report, tables = run(args)
+        finally:
+            connections.close_all()
+    log(f"done in {time.perf_counter() - started:.0f} s")
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print("\n\n".join(tables))
+        print(
+            f"\nSeconds = {SECONDS['taps']} × taps + {SECONDS['keys']} × keys + "
+            f"{SECONDS['scrolls']} × scrolls (seed {args.seed})."
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
