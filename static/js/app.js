@@ -20,10 +20,18 @@
   // greys out a card the decks hold no more of.
 
   var scrolledAt = 0; // when the picker was last brought into view, moving on
+  var saveShownAt = 0; // when Save was brought into view, every hand being in
 
   // The live preview that follows a complete hand changes the height of what is above
   // the picker: keep it in view for a moment after it moved on.
   function keepPickerInView() {
+    // The settlement lands above Save once every hand is in: keep Save in view.
+    if (Date.now() - saveShownAt < 2000) {
+      var save = document.querySelector("[data-save]");
+      var at = save && save.getBoundingClientRect();
+      if (at && (at.bottom > window.innerHeight || at.top < 0)) save.scrollIntoView({ block: "end" });
+      return;
+    }
     if (Date.now() - scrolledAt > 2000) return;
     var picker = document.querySelector("[data-picker]:not([hidden])");
     if (!picker) return;
@@ -148,7 +156,10 @@
     say(picker);
     var line = picker.querySelector("[data-picker-for]");
     if (line) line.textContent = "Every hand is in: check the settlement and save.";
-    if (save) save.scrollIntoView({ block: "center" });
+    if (save) {
+      save.scrollIntoView({ block: "center" });
+      saveShownAt = Date.now();
+    }
   }
 
   // Where to type: at the caret while the field has focus, else at the end (a field
@@ -217,6 +228,8 @@
     var form = formOf(picker);
     var on = key.getAttribute("aria-pressed") !== "true";
     key.setAttribute("aria-pressed", String(on));
+    // Typing on the system keyboard: the cards fold away so the fields stay in view.
+    picker.classList.toggle("is-folded", on);
     form.querySelectorAll("textarea[data-groups], input[data-cut]").forEach(function (field) {
       if (on) field.removeAttribute("inputmode");
       else field.setAttribute("inputmode", "none");
