@@ -19,6 +19,7 @@
   // next player who shows cards. It counts each card's copies in the whole round and
   // greys out a card the decks hold no more of.
 
+  var UNDO_MS = 5 * 60 * 1000; // how long "Round N saved" offers Undo
   var scrolledAt = 0; // when the picker was last brought into view, moving on
   var saveShownAt = 0; // when Save was brought into view, every hand being in
 
@@ -336,6 +337,13 @@
     var saved = root.querySelector && root.querySelector("[data-saved]");
     // The next round starts here: the totals line, "Round N saved", the cut joker.
     if (saved) (saved.closest("#round-entry") || saved).scrollIntoView({ block: "start" });
+    // Undo is for the moment after Save; later a round is deleted from its own page.
+    var undo = root.querySelector && root.querySelector("[data-undo]");
+    if (undo) {
+      window.setTimeout(function () {
+        if (undo.parentNode) undo.parentNode.removeChild(undo);
+      }, UNDO_MS);
+    }
   }
 
   function goToProblem(event, link) {

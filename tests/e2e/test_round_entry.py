@@ -57,6 +57,14 @@ MISTAKES = {
     "two winners": ("8S", GOOD | {"Ben": ("declared", SHOWN_8S)}, "more than one winner"),
     "no cut joker": ("", GOOD, "Enter the cut joker"),
     "bad cut joker": ("8Z", GOOD, "Cut joker"),
+    # Three at once: all said together, none hidden behind another.
+    "empty, typo and short": (
+        "8S",
+        GOOD
+        | {"Asha": ("declared", WIN_8S.replace("3D", "3X")), "Ben": ("shown", "")}
+        | {"Chen": ("shown", SHOWN_8S.removesuffix(" 8C"))},
+        ("'3X' is not a card", "Ben must show all 21 cards, not 0", "Chen must show all 21"),
+    ),
     "invalid declaration": (
         "8S",
         GOOD | {"Asha": ("declared", SHOWN_8S), "Ben": ("shown", WIN_8S)},
@@ -74,7 +82,8 @@ def test_every_mistake_is_said_right_above_save(phone_page: Page, mistake: str) 
     save = page.get_by_role("button", name="Save round 11")
     save.tap()
     problems = page.locator("[data-problems]")
-    expect(problems).to_contain_text(message)
+    for each in (message,) if isinstance(message, str) else message:
+        expect(problems).to_contain_text(each)
     assert_in_view(page, problems)
     assert_in_view(page, page.get_by_role("button", name="Save round 11"))
     # Read out first: the list has the focus.
@@ -112,6 +121,22 @@ def test_a_saved_round_says_so_in_view_and_can_be_undone(
     assert session.rounds.count() == 4
     # Recorded in the history like any delete.
     assert RoundChange.objects.filter(session=session, action="deleted").count() == 1
+
+
+def test_undo_is_offered_for_five_minutes(phone_page: Page) -> None:
+    page = phone_page
+    open_session(page)
+    page.clock.install()
+    page.reload()
+    fill_round(page, "8S", GOOD)
+    page.get_by_role("button", name="Save round 1").tap()
+    undo = page.locator("[data-saved]").get_by_role("button", name="Undo")
+    expect(undo).to_be_visible()
+    page.clock.run_for(4 * 60_000)
+    expect(undo).to_be_visible()
+    page.clock.run_for(61_000)
+    expect(undo).to_have_count(0)
+    expect(page.locator("[data-saved]")).to_contain_text("Round 1 saved.")
 
 
 def test_an_open_form_moves_on_when_another_phone_saves_that_round(new_context) -> None:
@@ -159,3 +184,26 @@ def test_ending_the_session_and_a_new_link_ask_first(phone_page: Page) -> None:
     page.on("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="End the session now").tap()
     expect(page.locator(".messages")).to_contain_text("Session ended")
+
+
+def test_eight_players_fit_a_phone_with_the_round_column_kept(phone_page: Page) -> None:
+    page = phone_page
+    user = sign_in(page, "asha")
+    names = ["Asha", "Ben", "Chen", "Dev", "Esi", "Femi", "Gita", "Hari"]
+    session = create_session(user, preset="21-points", overrides={}, players=names, name="Big")
+    hands = {"Asha": ("declared", WIN_8S)} | {name: ("middle_drop", "") for name in names[1:]}
+    for _ in range(3):
+        play(session, "8S", hands)
+    page.goto(f"/sessions/{session.pk}/")
+    table = page.locator(".scores")
+    expect(table).to_be_visible()
+    # The page never scrolls sideways; the table scrolls in its box with the round
+    # numbers kept at the left, and each cell leads with the running total.
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    first = table.locator("tbody th").first
+    assert first.evaluate("el => getComputedStyle(el).position") == "sticky"
+    cell = table.locator('tr[data-round="3"] td').first
+    running = cell.locator(".running")
+    assert running.evaluate("el => parseFloat(getComputedStyle(el).fontSize)") > cell.locator(
+        ".score"
+    ).evaluate("el => parseFloat(getComputedStyle(el).fontSize)")
