@@ -74,7 +74,9 @@ MISTAKES = {
 
 
 @pytest.mark.parametrize("mistake", list(MISTAKES))
-def test_every_mistake_is_said_right_above_save(phone_page: Page, mistake: str) -> None:
+def test_every_mistake_is_said_right_above_save(
+    phone_page: Page, screenshot_dir: Path, mistake: str
+) -> None:
     page = phone_page
     open_session(page, rounds=10)  # a long session: the form still comes first
     cut, hands, message = MISTAKES[mistake]
@@ -88,6 +90,7 @@ def test_every_mistake_is_said_right_above_save(phone_page: Page, mistake: str) 
     assert_in_view(page, page.get_by_role("button", name="Save round 11"))
     # Read out first: the list has the focus.
     expect(problems).to_be_focused()
+    page.screenshot(path=screenshot_dir / f"problems-{mistake.replace(' ', '-')}-phone.png")
     assert not Round.objects.filter(number=11).exists()
 
 
