@@ -372,15 +372,21 @@ def choose_declared(scorer: Scorer, name: str) -> None:
     scorer.tap(name, radio, "the Declared outcome button")
 
 
+def start_hand(scorer: Scorer, name: str, hand: Hand):
+    """Before a player's cards: the preview of the last hand lands, the declarer's
+    outcome is tapped. Returns the player's groups field."""
+    scorer.settle()
+    if hand.outcome == "declared":
+        choose_declared(scorer, name)
+    return groups_field(scorer.page, name)
+
+
 def enter_with_picker(scorer: Scorer, played: Deal, grouped: bool) -> None:
     page = scorer.page
     scorer.tap(CUT, pick(page, played.cut.code), f"the cut card {played.cut.code} in the picker")
     for name, hand in played.hands.items():
-        scorer.settle()
-        if hand.outcome == "declared":
-            choose_declared(scorer, name)
+        field_ = start_hand(scorer, name, hand)
         # The picker moves on by itself; were it elsewhere, a person taps the field.
-        field_ = groups_field(page, name)
         if not field_.evaluate("el => el.hasAttribute('data-picker-target')"):
             log(f"the picker was not on {name}'s hand: tapping the field")
             scorer.tap(name, field_, "the Groups field")
@@ -404,10 +410,7 @@ def enter_typed(scorer: Scorer, played: Deal, grouped: bool) -> None:
         scorer.tap(CUT, cut, "the Cut joker field")
     scorer.type(CUT, played.cut.code.lower())
     for name, hand in played.hands.items():
-        scorer.settle()
-        if hand.outcome == "declared":
-            choose_declared(scorer, name)
-        field_ = groups_field(page, name)
+        field_ = start_hand(scorer, name, hand)
         if not field_.evaluate("el => el === document.activeElement"):
             scorer.tap(name, field_, "the Groups field")
         scorer.type(name, typed_text(hand, grouped))

@@ -9,11 +9,20 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from games.models import GameSession
 from games.services.sessions import create_session
 from tests.support.hands import WIN_13
 from tests.support.pages import assert_red_and_readable, choose_outcome, sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def open_pool(page: Page, players: list[str]) -> GameSession:
+    """A 13-card pool session's page, signed in as its scorer."""
+    user = sign_in(page, "keys")
+    session = create_session(user, preset="13-pool-101", overrides={}, players=players, name="Keys")
+    page.goto(f"/sessions/{session.pk}/")
+    return session
 
 
 def tap_hand(picker: Locator, text: str) -> int:
@@ -31,11 +40,7 @@ def tap_hand(picker: Locator, text: str) -> int:
 
 def test_a_hand_tapped_on_the_picker_alone(phone_page: Page, screenshot_dir: Path) -> None:
     page = phone_page
-    user = sign_in(page, "keys")
-    session = create_session(
-        user, preset="13-pool-101", overrides={}, players=["Asha", "Ben"], name="Keys"
-    )
-    page.goto(f"/sessions/{session.pk}/")
+    open_pool(page, ["Asha", "Ben"])
     asha = page.locator('fieldset[data-player="Asha"]')
     ben = page.locator('fieldset[data-player="Ben"]')
     picker = page.locator("[data-picker]")
@@ -85,11 +90,7 @@ def test_a_hand_tapped_on_the_picker_alone(phone_page: Page, screenshot_dir: Pat
 
 def test_a_drop_needs_no_cards_and_the_picker_skips_it(phone_page: Page) -> None:
     page = phone_page
-    user = sign_in(page, "keys")
-    session = create_session(
-        user, preset="13-pool-101", overrides={}, players=["Asha", "Ben", "Chen"], name="Keys"
-    )
-    page.goto(f"/sessions/{session.pk}/")
+    open_pool(page, ["Asha", "Ben", "Chen"])
     picker = page.locator("[data-picker]")
     picker.locator('[data-card="7C"]').click()
     ben = page.locator('fieldset[data-player="Ben"]')
@@ -105,11 +106,7 @@ def test_cards_tapped_in_any_order_are_arranged_and_saved(phone_page: Page) -> N
     """No groups: the scorer taps the cards as they lie on the table, the rules
     service groups them for the preview and the save."""
     page = phone_page
-    user = sign_in(page, "keys")
-    session = create_session(
-        user, preset="13-pool-101", overrides={}, players=["Asha", "Ben"], name="Keys"
-    )
-    page.goto(f"/sessions/{session.pk}/")
+    session = open_pool(page, ["Asha", "Ben"])
     picker = page.locator("[data-picker]")
     picker.locator('[data-card="7C"]').tap()
     choose_outcome(page.locator('fieldset[data-player="Asha"]'), "declared")
