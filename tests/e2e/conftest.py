@@ -9,12 +9,13 @@ does), in which case they fail.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 
 from tests.support.browser import HOW_TO_GET_CHROMIUM, find_chromium
 from tests.support.pages import DESKTOP, PHONE
@@ -44,6 +45,18 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 def browser_context_args(browser_context_args: dict[str, Any], live_server) -> dict[str, Any]:
     # Relative URLs in page.goto("/") resolve against the live server.
     return {**browser_context_args, "base_url": live_server.url}
+
+
+@pytest.fixture(autouse=True)
+def _browser_quiet_before_flush(transactional_db: None, browser: Browser) -> Iterator[None]:
+    """Close every page before the test's database is flushed. This fixture comes
+    after transactional_db, so its teardown runs first: a request still in flight
+    when a test ends (the live poll, the chart image) would otherwise hold a lock
+    that PostgreSQL's flush waits for (a deadlock) or meet an emptied database."""
+    yield
+    for context in browser.contexts:
+        context.close()
+    time.sleep(0.2)  # let a request the closed page had sent finish on the server
 
 
 @pytest.fixture
