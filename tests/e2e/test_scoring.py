@@ -11,8 +11,8 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
-from games.rules import PlayerHand, get_ruleset, parse_card, parse_groups, score_round
-from games.rules.totals import SessionState, session_state
+from games.rules.totals import SessionState
+from tests.support.builders import expected_totals
 from tests.support.hands import LOOSE_148, SHOWN_8S, THREE_PURE, WIN_8S
 from tests.support.pages import (
     PASSWORD,
@@ -56,22 +56,10 @@ EDITED_1: Round = ("8S", ROUNDS[0][1] | {"Chen": ("middle_drop", "")})
 
 
 def expected(rounds: list[Round]) -> SessionState:
-    """The rules service's totals for these rounds, worked out without the app."""
-    ruleset = get_ruleset("21-points")
-    scores = []
-    for cut, hands in rounds:
-        result = score_round(
-            ruleset,
-            parse_card(cut),
-            [
-                PlayerHand(name, outcome, tuple(tuple(g) for g in parse_groups(text)))
-                for name, (outcome, text) in hands.items()
-            ],
-        )
-        scores.append({player.name: player.score for player in result.players})
-    # Seat 1 deals first and the deal passes clockwise.
+    """The rules service's totals for these rounds, worked out without the app; seat 1
+    deals first and the deal passes clockwise."""
     dealers = [PLAYERS[i % 3] for i in range(len(rounds))]
-    return session_state(ruleset, PLAYERS, scores, dealers=dealers)
+    return expected_totals("21-points", PLAYERS, rounds, dealers=dealers)
 
 
 def save_round(page: Page, number: int) -> None:

@@ -58,6 +58,7 @@ def expected_totals(
     players: tuple[str, ...],
     rounds: list[tuple[str, Hands]],
     ceiling: int | None = None,
+    dealers: list[str] | None = None,
 ):
     """What the rules service says about these rounds, computed without the app."""
     ruleset = get_ruleset(preset)
@@ -72,7 +73,7 @@ def expected_totals(
             ],
         )
         scores.append({player.name: player.score for player in result.players})
-    return session_state(ruleset, players, scores, ceiling=ceiling)
+    return session_state(ruleset, players, scores, ceiling=ceiling, dealers=dealers)
 
 
 def session_form_data(preset: str = "21-points", **fields: object) -> dict:
