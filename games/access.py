@@ -9,7 +9,11 @@ viewer) keeps no rights over the sessions they started in it.
   creator, or a league owner or scorer;
 - **manage** (stakes, the share link): its creator, or a league owner;
 - a league's pages: its members; its house rules and members: its owners;
-- a share link: anyone holding it, read-only.
+- a share link: anyone holding it, read-only;
+- a table link (table mode): anyone holding it may pick a free seat of a player still
+  in; the phone that picked it (its signed seat cookie) may then enter that seat's
+  hand of the round being entered, and nothing else. Scorers (write) open, replace
+  and close the link, release seats, correct hands and save the round.
 
 Anyone else is told nothing exists (404), so ids and slugs reveal nothing; a member
 without the right role gets a 403. Every view, export, standings query and share page
@@ -22,12 +26,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core import signing
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, F, Q, QuerySet
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
 
-from games.models import GameSession, League, Membership, Round
+from games.models import GameSession, League, Membership, Round, Seat
 
 AnyUser = AbstractBaseUser | AnonymousUser
 Need = Literal["view", "write", "manage"]
@@ -99,12 +105,90 @@ def round_for(user: AnyUser, pk: int, round_pk: int, need: Need = "view") -> Rou
     return played
 
 
+def seat_for(user: AnyUser, pk: int, seat_pk: int, need: Need = "view") -> Seat:
+    """A seat at a session ``user`` may see (and change, as ``session_for`` decides);
+    a 404 for a seat of another session."""
+    session = session_for(user, pk, need)
+    seat = session.seats.select_related("player").filter(pk=seat_pk).first()
+    if seat is None:
+        raise Http404("No such seat.")
+    seat.session = session  # already loaded, with the access check done
+    return seat
+
+
 def session_for_share_token(token: str) -> GameSession:
     """The session a share link shows, read-only, to anyone holding it."""
     session = GameSession.objects.select_related("league").filter(share_token=token).first()
     if session is None:
         raise Http404("No such session.")
     return session
+
+
+# --- Table mode: the table link and the phones' seats ----------------------------------
+
+SEAT_COOKIE = "seat"
+# A seat is a phone's for the evening; a cookie older than this is no longer read.
+SEAT_COOKIE_AGE = 2 * 24 * 3600
+SEAT_REFUSED = "This phone holds no seat at this table: pick yours from the table link."
+
+
+def session_for_table_token(token: str) -> GameSession:
+    """The session a table link enters hands for: a 404 for a link that was replaced,
+    closed or never existed."""
+    session = GameSession.objects.select_related("league").filter(table_token=token).first()
+    if session is None:
+        raise Http404("No such table.")
+    return session
+
+
+def _seat_salt(session: GameSession) -> str:
+    # Signed for one session and one table link: a seat cookie of another session, or
+    # of a link since replaced, does not verify here.
+    return f"games.seat:{session.pk}:{session.table_token}"
+
+
+def give_seat(response: HttpResponse, session: GameSession, seat: Seat) -> None:
+    """Make the phone that gets ``response`` the one holding ``seat`` (picked by
+    services.table.claim_seat, which set its phone_key): a signed cookie sent only to
+    this table link's pages."""
+    response.set_signed_cookie(
+        SEAT_COOKIE,
+        f"{seat.pk}:{seat.phone_key}",
+        salt=_seat_salt(session),
+        max_age=SEAT_COOKIE_AGE,
+        path=f"/table/{session.table_token}/",
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
+
+
+def drop_seat(response: HttpResponse, session: GameSession) -> None:
+    response.delete_cookie(SEAT_COOKIE, path=f"/table/{session.table_token}/", samesite="Lax")
+
+
+def phone_seat(request: HttpRequest, session: GameSession) -> Seat | None:
+    """The seat this phone holds at the session's table: its cookie verifies for
+    this session and link, and the seat is still this phone's (not released since,
+    nor picked again by another phone). None otherwise."""
+    try:
+        value = request.get_signed_cookie(
+            SEAT_COOKIE, salt=_seat_salt(session), max_age=SEAT_COOKIE_AGE
+        )
+    except (KeyError, signing.BadSignature):
+        return None
+    seat_pk, _, key = value.partition(":")
+    if not (seat_pk.isascii() and seat_pk.isdigit() and len(seat_pk) <= 18 and key):
+        return None
+    return session.seats.select_related("player").filter(pk=int(seat_pk), phone_key=key).first()
+
+
+def seat_for_phone(request: HttpRequest, session: GameSession) -> Seat:
+    """The phone's seat, or a 403: only the phone holding a seat enters its hand."""
+    seat = phone_seat(request, session)
+    if seat is None:
+        raise PermissionDenied(SEAT_REFUSED)
+    return seat
 
 
 def sessions_visible_to(user: AnyUser) -> QuerySet[GameSession]:

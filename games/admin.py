@@ -26,6 +26,8 @@ from games.models import (
     Round,
     RoundChange,
     Seat,
+    TableHand,
+    TableRound,
 )
 from games.rules import RulesError, get_ruleset
 from games.services.results import refresh_league, refresh_session
@@ -270,3 +272,18 @@ class RoundChangeAdmin(ReadOnlyAdmin):
     search_fields = ["session__name", "changed_by__username"]
     list_select_related = ["session", "changed_by"]
     date_hierarchy = "changed_at"
+
+
+@admin.register(TableRound)
+class TableRoundAdmin(ReadOnlyAdmin):
+    # Table mode's round in progress: deleting one drops the hands the phones entered
+    # (the scorer's "Close table mode" does the same); editing one by hand is not offered.
+    list_display = ["session", "number", "cut_joker", "updated_at"]
+    list_select_related = ["session"]
+
+
+@admin.register(TableHand)
+class TableHandAdmin(ReadOnlyAdmin):
+    list_display = ["table_round", "seat", "outcome", "status", "updated_at"]
+    list_filter = ["status"]
+    list_select_related = ["table_round__session", "seat__player"]

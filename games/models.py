@@ -76,6 +76,10 @@ def new_share_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+def new_submission_token() -> str:
+    return secrets.token_hex(16)
+
+
 class _Named(models.Model):
     """Listed in the order of its name, and shown by it."""
 
@@ -119,6 +123,9 @@ class League(_Named):
     # The money a point is worth in the league's net-format sessions (a default for
     # new sessions; empty: they play for points only).
     money_per_point = models.DecimalField(max_digits=8, decimal_places=2, null=True, blank=True)
+    # Table mode: save a round by itself once every seat's hand is in and the round
+    # checks clean (its sessions follow this unless they say otherwise).
+    table_auto_save = models.BooleanField(default=False)
     # The members an imported league file listed ({"username", "role"} each): an
     # import adds nobody (issue 9), it shows them to the league's owners to invite.
     imported_members = models.JSONField(default=list, blank=True)
@@ -188,6 +195,15 @@ class GameSession(models.Model):
     # Who dealt round 1 (by the toss, or chosen); later dealers follow from the rounds.
     # "+": a seat has no use for the reverse accessor, and the name would clash.
     first_dealer = _optional_link("Seat", "+")
+    # Table mode (issue 12): the link each player opens to enter their own hand on
+    # their own phone. NULL while table mode is closed; unique, hence indexed; a
+    # different secret from the share link, which shows and changes nothing.
+    table_token = models.CharField(
+        max_length=32, unique=True, null=True, blank=True, editable=False
+    )
+    # Save each round by itself once every hand is in and it checks clean; None
+    # follows the league's choice (off outside a league).
+    table_auto_save = models.BooleanField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]
@@ -230,6 +246,13 @@ class Seat(models.Model):
     # in penalty totals); empty before their first round.
     best_round = models.IntegerField(null=True, blank=True)
     worst_round = models.IntegerField(null=True, blank=True)
+    # Table mode: the secret of the phone that picked this seat (its signed cookie
+    # holds it too); NULL while no phone holds the seat. Releasing the seat empties
+    # it, and the old phone's cookie then matches nothing.
+    phone_key = models.CharField(  # noqa: DJ001
+        max_length=32, null=True, blank=True, editable=False
+    )
+    phone_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["session", "position"]
@@ -361,6 +384,63 @@ class HandEntry(models.Model):
             ).exists()
         ):
             raise ValidationError({"player": "This player has no seat at the session's table."})
+
+
+class TableRound(models.Model):
+    """Table mode: the round being entered on the players' own phones, until it is
+    saved as a Round (then it is deleted with its hands). Only the next round of a
+    session has one."""
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="table_rounds")
+    number = models.PositiveIntegerField()  # the round it becomes
+    # The cut joker, as the first phone (or the scorer) entered it; "" until then.
+    cut_joker = models.CharField(max_length=3, blank=True, choices=CARD_CHOICES)
+    # The submission token save_round gets: a double tap on Save saves once.
+    submission = models.CharField(max_length=32, default=new_submission_token, editable=False)
+    # Bumped by every change of its hands or seats: the scorer's live view polls on it.
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["session", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="table_round_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.session}, round {self.number} at the table"
+
+
+class TableHand(models.Model):
+    """One seat's hand of a table round, as its phone (or the scorer) entered it:
+    kept on the server from the first card, so a reload or a dropped connection loses
+    nothing. "in" once handed in and checked on its own; typing again takes it back."""
+
+    class Status(models.TextChoices):
+        TYPING = "typing", "Typing"
+        IN = "in", "Hand in"
+
+    table_round = models.ForeignKey(TableRound, on_delete=models.CASCADE, related_name="hands")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="table_hands")
+    outcome = models.CharField(max_length=20, blank=True, choices=HandEntry.Outcome.choices)
+    text = models.CharField(max_length=400, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.TYPING)
+    # What the rules service said when the hand was last handed in and refused.
+    problem = models.CharField(max_length=500, blank=True)
+    # The phone's count of edits: a write older than the one stored (a preview still
+    # in flight when the hand was handed in) is ignored, never stored over it.
+    edit = models.PositiveIntegerField(default=0)
+    # The scorer who corrected the hand; NULL: the seat's own phone.
+    entered_by = _optional_link(settings.AUTH_USER_MODEL, "+")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["table_round", "seat__position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table_round", "seat"], name="table_hand_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.seat.player} in {self.table_round}: {self.get_status_display()}"
 
 
 class Rejoin(models.Model):

@@ -17,7 +17,8 @@ from games.services.money import money_of
 from games.services.rounds import new_round_entry
 from games.services.scoreboard import Scoreboard, live_stamp
 from games.services.sessions import can_close
-from games.sharing import share_links
+from games.services.table import table_view
+from games.sharing import share_links, table_links
 
 
 def scoreboard_context(request: HttpRequest, session: GameSession, board) -> dict:
@@ -45,7 +46,12 @@ def session_page_context(
     if writer and form is None:
         form = RoundForm(entry=entry)
     manager = can_manage(request.user, session)
+    # Table mode: the seats filling up and the table link, for those who score.
+    table = table_view(session, board) if writer and session.table_token else None
     return context | {
+        "table": table,
+        "table_links": table_links(request, session) if table else None,
+        "table_poll_url": reverse("games:table_panel", args=[session.pk]),
         "manager": manager,
         "share": share_links(request, session) if manager else None,
         "stakes_form": stakes_form(session, board) if manager else None,

@@ -1,5 +1,6 @@
-"""The read-only share link of a session: its address and a QR code of it, so the
-players at the table can open the live score table on their own phones."""
+"""The read-only share link of a session and its table link (table mode): each an
+address and a QR code of it, so the players at the table open the live score table,
+or their own hand's entry, on their own phones."""
 
 from __future__ import annotations
 
@@ -22,6 +23,15 @@ class ShareLinks:
 
 def share_links(request: HttpRequest, session: GameSession) -> ShareLinks:
     url = request.build_absolute_uri(reverse("games:shared_session", args=[session.share_token]))
+    return ShareLinks(url=url, qr_svg=mark_safe(qr_svg(url)))
+
+
+def table_links(request: HttpRequest, session: GameSession) -> ShareLinks | None:
+    """The table link, where each player picks their seat; None while table mode is
+    closed."""
+    if not session.table_token:
+        return None
+    url = request.build_absolute_uri(reverse("games:table_seats", args=[session.table_token]))
     return ShareLinks(url=url, qr_svg=mark_safe(qr_svg(url)))
 
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from django.urls import URLPattern, path, register_converter
 
-from games.views import accounts, leagues, rounds, sessions, sharing, standings, transfer
+from games.views import accounts, leagues, rounds, sessions, sharing, standings, table, transfer
 
 
 class IdConverter:
@@ -24,7 +24,7 @@ class IdConverter:
 
 
 class ShareTokenConverter:
-    """Share links: tokens are made by `models.new_share_token` (22 URL-safe
+    """Share and table links: tokens are made by `models.new_share_token` (22 URL-safe
     characters); the range leaves room to change their length without breaking links."""
 
     regex = "[A-Za-z0-9_-]{16,32}"
@@ -55,6 +55,10 @@ session = under("sessions/<id:pk>/")
 session_rounds = under("sessions/<id:pk>/rounds/")
 session_round = under("sessions/<id:pk>/rounds/<id:round_pk>/")
 shared = under("shared/<token:token>/")
+session_table = under("sessions/<id:pk>/table/")
+# Table mode's link: each phone picks its seat, then enters its own hand. The seat
+# cookie is sent only under this prefix (games.access.give_seat).
+at_table = under("table/<token:token>/")
 league = under("leagues/<slug:slug>/")
 
 urlpatterns = [
@@ -87,6 +91,24 @@ urlpatterns = [
     shared("", sharing.shared_session, name="shared_session"),
     shared("scoreboard/", sharing.shared_scoreboard, name="shared_scoreboard"),
     shared("totals.svg", sharing.shared_totals_chart, name="shared_totals_chart"),
+    # Table mode, the scorer's side: the link, the seats filling up (polled), the cut
+    # joker, a hand corrected or entered for a player, and Save.
+    session_table("", table.table_panel, name="table_panel"),
+    session_table("link/", table.table_link, name="table_link"),
+    session_table("auto-save/", table.table_auto_save, name="table_auto_save"),
+    session_table("cut/", table.table_cut, name="table_cut"),
+    session_table("release/", table.table_release, name="table_release"),
+    session_table("save/", table.table_save, name="table_save"),
+    session_table("hands/<id:seat_pk>/", table.table_correct, name="table_correct"),
+    session_table(
+        "hands/<id:seat_pk>/preview/", table.table_correct_preview, name="table_correct_preview"
+    ),
+    # Table mode, a phone's side: no sign-in; the table link, then the seat cookie.
+    at_table("", table.table_seats, name="table_seats"),
+    at_table("hand/", table.table_hand, name="table_hand"),
+    at_table("hand/preview/", table.table_hand_preview, name="table_hand_preview"),
+    at_table("hand/status/", table.table_hand_status, name="table_hand_status"),
+    at_table("leave/", table.table_leave, name="table_leave"),
     # Leagues ("new" is reserved: no league takes that slug), standings, exports.
     path("leagues/", leagues.league_list, name="league_list"),
     path("leagues/new/", leagues.league_new, name="league_new"),

@@ -107,7 +107,13 @@ class RoundForm(forms.Form):
             groups_key = f"groups_{seat.pk}"
             text = None if groups_key in self.errors else cleaned.get(groups_key, "")
             hands[seat.pk] = (cleaned.get(f"outcome_{seat.pk}"), text)
-        self.check = check_round(self.entry, cut, hands, final=self.final)
+        self.file_errors(check_round(self.entry, cut, hands, final=self.final))
+        return cleaned
+
+    def file_errors(self, check: RoundCheck) -> None:
+        """Keep the rules service's check and file each of its errors under the field
+        it concerns (the cut joker, a player's outcome or groups) or the form."""
+        self.check = check
         for message in self.check.cut_errors:
             self.add_error("cut_joker", message)
         for player in self.check.players:
@@ -117,7 +123,6 @@ class RoundForm(forms.Form):
                 self.add_error(f"groups_{player.seat.pk}", message)
         for message in self.check.errors:
             self.add_error(None, message)
-        return cleaned
 
     @property
     def problem_count(self) -> int:

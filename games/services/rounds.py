@@ -4,6 +4,7 @@ it (once per submission, at the version it was opened with), and its audit trail
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from games.models import (
     Round,
     RoundChange,
     Seat,
+    TableRound,
 )
 from games.rules import (
     ARRANGED_OUTCOMES,
@@ -268,6 +270,39 @@ def check_round(
       typed grouping makes none for a declarer. A grouping whose every group is
       valid is kept as typed; ``best`` then says what the solver's would save.
     """
+    check = _read_hands(entry, cut_text, hands, final=final)
+    ruleset = entry.ruleset
+    hands_ready = all(player.hand is not None for player in check.players)
+    complete = hands_ready and all(
+        player.hand.outcome not in FULL_HAND_OUTCOMES or len(player.hand.cards) == ruleset.hand_size
+        for player in check.players
+        if player.hand is not None
+    )
+    if check.cut is None or not hands_ready:
+        if final:
+            _place_errors(check, _unscored_errors(ruleset, check.cut, check.players))
+        return check
+    if not (complete or final):
+        return check
+    try:
+        check.result = score_round(ruleset, check.cut, [p.hand for p in check.players])
+    except RoundErrors as errors:
+        _place_errors(check, errors.errors)
+    else:
+        for player, result in zip(check.players, check.result.players, strict=True):
+            player.result = result
+    return check
+
+
+def _read_hands(
+    entry: RoundEntry,
+    cut_text: str | None,
+    hands: Mapping[int, tuple[str | None, str | None]],
+    *,
+    final: bool,
+) -> RoundCheck:
+    """The cut joker and each hand of ``entry.seats`` read and previewed on its own
+    (check_round's first half, and all of check_hand's)."""
     check = RoundCheck(entry=entry, cut=None, players=[])
     ruleset = entry.ruleset
     if cut_text:
@@ -301,25 +336,35 @@ def check_round(
         if check.cut is not None and (text or outcome not in FULL_HAND_OUTCOMES):
             _preview(ruleset, check.cut, player)
 
-    hands_ready = all(player.hand is not None for player in check.players)
-    complete = hands_ready and all(
-        player.hand.outcome not in FULL_HAND_OUTCOMES or len(player.hand.cards) == ruleset.hand_size
-        for player in check.players
-        if player.hand is not None
-    )
-    if check.cut is None or not hands_ready:
-        if final:
-            _place_errors(check, _unscored_errors(ruleset, check.cut, check.players))
+    return check
+
+
+def check_hand(
+    entry: RoundEntry,
+    seat: Seat,
+    cut_text: str | None,
+    outcome: str | None,
+    text: str | None,
+    *,
+    final: bool,
+) -> RoundCheck:
+    """One player's hand on its own, as table mode enters it on the player's phone:
+    previewed as check_round previews it (the cards in any order arranged by the
+    solver) and, when ``final`` (handed in), refused for whatever the rules service
+    finds wrong in that hand alone: a card that is no card, a hand of the wrong size,
+    more copies of a card than the decks hold, a false declaration, an outcome not
+    played. What needs the other hands (one winner, copies across the round) is
+    checked once they are all in (check_round)."""
+    one = dataclasses.replace(entry, seats=(seat,))
+    check = _read_hands(one, cut_text, {seat.pk: (outcome, text)}, final=final)
+    player = check.players[0]
+    if not final or outcome is None or player.groups_errors:
         return check
-    if not (complete or final):
-        return check
-    try:
-        check.result = score_round(ruleset, check.cut, [p.hand for p in check.players])
-    except RoundErrors as errors:
-        _place_errors(check, errors.errors)
-    else:
-        for player, result in zip(check.players, check.result.players, strict=True):
-            player.result = result
+    hand = player.hand or PlayerHand(player.name, outcome)
+    unread = [0] if player.hand is None else []
+    errors = round_errors(entry.ruleset, check.cut, [hand], unread)
+    # Who won, and how many play, are the round's business, not this hand's.
+    _place_errors(check, [error for error in errors if error.field != "players"])
     return check
 
 
@@ -411,10 +456,11 @@ class RoundConflict(EntryRejected):
         self.theirs = theirs
 
 
-def round_snapshot(played: Round) -> dict:
-    """A round as the audit trail keeps it: enough to show what it was."""
+def round_snapshot(played: Round, authors: Mapping[int, str] | None = None) -> dict:
+    """A round as the audit trail keeps it: enough to show what it was. ``authors``
+    (player id: who entered that hand, table mode) adds ``entered_by`` to each hand."""
     entries = played.entries.select_related("player").order_by("pk")
-    return {
+    snapshot = {
         "cut_joker": played.cut_joker,
         "dealer": played.dealer.player.name if played.dealer_id else None,
         "version": played.version,
@@ -428,6 +474,11 @@ def round_snapshot(played: Round) -> dict:
             for entry in entries
         ],
     }
+    if authors:
+        for hand, entry in zip(snapshot["entries"], entries, strict=True):
+            if entry.player_id in authors:
+                hand["entered_by"] = authors[entry.player_id]
+    return snapshot
 
 
 def _record(played: Round, action: str, user: AnyUser, before: dict | None, after: dict | None):
@@ -485,6 +536,8 @@ def save_round(
     version: int | None = None,
     expected_number: int | None = None,
     submission: str | None = None,
+    authors: Mapping[int, str] | None = None,
+    entered_by_name: str = "",
 ) -> Round:
     """Save a checked round: a new one at the end, or an edit of ``entry.round``.
 
@@ -492,7 +545,11 @@ def save_round(
     showed) and only once per ``submission`` token: the same token again returns
     the round it saved (a double tap, a retried request). An edit saves only if the
     round is still at ``version``. Otherwise RoundConflict (another device saved
-    first) or EntryRejected is raised and nothing is saved."""
+    first) or EntryRejected is raised and nothing is saved.
+
+    Table mode passes who entered each hand (``authors``, by player id) for the
+    audit trail and, for a round that saved itself, ``entered_by_name``. A new round
+    however saved ends the table's entry of it: phones still on it are told so."""
     if not check.valid or check.cut is None or check.result is None:
         raise ValueError("only a round the rules service scored can be saved")
     entered_by = user if user.is_authenticated else None
@@ -522,8 +579,10 @@ def save_round(
                 dealer=board.next_dealer,
                 cut_joker=check.cut.code,
                 entered_by=entered_by,
+                entered_by_name=entered_by_name if entered_by is None else "",
                 submission=submission or None,
             )
+            TableRound.objects.filter(session=session, number__lte=played.number).delete()
             before = None
         else:
             current = session.rounds.select_related("entered_by").filter(pk=entry.round.pk).first()
@@ -558,7 +617,7 @@ def save_round(
             if player.hand is not None
         )
         action = RoundChange.Action.CREATED if before is None else RoundChange.Action.EDITED
-        _record(played, action, user, before, round_snapshot(played))
+        _record(played, action, user, before, round_snapshot(played, authors))
         refresh_session(session)
     return played
 

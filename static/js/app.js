@@ -156,7 +156,8 @@
     if (from) from.removeAttribute("data-picker-target");
     say(picker);
     var line = picker.querySelector("[data-picker-for]");
-    if (line) line.textContent = "Every hand is in: check the settlement and save.";
+    // A seat's phone (table mode) enters one hand: its picker says what comes next there.
+    if (line) line.textContent = picker.getAttribute("data-done") || "Every hand is in: check the settlement and save.";
     if (save) {
       save.scrollIntoView({ block: "center" });
       saveShownAt = Date.now();
@@ -444,6 +445,32 @@
   document.addEventListener("input", function (event) {
     var field = event.target;
     if (field.matches && field.matches("input[data-seat]")) markPicks(field.closest("fieldset"));
+  });
+
+  // --- Table mode: a seat's phone --------------------------------------------------
+  // Every change to the hand counts one edit (the picker's taps fire "input" too). The
+  // server keeps a write only if it is no older than the hand it holds, so a check
+  // still in flight when the hand was handed in can never bring an older hand back.
+  document.addEventListener(
+    "input",
+    function (event) {
+      var form = event.target.form;
+      var edit = form && form.hasAttribute("data-seat-form") && form.querySelector("input[data-edit]");
+      if (edit) edit.value = String((parseInt(edit.value, 10) || 0) + 1);
+    },
+    true
+  );
+
+  // A hand sent for a round already saved (or changed meanwhile by the scorer) is
+  // refused with a 403 or 409 that says so and shows the round open now: swap it in
+  // like a form error, rather than "the server refused it".
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var xhr = event.detail.xhr;
+    var seatForm = event.detail.elt.closest && event.detail.elt.closest("[data-seat-form]");
+    if (seatForm && xhr && xhr.status >= 400 && xhr.status < 500 && /id="seat-hand"/.test(xhr.responseText || "")) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
   });
 
   // --- When a request fails --------------------------------------------------------

@@ -32,11 +32,11 @@ from dataclasses import dataclass, field
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from games.models import GameSession, League, Membership, Round
+from games.models import GameSession, League, Membership, Round, TableHand
 from games.transfer.league_file import FORMAT, VERSION
-from tests.support.builders import seat_pk, session_form_data
+from tests.support.builders import round_data, seat_pk, session_form_data
 from tests.support.forms import form_on
-from tests.support.hands import ROUND_1
+from tests.support.hands import LOOSE_148, ROUND_1
 from tests.support.world import ACTORS, World, round_form
 
 LOGIN = "sign-in page"  # a 302 to /accounts/login/?next=<the page asked for>
@@ -120,6 +120,8 @@ TARGETS: dict[str | None, Callable[[World], list]] = {
     "member": lambda w: [w.league.slug, w.membership(w.viewer).pk],  # the viewer's
     "player": lambda w: [w.asha.pk],
     "token": lambda w: [w.table.share_token],
+    "table seat": lambda w: [w.table.pk, seat_pk(w.table, "Ben")],
+    "table link": lambda w: [w.table.table_token],  # table mode's link (no seat cookie)
     "reset link": lambda w: ["MQ", "not-a-valid-token"],
 }
 
@@ -162,6 +164,28 @@ def delete_round(world: World) -> dict:
     owner = world.client("owner")
     form = form_on(owner, link("round_edit", t.pk, r.pk), link("round_delete", t.pk, r.pk))
     return {"version": form.data()["version"]}
+
+
+def corrected_hand(world: World) -> dict:
+    """The scorer corrects Ben's hand of round 3 (table mode) to another that checks."""
+    t = world.table
+    data = form_on(
+        world.client("owner"),
+        link("table_correct", t.pk, seat_pk(t, "Ben")),
+        link("table_correct", t.pk, seat_pk(t, "Ben")),
+    ).data()
+    data.pop("csrfmiddlewaretoken")
+    return data | {f"groups_{seat_pk(t, 'Ben')}": [LOOSE_148]}
+
+
+def seat_hand(world: World) -> dict:
+    """Ben's hand of round 3 as his phone would hand it in (no actor holds his seat)."""
+    return round_data(world.table, "8S", {"Ben": ("shown", LOOSE_148)}, number="3", edit="5")
+
+
+def ben_corrected(world: World) -> bool:
+    hand = TableHand.objects.get(seat__session=world.table, seat__player__name="Ben")
+    return hand.text == LOOSE_148 and hand.status == "in" and hand.entered_by is not None
 
 
 def new_session(world: World) -> dict:
@@ -316,6 +340,76 @@ MATRIX: dict[str, Row] = {
             effect=lambda w: not Round.objects.filter(pk=w.round.pk).exists(),
         ),
     ),
+    # Table mode, the scorer's side: those who score the session.
+    "games:table_panel": row("table", GET=scorers(200)),
+    "games:table_link": row(
+        "table",
+        POST=scorers(
+            302,
+            body=lambda w: {"action": "replace"},
+            writes=True,
+            effect=lambda w: reloaded(w, "table").table_token != w.table.table_token,
+        ),
+    ),
+    "games:table_auto_save": row(
+        "table",
+        POST=scorers(
+            302,
+            body=lambda w: {"auto_save": "on"},
+            writes=True,
+            effect=lambda w: reloaded(w, "table").table_auto_save is True,
+        ),
+    ),
+    "games:table_cut": row(
+        "table",
+        POST=scorers(
+            302,
+            body=lambda w: {"number": "3", "cut_joker": "9h"},
+            writes=True,
+            effect=lambda w: w.table.table_rounds.get().cut_joker == "9H",
+        ),
+    ),
+    "games:table_release": row(
+        "table",
+        POST=scorers(
+            302,
+            body=lambda w: {"seat": str(seat_pk(w.table, "Asha"))},
+            writes=True,
+            effect=lambda w: not w.table.seats.filter(phone_key__isnull=False).exists(),
+        ),
+    ),
+    "games:table_save": row(
+        "table",
+        POST=scorers(
+            302,
+            body=lambda w: {"number": "3"},
+            writes=True,
+            effect=lambda w: w.table.rounds.count() == 3 and not w.table.table_rounds.exists(),
+        ),
+    ),
+    "games:table_correct": row(
+        "table seat",
+        GET=scorers(200),
+        POST=scorers(302, body=corrected_hand, writes=True, effect=ben_corrected),
+    ),
+    "games:table_correct_preview": row("table seat", POST=scorers(200, body=corrected_hand)),
+    # Table mode, a phone's side: the table link is the key to pick a free seat; a
+    # seat's hand only with that seat's cookie, which none of the actors holds (the
+    # phones' own cases are in test_access_matrix.py's "Table mode" section).
+    "games:table_seats": row(
+        "table link",
+        GET=everyone(200),
+        POST=everyone(
+            302,
+            body=lambda w: {"seat": str(seat_pk(w.table, "Ben"))},
+            writes=True,
+            effect=lambda w: w.table.seats.get(player__name="Ben").phone_key is not None,
+        ),
+    ),
+    "games:table_hand": row("table link", GET=everyone(302), POST=everyone(403, body=seat_hand)),
+    "games:table_hand_preview": row("table link", POST=everyone(403, body=seat_hand)),
+    "games:table_hand_status": row("table link", GET=everyone(302)),
+    "games:table_leave": row("table link", POST=everyone(403)),
     # The share link: the token is the key, whoever holds it; read-only.
     "games:shared_session": row("token", GET=everyone(200)),
     "games:shared_scoreboard": row("token", GET=everyone(200)),

@@ -15,6 +15,7 @@ from django.test import Client
 
 from games.models import GameSession, League, Membership, Player, Round
 from games.services.leagues import create_league
+from games.services.table import claim_seat, open_table, write_hand
 from tests.support.builders import make_session, play, round_data
 from tests.support.forms import form_on
 from tests.support.hands import POOL_ROUNDS, ROUND_1, SHOWN_8S, WIN_8S
@@ -46,7 +47,9 @@ class World:
     viewer: User
     outsider: User  # owns another league, and is no member of this one
     league: League
-    table: GameSession  # 21-points, Asha, Ben and Chen, two rounds saved
+    # 21-points, Asha, Ben and Chen, two rounds saved; in table mode, round 3's hands
+    # all in (Asha's from a phone that holds her seat), ready to save
+    table: GameSession
     round: Round  # the table's first round
     pool: GameSession  # 13-pool-101, Chen out: he may rejoin
     other_league: League
@@ -92,6 +95,7 @@ def build_world(password: str) -> World:
         outsider, players=("Dara", "Eamon", "Farah"), name="Harbour night", league=other_league
     )
     other_round = play(other, "8S", OTHER_ROUND)
+    table_round_3(table)
     return World(
         password=password,
         owner=owner,
@@ -106,6 +110,19 @@ def build_world(password: str) -> World:
         other=other,
         other_round=other_round,
     )
+
+
+def table_round_3(table: GameSession) -> None:
+    """Table mode on ``table``: a phone holds Asha's seat, and round 3's hands are in
+    (round 1's hands again, each handed in on its own)."""
+    open_table(table)
+    claim_seat(table, table.seats.get(player__name="Asha"))
+    for seat in table.seats.select_related("player"):
+        outcome, text = ROUND_1[seat.player.name]
+        written = write_hand(
+            table, seat, 3, outcome=outcome, text=text, cut_text="8S", edit=1, final=True
+        )
+        assert written.hand.status == "in", written.check.errors
 
 
 # --- What the database holds -------------------------------------------------------------

@@ -1,0 +1,525 @@
+"""Table mode (issue 12): every player enters their own hand on their own phone.
+
+The scorer opens a table link; each phone picks a seat (services here set the seat's
+phone key, games.access signs it into the phone's cookie), then enters that seat's
+hand of the next round. Hands are stored from the first card (``TableHand``), so a
+reload or a dropped connection keeps them; a hand handed in is checked on its own
+(check_hand) and may be changed until the round is saved. Once every hand is in,
+the round is checked as a whole (check_round) and the scorer saves it with one tap
+(save_round, with the table's submission token), or it saves itself when the
+session says so and the round checks clean.
+
+Every write locks the session row, as save_round does: six phones writing at once
+are serialised, a hand written while the round is being saved is either in it or
+told the round is saved, and no hand lands in a round that is already saved.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+from dataclasses import dataclass
+from typing import Literal
+
+from django.contrib.auth.models import AnonymousUser
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from games.access import AnyUser
+from games.models import GameSession, Round, Seat, TableHand, TableRound, new_share_token
+from games.rules import CardError, parse_card
+from games.services.errors import EntryRejected
+from games.services.rounds import (
+    RoundCheck,
+    RoundEntry,
+    check_hand,
+    check_round,
+    new_round_entry,
+    save_round,
+)
+from games.services.scoreboard import Scoreboard, load_scoreboard
+
+State = Literal["waiting", "typing", "in", "problem"]
+STATE_LABELS: dict[str, str] = {
+    "waiting": "Waiting",
+    "typing": "Typing",
+    "in": "Hand in",
+    "problem": "Problem",
+}
+# The most of the rules service's words a refused hand keeps for the scorer's view.
+PROBLEM_LENGTH = 500
+
+
+class SeatTaken(EntryRejected):
+    """Another phone holds the seat."""
+
+
+class RoundMovedOn(EntryRejected):
+    """A hand for a round that is not the one being entered: ``number`` is the round
+    the phone showed, ``current`` the one open now. ``saved`` when the phone's round
+    was saved meanwhile (a late hand)."""
+
+    def __init__(self, number: int, current: int) -> None:
+        self.number, self.current = number, current
+        if self.saved:
+            message = (
+                f"Round {number} is already saved: this hand was not used. "
+                f"Round {current} is open now."
+            )
+        else:
+            message = f"Round {number} is not being entered: round {current} is. Reload the page."
+        super().__init__(message)
+
+    @property
+    def saved(self) -> bool:
+        return self.number < self.current
+
+
+class RoundNotReady(EntryRejected):
+    """Save was asked for a round that does not check: ``check`` says why (None: not
+    every hand is in)."""
+
+    def __init__(self, message: str, check: RoundCheck | None = None) -> None:
+        super().__init__(message)
+        self.check = check
+
+
+# --- The table link and the seats -------------------------------------------------------
+
+
+def auto_saves(session: GameSession) -> bool:
+    """Whether a round saves itself once every hand is in and it checks clean: the
+    session's own choice, else its league's."""
+    if session.table_auto_save is not None:
+        return session.table_auto_save
+    return bool(session.league_id and session.league.table_auto_save)
+
+
+def open_table(session: GameSession) -> str:
+    """Open table mode: the session gets a table link (kept if it has one)."""
+    with transaction.atomic():
+        locked = GameSession.objects.select_for_update().get(pk=session.pk)
+        if locked.table_token is None:
+            locked.table_token = new_share_token()
+            GameSession.objects.filter(pk=session.pk).update(table_token=locked.table_token)
+    session.table_token = locked.table_token
+    return session.table_token
+
+
+def replace_table_link(session: GameSession) -> str:
+    """A new table link: the old one stops working, and every phone picks its seat
+    again from the new one (the hands entered so far are kept)."""
+    with transaction.atomic():
+        GameSession.objects.select_for_update().filter(pk=session.pk).first()
+        session.table_token = new_share_token()
+        GameSession.objects.filter(pk=session.pk).update(table_token=session.table_token)
+        _release_all(session)
+    return session.table_token
+
+
+def close_table(session: GameSession) -> None:
+    """Close table mode: the link stops working, the seats are free and the hands
+    entered for the next round are dropped (the scorer enters rounds by hand)."""
+    with transaction.atomic():
+        GameSession.objects.select_for_update().filter(pk=session.pk).first()
+        GameSession.objects.filter(pk=session.pk).update(table_token=None)
+        session.table_token = None
+        _release_all(session)
+        TableRound.objects.filter(session=session).delete()
+
+
+def set_auto_save(session: GameSession, on: bool) -> None:
+    GameSession.objects.filter(pk=session.pk).update(table_auto_save=on)
+    session.table_auto_save = on
+    _touch(session)
+
+
+def _release_all(session: GameSession) -> None:
+    session.seats.update(phone_key=None, phone_since=None)
+    _touch(session)
+
+
+def _touch(session: GameSession) -> None:
+    """Say that the table changed (a seat picked or freed): the scorer's live view
+    polls on the table round's stamp."""
+    TableRound.objects.filter(session=session).update(updated_at=timezone.now())
+
+
+def next_number(session: GameSession) -> int:
+    return (session.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
+
+
+def claim_seat(session: GameSession, seat: Seat, *, holding: Seat | None = None) -> Seat:
+    """This phone picks ``seat`` (a seat of a player still in): the seat gets a new
+    phone key, which games.access.give_seat signs into the phone's cookie. A phone
+    that held another seat (``holding``) gives it up. SeatTaken if another phone
+    holds the seat: the scorer can release it."""
+    if holding is not None and holding.pk == seat.pk:
+        return holding
+    key = secrets.token_hex(16)
+    with transaction.atomic():
+        # One statement: of two phones picking the same seat at once, one wins.
+        taken = Seat.objects.filter(pk=seat.pk, phone_key__isnull=True).update(
+            phone_key=key, phone_since=timezone.now()
+        )
+        if not taken:
+            raise SeatTaken(
+                f"{seat.player.name}'s seat is taken on another phone. If that is wrong, "
+                "ask the scorer to release it."
+            )
+        if holding is not None:
+            Seat.objects.filter(pk=holding.pk, phone_key=holding.phone_key).update(
+                phone_key=None, phone_since=None
+            )
+        _touch(session)
+    seat.phone_key = key
+    return seat
+
+
+def release_seat(session: GameSession, seat: Seat) -> bool:
+    """Free a seat (the scorer's choice, or its own phone leaving it): the phone that
+    held it is told so on its next request. Its hand so far is kept."""
+    with transaction.atomic():
+        freed = Seat.objects.filter(pk=seat.pk, phone_key__isnull=False).update(
+            phone_key=None, phone_since=None
+        )
+        _touch(session)
+    return bool(freed)
+
+
+# --- Hands --------------------------------------------------------------------------------
+
+
+@dataclass
+class HandWritten:
+    """What became of a hand written from a phone (or by the scorer)."""
+
+    entry: RoundEntry
+    table_round: TableRound
+    hand: TableHand
+    check: RoundCheck  # the hand on its own, as check_hand judged it
+    stale: bool = False  # an older edit than the one stored: nothing was written
+    saved: Round | None = None  # the round, when this hand completed it and it saved itself
+
+
+def table_round_of(session: GameSession) -> TableRound | None:
+    """The round being entered at the table, if any phone has started on it."""
+    return TableRound.objects.filter(session=session, number=next_number(session)).first()
+
+
+def hand_of(table_round: TableRound | None, seat: Seat) -> TableHand | None:
+    if table_round is None:
+        return None
+    return table_round.hands.filter(seat=seat).first()
+
+
+def _cut_text(table_round: TableRound | None, posted: str | None) -> str | None:
+    """The cut joker a hand is checked with: the table's once a phone (or the scorer)
+    has entered it, else the one this phone typed."""
+    if table_round is not None and table_round.cut_joker:
+        return table_round.cut_joker
+    return posted
+
+
+def write_hand(
+    session: GameSession,
+    seat: Seat,
+    number: int,
+    *,
+    outcome: str | None,
+    text: str | None,
+    cut_text: str | None,
+    edit: int,
+    final: bool,
+    user: AnyUser | None = None,
+) -> HandWritten:
+    """Store ``seat``'s hand of round ``number`` as typed: ``final`` hands it in, if
+    it checks on its own (check_hand), else it is kept as typed with the problems
+    the scorer then sees. ``user`` is the scorer correcting the hand (None: the
+    seat's phone). ``outcome`` and ``text`` are None where the form refused them.
+
+    Raises RoundMovedOn for a round that is not the one being entered (already
+    saved: a late hand) and EntryRejected when the seat has no hand to enter (the
+    player is out, the session over)."""
+    with transaction.atomic():
+        locked = GameSession.objects.select_for_update().get(pk=session.pk)
+        board = load_scoreboard(locked)
+        entry = new_round_entry(locked, board)
+        if number != entry.number:
+            raise RoundMovedOn(number, entry.number)
+        _check_seat_plays(entry, seat)
+        table_round, _ = TableRound.objects.get_or_create(session=locked, number=number)
+        hand = table_round.hands.filter(seat=seat).first()
+        by_phone = user is None or not user.is_authenticated
+        if hand is not None and by_phone and edit < hand.edit:
+            # A preview sent before the hand was handed in, answered after it.
+            check = check_hand(
+                entry, seat, _cut_text(table_round, cut_text), hand.outcome or None, hand.text,
+                final=False,
+            )  # fmt: skip
+            return HandWritten(entry, table_round, hand, check, stale=True)
+        if not table_round.cut_joker and cut_text:
+            # A cut that is no card is said beside the field by check_hand below.
+            with contextlib.suppress(CardError):
+                table_round.cut_joker = parse_card(cut_text).code
+        check = check_hand(
+            entry, seat, _cut_text(table_round, cut_text), outcome, text, final=final
+        )
+        problems = check.cut_errors + check.errors
+        problems += [message for player in check.players for message in player.errors]
+        if final and problems and not by_phone:
+            # A correction that does not check is said to the scorer, never stored over
+            # what the phone entered.
+            return HandWritten(entry, table_round, hand or TableHand(seat=seat), check)
+        hand = hand or TableHand(table_round=table_round, seat=seat)
+        changed = (hand.outcome, hand.text) != (outcome or "", text or "")
+        if not final and not changed and hand.pk is not None:
+            return HandWritten(entry, table_round, hand, check)  # nothing new to keep
+        hand.outcome, hand.text = outcome or "", text or ""
+        hand.edit = max(edit, hand.edit + (0 if by_phone else 1))
+        hand.entered_by = None if by_phone else user
+        if final:
+            hand.problem = " ".join(problems)[:PROBLEM_LENGTH]
+            hand.status = TableHand.Status.TYPING if problems else TableHand.Status.IN
+        else:
+            # Typing again takes a hand back until it is handed in again.
+            hand.problem, hand.status = "", TableHand.Status.TYPING
+        hand.save()
+        table_round.save()  # its cut, and the stamp the scorer's view polls on
+        written = HandWritten(entry, table_round, hand, check)
+        if hand.status == TableHand.Status.IN and auto_saves(locked):
+            written.saved = _save_if_clean(locked, entry, table_round)
+    return written
+
+
+def _check_seat_plays(entry: RoundEntry, seat: Seat) -> None:
+    if entry.finished:
+        raise EntryRejected("This session is over: it takes no new rounds.")
+    if seat.pk not in {s.pk for s in entry.seats}:
+        raise EntryRejected(f"{seat.player.name} is out of this session: no hand to enter.")
+
+
+def set_cut(session: GameSession, number: int, cut_text: str) -> TableRound:
+    """The scorer enters (or corrects) the round's cut joker for every phone."""
+    cut = parse_card(cut_text).code  # CardError: said beside the field
+    with transaction.atomic():
+        locked = GameSession.objects.select_for_update().get(pk=session.pk)
+        current = next_number(locked)
+        if number != current:
+            raise RoundMovedOn(number, current)
+        table_round, _ = TableRound.objects.get_or_create(session=locked, number=number)
+        table_round.cut_joker = cut
+        table_round.save()
+    return table_round
+
+
+# --- The scorer's view and Save -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatState:
+    seat: Seat
+    phone: bool  # a phone holds the seat
+    hand: TableHand | None
+    state: State
+    problems: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        return STATE_LABELS[self.state]
+
+    @property
+    def corrected_by(self) -> str:
+        return self.hand.entered_by.get_username() if self.hand and self.hand.entered_by else ""
+
+
+@dataclass(frozen=True)
+class TableView:
+    """The table as the scorer sees it fill up: each seat's state and, once every
+    hand is in, the round checked as a whole."""
+
+    entry: RoundEntry
+    table_round: TableRound | None
+    seats: tuple[SeatState, ...]
+    check: RoundCheck | None  # every hand in: the whole round's check
+    auto_save: bool
+    stamp: str  # see table_stamp
+
+    @property
+    def all_in(self) -> bool:
+        return self.check is not None
+
+    @property
+    def ready(self) -> bool:
+        return self.check is not None and self.check.valid
+
+    @property
+    def phones(self) -> int:
+        return sum(1 for seat in self.seats if seat.phone)
+
+    @property
+    def hands_in(self) -> int:
+        return sum(1 for seat in self.seats if seat.hand and seat.hand.status == "in")
+
+    @property
+    def cut(self) -> str:
+        return self.table_round.cut_joker if self.table_round else ""
+
+
+def _stamp(number: int, table_round: TableRound | None, phones: list[bool]) -> str:
+    """Changes with every hand written, seat picked or freed, option set and round
+    saved: the scorer's live view is answered "nothing new" while it matches."""
+    table = table_round.updated_at.timestamp() if table_round else 0
+    return f"{number}.{int(table * 1_000_000)}.{''.join('1' if p else '0' for p in phones)}"
+
+
+def table_stamp(session: GameSession) -> str:
+    """TableView.stamp in two small queries, without checking any hand."""
+    number = next_number(session)
+    table_round = TableRound.objects.filter(session=session, number=number).first()
+    phones = session.seats.order_by("position").values_list("phone_key", flat=True)
+    return _stamp(number, table_round, [key is not None for key in phones])
+
+
+def seat_stamp(table_round: TableRound | None, hand: TableHand | None) -> str:
+    """What a seat's phone follows: the table's cut joker and its own hand's state (a
+    correction by the scorer, a problem the round check found)."""
+    if hand is None:
+        return f"{table_round.cut_joker if table_round else ''}."
+    return f"{table_round.cut_joker}.{hand.status}.{hand.edit}.{hand.entered_by_id or ''}"
+
+
+def hand_preview(
+    session: GameSession,
+    seat: Seat,
+    entry: RoundEntry,
+    table_round: TableRound | None,
+    *,
+    outcome: str | None,
+    text: str | None,
+    cut_text: str | None,
+) -> RoundCheck:
+    """The scorer's live check of a hand being corrected: nothing is stored until the
+    correction is saved (the seat's own hand stays as its phone left it)."""
+    _check_seat_plays(entry, seat)
+    return check_hand(entry, seat, _cut_text(table_round, cut_text), outcome, text, final=False)
+
+
+def _hands_of(table_round: TableRound | None) -> dict[int, TableHand]:
+    if table_round is None:
+        return {}
+    hands = table_round.hands.select_related("entered_by", "seat__player")
+    return {hand.seat_id: hand for hand in hands}
+
+
+def round_check(entry: RoundEntry, table_round: TableRound, hands: dict[int, TableHand]):
+    """The round as its hands stand, checked as a whole (as the scorer's form would)."""
+    typed = {pk: (hand.outcome or None, hand.text) for pk, hand in hands.items()}
+    return check_round(entry, table_round.cut_joker, typed, final=True)
+
+
+def table_view(session: GameSession, board: Scoreboard | None = None) -> TableView:
+    board = board or load_scoreboard(session)
+    entry = new_round_entry(session, board)
+    table_round = TableRound.objects.filter(session=session, number=entry.number).first()
+    hands = _hands_of(table_round)
+    playing = [seat.pk for seat in entry.seats]
+    every_hand_in = (
+        table_round is not None
+        and bool(playing)
+        and all(pk in hands and hands[pk].status == TableHand.Status.IN for pk in playing)
+    )
+    check = round_check(entry, table_round, hands) if every_hand_in else None
+    blamed = {player.seat.pk: tuple(player.errors) for player in check.players} if check else {}
+    states = []
+    phones = dict(session.seats.order_by("position").values_list("pk", "phone_key"))
+    for seat in entry.seats:
+        hand = hands.get(seat.pk)
+        problems: tuple[str, ...] = ()
+        if hand is None or not (hand.outcome or hand.text):
+            state: State = "waiting"
+        elif hand.problem:
+            state, problems = "problem", (hand.problem,)
+        elif hand.status == TableHand.Status.TYPING:
+            state = "typing"
+        elif blamed.get(seat.pk):
+            state, problems = "problem", blamed[seat.pk]
+        else:
+            state = "in"
+        states.append(SeatState(seat, bool(phones.get(seat.pk)), hand, state, problems))
+    stamp = _stamp(entry.number, table_round, [key is not None for key in phones.values()])
+    return TableView(entry, table_round, tuple(states), check, auto_saves(session), stamp)
+
+
+def _author(hand: TableHand) -> str:
+    if hand.entered_by_id:
+        return f"{hand.entered_by.get_username()} (scorer)"
+    return f"{hand.seat.player.name}'s phone"
+
+
+def _save_if_clean(session: GameSession, entry: RoundEntry, table_round: TableRound):
+    """Auto-save: the round, if every hand is in and it checks clean; else None."""
+    hands = _hands_of(table_round)
+    if any(
+        seat.pk not in hands or hands[seat.pk].status != TableHand.Status.IN for seat in entry.seats
+    ):
+        return None
+    check = round_check(entry, table_round, hands)
+    if not check.valid:
+        return None
+    try:
+        return _save(session, entry, table_round, hands, check, None)
+    except EntryRejected:
+        return None  # e.g. the table changed: the scorer saves it by hand
+
+
+def _save(
+    session: GameSession,
+    entry: RoundEntry,
+    table_round: TableRound,
+    hands: dict[int, TableHand],
+    check: RoundCheck,
+    user: AnyUser | None,
+) -> Round:
+    seats = {seat.pk: seat for seat in entry.seats}
+    authors = {seats[pk].player_id: _author(hand) for pk, hand in hands.items() if pk in seats}
+    return save_round(
+        entry,
+        check,
+        user or AnonymousUser(),
+        expected_number=entry.number,
+        submission=table_round.submission,
+        authors=authors,
+        entered_by_name="" if user else "table mode (saved by itself)",
+    )
+
+
+def save_table_round(session: GameSession, number: int, user: AnyUser) -> Round:
+    """The scorer's one tap: save round ``number`` from the hands the table entered.
+    RoundMovedOn if it is saved already (a double tap finds it), RoundNotReady while
+    a hand is missing or the round does not check."""
+    with transaction.atomic():
+        locked = GameSession.objects.select_for_update().get(pk=session.pk)
+        board = load_scoreboard(locked)
+        entry = new_round_entry(locked, board)
+        if number != entry.number:
+            raise RoundMovedOn(number, entry.number)
+        if entry.finished:
+            raise EntryRejected("This session is over: it takes no new rounds.")
+        table_round = TableRound.objects.filter(session=locked, number=number).first()
+        hands = _hands_of(table_round)
+        missing = [
+            seat.player.name
+            for seat in entry.seats
+            if seat.pk not in hands or hands[seat.pk].status != TableHand.Status.IN
+        ]
+        if table_round is None or missing:
+            raise RoundNotReady(
+                f"Not every hand is in yet: waiting for {', '.join(missing)}. Correct a "
+                "hand to enter it yourself."
+            )
+        check = round_check(entry, table_round, hands)
+        if not check.valid:
+            raise RoundNotReady("The round does not check yet: see the problems.", check)
+        return _save(locked, entry, table_round, hands, check, user)

@@ -1,0 +1,488 @@
+"""Table mode (issue 12): the table link's pages, where each phone picks its seat and
+enters that seat's hand, and the scorer's side: opening the link, the live view of
+the seats, releasing a seat, the cut joker, correcting a hand, saving the round.
+
+A phone is told apart by its signed seat cookie (games.access), never by an
+account: the table link's pages need no sign-in, and give a phone nothing but its
+own seat's hand of the round being entered.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django_htmx.http import HttpResponseClientRefresh
+
+from games.access import (
+    drop_seat,
+    give_seat,
+    phone_seat,
+    seat_for,
+    seat_for_phone,
+    session_for,
+    session_for_table_token,
+)
+from games.forms.table import HandForm
+from games.http import FORM_ERRORS, posted_id, redirect_for
+from games.models import GameSession, Seat
+from games.rules import CardError
+from games.services.errors import EntryRejected
+from games.services.rounds import new_round_entry
+from games.services.scoreboard import load_scoreboard
+from games.services.table import (
+    RoundMovedOn,
+    SeatTaken,
+    claim_seat,
+    close_table,
+    hand_of,
+    hand_preview,
+    open_table,
+    release_seat,
+    replace_table_link,
+    save_table_round,
+    seat_stamp,
+    set_auto_save,
+    set_cut,
+    table_round_of,
+    table_stamp,
+    table_view,
+    write_hand,
+)
+from games.session_page import session_page_context
+
+# How often a seat's phone asks whether its round moved on, and the scorer's view
+# whether the table did: every tap at the table shows within a couple of seconds.
+SEAT_POLL_SECONDS = 3
+TABLE_POLL_SECONDS = 2
+SAVED_ROUND = 403  # a hand for a round already saved: refused, and said so
+
+
+def _no_store(response: HttpResponse) -> HttpResponse:
+    # The token is the key: keep it out of Referer headers and shared caches.
+    response["Referrer-Policy"] = "no-referrer"
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+# --- A phone at the table ------------------------------------------------------------------
+
+
+def _seat_urls(session: GameSession) -> dict:
+    token = session.table_token
+    return {
+        "seats_url": reverse("games:table_seats", args=[token]),
+        "hand_url": reverse("games:table_hand", args=[token]),
+        "preview_url": reverse("games:table_hand_preview", args=[token]),
+        "status_url": reverse("games:table_hand_status", args=[token]),
+        "leave_url": reverse("games:table_leave", args=[token]),
+    }
+
+
+def _hand_state(session: GameSession, seat: Seat):
+    """The round being entered and the seat's hand of it, as stored."""
+    board = load_scoreboard(session)
+    entry = new_round_entry(session, board)
+    table_round = table_round_of(session)
+    return board, entry, table_round, hand_of(table_round, seat)
+
+
+def _hand_context(session: GameSession, seat: Seat, form: HandForm | None = None, **extra) -> dict:
+    """The seat's hand of the round being entered: the form as it was left (stored on
+    the server, previewed at once) unless ``form`` is the one just posted."""
+    board, entry, table_round, hand = _hand_state(session, seat)
+    playing = seat.pk in {s.pk for s in entry.seats} and not entry.finished
+    if form is None and playing:
+        form = HandForm(entry=entry, seat=seat, table_round=table_round, hand=hand, final=False)
+        if form.is_bound and form.is_valid():
+            form.file_errors(hand_preview(session, seat, entry, table_round, **form.typed()))
+    return (
+        _seat_urls(session)
+        | {
+            "session": session,
+            "seat": seat,
+            "entry": entry,
+            "board": board,
+            "playing": playing,
+            "form": form if playing else None,
+            "hand": hand,
+            "table_cut": table_round.cut_joker if table_round else "",
+            "stamp": seat_stamp(table_round, hand),
+            "poll_seconds": SEAT_POLL_SECONDS,
+            "picker_done": "Your hand is complete: tap Hand in.",
+            "picker_one_hand": True,
+        }
+        | extra
+    )
+
+
+def _hand_page(request: HttpRequest, context: dict, status: int = 200) -> HttpResponse:
+    template = "games/table_seat.html#hand" if request.htmx else "games/table_seat.html"
+    return _no_store(TemplateResponse(request, template, context, status=status))
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def table_seats(request: HttpRequest, token: str) -> HttpResponse:
+    """Pick your seat: the players still in, a seat taken on another phone said so."""
+    session = session_for_table_token(token)
+    holding = phone_seat(request, session)
+    board = load_scoreboard(session)
+    entry = new_round_entry(session, board)
+    error, status = "", 200
+    if request.method == "POST":
+        seat_pk = posted_id(request, "seat")
+        seat = next((s for s in entry.seats if s.pk == seat_pk), None)
+        if seat is None or entry.finished:
+            error, status = "Pick the seat of a player still in.", FORM_ERRORS
+        else:
+            try:
+                claim_seat(session, seat, holding=holding)
+            except SeatTaken as taken:
+                error, status = str(taken), 409
+            else:
+                response = redirect("games:table_hand", token=token)
+                give_seat(response, session, seat)
+                return _no_store(response)
+    taken = set(session.seats.filter(phone_key__isnull=False).values_list("pk", flat=True))
+    context = _seat_urls(session) | {
+        "session": session,
+        "entry": entry,
+        "board": board,
+        "holding": holding,
+        "taken": taken,
+        "error": error,
+    }
+    return _no_store(TemplateResponse(request, "games/table_seats.html", context, status=status))
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def table_hand(request: HttpRequest, token: str) -> HttpResponse:
+    """The phone's own hand of the round being entered; POST hands it in."""
+    session = session_for_table_token(token)
+    if request.method != "POST":
+        seat = phone_seat(request, session)
+        if seat is None:
+            return redirect("games:table_seats", token=token)
+        return _hand_page(request, _hand_context(session, seat))
+    seat = seat_for_phone(request, session)
+    _board, entry, table_round, hand = _hand_state(session, seat)
+    form = HandForm(request.POST, entry=entry, seat=seat, table_round=table_round, hand=hand)
+    if not form.is_valid():
+        return _hand_page(request, _hand_context(session, seat, form), FORM_ERRORS)
+    try:
+        written = write_hand(
+            session, seat, form.expected_number, **form.typed(), edit=form.edit, final=True
+        )
+    except RoundMovedOn as moved:
+        # A late hand: nothing is stored; the phone gets the round that is open now.
+        status = SAVED_ROUND if moved.saved else 404
+        return _hand_page(request, _hand_context(session, seat, moved=str(moved)), status)
+    except EntryRejected as error:  # out of the session, or the session is over
+        return _hand_page(request, _hand_context(session, seat, refused=str(error)), FORM_ERRORS)
+    if written.saved is not None:
+        messages.success(request, f"Every hand is in: round {written.saved.number} saved itself.")
+        return redirect_for(request, reverse("games:table_hand", args=[token]))
+    if written.stale:
+        # The scorer corrected this hand since the phone last changed it: show theirs.
+        changed = "Your hand was changed meanwhile (by the scorer): this is it now."
+        return _hand_page(request, _hand_context(session, seat, moved=changed), 409)
+    form.file_errors(written.check)
+    form.hand = written.hand
+    context = _hand_context(session, seat, form, just_in=not form.errors)
+    return _hand_page(request, context, FORM_ERRORS if form.errors else 200)
+
+
+@require_POST
+def table_hand_preview(request: HttpRequest, token: str) -> HttpResponse:
+    """The live check of the phone's hand as it is typed, which also stores it (a
+    reload or a dropped connection keeps it). Nothing else changes."""
+    session = session_for_table_token(token)
+    seat = seat_for_phone(request, session)
+    entry = new_round_entry(session)
+    table_round = table_round_of(session)
+    hand = hand_of(table_round, seat)
+    form = HandForm(
+        request.POST, entry=entry, seat=seat, table_round=table_round, hand=hand, final=False
+    )
+    if form.is_valid():
+        try:
+            written = write_hand(
+                session, seat, form.expected_number, **form.typed(), edit=form.edit, final=False
+            )
+        except RoundMovedOn:
+            # The round was saved (or undone) meanwhile: the page moves on with it.
+            return HttpResponseClientRefresh()
+        except EntryRejected as error:
+            form.add_error(None, str(error))
+        else:
+            form.file_errors(written.check)
+            form.hand = written.hand
+    table_round = table_round_of(session)  # the cut joker this phone may just have set
+    hand = hand_of(table_round, seat)
+    context = _seat_urls(session) | {
+        "form": form,
+        "entry": entry,
+        "seat": seat,
+        "hand": hand,
+        "table_cut": table_round.cut_joker if table_round else "",
+        "stamp": seat_stamp(table_round, hand),
+        "poll_seconds": SEAT_POLL_SECONDS,
+        "seat_phone_status": True,  # "handed in" becomes "not handed in" at once
+    }
+    return _no_store(TemplateResponse(request, "games/table_seat.html#check", context))
+
+
+@require_safe
+def table_hand_status(request: HttpRequest, token: str) -> HttpResponse:
+    """Polled by the seat's phone: 204 while nothing changed for it; the page again
+    once its round is saved or its seat released; else its hand's state and the
+    table's cut joker."""
+    session = session_for_table_token(token)
+    seat = phone_seat(request, session)
+    if seat is None:
+        messages.info(request, "This phone no longer holds a seat: pick yours again.")
+        return redirect_for(request, reverse("games:table_seats", args=[token]))
+    context = _hand_context(session, seat)
+    number = request.GET.get("number", "")
+    if number != str(context["entry"].number):
+        if number.isdigit() and int(number) < context["entry"].number:
+            messages.success(request, f"Round {number} saved.")
+        return HttpResponseClientRefresh() if request.htmx else redirect("games:table_hand", token)
+    if request.GET.get("v") == context["stamp"]:
+        return HttpResponse(status=204)
+    context["status_poll"] = True  # the table's cut joker comes along
+    return _no_store(TemplateResponse(request, "games/table_seat.html#status", context))
+
+
+@require_POST
+def table_leave(request: HttpRequest, token: str) -> HttpResponse:
+    """The phone gives its seat up (picked the wrong one, or handing over)."""
+    session = session_for_table_token(token)
+    seat = seat_for_phone(request, session)
+    release_seat(session, seat)
+    messages.info(request, f"This phone no longer holds {seat.player.name}'s seat.")
+    response = redirect("games:table_seats", token=token)
+    drop_seat(response, session)
+    return _no_store(response)
+
+
+# --- The scorer -----------------------------------------------------------------------------
+
+
+def _back(request: HttpRequest, session: GameSession) -> HttpResponse:
+    return redirect_for(request, reverse("games:session_detail", args=[session.pk]) + "#table")
+
+
+@login_required
+@require_POST
+def table_link(request: HttpRequest, pk: int) -> HttpResponse:
+    """Open table mode (``action=open``), replace its link or close it."""
+    session = session_for(request.user, pk, "write")
+    action = request.POST.get("action")
+    if action == "open":
+        open_table(session)
+        messages.success(request, "Table mode is open: each player opens the table link.")
+    elif action == "replace":
+        replace_table_link(session)
+        messages.success(request, "New table link made: the old one no longer works.")
+    elif action == "close":
+        close_table(session)
+        messages.success(request, "Table mode closed.")
+    else:
+        return HttpResponseBadRequest("Say whether to open, replace or close the table link.")
+    return _back(request, session)
+
+
+@login_required
+@require_safe
+def table_panel(request: HttpRequest, pk: int) -> HttpResponse:
+    """The scorer's live view of the seats, polled: 204 while nothing changed, the
+    whole page again once the round was saved elsewhere (it saved itself)."""
+    session = session_for(request.user, pk, "write")
+    if not session.table_token:
+        return HttpResponseClientRefresh() if request.htmx else _back(request, session)
+    stamp = table_stamp(session)
+    if request.GET.get("v") == stamp:
+        return HttpResponse(status=204)
+    number = request.GET.get("number")
+    if request.htmx and number and number != stamp.split(".")[0]:
+        return HttpResponseClientRefresh()
+    context = {
+        "session": session,
+        "table": table_view(session),
+        "table_poll_url": reverse("games:table_panel", args=[session.pk]),
+    }
+    return TemplateResponse(request, "partials/table_panel.html", context)
+
+
+@login_required
+@require_POST
+def table_release(request: HttpRequest, pk: int) -> HttpResponse:
+    session_for(request.user, pk, "write")  # who may, before what they sent
+    seat_pk = posted_id(request, "seat")
+    if seat_pk is None:
+        return HttpResponseBadRequest("Say whose seat to release.")
+    seat = seat_for(request.user, pk, seat_pk, "write")
+    if release_seat(seat.session, seat):
+        messages.success(request, f"{seat.player.name}'s seat is free: any phone may pick it.")
+    else:
+        messages.info(request, f"No phone held {seat.player.name}'s seat.")
+    return _back(request, seat.session)
+
+
+@login_required
+@require_POST
+def table_cut(request: HttpRequest, pk: int) -> HttpResponse:
+    """The scorer enters the round's cut joker for every phone."""
+    session = session_for(request.user, pk, "write")
+    number = posted_id(request, "number")
+    try:
+        set_cut(session, number or 0, str(request.POST.get("cut_joker", ""))[:12])
+    except CardError as error:
+        messages.error(request, f"Cut joker: {error.message}")
+    except EntryRejected as error:
+        messages.error(request, str(error))
+    return _back(request, session)
+
+
+@login_required
+@require_POST
+def table_auto_save(request: HttpRequest, pk: int) -> HttpResponse:
+    session = session_for(request.user, pk, "write")
+    on = request.POST.get("auto_save") == "on"
+    set_auto_save(session, on)
+    messages.success(
+        request,
+        "Rounds save themselves once every hand is in and they check."
+        if on
+        else "You save each round (one tap once every hand is in).",
+    )
+    return _back(request, session)
+
+
+@login_required
+@require_POST
+def table_save(request: HttpRequest, pk: int) -> HttpResponse:
+    """The scorer's one tap: save the round the table entered."""
+    session = session_for(request.user, pk, "write")
+    number = posted_id(request, "number")
+    try:
+        played = save_table_round(session, number or 0, request.user)
+    except RoundMovedOn as moved:
+        if moved.saved:
+            messages.info(request, f"Round {moved.number} is already saved.")
+        else:
+            messages.error(request, str(moved))
+        return _back(request, session)
+    except EntryRejected as error:  # RoundNotReady too: the view lists the problems
+        messages.error(request, str(error))
+        return _back(request, session)
+    if not request.htmx:
+        messages.success(request, f"Round {played.number} saved.")
+        return _back(request, session)
+    board = load_scoreboard(session)
+    context = session_page_context(request, session, board) | {"saved": played}
+    return TemplateResponse(request, "games/session.html#form_and_table", context)
+
+
+def _correct_context(request: HttpRequest, seat: Seat, form: HandForm) -> dict:
+    session = seat.session
+    args = [session.pk, seat.pk]
+    return {
+        "session": session,
+        "seat": seat,
+        "form": form,
+        "entry": form.entry,
+        "table_cut": form.table_cut,
+        "hand_url": reverse("games:table_correct", args=args),
+        "preview_url": reverse("games:table_correct_preview", args=args),
+        "picker_done": f"{seat.player.name}'s hand is complete: tap Save hand.",
+        "picker_one_hand": True,
+    }
+
+
+def _correct_form(request: HttpRequest, seat: Seat, *, final: bool = True) -> HandForm:
+    session = seat.session
+    entry = new_round_entry(session)
+    table_round = table_round_of(session)
+    hand = hand_of(table_round, seat)
+    data = request.POST if request.method == "POST" else None
+    if data is None:
+        return HandForm(entry=entry, seat=seat, table_round=table_round, hand=hand, final=False)
+    return HandForm(data, entry=entry, seat=seat, table_round=table_round, hand=hand, final=final)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def table_correct(request: HttpRequest, pk: int, seat_pk: int) -> HttpResponse:
+    """The scorer enters or corrects one seat's hand (a player without a phone, a
+    mistake the round check found); saving it hands it in."""
+    seat = seat_for(request.user, pk, seat_pk, "write")
+    session = seat.session
+    form = _correct_form(request, seat)
+    if request.method != "POST":
+        if form.is_bound and form.is_valid():
+            try:
+                check = hand_preview(
+                    session, seat, form.entry, table_round_of(session), **form.typed()
+                )
+            except EntryRejected as error:
+                messages.error(request, str(error))
+                return _back(request, session)
+            form.file_errors(check)
+        return TemplateResponse(
+            request, "games/table_correct.html", _correct_context(request, seat, form)
+        )
+    if form.is_valid():
+        try:
+            written = write_hand(
+                session,
+                seat,
+                form.expected_number,
+                **form.typed(),
+                edit=form.edit,
+                final=True,
+                user=request.user,
+            )
+        except RoundMovedOn as moved:
+            messages.error(request, str(moved))
+            return _back(request, session)
+        except EntryRejected as error:
+            form.add_error(None, str(error))
+        else:
+            form.file_errors(written.check)
+            if not form.errors:
+                if written.saved is not None:
+                    messages.success(request, f"Round {written.saved.number} saved itself.")
+                else:
+                    messages.success(request, f"{seat.player.name}'s hand is in.")
+                return _back(request, session)
+    return TemplateResponse(
+        request,
+        "games/table_correct.html",
+        _correct_context(request, seat, form),
+        status=FORM_ERRORS,
+    )
+
+
+@login_required
+@require_POST
+def table_correct_preview(request: HttpRequest, pk: int, seat_pk: int) -> HttpResponse:
+    """The live check of a hand the scorer is correcting. Stores nothing."""
+    seat = seat_for(request.user, pk, seat_pk, "write")
+    form = _correct_form(request, seat, final=False)
+    if form.is_valid():
+        try:
+            check = hand_preview(
+                seat.session, seat, form.entry, table_round_of(seat.session), **form.typed()
+            )
+        except EntryRejected as error:
+            form.add_error(None, str(error))
+        else:
+            form.file_errors(check)
+    context = _correct_context(request, seat, form)
+    return TemplateResponse(request, "games/table_seat.html#check", context)

@@ -1,0 +1,467 @@
+"""Table mode (issue 12): the table link, a phone picking its seat and entering its
+own hand, the scorer seeing the table fill up, correcting a hand and saving the
+round with one tap (or the round saving itself), late hands, and what a phone may
+not do."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from games.models import GameSession, HandEntry, RoundChange, TableHand
+from games.services.leagues import create_league
+from games.services.table import set_auto_save
+from tests.support.builders import make_session, play, seat_pk
+from tests.support.hands import LOOSE_148, POOL_ROUNDS, ROUND_1, SHOWN_8S, WIN_8S, shuffled
+from tests.support.table import hand_data, hand_in, seat_phone, table_link, url
+
+pytestmark = pytest.mark.django_db
+
+
+def page_of(client: Client, session: GameSession) -> str:
+    return client.get(reverse("games:session_detail", args=[session.pk])).content.decode()
+
+
+def panel(client: Client, session: GameSession) -> str:
+    response = client.get(reverse("games:table_panel", args=[session.pk]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def states(html: str) -> dict[str, str]:
+    return dict(re.findall(r'data-table-seat="(\w+)" data-state="(\w+)"', html))
+
+
+def everyone_hands_in(table: GameSession, hands=ROUND_1) -> dict[str, Client]:
+    phones = {name: seat_phone(table, name) for name in hands}
+    for name, hand in hands.items():
+        response = hand_in(phones[name], table, name, hand)
+        assert response.status_code == 200, response.content.decode()[:800]
+    return phones
+
+
+# --- The table link --------------------------------------------------------------------
+
+
+def test_opening_table_mode_shows_a_link_and_qr_code_apart_from_the_share_link(
+    scorer: Client, table: GameSession
+) -> None:
+    assert "Open table mode" in page_of(scorer, table)
+
+    response = scorer.post(reverse("games:table_link", args=[table.pk]), {"action": "open"})
+
+    assert response.status_code == 302
+    table.refresh_from_db()
+    assert table.table_token and table.table_token != table.share_token
+    html = page_of(scorer, table)
+    assert f"/table/{table.table_token}/" in html
+    assert re.search(r'data-table-url>\s*</p>\s*<div class="qr" aria-hidden="true"><svg', html)
+    # The share link still opens the read-only table, and not the seats.
+    shared = Client().get(reverse("games:shared_session", args=[table.share_token]))
+    assert table.table_token not in shared.content.decode()
+
+
+def test_a_new_table_link_retires_the_old_one_and_frees_every_seat(
+    scorer: Client, table: GameSession
+) -> None:
+    phone = seat_phone(table, "Ben")
+    old = table.table_token
+
+    scorer.post(reverse("games:table_link", args=[table.pk]), {"action": "replace"})
+
+    table.refresh_from_db()
+    assert table.table_token != old
+    assert Client().get(reverse("games:table_seats", args=[old])).status_code == 404
+    assert phone.get(url("table_hand", table)).status_code == 302  # to pick a seat again
+    assert not table.seats.filter(phone_key__isnull=False).exists()
+
+
+def test_closing_table_mode_makes_the_link_a_404(scorer: Client, table: GameSession) -> None:
+    token = table_link(table)
+    scorer.post(reverse("games:table_link", args=[table.pk]), {"action": "close"})
+    assert Client().get(reverse("games:table_seats", args=[token])).status_code == 404
+    assert "Open table mode" in page_of(scorer, table)
+
+
+# --- Picking a seat ------------------------------------------------------------------------
+
+
+def test_a_phone_picks_its_seat_without_an_account_and_gets_its_own_hand(
+    table: GameSession,
+) -> None:
+    table_link(table)
+    phone = Client()
+    pick = phone.get(url("table_seats", table)).content.decode()
+    assert all(f'data-seat="{name}"' in pick for name in ("Asha", "Ben", "Chen"))
+
+    response = phone.post(url("table_seats", table), {"seat": seat_pk(table, "Ben")})
+
+    assert response.status_code == 302 and response["Location"] == url("table_hand", table)
+    cookie = phone.cookies["seat"]
+    assert cookie["path"] == f"/table/{table.table_token}/" and cookie["httponly"]
+    html = phone.get(url("table_hand", table)).content.decode()
+    assert "Ben's hand" in html
+    ben, asha = seat_pk(table, "Ben"), seat_pk(table, "Asha")
+    assert f'name="groups_{ben}"' in html and f'name="groups_{asha}"' not in html
+    assert "Round 1" in html and "data-picker" in html
+
+
+def test_a_seat_taken_on_another_phone_says_so(table: GameSession) -> None:
+    seat_phone(table, "Ben")
+    other = Client()
+
+    pick = other.get(url("table_seats", table)).content.decode()
+    response = other.post(url("table_seats", table), {"seat": seat_pk(table, "Ben")})
+
+    assert re.search(r'data-seat="Ben" data-taken>\s*Ben <span class="seat-note">taken', pick)
+    assert response.status_code == 409
+    assert "Ben&#x27;s seat is taken on another phone" in response.content.decode()
+    assert "seat" not in other.cookies
+
+
+def test_the_scorer_releases_a_seat_and_another_phone_may_pick_it(
+    scorer: Client, table: GameSession
+) -> None:
+    first = seat_phone(table, "Ben")
+    hand_in(first, table, "Ben", ROUND_1["Ben"])
+
+    response = scorer.post(
+        reverse("games:table_release", args=[table.pk]), {"seat": seat_pk(table, "Ben")}
+    )
+
+    assert response.status_code == 302
+    refused = hand_in(first, table, "Ben", ("shown", LOOSE_148))
+    assert refused.status_code == 403
+    assert first.get(url("table_hand", table)).status_code == 302
+    second = seat_phone(table, "Ben")
+    html = second.get(url("table_hand", table)).content.decode()
+    assert "2D 3D 4D" in html  # the hand handed in before is kept for the new phone
+    assert TableHand.objects.get().text == SHOWN_8S
+
+
+def test_a_phone_that_leaves_its_seat_frees_it(table: GameSession) -> None:
+    phone = seat_phone(table, "Chen")
+    response = phone.post(url("table_leave", table))
+    assert response.status_code == 302
+    assert not table.seats.filter(phone_key__isnull=False).exists()
+    assert phone.get(url("table_hand", table)).status_code == 302
+
+
+def test_only_players_still_in_can_be_picked(user: User) -> None:
+    pool = make_session(user, preset="13-pool-101")
+    for hands in POOL_ROUNDS:
+        play(pool, "7C", hands)  # Chen is out
+    table_link(pool)
+    phone = Client()
+    pick = phone.get(url("table_seats", pool)).content.decode()
+    response = phone.post(url("table_seats", pool), {"seat": seat_pk(pool, "Chen")})
+    assert 'data-seat="Chen"' not in pick
+    assert response.status_code == 422
+    assert "still in" in response.content.decode()
+
+
+# --- A phone's own hand ------------------------------------------------------------------------
+
+
+def test_a_hand_is_kept_on_the_server_as_it_is_typed(table: GameSession) -> None:
+    phone = seat_phone(table, "Ben")
+    half = " ".join(SHOWN_8S.replace("|", "").split()[:10])
+
+    preview = phone.post(url("table_hand_preview", table), hand_data(table, "Ben", "shown", half))
+
+    assert preview.status_code == 200
+    hand = TableHand.objects.get()
+    assert (hand.outcome, hand.text, hand.status) == ("shown", half, "typing")
+    # A reload (or another tab after a dropped connection) shows it as it was left.
+    reloaded = phone.get(url("table_hand", table)).content.decode()
+    assert half in reloaded and "Kept as you type" in reloaded
+
+
+def test_a_hand_in_any_order_is_checked_on_its_own_and_handed_in(table: GameSession) -> None:
+    phone = seat_phone(table, "Asha")
+
+    response = hand_in(phone, table, "Asha", ("declared", shuffled(WIN_8S)))
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Valid declaration" in html and "Arranged by the rules" in html
+    assert "data-handed-in" in html
+    assert TableHand.objects.get().status == "in"
+
+
+@pytest.mark.parametrize(
+    ("hand", "message"),
+    [
+        (("shown", SHOWN_8S.removesuffix("8C") + "8X"), "&#x27;8X&#x27; is not a card"),
+        (("shown", SHOWN_8S.removesuffix(" 8C")), "Ben must show all 21 cards, not 20"),
+        (("declared", SHOWN_8S), "declaration is not valid"),
+        (("shown", SHOWN_8S + " 2C 2C 2C"), "Ben must show all 21 cards, not 24"),
+    ],
+    ids=["typo", "short", "false declaration", "too many"],
+)
+def test_bad_input_on_a_seat_phone_is_said_in_place_and_the_hand_is_not_in(
+    scorer: Client, table: GameSession, hand: tuple[str, str], message: str
+) -> None:
+    phone = seat_phone(table, "Ben")
+
+    response = hand_in(phone, table, "Ben", hand)
+
+    html = response.content.decode()
+    assert response.status_code == 422
+    assert "data-problems" in html and message in html
+    assert hand[1] in html.replace("&#x27;", "'")  # what was typed stays
+    assert TableHand.objects.get().status == "typing"
+    assert states(panel(scorer, table))["Ben"] == "problem"
+
+
+def test_a_handed_in_hand_can_be_changed_until_the_round_is_saved(table: GameSession) -> None:
+    phone = seat_phone(table, "Ben")
+    hand_in(phone, table, "Ben", ("shown", SHOWN_8S), edit=3)
+
+    # Typing again takes it back until it is handed in again...
+    phone.post(
+        url("table_hand_preview", table), hand_data(table, "Ben", "shown", LOOSE_148, edit=4)
+    )
+    assert TableHand.objects.get().status == "typing"
+    hand_in(phone, table, "Ben", ("shown", LOOSE_148), edit=4)
+
+    hand = TableHand.objects.get()
+    assert (hand.text, hand.status) == (LOOSE_148, "in")
+
+
+def test_a_check_answered_after_the_hand_was_handed_in_does_not_bring_back_an_older_hand(
+    table: GameSession,
+) -> None:
+    phone = seat_phone(table, "Ben")
+    hand_in(phone, table, "Ben", ("shown", SHOWN_8S), edit=9)
+
+    stale = phone.post(
+        url("table_hand_preview", table), hand_data(table, "Ben", "shown", SHOWN_8S[:20], edit=5)
+    )
+
+    assert stale.status_code == 200
+    hand = TableHand.objects.get()
+    assert (hand.text, hand.status, hand.edit) == (SHOWN_8S, "in", 9)
+
+
+def test_the_first_cut_joker_entered_is_the_tables(table: GameSession) -> None:
+    asha, ben = seat_phone(table, "Asha"), seat_phone(table, "Ben")
+    hand_in(asha, table, "Asha", ROUND_1["Asha"], cut="8S")
+
+    page = ben.get(url("table_hand", table)).content.decode()
+    response = hand_in(ben, table, "Ben", ROUND_1["Ben"], cut="9H")  # ignored: 8S it is
+
+    assert 'name="cut_joker" value="8S" data-cut' in page and "Cut joker <span" in page
+    assert response.status_code == 200
+    assert table.table_rounds.get().cut_joker == "8S"
+
+
+# --- The scorer ----------------------------------------------------------------------------------
+
+
+def test_the_scorer_sees_each_seat_waiting_typing_or_in(scorer: Client, table: GameSession) -> None:
+    asha, ben = seat_phone(table, "Asha"), seat_phone(table, "Ben")
+    hand_in(asha, table, "Asha", ROUND_1["Asha"])
+    ben.post(url("table_hand_preview", table), hand_data(table, "Ben", "shown", "2D 3D"))
+
+    html = panel(scorer, table)
+
+    assert states(html) == {"Asha": "in", "Ben": "typing", "Chen": "waiting"}
+    assert "1 of 3</strong> hands in" in html
+    assert "data-table-save" not in html
+
+
+def test_the_live_view_answers_nothing_new_while_nothing_changed(
+    scorer: Client, table: GameSession
+) -> None:
+    table_link(table)
+    first = panel(scorer, table)
+    stamp = re.search(r'data-table-stamp="([^"]+)"', first)[1]
+    poll = reverse("games:table_panel", args=[table.pk])
+
+    assert scorer.get(poll, {"v": stamp}).status_code == 204
+    seat_phone(table, "Chen")  # a seat picked is news
+    assert scorer.get(poll, {"v": stamp}).status_code == 200
+
+
+def test_once_every_hand_is_in_the_round_is_checked_and_saved_with_one_tap(
+    scorer: Client, table: GameSession
+) -> None:
+    everyone_hands_in(table)
+    html = panel(scorer, table)
+    assert states(html) == {"Asha": "in", "Ben": "in", "Chen": "in"}
+    assert 'data-settlement="Ben"' in html and "data-table-save" in html
+
+    response = scorer.post(reverse("games:table_save", args=[table.pk]), {"number": "1"})
+
+    assert response.status_code == 302
+    played = table.rounds.get()
+    scores = dict(played.entries.values_list("player__name", "score"))
+    assert scores == {"Asha": 122, "Ben": -92, "Chen": -30}
+    audit = RoundChange.objects.get(action="created")
+    assert audit.changed_by.username == "asha"
+    assert {hand["player"]: hand["entered_by"] for hand in audit.after["entries"]} == {
+        "Asha": "Asha's phone",
+        "Ben": "Ben's phone",
+        "Chen": "Chen's phone",
+    }
+    assert not table.table_rounds.exists()
+
+
+def test_a_double_tap_on_save_saves_once(scorer: Client, table: GameSession) -> None:
+    everyone_hands_in(table)
+    save = reverse("games:table_save", args=[table.pk])
+    scorer.post(save, {"number": "1"})
+    again = scorer.post(save, {"number": "1"}, follow=True)
+    assert table.rounds.count() == 1
+    assert "Round 1 is already saved." in again.content.decode()
+
+
+def test_the_round_check_across_hands_names_the_problem_and_save_waits(
+    scorer: Client, table: GameSession
+) -> None:
+    # Ben declares too: each hand is fine on its own, the round has two winners.
+    everyone_hands_in(table, ROUND_1 | {"Ben": ("declared", WIN_8S)})
+
+    html = panel(scorer, table)
+    response = scorer.post(reverse("games:table_save", args=[table.pk]), {"number": "1"})
+
+    assert "data-table-problems" in html and "more than one winner" in html
+    assert states(html)["Ben"] == "problem" and states(html)["Chen"] == "in"
+    assert response.status_code == 302 and not table.rounds.exists()
+
+
+def test_the_scorer_corrects_a_hand_and_the_audit_says_who(
+    scorer: Client, table: GameSession
+) -> None:
+    everyone_hands_in(table, ROUND_1 | {"Ben": ("declared", WIN_8S)})
+    ben = seat_pk(table, "Ben")
+    correct = reverse("games:table_correct", args=[table.pk, ben])
+    page = scorer.get(correct).content.decode()
+    assert "Ben's hand, round 1" in page and "data-picker" in page
+
+    response = scorer.post(correct, hand_data(table, "Ben", "shown", SHOWN_8S))
+
+    assert response.status_code == 302
+    assert states(panel(scorer, table))["Ben"] == "in"
+    scorer.post(reverse("games:table_save", args=[table.pk]), {"number": "1"})
+    audit = RoundChange.objects.get(action="created")
+    authors = {hand["player"]: hand["entered_by"] for hand in audit.after["entries"]}
+    assert authors["Ben"] == "asha (scorer)" and authors["Asha"] == "Asha's phone"
+
+
+def test_a_correction_that_does_not_check_is_refused_in_place(
+    scorer: Client, table: GameSession
+) -> None:
+    seat_phone(table, "Ben")
+    correct = reverse("games:table_correct", args=[table.pk, seat_pk(table, "Ben")])
+    response = scorer.post(correct, hand_data(table, "Ben", "shown", "2D 3D 4X"))
+    assert response.status_code == 422
+    assert "&#x27;4X&#x27; is not a card" in response.content.decode()
+    assert not TableHand.objects.exists()
+
+
+def test_with_auto_save_the_last_hand_in_saves_a_round_that_checks(
+    scorer: Client, table: GameSession
+) -> None:
+    set_auto_save(table, True)
+    phones = {name: seat_phone(table, name) for name in ROUND_1}
+    for name in ("Asha", "Ben"):
+        hand_in(phones[name], table, name, ROUND_1[name])
+    assert not table.rounds.exists()
+
+    last = hand_in(phones["Chen"], table, "Chen", ROUND_1["Chen"])
+
+    assert last.status_code == 302  # to round 2's hand
+    assert table.rounds.count() == 1
+    played = table.rounds.get()
+    assert played.entered_by is None and played.author == "table mode (saved by itself)"
+    assert HandEntry.objects.filter(round=played).count() == 3
+    html = phones["Chen"].get(url("table_hand", table)).content.decode()
+    assert "Every hand is in: round 1 saved itself." in html and "Round 2" in html
+
+
+def test_auto_save_waits_for_a_round_that_does_not_check(table: GameSession) -> None:
+    set_auto_save(table, True)
+    everyone_hands_in(table, ROUND_1 | {"Ben": ("declared", WIN_8S)})
+    assert not table.rounds.exists()
+
+
+def test_a_league_can_make_its_sessions_save_rounds_by_themselves(user: User) -> None:
+    league = create_league(user, name="Club", preset="21-points", overrides={})
+    league.table_auto_save = True
+    league.save()
+    session = make_session(user, league=league)
+    phones = {name: seat_phone(session, name) for name in ROUND_1}
+    for name, hand in ROUND_1.items():
+        hand_in(phones[name], session, name, hand)
+    assert session.rounds.count() == 1
+
+
+# --- Late and forged -----------------------------------------------------------------------------
+
+
+def test_a_late_hand_is_told_the_round_is_saved_and_changes_nothing(
+    scorer: Client, table: GameSession
+) -> None:
+    phones = everyone_hands_in(table)
+    scorer.post(reverse("games:table_save", args=[table.pk]), {"number": "1"})
+    before = list(HandEntry.objects.values_list("player__name", "groups"))
+
+    late = hand_in(phones["Ben"], table, "Ben", ("shown", LOOSE_148), number=1)
+
+    html = late.content.decode()
+    assert late.status_code == 403
+    assert "Round 1 is already saved: this hand was not used. Round 2 is open now." in html
+    assert "Round 2" in html and "data-seat-form" in html
+    assert list(HandEntry.objects.values_list("player__name", "groups")) == before
+    assert not TableHand.objects.exists()
+
+
+def test_a_phone_following_the_table_is_sent_on_to_the_next_round(table: GameSession) -> None:
+    phones = everyone_hands_in(table)
+    status = url("table_hand_status", table)
+    assert phones["Ben"].get(status, {"number": "1", "v": "x"}).status_code == 200
+    play(table, "8S", ROUND_1)  # the scorer saves round 1 by hand meanwhile
+    moved = phones["Ben"].get(status, {"number": "1"}, headers={"HX-Request": "true"})
+    assert moved.status_code == 200 and moved["HX-Refresh"] == "true"
+
+
+def test_a_seat_cookie_cannot_be_forged_for_another_seat(table: GameSession) -> None:
+    phone = seat_phone(table, "Ben")
+    value = phone.cookies["seat"].value
+    forged = value.replace(f"{seat_pk(table, 'Ben')}:", f"{seat_pk(table, 'Asha')}:", 1)
+    phone.cookies["seat"] = forged
+
+    response = hand_in(phone, table, "Asha", ROUND_1["Asha"])
+
+    assert response.status_code == 403
+    assert not TableHand.objects.exists()
+
+
+def test_fields_for_another_seat_in_a_phones_form_are_ignored(table: GameSession) -> None:
+    phone = seat_phone(table, "Ben")
+    data = hand_data(table, "Ben", *ROUND_1["Ben"]) | hand_data(table, "Asha", "shown", LOOSE_148)
+    response = phone.post(url("table_hand", table), data)
+    assert response.status_code == 200
+    assert list(TableHand.objects.values_list("seat__player__name", "text")) == [("Ben", SHOWN_8S)]
+
+
+def test_a_seat_cookie_of_another_session_opens_nothing_here(
+    user: User, table: GameSession
+) -> None:
+    other = make_session(user, players=("Asha", "Ben", "Dev"), name="Other")
+    phone = seat_phone(other, "Ben")
+    table_link(table)
+    # The browser would not send it here (its path is the other link's); a forger does.
+    phone.cookies["seat"]["path"] = "/"
+
+    response = hand_in(phone, table, "Ben", ROUND_1["Ben"])
+
+    assert response.status_code == 403
+    assert phone.get(url("table_hand", table)).status_code == 302
+    assert not TableHand.objects.exists()
