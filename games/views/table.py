@@ -63,8 +63,9 @@ SAVED_ROUND = 403  # a hand for a round already saved: refused, and said so
 
 
 def _no_store(response: HttpResponse) -> HttpResponse:
-    # The token is the key: keep it out of Referer headers and shared caches.
-    response["Referrer-Policy"] = "no-referrer"
+    # The token is the key: keep it out of shared caches. (Referer: the site-wide
+    # "same-origin" already keeps it from other sites; "no-referrer" would make the
+    # browser send "Origin: null" with the forms, which CSRF checking refuses.)
     response["Cache-Control"] = "private, no-cache"
     return response
 
@@ -274,7 +275,9 @@ def table_leave(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _back(request: HttpRequest, session: GameSession) -> HttpResponse:
-    return redirect_for(request, reverse("games:session_detail", args=[session.pk]) + "#table")
+    # No "#table": htmx's client redirect to the same page with a fragment would only
+    # scroll, not load it (table mode sits at the top of the page anyway).
+    return redirect_for(request, reverse("games:session_detail", args=[session.pk]))
 
 
 @login_required
@@ -315,6 +318,7 @@ def table_panel(request: HttpRequest, pk: int) -> HttpResponse:
         "session": session,
         "table": table_view(session),
         "table_poll_url": reverse("games:table_panel", args=[session.pk]),
+        "oob": True,  # the cut joker above its field comes along
     }
     return TemplateResponse(request, "partials/table_panel.html", context)
 

@@ -1,0 +1,113 @@
+"""Table mode in the browser (issue 12): the scorer opens table mode on a phone, three
+players open the table link on phones of their own, pick their seats and tap their
+hands in at the same time; the scorer sees each hand arrive, saves the round with one
+tap, and the players' phones move on to the next round by themselves."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games.models import GameSession, RoundChange
+from games.rules import parse_cards
+from games.services.sessions import create_session
+from tests.support.hands import SHOWN_8S, WIN_8S, shuffled
+from tests.support.pages import PHONE, sign_in
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+TOUCH = {"viewport": PHONE, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+# Each player's hand, tapped card by card in any order; Chen drops.
+HANDS = {
+    "Asha": ("declared", shuffled(WIN_8S)),
+    "Ben": ("shown", shuffled(SHOWN_8S)),
+    "Chen": ("first_drop", ""),
+}
+
+
+def seat_state(page: Page, name: str):
+    return page.locator(f'[data-table-seat="{name}"]')
+
+
+def pick_seat(page: Page, link: str, name: str) -> None:
+    page.goto(link)
+    page.get_by_role("button", name=name).tap()
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"{name}'s hand")
+    page.locator("[data-picker]:not([hidden])").wait_for()
+
+
+def tap_card(page: Page, code: str) -> None:
+    page.locator(f'[data-picker] [data-card="{code}"]').tap()
+
+
+def test_three_phones_enter_their_hands_at_once_and_the_scorer_saves(
+    new_context: Callable[..., Any], screenshot_dir: Path
+) -> None:
+    scorer = new_context(**TOUCH).new_page()
+    user = sign_in(scorer, "olga")
+    session = create_session(
+        user, preset="21-points", overrides={}, players=["Asha", "Ben", "Chen"], name="Friday"
+    )
+    scorer.goto(f"/sessions/{session.pk}/")
+    scorer.get_by_role("button", name="Open table mode").tap()
+    expect(scorer.get_by_role("heading", name="Table mode: round 1")).to_be_visible()
+    link = scorer.locator("[data-table-url]").input_value()
+    scorer.screenshot(path=screenshot_dir / "table-scorer-open-phone.png")
+
+    phones = {name: new_context(**TOUCH).new_page() for name in HANDS}
+    for name, page in phones.items():
+        pick_seat(page, link, name)
+    for name in HANDS:
+        expect(seat_state(scorer, name)).to_contain_text("on a phone")
+    # A fourth phone finds Ben's seat taken.
+    stranger = new_context(**TOUCH).new_page()
+    stranger.goto(link)
+    expect(stranger.get_by_role("button", name="Ben taken on another phone")).to_be_visible()
+
+    # Each phone asks for the cut joker first (the first one entered is the table's).
+    for page in phones.values():
+        expect(page.locator("[data-picker-for]")).to_have_text("Tap the cut joker")
+        tap_card(page, "8S")
+    for name, (outcome, _cards) in HANDS.items():
+        if outcome != "shown":
+            phones[name].locator(f'input[type="radio"][value="{outcome}"]').check()
+    # All three at once: a card on each phone in turn.
+    taps = {name: [card.code for card in parse_cards(cards)] for name, (_, cards) in HANDS.items()}
+    for index in range(max(len(cards) for cards in taps.values())):
+        for name, cards in taps.items():
+            if index < len(cards):
+                tap_card(phones[name], cards[index])
+        if index == 10:
+            expect(seat_state(scorer, "Ben")).to_have_attribute("data-state", "typing")
+            scorer.screenshot(path=screenshot_dir / "table-scorer-typing-phone.png")
+    expect(phones["Ben"].locator('[data-preview="Ben"]')).to_contain_text("Hand points: 102")
+    expect(phones["Ben"].locator(".htmx-request")).to_have_count(0)
+    phones["Ben"].screenshot(path=screenshot_dir / "table-seat-complete-phone.png", full_page=True)
+    for page in phones.values():
+        page.get_by_role("button", name="Hand in").tap()
+    for name, page in phones.items():
+        expect(page.locator("[data-handed-in]")).to_be_visible()
+        expect(seat_state(scorer, name)).to_have_attribute("data-state", "in")
+    phones["Asha"].screenshot(path=screenshot_dir / "table-seat-in-phone.png", full_page=True)
+    expect(scorer.locator('[data-settlement="Ben"]')).to_be_visible()
+    scorer.screenshot(path=screenshot_dir / "table-scorer-all-in-phone.png", full_page=True)
+
+    scorer.get_by_role("button", name="Save round 1").tap()
+
+    expect(scorer.locator("[data-saved]")).to_contain_text("Round 1 saved.")
+    expect(scorer.get_by_role("heading", name="Table mode: round 2")).to_be_visible()
+    expect(scorer.locator('[data-total="Asha"]')).to_have_text("122")
+    for page in phones.values():  # each phone moves on by itself
+        expect(page.locator("[data-round-title]")).to_have_text("Round 2", timeout=10_000)
+    phones["Ben"].screenshot(path=screenshot_dir / "table-seat-next-round-phone.png")
+    audit = RoundChange.objects.get(action="created")
+    assert {hand["entered_by"] for hand in audit.after["entries"]} == {
+        "Asha's phone",
+        "Ben's phone",
+        "Chen's phone",
+    }
+    assert GameSession.objects.get(pk=session.pk).rounds.count() == 1
