@@ -215,8 +215,10 @@ def table_hand_preview(request: HttpRequest, token: str) -> HttpResponse:
                 session, seat, form.expected_number, **form.typed(), edit=form.edit, final=False
             )
         except RoundMovedOn:
-            # The round was saved (or undone) meanwhile: the page moves on with it.
-            return HttpResponseClientRefresh()
+            # The round was saved (or undone) meanwhile: nothing to check; the status
+            # poll moves the page on (a refresh here could come from a form already
+            # replaced, and wipe the message its replacement shows).
+            return HttpResponse(status=204)
         except EntryRejected as error:
             form.add_error(None, str(error))
         else:

@@ -466,8 +466,9 @@
   // like a form error, rather than "the server refused it".
   document.addEventListener("htmx:beforeSwap", function (event) {
     var xhr = event.detail.xhr;
-    var seatForm = event.detail.elt.closest && event.detail.elt.closest("[data-seat-form]");
-    if (seatForm && xhr && xhr.status >= 400 && xhr.status < 500 && /id="seat-hand"/.test(xhr.responseText || "")) {
+    var target = event.detail.target || event.target; // the seat's section the form swaps
+    var seatHand = target && target.id === "seat-hand";
+    if (seatHand && xhr && xhr.status >= 400 && xhr.status < 500 && /id="seat-hand"/.test(xhr.responseText || "")) {
       event.detail.shouldSwap = true;
       event.detail.isError = false;
     }

@@ -25,6 +25,7 @@ from playwright.sync_api import Locator, Page, Route, expect
 
 from games.models import GameSession, League, Membership
 from games.services.sessions import create_session
+from games.services.table import claim_seat, open_table, write_hand
 from tests.support.builders import play
 from tests.support.club import build_club
 from tests.support.hands import SHOWN_8S, WIN_8S, WIN_13
@@ -369,6 +370,115 @@ def server_error_page(page: Page) -> None:
     page.goto("/")
 
 
+# --- Table mode (issue 12): a seat's phone and the scorer's live view ------------------
+
+
+def _at_table(user: User) -> GameSession:
+    """Friday in table mode, round 3: Asha's hand in from a phone, Ben's phone still
+    typing, Chen's hand refused (a typo), nobody else yet."""
+    session = friday(user)
+    open_table(session)
+    seats = {seat.player.name: seat for seat in session.seats.select_related("player")}
+    for name in ("Asha", "Ben", "Chen"):
+        claim_seat(session, seats[name])
+    hand = {"cut_text": "8S", "edit": 1}
+    write_hand(session, seats["Asha"], 3, outcome="declared", text=WIN_8S, final=True, **hand)
+    write_hand(session, seats["Ben"], 3, outcome="shown", text=SHOWN_8S[:30], final=False, **hand)
+    write_hand(session, seats["Chen"], 3, outcome="shown", text=TYPO, final=True, **hand)
+    return session
+
+
+def _seat_phone(page: Page, session: GameSession, name: str) -> None:
+    page.goto(f"/table/{session.table_token}/")
+    page.get_by_role("button", name=name, exact=True).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"{name}'s hand")
+
+
+def table_seats(page: Page) -> None:
+    """Picking a seat, Ben's taken on another phone."""
+    session = friday(User.objects.create_user("asha", password=PASSWORD))
+    open_table(session)
+    claim_seat(session, session.seats.get(player__name="Ben"))
+    page.goto(f"/table/{session.table_token}/")
+    expect(page.locator("[data-taken]")).to_contain_text("taken on another phone")
+
+
+def table_hand(page: Page) -> None:
+    """A seat's phone with its hand half tapped in: the picker and the live check."""
+    session = friday(User.objects.create_user("asha", password=PASSWORD))
+    open_table(session)
+    _seat_phone(page, session, "Ben")
+    page.locator('[data-picker] [data-card="8S"]').click()
+    for code in ("2D", "3D", "4D", "9C", "10C", "JC"):
+        page.locator(f'[data-picker] [data-card="{code}"]').click()
+    expect(page.locator('[data-preview="Ben"]')).to_contain_text(
+        "Ben must show all 21 cards, not 6"
+    )
+
+
+def table_hand_refused(page: Page) -> None:
+    """Handed in with a typing mistake: said above Hand in and beside the cards."""
+    session = friday(User.objects.create_user("asha", password=PASSWORD))
+    open_table(session)
+    _seat_phone(page, session, "Ben")
+    page.get_by_label("Cut joker").fill("8S")
+    page.get_by_label("Cards").fill(TYPO)
+    page.get_by_role("button", name="Hand in").click()
+    expect(page.locator("[data-problems]")).to_contain_text("'8X' is not a card")
+
+
+def table_hand_in(page: Page) -> None:
+    session = friday(User.objects.create_user("asha", password=PASSWORD))
+    open_table(session)
+    _seat_phone(page, session, "Asha")
+    page.get_by_label("Cut joker").fill("8S")
+    choose_outcome(page.locator('fieldset[data-player="Asha"]'), "declared")
+    page.get_by_label("Cards").fill(WIN_8S)
+    page.get_by_role("button", name="Hand in").click()
+    expect(page.locator("[data-handed-in]")).to_be_visible()
+
+
+def table_late(page: Page) -> None:
+    """A hand sent after the scorer saved the round: said, and the next round shown."""
+    session = friday(User.objects.create_user("asha", password=PASSWORD))
+    open_table(session)
+    ben = session.seats.get(player__name="Ben")
+    claim_seat(session, session.seats.get(player__name="Asha"))
+    write_hand(session, ben, 3, outcome="shown", text=SHOWN_8S, cut_text="8S", edit=1, final=False)
+    # Before this phone's poll notices (it would bring round 4 by itself).
+    page.route("**/hand/status/**", lambda route: route.fulfill(status=204))
+    _seat_phone(page, session, "Ben")
+    play(session, "8S", ROUND_1)  # saved meanwhile, from another phone
+    page.get_by_role("button", name="Hand in").click()
+    expect(page.locator("[data-moved]")).to_contain_text("Round 3 is already saved")
+
+
+def table_scorer(page: Page) -> None:
+    """The scorer's page: one seat in, one typing, one with a problem."""
+    _at_table(sign_in(page, "asha"))
+    page.goto(f"/sessions/{GameSession.objects.get().pk}/")
+    expect(page.locator('[data-table-seat="Chen"]')).to_have_attribute("data-state", "problem")
+
+
+def table_scorer_all_in(page: Page) -> None:
+    """Every hand in: the round's check and its one-tap Save."""
+    session = friday(sign_in(page, "asha"))
+    open_table(session)
+    for seat in session.seats.select_related("player"):
+        outcome, text = ROUND_1[seat.player.name]
+        write_hand(session, seat, 3, outcome=outcome, text=text, cut_text="8S", edit=1, final=True)
+    page.goto(f"/sessions/{session.pk}/")
+    expect(page.get_by_role("button", name="Save round 3")).to_be_visible()
+
+
+def table_correct(page: Page) -> None:
+    """The scorer corrects Chen's refused hand."""
+    session = _at_table(sign_in(page, "asha"))
+    chen = session.seats.get(player__name="Chen")
+    page.goto(f"/sessions/{session.pk}/table/hands/{chen.pk}/")
+    expect(page.locator('[data-preview="Chen"]')).to_contain_text("'8X' is not a card")
+
+
 PAGES: dict[str, Callable[[Page], None]] = {
     "welcome": welcome,
     "sign-in": sign_in_page,
@@ -401,6 +511,14 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "outage": outage,
     "database-down": database_down_page,
     "server-error": server_error_page,
+    "table-seats": table_seats,
+    "table-hand": table_hand,
+    "table-hand-refused": table_hand_refused,
+    "table-hand-in": table_hand_in,
+    "table-late": table_late,
+    "table-scorer": table_scorer,
+    "table-scorer-all-in": table_scorer_all_in,
+    "table-correct": table_correct,
 }
 
 SIZES: dict[str, dict[str, Any]] = {
