@@ -22,6 +22,12 @@ class LeagueForm(RulesetForm):
         max_length=100, label="Name", error_messages={"required": "Give the league a name."}
     )
     money_per_point = money_per_point_field()
+    table_auto_save = forms.BooleanField(
+        required=False,
+        label="Table mode: save each round by itself",
+        help_text="When every player enters their own hand on their own phone, the round "
+        "saves itself once every hand is in and it checks. A session can change this.",
+    )
 
     field_order = ["name"]
 

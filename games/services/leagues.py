@@ -78,6 +78,7 @@ def update_rules(
     preset: str,
     overrides: dict[str, Any],
     money_per_point: Decimal | None,
+    table_auto_save: bool | None = None,
 ) -> League:
     """Replace the league's name, default rules and point value. Sessions already
     started keep the rules they were started with (they store their own)."""
@@ -86,7 +87,9 @@ def update_rules(
     league.preset = preset
     league.overrides = overrides
     league.money_per_point = money_per_point
-    league.save(update_fields=["name", "preset", "overrides", "money_per_point"])
+    if table_auto_save is not None:
+        league.table_auto_save = table_auto_save
+    league.save(update_fields=["name", "preset", "overrides", "money_per_point", "table_auto_save"])
     return league
 
 

@@ -54,6 +54,7 @@ def _league_form(request: HttpRequest, league: League | None = None) -> LeagueFo
             "name": league.name,
             "preset": league.preset,
             "money_per_point": league.money_per_point,
+            "table_auto_save": league.table_auto_save,
         }
     preset = request.GET.get("preset")
     if preset in PRESETS:
@@ -139,6 +140,7 @@ def league_rules(request: HttpRequest, slug: str) -> HttpResponse:
                     preset=form.cleaned_data["preset"],
                     overrides=form.overrides(),
                     money_per_point=form.cleaned_data["money_per_point"],
+                    table_auto_save=form.cleaned_data["table_auto_save"],
                 )
             except RulesError as error:
                 form.add_error(None, error.message)

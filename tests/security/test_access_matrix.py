@@ -17,7 +17,7 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from games.models import GameSession, Membership
+from games.models import GameSession, Membership, TableHand
 from tests.support.access_matrix import (
     ADMIN_LOGIN,
     LOGIN,
@@ -31,9 +31,10 @@ from tests.support.access_matrix import (
     reloaded,
     target,
 )
-from tests.support.builders import make_session, round_data
+from tests.support.builders import make_session, round_data, seat_pk
 from tests.support.forms import form_on, forms_in
-from tests.support.hands import ROUND_1
+from tests.support.hands import LOOSE_148, ROUND_1
+from tests.support.table import seat_phone
 from tests.support.world import ACTORS, World, changed_tables, fingerprint
 
 pytestmark = pytest.mark.django_db
@@ -479,3 +480,107 @@ def test_a_round_form_swapped_in_by_htmx_carries_a_csrf_token(world: World) -> N
     assert response.status_code == 422
     posts = [form for form in forms_in(response.content.decode()) if form.method == "post"]
     assert posts and all(len(f.data()["csrfmiddlewaretoken"][0]) == 64 for f in posts)
+
+
+# --- Table mode: the table link and the seat phones -----------------------------------
+
+TABLE_URLS = [key for key, spec in MATRIX.items() if spec.on == "table link"]
+SCORER_TABLE_URLS = [
+    key
+    for key, spec in MATRIX.items()
+    if key.startswith("games:table_") and spec.on != "table link"
+]
+
+
+@pytest.mark.parametrize("key", TABLE_URLS)
+def test_a_wrong_table_token_is_a_404(world: World, key: str) -> None:
+    real = world.table.table_token
+    method = "GET" if "GET" in MATRIX[key].methods else "POST"
+    for token in (
+        world.table.share_token,  # the share link is no table link
+        secrets.token_urlsafe(16),
+        real[:-1] + ("A" if real[-1] != "A" else "B"),
+        real[:16],
+    ):
+        before = fingerprint()
+        assert request(Client(), method, reverse(key, args=[token])).status_code == 404
+        assert fingerprint() == before
+
+
+def _ben_phone(world: World) -> Client:
+    return seat_phone(world.table, "Ben")
+
+
+@pytest.mark.parametrize("key", SCORER_TABLE_URLS)
+def test_a_seat_phone_gets_nothing_of_the_scorers_side(world: World, key: str) -> None:
+    phone = _ben_phone(world)
+    path = path_of(world, key, MATRIX[key].on)
+    before = fingerprint()
+    for method in MATRIX[key].methods:
+        assert_status(request(phone, method, path), LOGIN, path)
+    assert fingerprint() == before
+
+
+def test_a_seat_phone_writes_only_its_own_hand_of_the_round_being_entered(world: World) -> None:
+    phone = _ben_phone(world)
+    asha_before = TableHand.objects.get(seat__player__name="Asha", seat__session=world.table)
+    body = round_data(
+        world.table,
+        "8S",
+        {"Asha": ("shown", LOOSE_148), "Ben": ("shown", LOOSE_148)},
+        number="3",
+        edit="7",
+    )
+
+    response = phone.post(link("table_hand", world.table.table_token), body)
+
+    assert response.status_code == 200
+    asha = TableHand.objects.get(pk=asha_before.pk)
+    assert (asha.text, asha.status, asha.updated_at) == (
+        asha_before.text,
+        asha_before.status,
+        asha_before.updated_at,
+    )
+    ben = TableHand.objects.get(seat__player__name="Ben", seat__session=world.table)
+    assert ben.text == LOOSE_148
+
+
+# What Hand in and the live check answer: a phone that holds no such seat is refused
+# (403); a hand for a round that is not the one being entered is refused by Hand in
+# (403 saved, 404 not open) and checked by nobody (204: the page moves on by itself).
+@pytest.mark.parametrize(
+    ("forgery", "statuses"),
+    [
+        ("another seat's id in the cookie", (403, 403)),
+        ("the cookie of another session", (403, 403)),
+        ("a seat released by the scorer", (403, 403)),
+        ("a round already saved", (403, 204)),
+        ("a round not open yet", (404, 204)),
+    ],
+)
+def test_forged_seat_requests_are_refused_and_change_nothing(
+    world: World, forgery: str, statuses: tuple[int, int]
+) -> None:
+    phone = _ben_phone(world)
+    table = world.table
+    number = "3"
+    if forgery == "another seat's id in the cookie":
+        ben, asha = seat_pk(table, "Ben"), seat_pk(table, "Asha")
+        phone.cookies["seat"] = phone.cookies["seat"].value.replace(f"{ben}:", f"{asha}:", 1)
+    elif forgery == "the cookie of another session":
+        phone = seat_phone(world.other, "Eamon")
+        phone.cookies["seat"]["path"] = "/"
+    elif forgery == "a seat released by the scorer":
+        table.seats.filter(player__name="Ben").update(phone_key=None)
+    elif forgery == "a round already saved":
+        number = "2"
+    else:
+        number = "4"
+    body = round_data(table, "8S", {"Ben": ("shown", LOOSE_148)}, number=number, edit="9")
+    before = fingerprint()
+
+    for name, status in zip(("table_hand", "table_hand_preview"), statuses, strict=True):
+        response = phone.post(link(name, table.table_token), body)
+        assert response.status_code == status, (name, response.status_code)
+
+    assert fingerprint() == before

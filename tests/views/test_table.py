@@ -16,6 +16,7 @@ from games.models import GameSession, HandEntry, RoundChange, TableHand
 from games.services.leagues import create_league
 from games.services.table import set_auto_save
 from tests.support.builders import make_session, play, seat_pk
+from tests.support.forms import form_on
 from tests.support.hands import LOOSE_148, POOL_ROUNDS, ROUND_1, SHOWN_8S, WIN_8S, shuffled
 from tests.support.table import hand_data, hand_in, seat_phone, table_link, url
 
@@ -465,3 +466,63 @@ def test_a_seat_cookie_of_another_session_opens_nothing_here(
     assert response.status_code == 403
     assert phone.get(url("table_hand", table)).status_code == 302
     assert not TableHand.objects.exists()
+
+
+def test_the_history_says_who_entered_each_hand(scorer: Client, table: GameSession) -> None:
+    everyone_hands_in(table)
+    scorer.post(reverse("games:table_save", args=[table.pk]), {"number": "1"})
+    history = scorer.get(reverse("games:session_history", args=[table.pk])).content.decode()
+    assert "entered by Ben&#x27;s phone" in history
+
+
+def test_a_leagues_owner_sets_auto_save_on_its_house_rules_page(user: User, scorer: Client) -> None:
+    league = create_league(user, name="Club", preset="21-points", overrides={})
+    page = reverse("games:league_rules", args=[league.slug])
+    data = form_on(scorer, page, page).data() | {"table_auto_save": ["on"]}
+
+    response = scorer.post(page, data)
+
+    assert response.status_code == 302
+    league.refresh_from_db()
+    assert league.table_auto_save is True
+    session = make_session(user, league=league)
+    table_link(session)
+    html = page_of(scorer, session)
+    assert 'data-auto-save="on"' in html
+    # A session may still choose otherwise.
+    scorer.post(reverse("games:table_auto_save", args=[session.pk]), {"auto_save": "off"})
+    assert 'data-auto-save="off"' in page_of(scorer, session)
+
+
+@pytest.mark.parametrize(
+    ("garbage", "status"),
+    [
+        ({"outcome": "won_twice"}, 422),
+        ({"groups": "2H " * 200}, 422),
+        ({"groups": "2H \x00\u202e"}, 422),
+        ({"cut_joker": "ZZ" * 50}, 422),
+        # Hidden fields that are not what the page sent are not trusted, nor refused.
+        ({"number": "x" * 30}, 200),
+        ({"number": "99999999999999999999"}, 200),
+        ({"edit": "-1"}, 200),
+    ],
+    ids=["outcome", "long", "control", "cut", "number", "huge number", "edit"],
+)
+def test_garbage_from_a_seat_phone_is_refused_in_place_never_a_server_error(
+    table: GameSession, garbage: dict, status: int
+) -> None:
+    phone = seat_phone(table, "Ben")
+    ben = seat_pk(table, "Ben")
+    data = hand_data(table, "Ben", *ROUND_1["Ben"])
+    for field, value in garbage.items():
+        data[{"outcome": f"outcome_{ben}", "groups": f"groups_{ben}"}.get(field, field)] = value
+
+    preview = phone.post(url("table_hand_preview", table), data)
+    response = phone.post(url("table_hand", table), data)
+
+    assert preview.status_code == 200
+    assert response.status_code == status
+    if status == 422:
+        assert "errorlist" in response.content.decode()
+    handed_in = TableHand.objects.filter(status="in").values_list("text", flat=True)
+    assert list(handed_in) == ([SHOWN_8S] if status == 200 else [])
