@@ -115,16 +115,8 @@ def joker_roles(ruleset: Ruleset, cut: Card) -> JokerRoles:
         middle = PRINTED_JOKER if (cut.is_printed_joker and ruleset.claims) else effective
         marriage = (lower, middle, upper)
     jokers = {PRINTED_JOKER, *wild} | {card for card in (lower, upper) if card is not None}
-    return JokerRoles(
-        ruleset=ruleset,
-        cut=cut,
-        effective_cut=effective,
-        wild=wild,
-        lower=lower,
-        upper=upper,
-        jokers=frozenset(jokers),
-        marriage=marriage,
-    )
+    # In field order: every local is named for its field.
+    return JokerRoles(ruleset, cut, effective, wild, lower, upper, frozenset(jokers), marriage)
 
 
 # --- Runs -----------------------------------------------------------------------------

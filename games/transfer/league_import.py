@@ -316,15 +316,8 @@ def _session_plan(data: Mapping[str, Any], index: int, players: Mapping) -> _Ses
     _check_sums(rounds, where, path)
     results, finished = _replay(ruleset, columns, seats, first_dealer, rejoins, rounds, where)
     columns["status"] = GameSession.Status.FINISHED if finished else GameSession.Status.ACTIVE
-    return _SessionPlan(
-        columns=columns,
-        created_at=created_at,
-        seats=seats,
-        first_dealer=first_dealer,
-        rejoins=rejoins,
-        rounds=rounds,
-        results=results,
-    )
+    # In field order: every local is named for its field.
+    return _SessionPlan(columns, created_at, seats, first_dealer, rejoins, rounds, results)
 
 
 def _session_label(index: int, name: str, played_on: datetime.date) -> str:
