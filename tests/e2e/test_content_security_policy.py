@@ -51,8 +51,10 @@ def _violations(page: Page, reported: list[str]) -> list[str]:
     return reported + page.evaluate("window.cspViolations || []")
 
 
-def test_the_main_pages_run_under_the_policy_without_a_violation(phone_page: Page) -> None:
-    page = phone_page
+def test_the_main_pages_run_under_the_policy_without_a_violation(
+    fresh_phone_page: Page,
+) -> None:
+    page = fresh_phone_page
     reported = _watch(page)
     user = sign_in(page, "asha")
     league = League.objects.create(name="Friday Club", slug="friday-club", preset="21-points")
