@@ -12,6 +12,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
+from games import live
 from games.access import session_for_share_token
 from games.http import chart_response
 from games.models import GameSession
@@ -69,6 +70,10 @@ def shared_scoreboard(request: HttpRequest, token: str) -> HttpResponse:
     session is unchanged, else the score table, folded as the page is (``?from=``
     keeps the older rounds a reader opened). Without ``v`` it is also what the
     "earlier rounds" button swaps in."""
+    if live.unchanged_for_token(token, request.GET.get("v")):
+        response = HttpResponse(status=204)
+        response["Cache-Control"] = "private, no-cache"
+        return response
     with read_snapshot():  # the stamp and the table are of one moment
         session = session_for_share_token(token)
         if request.GET.get("v") == live_stamp(session):
