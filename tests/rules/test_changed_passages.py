@@ -22,6 +22,7 @@ from tests.support.hands import (
     SIX_DUBLEES,
     THREE_PURE_LOSER,
     WIN_8S,
+    WIN_MARRIAGE,
     WIN_PLAIN,
 )
 from tests.support.rules import cards, hand, play, roles
@@ -281,9 +282,6 @@ def test_paplu_seven_jokers_are_a_full_hand_penalty_eight_lose_two():
 
 
 # --- §6 "21-paplu value payments follow seed 003's drop rules" -------------------------------
-
-# A winner whose marriage 7S 8S 9S is worth 100 (a natural rummy besides).
-WIN_MARRIAGE = "7S 8S 9S | 2H 3H 4H | 5C 6C 7C | 10D JD QD | KS KH KD | 4S 5S 6S | 9H 10H JH"
 
 
 def paplu_round(**overrides):
