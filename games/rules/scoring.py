@@ -833,11 +833,9 @@ def _settle(
         paid_to = [
             tuple((hands[j].name, amount) for j, amount in enumerate(row) if amount) for row in pays
         ]
-        in_exchange = [i for i, row in enumerate(pays) if any(row)] + [
-            i for i in range(count) if any(row[i] for row in pays)
-        ]
-        for i in sorted(set(in_exchange)):
-            lines[i].append(f"value points exchanged: {value_points[i]:+d}")
+        for i in range(count):
+            if any(pays[i]) or any(row[i] for row in pays):  # paid or was paid
+                lines[i].append(f"value points exchanged: {value_points[i]:+d}")
 
     claims = [0] * count
     if rules.claims:
