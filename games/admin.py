@@ -207,7 +207,7 @@ class HandEntryAdmin(RefreshesResults, admin.ModelAdmin):
         return obj.round.session
 
     fieldsets = [
-        (None, {"fields": ["round", "player", "outcome", "groups"]}),
+        (None, {"fields": ["round", "player", "outcome", "on_deal", "groups"]}),
         (
             "Computed by the rules service",
             {

@@ -303,6 +303,7 @@ class HandEntry(models.Model):
     RECORDED = (
         "player",
         "outcome",
+        "on_deal",
         "groups",
         "declaration",
         "hand_points",
@@ -322,6 +323,9 @@ class HandEntry(models.Model):
     # The player rather than the seat: standings across a league group by player.
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="hand_entries")
     outcome = models.CharField(max_length=20, choices=Outcome.choices)
+    # A declared winner who held the winning hand as dealt (RULES.md §4, Kodai): part
+    # of what was entered, since the rules then ask for fewer dublees or jokers.
+    on_deal = models.BooleanField(default=False)
     groups = models.JSONField(default=list, blank=True, validators=[validate_groups])
     # The way a declaration was valid ("three_pure", ...), blank otherwise.
     declaration = models.CharField(max_length=20, blank=True)
