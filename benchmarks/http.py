@@ -339,7 +339,7 @@ def fill_league(
             for i, hand in enumerate(played.hands):
                 entry_rows.append(
                     (
-                        ids("entry"), round_id, players[(turn + i) % size], hand.outcome,
+                        ids("entry"), round_id, players[(turn + i) % size], hand.outcome, False,
                         hand.groups, hand.declaration, hand.hand_points, hand.value_points,
                         hand.claims, hand.score, hand.breakdown,
                     )
@@ -367,6 +367,7 @@ def fill(database: str, args) -> dict:
     from games.models import GameSession, HandEntry, League, Membership, Player, Round, Seat
     from games.rules import get_ruleset
     from games.services.ratings import replay
+    from games.services.standing_months import rebuild
 
     rng = random.Random(args.seed)
     ruleset = get_ruleset(PRESET)
@@ -428,7 +429,8 @@ def fill(database: str, args) -> dict:
                 )
         conn.commit()
     copy_seconds = time.perf_counter() - started - pool_seconds
-    log("replaying the leagues' ratings")
+    log("the leagues' standings months and ratings")
+    rebuild([big.pk, small.pk])
     for league in (big, small):
         replay(league.pk)
     ratings_seconds = time.perf_counter() - started - pool_seconds - copy_seconds

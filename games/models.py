@@ -429,6 +429,41 @@ class RatingChange(models.Model):
         return f"{self.player} after {self.session}: {self.ordinal:.1f}"
 
 
+class StandingMonth(models.Model):
+    """One player's results in a league's sessions of one month (the seats in which
+    they played a round): what the standings add up instead of every seat, so that
+    their cost does not grow with the hands played. Kept by
+    `services.results.refresh_session` and rebuilt by `services.standing_months`."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="standing_months")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standing_months")
+    month = models.DateField()  # its first day
+    sessions = models.PositiveIntegerField()
+    sessions_won = models.PositiveIntegerField()
+    rounds = models.PositiveIntegerField()
+    rounds_won = models.PositiveIntegerField()
+    drops = models.PositiveIntegerField()
+    points = models.BigIntegerField()
+    # A round's best is the highest score in net totals and the lowest in penalty
+    # totals: both ends are kept, the league's totals pick one when they are read.
+    best_high = models.IntegerField(null=True)
+    best_low = models.IntegerField(null=True)
+    worst_high = models.IntegerField(null=True)
+    worst_low = models.IntegerField(null=True)
+
+    class Meta:
+        ordering = ["league", "month", "player"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league", "player", "month"], name="standing_month_unique"
+            ),
+        ]
+        indexes = [models.Index(fields=["league", "month"])]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.league}, {self.month:%B %Y}"
+
+
 class RoundChange(models.Model):
     """The audit trail: every round created, edited or deleted, by whom and when,
     with the round as it was before and after (None where it did not exist). Kept

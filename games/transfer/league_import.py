@@ -50,7 +50,7 @@ from games.rules import (
 )
 from games.rules.rulesets import as_stored_before_exact_texts
 from games.rules.totals import session_state
-from games.services import ratings
+from games.services import ratings, standing_months
 from games.services.rounds import breakdown_of
 from games.services.sessions import name_key
 from games.transfer.league_file import FORMAT, READABLE, VERSION
@@ -831,6 +831,7 @@ def _write(plan: _LeaguePlan, owner: AbstractBaseUser | None, keep_members: bool
         batch_size=_INSERT_BATCH,
     )
     # Rated once, in the order the sessions were played, as after a round is saved.
+    standing_months.rebuild([league.pk])
     ratings.replay(league.pk)
     return Imported(league, invitable)
 
