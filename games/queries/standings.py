@@ -4,9 +4,10 @@ Nothing here replays a session or scores a round: every figure is a sum, count,
 minimum or maximum of the per-seat results that `services.results.refresh_session`
 writes from the rules service's own replay after every round (`Seat.total`, `.won`,
 `.rounds_played`, `.points`, `.best_round`, ...), or a rating `services.ratings`
-computed.
-That is what keeps a league's standings a fixed, small number of queries (two) over
-thousands of sessions: the database aggregates one row per player and session.
+computed. The standings add up those seats' monthly sums (`StandingMonth`, kept by
+the same write), reading seats only for the days of a month a date range cuts into:
+a fixed, small number of queries (three or four) whose cost grows with players and
+months, not with the hands played.
 
 Queries here group and filter in the database; none is issued per player.
 """
