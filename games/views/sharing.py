@@ -14,7 +14,7 @@ from django.views.decorators.http import require_safe
 
 from games import live
 from games.access import session_for_share_token
-from games.http import chart_response
+from games.http import chart_response, first_round
 from games.models import GameSession
 from games.services.money import money_of
 from games.services.scoreboard import (
@@ -28,19 +28,13 @@ from games.services.scoreboard import (
 POLL_SECONDS = 3
 
 
-def _first_round(request: HttpRequest) -> int | None:
-    """The first round a reader asked to see (``?from=``), if it is a round number."""
-    value = request.GET.get("from", "")
-    return int(value) if value.isascii() and value.isdigit() and len(value) <= 9 else None
-
-
 def _shared_context(request: HttpRequest, session: GameSession, board: Scoreboard) -> dict:
     # The latest rounds only, so that the page and its poll cost the same whatever
     # the length of the session; the rows the reader asked to see stay in both.
     return {
         "session": session,
         "board": board,
-        "fold": fold_rows(board, first=_first_round(request)),
+        "fold": fold_rows(board, first=first_round(request)),
         "shared": True,
         "writer": False,
         "money": money_of(board),
