@@ -9,6 +9,7 @@
 #                  Property and fuzz tests run a tenth of CI's examples.
 #   make test-deep the same with CI's Hypothesis profile: every example (HYPOTHESIS_PROFILE=ci)
 #   make test-pg   the same suite on PostgreSQL (PG_URL below)
+#   make screenshots  the browser tests, saving what they see to tests/e2e/screenshots/
 #   make lint      ruff check + ruff format --check
 #   make format    rewrite files with ruff (fix + format)
 #   make clean     remove the virtualenv, caches and the SQLite database
@@ -21,10 +22,12 @@ STAMP  := $(VENV)/requirements.stamp
 PG_URL ?= postgres://postgres@127.0.0.1:5432/scorekeeper
 PYTEST_ARGS ?=
 # pytest-xdist: one test process a core (`auto`); PYTEST_WORKERS=0 runs them in this one.
+# worksteal: a process that runs out of tests takes some of another's, so the slow
+# browser tests do not end the run on one process while the other waits.
 PYTEST_WORKERS ?= auto
-PYTEST := $(BIN)/pytest -n $(PYTEST_WORKERS)
+PYTEST := $(BIN)/pytest -n $(PYTEST_WORKERS) --dist worksteal
 
-.PHONY: run demo test test-deep test-pg lint format migrate clean
+.PHONY: run demo test test-deep test-pg screenshots lint format migrate clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -54,6 +57,11 @@ test-deep: $(STAMP)
 
 test-pg: $(STAMP)
 	$(CHROMIUM) DATABASE_URL=$(PG_URL) $(PYTEST) $(PYTEST_ARGS)
+
+# Saving every page as a PNG costs Chromium CPU a test run does not need, so plain
+# `make test` saves none (tests/e2e/conftest.py's look_at).
+screenshots: $(STAMP)
+	$(CHROMIUM) SCREENSHOTS=1 $(PYTEST) tests/e2e $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

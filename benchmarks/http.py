@@ -56,7 +56,7 @@ sys.path.insert(0, str(ROOT))
 
 PG = "postgres://postgres@127.0.0.1:5432"
 PRESET = "21-points"
-TARGETS_MS = {"standings": 150, "session": 30}
+TARGETS_MS = {"standings": 150, "session": 30, "close": 100}
 
 
 def log(message: str) -> None:
@@ -331,7 +331,7 @@ def fill_league(
             round_id = ids("round")
             round_rows.append(
                 (
-                    round_id, session_id, number, seat_of[names[turn]], played.cut, user_id,
+                    round_id, session_id, number, seat_of[names[turn]], played.cut, user_id, "",
                     at + datetime.timedelta(minutes=5 * number),
                     at + datetime.timedelta(minutes=5 * number), 1, None,
                 )
@@ -339,7 +339,7 @@ def fill_league(
             for i, hand in enumerate(played.hands):
                 entry_rows.append(
                     (
-                        ids("entry"), round_id, players[(turn + i) % size], hand.outcome,
+                        ids("entry"), round_id, players[(turn + i) % size], hand.outcome, False,
                         hand.groups, hand.declaration, hand.hand_points, hand.value_points,
                         hand.claims, hand.score, hand.breakdown,
                     )
@@ -367,6 +367,7 @@ def fill(database: str, args) -> dict:
     from games.models import GameSession, HandEntry, League, Membership, Player, Round, Seat
     from games.rules import get_ruleset
     from games.services.ratings import replay
+    from games.services.standing_months import rebuild
 
     rng = random.Random(args.seed)
     ruleset = get_ruleset(PRESET)
@@ -428,7 +429,8 @@ def fill(database: str, args) -> dict:
                 )
         conn.commit()
     copy_seconds = time.perf_counter() - started - pool_seconds
-    log("replaying the leagues' ratings")
+    log("the leagues' standings months and ratings")
+    rebuild([big.pk, small.pk])
     for league in (big, small):
         replay(league.pk)
     ratings_seconds = time.perf_counter() - started - pool_seconds - copy_seconds
@@ -474,6 +476,45 @@ def measure(client, url: str, requests: int, warmup: int = 5) -> dict:
         "max_ms": round(times[-1], 2),
         "queries": len(queries),
         "sql_ms": round(sum(float(q["time"]) for q in queries.captured_queries) * 1000, 2),
+    }
+
+
+def measure_ratings(league, repeats: int) -> dict:
+    """What a change costs the league's ratings: ending its newest session by hand
+    (reopened first, then ended again, as the session page's buttons do), and a
+    change to a session halfway back in its history (a round edited there replays
+    the ratings from it on; the replay is what is timed). Milliseconds of wall time
+    and the SQL queries of one run."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.services.ratings import rated_sessions, replay
+    from games.services.sessions import close_session, reopen_session
+
+    def timed(action, before=None) -> dict:
+        times, queries = [], 0
+        for _ in range(repeats):
+            if before is not None:
+                before()  # not timed
+            with CaptureQueriesContext(connection) as captured:
+                began = time.perf_counter()
+                action()
+                times.append((time.perf_counter() - began) * 1000)
+            queries = len(captured)
+        return {
+            "median_ms": round(statistics.median(times), 1),
+            "max_ms": round(max(times), 1),
+            "queries": queries,
+            "runs": repeats,
+        }
+
+    sessions = rated_sessions(league.pk)
+    newest = sessions.filter(closed_at__isnull=False).last()
+    halfway = sessions[sessions.count() // 2]
+    log(f"ratings: ending session {newest.pk} again; replaying from session {halfway.pk}")
+    return {
+        "close_newest": timed(lambda: close_session(newest), lambda: reopen_session(newest)),
+        "edit_halfway_back": timed(lambda: replay(league.pk, since=halfway)),
     }
 
 
@@ -578,6 +619,7 @@ def run(args) -> dict:
         ),
         "player": measure(client, reverse("games:player_detail", args=[player.pk]), args.requests),
     }
+    ratings = measure_ratings(big, args.repeats)
     if args.explain:
         explain(big, date_from, date_to)
     with connection.cursor() as cursor:
@@ -600,6 +642,7 @@ def run(args) -> dict:
         "date_range": [date_from.isoformat(), date_to.isoformat()],
         "fill": filled,
         "pages": pages,
+        "ratings": ratings,
         "standings_queries_constant": len(
             {pages[k]["queries"] for k in ("standings", "standings_small_league")}
         )
@@ -609,6 +652,7 @@ def run(args) -> dict:
             "standings": pages["standings"]["median_ms"] <= TARGETS_MS["standings"]
             and pages["standings_date_range"]["median_ms"] <= TARGETS_MS["standings"],
             "session": pages["session"]["median_ms"] <= TARGETS_MS["session"],
+            "close": ratings["close_newest"]["median_ms"] <= TARGETS_MS["close"],
         },
     }
 
@@ -621,6 +665,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pool", type=int, default=300, help="scored rounds per table size")
     parser.add_argument("--requests", type=int, default=100, help="timed requests per page")
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--repeats", type=int, default=5, help="timed runs of each rating change")
     parser.add_argument("--database", default="scorekeeper_bench")
     parser.add_argument("--keep", action="store_true", help="leave the database afterwards")
     parser.add_argument("--reuse", action="store_true", help="measure a kept database again")

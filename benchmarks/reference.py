@@ -255,6 +255,13 @@ def optimum(rules: Ruleset, cut: Card, hand: list[Card]) -> Optimum:
     held = Counter(hand)
     joker_count = sum(n for card, n in held.items() if card in jokers)
     found = candidates(rules, held, jokers)
+    # Kodai's K A 2 with an Ace cut may count as a rummy (RULES §3): a pure run of three
+    # jokers standing for themselves, worth 0.
+    if rules.ace_marriage_pure and rules.upper_lower_jokers and cut.rank == ACE:
+        kings_aces_twos = [Card(rank, cut.suit) for rank in (13, ACE, 2)]
+        if all(held[card] for card in kings_aces_twos):
+            run = tuple((card, 1) for card in kings_aces_twos)
+            found.append(Candidate(run, 0, 0, True, True, 3, MAX_RUN - 3))
     tunnelas = sum(
         n // 3 for c, n in held.items() if not c.is_printed_joker or rules.printed_joker_tunnela
     )

@@ -26,10 +26,12 @@ from games.models import (
     Round,
     RoundChange,
     Seat,
+    StandingMonth,
     TableHand,
     TableRound,
 )
 from games.rules import RulesError, get_ruleset
+from games.services import standing_months
 from games.services.results import refresh_league, refresh_session
 from games.services.rounds import delete_round
 
@@ -47,6 +49,10 @@ class RefreshesResults:
         session = self.session_of(form.instance)
         if session is not None:
             refresh_session(session)
+            # An edit here may move a session, re-date it or give a seat to another
+            # player: the league's standings months are rebuilt rather than patched.
+            league = form.initial.get("league") if isinstance(form.instance, GameSession) else None
+            standing_months.rebuild({session.league_id, league} - {None})
 
     def delete_model(self, request, obj) -> None:
         session = self.session_of(obj)
@@ -65,6 +71,7 @@ def _refresh_after_delete(session: GameSession | None) -> None:
         return
     if GameSession.objects.filter(pk=session.pk).exists():
         refresh_session(GameSession.objects.get(pk=session.pk))
+        standing_months.rebuild({session.league_id} - {None})
     elif session.league_id:
         refresh_league(session.league_id)  # the session itself went: its league's ratings
 
@@ -209,7 +216,7 @@ class HandEntryAdmin(RefreshesResults, admin.ModelAdmin):
         return obj.round.session
 
     fieldsets = [
-        (None, {"fields": ["round", "player", "outcome", "groups"]}),
+        (None, {"fields": ["round", "player", "outcome", "on_deal", "groups"]}),
         (
             "Computed by the rules service",
             {
@@ -261,6 +268,15 @@ class RatingChangeAdmin(ReadOnlyAdmin):
     list_filter = ["league"]
     search_fields = ["player__name"]
     list_select_related = ["league", "player", "session"]
+
+
+@admin.register(StandingMonth)
+class StandingMonthAdmin(ReadOnlyAdmin):
+    # Summed from the seats (games/services/standing_months.py).
+    list_display = ["league", "month", "player", "sessions", "sessions_won", "rounds", "points"]
+    list_filter = ["league"]
+    search_fields = ["player__name"]
+    list_select_related = ["league", "player"]
 
 
 @admin.register(RoundChange)

@@ -1,6 +1,7 @@
 """What the views answer alike in HTTP terms: the status codes of a refused form and
 of a limit reached, a redirect that htmx follows as a page load, a database id read
-from a form, a download, and a session's chart as an SVG image.
+from a form, the first round a reader asked to see, a download, and a session's chart
+as an SVG image.
 """
 
 from __future__ import annotations
@@ -29,6 +30,13 @@ def posted_id(request: HttpRequest, name: str) -> int | None:
     """A database id posted in a form field, or None for anything else."""
     value = request.POST.get(name, "")
     return int(value) if value.isascii() and value.isdigit() and len(value) <= 18 else None
+
+
+def first_round(request: HttpRequest) -> int | None:
+    """The first round a reader of a folded score table asked to see (``?from=``), if
+    it is a round number."""
+    value = request.GET.get("from", "")
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 9 else None
 
 
 def download(content: bytes | str, filename: str, content_type: str) -> HttpResponse:

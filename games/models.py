@@ -326,6 +326,7 @@ class HandEntry(models.Model):
     RECORDED = (
         "player",
         "outcome",
+        "on_deal",
         "groups",
         "declaration",
         "hand_points",
@@ -345,6 +346,9 @@ class HandEntry(models.Model):
     # The player rather than the seat: standings across a league group by player.
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="hand_entries")
     outcome = models.CharField(max_length=20, choices=Outcome.choices)
+    # A declared winner who held the winning hand as dealt (RULES.md §4, Kodai): part
+    # of what was entered, since the rules then ask for fewer dublees or jokers.
+    on_deal = models.BooleanField(default=False)
     groups = models.JSONField(default=list, blank=True, validators=[validate_groups])
     # The way a declaration was valid ("three_pure", ...), blank otherwise.
     declaration = models.CharField(max_length=20, blank=True)
@@ -423,6 +427,7 @@ class TableHand(models.Model):
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="table_hands")
     outcome = models.CharField(max_length=20, blank=True, choices=HandEntry.Outcome.choices)
     text = models.CharField(max_length=400, blank=True)
+    on_deal = models.BooleanField(default=False)  # marked as winning on the deal (kodai)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.TYPING)
     # What the rules service said when the hand was last handed in and refused.
     problem = models.CharField(max_length=500, blank=True)
@@ -503,6 +508,41 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} after {self.session}: {self.ordinal:.1f}"
+
+
+class StandingMonth(models.Model):
+    """One player's results in a league's sessions of one month (the seats in which
+    they played a round): what the standings add up instead of every seat, so that
+    their cost does not grow with the hands played. Kept by
+    `services.results.refresh_session` and rebuilt by `services.standing_months`."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="standing_months")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standing_months")
+    month = models.DateField()  # its first day
+    sessions = models.PositiveIntegerField()
+    sessions_won = models.PositiveIntegerField()
+    rounds = models.PositiveIntegerField()
+    rounds_won = models.PositiveIntegerField()
+    drops = models.PositiveIntegerField()
+    points = models.BigIntegerField()
+    # A round's best is the highest score in net totals and the lowest in penalty
+    # totals: both ends are kept, the league's totals pick one when they are read.
+    best_high = models.IntegerField(null=True)
+    best_low = models.IntegerField(null=True)
+    worst_high = models.IntegerField(null=True)
+    worst_low = models.IntegerField(null=True)
+
+    class Meta:
+        ordering = ["league", "month", "player"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league", "player", "month"], name="standing_month_unique"
+            ),
+        ]
+        indexes = [models.Index(fields=["league", "month"])]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.league}, {self.month:%B %Y}"
 
 
 class RoundChange(models.Model):

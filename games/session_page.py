@@ -11,21 +11,26 @@ from django.urls import reverse
 from games.access import can_manage, can_write
 from games.forms.rounds import RoundForm
 from games.forms.sessions import StakesForm
+from games.http import first_round
 from games.models import GameSession
 from games.rules.rulesets import is_net
 from games.services.money import money_of
 from games.services.rounds import new_round_entry
-from games.services.scoreboard import Scoreboard, live_stamp
+from games.services.scoreboard import Scoreboard, fold_rows, live_stamp
 from games.services.sessions import can_close
 from games.services.table import table_view
 from games.sharing import share_links, table_links
 
 
 def scoreboard_context(request: HttpRequest, session: GameSession, board) -> dict:
-    """What the scoreboard partial needs, on the session page and in its live poll."""
+    """What the scoreboard partial needs, on the session page and in its live poll.
+    The table shows the latest rounds, the older ones a tap away, so that the page
+    and its poll cost the same at round 500 as at round 10."""
     return {
         "session": session,
         "board": board,
+        "fold": fold_rows(board, first=first_round(request)),
+        "page_url": reverse("games:session_detail", args=[session.pk]),
         "writer": can_write(request.user, session),
         "money": money_of(board),
         "can_close": can_close(board),

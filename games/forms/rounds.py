@@ -32,6 +32,7 @@ class PlayerRow:
     groups: forms.BoundField
     check: PlayerCheck | None
     deals: bool  # dealt this round
+    on_deal: forms.BoundField | None = None  # "won on the deal", where the rules have it
 
 
 class RoundForm(forms.Form):
@@ -79,6 +80,12 @@ class RoundForm(forms.Form):
                 label=f"{name}: outcome",
                 widget=forms.RadioSelect,
             )
+            if entry.ruleset.wins_on_deal:
+                # A declared winner who held the hand as dealt (RULES.md §4, Kodai):
+                # the rules then ask for fewer dublees or jokers.
+                self.fields[f"on_deal_{seat.pk}"] = forms.BooleanField(
+                    required=False, label=f"{name}: won on the deal"
+                )
             self.fields[f"groups_{seat.pk}"] = forms.CharField(
                 required=False,
                 max_length=MAX_GROUPS_TEXT,
@@ -107,7 +114,8 @@ class RoundForm(forms.Form):
             groups_key = f"groups_{seat.pk}"
             text = None if groups_key in self.errors else cleaned.get(groups_key, "")
             hands[seat.pk] = (cleaned.get(f"outcome_{seat.pk}"), text)
-        self.file_errors(check_round(self.entry, cut, hands, final=self.final))
+        on_deal = [seat.pk for seat in self.entry.seats if cleaned.get(f"on_deal_{seat.pk}")]
+        self.file_errors(check_round(self.entry, cut, hands, final=self.final, on_deal=on_deal))
         return cleaned
 
     def file_errors(self, check: RoundCheck) -> None:
@@ -138,6 +146,7 @@ class RoundForm(forms.Form):
                 groups=self[f"groups_{seat.pk}"],
                 check=checks.get(seat.pk),
                 deals=seat == self.entry.dealer,
+                on_deal=self[f"on_deal_{seat.pk}"] if f"on_deal_{seat.pk}" in self.fields else None,
             )
             for seat in self.entry.seats
         ]

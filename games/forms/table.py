@@ -34,7 +34,7 @@ class HandForm(RoundForm):
                 f"groups_{seat.pk}": hand.text,
                 "number": str(entry.number),
                 "edit": str(hand.edit),
-            }
+            } | ({f"on_deal_{seat.pk}": "on"} if hand.on_deal else {})
         super().__init__(*args, entry=dataclasses.replace(entry, seats=(seat,)), **kwargs)
         self.seat = seat
         self.table_cut = table_round.cut_joker if table_round else ""
@@ -63,6 +63,7 @@ class HandForm(RoundForm):
             "outcome": cleaned.get(self.outcome_name),
             "text": None if self.groups_name in self.errors else cleaned.get(self.groups_name, ""),
             "cut_text": None if "cut_joker" in self.errors else cleaned.get("cut_joker", ""),
+            "on_deal": bool(cleaned.get(f"on_deal_{self.seat.pk}")),
         }
 
     @property

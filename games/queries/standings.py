@@ -4,9 +4,10 @@ Nothing here replays a session or scores a round: every figure is a sum, count,
 minimum or maximum of the per-seat results that `services.results.refresh_session`
 writes from the rules service's own replay after every round (`Seat.total`, `.won`,
 `.rounds_played`, `.points`, `.best_round`, ...), or a rating `services.ratings`
-computed.
-That is what keeps a league's standings a fixed, small number of queries (two) over
-thousands of sessions: the database aggregates one row per player and session.
+computed. The standings add up those seats' monthly sums (`StandingMonth`, kept by
+the same write), reading seats only for the days of a month a date range cuts into:
+a fixed, small number of queries (three or four) whose cost grows with players and
+months, not with the hands played.
 
 Queries here group and filter in the database; none is issued per player.
 """
@@ -16,11 +17,14 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import reduce
+from operator import or_
 
-from django.db.models import Count, Max, Min, OuterRef, Q, Subquery, Sum
+from django.db.models import Max, Min, OuterRef, Q, Subquery, Sum
 
-from games.models import League, Player, Rating, RatingChange
+from games.models import League, Player, Rating, RatingChange, Seat, StandingMonth
 from games.rules import RulesError, get_ruleset, is_net
+from games.services import standing_months
 
 
 class RoundFigures:
@@ -70,40 +74,6 @@ def league_is_net(league: League) -> bool:
     return net_totals(league.preset, league)
 
 
-def played_seats(
-    date_from: datetime.date | None = None,
-    date_to: datetime.date | None = None,
-    *,
-    prefix: str = "",
-) -> Q:
-    """Seats of sessions played in the range (both ends inclusive) in which the
-    player played at least one round: a session that never started is nobody's
-    result. ``prefix`` ("seats__") applies it from the Player side."""
-    condition = Q(**{f"{prefix}rounds_played__gt": 0})
-    if date_from is not None:
-        condition &= Q(**{f"{prefix}session__played_on__gte": date_from})
-    if date_to is not None:
-        condition &= Q(**{f"{prefix}session__played_on__lte": date_to})
-    return condition
-
-
-def seat_aggregates(net: bool, prefix: str = "") -> dict:
-    """The aggregates of a group of seats, each one SQL aggregate so the grouping
-    stays in the database. Best and worst follow the totals: in net totals a high
-    round score is good, in penalty totals a low one."""
-    best, worst = (Max, Min) if net else (Min, Max)
-    return {
-        "n_sessions": Count(f"{prefix}id"),
-        "n_sessions_won": Count(f"{prefix}id", filter=Q(**{f"{prefix}won": True})),
-        "n_rounds": Sum(f"{prefix}rounds_played"),
-        "n_rounds_won": Sum(f"{prefix}rounds_won"),
-        "n_drops": Sum(f"{prefix}drops"),
-        "n_points": Sum(f"{prefix}points"),
-        "n_best": best(f"{prefix}best_round"),
-        "n_worst": worst(f"{prefix}worst_round"),
-    }
-
-
 def standings_of(
     league: League,
     *,
@@ -116,34 +86,97 @@ def standings_of(
 
     The rating is the player's current one (`Rating`), or with ``date_to`` the one
     they had after the last rated session played on or before that day
-    (`RatingChange`). Two queries, whatever the size of the league.
+    (`RatingChange`). At most four queries, whatever the size of the league.
     """
     net = league_is_net(league)
-    seats = Q(seats__session__league=league) & played_seats(date_from, date_to, prefix="seats__")
-    # One filter() call before annotate(): the aggregates then count exactly the
-    # seats the filter selects (one join), not every seat of the player.
-    players = list(Player.objects.filter(seats).annotate(**seat_aggregates(net, "seats__")))
-    ratings = _ratings(league, [p.pk for p in players], date_to)
+    figures = _figures(league, date_from, date_to)
+    players = Player.objects.in_bulk(figures)
+    ratings = _ratings(league, list(figures), date_to)
     rows = [
         StandingRow(
-            player=player,
-            sessions=player.n_sessions,
-            sessions_won=player.n_sessions_won,
-            rounds=player.n_rounds or 0,
-            rounds_won=player.n_rounds_won or 0,
-            drops=player.n_drops or 0,
-            points=player.n_points or 0,
-            best_round=player.n_best,
-            worst_round=player.n_worst,
+            player=players[pk],
+            sessions=mine["sessions"],
+            sessions_won=mine["sessions_won"],
+            rounds=mine["rounds"] or 0,
+            rounds_won=mine["rounds_won"] or 0,
+            drops=mine["drops"] or 0,
+            points=mine["points"] or 0,
+            # A round's best is its highest score in net totals, its lowest in penalty.
+            best_round=mine["best_high"] if net else mine["best_low"],
+            worst_round=mine["worst_low"] if net else mine["worst_high"],
             rating=rating,
             mu=mu,
             sigma=sigma,
         )
-        for player in players
-        for rating, mu, sigma in [ratings.get(player.pk, (None, None, None))]
+        for pk, mine in figures.items()
+        for rating, mu, sigma in [ratings.get(pk, (None, None, None))]
     ]
     rows.sort(key=lambda row: _order(row, net))
     return rows
+
+
+def _figures(
+    league: League, date_from: datetime.date | None, date_to: datetime.date | None
+) -> dict[int, dict]:
+    """player id → their figures in the league between the dates: the whole months
+    inside the range from `StandingMonth`, the days of a month the range cuts into
+    from the seats themselves (one query each, at most)."""
+    month_of, month_end = standing_months.month_of, standing_months.month_end
+    months = StandingMonth.objects.filter(league=league)
+    cut: list[Q] = []  # the days of the part-months, whose seats are read one by one
+    if date_from is not None:
+        first = month_of(date_from)
+        if date_from == first:
+            months = months.filter(month__gte=first)
+        else:
+            months = months.filter(month__gt=first)
+            cut.append(Q(session__played_on__range=(date_from, month_end(first))))
+    if date_to is not None:
+        last = month_of(date_to)
+        if date_to == month_end(last):
+            months = months.filter(month__lte=last)
+        else:
+            months = months.filter(month__lt=last)
+            cut.append(Q(session__played_on__range=(last, date_to)))
+    figures = {
+        row.pop("player_id"): row
+        for row in months.values("player_id").annotate(
+            sessions=Sum("sessions"),
+            sessions_won=Sum("sessions_won"),
+            rounds=Sum("rounds"),
+            rounds_won=Sum("rounds_won"),
+            drops=Sum("drops"),
+            points=Sum("points"),
+            best_high=Max("best_high"),
+            best_low=Min("best_low"),
+            worst_high=Max("worst_high"),
+            worst_low=Min("worst_low"),
+        )
+    }
+    if cut:
+        # Both ends may cut into one month: the range itself bounds both parts.
+        seats = Seat.objects.filter(reduce(or_, cut), session__league=league, rounds_played__gt=0)
+        if date_from is not None:
+            seats = seats.filter(session__played_on__gte=date_from)
+        if date_to is not None:
+            seats = seats.filter(session__played_on__lte=date_to)
+        for row in seats.values("player_id").annotate(**standing_months.seat_figures()):
+            _add(figures.setdefault(row.pop("player_id"), {}), row)
+    return figures
+
+
+def _add(total: dict, more: dict) -> None:
+    """Adds a group's figures to a player's: counts add up, the ends widen."""
+    for name, value in more.items():
+        kept = total.get(name)
+        if kept is None or value is None:
+            total[name] = value if kept is None else kept
+        elif name.endswith("_high"):
+            total[name] = max(kept, value)
+        elif name.endswith("_low"):
+            total[name] = min(kept, value)
+        else:
+            total[name] = kept + value
 
 
 def _order(row: StandingRow, net: bool) -> tuple:

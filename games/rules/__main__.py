@@ -2,8 +2,9 @@
 
     python -m games.rules score [FILE]     score one round (FILE or stdin; a worked
                                            example's "input" is scored too)
-    python -m games.rules arrange --ruleset R --cut C "cards..."
+    python -m games.rules arrange --ruleset R --cut C [--on-deal] "cards..."
                                            the best grouping of a hand and its points
+                                           (--on-deal: as dealt, 21-kodai)
     python -m games.rules presets          every preset with every option
 
 Exit 0 with the result on stdout; exit 2 with {"error": ..., "field": ...} on bad
@@ -91,6 +92,9 @@ def main(argv: list[str] | None = None) -> int:
     arrange.add_argument("--ruleset", required=True, help="a preset, e.g. 21-points")
     arrange.add_argument("--cut", required=True, help="the cut joker, e.g. 8S")
     arrange.add_argument("--overrides", default="{}", help="options as a JSON object")
+    arrange.add_argument(
+        "--on-deal", action="store_true", help="the hand as dealt: a win on the deal (21-kodai)"
+    )
     arrange.add_argument("cards", nargs="+", help="the hand in card notation, any order")
     commands.add_parser("presets", help="list the presets with every option")
     args = parser.parse_args(argv)
@@ -99,7 +103,11 @@ def main(argv: list[str] | None = None) -> int:
             result = score_request(_round(_read_json(args.file)))
         elif args.command == "arrange":
             result = arrange_request(
-                args.ruleset, args.cut, " ".join(args.cards), _overrides(args.overrides)
+                args.ruleset,
+                args.cut,
+                " ".join(args.cards),
+                _overrides(args.overrides),
+                args.on_deal,
             )
         else:
             result = presets_listing()

@@ -85,12 +85,16 @@ def parse_round(data: Any) -> tuple[Ruleset, Card, list[PlayerHand]]:
         if not isinstance(outcome, str):
             errors.append(RulesError(f"{name} needs an outcome", f"{where}.outcome"))
             continue
+        on_deal = player.get("on_deal", False)
+        if not isinstance(on_deal, bool):
+            errors.append(RulesError(f"{name}: on_deal must be true or false", f"{where}.on_deal"))
+            continue
         try:
             groups = parse_groups_field(player.get("groups"), f"{where}.groups")
         except RulesError as error:
             errors.append(RulesError(f"{name}: {error.message}", error.field))
             continue
-        hands.append(PlayerHand(name=name, outcome=outcome, groups=groups))
+        hands.append(PlayerHand(name=name, outcome=outcome, groups=groups, on_deal=on_deal))
     if errors:
         raise RoundErrors(errors)
     assert ruleset is not None and cut is not None
@@ -103,8 +107,11 @@ def score_request(data: Any) -> dict[str, Any]:
     return score_round(ruleset, cut, hands).as_dict()
 
 
-def arrange_request(preset: Any, cut: Any, cards: Any, overrides: Any = None) -> dict[str, Any]:
-    """The best grouping of a hand given in card notation, as JSON data."""
+def arrange_request(
+    preset: Any, cut: Any, cards: Any, overrides: Any = None, on_deal: bool = False
+) -> dict[str, Any]:
+    """The best grouping of a hand given in card notation, as JSON data (``on_deal``:
+    the hand as dealt, for a win on the deal)."""
     ruleset = get_ruleset(preset, overrides or {})
     if not isinstance(cut, str):
         raise RulesError('the cut joker must be a card such as "8S"', "cut_joker")
@@ -118,7 +125,9 @@ def arrange_request(preset: Any, cut: Any, cards: Any, overrides: Any = None) ->
         hand = parse_cards(cards)
     except CardError as error:
         raise RulesError(error.message, "cards") from None
-    result = arrange(ruleset, cut_card, hand)
+    if on_deal and not ruleset.wins_on_deal:
+        raise RulesError(f"winning on the deal is not played under {ruleset.preset}", "on_deal")
+    result = arrange(ruleset, cut_card, hand, on_deal)
     return {
         "ruleset": ruleset.preset,
         "cut_joker": cut_card.code,

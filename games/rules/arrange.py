@@ -40,6 +40,7 @@ from .scoring import (
     declaration_way,
     free_hand_reason,
     is_marriage_group,
+    needed,
 )
 
 NEG = -(10**9)  # an infeasible branch
@@ -328,7 +329,8 @@ class _Hand:
 
     def _joker_only_pure_groups(self) -> list[_Meld]:
         """Pure groups made only of joker cards standing for themselves: tunnelas of
-        one joker card, and the lower-cut-upper run of the cut suit (not K-A-2)."""
+        one joker card, and the lower-cut-upper run of the cut suit (K-A-2 only where
+        the rules count that marriage as a rummy)."""
         groups = []
         if self.rules.tunnelas_and_dublees:
             for k, card in enumerate(self.jokers):
@@ -337,7 +339,8 @@ class _Hand:
                 ):
                     groups.append(_Meld((), ((k, 3),), 0, True, True, 0, 0, False, (("j", k),) * 3))
         roles = self.roles
-        if roles.lower is not None and roles.effective_cut.rank != ACE:
+        natural_run = roles.lower is not None and roles.effective_cut.rank != ACE
+        if natural_run or (self.rules.ace_marriage_pure and roles.ace_marriage is not None):
             trio = (roles.lower, roles.effective_cut, roles.upper)
             if (
                 all((c.suit, c.rank) in self.jok_index for c in trio)
@@ -684,8 +687,9 @@ def _check(ruleset: Ruleset, cut: Card, cards: Sequence[Card]) -> None:
             )
 
 
-def _declarations(hand: _Hand) -> Iterator[list[list[Card]]]:
-    """Groupings that try each enabled declaration way, in RULES.md §4 order."""
+def _declarations(hand: _Hand, on_deal: bool) -> Iterator[list[list[Card]]]:
+    """Groupings that try each enabled declaration way, in RULES.md §4 order
+    (``on_deal``: with the counts of a win on the deal)."""
     rules = hand.rules
     for way in rules.declarations:
         grouping = None
@@ -699,9 +703,9 @@ def _declarations(hand: _Hand) -> Iterator[list[list[Card]]]:
                 grouping = _with_rest(hand, groups)
         elif way == "dublees":
             groups = _identical(hand, 2, rules.printed_joker_dublee)
-            if len(groups) >= rules.dublees_needed:
+            if len(groups) >= needed(way, rules, on_deal):
                 grouping = _with_rest(hand, groups)
-        elif way == "jokers" and hand.total_jokers >= rules.jokers_needed:
+        elif way == "jokers" and hand.total_jokers >= needed(way, rules, on_deal):
             grouping = _with_rest(hand, [_joker_cards(hand)])
         elif way == "marriages":
             groups = _marriages(hand)
@@ -763,23 +767,30 @@ def _two_point_groupings(hand: _Hand) -> list[list[list[Card]]]:
     return tries
 
 
-def _judge(ruleset: Ruleset, cut: Card, groups: list[list[Card]], outcome: str):
-    hand = PlayerHand("hand", outcome, tuple(tuple(g) for g in groups if g))
+def _judge(
+    ruleset: Ruleset, cut: Card, groups: list[list[Card]], outcome: str, on_deal: bool = False
+):
+    hand = PlayerHand("hand", outcome, tuple(tuple(g) for g in groups if g), on_deal)
     return hand, assess_hand(ruleset, cut, hand)
 
 
-def arrange(ruleset: Ruleset, cut: Card, cards: Sequence[Card]) -> Arrangement:
+def arrange(
+    ruleset: Ruleset, cut: Card, cards: Sequence[Card], on_deal: bool = False
+) -> Arrangement:
     """The grouping of ``cards`` that the rules score best: a valid declaration if
-    there is one (full hands only), else the one that costs a loser the fewest
+    there is one (full hands only; ``on_deal``: as dealt, where a win on the deal
+    needs fewer dublees or jokers), else the one that costs a loser the fewest
     points, with two-point and free hands taken into account."""
     _check(ruleset, cut, cards)
     roles = joker_roles(ruleset, cut)
     hand = _Hand(cards, roles)
-    declarations = _declarations(hand) if len(cards) == ruleset.hand_size else iter(())
+    complete = len(cards) == ruleset.hand_size
+    on_deal = on_deal and ruleset.wins_on_deal
+    declarations = _declarations(hand, on_deal) if complete else iter(())
     for groups in declarations:
-        played, judged = _judge(ruleset, cut, groups, "declared")
+        played, judged = _judge(ruleset, cut, groups, "declared", on_deal)
         kinds = tuple(classify(group, roles) for group in played.groups)
-        if declaration_way(played.groups, kinds, roles):
+        if declaration_way(played.groups, kinds, roles, on_deal):
             return _arrangement(played, judged, declaration=judged.declaration)
     best = None
     for groups in _count_groupings(hand) + _two_point_groupings(hand):

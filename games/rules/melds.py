@@ -92,6 +92,18 @@ class JokerRoles:
         return [card.code for card in dict.fromkeys(ordered)]
 
     @property
+    def ace_marriage(self) -> tuple[Card, Card, Card] | None:
+        """The cut suit's K A 2 when an Ace is cut (not a printed joker standing for
+        A♠): a marriage that is no sequence, since an Ace is never both high and low."""
+        if self.marriage is None or self.cut.is_printed_joker or self.cut.rank != ACE:
+            return None
+        return self.marriage
+
+    def is_ace_marriage(self, cards: Sequence[Card]) -> bool:
+        marriage = self.ace_marriage
+        return marriage is not None and len(cards) == 3 and set(cards) == set(marriage)
+
+    @property
     def claim_cards(self) -> frozenset[Card]:
         """Kodai claim cards: printed jokers and the cut suit's r-1, r, r+1 (with a
         printed joker cut, K♠, 2♠ and printed jokers; A♠ is not one)."""
@@ -115,16 +127,8 @@ def joker_roles(ruleset: Ruleset, cut: Card) -> JokerRoles:
         middle = PRINTED_JOKER if (cut.is_printed_joker and ruleset.claims) else effective
         marriage = (lower, middle, upper)
     jokers = {PRINTED_JOKER, *wild} | {card for card in (lower, upper) if card is not None}
-    return JokerRoles(
-        ruleset=ruleset,
-        cut=cut,
-        effective_cut=effective,
-        wild=wild,
-        lower=lower,
-        upper=upper,
-        jokers=frozenset(jokers),
-        marriage=marriage,
-    )
+    # In field order: every local is named for its field.
+    return JokerRoles(ruleset, cut, effective, wild, lower, upper, frozenset(jokers), marriage)
 
 
 # --- Runs -----------------------------------------------------------------------------
@@ -203,7 +207,12 @@ def classify(cards: Sequence[Card], roles: JokerRoles) -> Kind:
     naturals = [card for card in cards if card not in roles.jokers]
     if not naturals:
         # K-A-2 of the cut suit with an Ace cut (and any lower-cut-upper marriage that
-        # is not a pure sequence) is a valid impure sequence (RULES §3, last line).
+        # is not a pure sequence) is a valid impure sequence (RULES §3, last lines);
+        # Kodai may count K-A-2 as a rummy "if you want": it always helps, since its
+        # cards are jokers, worth 0 however the group is counted, and one more pure
+        # group only ever helps a declaration or a loser's count.
+        if rules.ace_marriage_pure and roles.is_ace_marriage(cards):
+            return Kind.PURE_SEQUENCE
         if roles.marriage is not None and sorted(cards) == sorted(roles.marriage):
             return Kind.IMPURE_SEQUENCE
         return Kind.JOKER_GROUP

@@ -21,6 +21,7 @@ TOTALS_MODES = ("net", "penalty")
 CEILING_MODES = ("game_ends", "out", "out_passing")
 COUNTING_RULES = ("standard", "kodai")
 MARRIAGE_TRIPLES = ("none", "claim_cards", "upper_lower")
+VALUE_PAYMENTS = ("players_in", "drop_rules")
 
 
 def _option(help: str, **extra: Any) -> Any:
@@ -59,6 +60,10 @@ class Ruleset:
     )
     printed_joker_tunnela: bool = _option("Three printed jokers form a tunnela.")
     printed_joker_dublee: bool = _option("Two printed jokers form a dublee.")
+    ace_marriage_pure: bool = _option(
+        "With an Ace cut, the cut suit's K A 2 (a marriage) may count as a pure sequence, "
+        "a rummy, wherever that helps the player (Kodai, seed 002)."
+    )
     # Declarations (RULES §4)
     declarations: tuple[str, ...] = _option(
         "Ways a declaration can be valid.", choices=DECLARATION_WAYS
@@ -68,6 +73,14 @@ class Ruleset:
     dublees_needed: int = _count("Dublees needed for the dublees way.")
     jokers_needed: int = _count("Jokers in one group needed for the jokers way.")
     marriages_needed: int = _count("Marriage groups needed for the marriages way.")
+    on_deal_dublees: int | None = _count(
+        "Dublee groups that win on the deal: a winner marked on_deal held them in the 21 "
+        "cards dealt, before the first pick (Kodai: 7; empty: no wins on the deal by dublees)."
+    )
+    on_deal_jokers: int | None = _count(
+        "Jokers in one all-joker group that win on the deal (Kodai: 8; empty: no wins on "
+        "the deal by jokers)."
+    )
     marriage_triples: str = _option(
         "Three identical cards that also make a marriage group: none, claim_cards "
         "(any claim card, Kodai) or upper_lower (upper or lower jokers, Paplu).",
@@ -92,7 +105,12 @@ class Ruleset:
         "Points for not grouping the hand in time after finishing (empty: outcome not used)."
     )
     deal_show: bool = _option(
-        "A loser who had no turn yet pays half the count (the deal-show outcome)."
+        "A loser who had no turn yet has the deal-show outcome: half the count, or the "
+        "fixed cost below."
+    )
+    deal_show_fixed: int | None = _points(
+        "What a deal show costs whatever the hand holds, value points apart (Paplu: 60; "
+        "empty: half the count, kept within the least and most below)."
     )
     deal_show_min: int = _points("Least a deal show costs.")
     deal_show_max: int = _points("Most a deal show costs.")
@@ -132,6 +150,21 @@ class Ruleset:
     value_extra: tuple[int, int, int] = _points("Value of 1, 2, 3 copies of each other value card.")
     value_marriages: tuple[int, int, int] = _points(
         "Value of 1, 2, 3 marriages (one lower joker, cut card and upper joker each)."
+    )
+    value_payments: str = _option(
+        "Who pays whom for value cards: players_in (every player still in pays every "
+        "other, drops are out) or drop_rules (Paplu, seed 003: a first drop pays the "
+        "declarer only, everyone else pays every player; a winner by default gets no "
+        "value points).",
+        choices=VALUE_PAYMENTS,
+    )
+    first_drop_receives: int | None = _points(
+        "Under drop_rules, the most a first drop receives from each payer for its value "
+        "cards (Paplu: 40; empty: its whole value)."
+    )
+    default_win_drop: int | None = _points(
+        "What each dropping player pays a winner by default, whatever kind of drop it "
+        "was (Paplu: 30; empty: the drop's own points)."
     )
     # Claims (RULES §6, Kodai)
     claims: bool = _option(
@@ -174,6 +207,11 @@ class Ruleset:
         allowed.append("default_win")
         return tuple(allowed)
 
+    @property
+    def wins_on_deal(self) -> bool:
+        """Whether a declared winner may be marked as winning on the deal (RULES §4)."""
+        return self.on_deal_dublees is not None or self.on_deal_jokers is not None
+
     def overrides_from(self, base: Ruleset) -> dict[str, Any]:
         """The options that differ from ``base``, as JSON-ready values."""
         return {
@@ -197,14 +235,15 @@ _21_CARD = (
     # Cards, jokers and groups (§1–3)
     dict(hand_size=21, decks=3, wild_rank_all_suits=True, upper_lower_jokers=True)
     | dict(tunnelas_and_dublees=True, printed_joker_tunnela=True, printed_joker_dublee=True)
+    | dict(ace_marriage_pure=False)
     # Declarations (§4)
     | dict(declarations=("three_pure", "tunnelas", "dublees", "jokers"), pure_needed=3)
     | dict(tunnelas_needed=3, dublees_needed=8, jokers_needed=8, marriages_needed=2)
-    | dict(marriage_triples="none")
+    | dict(on_deal_dublees=None, on_deal_jokers=None, marriage_triples="none")
     # Hand points (§5)
     | dict(counting="standard", cap_includes_values=False, zero_count_becomes=2)
     | dict(first_drop=30, invalid_declaration=120, declare_timeout=None)
-    | dict(deal_show=False, deal_show_min=2, deal_show_max=60)
+    | dict(deal_show=False, deal_show_fixed=None, deal_show_min=2, deal_show_max=60)
     | dict(two_point_loss=2, two_point_three_pure=False, two_point_dublees=None)
     | dict(two_point_jokers=None, two_point_tunnelas=None, two_point_marriages=None)
     | dict(free_hand_doubles=None, free_hand_jokers=None)
@@ -212,6 +251,7 @@ _21_CARD = (
     | dict(value_cards=False, value_cut=(0, 0, 0), value_upper=(0, 0, 0), value_lower=(0, 0, 0))
     | dict(value_printed_joker=(0, 0, 0), value_extra_cards=(), value_extra=(0, 0, 0))
     | dict(value_marriages=(0, 0, 0))
+    | dict(value_payments="players_in", first_drop_receives=None, default_win_drop=None)
     | dict(claims=False, claim_card=10, claim_marriage=100, claim_mini_marriage=50)
     # Totals (§5)
     | dict(totals="net", ceiling=None, ceiling_mode="game_ends", rejoin_cutoff=None)
@@ -225,7 +265,7 @@ _13_CARD = (
     | dict(hand_cap=80, first_drop=20, middle_drop=40, invalid_declaration=80)
 )
 
-# The two-point hands of 21-card points; Paplu has them too.
+# The two-point hands of 21-card points (seeds 000, 001).
 _21_TWO_POINT = dict(two_point_three_pure=True, two_point_dublees=6, two_point_jokers=7)
 
 PRESETS: dict[str, Ruleset] = {
@@ -244,20 +284,31 @@ PRESETS: dict[str, Ruleset] = {
         | dict(declarations=("three_pure", "tunnelas", "dublees", "jokers", "marriages"))
         | dict(marriage_triples="upper_lower", hand_cap=250, cap_includes_values=True)
         | dict(middle_drop=60)
-        # Seed 003's two-point hands besides: 3 tunnelas, 7 or 8 dublees (within 6+),
-        # 8 jokers (within 7+) and 2 marriages.
-        | _21_TWO_POINT
+        # Seed 003: "Once a participant declares on the very first turn, all the other
+        # participants who haven't had their turn will give a penalty of 60 points +
+        # the points of the value cards."
+        | dict(deal_show=True, deal_show_fixed=60)
+        # Seed 003's own two-point hands: three pure, 3 tunnelas, 7 or 8 dublees, 8
+        # jokers, 2 marriages. Not 6 dublees, and "Seven jokers in hand do not qualify
+        # as free hand".
+        | dict(two_point_three_pure=True, two_point_dublees=7, two_point_jokers=8)
         | dict(two_point_tunnelas=3, two_point_marriages=2)
         | dict(value_cards=True, value_cut=(10, 20, 30), value_marriages=(100, 200, 300))
         | dict(value_upper=(20, 40, 60), value_lower=(20, 40, 60))
         | dict(value_printed_joker=(20, 40, 60), value_extra=(20, 40, 60))
-        | dict(value_extra_cards=("AS", "2C")),
+        | dict(value_extra_cards=("AS", "2C"))
+        # Seed 003's drop rules: a first drop pays "the declarer" only and receives "up
+        # to ... 40 value points"; "Only Winner, no declarer": 30 from each dropper.
+        | dict(value_payments="drop_rules", first_drop_receives=40, default_win_drop=30),
     ),
     "21-kodai": Ruleset(
         preset="21-kodai",
         **_21_CARD
         | dict(declarations=("three_pure", "tunnelas", "dublees", "jokers", "marriages"))
         | dict(jokers_needed=9, marriage_triples="claim_cards")
+        # Seed 002: K A 2 with an Ace cut "can also be counted as a rummy if you want";
+        # appendix A: "Start the game with 7 doubles" or "with 8 jokers".
+        | dict(ace_marriage_pure=True, on_deal_dublees=7, on_deal_jokers=8)
         | dict(counting="kodai", hand_cap=100, zero_count_becomes=0)
         | dict(middle_drop=60, invalid_declaration=100)
         | dict(free_hand_doubles=7, free_hand_jokers=8, claims=True)
@@ -277,6 +328,31 @@ PRESETS: dict[str, Ruleset] = {
 }
 
 OPTION_NAMES = tuple(f.name for f in dataclasses.fields(Ruleset) if f.name != "preset")
+
+# The preset values that issue 14 (the Paplu and Kodai texts read exactly) changed, as
+# they were before it. Rules stored before then (a session, a league, a league file of
+# version 1) hold only what differed from the presets of their day, so these are added
+# to them: a session keeps the scores it was played for. Never edit these; a later
+# change of the presets gets its own table.
+BEFORE_EXACT_TEXTS: dict[str, dict[str, Any]] = {
+    "21-paplu": dict(
+        deal_show=False,
+        deal_show_fixed=None,
+        two_point_dublees=6,
+        two_point_jokers=7,
+        value_payments="players_in",
+        first_drop_receives=None,
+        default_win_drop=None,
+    ),
+    "21-kodai": dict(ace_marriage_pure=False, on_deal_dublees=None, on_deal_jokers=None),
+}
+
+
+def as_stored_before_exact_texts(preset: str, overrides: dict[str, Any]) -> dict[str, Any]:
+    """The overrides of rules stored before issue 14, with the options it changed kept
+    at their earlier values (where the overrides don't set them already), so that they
+    mean under today's presets what they meant then."""
+    return BEFORE_EXACT_TEXTS.get(preset, {}) | overrides
 
 
 def option_help(name: str) -> str:

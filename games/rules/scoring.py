@@ -56,11 +56,12 @@ Groups = tuple[tuple[Card, ...], ...]
 @dataclass(frozen=True)
 class PlayerHand:
     """One player's part of a round as entered: outcome and groups (may be empty
-    for a drop)."""
+    for a drop), and whether a declared winner won on the deal (RULES §4)."""
 
     name: str
     outcome: str
     groups: Groups = ()
+    on_deal: bool = False
 
     @property
     def cards(self) -> list[Card]:
@@ -95,11 +96,16 @@ class PlayerResult:
     breakdown: tuple[str, ...] = ()
     value_cards: tuple[Card, ...] = ()  # the cards that earned value points or claims
     value_paid: int = 0  # what the player paid others for their value cards (within caps)
+    # What the player paid each other player for value cards, by name (payments > 0).
+    paid_to: tuple[tuple[str, int], ...] = ()
+    on_deal: bool = False  # a declared winner who won on the deal
 
     def as_dict(self) -> dict:
+        # "on_deal" only where the input had it, so every other answer keeps its shape.
         return {
             "name": self.name,
             "outcome": self.outcome,
+            **({"on_deal": True} if self.on_deal else {}),
             "declaration": self.declaration,
             "groups": [group.as_dict() for group in self.groups],
             "hand_points": self.hand_points,
@@ -163,16 +169,30 @@ def _all_valid(kinds: Sequence[Kind]) -> bool:
     return VALID_MELDS.issuperset(kinds)
 
 
-def _way_holds(way: str, groups: Groups, kinds: Sequence[Kind], roles: JokerRoles) -> bool:
+def needed(way: str, rules: Ruleset, on_deal: bool = False) -> int:
+    """Dublees or jokers the way needs: fewer for a winner on the deal where the
+    rules have it (RULES §4, Kodai: 7 dublees, 8 jokers)."""
+    if way == "dublees":
+        early = rules.on_deal_dublees if on_deal else None
+        return rules.dublees_needed if early is None else early
+    if way == "jokers":
+        early = rules.on_deal_jokers if on_deal else None
+        return rules.jokers_needed if early is None else early
+    raise ValueError(f"no count for the declaration way {way!r}")
+
+
+def _way_holds(
+    way: str, groups: Groups, kinds: Sequence[Kind], roles: JokerRoles, on_deal: bool = False
+) -> bool:
     rules = roles.ruleset
     if way == "three_pure":
         return _pure_count(kinds) >= rules.pure_needed and _all_valid(kinds)
     if way == "tunnelas":
         return kinds.count(Kind.TUNNELA) >= rules.tunnelas_needed
     if way == "dublees":
-        return kinds.count(Kind.DUBLEE) >= rules.dublees_needed
+        return kinds.count(Kind.DUBLEE) >= needed(way, rules, on_deal)
     if way == "jokers":
-        return _largest_joker_group(groups, roles) >= rules.jokers_needed
+        return _largest_joker_group(groups, roles) >= needed(way, rules, on_deal)
     if way == "marriages":
         marriages = sum(is_marriage_group(g, roles) for g in groups)
         return marriages >= rules.marriages_needed
@@ -182,16 +202,29 @@ def _way_holds(way: str, groups: Groups, kinds: Sequence[Kind], roles: JokerRole
     raise ValueError(f"unknown declaration way {way!r}")
 
 
-def declaration_way(groups: Groups, kinds: Sequence[Kind], roles: JokerRoles) -> str | None:
+def declaration_way(
+    groups: Groups, kinds: Sequence[Kind], roles: JokerRoles, on_deal: bool = False
+) -> str | None:
     """The first enabled way (RULES §4 order) in which these groups are a valid
-    declaration, or None."""
+    declaration, or None. ``on_deal``: the winner won on the deal."""
     for way in DECLARATION_WAYS:
-        if way in roles.ruleset.declarations and _way_holds(way, groups, kinds, roles):
+        if way in roles.ruleset.declarations and _way_holds(way, groups, kinds, roles, on_deal):
             return way
     return None
 
 
-def why_not_declared(groups: Groups, kinds: Sequence[Kind], roles: JokerRoles) -> str:
+def on_deal_line(groups: Groups, kinds: Sequence[Kind], roles: JokerRoles, way: str) -> str:
+    """What a win on the deal held, in words: "on the deal: 7 dublees"."""
+    if way == "dublees":
+        return f"on the deal: {kinds.count(Kind.DUBLEE)} dublees"
+    if way == "jokers":
+        return f"on the deal: {_largest_joker_group(groups, roles)} jokers in one group"
+    return f"on the deal: {way.replace('_', ' ')}"
+
+
+def why_not_declared(
+    groups: Groups, kinds: Sequence[Kind], roles: JokerRoles, on_deal: bool = False
+) -> str:
     """What is missing from a declaration that is not valid."""
     rules = roles.ruleset
     pure = sum(kind in PURE_KINDS for kind in kinds)
@@ -201,6 +234,22 @@ def why_not_declared(groups: Groups, kinds: Sequence[Kind], roles: JokerRoles) -
         reasons.append(
             f"{pure} pure sequence{'s' if pure != 1 else ''} ({rules.pure_needed} needed)"
         )
+    if rules.wins_on_deal:
+        # The ways a win on the deal makes easier: say what was short, and remind a
+        # scorer who did not mark a win on the deal that it would have been enough.
+        for way in ("dublees", "jokers"):
+            if way not in rules.declarations:
+                continue
+            if way == "dublees":
+                count, held = kinds.count(Kind.DUBLEE), f"{kinds.count(Kind.DUBLEE)} dublees"
+            else:
+                count = _largest_joker_group(groups, roles)
+                held = f"{count} jokers in one group"
+            early = needed(way, rules, on_deal=True)
+            if on_deal:
+                reasons.append(f"{held} ({early} needed on the deal)")
+            elif count >= early:
+                reasons.append(f"{held} ({needed(way, rules)} needed, {early} if won on the deal)")
     if "show13" in rules.declarations:
         sequences = sum(kind in SEQUENCE_KINDS for kind in kinds)
         reasons.append(
@@ -323,6 +372,12 @@ def _shown_cost(
         cost.free = True
         return cost
     count = sum(counting.counted)
+    if hand.outcome == "deal_show" and rules.deal_show_fixed is not None:
+        # Paplu (seed 003): "a penalty of 60 points + the points of the value cards",
+        # whatever the hand holds; the value cards are settled with everyone's (§6).
+        cost.points = rules.deal_show_fixed
+        cost.lines.append(f"deal show: a fixed {cost.points}, whatever the hand holds")
+        return cost
     two_point = two_point_reason(hand.groups, kinds, roles)
     if hand.outcome == "deal_show":
         if two_point:
@@ -372,8 +427,10 @@ def _assess(hand: PlayerHand, kinds: Sequence[Kind], roles: JokerRoles) -> HandA
     hand_points: int | None = None
     free = False
     if hand.outcome == "declared":
-        declaration = declaration_way(hand.groups, kinds, roles)
+        declaration = declaration_way(hand.groups, kinds, roles, hand.on_deal)
         lines = [f"declared: {declaration.replace('_', ' ')}" if declaration else "declared"]
+        if hand.on_deal and declaration:
+            lines.append(on_deal_line(hand.groups, kinds, roles, declaration))
     elif hand.outcome == "default_win":
         lines = ["won: every other player dropped"]
     elif hand.outcome in ("shown", "deal_show"):
@@ -385,6 +442,12 @@ def _assess(hand: PlayerHand, kinds: Sequence[Kind], roles: JokerRoles) -> HandA
         # A fixed penalty: the cards don't count.
         hand_points = getattr(rules, hand.outcome)
         lines = [f"{hand.outcome.replace('_', ' ')}: {hand_points}"]
+    if rules.ace_marriage_pure:
+        lines += [
+            f"{format_cards(group)}: the K A 2 marriage counted as a rummy (Ace cut)"
+            for group, kind in zip(hand.groups, kinds, strict=True)
+            if kind == Kind.PURE_SEQUENCE and roles.is_ace_marriage(group)
+        ]
     groups = tuple(
         GroupResult(tuple(group), kind, points, out)
         for group, kind, points, out in zip(hand.groups, kinds, counted, left_out, strict=True)
@@ -405,7 +468,8 @@ def assess_hand(ruleset: Ruleset, cut: Card, hand: PlayerHand) -> HandAssessment
     assessment = _assess(hand, kinds, roles)
     complete = len(hand.cards) == ruleset.hand_size
     if hand.outcome == "declared" and complete and assessment.declaration is None:
-        problems.append(f"not a valid declaration: {why_not_declared(hand.groups, kinds, roles)}")
+        why = why_not_declared(hand.groups, kinds, roles, hand.on_deal)
+        problems.append(f"not a valid declaration: {why}")
     return dataclasses.replace(assessment, problems=tuple(problems))
 
 
@@ -596,24 +660,40 @@ def _hand_errors(
                 f"{where}.outcome",
             )
         ]
+    errors = []
+    if hand.on_deal and not rules.wins_on_deal:
+        errors.append(
+            RulesError(
+                f"{hand.name}: winning on the deal is not played under {rules.preset}",
+                f"{where}.on_deal",
+            )
+        )
+    elif hand.on_deal and hand.outcome != "declared":
+        errors.append(
+            RulesError(
+                f"{hand.name}: only a declared winner wins on the deal, not a "
+                f"{hand.outcome.replace('_', ' ')}",
+                f"{where}.on_deal",
+            )
+        )
     if not cards_read:
-        return []
+        return errors
     size = len(hand.cards)
     if hand.outcome in FULL_HAND_OUTCOMES and size != rules.hand_size:
-        return [
+        errors.append(
             RulesError(
                 f"{hand.name} must show all {rules.hand_size} cards, not {size}",
                 f"{where}.groups",
             )
-        ]
-    if size > rules.hand_size:
-        return [
+        )
+    elif size > rules.hand_size:
+        errors.append(
             RulesError(
                 f"{hand.name} holds {size} cards: a hand has {rules.hand_size}",
                 f"{where}.groups",
             )
-        ]
-    return []
+        )
+    return errors
 
 
 def _copy_errors(hands: Sequence[PlayerHand], roles: JokerRoles) -> list[RulesError]:
@@ -688,13 +768,13 @@ def _round_errors(
         if (
             hand.outcome == "declared"
             and complete
-            and not declaration_way(hand.groups, kinds, roles)
+            and not declaration_way(hand.groups, kinds, roles, hand.on_deal)
         ):
             errors.append(
                 RulesError(
                     f"{hand.name}'s declaration is not valid: "
-                    f"{why_not_declared(hand.groups, kinds, roles)}. If that is how it "
-                    "was shown, enter it as an invalid declaration",
+                    f"{why_not_declared(hand.groups, kinds, roles, hand.on_deal)}. If that "
+                    "is how it was shown, enter it as an invalid declaration",
                     f"players[{index}].groups",
                 )
             )
@@ -727,6 +807,7 @@ def _settle(
     lines: list[list[str]] = [[] for _ in hands]
     free = [False] * count
 
+    by_default = hands[winner].outcome == "default_win"
     for i, (hand, kinds) in enumerate(zip(hands, kinds_of, strict=True)):
         assessment = _assess(hand, kinds, roles)
         declarations[i] = assessment.declaration
@@ -734,14 +815,27 @@ def _settle(
         free[i] = assessment.free
         lines[i] += assessment.lines
         group_results.append(assessment.groups)
+        if by_default and rules.default_win_drop is not None and hand.outcome in DROP_OUTCOMES:
+            # Paplu, "Only Winner, no declarer": each dropper pays the same 30.
+            hand_points[i] = rules.default_win_drop
+            lines[i].append(
+                f"won by default by {hands[winner].name}: every drop pays {hand_points[i]}"
+            )
 
     value_points = [0] * count
     value_paid = [0] * count
+    paid_to: list[tuple[tuple[str, int], ...]] = [()] * count
     value_cards: list[tuple[Card, ...]] = [()] * count
     if rules.value_cards:
-        value_points, value_paid, value_cards = _exchange_values(
-            rules, roles, hands, hand_points, winner, lines
-        )
+        pays, value_cards = _value_payments(rules, roles, hands, hand_points, winner, lines)
+        value_points = [sum(pays[j][i] for j in range(count)) - sum(pays[i]) for i in range(count)]
+        value_paid = [sum(row) for row in pays]
+        paid_to = [
+            tuple((hands[j].name, amount) for j, amount in enumerate(row) if amount) for row in pays
+        ]
+        for i in range(count):
+            if any(pays[i]) or any(row[i] for row in pays):  # paid or was paid
+                lines[i].append(f"value points exchanged: {value_points[i]:+d}")
 
     claims = [0] * count
     if rules.claims:
@@ -778,44 +872,72 @@ def _settle(
             breakdown=tuple(lines[i]),
             value_cards=value_cards[i],
             value_paid=value_paid[i],
+            paid_to=paid_to[i],
+            on_deal=hand.on_deal,
         )
         for i, hand in enumerate(hands)
     )
     return RoundResult(ruleset=rules, roles=roles, players=players)
 
 
-def _exchange_values(
+def _value_payments(
     rules: Ruleset,
     roles: JokerRoles,
     hands: Sequence[PlayerHand],
     hand_points: Sequence[int],
     winner: int,
     lines: list[list[str]],
-) -> tuple[list[int], list[int], list[tuple[Card, ...]]]:
-    """Each player still in (not dropped) receives their value from every other such
-    player and pays each of them theirs: net_i = (n-1)·V_i − Σ_{j≠i} V_j."""
+) -> tuple[list[list[int]], list[tuple[Card, ...]]]:
+    """Who pays whom for value cards (RULES §6): ``pays[i][j]`` is what player i pays
+    player j, within the cap, and each player's value cards.
+
+    ``players_in`` (21-points): each player still in (not dropped) receives their value
+    V from every other such player and pays each of them theirs.
+    ``drop_rules`` (Paplu, seed 003): every player's value cards count; a first drop
+    pays the winner only, everyone else pays every other player; a first drop receives
+    at most ``first_drop_receives`` from each payer; a winner by default brings no
+    value points at all."""
     count = len(hands)
-    in_play = [i for i, hand in enumerate(hands) if hand.outcome not in DROP_OUTCOMES]
-    holdings = {i: value_holding(hands[i].cards, roles) for i in in_play}
+    pays = [[0] * count for _ in range(count)]
+    drop_rules = rules.value_payments == "drop_rules"
+    if drop_rules and hands[winner].outcome == "default_win":
+        lines[winner].append("won by default: no value points")
+        return pays, [()] * count
+    if drop_rules:
+        holders = list(range(count))
+    else:
+        holders = [i for i, hand in enumerate(hands) if hand.outcome not in DROP_OUTCOMES]
+    holdings = {i: value_holding(hands[i].cards, roles) for i in holders}
     for i, holding in holdings.items():
         if holding.points:
             lines[i].append("value cards: " + ", ".join(holding.lines) + f" = {holding.points}")
-    # pays[i][j]: what player i pays player j.
-    pays = [[0] * count for _ in range(count)]
-    for i in in_play:
-        for j in in_play:
-            if i != j:
-                pays[i][j] = holdings[j].points
+    limit = rules.first_drop_receives
+    for i in holders:  # the payer
+        for j in holders:  # the one paid
+            if i == j:
+                continue
+            if drop_rules and hands[i].outcome == "first_drop" and j != winner:
+                continue  # "pay 'the declarer' of the game", nobody else
+            due = holdings[j].points
+            if drop_rules and hands[j].outcome == "first_drop" and limit is not None:
+                due = min(due, limit)  # "up-to 2 values or 40 value points maximum"
+            pays[i][j] = due
+    if drop_rules and any(holding.points for holding in holdings.values()):
+        for i, hand in enumerate(hands):
+            if hand.outcome == "first_drop":
+                most = f", receives at most {limit} from each" if limit is not None else ""
+                lines[i].append(f"first drop: pays the declarer only{most}")
+            elif hand.outcome in DROP_OUTCOMES | {"invalid_declaration"}:
+                lines[i].append(
+                    f"{hand.outcome.replace('_', ' ')}: pays every player, receives from "
+                    "all but first drops"
+                )
     if rules.cap_includes_values:
-        for i in in_play:
+        for i in range(count):
             if i != winner:
                 _cap_payments(pays[i], rules.hand_cap - hand_points[i], hands[i].name, lines[i])
-    net = [sum(pays[j][i] for j in range(count)) - sum(pays[i]) for i in range(count)]
-    for i in in_play:
-        if len(in_play) > 1 and (net[i] or holdings[i].points):
-            lines[i].append(f"value points exchanged: {net[i]:+d}")
     cards = [holdings[i].cards if i in holdings else () for i in range(count)]
-    return net, [sum(row) for row in pays], cards
+    return pays, cards
 
 
 def _cap_payments(payments: list[int], budget: int, name: str, lines: list[str]) -> None:

@@ -174,18 +174,20 @@ def session_state(
     if closed and not finished and lines:
         finished, winners = True, _best(remaining, totals, net)
     next_dealer = None if finished else _next_dealer(players, remaining, dealers, first_dealer)
+    order = _finishing_order(players, totals, eliminated_in, net)
+    # In field order: every local is named for its field.
     return SessionState(
-        players=tuple(players),
-        lines=tuple(lines),
-        totals=totals,
-        eliminated_in=eliminated_in,
-        finished=finished,
-        winners=winners,
-        ceiling=ceiling,
-        next_dealer=next_dealer,
-        net=net,
-        order=_finishing_order(players, totals, eliminated_in, net),
-        ruleset=ruleset,
+        tuple(players),
+        tuple(lines),
+        totals,
+        eliminated_in,
+        finished,
+        winners,
+        ceiling,
+        next_dealer,
+        net,
+        order,
+        ruleset,
     )
 
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Count, Max
+from django.db.models import Count, OuterRef, Q, Subquery
 from openskill.models import PlackettLuce
 
 from games.models import GameSession, League, Rating, RatingChange, Seat
@@ -51,21 +51,37 @@ def rated_sessions(league_id: int):
 
 
 def replay(league_id: int, since: GameSession | None = None) -> int:
-    """Recompute the league's ratings from ``since`` on (from the start if None or if
-    it is not a rated session); returns how many sessions were rated."""
+    """Recompute the league's ratings from ``since`` on (from the start if None), in
+    one transaction; returns how many sessions were rated.
+
+    What comes before ``since`` stands: the replay starts from each player's latest
+    rating before it, read with one query, and writes the history and current
+    ratings of the players it touches only. Closing the newest session therefore
+    costs one session's work however long the league's history is."""
     with transaction.atomic():
         League.objects.select_for_update().filter(pk=league_id).first()  # one replay at a time
-        ordered = list(rated_sessions(league_id).values_list("pk", "played_on"))
-        start = 0
-        if since is not None:
+        sessions = rated_sessions(league_id)
+        if since is None:
+            start, rest = 0, sessions
+        else:
             # Replay from where the changed session sits now, or would have sat.
-            key = (since.played_on, since.pk)
-            start = next((i for i, row in enumerate(ordered) if (row[1], row[0]) >= key), 0)
-        RatingChange.objects.filter(league_id=league_id, sequence__gte=start).delete()
-        skills = _skills_before(league_id, start)
-        seats = _seats_by_session([pk for pk, _ in ordered[start:]])
+            before = Q(played_on__lt=since.played_on) | Q(
+                played_on=since.played_on, pk__lt=since.pk
+            )
+            start, rest = sessions.filter(before).count(), sessions.exclude(before)
+        ordered = list(rest.values_list("pk", "played_on"))
+        stale = RatingChange.objects.filter(league_id=league_id, sequence__gte=start)
+        touched = set(stale.values_list("player_id", flat=True).distinct())
+        stale.delete()
+        seats = _seats_by_session([pk for pk, _ in ordered])
+        touched |= {seat.player_id for table in seats.values() for seat in table}
+        if start == 0:  # and whoever holds a rating now, from whatever came before
+            touched |= set(
+                Rating.objects.filter(league_id=league_id).values_list("player_id", flat=True)
+            )
+        skills, counts = _latest_before(league_id, start, touched)
         changes = []
-        for sequence, (session_pk, played_on) in enumerate(ordered[start:], start=start):
+        for sequence, (session_pk, played_on) in enumerate(ordered, start=start):
             table = seats.get(session_pk, [])
             if len(table) < 2:
                 continue
@@ -76,6 +92,7 @@ def replay(league_id: int, since: GameSession | None = None) -> int:
             )
             for player, skill in zip(players, after, strict=True):
                 skills[player] = skill
+                counts[player] = counts.get(player, 0) + 1
                 changes.append(
                     RatingChange(
                         league_id=league_id,
@@ -89,22 +106,43 @@ def replay(league_id: int, since: GameSession | None = None) -> int:
                     )
                 )
         RatingChange.objects.bulk_create(changes, batch_size=2000)
-        _store_current(league_id)
-        return len(ordered) - start
+        _store_current(league_id, touched, skills, counts)
+        return len(ordered)
 
 
-def _skills_before(league_id: int, sequence: int) -> dict[int, Skill]:
-    """Each player's skill after the league's sessions before ``sequence``."""
-    latest = (
-        RatingChange.objects.filter(league_id=league_id, sequence__lt=sequence)
-        .values("player_id")
-        .annotate(last=Max("sequence"))
+# Up to this many players are named in a query; beyond, the league's every player is
+# read (a replay that touches that many reads most of the history anyway).
+_NAMED = 500
+
+
+def _of(queryset, players: set[int]):
+    return queryset.filter(player_id__in=players) if len(players) <= _NAMED else queryset
+
+
+def _latest_before(
+    league_id: int, sequence: int, players: set[int]
+) -> tuple[dict[int, Skill], dict[int, int]]:
+    """Each of ``players``' skill after the league's sessions before ``sequence``, and
+    how many of those sessions they were rated in: their latest change, in one query."""
+    if sequence == 0 or not players:
+        return {}, {}
+    earlier = RatingChange.objects.filter(
+        league_id=league_id, player_id=OuterRef("player_id"), sequence__lt=sequence
     )
-    wanted = {(row["player_id"], row["last"]) for row in latest}
-    rows = RatingChange.objects.filter(
-        league_id=league_id, sequence__lt=sequence, player_id__in={p for p, _ in wanted}
-    ).values_list("player_id", "sequence", "mu", "sigma")
-    return {p: Skill(mu, sigma) for p, seq, mu, sigma in rows if (p, seq) in wanted}
+    rows = (
+        _of(RatingChange.objects.filter(league_id=league_id, sequence__lt=sequence), players)
+        .filter(sequence=Subquery(earlier.order_by("-sequence").values("sequence")[:1]))
+        .annotate(
+            rated=Subquery(
+                earlier.order_by().values("player_id").annotate(n=Count("pk")).values("n")
+            )
+        )
+        .values_list("player_id", "mu", "sigma", "rated")
+    )
+    skills, counts = {}, {}
+    for player, mu, sigma, rated in rows:
+        skills[player], counts[player] = Skill(mu, sigma), rated
+    return skills, counts
 
 
 def _seats_by_session(session_pks: Iterable[int]) -> dict[int, list[Seat]]:
@@ -120,23 +158,23 @@ def _seats_by_session(session_pks: Iterable[int]) -> dict[int, list[Seat]]:
     return by_session
 
 
-def _store_current(league_id: int) -> None:
-    """Rating rows from each player's latest change (and none for players left with
-    no rated session)."""
-    latest = _skills_before(league_id, 2**31 - 1)
-    sessions = dict(
-        RatingChange.objects.filter(league_id=league_id)
-        .values("player_id")
-        .annotate(n=Count("id"))
-        .values_list("player_id", "n")
-    )
-    Rating.objects.filter(league_id=league_id).exclude(player_id__in=latest).delete()
-    existing = {r.player_id: r for r in Rating.objects.filter(league_id=league_id)}
+def _store_current(
+    league_id: int, touched: set[int], skills: dict[int, Skill], counts: dict[int, int]
+) -> None:
+    """The Rating rows of the players a replay touched: their latest skill, or none
+    for a player left with no rated session."""
+    unrated = sorted(touched - skills.keys())
+    for first in range(0, len(unrated), _NAMED):
+        Rating.objects.filter(
+            league_id=league_id, player_id__in=unrated[first : first + _NAMED]
+        ).delete()
+    existing = {r.player_id: r for r in _of(Rating.objects.filter(league_id=league_id), touched)}
     create, update = [], []
-    for player, skill in latest.items():
+    for player in touched & skills.keys():
+        skill = skills[player]
         rating = existing.get(player) or Rating(league_id=league_id, player_id=player)
         rating.mu, rating.sigma, rating.ordinal = skill.mu, skill.sigma, skill.ordinal
-        rating.sessions = sessions.get(player, 0)
+        rating.sessions = counts[player]
         (update if rating.pk else create).append(rating)
     Rating.objects.bulk_create(create, batch_size=2000)
     Rating.objects.bulk_update(update, ["mu", "sigma", "ordinal", "sessions"], batch_size=2000)

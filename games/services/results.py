@@ -1,7 +1,8 @@
 """The figures stored beside the rounds, and the one function that writes them.
 
-A seat's result (total, place, rounds won, drops, ...), the session's status and the
-league's ratings are derived from the rounds; ``refresh_session`` recomputes them and
+A seat's result (total, place, rounds won, drops, ...), the session's status, the
+league's standings months and its ratings are derived from the rounds;
+``refresh_session`` recomputes them and
 every write path calls it, the admin included, so they never drift.
 """
 
@@ -18,7 +19,7 @@ from games.rules import (
     DROP_OUTCOMES,
     WINNING_OUTCOMES,
 )
-from games.services import ratings
+from games.services import ratings, standing_months
 from games.services.scoreboard import Scoreboard, load_scoreboard
 
 
@@ -31,6 +32,9 @@ def refresh_session(session: GameSession) -> Scoreboard:
     session.status = GameSession.Status.FINISHED if board.finished else GameSession.Status.ACTIVE
     session.save(update_fields=["status", "updated_at"])  # updated_at: the live view's cue
     _store_results(session, board)
+    standing_months.refresh(
+        session.league_id, session.played_on, [seat.player_id for seat in board.seats]
+    )
     if session.league_id and (board.finished or was_finished):
         ratings.replay(session.league_id, since=session)
     return board
@@ -83,6 +87,8 @@ def _store_results(session: GameSession, board: Scoreboard) -> None:
 
 
 def refresh_league(league_id: int) -> None:
-    """After a league session was deleted behind the services' back (the admin): its
-    ratings, replayed without it."""
+    """After a league's sessions changed behind the services' back (the admin: one
+    deleted, moved, re-dated or given another player): its standings' months rebuilt
+    and its ratings replayed."""
+    standing_months.rebuild([league_id])
     ratings.replay(league_id)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -115,6 +115,15 @@ def initial_values(played: Round) -> tuple[str, dict[int, tuple[str, str]]]:
     return played.cut_joker, values
 
 
+def on_deal_seats(played: Round) -> frozenset[int]:
+    """The seat of a saved round's winner on the deal (RULES.md §4), if there is one:
+    what the form's "won on the deal" box shows."""
+    players = played.entries.filter(on_deal=True).values_list("player_id", flat=True)
+    return frozenset(
+        played.session.seats.filter(player_id__in=list(players)).values_list("pk", flat=True)
+    )
+
+
 @dataclass(frozen=True)
 class Suggestion:
     """The best grouping of a player's cards (the rules service's solver), and how it
@@ -136,7 +145,7 @@ def _solve(ruleset: Ruleset, cut: Card, hand: PlayerHand) -> Arrangement | None:
     if hand.outcome not in ARRANGED_OUTCOMES or len(hand.cards) != ruleset.hand_size:
         return None
     try:
-        return arrange(ruleset, cut, hand.cards)
+        return arrange(ruleset, cut, hand.cards, hand.on_deal)
     except RulesError:
         return None  # e.g. too many copies of a card: the hand's own error says so
 
@@ -163,9 +172,10 @@ def _replaces_typed(
     return cheaper or declares
 
 
-def arranged_text(ruleset: Ruleset, cut_text: str, groups_text: str) -> str:
+def arranged_text(ruleset: Ruleset, cut_text: str, groups_text: str, on_deal: bool = False) -> str:
     """The best grouping of the cards typed, in card notation (the form's Arrange
-    action). Raises RulesError with a message to show beside the field."""
+    action; ``on_deal``: a winner marked as winning on the deal). Raises RulesError
+    with a message to show beside the field."""
     try:
         cut = parse_card(cut_text or "")
     except CardError:
@@ -173,7 +183,7 @@ def arranged_text(ruleset: Ruleset, cut_text: str, groups_text: str) -> str:
     cards = [card for group in parse_groups(groups_text) for card in group]  # CardError
     if not cards:
         raise RulesError("Type the cards first, in any order.")
-    return format_groups(arrange(ruleset, cut, cards).groups)
+    return format_groups(arrange(ruleset, cut, cards, on_deal).groups)
 
 
 @dataclass
@@ -183,6 +193,7 @@ class PlayerCheck:
     seat: Seat
     outcome: str | None
     text: str
+    on_deal: bool = False  # marked as winning on the deal
     hand: PlayerHand | None = None  # None until the groups parse; as arranged if it was
     assessment: HandAssessment | None = None  # the live preview of ``hand`` (needs the cut)
     best: Suggestion | None = None  # the best grouping of a whole hand, for comparison
@@ -246,8 +257,10 @@ def check_round(
     hands: Mapping[int, tuple[str | None, str | None]],
     *,
     final: bool,
+    on_deal: Collection[int] = (),
 ) -> RoundCheck:
-    """Check a round as typed: ``hands`` maps seat ids to (outcome, groups text).
+    """Check a round as typed: ``hands`` maps seat ids to (outcome, groups text), and
+    ``on_deal`` holds the seat marked as winning on the deal (RULES.md §4), if any.
 
     ``None`` stands for a value the form already refused. While typing (``final``
     False) each hand is previewed with ``assess_hand`` and the round is scored once
@@ -270,7 +283,7 @@ def check_round(
       typed grouping makes none for a declarer. A grouping whose every group is
       valid is kept as typed; ``best`` then says what the solver's would save.
     """
-    check = _read_hands(entry, cut_text, hands, final=final)
+    check = _read_hands(entry, cut_text, hands, final=final, on_deal=on_deal)
     ruleset = entry.ruleset
     hands_ready = all(player.hand is not None for player in check.players)
     complete = hands_ready and all(
@@ -300,6 +313,7 @@ def _read_hands(
     hands: Mapping[int, tuple[str | None, str | None]],
     *,
     final: bool,
+    on_deal: Collection[int] = (),
 ) -> RoundCheck:
     """The cut joker and each hand of ``entry.seats`` read and previewed on its own
     (check_round's first half, and all of check_hand's)."""
@@ -317,7 +331,9 @@ def _read_hands(
 
     for seat in entry.seats:
         outcome, text = hands.get(seat.pk, (None, None))
-        player = PlayerCheck(seat=seat, outcome=outcome, text=text or "")
+        player = PlayerCheck(
+            seat=seat, outcome=outcome, text=text or "", on_deal=seat.pk in on_deal
+        )
         check.players.append(player)
         if text is None:
             continue
@@ -329,7 +345,10 @@ def _read_hands(
         if outcome is None:
             continue
         player.hand = PlayerHand(
-            name=seat.player.name, outcome=outcome, groups=tuple(tuple(g) for g in groups)
+            name=seat.player.name,
+            outcome=outcome,
+            groups=tuple(tuple(g) for g in groups),
+            on_deal=player.on_deal,
         )
         # An untouched field of a player who must show a hand has nothing to preview
         # yet ("must show all 21 cards, not 0" beside every player would be noise).
@@ -347,6 +366,7 @@ def check_hand(
     text: str | None,
     *,
     final: bool,
+    on_deal: bool = False,
 ) -> RoundCheck:
     """One player's hand on its own, as table mode enters it on the player's phone:
     previewed as check_round previews it (the cards in any order arranged by the
@@ -356,11 +376,14 @@ def check_hand(
     played. What needs the other hands (one winner, copies across the round) is
     checked once they are all in (check_round)."""
     one = dataclasses.replace(entry, seats=(seat,))
-    check = _read_hands(one, cut_text, {seat.pk: (outcome, text)}, final=final)
+    wins_on_deal = (seat.pk,) if on_deal else ()
+    check = _read_hands(
+        one, cut_text, {seat.pk: (outcome, text)}, final=final, on_deal=wins_on_deal
+    )
     player = check.players[0]
     if not final or outcome is None or player.groups_errors:
         return check
-    hand = player.hand or PlayerHand(player.name, outcome)
+    hand = player.hand or PlayerHand(player.name, outcome, on_deal=on_deal)
     unread = [0] if player.hand is None else []
     errors = round_errors(entry.ruleset, check.cut, [hand], unread)
     # Who won, and how many play, are the round's business, not this hand's.
@@ -378,7 +401,7 @@ def _preview(ruleset: Ruleset, cut: Card, player: PlayerCheck) -> None:
     best = _solve(ruleset, cut, typed)
     if best is None:
         return
-    solved = PlayerHand(typed.name, typed.outcome, best.groups)
+    solved = PlayerHand(typed.name, typed.outcome, best.groups, typed.on_deal)
     arranged = assess_hand(ruleset, cut, solved)
     if _replaces_typed(typed, player.assessment, arranged):
         player.hand, player.assessment, player.arranged = solved, arranged, True
@@ -398,7 +421,10 @@ def _unscored_errors(
     has refused it, and who won cannot be told without it."""
     if any(player.outcome is None for player in players):
         return []
-    hands = [player.hand or PlayerHand(player.name, player.outcome) for player in players]
+    hands = [
+        player.hand or PlayerHand(player.name, player.outcome, on_deal=player.on_deal)
+        for player in players
+    ]
     unread = [index for index, player in enumerate(players) if player.hand is None]
     return round_errors(ruleset, cut, hands, unread)
 
@@ -411,7 +437,8 @@ def _place_errors(check: RoundCheck, errors: Iterable[RulesError]) -> None:
         match = _PLAYER_FIELD.match(error.field)
         if match and int(match[1]) < len(players):
             player = players[int(match[1])]
-            if match[2] == "outcome":
+            # "Won on the deal" is part of the outcome's choice in the form.
+            if match[2] in ("outcome", "on_deal"):
                 player.outcome_errors.append(error.message)
             elif match[2] == "groups":
                 player.groups_errors.append(error.message)
@@ -468,6 +495,8 @@ def round_snapshot(played: Round, authors: Mapping[int, str] | None = None) -> d
             {
                 "player": entry.player.name,
                 "outcome": entry.outcome,
+                # Only where it is so, so the trail of every other round is as it was.
+                **({"on_deal": True} if entry.on_deal else {}),
                 "groups": entry.groups,
                 "score": entry.score,
             }
@@ -514,12 +543,14 @@ def _edit_already_saved(
     if current.version != version + 1 or current.entered_by_id != user.pk:
         return False
     stored = [
-        (entry.player_id, entry.outcome, entry.groups) for entry in current.entries.order_by("pk")
+        (entry.player_id, entry.outcome, entry.on_deal, entry.groups)
+        for entry in current.entries.order_by("pk")
     ]
     typed = [
         (
             player.seat.player_id,
             result.outcome,
+            result.on_deal,
             [[card.code for card in group] for group in player.hand.groups],
         )
         for player, result in zip(check.players, check.result.players, strict=True)
@@ -605,6 +636,7 @@ def save_round(
                 round=played,
                 player=player.seat.player,
                 outcome=result.outcome,
+                on_deal=result.on_deal,
                 groups=[[card.code for card in group] for group in player.hand.groups],
                 declaration=result.declaration or "",
                 hand_points=result.hand_points,

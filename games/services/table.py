@@ -233,11 +233,13 @@ def write_hand(
     edit: int,
     final: bool,
     user: AnyUser | None = None,
+    on_deal: bool = False,
 ) -> HandWritten:
     """Store ``seat``'s hand of round ``number`` as typed: ``final`` hands it in, if
     it checks on its own (check_hand), else it is kept as typed with the problems
     the scorer then sees. ``user`` is the scorer correcting the hand (None: the
-    seat's phone). ``outcome`` and ``text`` are None where the form refused them.
+    seat's phone). ``outcome`` and ``text`` are None where the form refused them;
+    ``on_deal`` marks a winner as winning on the deal (kodai).
 
     Raises RoundMovedOn for a round that is not the one being entered (already
     saved: a late hand) and EntryRejected when the seat has no hand to enter (the
@@ -256,7 +258,7 @@ def write_hand(
             # A preview sent before the hand was handed in, answered after it.
             check = check_hand(
                 entry, seat, _cut_text(table_round, cut_text), hand.outcome or None, hand.text,
-                final=False,
+                final=False, on_deal=hand.on_deal,
             )  # fmt: skip
             return HandWritten(entry, table_round, hand, check, stale=True)
         if not table_round.cut_joker and cut_text:
@@ -264,7 +266,13 @@ def write_hand(
             with contextlib.suppress(CardError):
                 table_round.cut_joker = parse_card(cut_text).code
         check = check_hand(
-            entry, seat, _cut_text(table_round, cut_text), outcome, text, final=final
+            entry,
+            seat,
+            _cut_text(table_round, cut_text),
+            outcome,
+            text,
+            final=final,
+            on_deal=on_deal,
         )
         problems = check.cut_errors + check.errors
         problems += [message for player in check.players for message in player.errors]
@@ -273,10 +281,10 @@ def write_hand(
             # what the phone entered.
             return HandWritten(entry, table_round, hand or TableHand(seat=seat), check)
         hand = hand or TableHand(table_round=table_round, seat=seat)
-        changed = (hand.outcome, hand.text) != (outcome or "", text or "")
+        changed = (hand.outcome, hand.text, hand.on_deal) != (outcome or "", text or "", on_deal)
         if not final and not changed and hand.pk is not None:
             return HandWritten(entry, table_round, hand, check)  # nothing new to keep
-        hand.outcome, hand.text = outcome or "", text or ""
+        hand.outcome, hand.text, hand.on_deal = outcome or "", text or "", on_deal
         hand.edit = max(edit, hand.edit + (0 if by_phone else 1))
         hand.entered_by = None if by_phone else user
         if final:
@@ -399,11 +407,13 @@ def hand_preview(
     outcome: str | None,
     text: str | None,
     cut_text: str | None,
+    on_deal: bool = False,
 ) -> RoundCheck:
     """The scorer's live check of a hand being corrected: nothing is stored until the
     correction is saved (the seat's own hand stays as its phone left it)."""
     _check_seat_plays(entry, seat)
-    return check_hand(entry, seat, _cut_text(table_round, cut_text), outcome, text, final=False)
+    cut = _cut_text(table_round, cut_text)
+    return check_hand(entry, seat, cut, outcome, text, final=False, on_deal=on_deal)
 
 
 def _hands_of(table_round: TableRound | None) -> dict[int, TableHand]:
@@ -416,7 +426,8 @@ def _hands_of(table_round: TableRound | None) -> dict[int, TableHand]:
 def round_check(entry: RoundEntry, table_round: TableRound, hands: dict[int, TableHand]):
     """The round as its hands stand, checked as a whole (as the scorer's form would)."""
     typed = {pk: (hand.outcome or None, hand.text) for pk, hand in hands.items()}
-    return check_round(entry, table_round.cut_joker, typed, final=True)
+    on_deal = [pk for pk, hand in hands.items() if hand.on_deal]
+    return check_round(entry, table_round.cut_joker, typed, final=True, on_deal=on_deal)
 
 
 def table_view(session: GameSession, board: Scoreboard | None = None) -> TableView:

@@ -108,6 +108,7 @@ def _export_session(session: GameSession, share_tokens: bool) -> dict[str, Any]:
                     {
                         "player": entry.player.name,
                         "outcome": entry.outcome,
+                        **({"on_deal": True} if entry.on_deal else {}),
                         "groups": entry.groups,
                         "declaration": entry.declaration,
                         "hand_points": entry.hand_points,

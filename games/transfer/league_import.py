@@ -48,11 +48,12 @@ from games.rules import (
     parse_card,
     score_round,
 )
+from games.rules.rulesets import as_stored_before_exact_texts
 from games.rules.totals import session_state
-from games.services import ratings
+from games.services import ratings, standing_months
 from games.services.rounds import breakdown_of
 from games.services.sessions import name_key
-from games.transfer.league_file import FORMAT, VERSION
+from games.transfer.league_file import FORMAT, READABLE, VERSION
 
 
 class ImportRefused(Exception):
@@ -215,22 +216,26 @@ def _plan(data: object) -> _LeaguePlan:
     doc = _object(data, "The file")
     if doc.get("format") != FORMAT:
         raise ImportRefused(f'This is not a league file: it has no "format": "{FORMAT}".')
-    if doc.get("version") != VERSION or isinstance(doc.get("version"), bool):
+    version = doc.get("version")
+    if version not in READABLE or isinstance(version, bool):
         raise ImportRefused(
-            f"This league file is format version {doc.get('version')!r}; "
-            f"this scorekeeper reads version {VERSION}."
+            f"This league file is format version {version!r}; "
+            f"this scorekeeper reads versions {', '.join(map(str, READABLE))}."
         )
-    league = _league_columns(_object(doc.get("league"), '"league"'))
+    # Written before issue 14: its rules are the presets of then (its sessions were
+    # scored under them, and its league keeps its house rules as they were).
+    earlier = version < VERSION
+    league = _league_columns(_object(doc.get("league"), '"league"'), earlier)
     members = _members(_list(doc, "members", "The file"))
     players = _players(_list(doc, "players", "The file"))
     sessions = tuple(
-        _session_plan(_object(item, f"Session {index}"), index, players)
+        _session_plan(_object(item, f"Session {index}"), index, players, earlier)
         for index, item in enumerate(_list(doc, "sessions", "The file"), start=1)
     )
     return _LeaguePlan(league, members, players, sessions)
 
 
-def _league_columns(data: Mapping[str, Any]) -> dict[str, Any]:
+def _league_columns(data: Mapping[str, Any], earlier: bool = False) -> dict[str, Any]:
     where = "League"
     columns = {
         "name": _name_column(League, "name", data, where, "league.name"),
@@ -239,6 +244,8 @@ def _league_columns(data: Mapping[str, Any]) -> dict[str, Any]:
         "money_per_point": _money(League, "money_per_point", data, where, "league"),
         "overrides": _overrides(data, where, "league"),
     }
+    if earlier:
+        columns["overrides"] = as_stored_before_exact_texts(columns["preset"], columns["overrides"])
     _ruleset(columns["preset"], columns["overrides"], where)
     if League.objects.filter(slug=columns["slug"]).exists():
         raise ImportRefused(
@@ -282,7 +289,9 @@ def _players(items: list) -> dict[str, str | None]:
     return players
 
 
-def _session_plan(data: Mapping[str, Any], index: int, players: Mapping) -> _SessionPlan:
+def _session_plan(
+    data: Mapping[str, Any], index: int, players: Mapping, earlier: bool = False
+) -> _SessionPlan:
     where = f"Session {index}"
     path = f"sessions[{index - 1}]"
     # Any share token in the file is ignored: each session gets a new one, so a file
@@ -300,6 +309,8 @@ def _session_plan(data: Mapping[str, Any], index: int, players: Mapping) -> _Ses
         "ceiling": _number(GameSession, "ceiling", data, where, path, optional=True),
         "closed_at": _moment(data, "closed_at", where, path),
     }
+    if earlier:
+        columns["overrides"] = as_stored_before_exact_texts(columns["preset"], columns["overrides"])
     created_at = _moment(data, "created_at", where, path)
     where = _session_label(index, columns["name"], columns["played_on"])
     ruleset = _ruleset(columns["preset"], columns["overrides"], where)
@@ -316,15 +327,8 @@ def _session_plan(data: Mapping[str, Any], index: int, players: Mapping) -> _Ses
     _check_sums(rounds, where, path)
     results, finished = _replay(ruleset, columns, seats, first_dealer, rejoins, rounds, where)
     columns["status"] = GameSession.Status.FINISHED if finished else GameSession.Status.ACTIVE
-    return _SessionPlan(
-        columns=columns,
-        created_at=created_at,
-        seats=seats,
-        first_dealer=first_dealer,
-        rejoins=rejoins,
-        rounds=rounds,
-        results=results,
-    )
+    # In field order: every local is named for its field.
+    return _SessionPlan(columns, created_at, seats, first_dealer, rejoins, rounds, results)
 
 
 def _session_label(index: int, name: str, played_on: datetime.date) -> str:
@@ -370,8 +374,9 @@ def _round_plan(
         if any(hand.name == name for hand in hands):
             raise ImportRefused(f"{where}: {name} has two hands.")
         outcome = _column(HandEntry, "outcome", entry, f"{where}, {name}")
+        on_deal = _get(entry, "on_deal", bool, f"{where}, {name}", optional=True) or False
         cards = _groups(entry, f"{where}, {name}")
-        hands.append(PlayerHand(name, outcome, tuple(_cards(group) for group in cards)))
+        hands.append(PlayerHand(name, outcome, tuple(_cards(group) for group in cards), on_deal))
         groups.append(cards)
     try:
         result = score_round(ruleset, _CARDS[cut_joker], hands)
@@ -538,6 +543,7 @@ def _replay(
 # number typed by hand is taken too.
 _MONEY = (str, int, float)
 _KINDS = {
+    bool: "true or false",
     str: "text",
     int: "a whole number",
     list: "a list",
@@ -825,6 +831,7 @@ def _write(plan: _LeaguePlan, owner: AbstractBaseUser | None, keep_members: bool
         batch_size=_INSERT_BATCH,
     )
     # Rated once, in the order the sessions were played, as after a round is saved.
+    standing_months.rebuild([league.pk])
     ratings.replay(league.pk)
     return Imported(league, invitable)
 
@@ -878,6 +885,7 @@ def _hand_row(played: Round, entry: _EntryPlan, player: Player) -> tuple:
         played.pk,
         player.pk,
         result.outcome,
+        result.on_deal,
         json.dumps(entry.groups),
         result.declaration or "",
         result.hand_points,
@@ -895,7 +903,8 @@ def _insert_hands(rows: Iterable[tuple]) -> None:
     Not with bulk_create: on PostgreSQL it sends a batch of rows as arrays (UNNEST),
     and psycopg escapes the JSON of every hand inside an array literal in Python,
     quote by quote, which took most of the time of a large import. The values are
-    those the model would store: ids, text, whole numbers and JSON text."""
+    those the model would store: ids, text, whole numbers, true or false and JSON
+    text."""
     quote = connection.ops.quote_name
     table = quote(HandEntry._meta.db_table)
     columns = ", ".join(quote(HandEntry._meta.get_field(name).column) for name in _HAND_FIELDS)

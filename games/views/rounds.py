@@ -25,6 +25,7 @@ from games.services.rounds import (
     delete_round,
     initial_values,
     new_round_entry,
+    on_deal_seats,
     round_entry_for_edit,
     save_round,
 )
@@ -114,7 +115,10 @@ def round_arrange(request: HttpRequest, pk: int, round_pk: int | None = None) ->
     problem = None
     try:
         data[field] = arranged_text(
-            entry.ruleset, str(data.get("cut_joker", "")), str(data.get(field, ""))
+            entry.ruleset,
+            str(data.get("cut_joker", "")),
+            str(data.get(field, "")),
+            on_deal=bool(data.get(f"on_deal_{seat.pk}")),
         )
     except RulesError as error:
         problem = error.message
@@ -172,6 +176,8 @@ def round_edit(request: HttpRequest, pk: int, round_pk: int) -> TemplateResponse
         for seat_pk, (outcome, text) in hands.items():
             data[f"outcome_{seat_pk}"] = outcome
             data[f"groups_{seat_pk}"] = text
+        for seat_pk in on_deal_seats(played):
+            data[f"on_deal_{seat_pk}"] = "on"
         form = RoundForm(data, entry=entry, final=False)
         form.is_valid()
         return TemplateResponse(request, "games/round.html", _round_context(played, form, True))

@@ -14,6 +14,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from games import live
 from games.access import can_view, leagues_for_scorer, session_for, sessions_visible_to
 from games.forms.sessions import MAX_SEATS, SessionForm
 from games.http import FORM_ERRORS, chart_response, posted_id, redirect_for
@@ -153,11 +154,18 @@ def session_detail(request: HttpRequest, pk: int) -> TemplateResponse:
     )
 
 
-@login_required
 @require_safe
 def session_scoreboard(request: HttpRequest, pk: int) -> HttpResponse:
     """The live score table: polled by the session page, answered 204 (htmx swaps
-    nothing) while the session has not changed since the stamp the page holds."""
+    nothing) while the session has not changed since the stamp the page holds,
+    from the cache when it knows (games/live.py)."""
+    if live.unchanged(pk, request.GET.get("v")) and live.signed_in(request):
+        return HttpResponse(status=204)
+    return _session_scoreboard(request, pk)
+
+
+@login_required
+def _session_scoreboard(request: HttpRequest, pk: int) -> HttpResponse:
     with read_snapshot():  # the stamp and the table are of one moment
         session = session_for(request.user, pk)
         if request.GET.get("v") == live_stamp(session):

@@ -12,8 +12,9 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
+from games import live
 from games.access import session_for_share_token
-from games.http import chart_response
+from games.http import chart_response, first_round
 from games.models import GameSession
 from games.services.money import money_of
 from games.services.scoreboard import (
@@ -27,19 +28,13 @@ from games.services.scoreboard import (
 POLL_SECONDS = 3
 
 
-def _first_round(request: HttpRequest) -> int | None:
-    """The first round a reader asked to see (``?from=``), if it is a round number."""
-    value = request.GET.get("from", "")
-    return int(value) if value.isascii() and value.isdigit() and len(value) <= 9 else None
-
-
 def _shared_context(request: HttpRequest, session: GameSession, board: Scoreboard) -> dict:
     # The latest rounds only, so that the page and its poll cost the same whatever
     # the length of the session; the rows the reader asked to see stay in both.
     return {
         "session": session,
         "board": board,
-        "fold": fold_rows(board, first=_first_round(request)),
+        "fold": fold_rows(board, first=first_round(request)),
         "shared": True,
         "writer": False,
         "money": money_of(board),
@@ -69,6 +64,10 @@ def shared_scoreboard(request: HttpRequest, token: str) -> HttpResponse:
     session is unchanged, else the score table, folded as the page is (``?from=``
     keeps the older rounds a reader opened). Without ``v`` it is also what the
     "earlier rounds" button swaps in."""
+    if live.unchanged_for_token(token, request.GET.get("v")):
+        response = HttpResponse(status=204)
+        response["Cache-Control"] = "private, no-cache"
+        return response
     with read_snapshot():  # the stamp and the table are of one moment
         session = session_for_share_token(token)
         if request.GET.get("v") == live_stamp(session):

@@ -10,7 +10,15 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from games.models import HandEntry, League, Membership, Rating, RatingChange, Round, Seat
+from games.models import (
+    HandEntry,
+    League,
+    Membership,
+    Rating,
+    RatingChange,
+    Round,
+    Seat,
+)
 from games.queries.standings import standings_of
 from tests.support.builders import make_session, play
 
@@ -92,3 +100,16 @@ def test_a_round_deleted_in_the_admin_is_deleted_as_the_round_page_deletes_it(
     assert standing(finished.league) == {"Asha": (0, 0), "Ben": (0, 80)}
     assert not RatingChange.objects.exists()
     assert Round.objects.filter(session=finished).count() == 1
+
+
+def test_a_session_deleted_in_the_admin_leaves_the_standings(
+    admin_client: Client, finished
+) -> None:
+    league = finished.league
+    url = reverse("admin:games_gamesession_delete", args=[finished.pk])
+
+    response = admin_client.post(url, {"post": "yes"})
+
+    assert response.status_code == 302
+    assert standing(league) == {}
+    assert not Rating.objects.filter(league=league).exists()

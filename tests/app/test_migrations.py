@@ -7,6 +7,13 @@ import io
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from games.models import GameSession, League
+from games.rules.rulesets import BEFORE_EXACT_TEXTS
+from tests.support.builders import make_session, play
+from tests.support.hands import PAPLU_ROUND, PAPLU_SCORES, PAPLU_SCORES_BEFORE
 
 
 @pytest.mark.django_db
@@ -19,3 +26,44 @@ def test_the_models_need_no_new_migration() -> None:
             f"makemigrations would write a migration (exit {exit_.code}):\n{out.getvalue()}"
         )
     assert "No changes detected" in out.getvalue()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_sessions_and_leagues_keep_the_rules_they_were_played_under(user) -> None:
+    # Issue 14 changed the 21-paplu and 21-kodai presets; sessions and leagues store
+    # only what differs from their preset, so migration 0007 writes the old values in.
+    before = [("games", "0006_player_names_not_unique")]
+    executor = MigrationExecutor(connection)
+    latest = executor.loader.graph.leaf_nodes()
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    leagues, sessions = old.get_model("games", "League"), old.get_model("games", "GameSession")
+    paplu_club = leagues.objects.create(name="P", slug="p", preset="21-paplu", overrides={})
+    leagues.objects.create(name="K", slug="k", preset="21-kodai", overrides={"hand_cap": 90})
+    leagues.objects.create(name="Q", slug="q", preset="21-points", overrides={})
+    paplu = sessions.objects.create(league=paplu_club, preset="21-paplu", overrides={})
+    # A Paplu session that played deal shows by house rule, as half the count then.
+    halves = sessions.objects.create(preset="21-paplu", overrides={"deal_show": True})
+    for position, name in enumerate(("Asha", "Ben", "Chen"), start=1):
+        player = old.get_model("games", "Player").objects.create(name=name)
+        old.get_model("games", "Seat").objects.create(
+            session=paplu, player=player, position=position
+        )
+
+    MigrationExecutor(connection).migrate(latest)
+
+    earlier = BEFORE_EXACT_TEXTS["21-paplu"]
+    assert League.objects.get(slug="p").overrides == earlier
+    assert League.objects.get(slug="k").overrides == BEFORE_EXACT_TEXTS["21-kodai"] | {
+        "hand_cap": 90
+    }
+    assert League.objects.get(slug="q").overrides == {}
+    assert GameSession.objects.get(pk=halves.pk).overrides == earlier | {"deal_show": True}
+    # The old session scores a round as Paplu was played then; a new one by seed 003.
+    migrated = GameSession.objects.get(pk=paplu.pk)
+    saved = play(migrated, "8S", PAPLU_ROUND, user)
+    assert {e.player.name: e.score for e in saved.entries.all()} == PAPLU_SCORES_BEFORE
+    fresh = make_session(user, preset="21-paplu")
+    saved = play(fresh, "8S", PAPLU_ROUND, user)
+    assert {e.player.name: e.score for e in saved.entries.all()} == PAPLU_SCORES
+    assert fresh.overrides == {}

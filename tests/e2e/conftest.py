@@ -4,18 +4,26 @@ The tests drive the Chromium that `tests/support/browser.py` finds: CHROMIUM_PAT
 (which `make test` sets after obtaining one) or the system's. Without one they skip,
 saying which command would fix it, unless CI_REQUIRE_BROWSER=1 is set (as .ci/run
 does), in which case they fail.
+
+Opening a browser context costs Chromium about 0.3 s of CPU (a renderer process and
+a profile), as much as the average test's own work. So each test process keeps one
+phone page and one desktop page open for its whole run, and a test gets it back as
+a new one would be (blank, signed out, unrouted, online, its size). A test that
+changes the page itself (installs a fake clock, an init script or a dialog handler)
+asks for ``fresh_phone_page`` or ``new_context`` instead.
 """
 
 from __future__ import annotations
 
 import os
-import time
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from django.core.signals import request_finished, request_started
+from playwright.sync_api import Browser, Error, Page
 
 from tests.support.browser import HOW_TO_GET_CHROMIUM, find_chromium
 from tests.support.pages import DESKTOP, PHONE
@@ -29,6 +37,11 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 SCREENSHOTS = Path(__file__).parent / "screenshots"
 
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+DEVICES: dict[str, dict[str, Any]] = {
+    "phone": {"viewport": PHONE, "device_scale_factor": 2, "is_mobile": True, "has_touch": True},
+    "desktop": {"viewport": DESKTOP},
+}
 
 
 @pytest.fixture(scope="session")
@@ -47,30 +60,121 @@ def browser_context_args(browser_context_args: dict[str, Any], live_server) -> d
     return {**browser_context_args, "base_url": live_server.url}
 
 
+class _RequestsInFlight:
+    """Counts the live server's requests between Django's request_started and
+    request_finished signals (the server runs in this process, one thread a request)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.changed = threading.Condition()
+        request_started.connect(self._started, weak=False)
+        request_finished.connect(self._finished, weak=False)
+
+    def _started(self, **_: Any) -> None:
+        with self.changed:
+            self.count += 1
+
+    def _finished(self, **_: Any) -> None:
+        with self.changed:
+            self.count -= 1
+            self.changed.notify_all()
+
+    def wait_until_none(self, timeout: float = 5.0) -> None:
+        with self.changed:
+            self.changed.wait_for(lambda: self.count <= 0, timeout=timeout)
+
+
+_in_flight = _RequestsInFlight()
+
+
+@pytest.fixture(scope="session")
+def _kept(live_server, browser: Browser) -> Iterator[dict[str, Page]]:
+    """The pages kept open for the run, by device; see the module's docstring. They
+    close before the live server stops: a connection they kept alive would otherwise
+    end in a server thread after the server has let go of the test database."""
+    kept: dict[str, Page] = {}
+    yield kept
+    for page in kept.values():
+        page.context.close()
+    for thread in threading.enumerate():  # each ends when the browser's socket closes
+        if thread.name.endswith("(process_request_thread)"):
+            thread.join(timeout=5)
+
+
 @pytest.fixture(autouse=True)
-def _browser_quiet_before_flush(transactional_db: None, browser: Browser) -> Iterator[None]:
-    """Close every page before the test's database is flushed. This fixture comes
-    after transactional_db, so its teardown runs first: a request still in flight
-    when a test ends (the live poll, the chart image) would otherwise hold a lock
-    that PostgreSQL's flush waits for (a deadlock) or meet an emptied database."""
+def _browser_quiet_before_flush(
+    transactional_db: None, browser: Browser, _kept: dict[str, Page]
+) -> Iterator[None]:
+    """Close the test's own pages and wait for the live server's last answer before
+    the database is flushed. This fixture comes after transactional_db, so its
+    teardown runs first: a request still in flight when a test ends (the live poll,
+    the chart image) would otherwise hold a lock that PostgreSQL's flush waits for
+    (a deadlock) or meet an emptied database. The kept pages are blank by now."""
     yield
+    kept = {page.context for page in _kept.values()}
     for context in browser.contexts:
-        context.close()
-    time.sleep(0.2)  # let a request the closed page had sent finish on the server
+        if context not in kept:
+            context.close()
+    _in_flight.wait_until_none()
+
+
+def _kept_page(
+    kept: dict[str, Page], browser: Browser, context_args: dict[str, Any], device: str
+) -> Page:
+    page = kept.get(device)
+    if page is None or page.is_closed():
+        page = kept[device] = browser.new_context(**context_args, **DEVICES[device]).new_page()
+    return page
+
+
+def _as_new(page: Page, device: str, origin: str) -> None:
+    """Leave a kept page as a new one would be for the next test."""
+    if page.url.startswith(origin):
+        page.evaluate("localStorage.clear(); sessionStorage.clear()")
+    page.goto("about:blank")  # stops the page's polls and timers
+    page.unroute_all(behavior="ignoreErrors")
+    page.context.unroute_all(behavior="ignoreErrors")
+    page.context.clear_cookies()
+    page.context.set_offline(False)
+    page.set_viewport_size(DEVICES[device]["viewport"])
+
+
+def _kept_page_fixture(device: str) -> Callable[..., Iterator[Page]]:
+    def fixture(
+        _kept: dict[str, Page], browser: Browser, browser_context_args: dict[str, Any]
+    ) -> Iterator[Page]:
+        page = _kept_page(_kept, browser, browser_context_args, device)
+        yield page
+        try:
+            _as_new(page, device, browser_context_args["base_url"])
+        except Error:  # a page the test left unusable is replaced, not reused
+            page.context.close()
+            del _kept[device]
+
+    fixture.__doc__ = f"The {device} page kept open for the run, as a new one would be."
+    return fixture
+
+
+phone_page = pytest.fixture(_kept_page_fixture("phone"), name="phone_page")
+desktop_page = pytest.fixture(_kept_page_fixture("desktop"), name="desktop_page")
 
 
 @pytest.fixture
-def phone_page(new_context: Callable[..., Any]) -> Page:
-    context = new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-    return context.new_page()
+def fresh_phone_page(new_context: Callable[..., Any]) -> Page:
+    """A phone page of its own, for a test that changes the page itself."""
+    return new_context(**DEVICES["phone"]).new_page()
 
 
 @pytest.fixture
-def desktop_page(new_context: Callable[..., Any]) -> Page:
-    return new_context(viewport=DESKTOP).new_page()
+def look_at(request: pytest.FixtureRequest) -> Callable[..., None]:
+    """Saves a page's screenshot to tests/e2e/screenshots/NAME.png for a person to
+    look at, when SCREENSHOTS=1 (`make screenshots`); otherwise does nothing, as
+    encoding a full page is CPU that a test run spends on nothing it checks."""
 
+    def save(page: Page, name: str, *, full_page: bool = True) -> None:
+        if os.environ.get("SCREENSHOTS") == "1":
+            SCREENSHOTS.mkdir(exist_ok=True)
+            # CSS pixels, not a phone's device pixels: as much as a person needs to see.
+            page.screenshot(path=SCREENSHOTS / f"{name}.png", full_page=full_page, scale="css")
 
-@pytest.fixture
-def screenshot_dir() -> Path:
-    SCREENSHOTS.mkdir(exist_ok=True)
-    return SCREENSHOTS
+    return save

@@ -6,16 +6,14 @@ touch) first, and on a desktop.
 axe-core runs with its default rules (WCAG 2.0/2.1 A and AA, best practices) plus
 ``target-size`` (WCAG 2.2 AA, off by default): on a phone every button and link is
 tapped with a thumb. A failure names the page and lists every violation with the
-elements it concerns. Each page is also saved to tests/e2e/screenshots/ for a person
-to look at.
+elements it concerns. With SCREENSHOTS=1 (`make screenshots`) each page is also saved
+to tests/e2e/screenshots/ for a person to look at.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
-from pathlib import Path
-from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -29,7 +27,7 @@ from games.services.table import claim_seat, open_table, write_hand
 from tests.support.builders import play
 from tests.support.club import build_club
 from tests.support.hands import SHOWN_8S, WIN_8S, WIN_13
-from tests.support.pages import DESKTOP, PASSWORD, PHONE, choose_outcome, fill_round, sign_in
+from tests.support.pages import PASSWORD, choose_outcome, fill_round, sign_in
 from tests.support.reads import copies_of
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -521,10 +519,6 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "table-correct": table_correct,
 }
 
-SIZES: dict[str, dict[str, Any]] = {
-    "phone": {"viewport": PHONE, "device_scale_factor": 2, "is_mobile": True, "has_touch": True},
-    "desktop": {"viewport": DESKTOP},
-}
 # The desktop layout differs from the phone's in a few places only (app.css's two
 # media queries: heading sizes and margins, the keypad's ranks in one row; tables
 # wide enough not to scroll): the pages with those are checked on a desktop too.
@@ -535,11 +529,11 @@ CASES = [pytest.param(name, "phone", id=f"{name}-phone") for name in PAGES] + [
 
 
 @pytest.mark.parametrize(("name", "size"), CASES)
-def test_axe_finds_no_violations(new_context, screenshot_dir: Path, name: str, size: str) -> None:
-    page = new_context(**SIZES[size]).new_page()
+def test_axe_finds_no_violations(
+    request: pytest.FixtureRequest, look_at: Callable[..., None], name: str, size: str
+) -> None:
+    page = request.getfixturevalue(f"{size}_page")
     PAGES[name](page)
-    # CSS pixels, not the phone's device pixels: a quarter of the image to encode, and
-    # as much as a person needs to see.
-    page.screenshot(path=screenshot_dir / f"axe-{name}-{size}.png", full_page=True, scale="css")
+    look_at(page, f"axe-{name}-{size}")
     results = AXE.run(page, options=RUN_OPTIONS)
     assert results.violations_count == 0, f"{name} ({size}): {results.generate_report()}"

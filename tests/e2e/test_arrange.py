@@ -5,7 +5,7 @@ grouping in the field."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 from django.contrib.auth.models import User
@@ -27,7 +27,7 @@ from tests.support.pages import (
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-def test_arrange_on_a_phone(phone_page: Page, screenshot_dir: Path) -> None:
+def test_arrange_on_a_phone(phone_page: Page, look_at: Callable[..., None]) -> None:
     page = phone_page
     user = User.objects.create_user(username="arranger", password=PASSWORD)
     session = create_session(
@@ -66,7 +66,7 @@ def test_arrange_on_a_phone(phone_page: Page, screenshot_dir: Path) -> None:
     expect(preview(page, "Ben")).to_contain_text("Hand points: 81")
     expect(page.locator('[data-settlement="Ben"] .round-score')).to_have_text("-71")
     assert horizontal_overflow(page) <= 0
-    page.screenshot(path=screenshot_dir / "round-arranged-phone.png", full_page=True)
+    look_at(page, "round-arranged-phone")
 
     page.get_by_role("button", name="Save round 1").click()
     expect(page.locator("#round-entry")).to_contain_text("Round 1 saved.")

@@ -4,7 +4,7 @@ player once a hand is complete, and each card's copies counted across the round.
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
@@ -38,7 +38,7 @@ def tap_hand(picker: Locator, text: str) -> int:
     return taps
 
 
-def test_a_hand_tapped_on_the_picker_alone(phone_page: Page, screenshot_dir: Path) -> None:
+def test_a_hand_tapped_on_the_picker_alone(phone_page: Page, look_at: Callable[..., None]) -> None:
     page = phone_page
     open_pool(page, ["Asha", "Ben"])
     asha = page.locator('fieldset[data-player="Asha"]')
@@ -67,7 +67,7 @@ def test_a_hand_tapped_on_the_picker_alone(phone_page: Page, screenshot_dir: Pat
     # A complete hand moves the picker on to the next player; copies are counted.
     expect(ben.locator("[data-picker]")).to_be_visible()
     expect(picker.locator("[data-picker-for]")).to_have_text("Cards for Ben: 0 of 13")
-    page.screenshot(path=screenshot_dir / "picker-phone.png")
+    look_at(page, "picker-phone", full_page=False)
     expect(picker.locator('[data-card="KS"] [data-count]')).to_have_text("1/2")
     # Two decks and the cut card on the table: one 7♣ is left, and once it is
     # entered the card is greyed out and refuses another tap.

@@ -4,7 +4,7 @@ reloading. Also a league started, filled and used on a phone."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 from django.contrib.auth.models import User
@@ -22,7 +22,7 @@ SHARE_POLL_MS = 3_000  # games/views/sharing.py
 
 
 def test_a_spectator_on_the_share_link_sees_a_round_appear(
-    new_context, screenshot_dir: Path
+    new_context, look_at: Callable[..., None]
 ) -> None:
     scorer = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     user = sign_in(scorer, "asha")
@@ -59,10 +59,10 @@ def test_a_spectator_on_the_share_link_sees_a_round_appear(
     expect(spectator.locator("form.round-form")).to_have_count(0)
     expect(spectator.locator("a.round-link")).to_have_count(0)
     assert horizontal_overflow(spectator) <= 0
-    spectator.screenshot(path=screenshot_dir / "shared-phone.png", full_page=True)
+    look_at(spectator, "shared-phone")
 
 
-def test_a_league_on_a_phone(phone_page: Page, screenshot_dir: Path) -> None:
+def test_a_league_on_a_phone(phone_page: Page, look_at: Callable[..., None]) -> None:
     page = phone_page
     sign_in(page, "captain")
     User.objects.create_user(username="ben", password=PASSWORD)
@@ -82,7 +82,7 @@ def test_a_league_on_a_phone(phone_page: Page, screenshot_dir: Path) -> None:
     page.get_by_role("button", name="Add", exact=True).click()
     expect(page.locator('[data-member="ben"]')).to_be_visible()
     assert horizontal_overflow(page) <= 0
-    page.screenshot(path=screenshot_dir / "league-phone.png", full_page=True)
+    look_at(page, "league-phone")
 
     page.get_by_role("link", name="Start a session").click()
     expect(page.get_by_label("League (optional)")).to_have_value(str(League.objects.get().pk))

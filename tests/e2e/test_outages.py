@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from urllib.parse import parse_qs
 
 import pytest
@@ -99,7 +98,7 @@ def save_once_the_network_is_back(page: Page, tokens: list[str]) -> None:
 
 
 def test_a_database_outage_is_said_beside_save_and_the_round_kept(
-    phone_page: Page, screenshot_dir: Path
+    phone_page: Page, look_at: Callable[..., None]
 ) -> None:
     page = phone_page
     session = open_session(page)
@@ -120,14 +119,14 @@ def test_a_database_outage_is_said_beside_save_and_the_round_kept(
         assert_everything_typed_is_kept(page)
         # The preview the tap cancelled comes back: the settlement of what is typed.
         expect(page.locator('[data-settlement="Ben"]')).to_be_visible()
-        page.screenshot(path=screenshot_dir / "outage-503-phone.png")
+        look_at(page, "outage-503-phone", full_page=False)
         assert not Round.objects.exists()
 
     save_once_the_network_is_back(page, tokens)
 
 
 def test_an_unreachable_server_is_said_beside_save_and_the_round_kept(
-    phone_page: Page, screenshot_dir: Path
+    phone_page: Page, look_at: Callable[..., None]
 ) -> None:
     page = phone_page
     session = open_session(page)
@@ -141,7 +140,7 @@ def test_an_unreachable_server_is_said_beside_save_and_the_round_kept(
         )
         assert_beside_the_save_button(page, alert)
         assert_everything_typed_is_kept(page)
-        page.screenshot(path=screenshot_dir / "outage-unreachable-phone.png")
+        look_at(page, "outage-unreachable-phone", full_page=False)
         # Tapping again while still offline says it again, once, in the same place.
         save_button(page).click()
         expect(outage_alert(page)).to_have_count(1)
@@ -196,9 +195,9 @@ def test_a_server_that_does_not_answer_in_time_is_said_too(phone_page: Page) -> 
 
 
 def test_the_live_table_says_offline_quietly_and_recovers(
-    phone_page: Page, screenshot_dir: Path
+    fresh_phone_page: Page, look_at: Callable[..., None]
 ) -> None:
-    page = phone_page
+    page = fresh_phone_page
     # The page's clock is the test's: each poll (every 5 s) comes when the test moves
     # the clock on, not after seconds of waiting.
     page.clock.install()
@@ -222,7 +221,7 @@ def test_the_live_table_says_offline_quietly_and_recovers(
         page.wait_for_timeout(100)
     expect(note).to_have_count(1)
     expect(page.get_by_role("alert")).to_have_count(0)
-    page.screenshot(path=screenshot_dir / "outage-offline-table-phone.png")
+    look_at(page, "outage-offline-table-phone", full_page=False)
 
     page.unroute(matches, unreachable)
     page.clock.fast_forward(POLL_MS)
@@ -230,7 +229,7 @@ def test_the_live_table_says_offline_quietly_and_recovers(
 
 
 def test_an_edit_that_cannot_reach_the_server_keeps_the_change(
-    phone_page: Page, screenshot_dir: Path
+    phone_page: Page, look_at: Callable[..., None]
 ) -> None:
     page = phone_page
     session = open_session(page)
@@ -254,7 +253,7 @@ def test_an_edit_that_cannot_reach_the_server_keeps_the_change(
     expect(alert).to_be_in_viewport()
     expect(player(page, "Chen").locator('input[value="middle_drop"]')).to_be_checked()
     expect(player(page, "Ben").get_by_label("Groups")).to_have_value(SHOWN_8S)
-    page.screenshot(path=screenshot_dir / "outage-edit-phone.png")
+    look_at(page, "outage-edit-phone", full_page=False)
     played.refresh_from_db()
     assert played.version == 1
 
@@ -312,7 +311,7 @@ def test_a_refused_edit_still_shows_the_error_beside_the_player(phone_page: Page
 
 
 def test_arrange_without_a_server_says_so_under_its_row(
-    phone_page: Page, screenshot_dir: Path
+    phone_page: Page, look_at: Callable[..., None]
 ) -> None:
     page = phone_page
     session = open_session(page)
@@ -335,11 +334,13 @@ def test_arrange_without_a_server_says_so_under_its_row(
     assert said and field and said["y"] + said["height"] <= field["y"]  # above the field
     assert said["width"] >= 300  # its own row, not squeezed beside the button
     expect(ben.get_by_label("Groups")).to_have_value(SHOWN_8S)
-    page.screenshot(path=screenshot_dir / "outage-arrange-phone.png")
+    look_at(page, "outage-arrange-phone", full_page=False)
 
 
-def test_the_preview_goes_quiet_offline_and_catches_up_by_itself(phone_page: Page) -> None:
-    page = phone_page
+def test_the_preview_goes_quiet_offline_and_catches_up_by_itself(
+    fresh_phone_page: Page,
+) -> None:
+    page = fresh_phone_page
     page.clock.install()  # the retry (every 5 s) comes when the test moves the clock on
     session = open_session(page)
     previews = f"/sessions/{session.pk}/rounds/preview/"

@@ -5,7 +5,7 @@ totals the rules service gives for the rounds left."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 from django.contrib.auth.models import User
@@ -81,7 +81,9 @@ def assert_standings(page: Page, state: SessionState) -> None:
         expect(standing.locator("[data-distance]")).to_have_text(f"{distance} to go")
 
 
-def test_a_pool_game_ends_and_reopens_on_a_phone(phone_page: Page, screenshot_dir: Path) -> None:
+def test_a_pool_game_ends_and_reopens_on_a_phone(
+    phone_page: Page, look_at: Callable[..., None]
+) -> None:
     page = phone_page
     user = User.objects.create_user(username="pool", password=PASSWORD)
     session = pool_with_two_rounds(user)
@@ -120,7 +122,7 @@ def test_a_pool_game_ends_and_reopens_on_a_phone(phone_page: Page, screenshot_di
     expect(page.locator('tr[data-round="3"] .badge-out')).to_have_count(2)
     expect(page.locator('.standing[data-player="Asha"]')).to_contain_text("winner")
     assert overflow(page) <= 0
-    page.screenshot(path=screenshot_dir / "session-pool-over-phone.png", full_page=True)
+    look_at(page, "session-pool-over-phone")
 
     # Deleting the deciding round, from its edit page, reopens the session.
     page.get_by_role("link", name="Edit round 3").click()

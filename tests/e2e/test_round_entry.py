@@ -5,7 +5,7 @@ another phone saved; ending a session and replacing its link ask first."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
@@ -75,7 +75,7 @@ MISTAKES = {
 
 @pytest.mark.parametrize("mistake", list(MISTAKES))
 def test_every_mistake_is_said_right_above_save(
-    phone_page: Page, screenshot_dir: Path, mistake: str
+    phone_page: Page, look_at: Callable[..., None], mistake: str
 ) -> None:
     page = phone_page
     open_session(page, rounds=10)  # a long session: the form still comes first
@@ -90,7 +90,7 @@ def test_every_mistake_is_said_right_above_save(
     assert_in_view(page, page.get_by_role("button", name="Save round 11"))
     # Read out first: the list has the focus.
     expect(problems).to_be_focused()
-    page.screenshot(path=screenshot_dir / f"problems-{mistake.replace(' ', '-')}-phone.png")
+    look_at(page, f"problems-{mistake.replace(' ', '-')}-phone", full_page=False)
     assert not Round.objects.filter(number=11).exists()
 
 
@@ -106,7 +106,7 @@ def test_a_problem_links_to_its_player(phone_page: Page) -> None:
 
 
 def test_a_saved_round_says_so_in_view_and_can_be_undone(
-    phone_page: Page, screenshot_dir: Path
+    phone_page: Page, look_at: Callable[..., None]
 ) -> None:
     page = phone_page
     session = open_session(page, rounds=4)
@@ -116,7 +116,7 @@ def test_a_saved_round_says_so_in_view_and_can_be_undone(
     expect(saved).to_contain_text("Round 5 saved.")
     assert_in_view(page, saved)
     expect(page.get_by_role("heading", name="Round 6")).to_be_visible()
-    page.screenshot(path=screenshot_dir / "round-saved-phone.png")
+    look_at(page, "round-saved-phone", full_page=False)
 
     saved.get_by_role("button", name="Undo").tap()
     expect(page.locator(".messages")).to_contain_text("Round 5 deleted")
@@ -126,8 +126,8 @@ def test_a_saved_round_says_so_in_view_and_can_be_undone(
     assert RoundChange.objects.filter(session=session, action="deleted").count() == 1
 
 
-def test_undo_is_offered_for_five_minutes(phone_page: Page) -> None:
-    page = phone_page
+def test_undo_is_offered_for_five_minutes(fresh_phone_page: Page) -> None:
+    page = fresh_phone_page
     open_session(page)
     page.clock.install()
     page.reload()
@@ -165,8 +165,8 @@ def test_an_open_form_moves_on_when_another_phone_saves_that_round(new_context) 
     assert list(session.rounds.values_list("number", flat=True).order_by("number")) == [1, 2, 3, 4]
 
 
-def test_ending_the_session_and_a_new_link_ask_first(phone_page: Page) -> None:
-    page = phone_page
+def test_ending_the_session_and_a_new_link_ask_first(fresh_phone_page: Page) -> None:
+    page = fresh_phone_page
     session = open_session(page, rounds=1)
     asked: list[str] = []
 

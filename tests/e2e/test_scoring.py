@@ -5,7 +5,7 @@ the page against the rules service itself."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 from django.contrib.auth.models import User
@@ -91,7 +91,9 @@ def sign_in_and_start_a_session(page: Page, username: str) -> None:
     expect(page.locator("[data-next-dealer]")).to_contain_text("Asha")
 
 
-def enter_three_rounds(page: Page, *, keypad: bool, screenshot_dir: Path, size: str) -> None:
+def enter_three_rounds(
+    page: Page, *, keypad: bool, look_at: Callable[..., None], size: str
+) -> None:
     # Saving must swap the table in place: a full reload would lose this marker.
     page.evaluate("window.noReload = true")
 
@@ -145,7 +147,7 @@ def enter_three_rounds(page: Page, *, keypad: bool, screenshot_dir: Path, size: 
     fill_round(page, *ROUNDS[1])
     expect(page.locator('[data-settlement="Chen"]')).to_be_visible()
     if keypad:
-        page.screenshot(path=screenshot_dir / f"round-form-{size}.png", full_page=True)
+        look_at(page, f"round-form-{size}")
     save_round(page, 2)
     fill_round(page, *ROUNDS[2])
     save_round(page, 3)
@@ -153,14 +155,14 @@ def enter_three_rounds(page: Page, *, keypad: bool, screenshot_dir: Path, size: 
     assert page.evaluate("window.noReload") is True
 
 
-def edit_round_one(page: Page, *, screenshot_dir: Path, size: str) -> None:
+def edit_round_one(page: Page, *, look_at: Callable[..., None], size: str) -> None:
     page.get_by_role("link", name="Edit round 1").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Round 1")
     expect(player(page, "Ben").get_by_label("Groups")).to_have_value(SHOWN_8S)
     choose_outcome(player(page, "Chen"), "middle_drop")
     expect(preview(page, "Chen")).to_contain_text("Hand points: 70")
     assert horizontal_overflow(page) <= 0
-    page.screenshot(path=screenshot_dir / f"round-edit-{size}.png", full_page=True)
+    look_at(page, f"round-edit-{size}")
     page.get_by_role("button", name="Save changes").click()
     expect(page.locator(".messages")).to_contain_text("Round 1 saved")
 
@@ -178,30 +180,30 @@ def check_the_final_page(page: Page) -> None:
     assert heart.inner_text() == "5♥"
 
 
-def test_an_evening_on_a_phone(phone_page: Page, screenshot_dir: Path) -> None:
+def test_an_evening_on_a_phone(phone_page: Page, look_at: Callable[..., None]) -> None:
     page = phone_page
     sign_in_and_start_a_session(page, "phone")
-    enter_three_rounds(page, keypad=True, screenshot_dir=screenshot_dir, size="phone")
-    edit_round_one(page, screenshot_dir=screenshot_dir, size="phone")
+    enter_three_rounds(page, keypad=True, look_at=look_at, size="phone")
+    edit_round_one(page, look_at=look_at, size="phone")
     check_the_final_page(page)
 
     assert horizontal_overflow(page) <= 0
-    page.screenshot(path=screenshot_dir / "session-phone.png", full_page=True)
+    look_at(page, "session-phone")
     page.set_viewport_size({"width": 375, "height": 667})  # the narrowest we promise
     assert horizontal_overflow(page) <= 0
     link = page.get_by_role("link", name="Edit round 2").bounding_box()
     assert link is not None and link["height"] >= 44
 
 
-def test_an_evening_on_a_desktop(desktop_page: Page, screenshot_dir: Path) -> None:
+def test_an_evening_on_a_desktop(desktop_page: Page, look_at: Callable[..., None]) -> None:
     page = desktop_page
     sign_in_and_start_a_session(page, "desktop")
-    enter_three_rounds(page, keypad=False, screenshot_dir=screenshot_dir, size="desktop")
-    edit_round_one(page, screenshot_dir=screenshot_dir, size="desktop")
+    enter_three_rounds(page, keypad=False, look_at=look_at, size="desktop")
+    edit_round_one(page, look_at=look_at, size="desktop")
     check_the_final_page(page)
 
     assert horizontal_overflow(page) <= 0
-    page.screenshot(path=screenshot_dir / "session-desktop.png", full_page=True)
+    look_at(page, "session-desktop")
 
 
 def test_the_toss_seats_players_by_their_cards(phone_page: Page) -> None:
@@ -255,7 +257,9 @@ def test_known_players_are_seated_by_a_tap(phone_page: Page) -> None:
     assert horizontal_overflow(page) <= 0
 
 
-def test_a_round_can_be_entered_without_javascript(new_context, screenshot_dir: Path) -> None:
+def test_a_round_can_be_entered_without_javascript(
+    new_context, look_at: Callable[..., None]
+) -> None:
     from games.services.sessions import create_session
 
     page = new_context(viewport={"width": 375, "height": 667}, java_script_enabled=False).new_page()

@@ -4,7 +4,7 @@ and the live table keeps the rounds the spectator opened when a round is saved."
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -35,7 +35,7 @@ def shown(page: Page) -> list[str]:
 
 
 def test_a_spectator_opens_older_rounds_and_the_table_stays_live(
-    new_context, screenshot_dir: Path
+    new_context, look_at: Callable[..., None]
 ) -> None:
     session = long_session(25)
     spectator = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
@@ -58,7 +58,7 @@ def test_a_spectator_opens_older_rounds_and_the_table_stays_live(
     spectator.clock.fast_forward(SHARE_POLL_MS)
     expect(spectator.locator('[data-total="Asha"]')).to_have_text("3172")
     assert shown(spectator) == [str(n) for n in range(6, 27)]
-    spectator.screenshot(path=screenshot_dir / "shared-long-phone.png", full_page=True)
+    look_at(spectator, "shared-long-phone")
 
 
 def test_older_rounds_open_without_javascript(new_context) -> None:

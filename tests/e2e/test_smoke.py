@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -19,13 +19,13 @@ def _horizontal_overflow(page: Page) -> int:
 
 
 def test_home_page_fits_a_phone_without_horizontal_scroll(
-    phone_page: Page, screenshot_dir: Path
+    phone_page: Page, look_at: Callable[..., None]
 ) -> None:
     phone_page.goto("/")
 
     expect(phone_page.get_by_role("heading", level=1)).to_contain_text("Keep score")
     assert _horizontal_overflow(phone_page) <= 0
-    phone_page.screenshot(path=screenshot_dir / "home-phone.png", full_page=True)
+    look_at(phone_page, "home-phone")
 
     # The narrowest phone we promise to support.
     phone_page.set_viewport_size({"width": 375, "height": 667})
@@ -59,9 +59,9 @@ def test_sign_in_is_a_large_tap_target(phone_page: Page) -> None:
     assert box["height"] >= 44
 
 
-def test_home_page_on_desktop(desktop_page: Page, screenshot_dir: Path) -> None:
+def test_home_page_on_desktop(desktop_page: Page, look_at: Callable[..., None]) -> None:
     desktop_page.goto("/")
 
     expect(desktop_page).to_have_title("Scorekeeper · rummy scores at the table")
     assert _horizontal_overflow(desktop_page) <= 0
-    desktop_page.screenshot(path=screenshot_dir / "home-desktop.png")
+    look_at(desktop_page, "home-desktop", full_page=False)

@@ -4,7 +4,7 @@ the player's page with their rating chart, and a session's chart loads as an ima
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -22,7 +22,9 @@ def horizontal_overflow(page: Page) -> int:
     )
 
 
-def test_standings_and_player_pages_on_a_phone(phone_page: Page, screenshot_dir: Path) -> None:
+def test_standings_and_player_pages_on_a_phone(
+    phone_page: Page, look_at: Callable[..., None]
+) -> None:
     page = phone_page
     user = sign_in(page, "captain")
     league, sessions = build_club(user, slug="friday")
@@ -40,7 +42,7 @@ def test_standings_and_player_pages_on_a_phone(phone_page: Page, screenshot_dir:
     assert chart.bounding_box()["width"] <= 390
     link = page.get_by_role("link", name="Ben", exact=True)
     assert link.bounding_box()["height"] >= 32
-    page.screenshot(path=screenshot_dir / "standings-phone.png", full_page=True)
+    look_at(page, "standings-phone")
 
     # The filter narrows the table in place and the address keeps the dates.
     page.evaluate("window.noReload = true")
@@ -67,7 +69,7 @@ def test_standings_and_player_pages_on_a_phone(phone_page: Page, screenshot_dir:
     expect(page.locator("figure[data-league='friday'] svg")).to_be_visible()
     expect(page.locator(".rounds-table tbody tr")).to_have_count(6)
     assert horizontal_overflow(page) <= 0
-    page.screenshot(path=screenshot_dir / "player-phone.png", full_page=True)
+    look_at(page, "player-phone")
 
     # A session's running totals chart is an SVG image the browser draws.
     size = page.evaluate(

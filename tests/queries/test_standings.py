@@ -11,8 +11,9 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.models import GameSession, League, Rating, RatingChange
-from games.queries.standings import rating_history, standings_of
+from games.models import GameSession, League, Rating, RatingChange, Seat
+from games.queries.standings import league_is_net, rating_history, standings_of
+from games.services.standing_months import seat_figures
 from tests.support.club import (
     EVENINGS,
     FEB,
@@ -130,7 +131,7 @@ def test_a_session_of_another_league_or_none_is_not_counted(club, user: User) ->
     assert by_name(standings_of(league))["Asha"].sessions == 2
 
 
-def test_standings_take_two_queries_however_many_sessions(user: User) -> None:
+def test_standings_take_a_fixed_number_of_queries_however_many_sessions(user: User) -> None:
     league, _ = build_club(user)
     with CaptureQueriesContext(connection) as small:
         assert len(standings_of(league)) == 3
@@ -145,8 +146,73 @@ def test_standings_take_two_queries_however_many_sessions(user: User) -> None:
         assert len(standings_of(league)) == 5
     with CaptureQueriesContext(connection) as large_range:
         standings_of(league, date_from=JAN, date_to=FEB)
-    assert len(small) == len(large) == 2
-    assert len(small_range) == len(large_range) == 2
+    # Months, players and ratings; a range that cuts into a month reads its seats too.
+    assert len(small) == len(large) == 3
+    assert len(small_range) == len(large_range) == 4
+
+
+def straight_from_the_seats(league: League, date_from, date_to) -> dict:
+    """The standings' figures as they were read before the monthly figures: every
+    seat of the league in the range, summed up."""
+    seats = Seat.objects.filter(session__league=league, rounds_played__gt=0)
+    if date_from is not None:
+        seats = seats.filter(session__played_on__gte=date_from)
+    if date_to is not None:
+        seats = seats.filter(session__played_on__lte=date_to)
+    return {
+        row.pop("player__name"): row
+        for row in seats.values("player__name").annotate(**seat_figures())
+    }
+
+
+def figures_of(rows) -> dict:
+    return {
+        row.player.name: (
+            row.sessions,
+            row.sessions_won,
+            row.rounds,
+            row.rounds_won,
+            row.drops,
+            row.points,
+            row.best_round,
+            row.worst_round,
+        )
+        for row in rows
+    }
+
+
+def test_any_date_range_adds_up_exactly_as_the_seats_do(user: User) -> None:
+    """Sessions on the first and last day of months and between, read over ranges that
+    start and end on either side of them, within one month or across several."""
+    league, _ = build_club(user)
+    days = [
+        datetime.date(2024, 1, 1),
+        datetime.date(2024, 1, 31),
+        datetime.date(2024, 2, 29),
+        datetime.date(2024, 4, 1),
+        datetime.date(2024, 4, 17),
+    ]
+    for day in days:
+        pool_session(user, league, day, ("Dev", "Asha"), [{"Dev": WIN, "Asha": LOSE}] * 2)
+    net = league_is_net(league)
+    ends = [None, *days, JAN, FEB, MAR, datetime.date(2024, 2, 1), datetime.date(2024, 3, 31)]
+    for date_from in ends:
+        for date_to in ends:
+            expected = {
+                name: (
+                    row["sessions"],
+                    row["sessions_won"],
+                    row["rounds"],
+                    row["rounds_won"],
+                    row["drops"],
+                    row["points"],
+                    row["best_high"] if net else row["best_low"],
+                    row["worst_low"] if net else row["worst_high"],
+                )
+                for name, row in straight_from_the_seats(league, date_from, date_to).items()
+            }
+            got = figures_of(standings_of(league, date_from=date_from, date_to=date_to))
+            assert got == expected, (date_from, date_to)
 
 
 def test_rating_history_lists_each_rated_session_in_order(club) -> None:

@@ -158,7 +158,7 @@ def test_every_shared_example_is_arranged_at_least_as_well_as_it_was_grouped():
                 continue
             groups = tuple(tuple(parse_card(code) for code in g) for g in player["groups"])
             hand = [c for g in groups for c in g]
-            result = arrange(ruleset, cut, hand)
+            result = arrange(ruleset, cut, hand, player.get("on_deal", False))
             as_grouped = assess_hand(ruleset, cut, PlayerHand("P", "shown", groups))
             if player["outcome"] == "declared":
                 assert result.declaration is not None

@@ -151,6 +151,92 @@ def test_presets_lists_every_preset_with_every_option():
     assert set(listing["options"]) <= set(listing["presets"]["21-points"])
 
 
+# Kodai, cut 8S: seven dublees each in its own group, and seven loose cards.
+SEVEN_DUBLEES = "2H 2H | 3C 3C | 4D 4D | 5S 5S | 6H 6H | JC JC | QD QD | KS AH 3S 10C 10D 9H 4C"
+
+
+def on_deal_round(on_deal) -> dict:
+    return {
+        "ruleset": "21-kodai",
+        "cut_joker": "8S",
+        "players": [
+            {"name": "Asha", "outcome": "declared", "on_deal": on_deal, "groups": SEVEN_DUBLEES},
+            {"name": "Ben", "outcome": "middle_drop"},
+        ],
+    }
+
+
+def test_a_win_on_the_deal_is_marked_on_deal_true():
+    # RULES §4: "The round input marks that winner with "on_deal": true; the dublees
+    # way then needs 7 dublee groups instead of 8". Ben's middle drop adds 60.
+    done = run("score", stdin=json.dumps(on_deal_round(True)))
+    assert done.returncode == 0, done.stdout
+    asha, ben = json.loads(done.stdout)["players"]
+    assert (asha["on_deal"], asha["declaration"], asha["score"]) == (True, "dublees", 0)
+    assert "on the deal: 7 dublees" in asha["breakdown"]
+    assert "on_deal" not in ben  # only a winner on the deal carries it
+    assert ben["score"] == 60
+
+
+@pytest.mark.parametrize(
+    ("request_", "field", "says"),
+    [
+        # Without it, 7 dublees are no declaration.
+        (on_deal_round(False), "players[0].groups", "7 if won on the deal"),
+        (on_deal_round("yes"), "players[0].on_deal", "true or false"),
+        # Anywhere else than 21-kodai it is an input error.
+        (on_deal_round(True) | {"ruleset": "21-points"}, "players[0].on_deal", "not played"),
+    ],
+)
+def test_on_deal_errors_name_the_field(request_, field, says):
+    done = run("score", stdin=json.dumps(request_))
+    assert done.returncode == 2
+    out = json.loads(done.stdout)
+    assert out["field"] == field
+    assert says in out["error"]
+
+
+def test_presets_list_the_options_of_issue_14_with_their_meaning():
+    listing = json.loads(run("presets").stdout)
+    new = (
+        "ace_marriage_pure",
+        "on_deal_dublees",
+        "on_deal_jokers",
+        "deal_show_fixed",
+        "value_payments",
+        "first_drop_receives",
+        "default_win_drop",
+    )
+    for option in new:
+        assert listing["options"][option], option
+    assert "rummy" in listing["options"]["ace_marriage_pure"]
+    assert "first drop pays the declarer only" in listing["options"]["value_payments"]
+    kodai, paplu, points = (
+        listing["presets"][name] for name in ("21-kodai", "21-paplu", "21-points")
+    )
+    assert (kodai["on_deal_dublees"], kodai["on_deal_jokers"], kodai["ace_marriage_pure"]) == (
+        7,
+        8,
+        True,
+    )
+    assert (paplu["deal_show_fixed"], paplu["value_payments"], paplu["first_drop_receives"]) == (
+        60,
+        "drop_rules",
+        40,
+    )
+    assert (points["on_deal_dublees"], points["value_payments"]) == (None, "players_in")
+
+
+def test_arrange_on_the_deal():
+    cards = SEVEN_DUBLEES.replace("|", "")
+    done = run("arrange", "--ruleset", "21-kodai", "--cut", "8S", "--on-deal", cards)
+    assert json.loads(done.stdout)["declaration"] == "dublees"
+    done = run("arrange", "--ruleset", "21-kodai", "--cut", "8S", cards)
+    assert json.loads(done.stdout)["declaration"] is None
+    done = run("arrange", "--ruleset", "21-points", "--cut", "8S", "--on-deal", cards)
+    assert (done.returncode, json.loads(done.stdout)["field"]) == (2, "on_deal")
+
+
 def test_arrange_prints_the_best_grouping():
     hand = "2D 3D 4D 9C 10C JC QD QS QC KH KH 5D 9D AS 7S 6H 6D 4C 2S JH 8C"
     done = run("arrange", "--ruleset", "21-points", "--cut", "8s", hand)

@@ -223,7 +223,12 @@ def test_default_win_takes_every_drop():
 
 @pytest.mark.parametrize(
     ("preset", "outcome"),
-    [("13-points", "deal_show"), ("21-kodai", "declare_timeout"), ("21-paplu", "deal_show")],
+    [
+        ("13-points", "deal_show"),
+        ("21-kodai", "declare_timeout"),
+        ("21-kodai", "deal_show"),
+        ("21-paplu", "declare_timeout"),
+    ],
 )
 def test_outcomes_a_preset_does_not_play_are_errors(preset, outcome):
     cut, win = ("7C", GUS) if preset.startswith("13") else ("8S", WIN_PLAIN)

@@ -1,4 +1,5 @@
-"""Every hand-checked round in ../shared/examples/ passes, field by field."""
+"""Every hand-checked round (../shared/examples/ and tests/rules/worked_examples/)
+passes, field by field."""
 
 from __future__ import annotations
 

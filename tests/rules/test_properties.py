@@ -121,7 +121,9 @@ def dealt_rounds(draw, presets=tuple(PRESETS)):
         ]
     else:
         grouped = parse_groups(WIN_PLAIN if rules.hand_size == 21 else WIN_13)
-        winner = PlayerHand("P0", "declared", tuple(tuple(g) for g in grouped))
+        # Kodai: the winner may be marked as winning on the deal (it declares anyway).
+        on_deal = rules.wins_on_deal and draw(st.booleans())
+        winner = PlayerHand("P0", "declared", tuple(tuple(g) for g in grouped), on_deal)
         loser_outcomes = [o for o in rules.outcomes if o not in WINNING_OUTCOMES]
     hands = [winner]
     for index in range(1, players):
@@ -162,10 +164,36 @@ def test_no_loser_pays_more_than_the_cap(round_):
         assert 0 <= player.hand_points <= max(rules.hand_cap, rules.invalid_declaration)
         if player.outcome == "shown":
             assert player.hand_points <= rules.hand_cap
-        if player.outcome == "deal_show":
+        if player.outcome == "deal_show" and rules.deal_show_fixed is not None:
+            assert player.hand_points == rules.deal_show_fixed
+        elif player.outcome == "deal_show":
             assert rules.deal_show_min <= player.hand_points <= rules.deal_show_max
         if rules.cap_includes_values and player.outcome != "declared":
             assert player.hand_points + player.value_paid <= rules.hand_cap
+
+
+@settings(max_examples=examples(300), suppress_health_check=[HealthCheck.too_slow])
+@given(dealt_rounds(presets=("21-paplu",)))
+def test_paplu_first_drops_pay_only_the_declarer(round_):
+    # RULES §6: a first drop pays "the declarer" only and receives at most 40 from each
+    # payer; a winner by default brings no value points at all, and every drop pays 30.
+    rules, cut, hands = round_
+    result = score_round(rules, cut, hands)
+    winner = result.players[0]
+    first_drops = {p.name for p in result.players if p.outcome == "first_drop"}
+    for player in result.players:
+        if player.outcome == "first_drop":
+            assert {name for name, _ in player.paid_to} <= {winner.name}
+            assert winner.outcome == "declared" or not player.paid_to
+        for name, amount in player.paid_to:
+            assert amount > 0 and name != player.name
+            if name in first_drops:
+                assert amount <= rules.first_drop_receives
+    if winner.outcome == "default_win":
+        assert all(p.value_points == 0 and not p.paid_to for p in result.players)
+        drops = [p for p in result.players if p.outcome in ("first_drop", "middle_drop")]
+        assert all(p.hand_points == rules.default_win_drop for p in drops)
+    assert sum(p.value_points for p in result.players) == 0
 
 
 @settings(max_examples=examples(200), suppress_health_check=[HealthCheck.too_slow])
@@ -197,7 +225,7 @@ outcomes = st.sampled_from(
 players = st.lists(
     st.fixed_dictionaries(
         {"name": st.text(max_size=5) | json_scalars, "outcome": outcomes | json_scalars},
-        optional={"groups": junk_groups},
+        optional={"groups": junk_groups, "on_deal": json_scalars},
     ),
     max_size=7,
 )

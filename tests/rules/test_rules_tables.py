@@ -203,13 +203,13 @@ def test_three_printed_jokers_are_a_marriage_only_in_kodai(preset, way):
 
 @pytest.mark.parametrize("preset", ALL)
 def test_outcomes_table(preset):
-    # deal_show and declare_timeout are 21-points only; every other outcome is played
-    # everywhere.
-    only_21_points = {"deal_show", "declare_timeout"}
-    expected = [o for o in OUTCOMES if preset == "21-points" or o not in only_21_points]
+    # deal_show: "21-points; 21-paplu: the winner declared on their very first turn";
+    # declare_timeout: 21-points. Every other outcome is played everywhere.
+    played_in = {"deal_show": {"21-points", "21-paplu"}, "declare_timeout": {"21-points"}}
+    expected = [o for o in OUTCOMES if preset in played_in.get(o, {preset})]
     assert list(PRESETS[preset].outcomes) == expected
     cut, win = winning(preset)
-    for outcome in only_21_points - set(expected):
+    for outcome in set(played_in) - set(expected):
         loser = "" if outcome == "declare_timeout" else (GUS if cut == "7C" else WIN_8S)
         [error] = errors_of(preset, cut, hand("W", "declared", win), hand("L", outcome, loser))
         assert error.field == "players[1].outcome"
@@ -275,7 +275,10 @@ SEVEN_JOKERS = "7S 7S 9S 9S PJ PJ 8S | 2H 3C 4D 5S 6H 10C JD QS KH AC 2D 3H 4S 5
     [
         # Two-point hands (yes): each of the three loses 2.
         ("21-points", 2, 2, 2),
-        ("21-paplu", 2, 2, 2),
+        # Paplu's own list: "Six dublees are not enough there, and seven jokers are not
+        # a free hand". Six dublees and no pure group count every card, 131 → 131 (the
+        # cap is 250); seven jokers count the other 14 cards, 84.
+        ("21-paplu", 2, 131, 84),
         # Kodai (–): counted as usual. Four pure runs leave every meld out: 0. Six
         # dublees, no pure group: 131 → cap 100. Seven jokers: 84.
         ("21-kodai", 0, 100, 84),
@@ -335,7 +338,11 @@ def test_claims_row(preset, claims):
     result = play(preset, cut, hand("W", "declared", win), hand("L", "first_drop"))
     drop = PRESETS[preset].first_drop
     assert result["L"].claims == claims
-    assert result["L"].score == (drop + claims if preset not in NET else -drop)
+    # Paplu's first drop also pays the declarer's value cards: 8S 10 + PJ 20 = 30
+    # (21-points: drops are out of the value exchange).
+    values = -30 if preset == "21-paplu" else 0
+    assert result["L"].value_points == values
+    assert result["L"].score == (drop + claims if preset not in NET else -drop + values)
 
 
 @pytest.mark.parametrize(

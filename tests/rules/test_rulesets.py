@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 
 from games.rules import PRESETS, RulesError, get_ruleset
-from games.rules.rulesets import OPTION_NAMES, option_help, presets_listing
+from games.rules.rulesets import (
+    BEFORE_EXACT_TEXTS,
+    OPTION_NAMES,
+    as_stored_before_exact_texts,
+    option_help,
+    presets_listing,
+)
 
 ALL = ["21-points", "21-paplu", "21-kodai", "13-points", "13-pool-101", "13-pool-201"]
 
@@ -41,8 +47,11 @@ def test_invalid_declaration_and_timeout_rows():
 
 def test_two_point_hands_row():
     assert column("two_point_three_pure") == [True, True, False, False, False, False]
-    assert column("two_point_dublees") == [6, 6, None, None, None, None]
-    assert column("two_point_jokers") == [7, 7, None, None, None, None]
+    # RULES §5: "21-paplu has its own list (seed 003): ... 8 or 7 dublees, an all-joker
+    # group of 8+ jokers ... Six dublees are not enough there, and seven jokers are not
+    # a free hand".
+    assert column("two_point_dublees") == [6, 7, None, None, None, None]
+    assert column("two_point_jokers") == [7, 8, None, None, None, None]
     assert column("two_point_tunnelas") == [None, 3, None, None, None, None]
     assert column("two_point_marriages") == [None, 2, None, None, None, None]
 
@@ -52,8 +61,23 @@ def test_zero_count_row():
 
 
 def test_deal_show_row():
-    assert column("deal_show") == [True, False, False, False, False, False]
+    # "deal_show | half, floor, 2..60 | 60 | – | – | – | –"
+    assert column("deal_show") == [True, True, False, False, False, False]
     assert (PRESETS["21-points"].deal_show_min, PRESETS["21-points"].deal_show_max) == (2, 60)
+    assert column("deal_show_fixed") == [None, 60, None, None, None, None]
+
+
+def test_the_options_of_the_texts_read_exactly_are_on_only_in_their_preset():
+    # §3 K A 2 as a rummy: 21-kodai. §4 on the deal (7 dublees, 8 jokers): 21-kodai.
+    assert column("ace_marriage_pure") == [False, False, True, False, False, False]
+    assert column("on_deal_dublees") == [None, None, 7, None, None, None]
+    assert column("on_deal_jokers") == [None, None, 8, None, None, None]
+    assert [PRESETS[name].wins_on_deal for name in ALL] == [False, False, True] + [False] * 3
+    # §6 seed 003's drop rules, 40 at most to a first drop, 30 from each dropper to a
+    # winner by default: 21-paplu.
+    assert column("value_payments") == ["players_in", "drop_rules"] + ["players_in"] * 4
+    assert column("first_drop_receives") == [None, 40, None, None, None, None]
+    assert column("default_win_drop") == [None, 30, None, None, None, None]
 
 
 def test_jokers_way_row():
@@ -150,3 +174,26 @@ def test_every_option_has_a_meaning_and_is_listed():
         assert option_help(name)
         assert name in listing["options"]
         assert all(name in options for options in listing["presets"].values())
+
+
+def test_rules_stored_before_issue_14_keep_their_meaning():
+    # A Paplu session stored with no overrides before issue 14 played deal shows not at
+    # all, two-point hands from 6 dublees or 7 jokers, and 21-points' value exchange.
+    paplu = get_ruleset("21-paplu", as_stored_before_exact_texts("21-paplu", {}))
+    assert (paplu.deal_show, paplu.deal_show_fixed) == (False, None)
+    assert (paplu.two_point_dublees, paplu.two_point_jokers) == (6, 7)
+    assert (paplu.value_payments, paplu.first_drop_receives, paplu.default_win_drop) == (
+        "players_in",
+        None,
+        None,
+    )
+    # What the session set itself stays: its own deal show was half the count then.
+    own = get_ruleset("21-paplu", as_stored_before_exact_texts("21-paplu", {"deal_show": True}))
+    assert (own.deal_show, own.deal_show_fixed) == (True, None)
+    kodai = get_ruleset("21-kodai", as_stored_before_exact_texts("21-kodai", {"hand_cap": 90}))
+    assert (kodai.ace_marriage_pure, kodai.wins_on_deal, kodai.hand_cap) == (False, False, 90)
+    # The other presets did not change.
+    assert as_stored_before_exact_texts("21-points", {"hand_cap": 150}) == {"hand_cap": 150}
+    # Every option the table names is an option, and differs from today's preset.
+    for preset, earlier in BEFORE_EXACT_TEXTS.items():
+        assert all(getattr(PRESETS[preset], name) != value for name, value in earlier.items())

@@ -80,3 +80,26 @@ def shuffled(text: str, seed: int = 3) -> str:
     cards = [card.code for card in parse_cards(text)]
     random.Random(seed).shuffle(cards)
     return " ".join(cards)
+
+
+# --- Paplu's drop rules and Kodai's win on the deal (issue 14) ----------------------------
+
+# 21-paplu, cut 8S: a three-pure winner holding the marriage 7S 8S 9S (value 100).
+WIN_MARRIAGE = "7S 8S 9S | 2H 3H 4H | 5C 6C 7C | 10D JD QD | KS KH KD | 4S 5S 6S | 9H 10H JH"
+# Asha wins holding 100 in values; Ben drops first holding PJ PJ 2C (60); Chen shows
+# LOOSE_148 (148 points, 2C: 20).
+PAPLU_ROUND = {
+    "Asha": ("declared", WIN_MARRIAGE),
+    "Ben": ("first_drop", "PJ PJ 2C"),
+    "Chen": ("shown", LOOSE_148),
+}
+# Scored as Paplu was before issue 14: Ben is out of the value exchange; Asha and Chen
+# trade 100 and 20 (148 + 100 is within the 250 cap). Asha 30 + 148 + 80 = 258,
+# Ben −30, Chen −148 − 80 = −228.
+PAPLU_SCORES_BEFORE = {"Asha": 258, "Ben": -30, "Chen": -228}
+# Seed 003's drop rules: Ben pays Asha 100 and receives 40 (not 60) from Asha and from
+# Chen. Chen owes Asha 100 + Ben 40 = 140 on top of 148: cut to 102, 100·102/140 = 72.9
+# and 40·102/140 = 29.1 → 72 + 29, the odd point to Asha: 73 and 29. Values: Asha
+# 100 + 73 − 60 = +113, Ben 40 + 29 − 100 = −31, Chen 20 − 102 = −82. Scores: Asha
+# 30 + 148 + 113 = 291, Ben −30 − 31 = −61, Chen −148 − 82 = −230.
+PAPLU_SCORES = {"Asha": 291, "Ben": -61, "Chen": -230}

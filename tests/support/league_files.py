@@ -194,6 +194,7 @@ def session_snapshot(session: GameSession) -> dict:
                     (
                         entry.player.name,
                         entry.outcome,
+                        entry.on_deal,
                         entry.groups,
                         entry.declaration,
                         entry.hand_points,

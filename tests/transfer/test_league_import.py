@@ -178,7 +178,7 @@ def test_a_league_imported_again_under_another_slug_is_a_copy_with_its_own_links
         (b'{"format": "scorekeeper-league", "version": NaN}', "not valid JSON"),
         (b"[]", "must be a JSON object"),
         (b'{"version": 1}', 'no "format"'),
-        (b'{"format": "scorekeeper-league", "version": 2}', "version 2"),
+        (b'{"format": "scorekeeper-league", "version": 3}', "version 3"),
         (b'{"format": "scorekeeper-league", "version": "1"}', "version '1'"),
         (b'{"format": "scorekeeper-league", "version": 1}', '"league" must be a JSON object'),
     ],

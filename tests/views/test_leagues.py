@@ -10,7 +10,12 @@ from django.urls import reverse
 
 from games.models import GameSession, League, Membership
 from games.rules import PRESETS, get_ruleset
-from games.rules.rulesets import OPTION_NAMES, option_help
+from games.rules.rulesets import (
+    BEFORE_EXACT_TEXTS,
+    OPTION_NAMES,
+    as_stored_before_exact_texts,
+    option_help,
+)
 from games.services.leagues import create_league
 from tests.support.builders import session_form_data
 
@@ -267,3 +272,33 @@ def test_the_league_page_lists_its_sessions(scorer: Client, club: League, user: 
     html = scorer.get(reverse("games:league_detail", args=[club.slug])).content.decode()
 
     assert "Week 1" in html and "Elsewhere" not in html
+
+
+def test_an_existing_paplu_league_adopts_the_rules_of_the_texts(scorer: Client, user: User) -> None:
+    # As migration 0007 leaves a Paplu league started before issue 14: its house rules
+    # page shows the earlier values, each option with its meaning.
+    club = create_league(
+        user,
+        name="Paplu Club",
+        preset="21-paplu",
+        overrides=as_stored_before_exact_texts("21-paplu", {"hand_cap": 200}),
+    )
+    url = reverse("games:league_rules", args=[club.slug])
+    response = scorer.get(url)
+    form, html = response.context_data["form"], response.content.decode()
+    assert form["rule_value_payments"].value() == "players_in"
+    assert form["rule_deal_show"].value() is False
+    assert form["rule_two_point_dublees"].value() == 6
+    for name in ("value_payments", "default_win_drop", "deal_show_fixed"):
+        assert option_help(name).replace("'", "&#x27;") in html
+
+    # The owner sets the options of issue 14 to the preset's values (README, "Rules"),
+    # keeping the league's own cap.
+    data = league_form_data("21-paplu", rule_hand_cap="200")
+    response = scorer.post(url, data)
+
+    assert response.status_code == 302
+    club.refresh_from_db()
+    assert club.overrides == {"hand_cap": 200}
+    assert get_ruleset(club.preset, club.overrides).value_payments == "drop_rules"
+    assert set(BEFORE_EXACT_TEXTS["21-paplu"]) <= set(OPTION_NAMES)

@@ -3,6 +3,8 @@ and the toss."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
@@ -239,3 +241,36 @@ def test_malformed_posts_are_form_errors_not_server_errors(scorer: Client, data:
 
     assert response.status_code == 422
     assert not GameSession.objects.exists()
+
+
+def test_the_game_rules_show_and_switch_the_options_of_the_texts(scorer: Client) -> None:
+    # Kodai's options of issue 14 (RULES.md §3, §4), with their meaning and values.
+    html = scorer.get(URL, {"preset": "21-kodai"}).content.decode()
+    assert re.search(r'<input type="checkbox" name="rule_ace_marriage_pure"[^>]* checked>', html)
+    assert 'name="rule_on_deal_dublees" value="7"' in html
+    assert 'name="rule_on_deal_jokers" value="8"' in html
+    assert "Dublee groups that win on the deal" in html
+    # A table that does not play wins on the deal empties the two counts.
+    data = session_form_data("21-kodai", seat_1="Asha", seat_2="Ben")
+    data.update(rule_on_deal_dublees="", rule_on_deal_jokers="")
+    del data["rule_ace_marriage_pure"]  # unchecked
+
+    scorer.post(URL, data)
+
+    session = GameSession.objects.get()
+    assert session.overrides == {
+        "ace_marriage_pure": False,
+        "on_deal_dublees": None,
+        "on_deal_jokers": None,
+    }
+
+
+def test_paplu_game_rules_prefill_seed_003s_drop_rules(scorer: Client) -> None:
+    form = scorer.get(URL, {"preset": "21-paplu"}).context_data["form"]
+    assert form["rule_value_payments"].value() == "drop_rules"
+    assert (form["rule_first_drop_receives"].value(), form["rule_default_win_drop"].value()) == (
+        40,
+        30,
+    )
+    assert (form["rule_deal_show"].value(), form["rule_deal_show_fixed"].value()) == (True, 60)
+    assert form["rule_two_point_dublees"].value() == 7

@@ -3,6 +3,8 @@ it, and what it offers once the session is finished."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
@@ -11,6 +13,7 @@ from django.urls import reverse
 from games.models import GameSession, League, Membership, Round
 from tests.support.builders import expected_totals, make_session, play, round_data, seat_pk
 from tests.support.hands import LOOSE_148, ROUND_1, THREE_PURE, WIN_8S, WIN_13
+from tests.support.reads import copies_of
 
 pytestmark = pytest.mark.django_db
 
@@ -157,3 +160,29 @@ def test_unknown_and_absurd_session_ids_are_404s(scorer: Client) -> None:
     assert scorer.get("/sessions/" + "9" * 18 + "/").status_code == 404
     assert scorer.get("/sessions/" + "9" * 40 + "/").status_code == 404
     assert scorer.get("/sessions/-1/").status_code == 404
+
+
+# --- A long session (issue 13): the latest ten rounds, the rest one tap away -----------
+
+
+def test_a_long_session_page_shows_its_latest_ten_rounds_and_older_ones_on_request(
+    scorer: Client, table: GameSession
+) -> None:
+    copies_of(play(table, "8S", ROUND_1), 24)
+    page = reverse("games:session_detail", args=[table.pk])
+    poll = reverse("games:session_scoreboard", args=[table.pk])
+
+    html = scorer.get(page).content.decode()
+    earlier = scorer.get(page, {"from": "6"}).content.decode()
+    polled = scorer.get(poll, {"from": "6"}, headers={"HX-Request": "true"}).content.decode()
+
+    assert rounds_in(html) == list(range(16, 26))
+    assert '<td class="total" data-total="Asha">3050</td>' in html  # 25 × 122
+    assert "Rounds 1–15 are not shown." in html
+    assert f'href="{page}?from=6"' in html and f'hx-get="{poll}?from=6"' in html
+    assert rounds_in(earlier) == rounds_in(polled) == list(range(6, 26))
+    assert "Save round 26" in html  # the form still follows the whole session
+
+
+def rounds_in(html: str) -> list[int]:
+    return [int(n) for n in re.findall(r'<tr data-round="(\d+)"', html)]

@@ -526,3 +526,17 @@ def test_garbage_from_a_seat_phone_is_refused_in_place_never_a_server_error(
         assert "errorlist" in response.content.decode()
     handed_in = TableHand.objects.filter(status="in").values_list("text", flat=True)
     assert list(handed_in) == ([SHOWN_8S] if status == 200 else [])
+
+
+def test_a_kodai_winner_marks_a_win_on_the_deal_from_their_phone(user: User) -> None:
+    kodai = make_session(user, preset="21-kodai")
+    phone = seat_phone(kodai, "Asha")
+    asha = seat_pk(kodai, "Asha")
+    assert f'name="on_deal_{asha}"' in phone.get(url("table_hand", kodai)).content.decode()
+
+    data = hand_data(kodai, "Asha", "declared", WIN_8S) | {f"on_deal_{asha}": "on"}
+    phone.post(url("table_hand", kodai), data)
+
+    assert TableHand.objects.get().on_deal is True
+    reloaded = phone.get(url("table_hand", kodai)).content.decode()
+    assert re.search(rf'<input[^>]*name="on_deal_{asha}"[^>]*checked', reloaded)

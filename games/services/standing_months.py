@@ -1,0 +1,110 @@
+"""The league standings' monthly figures (`StandingMonth`): each player's results in
+a league's sessions of one month, summed from the seat results that
+`services.results` stores. The standings add these months up (and read seats only
+for the part-months at the ends of a date range), so their cost grows with players
+and months, not with the hands played.
+
+`refresh` runs in the transaction of every change to a session's results; `rebuild`
+redoes whole leagues (a league file imported, a session deleted or moved in the
+admin, the migration that created the table).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable
+
+from django.db.models import Count, DateField, Max, Min, Q, Sum
+from django.db.models.functions import TruncMonth
+
+from games.models import Player, Seat, StandingMonth
+
+FIGURES = (
+    "sessions",
+    "sessions_won",
+    "rounds",
+    "rounds_won",
+    "drops",
+    "points",
+    "best_high",
+    "best_low",
+    "worst_high",
+    "worst_low",
+)
+
+
+def month_of(day: datetime.date) -> datetime.date:
+    return day.replace(day=1)
+
+
+def month_end(month: datetime.date) -> datetime.date:
+    following = (month + datetime.timedelta(days=32)).replace(day=1)
+    return following - datetime.timedelta(days=1)
+
+
+def seat_figures() -> dict:
+    """A group of seats summed up as a StandingMonth holds it; seats where the player
+    played no round are nobody's result and must be left out before."""
+    return {
+        "sessions": Count("id"),
+        "sessions_won": Count("id", filter=Q(won=True)),
+        "rounds": Sum("rounds_played"),
+        "rounds_won": Sum("rounds_won"),
+        "drops": Sum("drops"),
+        "points": Sum("points"),
+        "best_high": Max("best_round"),
+        "best_low": Min("best_round"),
+        "worst_high": Max("worst_round"),
+        "worst_low": Min("worst_round"),
+    }
+
+
+def refresh(league_id: int | None, day: datetime.date, player_ids: Iterable[int]) -> None:
+    """Recompute the month of ``day`` in the league for these players, after a change
+    to a session of theirs played that day. Locks the players first: two tables of a
+    league saving at once for one player would otherwise each sum the other's seats
+    as they were before (the later write losing the earlier one's change)."""
+    players = sorted(set(player_ids))
+    if league_id is None or not players:
+        return
+    list(Player.objects.select_for_update().filter(pk__in=players).order_by("pk").values("pk"))
+    month = month_of(day)
+    rows = {
+        row.pop("player_id"): row
+        for row in Seat.objects.filter(
+            session__league_id=league_id,
+            session__played_on__range=(month, month_end(month)),
+            player_id__in=players,
+            rounds_played__gt=0,
+        )
+        .values("player_id")
+        .annotate(**seat_figures())
+    }
+    StandingMonth.objects.filter(league_id=league_id, month=month, player_id__in=players).exclude(
+        player_id__in=rows
+    ).delete()
+    StandingMonth.objects.bulk_create(
+        [
+            StandingMonth(league_id=league_id, player_id=player, month=month, **figures)
+            for player, figures in rows.items()
+        ],
+        update_conflicts=True,
+        unique_fields=["league", "player", "month"],
+        update_fields=list(FIGURES),
+    )
+
+
+def rebuild(league_ids: Iterable[int], *, seat_model=Seat, month_model=StandingMonth) -> None:
+    """Every month of these leagues, from their seats. The models may be a migration's
+    historical ones."""
+    for league_id in set(league_ids):
+        month_model.objects.filter(league_id=league_id).delete()
+        rows = (
+            seat_model.objects.filter(session__league_id=league_id, rounds_played__gt=0)
+            .annotate(month=TruncMonth("session__played_on", output_field=DateField()))
+            .values("player_id", "month")
+            .annotate(**seat_figures())
+        )
+        month_model.objects.bulk_create(
+            [month_model(league_id=league_id, **row) for row in rows], batch_size=2000
+        )

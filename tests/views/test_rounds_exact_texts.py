@@ -1,0 +1,109 @@
+"""The round form under the rules of issue 14: "Won on the deal" for a Kodai winner,
+"Deal show" for Paplu losers, and the round page saying which rule applied."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from games.models import GameSession, Round
+from tests.support.builders import make_session, round_data, seat_pk
+from tests.support.forms import forms_in
+from tests.support.hands import ONE_PURE, ROUND_1, SEVEN_DOUBLES, WIN_PLAIN, shuffled
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+# Kodai, cut 8S: Asha holds seven dublees as dealt (no claim card); Ben drops later.
+ON_DEAL = {
+    "Asha": ("declared", SEVEN_DOUBLES),
+    "Ben": ("middle_drop", ""),
+    "Chen": ("first_drop", ""),
+}
+
+
+@pytest.fixture
+def kodai(user: User) -> GameSession:
+    return make_session(user, name="Kodai night", preset="21-kodai")
+
+
+def page(client: Client, session: GameSession) -> str:
+    return client.get(reverse("games:session_detail", args=[session.pk])).content.decode()
+
+
+def test_a_kodai_round_form_offers_won_on_the_deal_to_every_player(
+    scorer: Client, kodai: GameSession, table: GameSession
+) -> None:
+    html = page(scorer, kodai)
+    for name in ("Asha", "Ben", "Chen"):
+        box = f'name="on_deal_{seat_pk(kodai, name)}"'
+        assert re.search(rf'<label class="chip chip-on-deal"><input type="checkbox" {box}', html)
+    assert html.count("Won on the deal") == 3
+    # Unticked, it sends nothing: an untouched form is a plain declaration.
+    sent = next(form for form in forms_in(html) if "cut_joker" in form.names())
+    assert not any(name.startswith("on_deal_") for name in sent.names())
+    # 21-points has no win on the deal.
+    assert "Won on the deal" not in page(scorer, table)
+
+
+def test_a_win_on_the_deal_is_saved_and_the_round_says_so(
+    scorer: Client, kodai: GameSession
+) -> None:
+    data = round_data(kodai, "8S", ON_DEAL, **{f"on_deal_{seat_pk(kodai, 'Asha')}": "on"})
+    response = scorer.post(reverse("games:round_create", args=[kodai.pk]), data)
+
+    assert response.status_code == 302
+    played = Round.objects.get()
+    asha = played.entries.get(player__name="Asha")
+    assert (asha.on_deal, asha.declaration) == (True, "dublees")
+    html = scorer.get(reverse("games:round_detail", args=[kodai.pk, played.pk])).content.decode()
+    assert "Asha · Declared on the deal" in html
+    assert "<li>on the deal: 7 dublees</li>" in html
+    # Opening the edit shows the box ticked, so saving it untouched keeps the win.
+    edit = scorer.get(reverse("games:round_edit", args=[kodai.pk, played.pk])).content.decode()
+    sent = next(form for form in forms_in(edit) if "cut_joker" in form.names())
+    assert sent.data()[f"on_deal_{seat_pk(kodai, 'Asha')}"] == ["on"]
+
+
+def test_seven_dublees_without_the_box_are_refused_with_the_reason(
+    scorer: Client, kodai: GameSession
+) -> None:
+    response = scorer.post(
+        reverse("games:round_create", args=[kodai.pk]), round_data(kodai, "8S", ON_DEAL)
+    )
+    assert response.status_code == 422
+    assert "7 dublees (8 needed, 7 if won on the deal)" in response.content.decode()
+    assert not Round.objects.exists()
+
+
+def test_the_preview_and_arrange_read_the_box(scorer: Client, kodai: GameSession) -> None:
+    asha = seat_pk(kodai, "Asha")
+    cards = {**ON_DEAL, "Asha": ("declared", shuffled(SEVEN_DOUBLES))}
+    data = round_data(kodai, "8S", cards, **{f"on_deal_{asha}": "on"})
+    preview = scorer.post(reverse("games:round_preview", args=[kodai.pk]), data, headers=HTMX)
+    assert "Valid declaration: dublees." in preview.content.decode()
+    arranged = scorer.post(
+        reverse("games:round_arrange", args=[kodai.pk]), {**data, "arrange": asha}, headers=HTMX
+    )
+    form = arranged.context_data["form"]
+    assert form[f"groups_{asha}"].value().count("|") >= 7  # seven dublees, then the rest
+
+
+def test_a_paplu_round_form_offers_the_deal_show(scorer: Client, user: User) -> None:
+    paplu = make_session(user, preset="21-paplu")
+    html = page(scorer, paplu)
+    assert f'name="outcome_{seat_pk(paplu, "Ben")}" value="deal_show"' in html
+    assert "Won on the deal" not in html
+    hands = {**ROUND_1, "Asha": ("declared", WIN_PLAIN), "Ben": ("deal_show", ONE_PURE)}
+    response = scorer.post(
+        reverse("games:round_create", args=[paplu.pk]), round_data(paplu, "8S", hands)
+    )
+    assert response.status_code == 302
+    played = Round.objects.get()
+    html = scorer.get(reverse("games:round_detail", args=[paplu.pk, played.pk])).content.decode()
+    assert "<li>deal show: a fixed 60, whatever the hand holds</li>" in html
+    assert "<li>first drop: pays the declarer only, receives at most 40 from each</li>" in html
