@@ -6,7 +6,6 @@ tap, and the players' phones move on to the next round by themselves."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -45,7 +44,7 @@ def tap_card(page: Page, code: str) -> None:
 
 
 def test_three_phones_enter_their_hands_at_once_and_the_scorer_saves(
-    new_context: Callable[..., Any], screenshot_dir: Path
+    new_context: Callable[..., Any], look_at: Callable[..., None]
 ) -> None:
     scorer = new_context(**TOUCH).new_page()
     user = sign_in(scorer, "olga")
@@ -56,7 +55,7 @@ def test_three_phones_enter_their_hands_at_once_and_the_scorer_saves(
     scorer.get_by_role("button", name="Open table mode").tap()
     expect(scorer.get_by_role("heading", name="Table mode: round 1")).to_be_visible()
     link = scorer.locator("[data-table-url]").input_value()
-    scorer.screenshot(path=screenshot_dir / "table-scorer-open-phone.png")
+    look_at(scorer, "table-scorer-open-phone", full_page=False)
 
     phones = {name: new_context(**TOUCH).new_page() for name in HANDS}
     for name, page in phones.items():
@@ -83,18 +82,18 @@ def test_three_phones_enter_their_hands_at_once_and_the_scorer_saves(
                 tap_card(phones[name], cards[index])
         if index == 10:
             expect(seat_state(scorer, "Ben")).to_have_attribute("data-state", "typing")
-            scorer.screenshot(path=screenshot_dir / "table-scorer-typing-phone.png")
+            look_at(scorer, "table-scorer-typing-phone", full_page=False)
     expect(phones["Ben"].locator('[data-preview="Ben"]')).to_contain_text("Hand points: 102")
     expect(phones["Ben"].locator(".htmx-request")).to_have_count(0)
-    phones["Ben"].screenshot(path=screenshot_dir / "table-seat-complete-phone.png", full_page=True)
+    look_at(phones["Ben"], "table-seat-complete-phone")
     for page in phones.values():
         page.get_by_role("button", name="Hand in").tap()
     for name, page in phones.items():
         expect(page.locator("[data-handed-in]")).to_be_visible()
         expect(seat_state(scorer, name)).to_have_attribute("data-state", "in")
-    phones["Asha"].screenshot(path=screenshot_dir / "table-seat-in-phone.png", full_page=True)
+    look_at(phones["Asha"], "table-seat-in-phone")
     expect(scorer.locator('[data-settlement="Ben"]')).to_be_visible()
-    scorer.screenshot(path=screenshot_dir / "table-scorer-all-in-phone.png", full_page=True)
+    look_at(scorer, "table-scorer-all-in-phone")
 
     scorer.get_by_role("button", name="Save round 1").tap()
 
@@ -103,7 +102,7 @@ def test_three_phones_enter_their_hands_at_once_and_the_scorer_saves(
     expect(scorer.locator('[data-total="Asha"]')).to_have_text("122")
     for page in phones.values():  # each phone moves on by itself
         expect(page.locator("[data-round-title]")).to_have_text("Round 2", timeout=10_000)
-    phones["Ben"].screenshot(path=screenshot_dir / "table-seat-next-round-phone.png")
+    look_at(phones["Ben"], "table-seat-next-round-phone", full_page=False)
     audit = RoundChange.objects.get(action="created")
     assert {hand["entered_by"] for hand in audit.after["entries"]} == {
         "Asha's phone",
