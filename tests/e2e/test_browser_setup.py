@@ -52,7 +52,7 @@ def test_as_root_the_distribution_package_is_the_last_resort(nothing_installed, 
 
     def run(command):
         tried.append(command)
-        if command[-1] == "chromium" and "apt-get" in command:
+        if command[-1] == "chromium-headless-shell" and "apt-get" in command:
             monkeypatch.setenv("CHROMIUM_PATH", path)
             return True
         return command[0] == "apt-get"  # the update works, Playwright's download fails
@@ -72,4 +72,4 @@ def test_when_nothing_works_the_message_names_the_commands(nothing_installed, mo
     assert browser.obtain_chromium() is None
     message = capsys.readouterr().err
     assert "playwright install chromium" in message
-    assert "apt-get install -y chromium" in message
+    assert "apt-get install -y chromium-headless-shell" in message

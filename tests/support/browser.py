@@ -5,6 +5,11 @@ newcomer's first green run has opened real pages: it takes an existing Chromium,
 else Playwright's own download (`playwright install chromium`), else Debian's
 package when it runs as root. Only if all of them fail do the browser tests skip,
 and their skip message says which command would fix it.
+
+Chromium's headless shell comes first where there is one (Debian's
+`chromium-headless-shell`, the same engine without the full browser around it, as
+Playwright's own headless runs use): the browser tests took 145 s of CPU with it
+against 211 s with the full browser (2026-11-23, both on two test processes).
 """
 
 from __future__ import annotations
@@ -14,10 +19,19 @@ import shutil
 import subprocess
 import sys
 
-SYSTEM_PATHS = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
+SYSTEM_PATHS = (
+    "/usr/lib/chromium/chromium-headless-shell",
+    "/usr/bin/chromium-headless-shell",
+    "/usr/bin/chromium",
+    "/usr/bin/chromium-browser",
+    "/usr/bin/google-chrome",
+)
+# Debian's packages, the headless shell first (see above).
+PACKAGES = ("chromium-headless-shell", "chromium")
 HOW_TO_GET_CHROMIUM = (
     "no Chromium found: run `.venv/bin/playwright install chromium`, or "
-    "`apt-get install -y chromium` as root, or set CHROMIUM_PATH to a Chromium binary"
+    "`apt-get install -y chromium-headless-shell` (or `chromium`) as root, or set "
+    "CHROMIUM_PATH to a Chromium binary"
 )
 
 
@@ -44,6 +58,7 @@ def find_chromium(*, playwright_cache: bool = False) -> str | None:
     candidates = [
         os.environ.get("CHROMIUM_PATH", ""),
         *SYSTEM_PATHS,
+        shutil.which("chromium-headless-shell") or "",
         shutil.which("chromium") or "",
         shutil.which("chromium-browser") or "",
     ]
@@ -72,7 +87,9 @@ def obtain_chromium() -> str | None:
             return found
     if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
         env_install = ["env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "install", "-y", "-q"]
-        if _run(["apt-get", "update", "-q"]) and _run([*env_install, "chromium"]):
+        if _run(["apt-get", "update", "-q"]) and any(
+            _run([*env_install, package]) for package in PACKAGES
+        ):
             return find_chromium()
     print(f"browser: {HOW_TO_GET_CHROMIUM}; the browser tests will skip", file=sys.stderr)
     return None
