@@ -245,11 +245,7 @@ def write_hand(
     saved: a late hand) and EntryRejected when the seat has no hand to enter (the
     player is out, the session over)."""
     with transaction.atomic():
-        locked = GameSession.objects.select_for_update().get(pk=session.pk)
-        board = load_scoreboard(locked)
-        entry = new_round_entry(locked, board)
-        if number != entry.number:
-            raise RoundMovedOn(number, entry.number)
+        locked, entry = _open_round(session, number)
         _check_seat_plays(entry, seat)
         table_round, _ = TableRound.objects.get_or_create(session=locked, number=number)
         hand = table_round.hands.filter(seat=seat).first()
@@ -511,11 +507,7 @@ def save_table_round(session: GameSession, number: int, user: AnyUser) -> Round:
     RoundMovedOn if it is saved already (a double tap finds it), RoundNotReady while
     a hand is missing or the round does not check."""
     with transaction.atomic():
-        locked = GameSession.objects.select_for_update().get(pk=session.pk)
-        board = load_scoreboard(locked)
-        entry = new_round_entry(locked, board)
-        if number != entry.number:
-            raise RoundMovedOn(number, entry.number)
+        locked, entry = _open_round(session, number)
         if entry.finished:
             raise EntryRejected("This session is over: it takes no new rounds.")
         table_round = TableRound.objects.filter(session=locked, number=number).first()
@@ -534,3 +526,13 @@ def save_table_round(session: GameSession, number: int, user: AnyUser) -> Round:
         if not check.valid:
             raise RoundNotReady("The round does not check yet: see the problems.", check)
         return _save(locked, entry, table_round, hands, check, user)
+
+
+def _open_round(session: GameSession, number: int) -> tuple[GameSession, RoundEntry]:
+    """Inside a transaction: the session locked and round ``number``'s entry, or
+    RoundMovedOn when that round is not the one being entered."""
+    locked = GameSession.objects.select_for_update().get(pk=session.pk)
+    entry = new_round_entry(locked, load_scoreboard(locked))
+    if number != entry.number:
+        raise RoundMovedOn(number, entry.number)
+    return locked, entry
