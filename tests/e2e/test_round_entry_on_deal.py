@@ -4,6 +4,8 @@ saved with it ticked is a win on the deal."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -15,7 +17,9 @@ from tests.support.pages import fill_round, player, preview, sign_in
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-def test_won_on_the_deal_is_offered_to_the_declared_player_and_saved(phone_page: Page) -> None:
+def test_won_on_the_deal_is_offered_to_the_declared_player_and_saved(
+    phone_page: Page, look_at: Callable[..., None]
+) -> None:
     page = phone_page
     user = sign_in(page, "asha")
     session = create_session(
@@ -37,6 +41,8 @@ def test_won_on_the_deal_is_offered_to_the_declared_player_and_saved(phone_page:
     boxes["Asha"].check()
     # Seven dublees declare once the box is ticked: the rules arrange them as dealt.
     expect(preview(page, "Asha")).to_contain_text("Valid declaration: dublees.")
+    player(page, "Asha").scroll_into_view_if_needed()
+    look_at(page, "round-on-deal-phone", full_page=False)
     page.get_by_role("button", name="Save round").click()
 
     expect(page.get_by_text("Round 1 saved.")).to_be_visible()
