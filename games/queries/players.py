@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Max, Min, Q, Sum
+from django.db.models import Q
 
 from games.models import GameSession, League, Player, Preset, Seat
-from games.queries.standings import RoundFigures, net_totals
+from games.queries.standings import RoundFigures, figures, net_totals
+from games.services.standing_months import seat_figures
 
 
 @dataclass(frozen=True)
@@ -36,19 +37,7 @@ def player_groups(player: Player, visible: Q) -> list[PlayerGroup]:
         Seat.objects.filter(player=player, rounds_played__gt=0)
         .filter(session__in=GameSession.objects.filter(visible).values("pk"))
         .values("session__league_id", "session__preset")
-        .annotate(
-            n_sessions=Count("id"),
-            n_sessions_won=Count("id", filter=Q(won=True)),
-            n_rounds=Sum("rounds_played"),
-            n_rounds_won=Sum("rounds_won"),
-            n_drops=Sum("drops"),
-            n_points=Sum("points"),
-            # Both ends of both: which is "best" depends on the preset's totals.
-            best_high=Max("best_round"),
-            best_low=Min("best_round"),
-            worst_high=Max("worst_round"),
-            worst_low=Min("worst_round"),
-        )
+        .annotate(**seat_figures())  # both ends of best and worst: the preset decides
         .order_by()
     )
     leagues = League.objects.in_bulk({row["session__league_id"] for row in rows} - {None})
@@ -63,14 +52,7 @@ def player_groups(player: Player, visible: Q) -> list[PlayerGroup]:
                 league=league,
                 preset=preset,
                 preset_label=labels.get(preset, preset),
-                sessions=row["n_sessions"],
-                sessions_won=row["n_sessions_won"],
-                rounds=row["n_rounds"] or 0,
-                rounds_won=row["n_rounds_won"] or 0,
-                drops=row["n_drops"] or 0,
-                points=row["n_points"] or 0,
-                best_round=row["best_high"] if net else row["best_low"],
-                worst_round=row["worst_low"] if net else row["worst_high"],
+                **figures(row, net),
             )
         )
     groups.sort(key=lambda g: (g.league is None, g.league.name if g.league else "", g.preset))

@@ -89,33 +89,35 @@ def standings_of(
     (`RatingChange`). At most four queries, whatever the size of the league.
     """
     net = league_is_net(league)
-    figures = _figures(league, date_from, date_to)
-    players = Player.objects.in_bulk(figures)
-    ratings = _ratings(league, list(figures), date_to)
+    summed = _summed(league, date_from, date_to)
+    players = Player.objects.in_bulk(summed)
+    ratings = _ratings(league, list(summed), date_to)
     rows = [
-        StandingRow(
-            player=players[pk],
-            sessions=mine["sessions"],
-            sessions_won=mine["sessions_won"],
-            rounds=mine["rounds"] or 0,
-            rounds_won=mine["rounds_won"] or 0,
-            drops=mine["drops"] or 0,
-            points=mine["points"] or 0,
-            # A round's best is its highest score in net totals, its lowest in penalty.
-            best_round=mine["best_high"] if net else mine["best_low"],
-            worst_round=mine["worst_low"] if net else mine["worst_high"],
-            rating=rating,
-            mu=mu,
-            sigma=sigma,
-        )
-        for pk, mine in figures.items()
+        StandingRow(player=players[pk], **figures(mine, net), rating=rating, mu=mu, sigma=sigma)
+        for pk, mine in summed.items()
         for rating, mu, sigma in [ratings.get(pk, (None, None, None))]
     ]
     rows.sort(key=lambda row: _order(row, net))
     return rows
 
 
-def _figures(
+def figures(summed: dict, net: bool) -> dict:
+    """The figures of a row (`RoundFigures` and its neighbours) from seats summed as
+    `standing_months.seat_figures` names them: sums of nothing are 0, and a round's
+    best is its highest score in net totals, its lowest in penalty totals."""
+    return {
+        "sessions": summed["sessions"],
+        "sessions_won": summed["sessions_won"],
+        "rounds": summed["rounds"] or 0,
+        "rounds_won": summed["rounds_won"] or 0,
+        "drops": summed["drops"] or 0,
+        "points": summed["points"] or 0,
+        "best_round": summed["best_high"] if net else summed["best_low"],
+        "worst_round": summed["worst_low"] if net else summed["worst_high"],
+    }
+
+
+def _summed(
     league: League, date_from: datetime.date | None, date_to: datetime.date | None
 ) -> dict[int, dict]:
     """player id → their figures in the league between the dates: the whole months
@@ -138,7 +140,7 @@ def _figures(
         else:
             months = months.filter(month__lt=last)
             cut.append(Q(session__played_on__range=(last, date_to)))
-    figures = {
+    summed = {
         row.pop("player_id"): row
         for row in months.values("player_id").annotate(
             sessions=Sum("sessions"),
@@ -161,8 +163,8 @@ def _figures(
         if date_to is not None:
             seats = seats.filter(session__played_on__lte=date_to)
         for row in seats.values("player_id").annotate(**standing_months.seat_figures()):
-            _add(figures.setdefault(row.pop("player_id"), {}), row)
-    return figures
+            _add(summed.setdefault(row.pop("player_id"), {}), row)
+    return summed
 
 
 def _add(total: dict, more: dict) -> None:
