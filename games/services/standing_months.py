@@ -38,8 +38,11 @@ def month_of(day: datetime.date) -> datetime.date:
 
 
 def month_end(month: datetime.date) -> datetime.date:
-    following = (month + datetime.timedelta(days=32)).replace(day=1)
-    return following - datetime.timedelta(days=1)
+    """The last day of ``month`` (a month's first day), December 9999 included: a
+    date filter may reach the calendar's end."""
+    if month.month == 12:
+        return month.replace(day=31)
+    return month.replace(month=month.month + 1) - datetime.timedelta(days=1)
 
 
 def seat_figures() -> dict:

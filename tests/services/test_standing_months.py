@@ -64,3 +64,4 @@ def test_month_ends_know_leap_years_and_december() -> None:
     assert month_end(datetime.date(2024, 2, 1)) == datetime.date(2024, 2, 29)
     assert month_end(datetime.date(2023, 2, 1)) == datetime.date(2023, 2, 28)
     assert month_end(datetime.date(2024, 12, 1)) == datetime.date(2024, 12, 31)
+    assert month_end(datetime.date(9999, 12, 1)) == datetime.date(9999, 12, 31)  # no overflow
