@@ -44,6 +44,10 @@ class RefreshesResults:
     def session_of(self, obj) -> GameSession | None:
         raise NotImplementedError
 
+    def leagues_of(self, form, session: GameSession) -> set[int | None]:
+        """The leagues whose standings an edit on ``form`` may change."""
+        return {session.league_id}
+
     def save_related(self, request, form, formsets, change) -> None:
         super().save_related(request, form, formsets, change)
         session = self.session_of(form.instance)
@@ -51,8 +55,7 @@ class RefreshesResults:
             refresh_session(session)
             # An edit here may move a session, re-date it or give a seat to another
             # player: the league's standings months are rebuilt rather than patched.
-            league = form.initial.get("league") if isinstance(form.instance, GameSession) else None
-            standing_months.rebuild({session.league_id, league} - {None})
+            standing_months.rebuild(self.leagues_of(form, session) - {None})
 
     def delete_model(self, request, obj) -> None:
         session = self.session_of(obj)
@@ -152,6 +155,10 @@ class GameSessionAdmin(RefreshesResults, admin.ModelAdmin):
 
     def session_of(self, obj: GameSession) -> GameSession:
         return obj
+
+    def leagues_of(self, form, session: GameSession) -> set[int | None]:
+        # A session moved to another league leaves the one it was in, too.
+        return {session.league_id, form.initial.get("league")}
 
 
 @admin.register(Seat)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 
+from django.contrib.auth import SESSION_KEY
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
@@ -99,6 +100,4 @@ def unchanged_for_token(token: str, stamp: str | None) -> bool:
 def signed_in(request: HttpRequest) -> bool:
     """Whether the browser holds a signed-in session, read from the session store
     (the cache first: SESSION_ENGINE is cached_db) without loading the user."""
-    from django.contrib.auth import SESSION_KEY
-
     return SESSION_KEY in request.session
