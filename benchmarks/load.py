@@ -2,8 +2,9 @@
 
     .venv/bin/python benchmarks/load.py --json            # 50 clients, 60 seconds
 
-Creates a database of its own (``scorekeeper_load`` on 127.0.0.1, dropped and
-recreated; never the dev or test database), starts gunicorn on 127.0.0.1 with
+Creates a database of its own (``scorekeeper_load`` on 127.0.0.1, or --database
+scorekeeper_load_…; dropped and recreated; never the dev or test database), starts
+gunicorn on 127.0.0.1 (--port, 8765) with
 production settings, and drives N concurrent clients through a realistic mix: view
 a session page, preview a round being typed (HTMX), save a round, view a league's
 standings. Each client scores its own table (as phones at different tables do) and
@@ -14,7 +15,24 @@ as signing in is not. Then it prints requests/s, p50/p99 latency
 and errors, per action and overall, and checks consistency: every round a client
 saw saved is in the database exactly once, numbers are gapless, and every stored
 score and total equals a recomputation by the rules service. It also measures a
-bare "hello" view on the same server: the framework's floor.
+bare "hello" view on the same server: the framework's floor. The report gives the
+mix's p99 and the save's, the throughput beside what the clients asked for (one
+action per pause; a save is two requests, the page and the POST), errors and
+inconsistencies, each against issue 13's targets.
+
+    REDIS_URL=redis://127.0.0.1:6379/13 .venv/bin/python benchmarks/load.py --poll --workers 1
+    REDIS_URL=redis://127.0.0.1:6379/13 .venv/bin/python benchmarks/load.py --poll --workers 2
+
+The poll run (--poll) measures what a table's live view costs: every client holds
+its session page's poll address with the stamp the page gave it and asks it again
+and again without pausing, as phones whose table has not changed do every few
+seconds; the server answers 204 (unchanged) from the cache, without the database
+(games/live.py). It prints unchanged polls per second and the database's
+transactions per poll (0 when the cache answers). It needs the shared cache:
+REDIS_URL (or --cache-url) names the Redis server and database, and every worker
+and this script's own set-up use it (a per-process memory cache would never hold
+the stamps the set-up wrote, so every poll would go to the database). The mix uses
+it too when given.
 """
 
 from __future__ import annotations
@@ -62,11 +80,26 @@ ROUNDS = [
     ("5H", [("declared", PLAIN), ("middle_drop", ""), ("shown", LOOSE)]),
 ]
 MIX = [("view", 40), ("preview", 30), ("save", 15), ("standings", 15)]
+# Requests per action: a save first opens the page for its form's hidden fields.
+REQUESTS_PER_ACTION = 1 + dict(MIX)["save"] / sum(weight for _, weight in MIX)
+# Issue 13's targets for a quiet 2-core machine.
+TARGETS = {
+    "mix_p99_ms": 200,
+    "save_p99_ms": 250,
+    "throughput_share": 0.95,
+    "unchanged_polls_per_s": 600,
+}
+STAMPED_POLL = re.compile(r'hx-get="([^"]*/scoreboard/\?v=[^"]+)"')
 
 
-def environment(static_root: str) -> dict[str, str]:
+def environment(static_root: str, cache_url: str | None, database: str) -> dict[str, str]:
+    cache = {}
+    if cache_url:
+        # A prefix of this run's own: other runs' keys in that Redis stay apart.
+        cache = {"REDIS_URL": cache_url, "DJANGO_CACHE_PREFIX": f"load-{secrets.token_hex(4)}"}
     return {
         **os.environ,
+        **cache,
         "DJANGO_ENV": "production",
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
@@ -74,18 +107,32 @@ def environment(static_root: str) -> dict[str, str]:
         "DJANGO_SECURE_COOKIES": "0",
         "DJANGO_HSTS_SECONDS": "0",
         "DJANGO_STATIC_ROOT": static_root,
-        "DATABASE_URL": f"{PG}/{DATABASE}",
+        "DATABASE_URL": f"{PG}/{database}",
         "DATABASE_CONN_MAX_AGE": "60",
         "DJANGO_LOG_LEVEL": "WARNING",
     }
 
 
-def recreate_database() -> None:
+def forget_cache_keys(env: dict[str, str]) -> None:
+    """Deletes this run's keys (its own prefix) from the shared Redis, and only them:
+    other runs and other apps may use the same database."""
+    prefix = env.get("DJANGO_CACHE_PREFIX")
+    if not env.get("REDIS_URL") or not prefix:
+        return
+    import redis
+
+    client = redis.Redis.from_url(env["REDIS_URL"])
+    keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
+    for first in range(0, len(keys), 1000):
+        client.delete(*keys[first : first + 1000])
+
+
+def recreate_database(database: str) -> None:
     import psycopg
 
     with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {DATABASE}")
+        conn.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{database}"')
 
 
 @dataclass
@@ -102,9 +149,14 @@ def set_up(clients: int) -> tuple[list[Table], int, str]:
     import django
 
     django.setup()
+    from importlib import import_module
+
+    from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.auth.models import User
-    from django.contrib.sessions.backends.db import SessionStore
+
+    # The app's own session store (cached_db): with Redis the sign-ins are there too.
+    session_store = import_module(settings.SESSION_ENGINE).SessionStore
 
     from games.models import League, Membership
     from games.services.rounds import check_round, new_round_entry, save_round
@@ -116,7 +168,7 @@ def set_up(clients: int) -> tuple[list[Table], int, str]:
     for n in range(clients + 1):
         user = User.objects.create_user(f"phone{n}", password=secrets.token_urlsafe(12))
         Membership.objects.create(league=league, user=user, role=Membership.Role.SCORER)
-        store = SessionStore()
+        store = session_store()
         store[SESSION_KEY] = str(user.pk)
         store[BACKEND_SESSION_KEY] = "axes.backends.AxesBackend"
         store[HASH_SESSION_KEY] = user.get_session_auth_hash()
@@ -146,6 +198,9 @@ HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
 class Result:
     latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     errors: Counter = field(default_factory=Counter)
+    statuses: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
+    # Seconds the clients were asking, from their first measured pause to the end.
+    active_seconds: float = 0.0
     saved: dict[int, int] = field(default_factory=dict)  # session pk → rounds it saved
 
 
@@ -202,6 +257,7 @@ class Client(threading.Thread):
             return text if response.status < 400 else None
         with self.lock:
             self.result.latencies[action].append(elapsed)
+            self.result.statuses[action][response.status] += 1
             if response.status >= 400 and not (action == "save" and response.status == 409):
                 self.result.errors[f"{action}: HTTP {response.status}"] += 1
         return text if response.status < 400 else None
@@ -215,6 +271,19 @@ class Client(threading.Thread):
             data[f"groups_{seat}"] = groups
         return data
 
+    def poll(self, page: str) -> None:
+        """The live view of a table that does not change: the poll address the page
+        holds (with its stamp), asked again and again without a pause."""
+        html = self.call("view", "GET", page, record=False) or ""
+        found = STAMPED_POLL.search(html)
+        if found is None:
+            with self.lock:
+                self.result.errors["poll: no stamped poll address on the page"] += 1
+            return
+        url = found.group(1).replace("&amp;", "&")
+        while time.monotonic() < self.deadline:
+            self.call("poll", "GET", url, headers={"HX-Request": "true"})
+
     def run(self) -> None:
         actions, weights = zip(*MIX, strict=True)
         page = f"/sessions/{self.table.session_pk}/" if self.table else "/hello/"
@@ -226,6 +295,10 @@ class Client(threading.Thread):
         if self.table and self.only is None:
             # Opening the page for the CSRF cookie: setup, like signing in, not measured.
             self.call("view", "GET", page, record=False)
+        if self.only == "poll":
+            self.poll(page)
+            return
+        began = time.monotonic()
         while time.monotonic() < self.deadline:
             if self.think:
                 # A person between two taps: exponential pauses with this mean.
@@ -269,6 +342,7 @@ class Client(threading.Thread):
                 if text is not None and "saved." in text:
                     self.saved += 1
         with self.lock:
+            self.result.active_seconds += max(0.0, self.deadline - began)
             if self.table:
                 self.result.saved[self.table.session_pk] = self.saved
 
@@ -305,7 +379,37 @@ def summary(result: Result, elapsed: float) -> dict:
         "errors": sum(result.errors.values()),
         "error_kinds": dict(result.errors),
         "by_action": {action: figures(v) for action, v in sorted(result.latencies.items())},
+        "statuses": {
+            action: {str(code): n for code, n in sorted(counts.items())}
+            for action, counts in sorted(result.statuses.items())
+        },
     }
+
+
+def asked_per_s(result: Result, elapsed: float, think_ms: float) -> float | None:
+    """What the clients ask for: each one action per pause (``think_ms`` on average)
+    while it is active (the clients start over the first pause), as if the server
+    answered at once; None without pauses (they ask for all it gives). The clients
+    wait for each answer before pausing again, so latency alone takes a share: a
+    mean answer of 50 ms after 1 s pauses is 95%."""
+    if think_ms <= 0 or elapsed <= 0:
+        return None
+    actions = result.active_seconds / (think_ms / 1000)
+    return round(actions * REQUESTS_PER_ACTION / elapsed, 1)
+
+
+def database_transactions(database: str) -> int:
+    """Transactions the load database has committed or rolled back so far. Django
+    runs each query outside a transaction in its own, so this counts queries too.
+    The server publishes its counts within a second or so of the work."""
+    import psycopg
+
+    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = %s",
+            (database,),
+        ).fetchone()
+    return int(row[0])
 
 
 def consistency(tables: list[Table], result: Result) -> dict:
@@ -369,14 +473,46 @@ def main() -> int:
         default=1000,
         help="mean pause of a client between requests (0: as fast as the server answers)",
     )
+    parser.add_argument(
+        "--poll",
+        action="store_true",
+        help="the poll run: unchanged live polls without pauses instead of the mix "
+        "(--clients defaults to 8, --think-ms is not used)",
+    )
+    parser.add_argument(
+        "--cache-url",
+        default=os.environ.get("REDIS_URL") or os.environ.get("DJANGO_CACHE_URL"),
+        help="the shared cache, e.g. redis://127.0.0.1:6379/13 (default: $REDIS_URL; "
+        "none: each process its own memory)",
+    )
+    parser.add_argument(
+        "--database",
+        default=DATABASE,
+        help="its own database, dropped and made again (the name must start with "
+        "scorekeeper_load: two runs at once need two names)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if not re.fullmatch(r"scorekeeper_load\w*", args.database):
+        parser.error("--database must start with scorekeeper_load (it is dropped)")
+    if args.poll and "--clients" not in sys.argv:
+        args.clients = 8  # enough connections to keep one worker's threads busy
+    if args.poll and not args.cache_url:
+        # The set-up saves the sessions in this process: their stamps reach the
+        # workers only through a shared cache (each worker's own memory never holds
+        # them, and every poll would go to the database).
+        parser.error(
+            "the poll run needs the shared cache the workers read the stamps from: "
+            "give --cache-url redis://127.0.0.1:6379/N (or set REDIS_URL)"
+        )
 
+    # What else the machine was doing before this run added its own load.
+    load_before = [round(load, 2) for load in os.getloadavg()]
     static_root = tempfile.mkdtemp(prefix="scorekeeper-static-")
-    env = environment(static_root)
+    env = environment(static_root, args.cache_url, args.database)
     os.environ.update(env)
     os.environ["DJANGO_SETTINGS_MODULE"] = "scorekeeper.settings"
-    recreate_database()
+    recreate_database(args.database)
     manage = [sys.executable, str(ROOT / "manage.py")]
     subprocess.run([*manage, "migrate", "--noinput", "-v0"], env=env, check=True, cwd=ROOT)
     subprocess.run([*manage, "collectstatic", "--noinput", "-v0"], env=env, check=True, cwd=ROOT)
@@ -394,6 +530,7 @@ def main() -> int:
         ],
         env=env, cwd=ROOT,
     )  # fmt: skip
+    think = args.think_ms / 1000
     try:
         for _ in range(100):
             try:
@@ -403,14 +540,25 @@ def main() -> int:
                     break
             except OSError:
                 time.sleep(0.2)
-        think = args.think_ms / 1000
-        hello, hello_elapsed = drive(
-            args.port, tables, shared, slug, args.hello_seconds, only="hello", think=think
-        )
-        mix, mix_elapsed = drive(args.port, tables, shared, slug, args.seconds, think=think)
+        if args.poll:
+            # The floor as the polls meet it: as fast as the server answers.
+            hello, hello_elapsed = drive(
+                args.port, tables, shared, slug, args.hello_seconds, only="hello"
+            )
+            # Every table opened once (not measured), then the stamped polls.
+            before = database_transactions(args.database)
+            run, run_elapsed = drive(args.port, tables, shared, slug, args.seconds, only="poll")
+            time.sleep(2)  # the server publishes its counts a moment later
+            transactions = database_transactions(args.database) - before
+        else:
+            hello, hello_elapsed = drive(
+                args.port, tables, shared, slug, args.hello_seconds, only="hello", think=think
+            )
+            run, run_elapsed = drive(args.port, tables, shared, slug, args.seconds, think=think)
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)
+        forget_cache_keys(env)
 
     from django.db import connections
 
@@ -420,40 +568,88 @@ def main() -> int:
             "gunicorn_workers": args.workers,
             "threads_per_worker": args.threads,
             "cpus": os.cpu_count(),
+            "cache": "redis (shared)" if args.cache_url else "memory of each process",
+            "load_average_before": load_before,
         },
         "clients": args.clients,
         "seconds": args.seconds,
-        "think_ms": args.think_ms,
-        "mix": summary(mix, mix_elapsed),
         "hello": summary(hello, hello_elapsed),
-        "consistency": consistency(tables, mix),
+        "targets": TARGETS,
     }
-    report["p99_ratio_to_hello"] = (
-        round(report["mix"]["p99_ms"] / report["hello"]["p99_ms"], 1)
-        if report["hello"]["p99_ms"]
-        else None
-    )
+    if args.poll:
+        polls = summary(run, run_elapsed)
+        unchanged = run.statuses["poll"][204]
+        report["poll"] = polls | {
+            "unchanged_per_s": round(unchanged / run_elapsed, 1),
+            "unchanged_per_s_per_worker": round(unchanged / run_elapsed / args.workers, 1),
+            "database_transactions_per_poll": (
+                round(transactions / polls["requests"], 3) if polls["requests"] else None
+            ),
+        }
+        ok = polls["errors"] == 0 and unchanged == polls["requests"] > 0
+    else:
+        mix = summary(run, run_elapsed)
+        asked = asked_per_s(run, run_elapsed, args.think_ms)
+        report["think_ms"] = args.think_ms
+        report["mix"] = mix | {
+            "save_p99_ms": mix["by_action"].get("save", {}).get("p99_ms"),
+            "asked_per_s": asked,
+            "throughput_share": round(mix["requests_per_s"] / asked, 3) if asked else None,
+        }
+        report["consistency"] = consistency(tables, run)
+        report["p99_ratio_to_hello"] = (
+            round(mix["p99_ms"] / report["hello"]["p99_ms"], 1)
+            if report["hello"]["p99_ms"] and mix["p99_ms"]
+            else None
+        )
+        ok = mix["errors"] == 0 and report["consistency"]["inconsistencies"] == 0
     if args.json:
         print(json.dumps(report, indent=1))
     else:
-        mixed, floor = report["mix"], report["hello"]
+        print_report(report, args)
+    return 0 if ok else 1
+
+
+def print_report(report: dict, args) -> None:
+    """The figures issue 13 asks for, each beside its target."""
+    targets, floor = report["targets"], report["hello"]
+    print(
+        f"{args.clients} clients, {args.seconds:.0f} s, gunicorn {args.workers}×{args.threads}, "
+        f"cache: {report['server']['cache']}, "
+        f"load average before {report['server']['load_average_before']}"
+    )
+    if args.poll:
+        poll = report["poll"]
         print(
-            f"{args.clients} clients, {args.seconds:.0f} s, gunicorn {args.workers}×{args.threads}"
+            f"poll:  {poll['unchanged_per_s']} unchanged polls/s "
+            f"({poll['unchanged_per_s_per_worker']} per worker; target ≥ "
+            f"{targets['unchanged_polls_per_s']} for one), p50 {poll['p50_ms']} ms, "
+            f"p99 {poll['p99_ms']} ms, answers {poll['statuses'].get('poll', {})}, "
+            f"errors {poll['errors']}, database transactions per poll "
+            f"{poll['database_transactions_per_poll']}"
+        )
+    else:
+        mix = report["mix"]
+        share = mix["throughput_share"]
+        print(
+            f"mix:   p99 {mix['p99_ms']} ms (target ≤ {targets['mix_p99_ms']}), "
+            f"p50 {mix['p50_ms']} ms; save p99 {mix['save_p99_ms']} ms "
+            f"(target ≤ {targets['save_p99_ms']})"
         )
         print(
-            f"mix:   {mixed['requests_per_s']} req/s, p50 {mixed['p50_ms']} ms, "
-            f"p99 {mixed['p99_ms']} ms, errors {mixed['errors']}"
+            f"       {mix['requests_per_s']} req/s of {mix['asked_per_s']} asked for"
+            + (f" ({share:.0%}; target ≥ {targets['throughput_share']:.0%})" if share else "")
+            + f", errors {mix['errors']} {mix['error_kinds'] or ''}, "
+            f"inconsistencies {report['consistency']['inconsistencies']}"
         )
-        for action, row in mixed["by_action"].items():
+        for action, row in mix["by_action"].items():
             timing = f"p50 {row['p50_ms']} ms, p99 {row['p99_ms']} ms"
             print(f"  {action:10} {row['requests']:6} req, {timing}")
-        print(
-            f"hello: {floor['requests_per_s']} req/s, p50 {floor['p50_ms']} ms, "
-            f"p99 {floor['p99_ms']} ms, errors {floor['errors']}"
-        )
         print("consistency:", report["consistency"])
-    ok = report["mix"]["errors"] == 0 and report["consistency"]["inconsistencies"] == 0
-    return 0 if ok else 1
+    print(
+        f"hello: {floor['requests_per_s']} req/s, p50 {floor['p50_ms']} ms, "
+        f"p99 {floor['p99_ms']} ms, errors {floor['errors']} (the framework's floor)"
+    )
 
 
 if __name__ == "__main__":

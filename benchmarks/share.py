@@ -45,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 # The database and Django set-up the other benchmarks use (benchmarks/http.py had them
 # before the share page folded its rounds, so "before" runs still work).
 from benchmarks.http import drop_database, recreate_database, set_up_django  # noqa: E402
+from benchmarks.long_sessions import copy_rounds  # noqa: E402
 
 PLAYERS = ("Asha", "Ben", "Chen", "Dev")
 # Valid 21-points rounds under cut 8S (RULES.md §7 and the rules tests), seat order;
@@ -68,10 +69,7 @@ def log(message: str) -> None:
 def fill(rounds: int):
     """One session of ``rounds`` rounds; returns it."""
     from django.contrib.auth.models import User
-    from django.db import transaction
 
-    from games.models import HandEntry, Round
-    from games.services.results import refresh_session
     from games.services.rounds import check_round, new_round_entry, save_round
     from games.services.sessions import create_session
 
@@ -86,41 +84,8 @@ def fill(rounds: int):
         check = check_round(entry, "8S", typed, final=True)
         assert check.valid, (check.errors, [p.errors for p in check.players])
         save_round(entry, check, user)
-    templates = [
-        (played, list(played.entries.all())) for played in session.rounds.order_by("number")
-    ]
     log(f"copying {rounds} rounds")
-    with transaction.atomic():
-        batch = 2000
-        for start in range(len(templates) + 1, rounds + 1, batch):
-            numbers = range(start, min(rounds, start + batch - 1) + 1)
-            made = Round.objects.bulk_create(
-                Round(
-                    session=session,
-                    number=number,
-                    dealer=seats[(number - 1) % len(seats)],
-                    cut_joker=templates[(number - 1) % len(templates)][0].cut_joker,
-                    entered_by=user,
-                )
-                for number in numbers
-            )
-            HandEntry.objects.bulk_create(
-                HandEntry(
-                    round=played,
-                    player_id=entry.player_id,
-                    outcome=entry.outcome,
-                    groups=entry.groups,
-                    declaration=entry.declaration,
-                    hand_points=entry.hand_points,
-                    value_points=entry.value_points,
-                    claims=entry.claims,
-                    score=entry.score,
-                    breakdown=entry.breakdown,
-                )
-                for played in made
-                for entry in templates[(played.number - 1) % len(templates)][1]
-            )
-        refresh_session(session)
+    copy_rounds(session, user, rounds, batch=2000)
     return session
 
 

@@ -10,6 +10,10 @@ viewer) keeps no rights over the sessions they started in it.
 - **manage** (stakes, the share link): its creator, or a league owner;
 - a league's pages: its members; its house rules and members: its owners;
 - a share link: anyone holding it, read-only;
+- an invite link (issue 15): anyone signed in holding it may join its league with its
+  role while it works; its league's owners make and revoke them;
+- a player name: a league's members may claim a player of its sessions as themselves;
+  the claimant or an owner undoes the claim;
 - a table link (table mode): anyone holding it may pick a free seat of a player still
   in; the phone that picked it (its signed seat cookie) may then enter that seat's
   hand of the round being entered, and nothing else. Scorers (write) open, replace
@@ -24,7 +28,8 @@ for lists.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from dataclasses import dataclass
+from typing import Literal, TypeVar
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -33,7 +38,16 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Count, F, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 
-from games.models import GameSession, League, Membership, Round, Seat
+from games.models import (
+    GameSession,
+    League,
+    LeagueInvite,
+    Membership,
+    Player,
+    PlayerClaim,
+    Round,
+    Seat,
+)
 
 AnyUser = AbstractBaseUser | AnonymousUser
 Need = Literal["view", "write", "manage"]
@@ -55,65 +69,100 @@ REFUSALS: dict[Need, str] = {
 # --- Sessions --------------------------------------------------------------------------
 
 
-def _has_role(user: AnyUser, session: GameSession, roles: Sequence[str]) -> bool:
+@dataclass(frozen=True)
+class Rights:
+    """What one user may do with one session, decided with (at most) one query: a page
+    that needs several answers (the session page: view, write, manage) asks once."""
+
+    view: bool = False
+    write: bool = False
+    manage: bool = False
+
+    def allow(self, need: Need) -> bool:
+        return getattr(self, need)
+
+
+def rights_in(user: AnyUser, session: GameSession) -> Rights:
     if not user.is_authenticated:
-        return False
+        return Rights()
     if session.league_id is None:
-        return session.created_by_id == user.pk
-    return Membership.objects.filter(
-        league_id=session.league_id, user=user, role__in=roles
-    ).exists()
+        own = session.created_by_id == user.pk
+        return Rights(own, own, own)
+    role = (
+        Membership.objects.filter(league_id=session.league_id, user=user)
+        .values_list("role", flat=True)
+        .first()
+    )
+    return Rights(
+        view=role in ROLES_FOR["view"],
+        write=role in ROLES_FOR["write"],
+        manage=role in ROLES_FOR["manage"],
+    )
 
 
 def can_view(user: AnyUser, session: GameSession) -> bool:
-    return _has_role(user, session, ROLES_FOR["view"])
+    return rights_in(user, session).view
 
 
 def can_write(user: AnyUser, session: GameSession) -> bool:
     """Add, edit and delete rounds, end the session, rejoin players: its creator, or
     a league owner or scorer."""
-    return _has_role(user, session, ROLES_FOR["write"])
+    return rights_in(user, session).write
 
 
 def can_manage(user: AnyUser, session: GameSession) -> bool:
     """Set the stakes and replace the share link: its creator, or a league owner."""
-    return _has_role(user, session, ROLES_FOR["manage"])
+    return rights_in(user, session).manage
 
 
-def session_for(user: AnyUser, pk: int, need: Need = "view") -> GameSession:
-    """The session, if ``user`` may see it and do what they ``need``: a 404 for a
-    session they may not see, a 403 for one they may see but not change."""
+def session_with_rights(user: AnyUser, pk: int, need: Need = "view") -> tuple[GameSession, Rights]:
+    """The session, if ``user`` may see it and do what they ``need``, with all that
+    they may do in it: a 404 for a session they may not see, a 403 for one they may
+    see but not change."""
     session = (
         GameSession.objects.select_related("league", "created_by", "first_dealer__player")
         .filter(pk=pk)
         .first()
     )
-    if session is None or not can_view(user, session):
+    rights = rights_in(user, session) if session is not None else Rights()
+    if not rights.view:
         raise Http404("No such session.")
-    if need != "view" and not _has_role(user, session, ROLES_FOR[need]):
+    if not rights.allow(need):
         raise PermissionDenied(REFUSALS[need])
-    return session
+    return session, rights
+
+
+def session_for(user: AnyUser, pk: int, need: Need = "view") -> GameSession:
+    """The session, if ``user`` may see it and do what they ``need`` (see
+    ``session_with_rights``)."""
+    return session_with_rights(user, pk, need)[0]
+
+
+# A row of a session's own: one of its rounds or seats.
+OfSession = TypeVar("OfSession", Round, Seat)
 
 
 def round_for(user: AnyUser, pk: int, round_pk: int, need: Need = "view") -> Round:
     """A round of a session ``user`` may see (and change, as ``session_for`` decides)."""
     session = session_for(user, pk, need)
-    played = session.rounds.select_related("dealer__player").filter(pk=round_pk).first()
-    if played is None:
-        raise Http404("No such round.")
-    played.session = session  # already loaded, with the access check done
-    return played
+    return _one_of(session, session.rounds.select_related("dealer__player"), round_pk, "round")
 
 
 def seat_for(user: AnyUser, pk: int, seat_pk: int, need: Need = "view") -> Seat:
     """A seat at a session ``user`` may see (and change, as ``session_for`` decides);
     a 404 for a seat of another session."""
     session = session_for(user, pk, need)
-    seat = session.seats.select_related("player").filter(pk=seat_pk).first()
-    if seat is None:
-        raise Http404("No such seat.")
-    seat.session = session  # already loaded, with the access check done
-    return seat
+    return _one_of(session, session.seats.select_related("player"), seat_pk, "seat")
+
+
+def _one_of(session: GameSession, rows: QuerySet[OfSession], pk: int, what: str) -> OfSession:
+    """Row ``pk`` of one of ``session``'s own tables (its rounds, its seats), else a 404,
+    with the session it belongs to already loaded and its access check done."""
+    row = rows.filter(pk=pk).first()
+    if row is None:
+        raise Http404(f"No such {what}.")
+    row.session = session
+    return row
 
 
 def session_for_share_token(token: str) -> GameSession:
@@ -201,13 +250,20 @@ def sessions_visible_to(user: AnyUser) -> QuerySet[GameSession]:
     ).distinct()
 
 
-def visible_sessions(user: AnyUser, league_ids: Sequence[int]) -> Q:
+def visible_sessions(user: AnyUser, league_ids: Sequence[int], through: str = "") -> Q:
     """The sessions ``user`` may see, as ``can_view`` decides one by one, as a Q over
     GameSession for queries that join it: the ones they created outside any league and
-    those of the leagues (``league_ids``, see ``member_league_ids``) they belong to."""
+    those of the leagues (``league_ids``, see ``member_league_ids``) they belong to.
+
+    ``through`` is the path to the session from another model ("session__" for
+    seats, "round__session__" for hands): filtering the joined row lets the
+    database start from the player's own rows, where ``session__in`` a subquery of
+    every visible session made it read the whole sessions table (benchmarks/http.py)."""
     if not user.is_authenticated:
         return Q(pk__in=[])
-    return Q(created_by=user, league__isnull=True) | Q(league_id__in=list(league_ids))
+    return Q(**{f"{through}created_by": user, f"{through}league__isnull": True}) | Q(
+        **{f"{through}league_id__in": list(league_ids)}
+    )
 
 
 # --- Leagues ---------------------------------------------------------------------------
@@ -259,3 +315,49 @@ def leagues_for_scorer(user: AnyUser) -> QuerySet[League]:
     if not user.is_authenticated:
         return League.objects.none()
     return League.objects.filter(memberships__user=user, memberships__role__in=WRITE_ROLES)
+
+
+# --- Invite links and claimed players (issue 15) ---------------------------------------
+
+
+def invite_for_token(token: str) -> LeagueInvite:
+    """The invite an invite link names, working or not (the page says which): a 404
+    for a token that never was one, so guessing finds nothing."""
+    invite = LeagueInvite.objects.select_related("league").filter(token=token).first()
+    if invite is None:
+        raise Http404("No such invite.")
+    return invite
+
+
+def invite_in(league: League, pk: int) -> LeagueInvite:
+    """One of ``league``'s invites (the caller checked the user manages it)."""
+    invite = league.invites.filter(pk=pk).first()
+    if invite is None:
+        raise Http404("No such invite.")
+    return invite
+
+
+def league_player_for(user: AnyUser, slug: str, player_pk: int) -> tuple[League, str, Player]:
+    """A league ``user`` is a member of, their role, and a player who sat at one of
+    its sessions: a 404 for a player who never played there (ids reveal nothing)."""
+    league, role = league_for(user, slug)
+    player = Player.objects.filter(pk=player_pk, seats__session__league=league).first()
+    if player is None:
+        raise Http404("No such player in this league.")
+    return league, role, player
+
+
+def claim_for(user: AnyUser, slug: str, player_pk: int) -> PlayerClaim:
+    """A claim of a player in a league, if ``user`` may undo it: their own, or any as
+    one of the league's owners (403 for other members; 404 where nobody claimed)."""
+    league, role = league_for(user, slug)
+    claim = (
+        PlayerClaim.objects.select_related("player", "user", "league")
+        .filter(league=league, player_id=player_pk)
+        .first()
+    )
+    if claim is None:
+        raise Http404("Nobody claimed this player in this league.")
+    if claim.user_id != user.pk and role != OWNER:
+        raise PermissionDenied("Only the league's owners may undo someone else's claim.")
+    return claim

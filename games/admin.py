@@ -18,8 +18,10 @@ from games.models import (
     GameSession,
     HandEntry,
     League,
+    LeagueInvite,
     Membership,
     Player,
+    PlayerClaim,
     Rating,
     RatingChange,
     Rejoin,
@@ -124,6 +126,27 @@ class MembershipAdmin(admin.ModelAdmin):
     search_fields = ["user__username", "league__name"]
     raw_id_fields = ["user"]
     list_select_related = ["user", "league"]
+
+
+@admin.register(LeagueInvite)
+class LeagueInviteAdmin(admin.ModelAdmin):
+    """Invite links: revoke one by setting when (kept, so the link says "revoked")."""
+
+    list_display = ["league", "role", "created_by", "expires_at", "revoked_at", "uses"]
+    list_filter = ["role", "league"]
+    search_fields = ["league__name", "created_by__username"]
+    raw_id_fields = ["created_by"]
+    readonly_fields = ["token", "uses"]
+    list_select_related = ["league", "created_by"]
+
+
+@admin.register(PlayerClaim)
+class PlayerClaimAdmin(admin.ModelAdmin):
+    list_display = ["player", "user", "league", "created_at"]
+    list_filter = ["league"]
+    search_fields = ["player__name", "user__username", "league__name"]
+    raw_id_fields = ["player", "user"]
+    list_select_related = ["player", "user", "league"]
 
 
 class SeatInline(admin.TabularInline):
@@ -260,30 +283,31 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-@admin.register(Rating)
-class RatingAdmin(ReadOnlyAdmin):
-    # Replayed from the league's finished sessions (games/services/ratings.py).
-    list_display = ["league", "player", "ordinal", "mu", "sigma", "sessions", "updated_at"]
+class LeaguePlayerFigureAdmin(ReadOnlyAdmin):
+    """A figure per league and player, derived from the league's sessions: found by
+    league or player name."""
+
     list_filter = ["league"]
     search_fields = ["player__name"]
     list_select_related = ["league", "player"]
 
 
+@admin.register(Rating)
+class RatingAdmin(LeaguePlayerFigureAdmin):
+    # Replayed from the league's finished sessions (games/services/ratings.py).
+    list_display = ["league", "player", "ordinal", "mu", "sigma", "sessions", "updated_at"]
+
+
 @admin.register(RatingChange)
-class RatingChangeAdmin(ReadOnlyAdmin):
+class RatingChangeAdmin(LeaguePlayerFigureAdmin):
     list_display = ["league", "player", "session", "sequence", "played_on", "ordinal"]
-    list_filter = ["league"]
-    search_fields = ["player__name"]
     list_select_related = ["league", "player", "session"]
 
 
 @admin.register(StandingMonth)
-class StandingMonthAdmin(ReadOnlyAdmin):
+class StandingMonthAdmin(LeaguePlayerFigureAdmin):
     # Summed from the seats (games/services/standing_months.py).
     list_display = ["league", "month", "player", "sessions", "sessions_won", "rounds", "points"]
-    list_filter = ["league"]
-    search_fields = ["player__name"]
-    list_select_related = ["league", "player"]
 
 
 @admin.register(RoundChange)

@@ -29,6 +29,25 @@ def escape(text: str) -> str:
 # Okabe-Ito colours: told apart with the common kinds of colour blindness, and
 # dark enough on white. Past seven lines the dash pattern changes too.
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#7A5A00", "#56B4E9", "#1b1f24")
+# The same hues lightened for the dark theme: at least 3:1 against its surface
+# (#1b1f24), as WCAG asks of lines and marks.
+DARK_COLOURS = ("#5AB0F0", "#FF8A4C", "#2CC79A", "#E39BC4", "#E6C34A", "#A8DCF7", "#E6E8EB")
+# The dark theme of a chart, keyed by the classes and ``data-series`` the drawing
+# carries (its attributes are the light theme). static/css/standings.css holds the
+# same rules for the charts drawn inline in a page; an SVG served as an image cannot
+# see the page's stylesheets, so it carries them itself (``own_style``).
+DARK_CSS = (
+    "@media (prefers-color-scheme: dark) {"
+    " .chart-grid { stroke: #2f353c; }"
+    " .chart-axis { fill: #a3adb8; }"
+    " .chart-baseline { stroke: #a3adb8; }"
+    " .chart-rule line { stroke: #ff7d8c; }"
+    " .chart-rule text { fill: #ff7d8c; stroke: #1b1f24; }"
+    " .chart-legend { fill: #e6e8eb; }"
+    " .chart-rejoin { fill: #1b1f24; }"
+    + "".join(f' .chart [data-series="{i}"] {{ color: {c}; }}' for i, c in enumerate(DARK_COLOURS))
+    + " }"
+)
 DASHES = ("", "6 3", "2 3")
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"
 
@@ -50,10 +69,12 @@ MAX_POINTS = 160  # per line: more would not be told apart at this width
 class Style:
     colour: str
     dash: str
+    series: int  # which of COLOURS (and DARK_COLOURS): the theme picks the colour
 
 
 def style(index: int) -> Style:
-    return Style(COLOURS[index % len(COLOURS)], DASHES[(index // len(COLOURS)) % len(DASHES)])
+    series = index % len(COLOURS)
+    return Style(COLOURS[series], DASHES[(index // len(COLOURS)) % len(DASHES)], series)
 
 
 @dataclass(frozen=True)
@@ -148,10 +169,14 @@ def _render(
     id_prefix: str,
     rules: Sequence[tuple[float, str]] = (),
     x_caption: str = "",
+    own_style: bool = False,
 ) -> SafeString:
     """The SVG of a line chart: axes, grid, horizontal rules (e.g. the ceiling),
     the lines with a mark per point, and a legend under the plot. The y axis spans
-    ``y_ticks``, the x axis is ``x`` (from `_x_scale`)."""
+    ``y_ticks``, the x axis is ``x`` (from `_x_scale`). With ``own_style`` the SVG
+    carries its dark theme (`DARK_CSS`): for a chart served as an image. A chart
+    inlined in a page must not (the Content-Security-Policy refuses inline styles);
+    standings.css themes it there."""
     # Two legend columns when every entry fits in half the width, else one.
     columns = 2 if all(len(line.legend) <= LEGEND_FITS for line in lines) else 1
     legend_rows = math.ceil(len(lines) / columns)
@@ -167,6 +192,8 @@ def _render(
         f'<title id="{title_id}">{escape(title)}</title>',
         f'<desc id="{desc_id}">{escape(description)}</desc>',
     ]
+    if own_style:
+        out.append(f"<style>{DARK_CSS}</style>")
     # Grid and axis labels.
     out.append('<g class="chart-grid" stroke="#e4e0d8" stroke-width="1">')
     for value in y_ticks:
@@ -213,11 +240,14 @@ def _render(
     for index, line in enumerate(lines):
         look = style(index)
         dash = f' stroke-dasharray="{look.dash}"' if look.dash else ""
-        out.append(f'<g class="chart-line" data-name="{escape(line.name)}">')
+        out.append(
+            f'<g class="chart-line" data-name="{escape(line.name)}" '
+            f'data-series="{look.series}" color="{look.colour}">'
+        )
         for segment in line.segments:
             coords = " ".join(f"{_coord(x(m.x))},{_coord(y(m.y))}" for m in segment)
             out.append(
-                f'<polyline points="{coords}" fill="none" stroke="{look.colour}" '
+                f'<polyline points="{coords}" fill="none" stroke="currentColor" '
                 f'stroke-width="2" stroke-linejoin="round"{dash}/>'
             )
             # Dense lines get marks only at their ends and where something happened.
@@ -225,7 +255,7 @@ def _render(
             for number, mark in enumerate(segment):
                 if dense and mark.kind == "point" and 0 < number < len(segment) - 1:
                     continue
-                out.append(_mark(mark, x(mark.x), y(mark.y), look.colour))
+                out.append(_mark(mark, x(mark.x), y(mark.y), "currentColor"))
         out.append("</g>")
     # The legend: a swatch in the line's colour and dash, the name and its figure.
     top = plot_bottom + AXIS_BELOW + (14 if x_caption else 0)
@@ -238,7 +268,8 @@ def _render(
         dash = f' stroke-dasharray="{look.dash}"' if look.dash else ""
         out.append(
             f'<line x1="{_coord(left)}" x2="{_coord(left + 20)}" y1="{_coord(middle)}" '
-            f'y2="{_coord(middle)}" stroke="{look.colour}" stroke-width="3"{dash}/>'
+            f'y2="{_coord(middle)}" data-series="{look.series}" color="{look.colour}" '
+            f'stroke="currentColor" stroke-width="3"{dash}/>'
             f'<text x="{_coord(left + 26)}" y="{_coord(middle + 4)}">'
             f"{escape(_shorten(line.legend, 2 * LEGEND_FITS + 6))}"
             f"<title>{escape(line.legend)}</title></text>"
@@ -278,6 +309,7 @@ def running_totals_svg(
     *,
     title: str = "Running totals",
     id_prefix: str = "totals",
+    own_style: bool = False,
 ) -> SafeString:
     """Each player's running total after every round (from ``state.lines``) as a
     line from 0 before round 1, the ceiling as a marked rule when there is one (in
@@ -338,6 +370,7 @@ def running_totals_svg(
         id_prefix=id_prefix,
         rules=rules,
         x_caption="round",
+        own_style=own_style,
     )
 
 

@@ -19,6 +19,8 @@ FORM_ERRORS = 422
 
 
 TOO_MANY_REQUESTS = 429
+# Something the request needs is away for a moment (the sign-up limit's cache).
+SERVICE_UNAVAILABLE = 503
 
 
 def redirect_for(request: HttpRequest, url: str) -> HttpResponse:
@@ -50,7 +52,11 @@ def download(content: bytes | str, filename: str, content_type: str) -> HttpResp
 def chart_response(session: GameSession) -> HttpResponse:
     board = load_scoreboard(session)
     svg = charts.running_totals_svg(
-        board.state, board.ceiling, title=f"Running totals: {session}", id_prefix="totals"
+        board.state,
+        board.ceiling,
+        title=f"Running totals: {session}",
+        id_prefix="totals",
+        own_style=True,  # an image: the page's dark theme cannot reach into it
     )
     response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
     # The totals change with every round saved: always ask again. And an SVG opened

@@ -9,6 +9,7 @@ database checks come from `games.rules`, the one place that defines them.
 
 from __future__ import annotations
 
+import datetime
 import secrets
 
 from django.conf import settings
@@ -155,6 +156,78 @@ class Membership(models.Model):
         return f"{self.user} in {self.league} ({self.get_role_display()})"
 
 
+class LeagueInvite(models.Model):
+    """A link that lets whoever holds it join a league with a role (issue 15), so
+    owners need not type exact usernames. Used by as many people as the owner hands
+    it to until it expires or is revoked: a club posts one link in its group chat.
+    Revoked links are kept (with when) so that opening one says so, not "not found"."""
+
+    class Role(models.TextChoices):
+        # Never owner: owners are made on the league page, by name.
+        SCORER = "scorer", "Scorer"
+        VIEWER = "viewer", "Viewer"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="invites")
+    # The secret in the link: unique, hence indexed; as long and random as a share link.
+    token = models.CharField(max_length=32, unique=True, default=new_share_token, editable=False)
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.VIEWER)
+    created_by = _optional_link(settings.AUTH_USER_MODEL, "+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    # How many people joined (or were raised to its role) through it.
+    uses = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["league", "-created_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(role__in=["scorer", "viewer"]),
+                name="league_invite_role",
+                violation_error_message="An invite makes scorers or viewers.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Invite to {self.league} as {self.get_role_display()}"
+
+    def is_active(self, now: datetime.datetime | None = None) -> bool:
+        return self.revoked_at is None and self.expires_at > (now or timezone.now())
+
+
+class PlayerClaim(models.Model):
+    """A member saying "this is me" of a player of their league's sessions (issue 15):
+    per league, because a Player may play in several clubs, and each club's members
+    vouch for their own. One account per player and one player per account in a
+    league. (``Player.user`` is the older, global link a league import sets; claims
+    leave it alone.)"""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="claims")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claims")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player_claims"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["league", "player"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league", "player"],
+                name="player_claim_one_account",
+                violation_error_message="Someone in this league already claimed this player.",
+            ),
+            models.UniqueConstraint(
+                fields=["league", "user"],
+                name="player_claim_one_player",
+                violation_error_message="You already claimed a player in this league.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} is {self.player} in {self.league}"
+
+
 class GameSession(models.Model):
     """One evening's game: a table of seats playing rounds toward a ceiling."""
 
@@ -204,10 +277,32 @@ class GameSession(models.Model):
     # Save each round by itself once every hand is in and it checks clean; None
     # follows the league's choice (off outside a league).
     table_auto_save = models.BooleanField(null=True, blank=True)
+    # The finished session this one is the rematch of (issue 15). One-to-one: a
+    # second tap on Rematch (a double tap, a retried request, another phone) finds
+    # this session instead of starting another.
+    rematch_of = models.OneToOneField(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        editable=False,
+        related_name="rematch",
+    )
 
     class Meta:
         ordering = ["-created_at", "-pk"]
-        indexes = [models.Index(fields=["league", "played_on"])]
+        indexes = [
+            models.Index(fields=["league", "played_on"]),
+            # Who may see a session, by its id alone: a player's seats joined to
+            # their sessions then look each one up in the index instead of reading
+            # every session of the database (the player page at 22,000 sessions,
+            # benchmarks/http.py). None of these columns changes with a save.
+            models.Index(
+                fields=["id"],
+                include=["league", "created_by", "preset", "played_on"],
+                name="session_visible_by_id",
+            ),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(ceiling__isnull=True) | models.Q(ceiling__gt=0),
@@ -504,7 +599,19 @@ class RatingChange(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["session", "player"], name="rating_change_unique"),
         ]
-        indexes = [models.Index(fields=["league", "player", "sequence"])]
+        indexes = [
+            # A player's history in order, read from the index alone (the standings'
+            # chart and the player page read thousands of rows; from the table they
+            # were a page each: 16 ms to 3 for five players, benchmarks/http.py).
+            models.Index(
+                fields=["league", "player", "sequence"],
+                include=["played_on", "ordinal", "session"],
+                name="rating_change_history",
+            ),
+            # A replay from a session on finds and deletes the history after it
+            # (sequence >= N) without reading the league's whole history.
+            models.Index(fields=["league", "sequence"], name="rating_change_league_seq"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.player} after {self.session}: {self.ordinal:.1f}"

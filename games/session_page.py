@@ -1,6 +1,10 @@
 """The session page's context: the score table, the round form, money, stakes and
 sharing, built in one place so that the session page, its live score table and the
 round views that answer on it show the same thing.
+
+Each is built from one replay of the session (the board) and one look at what the
+user may do in it (``Rights``, from ``access.session_with_rights``), whatever the
+page asks of them.
 """
 
 from __future__ import annotations
@@ -8,34 +12,72 @@ from __future__ import annotations
 from django.http import HttpRequest
 from django.urls import reverse
 
-from games.access import can_manage, can_write
+from games.access import Rights, rights_in
 from games.forms.rounds import RoundForm
 from games.forms.sessions import StakesForm
 from games.http import first_round
 from games.models import GameSession
 from games.rules.rulesets import is_net
 from games.services.money import money_of
-from games.services.rounds import new_round_entry
+from games.services.rounds import SavedRound, new_round_entry
 from games.services.scoreboard import Scoreboard, fold_rows, live_stamp
-from games.services.sessions import can_close
+from games.services.sessions import can_close, rematch_seating
 from games.services.table import table_view
 from games.sharing import share_links, table_links
 
+# The name under which the round form sends the live stamp of the table the phone
+# shows (the round form includes the live poll's element, which holds it).
+SHOWN_STAMP = "shown"
 
-def scoreboard_context(request: HttpRequest, session: GameSession, board) -> dict:
+
+def scoreboard_context(
+    request: HttpRequest, session: GameSession, board, rights: Rights | None = None
+) -> dict:
     """What the scoreboard partial needs, on the session page and in its live poll.
     The table shows the latest rounds, the older ones a tap away, so that the page
     and its poll cost the same at round 500 as at round 10."""
+    rights = rights or rights_in(request.user, session)
     return {
         "session": session,
         "board": board,
         "fold": fold_rows(board, first=first_round(request)),
         "page_url": reverse("games:session_detail", args=[session.pk]),
-        "writer": can_write(request.user, session),
+        "writer": rights.write,
         "money": money_of(board),
         "can_close": can_close(board),
         "stamp": live_stamp(session),
         "poll_url": reverse("games:session_scoreboard", args=[session.pk]),
+        "shown_stamp": SHOWN_STAMP,
+    }
+
+
+def round_entry_context(
+    request: HttpRequest,
+    session: GameSession,
+    board: Scoreboard,
+    rights: Rights,
+    *,
+    form: RoundForm | None = None,
+) -> dict:
+    """What the round form needs beside the score table: the answer to a save, which
+    shows the form for the next round (and, where it must, the table again)."""
+    context = scoreboard_context(request, session, board, rights)
+    writer = rights.write
+    entry = new_round_entry(session, board) if writer else None
+    if writer and form is None:
+        form = RoundForm(entry=entry)
+    # Table mode: the seats filling up and the table link, for those who score.
+    table = table_view(session, board) if writer and session.table_token else None
+    return context | {
+        "table": table,
+        "table_links": table_links(request, session) if table else None,
+        "table_poll_url": reverse("games:table_panel", args=[session.pk]),
+        # Play again, once the session is over (a save that ends it shows it too).
+        "rematch": rematch_context(session) if writer and board.finished else None,
+        "entry": form.entry if form else entry,
+        "form": form,
+        "preview_url": reverse("games:round_preview", args=[session.pk]),
+        "arrange_url": reverse("games:round_arrange", args=[session.pk]),
     }
 
 
@@ -44,28 +86,36 @@ def session_page_context(
     session: GameSession,
     board: Scoreboard,
     form: RoundForm | None = None,
+    rights: Rights | None = None,
 ) -> dict:
-    context = scoreboard_context(request, session, board)
-    writer = context["writer"]
-    entry = new_round_entry(session, board) if writer else None
-    if writer and form is None:
-        form = RoundForm(entry=entry)
-    manager = can_manage(request.user, session)
-    # Table mode: the seats filling up and the table link, for those who score.
-    table = table_view(session, board) if writer and session.table_token else None
+    rights = rights or rights_in(request.user, session)
+    context = round_entry_context(request, session, board, rights, form=form)
+    manager = rights.manage
     return context | {
-        "table": table,
-        "table_links": table_links(request, session) if table else None,
-        "table_poll_url": reverse("games:table_panel", args=[session.pk]),
         "manager": manager,
         "share": share_links(request, session) if manager else None,
         "stakes_form": stakes_form(session, board) if manager else None,
-        "rejoins": session.rejoins.select_related("seat__player") if writer else (),
-        "entry": form.entry if form else entry,
-        "form": form,
-        "preview_url": reverse("games:round_preview", args=[session.pk]),
-        "arrange_url": reverse("games:round_arrange", args=[session.pk]),
+        # Read with the board's replay: one look at the rejoins per page.
+        "rejoins": board.rejoins_made if rights.write else (),
     }
+
+
+def answers_in_place(saved: SavedRound, shown: str | None) -> bool:
+    """Whether the answer to a save may carry only what the save changed (the new
+    row, the totals, the next form) rather than the whole score table: when the phone
+    showed the table as it was just before this save (``shown``, its live stamp), the
+    round is a new last one added to rows already shown, and it changed nothing of the
+    table's shape: nobody went out, the session goes on (so whether it may be ended by
+    hand is as it was)."""
+    board = saved.board
+    return (
+        not saved.repeated
+        and bool(shown)
+        and shown == saved.stamp_before
+        and saved.round.number == len(board.rows) > 1
+        and not board.finished
+        and saved.round.number not in board.state.eliminated_in.values()
+    )
 
 
 def stakes_form(session: GameSession, board: Scoreboard, data: object = None) -> StakesForm:
@@ -75,3 +125,17 @@ def stakes_form(session: GameSession, board: Scoreboard, data: object = None) ->
         net=is_net(board.ruleset),
         pool=board.pool,
     )
+
+
+def rematch_context(session: GameSession) -> dict:
+    """What the Rematch button says: the rematch already started, or the seat order
+    and first dealer it would start with."""
+    existing = GameSession.objects.filter(rematch_of=session).first()
+    if existing is not None:
+        return {"existing": existing}
+    seats, dealer = rematch_seating(session)
+    return {
+        "existing": None,
+        "order": [seat.player.name for seat in seats],
+        "dealer": seats[dealer],
+    }

@@ -7,7 +7,17 @@ from collections.abc import Callable
 
 from django.urls import URLPattern, path, register_converter
 
-from games.views import accounts, leagues, rounds, sessions, sharing, standings, table, transfer
+from games.views import (
+    accounts,
+    leagues,
+    pwa,
+    rounds,
+    sessions,
+    sharing,
+    standings,
+    table,
+    transfer,
+)
 
 
 class IdConverter:
@@ -24,8 +34,9 @@ class IdConverter:
 
 
 class ShareTokenConverter:
-    """Share and table links: tokens are made by `models.new_share_token` (22 URL-safe
-    characters); the range leaves room to change their length without breaking links."""
+    """Share, table and invite links: tokens are made by `models.new_share_token` (22
+    URL-safe characters); the range leaves room to change their length without
+    breaking links."""
 
     regex = "[A-Za-z0-9_-]{16,32}"
 
@@ -64,6 +75,11 @@ league = under("leagues/<slug:slug>/")
 urlpatterns = [
     path("", sessions.home, name="home"),
     path("accounts/signup/", accounts.signup, name="signup"),
+    # The installable app: its manifest, the service worker (at the root, so that its
+    # scope is the whole site) and the page it shows without a network.
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("sw.js", pwa.service_worker, name="service_worker"),
+    path("offline/", pwa.offline, name="offline"),
     # A session, managing it, its live table and exports.
     path("sessions/new/", sessions.session_new, name="session_new"),
     session("", sessions.session_detail, name="session_detail"),
@@ -72,6 +88,7 @@ urlpatterns = [
     session("close/", sessions.session_close, name="session_close"),
     session("rejoin/", sessions.session_rejoin, name="session_rejoin"),
     session("share/", sessions.session_share_reset, name="session_share_reset"),
+    session("rematch/", sessions.session_rematch, name="session_rematch"),
     session("history/", sessions.session_history, name="session_history"),
     session("totals.svg", sessions.session_totals_chart, name="session_totals_chart"),
     session("rounds.csv", transfer.session_rounds_csv, name="session_rounds_csv"),
@@ -91,6 +108,8 @@ urlpatterns = [
     shared("", sharing.shared_session, name="shared_session"),
     shared("scoreboard/", sharing.shared_scoreboard, name="shared_scoreboard"),
     shared("totals.svg", sharing.shared_totals_chart, name="shared_totals_chart"),
+    # The table view: the totals big, for a tablet or a TV across the table.
+    shared("big/", sharing.shared_big, name="shared_big"),
     # Table mode, the scorer's side: the link, the seats filling up (polled), the cut
     # joker, a hand corrected or entered for a player, and Save.
     session_table("", table.table_panel, name="table_panel"),
@@ -116,11 +135,17 @@ urlpatterns = [
     league("rules/", leagues.league_rules, name="league_rules"),
     league("members/", leagues.member_add, name="member_add"),
     league("members/<id:member_pk>/", leagues.member_change, name="member_change"),
+    league("invites/", leagues.invite_create, name="invite_create"),
+    league("invites/<id:invite_pk>/revoke/", leagues.invite_revoke, name="invite_revoke"),
+    league("players/<id:player_pk>/claim/", leagues.player_claim, name="player_claim"),
+    league("players/<id:player_pk>/unclaim/", leagues.player_unclaim, name="player_unclaim"),
     league("standings/", standings.league_standings, name="league_standings"),
     league("standings.csv", transfer.league_standings_csv, name="league_standings_csv"),
     league("standings.xlsx", transfer.league_standings_xlsx, name="league_standings_xlsx"),
     league("export.json", transfer.league_export, name="league_export"),
     path("players/<id:pk>/", standings.player_detail, name="player_detail"),
+    # An invite link: the token is the key to join its league (signed in), while it works.
+    path("invite/<token:token>/", leagues.invite, name="invite"),
     # Not under leagues/: a league's own pages are leagues/<slug>/..., and a league
     # slugged "import" must not meet this page.
     path("import/league/", transfer.league_import, name="league_import"),

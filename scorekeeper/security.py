@@ -68,10 +68,18 @@ def take_signup(address: str, cache: BaseCache | None = None) -> bool:
     store = cache or caches["default"]
     key = signup_key(address)
     window = settings.SIGNUP_WINDOW_MINUTES * 60
-    store.add(key, 0, timeout=window)
     try:
-        count = store.incr(key)
-    except ValueError:  # the window ran out between add() and incr()
-        store.set(key, 1, timeout=window)
-        count = 1
+        store.add(key, 0, timeout=window)
+        try:
+            count = store.incr(key)
+        except ValueError:  # the window ran out between add() and incr()
+            store.set(key, 1, timeout=window)
+            count = 1
+    except Exception as error:  # the cache (Redis) is down: no count, so no sign-up
+        raise LimitUnavailable from error
     return count <= settings.SIGNUP_LIMIT
+
+
+class LimitUnavailable(Exception):
+    """The sign-up limit could not be counted (its cache is away). Sign-ups wait
+    rather than go uncounted: the limit is what keeps scripts out."""

@@ -221,8 +221,9 @@ WHITENOISE_AUTOREFRESH = not PRODUCTION
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", PRODUCTION)
 SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", PRODUCTION)
 # Sign-ins are read from the cache and written to both: a live poll answered from
-# the cache (games/live.py) then needs no database at all.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# the cache (games/live.py) then needs no database at all. Django's cached_db, save
+# that a cache that is down is passed over instead of failing every page.
+SESSION_ENGINE = "scorekeeper.sessions"
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31_536_000 if PRODUCTION else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", PRODUCTION)
@@ -240,7 +241,8 @@ if env_bool("DJANGO_BEHIND_PROXY", False):
 # have no inline script or style (a test scans the templates); htmx's injected
 # indicator <style> is switched off in base.html. data: images: the empty favicon
 # of base.html. The two self-contained error pages add their own <style> block
-# (scorekeeper/errors.py).
+# (scorekeeper/errors.py). The service worker (/sw.js) and the web app manifest come
+# from the app itself too.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],
@@ -251,6 +253,8 @@ CONTENT_SECURITY_POLICY = {
         "base-uri": [SELF],
         "frame-ancestors": [NONE],
         "form-action": [SELF],
+        "worker-src": [SELF],
+        "manifest-src": [SELF],
     },
 }
 

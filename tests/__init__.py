@@ -9,6 +9,7 @@
                  management commands, migrations) and scorekeeper/ (settings, static
                  files)
 - ``security/``  across the app: the access matrix, fuzzed input, concurrency, faults
+- ``benchmarks/`` benchmarks/ scripts run at a tiny size, so that none rots
 - ``e2e/``       the browser (Playwright, marker ``e2e``)
 - ``support/``   what tests share: hands, builders, fixtures, page helpers; no tests
 

@@ -13,6 +13,7 @@ GAMES = TESTS.parent / "games"
 
 # The directories of tests/ and what each mirrors (tests/__init__.py says more).
 DIRECTORIES = {
+    "benchmarks",  # benchmarks/: each script run at a tiny size, so none rots
     "app",  # games/*.py (models, admin, access, charts, names, uploads, commands) and scorekeeper/
     "e2e",  # the browser
     "queries",  # games/queries/

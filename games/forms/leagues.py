@@ -9,9 +9,10 @@ from django import forms
 
 from games.forms.fields import money_per_point_field
 from games.forms.rulesets import RulesetForm
-from games.models import Membership
+from games.models import LeagueInvite, Membership
 from games.names import NameField
 from games.rules import PRESETS
+from games.services.leagues import INVITE_DAYS
 
 
 class LeagueForm(RulesetForm):
@@ -50,3 +51,22 @@ class MemberForm(forms.Form):
 
 class RoleForm(forms.Form):
     role = forms.ChoiceField(choices=Membership.Role.choices)
+
+
+class InviteForm(forms.Form):
+    """An owner makes an invite link: the role it gives and how long it works."""
+
+    role = forms.ChoiceField(
+        choices=LeagueInvite.Role.choices, initial=LeagueInvite.Role.VIEWER, label="Joins as"
+    )
+    days = forms.TypedChoiceField(
+        choices=[(days, f"{days} day{'s' if days > 1 else ''}") for days in INVITE_DAYS],
+        coerce=int,
+        initial=7,
+        label="Works for",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # Its own ids: the league page's "Add a member" form has a role field too.
+        kwargs.setdefault("auto_id", "invite_%s")
+        super().__init__(*args, **kwargs)

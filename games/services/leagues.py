@@ -8,18 +8,20 @@ service before they are stored, as everywhere else.
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, Literal
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import Count, QuerySet
+from django.db.models import Count, F, QuerySet
 from django.db.models.functions import Lower
+from django.utils import timezone
 from django.utils.text import slugify
 
 from games.access import AnyUser
-from games.models import League, Membership
+from games.models import League, LeagueInvite, Membership, Player, PlayerClaim
 from games.rules import Ruleset, get_ruleset
 
 Role = Membership.Role
@@ -142,6 +144,11 @@ def remove_member(membership: Membership) -> None:
         )
         if membership.role == Role.OWNER and not _owners_left(membership.league, membership):
             raise LeagueError("A league needs an owner: make someone else owner first.")
+        # Who they were at the table is the league's members' to say: a former member's
+        # claim would keep their name on the league's standings.
+        PlayerClaim.objects.filter(
+            league_id=membership.league_id, user_id=membership.user_id
+        ).delete()
         membership.delete()
 
 
@@ -192,3 +199,131 @@ def league_sessions(league: League):
 def defaults_of(league: League) -> Ruleset:
     """The league's house rules as a Ruleset (its preset with its overrides)."""
     return get_ruleset(league.preset, league.overrides)
+
+
+# --- Invite links (issue 15) ---------------------------------------------------------
+
+# How long a new invite link works, in days: the owner picks one.
+INVITE_DAYS = (1, 7, 30)
+# Roles from least to most: an invite raises a member's role, never lowers it.
+RANK = {Role.VIEWER: 1, Role.SCORER: 2, Role.OWNER: 3}
+
+
+class InviteGone(LeagueError):
+    """The invite link expired or was revoked (the message says which)."""
+
+
+def create_invite(league: League, user: AnyUser, *, role: str, days: int) -> LeagueInvite:
+    """A new invite link to ``league`` giving ``role`` (scorer or viewer), working for
+    ``days`` days for as many people as it is handed to."""
+    if role not in LeagueInvite.Role.values:
+        raise LeagueError("An invite link makes scorers or viewers.")
+    if days not in INVITE_DAYS:
+        raise LeagueError("Pick how long the link works: 1, 7 or 30 days.")
+    return LeagueInvite.objects.create(
+        league=league,
+        role=role,
+        created_by=user if user.is_authenticated else None,
+        expires_at=timezone.now() + datetime.timedelta(days=days),
+    )
+
+
+def revoke_invite(invite: LeagueInvite) -> None:
+    """The link stops working at once; revoking it twice changes nothing."""
+    LeagueInvite.objects.filter(pk=invite.pk, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+
+
+def active_invites(league: League) -> QuerySet[LeagueInvite]:
+    """The league's invite links that still work, newest first, with who made them."""
+    return (
+        league.invites.filter(revoked_at__isnull=True, expires_at__gt=timezone.now())
+        .select_related("created_by")
+        .order_by("-created_at", "-pk")
+    )
+
+
+def invite_problem(invite: LeagueInvite) -> str | None:
+    """Why the link no longer works (revoked or expired), or None while it does."""
+    if invite.revoked_at is not None:
+        return "This invite link was revoked by the league's owners. Ask them for a new one."
+    if not invite.is_active():
+        return "This invite link has expired. Ask the league's owners for a new one."
+    return None
+
+
+@dataclass(frozen=True)
+class Joined:
+    """What following an invite link did: ``joined`` (a new member), ``raised`` (a
+    member given the link's higher role) or ``already`` (a member at that role or
+    above, unchanged)."""
+
+    membership: Membership
+    outcome: Literal["joined", "raised", "already"]
+
+
+def join_by_invite(invite: LeagueInvite, user: AnyUser) -> Joined:
+    """Make ``user`` a member of the invite's league with its role; raises
+    InviteGone for a link that expired or was revoked meanwhile."""
+    with transaction.atomic():
+        # Locked: a revoke at the same moment either comes first (refused) or after.
+        invite = LeagueInvite.objects.select_for_update().select_related("league").get(pk=invite.pk)
+        problem = invite_problem(invite)
+        if problem:
+            raise InviteGone(problem)
+        membership = Membership.objects.filter(league=invite.league, user=user).first()
+        if membership is not None and RANK[membership.role] >= RANK[invite.role]:
+            return Joined(membership, "already")
+        if membership is None:
+            try:
+                with transaction.atomic():
+                    membership = Membership.objects.create(
+                        league=invite.league, user=user, role=invite.role
+                    )
+            except IntegrityError:  # the same person's other tab joined a moment ago
+                membership = Membership.objects.get(league=invite.league, user=user)
+                return Joined(membership, "already")
+            outcome: Literal["joined", "raised"] = "joined"
+        else:
+            membership.role = invite.role
+            membership.save(update_fields=["role"])
+            outcome = "raised"
+        LeagueInvite.objects.filter(pk=invite.pk).update(uses=F("uses") + 1)
+    return Joined(membership, outcome)
+
+
+# --- Claiming a player name (issue 15) ----------------------------------------------
+
+
+def claim_player(league: League, player: Player, user: AnyUser) -> PlayerClaim:
+    """``user`` (a member of ``league``) says they are ``player`` there. One account
+    per player and one player per account in a league: a second claim is refused
+    with who holds it (the database's unique constraints have the last word)."""
+    with transaction.atomic():
+        taken = PlayerClaim.objects.filter(league=league, player=player).select_related("user")
+        if (claim := taken.first()) is not None:
+            if claim.user_id == user.pk:
+                raise LeagueError(f"You already claimed {player.name} in this league.")
+            raise LeagueError(
+                f"{player.name} is already claimed by {claim.user.get_username()}. "
+                "A league owner can undo that claim."
+            )
+        mine = PlayerClaim.objects.filter(league=league, user=user).select_related("player")
+        if (claim := mine.first()) is not None:
+            raise LeagueError(
+                f"You already claimed {claim.player.name} in this league: unclaim it first."
+            )
+        try:
+            with transaction.atomic():
+                return PlayerClaim.objects.create(league=league, player=player, user=user)
+        except IntegrityError:  # another claim landed between the checks and the insert
+            raise LeagueError(
+                f"{player.name} was claimed a moment ago, or you claimed another player: "
+                "reload the page."
+            ) from None
+
+
+def unclaim_player(claim: PlayerClaim) -> None:
+    """Undo a claim (its claimant, or a league owner: games.access.claim_for decides)."""
+    claim.delete()

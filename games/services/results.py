@@ -23,11 +23,12 @@ from games.services import ratings, standing_months
 from games.services.scoreboard import Scoreboard, load_scoreboard
 
 
-def refresh_session(session: GameSession) -> Scoreboard:
+def refresh_session(session: GameSession, board: Scoreboard | None = None) -> Scoreboard:
     """After any change to a session's rounds: its status, each seat's result and,
     for a league session that is or was finished, the league's ratings. Runs in the
-    transaction of the change."""
-    board = load_scoreboard(session)
+    transaction of the change. ``board`` is the session as changed, when the caller
+    has already replayed it (a save does, to answer with it): it is not read again."""
+    board = board or load_scoreboard(session)
     was_finished = session.status == GameSession.Status.FINISHED
     session.status = GameSession.Status.FINISHED if board.finished else GameSession.Status.ACTIVE
     session.save(update_fields=["status", "updated_at"])  # updated_at: the live view's cue
@@ -57,33 +58,29 @@ def _store_results(session: GameSession, board: Scoreboard) -> None:
             worst=worst("score"),
         )
     }
-    seats = list(board.seats)
-    for seat in seats:
+    for seat in board.seats:
         name = seat.player.name
         row = rows.get(seat.player_id, {})
-        seat.total = state.totals[name]
-        seat.place = state.place(name)
-        seat.won = state.finished and name in state.winners
-        seat.rounds_played = row.get("played", 0)
-        seat.rounds_won = row.get("won", 0)
-        seat.drops = row.get("dropped", 0)
-        seat.points = row.get("points") or 0
-        seat.best_round = row.get("best")
-        seat.worst_round = row.get("worst")
-    Seat.objects.bulk_update(
-        seats,
-        [
-            "total",
-            "place",
-            "won",
-            "rounds_played",
-            "rounds_won",
-            "drops",
-            "points",
-            "best_round",
-            "worst_round",
-        ],
-    )
+        figures = {
+            "total": state.totals[name],
+            "place": state.place(name),
+            "won": state.finished and name in state.winners,
+            "rounds_played": row.get("played", 0),
+            "rounds_won": row.get("won", 0),
+            "drops": row.get("dropped", 0),
+            "points": row.get("points") or 0,
+            "best_round": row.get("best"),
+            "worst_round": row.get("worst"),
+        }
+        # Only the seats whose figures moved, one plain UPDATE each: bulk_update's CASE
+        # over every seat and field cost a save more CPU than the replay itself.
+        changed = {
+            field: value for field, value in figures.items() if getattr(seat, field) != value
+        }
+        if changed:
+            Seat.objects.filter(pk=seat.pk).update(**changed)
+            for field, value in changed.items():
+                setattr(seat, field, value)
 
 
 def refresh_league(league_id: int) -> None:

@@ -50,7 +50,7 @@ from games.rules import (
 )
 from games.services.errors import EntryRejected
 from games.services.results import refresh_session
-from games.services.scoreboard import Scoreboard, load_scoreboard
+from games.services.scoreboard import Scoreboard, live_stamp, load_scoreboard, with_round
 
 
 @dataclass(frozen=True)
@@ -122,6 +122,20 @@ def on_deal_seats(played: Round) -> frozenset[int]:
     return frozenset(
         played.session.seats.filter(player_id__in=list(players)).values_list("pk", flat=True)
     )
+
+
+def edit_form_data(played: Round) -> dict[str, object]:
+    """The edit form's fields for a saved round, as the edit page first shows them:
+    the cut joker, each seat's outcome and groups, the winner on the deal, and the
+    version the edit starts from."""
+    cut, hands = initial_values(played)
+    data: dict[str, object] = {"cut_joker": cut, "version": played.version}
+    for seat_pk, (outcome, text) in hands.items():
+        data[f"outcome_{seat_pk}"] = outcome
+        data[f"groups_{seat_pk}"] = text
+    for seat_pk in on_deal_seats(played):
+        data[f"on_deal_{seat_pk}"] = "on"
+    return data
 
 
 @dataclass(frozen=True)
@@ -251,10 +265,14 @@ class RoundCheck:
 _PLAYER_FIELD = re.compile(r"players\[(\d+)\]\.(\w+)")
 
 
+# A round as typed: each seat id's (outcome, groups text), None where the form refused it.
+TypedHands = Mapping[int, tuple[str | None, str | None]]
+
+
 def check_round(
     entry: RoundEntry,
     cut_text: str | None,
-    hands: Mapping[int, tuple[str | None, str | None]],
+    hands: TypedHands,
     *,
     final: bool,
     on_deal: Collection[int] = (),
@@ -307,14 +325,7 @@ def check_round(
     return check
 
 
-def _read_hands(
-    entry: RoundEntry,
-    cut_text: str | None,
-    hands: Mapping[int, tuple[str | None, str | None]],
-    *,
-    final: bool,
-    on_deal: Collection[int] = (),
-) -> RoundCheck:
+def _read_hands(entry: RoundEntry, cut_text, hands: TypedHands, *, final, on_deal) -> RoundCheck:
     """The cut joker and each hand of ``entry.seats`` read and previewed on its own
     (check_round's first half, and all of check_hand's)."""
     check = RoundCheck(entry=entry, cut=None, players=[])
@@ -559,17 +570,44 @@ def _edit_already_saved(
     return current.cut_joker == check.cut.code and stored == typed
 
 
-def save_round(
+def save_round(entry: RoundEntry, check: RoundCheck, user: AnyUser, **options) -> Round:
+    """Save a checked round: a new one at the end, or an edit of ``entry.round``. The
+    options are ``save_and_replay``'s, which also answers with the score table after
+    it; this is for the callers that need only the round."""
+    return save_and_replay(entry, check, user, **options).round
+
+
+@dataclass(frozen=True)
+class SavedRound:
+    """A round as saved, and the session's score table after it."""
+
+    round: Round
+    board: Scoreboard  # the session after the save, replayed once
+    stamp_before: str  # the session's live stamp just before the save
+    repeated: bool = False  # nothing written: this very form had been saved already
+
+
+def _still_current(board: Scoreboard | None, locked: GameSession) -> Scoreboard | None:
+    """``board`` if it still shows the session as it is under the lock: every change to
+    a session's rounds, rejoins or closing saves its row, which moves ``updated_at``
+    (the live stamp), so an unchanged stamp means an unchanged table."""
+    if board is None or board.saved is None or board.session.pk != locked.pk:
+        return None
+    return board if board.session.updated_at == locked.updated_at else None
+
+
+def save_and_replay(
     entry: RoundEntry,
     check: RoundCheck,
     user: AnyUser,
     *,
+    board: Scoreboard | None = None,
     version: int | None = None,
     expected_number: int | None = None,
     submission: str | None = None,
     authors: Mapping[int, str] | None = None,
     entered_by_name: str = "",
-) -> Round:
+) -> SavedRound:
     """Save a checked round: a new one at the end, or an edit of ``entry.round``.
 
     A new round is saved only as round ``expected_number`` (the number its form
@@ -577,6 +615,11 @@ def save_round(
     the round it saved (a double tap, a retried request). An edit saves only if the
     round is still at ``version``. Otherwise RoundConflict (another device saved
     first) or EntryRejected is raised and nothing is saved.
+
+    ``board`` is the score table ``entry`` was made from: when nothing changed the
+    session since it was read, the table after the save is that one replayed with
+    the round saved, and the session's rounds are not read again (a save then costs
+    the same at round 500 as at round 10, apart from the rules service's replay).
 
     Table mode passes who entered each hand (``authors``, by player id) for the
     audit trail and, for a round that saved itself, ``entered_by_name``. A new round
@@ -587,17 +630,20 @@ def save_round(
     with transaction.atomic():
         # Lock the session row: two phones saving at once are serialised here.
         session = GameSession.objects.select_for_update().get(pk=entry.session.pk)
+        stamp_before = live_stamp(session)
+        board = _still_current(board, session)
         if entry.round is None:
             if submission:
                 done = session.rounds.filter(submission=submission).first()
-                if done is not None:
-                    return done  # this very form was saved already
+                if done is not None:  # this very form was saved already
+                    board = board or load_scoreboard(session)
+                    return SavedRound(done, board, stamp_before, repeated=True)
             last = session.rounds.aggregate(last=Max("number"))["last"] or 0
             if expected_number is not None and expected_number != last + 1:
                 theirs = session.rounds.filter(number=expected_number).first()
                 what = f"Round {expected_number}"
                 raise RoundConflict(_changed_on_another_device(theirs, what), theirs)
-            board = load_scoreboard(session)
+            board = board or load_scoreboard(session)
             if board.finished:
                 raise EntryRejected("This session is over: it takes no new rounds.")
             if [s.pk for s in board.playing_seats] != [s.pk for s in entry.seats]:
@@ -618,7 +664,8 @@ def save_round(
         else:
             current = session.rounds.select_related("entered_by").filter(pk=entry.round.pk).first()
             if _edit_already_saved(current, check, entered_by, version):
-                return current  # this very edit, retried after its answer was lost
+                board = board or load_scoreboard(session)
+                return SavedRound(current, board, stamp_before, repeated=True)
             if current is None or current.version != version:
                 what = f"Round {entry.round.number}"
                 raise RoundConflict(_changed_on_another_device(current, what), current)
@@ -631,7 +678,7 @@ def save_round(
             )
             played = Round.objects.select_related("dealer__player").get(pk=current.pk)
             played.entries.all().delete()
-        HandEntry.objects.bulk_create(
+        hands = [
             HandEntry(
                 round=played,
                 player=player.seat.player,
@@ -647,11 +694,17 @@ def save_round(
             )
             for player, result in zip(check.players, check.result.players, strict=True)
             if player.hand is not None
-        )
+        ]
+        HandEntry.objects.bulk_create(hands)
         action = RoundChange.Action.CREATED if before is None else RoundChange.Action.EDITED
         _record(played, action, user, before, round_snapshot(played, authors))
-        refresh_session(session)
-    return played
+        if board is not None:
+            # The table as it was, with this round as now saved: no second read.
+            board = with_round(board, played, {hand.player_id: hand.score for hand in hands})
+        board = refresh_session(session, board)
+        # The board's session row (the caller's) now shows the status and stamp written.
+        board.session.status, board.session.updated_at = session.status, session.updated_at
+    return SavedRound(played, board, stamp_before)
 
 
 def delete_round(played: Round, user: AnyUser, *, version: int | None = None) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import connection, transaction
 
@@ -137,6 +137,8 @@ class Scoreboard:
     rows: Rows
     next_dealer: Seat | None
     warnings: tuple[str, ...] = ()  # e.g. a rejoin an edit has made impossible
+    # What it was replayed from (see with_round); left out of comparisons and repr.
+    saved: SavedScores | None = field(default=None, compare=False, repr=False)
 
     @property
     def finished(self) -> bool:
@@ -151,6 +153,11 @@ class Scoreboard:
         return self.state.ceiling
 
     @property
+    def last_round(self) -> int:
+        """The number of the latest round played, 0 before the first."""
+        return self.state.lines[-1].number if self.state.lines else 0
+
+    @property
     def pool(self) -> bool:
         return is_pool(self.ruleset, self.state.ceiling)
 
@@ -158,6 +165,11 @@ class Scoreboard:
     def rejoins(self) -> bool:
         """Whether anyone has rejoined, or may: the table then explains it."""
         return any(c.rejoined_after or c.rejoin_at is not None for c in self.columns)
+
+    @property
+    def rejoins_made(self) -> tuple[RejoinMade, ...]:
+        """The rejoins as stored, in the order made (read with the rounds)."""
+        return self.saved.made if self.saved else ()
 
     @property
     def playing_seats(self) -> tuple[Seat, ...]:
@@ -243,10 +255,29 @@ def load_scoreboard(session: GameSession) -> Scoreboard:
         return _load_scoreboard(session)
 
 
+@dataclass(frozen=True)
+class SavedScores:
+    """What a session's score table is replayed from, as read from the database:
+    kept with the board so that a save can replay the session with its new round
+    without reading the old ones again."""
+
+    rounds: tuple[RoundKey, ...]
+    scores: tuple[dict[str, int], ...]  # each round's scores by player name
+    rejoins: tuple[tuple[str, int], ...]  # (player, after round), in the order made
+    made: tuple[RejoinMade, ...] = ()  # the same rejoins as stored, for taking one back
+
+
+@dataclass(frozen=True)
+class RejoinMade:
+    """A rejoin as stored (one the replay ignored too): the scorer may take it back."""
+
+    pk: int
+    name: str
+    after_round: int
+
+
 def _load_scoreboard(session: GameSession) -> Scoreboard:
-    ruleset = ruleset_of(session)
     seats = tuple(session.seats.select_related("player").order_by("position"))
-    names = [seat.player.name for seat in seats]
     name_of_player = {seat.player_id: seat.player.name for seat in seats}
     name_of_seat = {seat.pk: seat.player.name for seat in seats}
     # The rounds and their hands in ONE statement (a LEFT JOIN, so a round without
@@ -269,22 +300,55 @@ def _load_scoreboard(session: GameSession) -> Scoreboard:
         # service would not know the name, so it is left off the table.
         if player_id in name_of_player:
             scores[-1][name_of_player[player_id]] = score
-    ignored: list[str] = []
-    dealers = [name_of_seat[dealer] for _, _, dealer, _, _ in rounds if dealer in name_of_seat]
-    first_dealer = name_of_seat.get(session.first_dealer_id)
-    rejoins = [
-        (name_of_seat[seat_id], after)
-        for seat_id, after in session.rejoins.order_by("after_round", "pk").values_list(
-            "seat_id", "after_round"
+    made = tuple(
+        RejoinMade(pk, name_of_seat[seat_id], after)
+        for pk, seat_id, after in session.rejoins.order_by("after_round", "pk").values_list(
+            "pk", "seat_id", "after_round"
         )
         if seat_id in name_of_seat
-    ]
+    )
+    rejoins = tuple((rejoin.name, rejoin.after_round) for rejoin in made)
+    saved = SavedScores(tuple(rounds), tuple(scores), rejoins, made)
+    return _replay(session, ruleset_of(session), seats, saved)
+
+
+def with_round(board: Scoreboard, played: Round, scores: Mapping[int, int]) -> Scoreboard:
+    """``board`` with ``played`` as a save wrote it (``scores`` by player id): a new
+    last round, or an earlier round edited. Replayed by the rules service from the
+    scores ``board`` was read from, without reading them again: only valid while
+    nothing else changed the session since ``board`` was read (save_and_replay holds
+    the session's lock and checks its stamp)."""
+    saved = board.saved
+    assert saved is not None, "a board replayed by load_scoreboard"
+    name_of_player = {seat.player_id: seat.player.name for seat in board.seats}
+    key: RoundKey = (played.pk, played.number, played.dealer_id, played.cut_joker, played.version)
+    named = {name_of_player[pk]: score for pk, score in scores.items() if pk in name_of_player}
+    index = played.number - 1
+    rounds, by_round = list(saved.rounds), list(saved.scores)
+    if index == len(rounds):
+        rounds.append(key)
+        by_round.append(named)
+    else:
+        rounds[index], by_round[index] = key, named
+    replayed = SavedScores(tuple(rounds), tuple(by_round), saved.rejoins, saved.made)
+    return _replay(board.session, board.ruleset, board.seats, replayed)
+
+
+def _replay(
+    session: GameSession, ruleset: Ruleset, seats: tuple[Seat, ...], saved: SavedScores
+) -> Scoreboard:
+    names = [seat.player.name for seat in seats]
+    name_of_seat = {seat.pk: seat.player.name for seat in seats}
+    ignored: list[str] = []
+    dealers = [name_of_seat[key[2]] for key in saved.rounds if key[2] in name_of_seat]
+    first_dealer = name_of_seat.get(session.first_dealer_id)
+    rejoins = list(saved.rejoins)
     while True:
         try:
             state = session_state(
                 ruleset,
                 names,
-                scores,
+                saved.scores,
                 ceiling=session.ceiling,
                 dealers=dealers,
                 first_dealer=first_dealer,
@@ -328,9 +392,10 @@ def _load_scoreboard(session: GameSession) -> Scoreboard:
         state=state,
         seats=seats,
         columns=columns,
-        rows=Rows(session, rounds, state, names, name_of_seat),
+        rows=Rows(session, saved.rounds, state, names, name_of_seat),
         next_dealer=by_name.get(state.next_dealer) if state.next_dealer else None,
         warnings=tuple(ignored),
+        saved=saved,
     )
 
 

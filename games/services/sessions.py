@@ -11,7 +11,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from decimal import Decimal
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
@@ -138,13 +138,84 @@ def create_session(
             money_per_point=money_per_point,
             buy_in=buy_in,
         )
-        seats = [
-            Seat.objects.create(session=session, player_id=player, position=position)
-            for position, player in enumerate(players_for_seats(players, user, league), start=1)
-        ]
-        session.first_dealer = seats[first_dealer]
-        session.save(update_fields=["first_dealer"])
+        _seat(session, players_for_seats(players, user, league), first_dealer)
     return session
+
+
+def _seat(session: GameSession, player_ids: Sequence[int], first_dealer: int) -> None:
+    """Seat the players (ids, in seat order) and name the first dealer (an index)."""
+    seats = [
+        Seat.objects.create(session=session, player_id=player, position=position)
+        for position, player in enumerate(player_ids, start=1)
+    ]
+    session.first_dealer = seats[first_dealer]
+    session.save(update_fields=["first_dealer"])
+
+
+# --- Rematch: the same table again, one tap from a finished session ----------------------
+
+REMATCH_SUFFIX = " (rematch)"
+
+
+def rematch_seating(session: GameSession) -> tuple[list[Seat], int]:
+    """The seats of ``session`` in the rematch's order, and the index of its first
+    dealer: everyone moves one place (the first seat to the end), and whoever sits
+    where the first dealer sat deals first, so the deal moves on to the next player."""
+    seats = list(session.seats.select_related("player").order_by("position"))
+    rotated = seats[1:] + seats[:1]
+    dealer = next(
+        (index for index, seat in enumerate(seats) if seat.pk == session.first_dealer_id), 0
+    )
+    return rotated, dealer
+
+
+def rematch_name(session: GameSession) -> str:
+    """ "Friday (rematch)" after "Friday", and again after a rematch of a rematch (not
+    "Friday (rematch) (rematch)"); an unnamed session's rematch stays unnamed."""
+    if not session.name:
+        return ""
+    base = session.name.removesuffix(REMATCH_SUFFIX)
+    limit = GameSession._meta.get_field("name").max_length - len(REMATCH_SUFFIX)
+    return base[:limit].rstrip() + REMATCH_SUFFIX
+
+
+def rematch(session: GameSession, user: AnyUser) -> tuple[GameSession, bool]:
+    """A new session with the same players, seats rotated by one (``rematch_seating``),
+    the same rules, ceiling and stakes and the same league, played today: the
+    rematch, and whether this call started it. A session that already has a rematch
+    answers with that one (a double tap starts one game, not two); an unfinished
+    session has none (EntryRejected). The caller checked that ``user`` may write it."""
+    with transaction.atomic():
+        # Locked: two phones tapping Rematch at once start one session between them.
+        session = GameSession.objects.select_for_update().get(pk=session.pk)
+        existing = GameSession.objects.filter(rematch_of=session).first()
+        if existing is not None:
+            return existing, False
+        if not load_scoreboard(session).finished:
+            raise EntryRejected(
+                "This session is not finished yet: a rematch starts once it is over "
+                "(end it first, or play on)."
+            )
+        seats, dealer = rematch_seating(session)
+        try:
+            with transaction.atomic():
+                new = GameSession.objects.create(
+                    name=rematch_name(session),
+                    league=session.league,
+                    preset=session.preset,
+                    overrides=session.overrides,
+                    ceiling=session.ceiling,
+                    created_by=user if user.is_authenticated else None,
+                    money_per_point=session.money_per_point,
+                    buy_in=session.buy_in,
+                    table_auto_save=session.table_auto_save,
+                    rematch_of=session,
+                )
+        except IntegrityError:
+            # Where the row lock is no lock (SQLite), the other tap's rematch won.
+            return GameSession.objects.get(rematch_of=session), False
+        _seat(new, [seat.player_id for seat in seats], dealer)
+    return new, True
 
 
 # --- Managing a session: stakes, the end, rejoins, the share link ------------------------

@@ -80,6 +80,7 @@ def refresh(league_id: int | None, day: datetime.date, player_ids: Iterable[int]
             player_id__in=players,
             rounds_played__gt=0,
         )
+        .order_by()  # a sum: the model's ordering would only add joins
         .values("player_id")
         .annotate(**seat_figures())
     }
@@ -105,6 +106,7 @@ def rebuild(league_ids: Iterable[int], *, seat_model=Seat, month_model=StandingM
         rows = (
             seat_model.objects.filter(session__league_id=league_id, rounds_played__gt=0)
             .annotate(month=TruncMonth("session__played_on", output_field=DateField()))
+            .order_by()
             .values("player_id", "month")
             .annotate(**seat_figures())
         )

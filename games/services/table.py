@@ -36,7 +36,7 @@ from games.services.rounds import (
     check_hand,
     check_round,
     new_round_entry,
-    save_round,
+    save_and_replay,
 )
 from games.services.scoreboard import Scoreboard, load_scoreboard
 
@@ -245,7 +245,7 @@ def write_hand(
     saved: a late hand) and EntryRejected when the seat has no hand to enter (the
     player is out, the session over)."""
     with transaction.atomic():
-        locked, entry = _open_round(session, number)
+        locked, entry, board = _open_round(session, number)
         _check_seat_plays(entry, seat)
         table_round, _ = TableRound.objects.get_or_create(session=locked, number=number)
         hand = table_round.hands.filter(seat=seat).first()
@@ -293,7 +293,7 @@ def write_hand(
         table_round.save()  # its cut, and the stamp the scorer's view polls on
         written = HandWritten(entry, table_round, hand, check)
         if hand.status == TableHand.Status.IN and auto_saves(locked):
-            written.saved = _save_if_clean(locked, entry, table_round)
+            written.saved = _save_if_clean(locked, entry, table_round, board)
     return written
 
 
@@ -465,7 +465,9 @@ def _author(hand: TableHand) -> str:
     return f"{hand.seat.player.name}'s phone"
 
 
-def _save_if_clean(session: GameSession, entry: RoundEntry, table_round: TableRound):
+def _save_if_clean(
+    session: GameSession, entry: RoundEntry, table_round: TableRound, board: Scoreboard
+):
     """Auto-save: the round, if every hand is in and it checks clean; else None."""
     hands = _hands_of(table_round)
     if any(
@@ -476,7 +478,7 @@ def _save_if_clean(session: GameSession, entry: RoundEntry, table_round: TableRo
     if not check.valid:
         return None
     try:
-        return _save(session, entry, table_round, hands, check, None)
+        return _save(session, entry, table_round, hands, check, None, board)
     except EntryRejected:
         return None  # e.g. the table changed: the scorer saves it by hand
 
@@ -488,18 +490,22 @@ def _save(
     hands: dict[int, TableHand],
     check: RoundCheck,
     user: AnyUser | None,
+    board: Scoreboard,
 ) -> Round:
     seats = {seat.pk: seat for seat in entry.seats}
     authors = {seats[pk].player_id: _author(hand) for pk, hand in hands.items() if pk in seats}
-    return save_round(
+    # ``board`` was read under the same lock: the save replays it with the round
+    # instead of reading the session's rounds again.
+    return save_and_replay(
         entry,
         check,
         user or AnonymousUser(),
+        board=board,
         expected_number=entry.number,
         submission=table_round.submission,
         authors=authors,
         entered_by_name="" if user else "table mode (saved by itself)",
-    )
+    ).round
 
 
 def save_table_round(session: GameSession, number: int, user: AnyUser) -> Round:
@@ -507,7 +513,7 @@ def save_table_round(session: GameSession, number: int, user: AnyUser) -> Round:
     RoundMovedOn if it is saved already (a double tap finds it), RoundNotReady while
     a hand is missing or the round does not check."""
     with transaction.atomic():
-        locked, entry = _open_round(session, number)
+        locked, entry, board = _open_round(session, number)
         if entry.finished:
             raise EntryRejected("This session is over: it takes no new rounds.")
         table_round = TableRound.objects.filter(session=locked, number=number).first()
@@ -525,14 +531,15 @@ def save_table_round(session: GameSession, number: int, user: AnyUser) -> Round:
         check = round_check(entry, table_round, hands)
         if not check.valid:
             raise RoundNotReady("The round does not check yet: see the problems.", check)
-        return _save(locked, entry, table_round, hands, check, user)
+        return _save(locked, entry, table_round, hands, check, user, board)
 
 
-def _open_round(session: GameSession, number: int) -> tuple[GameSession, RoundEntry]:
+def _open_round(session: GameSession, number: int) -> tuple[GameSession, RoundEntry, Scoreboard]:
     """Inside a transaction: the session locked and round ``number``'s entry, or
     RoundMovedOn when that round is not the one being entered."""
     locked = GameSession.objects.select_for_update().get(pk=session.pk)
-    entry = new_round_entry(locked, load_scoreboard(locked))
+    board = load_scoreboard(locked)
+    entry = new_round_entry(locked, board)
     if number != entry.number:
         raise RoundMovedOn(number, entry.number)
-    return locked, entry
+    return locked, entry, board

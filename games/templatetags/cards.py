@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
+from decimal import ROUND_HALF_UP, Decimal
 
 from django import template
 from django.utils.html import format_html, format_html_join
@@ -37,6 +39,19 @@ def card(code: object) -> SafeString | str:
 @register.filter
 def cards(codes: Iterable[object]) -> SafeString:
     return format_html_join(" ", "{}", ((card(code),) for code in codes))
+
+
+@register.filter
+def fixed(value: float | None, places: int = 1) -> str:
+    """A number with ``places`` decimals, rounded half up: what ``floatformat`` shows
+    in the app's one locale (no "-0.0" either), at a fraction of its cost. The
+    standings print three for each of hundreds of players (benchmarks/http.py)."""
+    if value is None:
+        return ""
+    if not math.isfinite(value):
+        return str(value)
+    rounded = Decimal(repr(value)).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)
+    return f"{rounded if rounded else abs(rounded):f}"
 
 
 @register.filter

@@ -8,28 +8,57 @@ from django.contrib.auth import login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from games.forms.accounts import SignupForm
-from games.http import FORM_ERRORS, TOO_MANY_REQUESTS
+from games.http import FORM_ERRORS, SERVICE_UNAVAILABLE, TOO_MANY_REQUESTS
 from scorekeeper import security
+
+
+def _next_page(request: HttpRequest) -> str:
+    """Where to go after signing up (an invite link sends people here and back), if
+    it is a page of this site; "" otherwise."""
+    wanted = request.POST.get("next") or request.GET.get("next") or ""
+    safe = url_has_allowed_host_and_scheme(
+        wanted, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return wanted if safe else ""
 
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> TemplateResponse | HttpResponse:
     form = SignupForm(request.POST or None)
+    next_page = _next_page(request)
     if request.method == "POST":
         if form.is_valid():
-            if not security.take_signup(security.client_ip(request)):
-                context = {"form": form, "window": settings.SIGNUP_WINDOW_MINUTES}
+            try:
+                allowed = security.take_signup(security.client_ip(request))
+            except security.LimitUnavailable:
+                context = {"form": form, "paused": True, "next": next_page}
+                return TemplateResponse(
+                    request, "registration/signup.html", context, status=SERVICE_UNAVAILABLE
+                )
+            if not allowed:
+                context = {
+                    "form": form,
+                    "window": settings.SIGNUP_WINDOW_MINUTES,
+                    "next": next_page,
+                }
                 return TemplateResponse(
                     request, "registration/signup.html", context, status=TOO_MANY_REQUESTS
                 )
             user = form.save()
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            if next_page:
+                messages.success(request, f"Welcome, {user.get_username()}.")
+                return redirect(next_page)
             messages.success(request, f"Welcome, {user.get_username()}. Start a session below.")
             return redirect("games:home")
         return TemplateResponse(
-            request, "registration/signup.html", {"form": form}, status=FORM_ERRORS
+            request,
+            "registration/signup.html",
+            {"form": form, "next": next_page},
+            status=FORM_ERRORS,
         )
-    return TemplateResponse(request, "registration/signup.html", {"form": form})
+    return TemplateResponse(request, "registration/signup.html", {"form": form, "next": next_page})

@@ -1,5 +1,6 @@
 """Leagues: the list of a user's leagues, a new league, a league's page with its
-sessions and members, and its house rules. Thin views over games.services.leagues.
+sessions and members, and its house rules; invite links and claimed player names
+(issue 15). Thin views over games.services.leagues.
 
 Who may do what: any signed-in user may start a league (and owns it); a league's
 members see its pages; only its owners change its rules and members. To anyone who
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
@@ -17,23 +19,43 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games.access import league_for, leagues_of, role_of
-from games.forms.leagues import LeagueForm, MemberForm, RoleForm
+from games.access import (
+    claim_for,
+    invite_for_token,
+    invite_in,
+    league_for,
+    league_player_for,
+    leagues_of,
+    role_of,
+)
+from games.forms.leagues import InviteForm, LeagueForm, MemberForm, RoleForm
 from games.http import FORM_ERRORS
 from games.models import League, Membership
+from games.queries.players import claimed_player
 from games.rules import PRESETS, RulesError
 from games.services.leagues import (
+    RANK,
     LeagueError,
+    active_invites,
     add_member,
     change_role,
+    claim_player,
+    create_invite,
     create_league,
     defaults_of,
     invitable,
+    invite_problem,
+    join_by_invite,
     league_sessions,
     members,
     remove_member,
+    revoke_invite,
+    unclaim_player,
     update_rules,
 )
+
+# An invite link that expired or was revoked: gone, and the page says why.
+GONE = 410
 
 
 @login_required
@@ -112,8 +134,21 @@ def league_detail(request: HttpRequest, slug: str) -> TemplateResponse:
         "roles": Membership.Role.choices,
         "rules": defaults_of(league),
         "invitable": invitable(league) if role == Membership.Role.OWNER else [],
+        "invites": _invite_rows(request, league) if role == Membership.Role.OWNER else [],
+        "invite_form": InviteForm(),
+        "my_player": claimed_player(league, request.user),
     }
     return TemplateResponse(request, "leagues/detail.html", context)
+
+
+def _invite_rows(request: HttpRequest, league: League) -> list[dict]:
+    return [
+        {
+            "invite": invite,
+            "url": request.build_absolute_uri(reverse("games:invite", args=[invite.token])),
+        }
+        for invite in active_invites(league)
+    ]
 
 
 @login_required
@@ -201,3 +236,112 @@ def member_change(request: HttpRequest, slug: str, member_pk: int) -> HttpRespon
     if membership.user_id == request.user.pk and role_of(request.user, league) is None:
         return redirect("games:league_list")  # they removed themselves
     return redirect("games:league_detail", slug=league.slug)
+
+
+# --- Invite links -------------------------------------------------------------------------
+
+
+def _to_invites(league: League) -> HttpResponse:
+    return redirect(reverse("games:league_detail", args=[league.slug]) + "#invites-title")
+
+
+@login_required
+@require_POST
+def invite_create(request: HttpRequest, slug: str) -> HttpResponse:
+    """A new invite link (owners only), listed on the league's page to copy."""
+    league = league_for(request.user, slug, "manage")[0]
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Pick the role the link gives and how long it works.")
+        return _to_invites(league)
+    try:
+        invite = create_invite(
+            league, request.user, role=form.cleaned_data["role"], days=form.cleaned_data["days"]
+        )
+    except LeagueError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(
+            request,
+            f"Invite link made: whoever opens it joins as {invite.get_role_display().lower()} "
+            f"until {invite.expires_at:%d %b %Y}. Copy it below.",
+        )
+    return _to_invites(league)
+
+
+@login_required
+@require_POST
+def invite_revoke(request: HttpRequest, slug: str, invite_pk: int) -> HttpResponse:
+    league = league_for(request.user, slug, "manage")[0]
+    revoke_invite(invite_in(league, invite_pk))
+    messages.success(request, "Invite link revoked: it no longer works.")
+    return _to_invites(league)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def invite(request: HttpRequest, token: str) -> HttpResponse:
+    """An invite link: "Join <league> as <role>" and a Join button for whoever is
+    signed in; sign in (or sign up) first and come back; a link that expired or was
+    revoked says so (410), one that never was is a 404."""
+    found = invite_for_token(token)
+    problem = invite_problem(found)
+    if problem:
+        context = {"invite": found, "problem": problem}
+        return TemplateResponse(request, "leagues/invite.html", context, status=GONE)
+    if not request.user.is_authenticated:
+        messages.info(request, f"Sign in, or create an account, to join {found.league.name}.")
+        return redirect_to_login(request.get_full_path())
+    if request.method == "POST":
+        try:
+            joined = join_by_invite(found, request.user)
+        except LeagueError as error:  # revoked or expired since the page was shown
+            context = {"invite": found, "problem": str(error)}
+            return TemplateResponse(request, "leagues/invite.html", context, status=GONE)
+        role = joined.membership.get_role_display().lower()
+        if joined.outcome == "joined":
+            messages.success(request, f"Welcome to {found.league.name}: you joined as {role}.")
+        elif joined.outcome == "raised":
+            messages.success(request, f"You are now {role} in {found.league.name}.")
+        else:
+            messages.info(request, f"You are already in {found.league.name}, as {role}.")
+        return redirect("games:league_detail", slug=found.league.slug)
+    role = role_of(request.user, found.league)
+    context = {
+        "invite": found,
+        "role": role,
+        "member": role is not None,
+        "raises": role is not None and RANK[role] < RANK[found.role],
+    }
+    return TemplateResponse(request, "leagues/invite.html", context)
+
+
+# --- Claimed player names -----------------------------------------------------------------
+
+
+def _to_player(pk: int) -> HttpResponse:
+    return redirect(reverse("games:player_detail", args=[pk]) + "#claims-title")
+
+
+@login_required
+@require_POST
+def player_claim(request: HttpRequest, slug: str, player_pk: int) -> HttpResponse:
+    """ "This is me": a member claims a player of the league's sessions."""
+    league, _role, player = league_player_for(request.user, slug, player_pk)
+    try:
+        claim_player(league, player, request.user)
+    except LeagueError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"You are {player.name} in {league.name}.")
+    return _to_player(player.pk)
+
+
+@login_required
+@require_POST
+def player_unclaim(request: HttpRequest, slug: str, player_pk: int) -> HttpResponse:
+    """Undo a claim: the claimant's own, or anyone's for the league's owners."""
+    claim = claim_for(request.user, slug, player_pk)
+    name, username = claim.player.name, claim.user.get_username()
+    unclaim_player(claim)
+    messages.success(request, f"{name} is no longer claimed by {username} in {claim.league.name}.")
+    return _to_player(player_pk)

@@ -12,7 +12,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games.access import can_write, round_for, session_for
+from games.access import can_write, round_for, session_for, session_with_rights
 from games.forms.rounds import RoundForm
 from games.http import FORM_ERRORS, posted_id, redirect_for
 from games.models import Round
@@ -23,30 +23,35 @@ from games.services.rounds import (
     arranged_text,
     changes_of,
     delete_round,
-    initial_values,
+    edit_form_data,
     new_round_entry,
-    on_deal_seats,
     round_entry_for_edit,
-    save_round,
+    save_and_replay,
 )
 from games.services.scoreboard import load_scoreboard
-from games.session_page import session_page_context
+from games.session_page import (
+    SHOWN_STAMP,
+    answers_in_place,
+    round_entry_context,
+    session_page_context,
+)
 
 
 @login_required
 @require_POST
 def round_create(request: HttpRequest, pk: int) -> TemplateResponse | HttpResponse:
-    session = session_for(request.user, pk, "write")
+    session, rights = session_with_rights(request.user, pk, "write")
     board = load_scoreboard(session)
     entry = new_round_entry(session, board)
     form = RoundForm(request.POST, entry=entry)
     theirs = None
     if form.is_valid():
         try:
-            played = save_round(
+            saved = save_and_replay(
                 entry,
                 form.check,
                 request.user,
+                board=board,
                 expected_number=form.expected_number,
                 submission=form.submission_token,
             )
@@ -61,16 +66,23 @@ def round_create(request: HttpRequest, pk: int) -> TemplateResponse | HttpRespon
             form.add_error(None, str(error))
         else:
             if not request.htmx:
-                messages.success(request, f"Round {played.number} saved.")
-                return redirect("games:session_detail", pk=session.pk)
-            # The scoreboard is swapped out of band; the form comes back empty for
-            # the next round, with the next dealer.
-            board = load_scoreboard(session)
-            context = session_page_context(request, session, board) | {"saved": played}
+                messages.success(request, f"Round {saved.round.number} saved.")
+                return redirect("games:session_detail", pk=saved.round.session_id)
+            # The form comes back empty for the next round, with the next dealer; the
+            # table changes out of band, by what the save changed when it can.
+            board = saved.board
+            context = round_entry_context(request, board.session, board, rights)
+            context["saved"] = saved.round
+            if answers_in_place(saved, request.POST.get(SHOWN_STAMP)):
+                context["new_row"] = board.rows[-1]
+                return TemplateResponse(request, "games/session.html#saved_round", context)
             return TemplateResponse(request, "games/session.html#form_and_table", context)
-    context = session_page_context(request, session, board, form) | {"theirs": theirs}
     if not request.htmx:
+        context = session_page_context(request, session, board, form, rights)
+        context |= {"theirs": theirs}
         return TemplateResponse(request, "games/session.html", context, status=FORM_ERRORS)
+    context = round_entry_context(request, session, board, rights, form=form)
+    context["theirs"] = theirs
     # After a conflict the table has changed too: it comes along out of band.
     template = "games/session.html#" + ("form_and_table" if theirs else "round_entry")
     return TemplateResponse(request, template, context, status=FORM_ERRORS)
@@ -168,17 +180,11 @@ def round_detail(request: HttpRequest, pk: int, round_pk: int) -> TemplateRespon
 @require_http_methods(["GET", "POST"])
 def round_edit(request: HttpRequest, pk: int, round_pk: int) -> TemplateResponse | HttpResponse:
     played = round_for(request.user, pk, round_pk, "write")
-    entry = round_entry_for_edit(played)
+    board = load_scoreboard(played.session)
+    entry = round_entry_for_edit(played, board)
     if request.method == "GET":
         # Bound to the saved values so the previews show at once.
-        cut, hands = initial_values(played)
-        data = {"cut_joker": cut, "version": played.version}
-        for seat_pk, (outcome, text) in hands.items():
-            data[f"outcome_{seat_pk}"] = outcome
-            data[f"groups_{seat_pk}"] = text
-        for seat_pk in on_deal_seats(played):
-            data[f"on_deal_{seat_pk}"] = "on"
-        form = RoundForm(data, entry=entry, final=False)
+        form = RoundForm(edit_form_data(played), entry=entry, final=False)
         form.is_valid()
         return TemplateResponse(request, "games/round.html", _round_context(played, form, True))
 
@@ -186,7 +192,9 @@ def round_edit(request: HttpRequest, pk: int, round_pk: int) -> TemplateResponse
     theirs = None
     if form.is_valid():
         try:
-            save_round(entry, form.check, request.user, version=form.posted_version)
+            save_and_replay(
+                entry, form.check, request.user, board=board, version=form.posted_version
+            )
         except RoundConflict as conflict:
             if conflict.theirs is None:  # deleted meanwhile: nothing left to edit
                 messages.error(request, str(conflict))

@@ -8,17 +8,23 @@ from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games import live
-from games.access import can_view, leagues_for_scorer, session_for, sessions_visible_to
+from games.access import (
+    leagues_for_scorer,
+    session_for,
+    session_with_rights,
+    sessions_visible_to,
+)
 from games.forms.sessions import MAX_SEATS, SessionForm
 from games.http import FORM_ERRORS, chart_response, posted_id, redirect_for
 from games.models import GameSession, League, Player
+from games.queries.players import my_players
 from games.rules import PRESETS
 from games.services.errors import EntryRejected
 from games.services.rounds import (
@@ -31,6 +37,7 @@ from games.services.sessions import (
     close_session,
     create_session,
     rejoin,
+    rematch,
     reopen_session,
     replace_share_token,
     set_stakes,
@@ -46,7 +53,8 @@ def home(request: HttpRequest) -> TemplateResponse:
         .select_related("league")
         .prefetch_related("seats__player")[:50]
     )
-    return TemplateResponse(request, "games/home.html", {"sessions": sessions})
+    context = {"sessions": sessions, "my_players": my_players(request.user)}
+    return TemplateResponse(request, "games/home.html", context)
 
 
 def _session_form_context(request: HttpRequest, form: SessionForm) -> dict:
@@ -147,11 +155,10 @@ def _toss(request: HttpRequest, form: SessionForm, leagues) -> TemplateResponse:
 @require_safe
 def session_detail(request: HttpRequest, pk: int) -> TemplateResponse:
     with read_snapshot():  # the session row (stamp, stakes) agrees with its table
-        session = session_for(request.user, pk)
+        session, rights = session_with_rights(request.user, pk)
         board = load_scoreboard(session)
-    return TemplateResponse(
-        request, "games/session.html", session_page_context(request, session, board)
-    )
+    context = session_page_context(request, session, board, rights=rights)
+    return TemplateResponse(request, "games/session.html", context)
 
 
 @require_safe
@@ -167,12 +174,12 @@ def session_scoreboard(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def _session_scoreboard(request: HttpRequest, pk: int) -> HttpResponse:
     with read_snapshot():  # the stamp and the table are of one moment
-        session = session_for(request.user, pk)
+        session, rights = session_with_rights(request.user, pk)
         if request.GET.get("v") == live_stamp(session):
             return HttpResponse(status=204)
         board = load_scoreboard(session)
     # A scorer's page also shows the totals line above the round form: it comes along.
-    context = scoreboard_context(request, session, board)
+    context = scoreboard_context(request, session, board, rights)
     context["strip"] = context["writer"]
     return TemplateResponse(request, "partials/score_table.html", context)
 
@@ -254,6 +261,23 @@ def session_rejoin(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def session_rematch(request: HttpRequest, pk: int) -> HttpResponse:
+    """The same table again: a new session, seats rotated by one, same rules and stakes."""
+    session = session_for(request.user, pk, "write")
+    try:
+        new, started = rematch(session, request.user)
+    except EntryRejected as error:
+        messages.error(request, str(error))
+        return _back_to_session(request, session)
+    if started:
+        messages.success(request, "Rematch started: everyone moved one seat on.")
+    else:
+        messages.info(request, "The rematch was already started: here it is.")
+    return redirect_for(request, reverse("games:session_detail", args=[new.pk]))
+
+
+@login_required
+@require_POST
 def session_share_reset(request: HttpRequest, pk: int) -> HttpResponse:
     session = session_for(request.user, pk, "manage")
     replace_share_token(session)
@@ -276,7 +300,4 @@ def session_history(request: HttpRequest, pk: int) -> TemplateResponse:
 @require_safe
 def session_totals_chart(request: HttpRequest, pk: int) -> HttpResponse:
     """The session's running totals as an SVG image, for those who may see it."""
-    session = GameSession.objects.filter(pk=pk).first()
-    if session is None or not can_view(request.user, session):
-        raise Http404("No such session.")
-    return chart_response(session)
+    return chart_response(session_for(request.user, pk))

@@ -1,13 +1,12 @@
 """The share link: a session's score table for anyone holding its token, live and
 read-only. Nothing in this module writes; every view is a GET, and a token opens
-exactly one session (an unknown or replaced token is a 404).
-
-The URLs live here beside the views; games/urls.py includes them.
+exactly one session (an unknown or replaced token is a 404, as
+games.access.session_for_share_token decides).
 """
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_safe
@@ -45,13 +44,19 @@ def _shared_context(request: HttpRequest, session: GameSession, board: Scoreboar
     }
 
 
-@require_safe
-def shared_session(request: HttpRequest, token: str) -> TemplateResponse:
-    with read_snapshot():  # the session row (stamp, stakes) agrees with its table
-        session = session_for_share_token(token)
-        board = load_scoreboard(session)
-    context = _shared_context(request, session, board)
-    response = TemplateResponse(request, "games/shared.html", context)
+def _big_context(session: GameSession, board: Scoreboard) -> dict:
+    # The totals only: no rows are built, whatever the length of the session.
+    return {
+        "session": session,
+        "board": board,
+        "stamp": live_stamp(session),
+        "shared_url": reverse("games:shared_session", args=[session.share_token]),
+        "poll_url": reverse("games:shared_scoreboard", args=[session.share_token]),
+        "poll_seconds": POLL_SECONDS,
+    }
+
+
+def _keep_private(response: HttpResponse) -> HttpResponse:
     # The token is the key: keep it out of Referer headers and shared caches.
     response["Referrer-Policy"] = "no-referrer"
     response["Cache-Control"] = "private, no-cache"
@@ -59,11 +64,33 @@ def shared_session(request: HttpRequest, token: str) -> TemplateResponse:
 
 
 @require_safe
+def shared_session(request: HttpRequest, token: str) -> HttpResponse:
+    with read_snapshot():  # the session row (stamp, stakes) agrees with its table
+        session = session_for_share_token(token)
+        board = load_scoreboard(session)
+    context = _shared_context(request, session, board)
+    return _keep_private(TemplateResponse(request, "games/shared.html", context))
+
+
+@require_safe
+def shared_big(request: HttpRequest, token: str) -> HttpResponse:
+    """The table view: each player's total large enough to read across the table, for
+    a tablet or a TV; live through the share page's own poll (``view=big``)."""
+    with read_snapshot():
+        session = session_for_share_token(token)
+        board = load_scoreboard(session)
+    return _keep_private(
+        TemplateResponse(request, "games/shared_big.html", _big_context(session, board))
+    )
+
+
+@require_safe
 def shared_scoreboard(request: HttpRequest, token: str) -> HttpResponse:
-    """Polled every few seconds by the share page: 204 (nothing to swap) while the
-    session is unchanged, else the score table, folded as the page is (``?from=``
-    keeps the older rounds a reader opened). Without ``v`` it is also what the
-    "earlier rounds" button swaps in."""
+    """Polled every few seconds by the share page and the table view: 204 (nothing to
+    swap) while the session is unchanged, else the score table, folded as the page is
+    (``?from=`` keeps the older rounds a reader opened), or with ``view=big`` the
+    table view's totals. Without ``v`` it is also what the "earlier rounds" button
+    swaps in."""
     if live.unchanged_for_token(token, request.GET.get("v")):
         response = HttpResponse(status=204)
         response["Cache-Control"] = "private, no-cache"
@@ -73,8 +100,12 @@ def shared_scoreboard(request: HttpRequest, token: str) -> HttpResponse:
         if request.GET.get("v") == live_stamp(session):
             return HttpResponse(status=204)
         board = load_scoreboard(session)
-    context = _shared_context(request, session, board)
-    response = TemplateResponse(request, "partials/score_table.html", context)
+    if request.GET.get("view") == "big":
+        context = _big_context(session, board)
+        response = TemplateResponse(request, "games/shared_big.html#big_board", context)
+    else:
+        context = _shared_context(request, session, board)
+        response = TemplateResponse(request, "partials/score_table.html", context)
     response["Cache-Control"] = "private, no-cache"
     return response
 
@@ -82,7 +113,4 @@ def shared_scoreboard(request: HttpRequest, token: str) -> HttpResponse:
 @require_safe
 def shared_totals_chart(request: HttpRequest, token: str) -> HttpResponse:
     """The same chart for anyone holding the session's share link (read-only)."""
-    session = GameSession.objects.filter(share_token=token).first()
-    if session is None:
-        raise Http404("No such session.")
-    return chart_response(session)
+    return chart_response(session_for_share_token(token))

@@ -6,18 +6,21 @@ service replayed each session (seat results, ratings; `games.queries`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from games import charts
 from games.access import league_for, member_league_ids, visible_sessions
 from games.forms.standings import StandingsFilter
 from games.http import FORM_ERRORS
-from games.models import GameSession, HandEntry, Player, Rating, RatingChange, Seat
-from games.queries.players import player_groups
+from games.models import HandEntry, Player, Rating, RatingChange, Seat
+from games.queries.players import claimed_player, player_claims, player_groups
 from games.queries.standings import (
     RatingPoint,
     league_is_net,
@@ -57,15 +60,42 @@ def league_standings(request: HttpRequest, slug: str) -> TemplateResponse:
         "league": league,
         "form": form,
         "rows": rows,
+        "linked_rows": list(zip(rows, _player_urls(row.player.pk for row in rows), strict=True)),
         "date_from": date_from,
         "date_to": date_to,
         "chart": chart,
         "charted": charted,
         "net": league_is_net(league),
+        # The signed-in member's own row ("you"), if they claimed a player here.
+        "my_player": claimed_player(league, request.user),
     }
     template = "standings/league.html#standings" if request.htmx else "standings/league.html"
     status = FORM_ERRORS if form.is_bound and not form.is_valid() else 200
     return TemplateResponse(request, template, context, status=status)
+
+
+# An id no database hands out for years: the place of the id in a reversed URL.
+_SOME_ID = 987654321987654321
+
+
+def _player_urls(pks: Iterable[int]) -> list[str]:
+    """Each player's page: one ``reverse`` for all of them, the id put in its place
+    (a reverse for each of 200 rows was a quarter of the standings table's time)."""
+    head, tail = reverse("games:player_detail", args=[_SOME_ID]).split(str(_SOME_ID))
+    return [f"{head}{pk}{tail}" for pk in pks]
+
+
+class _Counted(Paginator):
+    """Pages of a list counted already (the player's seats, with their results): the
+    count query of a plain Paginator would read them again."""
+
+    def __init__(self, object_list, per_page: int, count: int) -> None:
+        super().__init__(object_list, per_page)
+        self._known = count
+
+    @property
+    def count(self) -> int:
+        return self._known
 
 
 @login_required
@@ -77,18 +107,21 @@ def player_detail(request: HttpRequest, pk: int) -> TemplateResponse:
     if player is None:
         raise Http404("No such player.")
     leagues = member_league_ids(request.user)
-    visible = GameSession.objects.filter(visible_sessions(request.user, leagues))
+    visible = visible_sessions(request.user, leagues, through="session__")
+    groups, seat_count = player_groups(player, visible)
     seats = (
-        Seat.objects.filter(player=player, session__in=visible.values("pk"))
+        Seat.objects.filter(player=player)
+        .filter(visible)
         .select_related("session__league")
         .order_by("-session__played_on", "-session_id")
     )
-    page = Paginator(seats, SESSIONS_PER_PAGE).get_page(request.GET.get("page"))
+    page = _Counted(seats, SESSIONS_PER_PAGE, seat_count).get_page(request.GET.get("page"))
     if not page.paginator.count and player.user_id != request.user.pk:
         # Nothing of theirs this user may see: the id reveals nothing either.
         raise Http404("No such player.")
     rounds = (
-        HandEntry.objects.filter(player=player, round__session__in=visible.values("pk"))
+        HandEntry.objects.filter(player=player)
+        .filter(visible_sessions(request.user, leagues, through="round__session__"))
         .select_related("round__session")
         .order_by("-round__session__played_on", "-round__session_id", "-round__number")[
             :RECENT_ROUNDS
@@ -97,9 +130,10 @@ def player_detail(request: HttpRequest, pk: int) -> TemplateResponse:
     context = {
         "player": player,
         "page": page,
-        "groups": player_groups(player, visible_sessions(request.user, leagues)),
+        "groups": groups,
         "ratings": _rating_charts(player, leagues),
         "rounds": list(rounds),
+        "claims": player_claims(player, request.user),
     }
     return TemplateResponse(request, "standings/player.html", context)
 

@@ -340,14 +340,19 @@ def table_release(request: HttpRequest, pk: int) -> HttpResponse:
     return _back(request, seat.session)
 
 
+def _scorers_round(request: HttpRequest, pk: int) -> tuple[GameSession, int]:
+    """The session a scorer acts on, and the number of the round their page showed
+    (0 when none was sent: no round has that number)."""
+    return session_for(request.user, pk, "write"), posted_id(request, "number") or 0
+
+
 @login_required
 @require_POST
 def table_cut(request: HttpRequest, pk: int) -> HttpResponse:
     """The scorer enters the round's cut joker for every phone."""
-    session = session_for(request.user, pk, "write")
-    number = posted_id(request, "number")
+    session, number = _scorers_round(request, pk)
     try:
-        set_cut(session, number or 0, str(request.POST.get("cut_joker", ""))[:12])
+        set_cut(session, number, str(request.POST.get("cut_joker", ""))[:12])
     except CardError as error:
         messages.error(request, f"Cut joker: {error.message}")
     except EntryRejected as error:
@@ -374,10 +379,9 @@ def table_auto_save(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def table_save(request: HttpRequest, pk: int) -> HttpResponse:
     """The scorer's one tap: save the round the table entered."""
-    session = session_for(request.user, pk, "write")
-    number = posted_id(request, "number")
+    session, number = _scorers_round(request, pk)
     try:
-        played = save_table_round(session, number or 0, request.user)
+        played = save_table_round(session, number, request.user)
     except RoundMovedOn as moved:
         if moved.saved:
             messages.info(request, f"Round {moved.number} is already saved.")

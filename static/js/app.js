@@ -399,7 +399,8 @@
   }
 
   document.addEventListener("htmx:afterSettle", function () {
-    var board = document.getElementById("scoreboard");
+    // The live poll's element holds the round count and next dealer of the table shown.
+    var board = document.getElementById("scoreboard-live");
     if (board) followTable(board);
     keepPickerInView();
   });
@@ -529,6 +530,8 @@
   }
 
   function sayFailed(elt, event) {
+    // No answer to a round form's save: static/js/offline.js keeps it and says so.
+    if (event.type === "htmx:sendError" && elt.hasAttribute("data-queued")) return;
     var entry = noteOf(elt);
     if (elt.hasAttribute("data-background")) return sayOffline(elt, entry);
     if (entry) {

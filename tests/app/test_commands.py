@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import zlib
 from io import StringIO
 
 import pytest
@@ -12,6 +13,7 @@ from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 from django.test import RequestFactory
 
+from games.management.commands import make_icons as icons
 from games.management.commands.import_league import Command as ImportCommand
 from games.models import (
     GameSession,
@@ -139,3 +141,44 @@ def test_the_import_command_adds_the_files_members_only_when_told(moved: dict, t
         "ben": "scorer",
         "chen": "viewer",
     }
+
+
+def test_make_icons_draws_a_red_heart_on_a_white_card_on_the_felt(tmp_path) -> None:
+    # The drawing at a small size (the command draws 180 to 512 pixels: seconds of CPU).
+    plain, maskable = tmp_path / "plain.png", tmp_path / "maskable.png"
+    for path, full_bleed in ((plain, False), (maskable, True)):
+        pixels = icons.render(64, icons.card_on_felt(full_bleed=full_bleed))
+        path.write_bytes(icons.png_bytes(64, 64, pixels))
+
+    plain, maskable = DecodedPng(plain), DecodedPng(maskable)
+    assert plain.size == maskable.size == 64
+    red, card, felt = (0xC8, 0x10, 0x2E, 255), (0xFB, 0xFA, 0xF7, 255), (0x14, 0x53, 0x2D, 255)
+    assert plain.at(32, 32) == maskable.at(32, 32) == red  # the heart
+    assert plain.at(32, 14) == card  # the card above it
+    assert plain.at(4, 32) == felt
+    # The home screen rounds its own corners: only the plain icon leaves them clear;
+    # a maskable icon is felt to its edges, its card inside the safe circle.
+    assert plain.at(0, 0)[3] == 0
+    assert maskable.at(0, 0) == maskable.at(32, 8) == felt
+
+
+class DecodedPng:
+    """The pixels of an 8-bit RGBA PNG with unfiltered rows, as make_icons writes."""
+
+    def __init__(self, path) -> None:
+        data = path.read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n"
+        self.size = int.from_bytes(data[16:20], "big")
+        chunks, at = b"", 8
+        while at < len(data):
+            length = int.from_bytes(data[at : at + 4], "big")
+            if data[at + 4 : at + 8] == b"IDAT":
+                chunks += data[at + 8 : at + 8 + length]
+            at += length + 12
+        self.raw = zlib.decompress(chunks)
+
+    def at(self, x: int, y: int) -> tuple[int, ...]:
+        row = y * (1 + self.size * 4)
+        assert self.raw[row] == 0  # no filter
+        start = row + 1 + x * 4
+        return tuple(self.raw[start : start + 4])

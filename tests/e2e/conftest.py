@@ -26,7 +26,7 @@ from django.core.signals import request_finished, request_started
 from playwright.sync_api import Browser, Error, Page
 
 from tests.support.browser import HOW_TO_GET_CHROMIUM, find_chromium
-from tests.support.pages import DESKTOP, PHONE
+from tests.support.pages import DESKTOP, PHONE_DEVICE
 
 # Playwright's sync API keeps an asyncio event loop running in the main thread
 # for the rest of the session, and Django refuses ORM calls (the live server's
@@ -39,9 +39,15 @@ SCREENSHOTS = Path(__file__).parent / "screenshots"
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
 DEVICES: dict[str, dict[str, Any]] = {
-    "phone": {"viewport": PHONE, "device_scale_factor": 2, "is_mobile": True, "has_touch": True},
+    "phone": PHONE_DEVICE,
     "desktop": {"viewport": DESKTOP},
 }
+# The app's service worker (static/js/offline.js registers it) would answer the
+# pages' navigations itself, out of reach of page.route, and stay registered in a
+# kept context from one test to the next. So the kept and fresh pages run without
+# it, as the app did before it had one; tests/e2e/test_offline.py opens contexts
+# that allow it.
+NO_SERVICE_WORKER = {"service_workers": "block"}
 
 
 @pytest.fixture(scope="session")
@@ -60,9 +66,18 @@ def browser_context_args(browser_context_args: dict[str, Any], live_server) -> d
     return {**browser_context_args, "base_url": live_server.url}
 
 
+def _serving() -> bool:
+    """Whether this thread is one of the live server's (one a request)."""
+    return threading.current_thread().name.endswith("(process_request_thread)")
+
+
 class _RequestsInFlight:
     """Counts the live server's requests between Django's request_started and
-    request_finished signals (the server runs in this process, one thread a request)."""
+    request_finished signals (the server runs in this process, one thread a request).
+    Only its threads count: a test client's request in the same worker process (a
+    test of tests/views, say) that raised or was never read to its end sends no
+    request_finished, and would leave every later browser test waiting out the
+    timeout."""
 
     def __init__(self) -> None:
         self.count = 0
@@ -71,13 +86,15 @@ class _RequestsInFlight:
         request_finished.connect(self._finished, weak=False)
 
     def _started(self, **_: Any) -> None:
-        with self.changed:
-            self.count += 1
+        if _serving():
+            with self.changed:
+                self.count += 1
 
     def _finished(self, **_: Any) -> None:
-        with self.changed:
-            self.count -= 1
-            self.changed.notify_all()
+        if _serving():
+            with self.changed:
+                self.count -= 1
+                self.changed.notify_all()
 
     def wait_until_none(self, timeout: float = 5.0) -> None:
         with self.changed:
@@ -123,20 +140,26 @@ def _kept_page(
 ) -> Page:
     page = kept.get(device)
     if page is None or page.is_closed():
-        page = kept[device] = browser.new_context(**context_args, **DEVICES[device]).new_page()
+        context = browser.new_context(**context_args, **DEVICES[device], **NO_SERVICE_WORKER)
+        page = kept[device] = context.new_page()
     return page
 
 
 def _as_new(page: Page, device: str, origin: str) -> None:
     """Leave a kept page as a new one would be for the next test."""
-    if page.url.startswith(origin):
-        page.evaluate("localStorage.clear(); sessionStorage.clear()")
-    page.goto("about:blank")  # stops the page's polls and timers
     page.unroute_all(behavior="ignoreErrors")
     page.context.unroute_all(behavior="ignoreErrors")
-    page.context.clear_cookies()
     page.context.set_offline(False)
+    if page.url.startswith(origin):
+        # Away from the app's page first: an answer arriving late there could write a
+        # round's draft again (static/js/offline.js) after its storage was cleared.
+        # The manifest is a page of the same origin that runs no script.
+        page.goto(f"{origin}/manifest.webmanifest")
+        page.evaluate("localStorage.clear(); sessionStorage.clear()")
+    page.goto("about:blank")  # stops the page's polls and timers
+    page.context.clear_cookies()
     page.set_viewport_size(DEVICES[device]["viewport"])
+    page.emulate_media(color_scheme="null")  # the system's theme again (light, headless)
 
 
 def _kept_page_fixture(device: str) -> Callable[..., Iterator[Page]]:
@@ -162,7 +185,7 @@ desktop_page = pytest.fixture(_kept_page_fixture("desktop"), name="desktop_page"
 @pytest.fixture
 def fresh_phone_page(new_context: Callable[..., Any]) -> Page:
     """A phone page of its own, for a test that changes the page itself."""
-    return new_context(**DEVICES["phone"]).new_page()
+    return new_context(**DEVICES["phone"], **NO_SERVICE_WORKER).new_page()
 
 
 @pytest.fixture

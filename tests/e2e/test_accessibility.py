@@ -1,7 +1,8 @@
 """axe reports no violations on any page, in the states a player sees them: signed
 out and signed in, with form errors, a typing mistake, a previewed round, a finished
-pool, a folded share link, the 404 page and the outage message. On a phone (390x844,
-touch) first, and on a desktop.
+pool, a folded share link, the 404 page, the outage message, the offline page and a
+round kept on the phone until the network returns. On a phone (390x844, touch)
+first, and on a desktop.
 
 axe-core runs with its default rules (WCAG 2.0/2.1 A and AA, best practices) plus
 ``target-size`` (WCAG 2.2 AA, off by default): on a phone every button and link is
@@ -21,10 +22,11 @@ from django.contrib.auth.models import User
 from django.template.loader import render_to_string
 from playwright.sync_api import Locator, Page, Route, expect
 
-from games.models import GameSession, League, Membership
-from games.services.sessions import create_session
+from games.models import GameSession, League, Membership, Player
+from games.services.leagues import claim_player, create_invite, join_by_invite, revoke_invite
+from games.services.sessions import create_session, rematch
 from games.services.table import claim_seat, open_table, write_hand
-from tests.support.builders import play
+from tests.support.builders import play, pool_with_chen_out
 from tests.support.club import build_club
 from tests.support.hands import SHOWN_8S, WIN_8S, WIN_13
 from tests.support.pages import PASSWORD, choose_outcome, fill_round, sign_in
@@ -252,6 +254,14 @@ def shared_long(page: Page) -> None:
     expect(page.locator("[data-fold]")).to_contain_text("Rounds 1–15 are not shown.")
 
 
+def table_view(page: Page) -> None:
+    """The share link's table view of a pool with Chen out: big totals, how far each
+    player still in has to go, the one who is out marked."""
+    session = pool_with_chen_out(User.objects.create_user("asha", password=PASSWORD))
+    page.goto(f"/shared/{session.share_token}/big/")
+    expect(page.locator('[data-big-player="Chen"] [data-big-out]')).to_be_visible()
+
+
 def league_list(page: Page) -> None:
     a_league(sign_in(page, "asha"))
     page.goto("/leagues/")
@@ -477,6 +487,83 @@ def table_correct(page: Page) -> None:
     expect(page.locator('[data-preview="Chen"]')).to_contain_text("'8X' is not a card")
 
 
+# --- Without a network (issue 15) ----------------------------------------------------
+
+
+def offline_page(page: Page) -> None:
+    """What the service worker shows for a page asked for offline, a round waiting."""
+    page.goto("/offline/")
+    page.evaluate(
+        "localStorage.setItem('scorekeeper:draft:session-1-round:1',"
+        " JSON.stringify({values: {}, at: Date.now(), queued: true}))"
+    )
+    page.reload()
+    expect(page.locator("[data-drafts-waiting]")).to_contain_text("1 round waits")
+
+
+def round_queued(page: Page) -> None:
+    """Save tapped without a network: kept on the phone, said beside the button."""
+    session = friday(sign_in(page, "asha"))
+    page.goto(f"/sessions/{session.pk}/")
+    page.get_by_label("Cut joker").fill("8S")
+    for name, (outcome, groups) in ROUND_1.items():
+        fieldset = page.locator(f'fieldset[data-player="{name}"]')
+        choose_outcome(fieldset, outcome)
+        if groups:
+            fieldset.get_by_label("Groups").fill(groups)
+    expect(page.locator("#settlement")).to_contain_text("Settlement")
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Save round 3").click()
+    expect(page.locator("[data-queued-note]")).to_contain_text("Saved on this phone")
+
+
+def league_invites(page: Page) -> None:
+    """The owner's invite links: one working, made by them, used once."""
+    owner = sign_in(page, "asha")
+    league = a_league(owner)
+    invite = create_invite(league, owner, role="scorer", days=7)
+    join_by_invite(invite, User.objects.create_user("gita", password=PASSWORD))
+    page.goto(f"/leagues/{league.slug}/")
+    expect(page.locator("[data-uses]")).to_have_text("used 1 time")
+
+
+def invite_join(page: Page) -> None:
+    """An invite link opened by someone signed in: "Join … as scorer"."""
+    league = a_league(User.objects.create_user("owner", password=PASSWORD))
+    invite = create_invite(league, league.memberships.first().user, role="scorer", days=1)
+    sign_in(page, "gita")
+    page.goto(f"/invite/{invite.token}/")
+    expect(page.get_by_role("button", name="Join Friday club")).to_be_visible()
+
+
+def invite_gone(page: Page) -> None:
+    """A revoked invite link says so."""
+    owner = User.objects.create_user("owner", password=PASSWORD)
+    league = a_league(owner)
+    invite = create_invite(league, owner, role="viewer", days=1)
+    revoke_invite(invite)
+    sign_in(page, "gita")
+    page.goto(f"/invite/{invite.token}/")
+    expect(page.locator("[data-invite-problem]")).to_contain_text("revoked")
+
+
+def player_claimed(page: Page) -> None:
+    """Ben's page after Ben claimed it, as the owner sees it (Undo this claim)."""
+    league = a_league(sign_in(page, "asha"))
+    ben = Player.objects.get(name="Ben")
+    claim_player(league, ben, User.objects.get(username="ben"))
+    page.goto(f"/players/{ben.pk}/")
+    expect(page.locator("[data-claimed-by]")).to_contain_text("claimed by ben")
+
+
+def rematch_started(page: Page) -> None:
+    """A finished session whose rematch was started: the link to it."""
+    session = finished_pool(sign_in(page, "asha"))
+    rematch(session, session.created_by)
+    page.goto(f"/sessions/{session.pk}/")
+    expect(page.get_by_role("link", name="Go to the rematch")).to_be_visible()
+
+
 PAGES: dict[str, Callable[[Page], None]] = {
     "welcome": welcome,
     "sign-in": sign_in_page,
@@ -496,6 +583,7 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "session-history": session_history,
     "round-history": round_history,
     "shared-long": shared_long,
+    "table-view": table_view,
     "league-list": league_list,
     "league-new": league_new,
     "league-detail": league_detail,
@@ -517,23 +605,69 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "table-scorer": table_scorer,
     "table-scorer-all-in": table_scorer_all_in,
     "table-correct": table_correct,
+    "offline": offline_page,
+    "round-queued": round_queued,
+    "league-invites": league_invites,
+    "invite-join": invite_join,
+    "invite-gone": invite_gone,
+    "player-claimed": player_claimed,
+    "rematch-started": rematch_started,
 }
 
 # The desktop layout differs from the phone's in a few places only (app.css's two
 # media queries: heading sizes and margins, the keypad's ranks in one row; tables
 # wide enough not to scroll): the pages with those are checked on a desktop too.
-ON_A_DESKTOP = ("home", "new-session", "session-typo", "pool-over", "shared-long", "standings")
-CASES = [pytest.param(name, "phone", id=f"{name}-phone") for name in PAGES] + [
-    pytest.param(name, "desktop", id=f"{name}-desktop") for name in ON_A_DESKTOP
+ON_A_DESKTOP = (
+    "home",
+    "new-session",
+    "session-typo",
+    "pool-over",
+    "shared-long",
+    "table-view",
+    "standings",
+)
+CASES = [pytest.param(name, "phone", "light", id=f"{name}-phone") for name in PAGES] + [
+    pytest.param(name, "desktop", "light", id=f"{name}-desktop") for name in ON_A_DESKTOP
 ]
 
 
-@pytest.mark.parametrize(("name", "size"), CASES)
+# The dark theme (prefers-color-scheme: dark) over the states that show each of its
+# colours: the suits in the card picker, chips, badges, error and success messages,
+# the winner, players who are out, the charts, the error pages. Not every page: each
+# axe run costs about 0.6 s of CPU, and the rest share these pages' pieces.
+IN_THE_DARK = (
+    "home",
+    "sign-in-refused",
+    "session-typo",
+    "session-preview",
+    "round-saved",
+    "pool-over",
+    "round",
+    "shared-long",
+    "table-view",
+    "league-detail",
+    "standings",
+    "table-hand",
+    "table-scorer",
+    "not-found",
+    "database-down",
+    "round-queued",
+)
+CASES += [pytest.param(name, "phone", "dark", id=f"{name}-phone-dark") for name in IN_THE_DARK]
+
+
+@pytest.mark.parametrize(("name", "size", "theme"), CASES)
 def test_axe_finds_no_violations(
-    request: pytest.FixtureRequest, look_at: Callable[..., None], name: str, size: str
+    request: pytest.FixtureRequest,
+    look_at: Callable[..., None],
+    name: str,
+    size: str,
+    theme: str,
 ) -> None:
     page = request.getfixturevalue(f"{size}_page")
+    page.emulate_media(color_scheme=theme)  # the kept page forgets it (conftest's _as_new)
     PAGES[name](page)
-    look_at(page, f"axe-{name}-{size}")
+    suffix = "" if theme == "light" else f"-{theme}"
+    look_at(page, f"axe-{name}-{size}{suffix}")
     results = AXE.run(page, options=RUN_OPTIONS)
-    assert results.violations_count == 0, f"{name} ({size}): {results.generate_report()}"
+    assert results.violations_count == 0, f"{name} ({size}, {theme}): {results.generate_report()}"

@@ -30,7 +30,7 @@ def test_a_spectator_on_the_share_link_sees_a_round_appear(
         user, preset="21-points", overrides={}, players=["Asha", "Ben", "Chen"], name="Friday"
     )
     scorer.goto(f"/sessions/{session.pk}/")
-    share_url = scorer.locator("[data-share-url]").input_value()
+    share_url = scorer.locator("[data-share-panel] [data-link-url]").input_value()
     assert share_url.endswith(f"/shared/{session.share_token}/")
 
     # A second browser: its own cookies, nobody signed in.

@@ -14,12 +14,12 @@ from games.models import GameSession, Round, RoundChange
 from games.services.sessions import create_session
 from tests.support.builders import play
 from tests.support.hands import SHOWN_8S, WIN_8S
-from tests.support.pages import PHONE, fill_round, player, sign_in
+from tests.support.pages import PHONE_DEVICE, fill_round, player, sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 GOOD = {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S), "Chen": ("first_drop", "")}
-TOUCH = {"viewport": PHONE, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+TOUCH = PHONE_DEVICE
 
 
 def open_session(page: Page, rounds: int = 0) -> GameSession:
@@ -124,6 +124,41 @@ def test_a_saved_round_says_so_in_view_and_can_be_undone(
     assert session.rounds.count() == 4
     # Recorded in the history like any delete.
     assert RoundChange.objects.filter(session=session, action="deleted").count() == 1
+
+
+def test_a_saved_round_joins_the_table_without_the_table_being_sent_again(
+    fresh_phone_page: Page,
+) -> None:
+    # The answer to a save from the current table holds the new row, the totals and
+    # the next form only (issue 13); on the phone the table reads as if reloaded.
+    page = fresh_phone_page
+    page.clock.install()  # time runs as usual; the wait for the next poll is skipped
+    session = open_session(page, rounds=4)
+    stamp = page.locator("#scoreboard-live").get_attribute("data-stamp")
+    fill_round(page, "8S", GOOD)
+    with page.expect_response(lambda r: r.request.method == "POST") as answer:
+        page.get_by_role("button", name="Save round 5").tap()
+    assert '<section id="scoreboard"' not in answer.value.text()
+    expect(page.get_by_role("heading", name="Round 6")).to_be_visible()
+
+    rows = page.locator("#score-rows tr[data-round]")
+    expect(rows).to_have_count(5)
+    assert [rows.nth(i).get_attribute("data-round") for i in range(5)] == list("12345")
+    for name, total in {"Asha": "610", "Ben": "-460", "Chen": "-150"}.items():
+        expect(page.locator(f'td[data-total="{name}"]')).to_have_text(total)
+        expect(page.locator(f'[data-player="{name}"] [data-standing-total]')).to_have_text(total)
+        expect(page.locator(f'[data-strip="{name}"] .strip-total')).to_have_text(total)
+    expect(page.locator("[data-next-dealer]")).to_contain_text("Chen")  # round 6 is hers
+    live = page.locator("#scoreboard-live")
+    expect(live).to_have_attribute("data-rounds", "5")
+    session.refresh_from_db()
+    assert live.get_attribute("data-stamp") != stamp
+    # The page's own save is not news to its poll: "unchanged", and the table stays.
+    with page.expect_response(lambda r: "/scoreboard/" in r.url) as poll:
+        page.clock.run_for(6_000)
+    assert poll.value.status == 204
+    expect(rows).to_have_count(5)
+    assert page.locator("#score-rows tr[data-round]").count() == session.rounds.count()
 
 
 def test_undo_is_offered_for_five_minutes(fresh_phone_page: Page) -> None:

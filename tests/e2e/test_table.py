@@ -15,11 +15,11 @@ from games.models import GameSession, RoundChange
 from games.rules import parse_cards
 from games.services.sessions import create_session
 from tests.support.hands import SHOWN_8S, WIN_8S, shuffled
-from tests.support.pages import PHONE, sign_in
+from tests.support.pages import PHONE_DEVICE, sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-TOUCH = {"viewport": PHONE, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+TOUCH = PHONE_DEVICE
 # Each player's hand, tapped card by card in any order; Chen drops.
 HANDS = {
     "Asha": ("declared", shuffled(WIN_8S)),
@@ -54,7 +54,7 @@ def test_three_phones_enter_their_hands_at_once_and_the_scorer_saves(
     scorer.goto(f"/sessions/{session.pk}/")
     scorer.get_by_role("button", name="Open table mode").tap()
     expect(scorer.get_by_role("heading", name="Table mode: round 1")).to_be_visible()
-    link = scorer.locator("[data-table-url]").input_value()
+    link = scorer.locator(".table-link [data-link-url]").input_value()
     look_at(scorer, "table-scorer-open-phone", full_page=False)
 
     phones = {name: new_context(**TOUCH).new_page() for name in HANDS}

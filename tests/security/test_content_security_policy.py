@@ -40,6 +40,9 @@ def assert_strict(policy: dict[str, list[str]]) -> None:
     assert policy["base-uri"] == ["'self'"]
     assert policy["frame-ancestors"] == ["'none'"]
     assert policy["form-action"] == ["'self'"]
+    # The service worker and the web app manifest: the app's own, from nowhere else.
+    assert policy["worker-src"] == ["'self'"]
+    assert policy["manifest-src"] == ["'self'"]
 
 
 def _pages():

@@ -32,7 +32,15 @@ from dataclasses import dataclass, field
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from games.models import GameSession, League, Membership, Round, TableHand
+from games.models import (
+    GameSession,
+    League,
+    LeagueInvite,
+    Membership,
+    PlayerClaim,
+    Round,
+    TableHand,
+)
 from games.transfer.league_file import FORMAT, VERSION
 from tests.support.builders import round_data, seat_pk, session_form_data
 from tests.support.forms import form_on
@@ -58,9 +66,18 @@ class Case:
     writes: bool = False
     effect: Callable[[World], bool] | None = None
     label: str = ""
+    # The allowed actors whose request writes, where not all do (None: all of them):
+    # following an invite link changes nothing for someone already at its role.
+    writers: tuple[str, ...] | None = None
 
     def allowed(self, actor: str) -> bool:
         return self.expect[actor] == self.ok
+
+    def writes_as(self, actor: str) -> bool:
+        """Whether ``actor``'s request must change data (and only then may)."""
+        return (
+            self.writes and self.allowed(actor) and (self.writers is None or actor in self.writers)
+        )
 
 
 def _case(expect: dict[str, Status], ok: Status, **kwargs) -> Case:
@@ -123,6 +140,11 @@ TARGETS: dict[str | None, Callable[[World], list]] = {
     "table seat": lambda w: [w.table.pk, seat_pk(w.table, "Ben")],
     "table link": lambda w: [w.table.table_token],  # table mode's link (no seat cookie)
     "reset link": lambda w: ["MQ", "not-a-valid-token"],
+    "done": lambda w: [w.done.pk],  # finished: a rematch may start from it
+    "invite": lambda w: [w.league.slug, w.invite.pk],
+    "invite link": lambda w: [w.invite.token],
+    "league player": lambda w: [w.league.slug, w.asha.pk],  # nobody claimed Asha
+    "claim": lambda w: [w.league.slug, w.claim.player_id],  # Wren's claim of Chen
 }
 
 
@@ -249,6 +271,11 @@ MATRIX: dict[str, Row] = {
             writes=True,
         ),
     ),
+    # The installable app: public, and the same for everyone (the service worker keeps
+    # the offline page on the phone).
+    "games:manifest": row(GET=everyone(200)),
+    "games:service_worker": row(GET=everyone(200)),
+    "games:offline": row(GET=everyone(200)),
     # Starting a session: anyone signed in, in a league only as its owner or scorer
     # (to others the league is not a choice: the form says so).
     "games:session_new": row(
@@ -298,6 +325,14 @@ MATRIX: dict[str, Row] = {
     "games:session_close": row(
         "table",
         POST=scorers(302, writes=True, effect=lambda w: reloaded(w, "table").closed_at is not None),
+    ),
+    "games:session_rematch": row(
+        "done",
+        POST=scorers(
+            302,
+            writes=True,
+            effect=lambda w: GameSession.objects.filter(rematch_of=w.done).exists(),
+        ),
     ),
     "games:session_rejoin": row(
         "pool",
@@ -414,6 +449,7 @@ MATRIX: dict[str, Row] = {
     "games:shared_session": row("token", GET=everyone(200)),
     "games:shared_scoreboard": row("token", GET=everyone(200)),
     "games:shared_totals_chart": row("token", GET=everyone(200)),
+    "games:shared_big": row("token", GET=everyone(200)),
     # Leagues.
     "games:league_list": row(GET=signed_in(200)),
     "games:league_new": row(
@@ -453,6 +489,55 @@ MATRIX: dict[str, Row] = {
             body=lambda w: {"role": "scorer"},
             writes=True,
             effect=lambda w: w.membership(w.viewer).role == Membership.Role.SCORER,
+        ),
+    ),
+    # Invite links: owners make and revoke them; the link itself lets anyone signed in
+    # join with its role (here scorer: the outsider joins, the viewer is raised, the
+    # scorer and owner are already at it or above, and nothing changes for them).
+    "games:invite_create": row(
+        "league",
+        POST=managers(
+            302,
+            body=lambda w: {"role": "viewer", "days": "7"},
+            writes=True,
+            effect=lambda w: w.league.invites.filter(role="viewer").exists(),
+        ),
+    ),
+    "games:invite_revoke": row(
+        "invite",
+        POST=managers(
+            302,
+            writes=True,
+            effect=lambda w: LeagueInvite.objects.get(pk=w.invite.pk).revoked_at is not None,
+        ),
+    ),
+    "games:invite": row(
+        "invite link",
+        GET=signed_in(200),
+        POST=signed_in(
+            302,
+            writes=True,
+            writers=("outsider", "viewer"),
+            effect=lambda w: w.league.memberships.filter(role="scorer").count() >= 2,
+        ),
+    ),
+    # Claimed player names: any member claims one of the league's players as
+    # themselves; the claimant or an owner undoes a claim (Wren's, here).
+    "games:player_claim": row(
+        "league player",
+        POST=members(
+            302,
+            writes=True,
+            effect=lambda w: PlayerClaim.objects.filter(league=w.league, player=w.asha).exists(),
+        ),
+    ),
+    "games:player_unclaim": row(
+        "claim",
+        POST=_case(
+            {"anonymous": LOGIN, "outsider": 404, "viewer": 403, "scorer": 403, "owner": 302},
+            302,
+            writes=True,
+            effect=lambda w: not PlayerClaim.objects.filter(pk=w.claim.pk).exists(),
         ),
     ),
     "games:league_standings": row("league", GET=members(200)),

@@ -14,8 +14,8 @@ from games.models import GameSession
 from games.rules import PlayerHand, get_ruleset, parse_card, parse_groups, score_round
 from games.rules.totals import session_state
 from games.services.rounds import check_round, new_round_entry, save_round
-from games.services.sessions import create_session
-from tests.support.hands import POOL_ROUNDS
+from games.services.sessions import close_session, create_session
+from tests.support.hands import POOL_ROUNDS, ROUND_1
 
 Hands = Mapping[str, tuple[str, str]]
 
@@ -97,3 +97,13 @@ def pool_with_chen_out(user: User, **kwargs) -> GameSession:
     for hands in POOL_ROUNDS:
         play(pool, "7C", hands)
     return pool
+
+
+def finished_session(user: User | None, **kwargs) -> GameSession:
+    """A 21-points session of Asha, Ben and Chen (in that order) with round 1 played
+    (Asha declared) and ended by hand: finished, Asha won."""
+    session = make_session(user, **kwargs)
+    play(session, "8S", ROUND_1)
+    close_session(session)
+    session.refresh_from_db()
+    return session

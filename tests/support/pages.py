@@ -15,6 +15,9 @@ PASSWORD = "correct-horse-battery-staple"
 # The viewports the browser tests look at: a phone (with touch) and a desktop.
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
+# A phone as the browser tests hold one, in one place: 390x844 CSS pixels at a
+# phone's pixel ratio, touch, a mobile viewport.
+PHONE_DEVICE = {"viewport": PHONE, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 
 
 def sign_in(page: Page, username: str) -> User:

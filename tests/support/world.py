@@ -16,8 +16,9 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client
 
-from games.models import GameSession, League, Membership, Player, Round
-from games.services.leagues import create_league
+from games.models import GameSession, League, LeagueInvite, Membership, Player, PlayerClaim, Round
+from games.services.leagues import claim_player, create_invite, create_league
+from games.services.sessions import close_session
 from games.services.table import claim_seat, open_table, write_hand
 from tests.support.builders import make_session, play, round_data
 from tests.support.forms import form_on
@@ -58,6 +59,12 @@ class World:
     other_league: League
     other: GameSession  # the other league's session, one round saved
     other_round: Round
+    # 21-points, one round saved and ended by hand: finished, ready for a rematch
+    done: GameSession
+    # a scorer invite link to the league, made by the owner
+    invite: LeagueInvite
+    # Chen, claimed in the league by Wren, a viewer who is none of the actors
+    claim: PlayerClaim
     # actor → the session cookie of their sign-in, made with the world
     signed_in: dict[str, str] = field(default_factory=dict)
 
@@ -112,6 +119,13 @@ def build_world(password: str) -> World:
     )
     other_round = play(other, "8S", OTHER_ROUND)
     table_round_3(table)
+    done = make_session(owner, name="Last week", league=league)
+    play(done, "8S", ROUND_1)
+    close_session(done)
+    invite = create_invite(league, owner, role=Role.SCORER, days=7)
+    wren = User.objects.create_user("wren", password=password)
+    Membership.objects.create(league=league, user=wren, role=Role.VIEWER)
+    claim = claim_player(league, Player.objects.get(name="Chen"), wren)
     world = World(
         password=password,
         owner=owner,
@@ -125,6 +139,9 @@ def build_world(password: str) -> World:
         other_league=other_league,
         other=other,
         other_round=other_round,
+        done=done,
+        invite=invite,
+        claim=claim,
     )
     world.sign_everyone_in()
     return world

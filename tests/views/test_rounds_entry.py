@@ -174,3 +174,18 @@ def test_preview_of_an_earlier_round_uses_that_rounds_players(scorer: Client, ta
 
     assert response.status_code == 200
     assert [p.result.score for p in response.context_data["form"].check.players] == [122, -92, -30]
+
+
+def test_a_paplu_default_win_previews_each_drop_at_what_it_pays(scorer: Client, user) -> None:
+    # RULES §5: in a Paplu default win every drop pays the winner 30, whatever kind
+    # of drop it was; a middle drop alone would count 60. The figure beside the
+    # player is the settlement's, not the hand's alone.
+    paplu = make_session(user, players=("Asha", "Ben", "Chen"), preset="21-paplu")
+    hands = {"Asha": ("default_win", ""), "Ben": ("first_drop", ""), "Chen": ("middle_drop", "")}
+
+    response = scorer.post(preview(paplu), round_data(paplu, "8S", hands), headers=HTMX)
+
+    result = response.context_data["form"].check.result
+    assert [p.hand_points for p in result.players] == [0, 30, 30]
+    chen = response.content.decode().split('data-preview="Chen"')[1].split("</div>")[0]
+    assert "Hand points: <strong>30</strong>" in chen

@@ -57,7 +57,7 @@ def test_the_round_form_carries_what_a_failed_save_says(scorer: Client, table: G
     assert 'data-outage-lead="Not saved"' in form
     assert "Your round is still here — tap Save again (it cannot be saved twice)." in form
     # The background requests fail quietly: the live table's poll and the preview.
-    assert re.search(r'<section id="scoreboard"[^>]*data-background', page)
+    assert re.search(r'<div id="scoreboard-live"[^>]*data-background', page)
     assert re.search(r'<section id="settlement"[^>]*data-background', page)
     assert "<script>" not in page.split("</head>")[1]  # all of it lives in static/js/app.js
 

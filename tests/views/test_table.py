@@ -60,7 +60,14 @@ def test_opening_table_mode_shows_a_link_and_qr_code_apart_from_the_share_link(
     assert table.table_token and table.table_token != table.share_token
     html = page_of(scorer, table)
     assert f"/table/{table.table_token}/" in html
-    assert re.search(r'data-table-url>\s*</p>\s*<div class="qr" aria-hidden="true"><svg', html)
+    # The table link in its field, with Copy and Share, then its QR code.
+    url = f"http://testserver/table/{table.table_token}/"
+    assert re.search(
+        rf'value="{url}" aria-label="Table link" data-link-url>.*?data-copy-link.*?'
+        r'<div class="qr" aria-hidden="true"><svg',
+        html,
+        re.S,
+    )
     # The share link still opens the read-only table, and not the seats.
     shared = Client().get(reverse("games:shared_session", args=[table.share_token]))
     assert table.table_token not in shared.content.decode()

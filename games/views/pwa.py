@@ -1,0 +1,113 @@
+"""The installable app: the web app manifest, the service worker and the page it shows
+when the network is gone. All three are public and hold nothing of the user, so the
+service worker may keep the offline page and the static files, and nothing else."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.storage import staticfiles_storage
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.views.decorators.http import require_safe
+
+# The app's name and colours: the light theme's --felt of static/css/app.css for the
+# browser's bars (base.html gives the dark theme's too), --paper for the splash screen.
+APP_NAME = "Scorekeeper"
+THEME_COLOR = "#14532d"
+BACKGROUND_COLOR = "#fbfaf7"
+
+ICONS = (
+    ("icons/icon-192.png", "192x192", "any"),
+    ("icons/icon-512.png", "512x512", "any"),
+    ("icons/icon-maskable-512.png", "512x512", "maskable"),
+)
+
+# What every page loads (base.html), kept by the service worker at install so a page
+# opened without a network still has its styles and scripts. The icons come along
+# for the offline page and the home screen.
+PRECACHED_STATIC = (
+    "css/app.css",
+    "css/standings.css",
+    "django_htmx/htmx-2.min.js",
+    "js/app.js",
+    "js/offline.js",
+    "js/share.js",
+    "icons/icon-192.png",
+    "icons/icon-512.png",
+    "icons/icon-maskable-512.png",
+    "icons/apple-touch-icon.png",
+)
+
+
+@require_safe
+def manifest(request: HttpRequest) -> JsonResponse:
+    """The web app manifest: what a phone needs to install the app on its home screen."""
+    data = {
+        "name": APP_NAME,
+        "short_name": APP_NAME,
+        "description": "Keeps the score of card games at the table, on every phone.",
+        "id": "/",
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "orientation": "any",
+        "theme_color": THEME_COLOR,
+        "background_color": BACKGROUND_COLOR,
+        "icons": [
+            {
+                "src": staticfiles_storage.url(name),
+                "sizes": size,
+                "type": "image/png",
+                "purpose": why,
+            }
+            for name, size, why in ICONS
+        ],
+    }
+    response = JsonResponse(data, json_dumps_params={"indent": 2})
+    response["Content-Type"] = "application/manifest+json"
+    return response
+
+
+def _version(urls: list[str], offline_page: str) -> str:
+    """Changes whenever a precached file does: production's hashed names change with
+    their contents, and outside production (plain names) the files' bytes are read, so
+    a new service worker (and a fresh cache) follows any change either way."""
+    digest = hashlib.sha256("\n".join(urls).encode())
+    digest.update(offline_page.encode())
+    for name in PRECACHED_STATIC:
+        found = finders.find(name)
+        if isinstance(found, str):
+            with open(found, "rb") as file:
+                digest.update(file.read())
+    return digest.hexdigest()[:16]
+
+
+@require_safe
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker, served from the site's root so its scope is the whole app."""
+    offline_url = reverse("games:offline")
+    urls = [staticfiles_storage.url(name) for name in PRECACHED_STATIC]
+    context = {
+        "version": _version(urls, render_to_string("offline.html")),
+        "offline_url": json.dumps(offline_url),
+        "precache": json.dumps([*urls, offline_url]),
+        "static_prefix": json.dumps(staticfiles_storage.base_url),
+    }
+    response = HttpResponse(
+        render_to_string("pwa/sw.js", context), content_type="text/javascript; charset=utf-8"
+    )
+    # Browsers check for a new worker on navigation; always from the server.
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_safe
+def offline(request: HttpRequest) -> TemplateResponse:
+    """What the service worker shows for a page asked for without a network. The same
+    bytes for everyone (no CSRF token, no user), since one copy is kept on the phone."""
+    return TemplateResponse(request, "offline.html")

@@ -1,0 +1,480 @@
+// A round survives a dead connection. What is typed into a round form (one marked
+// data-draft: the scorer's next round, a round being edited, a seat's hand in table
+// mode) is kept in this phone's localStorage as it is typed, per session (or table
+// seat) and round; a reload, a crashed tab or a lost connection brings it back.
+//
+// Save without a network keeps the round here, its submission token (or the version
+// an edit started from) with it, says so beside the button, and sends it again by
+// itself when the connection returns (the "online" event, and a timer while the
+// server cannot be reached). The server saves one token once and an edit over its
+// version once, so a round sent twice is stored once; if another phone saved that
+// round meanwhile, its answer is the conflict view the form shows for any clash.
+//
+// The service worker (/sw.js, templates/pwa/sw.js) is registered here too; on the
+// offline page it shows, this file says what waits and reloads once back online.
+(function () {
+  "use strict";
+
+  var PREFIX = "scorekeeper:draft:";
+  var KEEP_MS = 7 * 24 * 60 * 60 * 1000; // a draft untouched for a week is forgotten
+  var RETRY_MS = 10000; // while rounds wait, the server is tried this often
+  // Not part of what was typed: the page's own tokens, and the seat's edit count,
+  // which must stay the server's (static/js/app.js counts edits from it).
+  var SKIP = { csrfmiddlewaretoken: true, key: true, edit: true };
+  var QUEUED = "Saved on this phone \u2014 will send when back online.";
+  var RESTORED = "What you typed on this phone before is back.";
+
+  var store = (function () {
+    try {
+      window.localStorage.getItem(PREFIX);
+      return window.localStorage;
+    } catch (error) {
+      return null; // storage refused (private mode, a policy): the page works as before
+    }
+  })();
+
+  function read(key) {
+    try {
+      return JSON.parse(store.getItem(key));
+    } catch (error) {
+      return null;
+    }
+  }
+
+  function write(key, draft) {
+    try {
+      store.setItem(key, JSON.stringify(draft));
+    } catch (error) {
+      // Storage full or refused: the form itself still holds what was typed.
+    }
+  }
+
+  function keys() {
+    var found = [];
+    for (var i = 0; store && i < store.length; i++) {
+      var key = store.key(i);
+      if (key && key.indexOf(PREFIX) === 0) found.push(key);
+    }
+    return found;
+  }
+
+  // --- A form's draft ---------------------------------------------------------------
+
+  // The form's round: a new round's number travels in its hidden "number" field (the
+  // page moves it on when another phone saves first); an edit names its round.
+  function numberOf(form) {
+    var number = form.querySelector('input[name="number"]');
+    return number ? number.value : form.getAttribute("data-draft-number") || "";
+  }
+
+  function scopeOf(form) {
+    return PREFIX + form.getAttribute("data-draft");
+  }
+
+  function keyOf(form) {
+    return form.querySelector('input[name="number"]') ? scopeOf(form) + ":" + numberOf(form) : scopeOf(form);
+  }
+
+  function valuesOf(form) {
+    var values = {};
+    Array.prototype.forEach.call(form.elements, function (field) {
+      if (!field.name || SKIP[field.name] || field.disabled) return;
+      if (field.type === "submit" || field.type === "button" || field.type === "file") return;
+      if (field.type === "radio") {
+        if (field.checked) values[field.name] = field.value;
+      } else if (field.type === "checkbox") {
+        values[field.name] = field.checked;
+      } else {
+        values[field.name] = field.value;
+      }
+    });
+    return values;
+  }
+
+  function same(a, b) {
+    return JSON.stringify(a) === JSON.stringify(b);
+  }
+
+  // Puts the values back; returns the fields whose value changed.
+  function apply(form, values) {
+    var changed = [];
+    Array.prototype.forEach.call(form.elements, function (field) {
+      if (!field.name || SKIP[field.name] || !(field.name in values)) return;
+      var value = values[field.name];
+      if (field.type === "radio") {
+        var on = field.value === value;
+        if (field.checked !== on) {
+          field.checked = on;
+          if (on) changed.push(field);
+        }
+      } else if (field.type === "checkbox") {
+        if (field.checked !== Boolean(value)) {
+          field.checked = Boolean(value);
+          changed.push(field);
+        }
+      } else if (field.type !== "submit" && field.type !== "button" && field.value !== value) {
+        field.value = value;
+        changed.push(field);
+      }
+    });
+    return changed;
+  }
+
+  // Kept as typed; a form nobody has typed into leaves nothing behind.
+  function keep(form) {
+    if (!store || !form.isConnected) return;
+    var key = keyOf(form);
+    var values = valuesOf(form);
+    var before = read(key);
+    if (!before && form._draftInitial && same(values, form._draftInitial)) return;
+    if (form._draftKey && form._draftKey !== key) store.removeItem(form._draftKey); // renumbered
+    form._draftKey = key;
+    write(key, { values: values, at: Date.now(), queued: Boolean(before && before.queued) });
+  }
+
+  // A new-round (or seat) form meets its scope's drafts: one for a round saved since
+  // is dropped, unless it waits to be sent: that one is put back and sent, so the
+  // server says whether it was saved already (its token) or clashed (the conflict view).
+  function earlierQueued(form) {
+    if (!form.querySelector('input[name="number"]')) return null;
+    var current = parseInt(numberOf(form), 10);
+    var waiting = null;
+    keys().forEach(function (key) {
+      if (key.indexOf(scopeOf(form) + ":") !== 0) return;
+      var number = parseInt(key.slice(scopeOf(form).length + 1), 10);
+      if (!(number < current) || sending[key]) return;
+      var draft = read(key);
+      if (draft && draft.queued && !waiting) waiting = draft;
+      else store.removeItem(key);
+    });
+    return waiting;
+  }
+
+  // Drafts on their way to the server: the form an answer swaps in leaves them be.
+  var sending = Object.create(null);
+
+  function setUp(form) {
+    if (form._draftReady || !store) return;
+    form._draftReady = true;
+    form._draftInitial = valuesOf(form);
+    var draft = earlierQueued(form) || read(keyOf(form));
+    if (!draft || !draft.values) return;
+    var changed = apply(form, draft.values);
+    form._draftKey = keyOf(form);
+    if (changed.length) {
+      // The same events typing fires: the picker recounts, the preview asks the server.
+      changed.forEach(function (field) {
+        field.dispatchEvent(new Event("input", { bubbles: true }));
+      });
+      if (!draft.queued) say(form, RESTORED, "data-draft-restored", true);
+    }
+    if (draft.queued) {
+      queue(form);
+      if (navigator.onLine) window.setTimeout(sendWaiting, 500);
+    }
+  }
+
+  // --- Messages beside the form ---------------------------------------------------
+
+  function saveButton(form) {
+    var buttons = form.querySelectorAll('[data-save], button[type="submit"]:not([name])');
+    return buttons[buttons.length - 1] || null;
+  }
+
+  function say(form, text, marker, above) {
+    var old = form.parentNode && form.parentNode.querySelector("[" + marker + "]");
+    if (old) old.parentNode.removeChild(old);
+    var note = document.createElement("p");
+    note.className = "message draft-note";
+    note.setAttribute("role", "status");
+    note.setAttribute(marker, "");
+    note.textContent = text;
+    var button = saveButton(form);
+    if (above || !button) form.insertAdjacentElement("beforebegin", note);
+    else button.insertAdjacentElement("afterend", note);
+    return note;
+  }
+
+  function unsay(form, marker) {
+    var notes = form.querySelectorAll("[" + marker + "]");
+    Array.prototype.forEach.call(notes, function (note) {
+      note.parentNode.removeChild(note);
+    });
+  }
+
+  // --- Waiting to be sent -----------------------------------------------------------
+
+  var timer = null;
+
+  function queue(form) {
+    var values = valuesOf(form);
+    write(keyOf(form), { values: values, at: Date.now(), queued: true });
+    form._draftKey = keyOf(form);
+    form.setAttribute("data-queued", "");
+    // An earlier "not saved" from static/js/app.js no longer says what happens.
+    Array.prototype.forEach.call(form.querySelectorAll("[data-outage]"), function (note) {
+      note.parentNode.removeChild(note);
+    });
+    say(form, QUEUED, "data-queued-note", false);
+    if (!timer) timer = window.setInterval(tryAgain, RETRY_MS);
+  }
+
+  function unqueue(form) {
+    form.removeAttribute("data-queued");
+    unsay(form, "data-queued-note");
+    var draft = store && read(keyOf(form));
+    if (draft && draft.queued) write(keyOf(form), { values: draft.values, at: draft.at, queued: false });
+  }
+
+  function sendWaiting() {
+    var waiting = document.querySelectorAll("form[data-draft][data-queued]");
+    Array.prototype.forEach.call(waiting, function (form) {
+      if (form._inFlight) return;
+      var button = saveButton(form);
+      if (form.requestSubmit) form.requestSubmit(button || undefined);
+      else if (window.htmx) window.htmx.trigger(form, "submit");
+    });
+    if (!waiting.length && timer) {
+      window.clearInterval(timer);
+      timer = null;
+    }
+  }
+
+  function tryAgain() {
+    if (navigator.onLine) sendWaiting();
+  }
+
+  function ownRequest(event) {
+    var form = event.detail && event.detail.elt;
+    return form instanceof HTMLFormElement && form.hasAttribute("data-draft") ? form : null;
+  }
+
+  // A save on its way, by its request: once the answer is swapped in, the form is out
+  // of the page and htmx says so on an element still in it, with the same request.
+  var sent = [];
+
+  function sentBy(event) {
+    var xhr = event.detail && event.detail.xhr;
+    for (var i = 0; i < sent.length; i++) {
+      if (sent[i].xhr === xhr) return sent.splice(i, 1)[0];
+    }
+    return null;
+  }
+
+  function sentText(save) {
+    var number = save.number;
+    return save.form.hasAttribute("data-seat-form")
+      ? "Your hand for round " + number + " was sent."
+      : "Round " + number + " sent.";
+  }
+
+  // "Round N sent." is said once the answer is in the page: swapped in by htmx, or a
+  // page loaded after it (an edit's answer sends the browser to the session page), so
+  // it waits in sessionStorage, which a page load in this tab keeps.
+  var SENT = "scorekeeper:sent";
+  var sentNote = null; // where sessionStorage is refused
+
+  function noteSent(text) {
+    sentNote = text;
+    try {
+      window.sessionStorage.setItem(SENT, text);
+    } catch (error) {
+      // Said after a swap all the same, from sentNote.
+    }
+  }
+
+  function placeSentNote() {
+    var text = sentNote;
+    try {
+      text = window.sessionStorage.getItem(SENT) || text;
+      window.sessionStorage.removeItem(SENT);
+    } catch (error) {
+      // sentNote alone
+    }
+    sentNote = null;
+    var main = document.getElementById("main") || document.body;
+    // Sent, but the server's own message says it was not taken (an edit of a round
+    // deleted meanwhile): that message alone is right.
+    if (!text || main.querySelector(".messages .message-error")) return;
+    var note = document.createElement("p");
+    note.className = "message draft-note";
+    note.setAttribute("role", "status");
+    note.setAttribute("data-sent", "");
+    note.textContent = text;
+    // Above the next round's form where there is one, else at the top of the page.
+    var next = main.querySelector("form[data-draft]");
+    if (next) next.insertAdjacentElement("beforebegin", note);
+    else main.insertAdjacentElement("afterbegin", note);
+  }
+
+  if (window.htmx) {
+    // Capture, so these run before static/js/app.js's own listeners for the same events.
+    document.addEventListener(
+      "htmx:beforeRequest",
+      function (event) {
+        var form = ownRequest(event);
+        if (!form) return;
+        keep(form);
+        if (!navigator.onLine) {
+          // No network at all: not even tried; kept here until it returns.
+          event.preventDefault();
+          queue(form);
+          return;
+        }
+        form._inFlight = true;
+        sending[keyOf(form)] = true;
+        sent.push({
+          xhr: event.detail.xhr,
+          form: form,
+          key: keyOf(form),
+          number: numberOf(form),
+          queued: form.hasAttribute("data-queued"),
+        });
+      },
+      true
+    );
+
+    // No answer at all: kept here and sent again by itself (data-queued also tells
+    // app.js that this failure is said here, not there).
+    document.addEventListener(
+      "htmx:sendError",
+      function (event) {
+        var save = sentBy(event);
+        if (!save) return;
+        save.form._inFlight = false;
+        delete sending[save.key];
+        queue(save.form);
+      },
+      true
+    );
+
+    // No answer in time: the server may still be saving it, so app.js says so and a
+    // tap on Save sends it again (the same token: never twice); it waits no longer.
+    document.addEventListener(
+      "htmx:timeout",
+      function (event) {
+        var save = sentBy(event);
+        if (!save) return;
+        save.form._inFlight = false;
+        delete sending[save.key];
+        unqueue(save.form);
+      },
+      true
+    );
+
+    document.addEventListener(
+      "htmx:afterRequest",
+      function (event) {
+        var xhr = event.detail.xhr;
+        if (!xhr || !xhr.status) return; // no answer: sendError or timeout follows
+        var save = sentBy(event);
+        if (!save) return;
+        save.form._inFlight = false;
+        delete sending[save.key];
+        if (xhr.status === 200) {
+          // Saved (or handed in): nothing left to keep for this round.
+          if (store) store.removeItem(save.key);
+          save.form.removeAttribute("data-queued");
+          if (save.queued) noteSent(sentText(save));
+          return;
+        }
+        // Answered but not saved: the form with its problems, or the conflict view.
+        // It is no longer waiting; app.js says a refusal; what was typed stays kept.
+        unqueue(save.form);
+        if (xhr.status === 422) {
+          // The form that comes back holds it, under its own round (below).
+          if (store) store.removeItem(save.key);
+          keepAnswered = save.form.getAttribute("data-draft");
+        }
+      },
+      true
+    );
+
+    // The form a 422 brought back holds what was typed (the conflict view moves a new
+    // round on to the next number): keep it under that round at once.
+    var keepAnswered = null;
+
+    window.htmx.onLoad(function (root) {
+      var forms = [];
+      if (root.matches && root.matches("form[data-draft]")) forms.push(root);
+      if (root.querySelectorAll) forms = forms.concat(Array.prototype.slice.call(root.querySelectorAll("form[data-draft]")));
+      forms.forEach(function (form) {
+        if (keepAnswered && form.getAttribute("data-draft") === keepAnswered) {
+          form._draftReady = true;
+          form._draftInitial = null;
+          keep(form);
+        }
+        setUp(form);
+      });
+      keepAnswered = forms.length ? null : keepAnswered;
+      // A piece swapped inside a form (Arrange rewrites a hand) changes what is typed.
+      var inside = root.closest && root.closest("form[data-draft]");
+      if (inside && inside._draftReady) keep(inside);
+    });
+
+    document.addEventListener("htmx:afterSettle", placeSentNote);
+  } else {
+    document.addEventListener("DOMContentLoaded", function () {
+      document.querySelectorAll("form[data-draft]").forEach(setUp);
+    });
+  }
+
+  // Every keystroke and every card the picker types (it fires "input" too).
+  ["input", "change"].forEach(function (name) {
+    document.addEventListener(name, function (event) {
+      var form = event.target && event.target.form;
+      if (form && form._draftReady && form.hasAttribute("data-draft")) keep(form);
+    });
+  });
+
+  window.addEventListener("online", sendWaiting);
+  placeSentNote(); // a page loaded after a round was sent
+
+  // Old drafts go: a round typed a week ago and never saved is not coming back.
+  keys().forEach(function (key) {
+    var draft = read(key);
+    if (!draft || !(Date.now() - draft.at < KEEP_MS)) store.removeItem(key);
+  });
+
+  // --- The offline page -------------------------------------------------------------
+
+  if (document.body && document.body.hasAttribute("data-offline-page")) {
+    var waiting = keys().filter(function (key) {
+      var draft = read(key);
+      return draft && draft.queued;
+    }).length;
+    var line = document.querySelector("[data-drafts-waiting]");
+    if (line && waiting) {
+      line.textContent =
+        (waiting === 1 ? "1 round waits" : waiting + " rounds wait") +
+        " on this phone: it is sent once its page is open and the connection is back.";
+      line.hidden = false;
+    }
+    // The page asked for, as soon as it can be had: when the phone says it is back
+    // online (a moment later: the service worker may learn it after the page), and
+    // every few seconds while the network is up but the server out of reach.
+    // (Not the offline page opened at its own address: it would only show itself again.)
+    var reload = function () {
+      if (navigator.onLine) window.location.reload();
+    };
+    var asked = window.location.pathname !== document.body.getAttribute("data-offline-page");
+    if (asked) {
+      window.addEventListener("online", function () {
+        window.setTimeout(reload, 500);
+      });
+      window.setInterval(reload, 5000);
+    }
+  }
+
+  // --- The service worker -----------------------------------------------------------
+
+  var script = document.currentScript;
+  var worker = script && script.getAttribute("data-service-worker");
+  if (worker && "serviceWorker" in navigator) {
+    window.addEventListener("load", function () {
+      navigator.serviceWorker.register(worker).catch(function () {
+        // Refused (blocked, an insecure origin): the app works as a plain website.
+      });
+    });
+  }
+})();

@@ -1,0 +1,38 @@
+"""The template filters of games/templatetags/cards.py: ``fixed`` shows a number as
+Django's ``floatformat`` does in the app's locale, digit for digit."""
+
+from __future__ import annotations
+
+from django.template.defaultfilters import floatformat
+from hypothesis import given
+from hypothesis import strategies as st
+
+from games.templatetags.cards import fixed
+
+# floatformat gives back numbers with over 200 digits as they came (a guard against
+# huge inputs); ratings, averages and percentages are nowhere near that small.
+NUMBERS = st.one_of(
+    st.integers(-(10**9), 10**9).map(lambda n: n / 1000),
+    st.floats(min_value=-1e9, max_value=1e9).filter(lambda v: v == 0 or abs(v) > 1e-100),
+)
+
+
+@given(NUMBERS, st.sampled_from([0, 1, 2]))
+def test_fixed_prints_what_floatformat_prints(value, places):
+    assert fixed(value, places) == floatformat(value, f"{places}u")
+
+
+def test_fixed_rounds_halves_up_and_never_prints_minus_zero():
+    assert [fixed(v) for v in (0.25, 2.5, -0.04, -0.05, 12.0, 1e-05)] == [
+        "0.3",
+        "2.5",
+        "0.0",
+        "-0.1",
+        "12.0",
+        "0.0",
+    ]
+    assert [fixed(v, 0) for v in (12.5, 99.4, -0.4, 33.333)] == ["13", "99", "0", "33"]
+
+
+def test_fixed_leaves_an_empty_cell_for_nothing():
+    assert fixed(None) == ""

@@ -1,0 +1,344 @@
+"""At the table without signal (issue 15): the app installs, its service worker shows
+the offline page when the network is gone, and a round typed on a phone survives a
+reload and a dead connection: a Save without network waits on the phone, is sent by
+itself when the connection returns, and is stored exactly once (or, if another phone
+saved that round meanwhile, the conflict view says so)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import Page, expect
+
+from games.models import GameSession, HandEntry, Round, TableHand
+from games.services.rounds import delete_round
+from games.services.sessions import create_session
+from games.services.table import open_table
+from tests.support.builders import play
+from tests.support.hands import SHOWN_8S, WIN_8S
+from tests.support.pages import PHONE_DEVICE, fill_round, player, sign_in
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+# A phone whose pages may register the service worker (the kept pages may not:
+# tests/e2e/conftest.py).
+PHONE_WITH_WORKER = PHONE_DEVICE
+HANDS = {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S), "Chen": ("first_drop", "")}
+QUEUED = "Saved on this phone — will send when back online."
+# Back online, a waiting round goes at once (the "online" event) or, failing that, on
+# static/js/offline.js's 10 s timer; on a busy machine the answer's page load adds
+# seconds of its own.
+SENT_MS = 15_000
+RETRY_MS = 10_000
+
+
+def friday(page: Page) -> tuple[User, GameSession]:
+    user = sign_in(page, "asha")
+    session = create_session(
+        user, preset="21-points", overrides={}, players=["Asha", "Ben", "Chen"], name="Friday"
+    )
+    return user, session
+
+
+def with_worker(new_context: Callable[..., Any]) -> Page:
+    return new_context(**PHONE_WITH_WORKER).new_page()
+
+
+def worker_ready(page: Page) -> None:
+    """The service worker is installed, active and controls the page."""
+    state = page.evaluate("navigator.serviceWorker.ready.then(r => r.active.state)")
+    assert state in {"activating", "activated"}
+    page.wait_for_function("navigator.serviceWorker.controller?.state === 'activated'")
+
+
+def assert_typed(page: Page) -> None:
+    expect(page.get_by_label("Cut joker")).to_have_value("8S")
+    for name, (outcome, groups) in HANDS.items():
+        expect(player(page, name).locator(f'input[value="{outcome}"]')).to_be_checked()
+        expect(player(page, name).get_by_label("Groups")).to_have_value(groups)
+
+
+def submission(page: Page) -> str:
+    return page.locator('form[data-draft] input[name="submission"]').input_value()
+
+
+def drafts(page: Page, session: GameSession) -> list[str]:
+    """The drafts this phone keeps for the session's rounds. (Only this session's: a
+    kept page's earlier test may leave one, written by a late answer after the
+    storage was cleared.)"""
+    prefix = f"scorekeeper:draft:session-{session.pk}-"
+    keys = page.evaluate("Object.keys(localStorage)")
+    return sorted(key for key in keys if key.startswith(prefix))
+
+
+def assert_stored_once(session: GameSession, token: str) -> None:
+    rounds = Round.objects.filter(session=session)
+    assert [(r.number, r.submission) for r in rounds] == [(1, token)]
+    assert HandEntry.objects.filter(round__session=session).count() == 3
+
+
+# --- Installable ----------------------------------------------------------------------
+
+
+def test_the_app_installs_and_shows_the_offline_page_without_a_network(
+    new_context: Callable[..., Any], live_server
+) -> None:
+    page = with_worker(new_context)
+    _, session = friday(page)
+    page.goto(f"/sessions/{session.pk}/")
+
+    manifest = page.request.get("/manifest.webmanifest")
+    assert manifest.ok
+    fields = json.loads(manifest.text())
+    assert {"name", "short_name", "icons", "start_url", "display", "theme_color"} <= set(fields)
+    assert fields["display"] == "standalone"
+    worker_ready(page)
+    # What Chromium checks before it offers "Install app": nothing missing.
+    cdp = page.context.new_cdp_session(page)
+    assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+    cdp.detach()
+
+    page.context.set_offline(True)
+    page.goto(f"/sessions/{session.pk}/history/")
+    expect(page.get_by_role("heading", level=1)).to_have_text("You are offline")
+    expect(page.locator("main")).to_contain_text(
+        "rounds typed here are kept on this phone and sent when the connection returns"
+    )
+    # Styled from the worker's cache: the header is the felt green of app.css.
+    header = page.locator(".site-header").evaluate("e => getComputedStyle(e).backgroundColor")
+    assert header == "rgb(20, 83, 45)"
+
+    # Back online, the page asked for opens by itself.
+    page.context.set_offline(False)
+    expect(page.get_by_role("heading", level=1)).not_to_have_text("You are offline", timeout=10_000)
+    assert page.url == f"{live_server.url}/sessions/{session.pk}/history/"
+
+
+# --- A round survives a dead connection ---------------------------------------------------
+
+
+def test_a_round_typed_is_back_after_a_reload_and_gone_once_saved(phone_page: Page) -> None:
+    page = phone_page
+    _, session = friday(page)
+    page.goto(f"/sessions/{session.pk}/")
+    fill_round(page, "8S", HANDS)
+    token = submission(page)
+
+    page.reload()
+
+    assert_typed(page)
+    expect(page.locator("[data-draft-restored]")).to_have_text(
+        "What you typed on this phone before is back."
+    )
+    # The same submission: a save sent before the reload and this one store one round.
+    assert submission(page) == token
+    # The preview follows what came back: the settlement is shown.
+    expect(page.locator("#settlement")).to_contain_text("Settlement")
+
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator("#round-entry")).to_contain_text("Round 1 saved.")
+    assert_stored_once(session, token)
+    assert drafts(page, session) == []
+    page.reload()
+    expect(page.get_by_label("Cut joker")).to_have_value("")
+
+
+def test_a_save_without_network_waits_on_the_phone_and_is_sent_once_when_back(
+    new_context: Callable[..., Any],
+) -> None:
+    page = with_worker(new_context)
+    _, session = friday(page)
+    page.goto(f"/sessions/{session.pk}/")
+    worker_ready(page)  # the worker controls the page: it must let the POST through
+    fill_round(page, "8S", HANDS)
+    expect(page.locator("#settlement")).to_contain_text("Settlement")
+    token = submission(page)
+
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Save round 1").tap()
+
+    note = page.locator("[data-queued-note]")
+    expect(note).to_have_text(QUEUED)
+    expect(note).to_be_in_viewport()
+    expect(page.locator("form.round-form").get_by_role("alert")).to_have_count(0)
+    assert Round.objects.count() == 0
+    assert_typed(page)
+
+    page.context.set_offline(False)
+
+    expect(page.locator("[data-sent]")).to_have_text("Round 1 sent.", timeout=SENT_MS)
+    expect(page.locator("#round-entry")).to_contain_text("Round 1 saved.")
+    expect(page.locator("[data-queued-note]")).to_have_count(0)
+    expect(page.locator("tr[data-round]")).to_have_count(1)
+    assert_stored_once(session, token)
+    assert drafts(page, session) == []
+
+
+def test_a_waiting_round_survives_a_reload_offline_and_is_sent_when_back(
+    new_context: Callable[..., Any],
+) -> None:
+    page = with_worker(new_context)
+    _, session = friday(page)
+    page.goto(f"/sessions/{session.pk}/")
+    worker_ready(page)
+    fill_round(page, "8S", HANDS)
+    token = submission(page)
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator("[data-queued-note]")).to_have_text(QUEUED)
+
+    page.reload()  # no network: the worker's offline page, which knows what waits
+
+    expect(page.get_by_role("heading", level=1)).to_have_text("You are offline")
+    expect(page.locator("[data-drafts-waiting]")).to_contain_text("1 round waits on this phone")
+
+    page.context.set_offline(False)  # the session page comes back and sends the round
+
+    expect(page.locator("[data-sent]")).to_have_text("Round 1 sent.", timeout=SENT_MS)
+    expect(page.locator("tr[data-round]")).to_have_count(1)
+    assert_stored_once(session, token)
+
+
+def test_a_server_out_of_reach_is_tried_again_by_itself(fresh_phone_page: Page) -> None:
+    page = fresh_phone_page
+    page.clock.install()  # time runs as usual; the retry's 10 s are skipped below
+    _, session = friday(page)
+    page.goto(f"/sessions/{session.pk}/")
+    fill_round(page, "8S", HANDS)
+    token = submission(page)
+    saves = re.compile(rf".*/sessions/{session.pk}/rounds/$")
+    # The phone thinks it is online, but the server cannot be reached.
+    page.route(saves, lambda route: route.abort("internetdisconnected"))
+
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator("[data-queued-note]")).to_have_text(QUEUED)
+    page.unroute(saves)
+
+    # static/js/offline.js tries again every 10 s while a round waits.
+    page.clock.run_for(RETRY_MS)
+    expect(page.locator("[data-sent]")).to_have_text("Round 1 sent.", timeout=SENT_MS)
+    assert_stored_once(session, token)
+
+
+def test_a_round_saved_meanwhile_on_another_phone_shows_the_conflict(phone_page: Page) -> None:
+    page = phone_page
+    user, session = friday(page)
+    page.goto(f"/sessions/{session.pk}/")
+    fill_round(page, "8S", HANDS)
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator("[data-queued-note]")).to_have_text(QUEUED)
+    play(session, "8S", HANDS, user)  # round 1, saved from another phone
+
+    page.context.set_offline(False)
+
+    expect(page.locator("[data-theirs]")).to_contain_text("Their round 1", timeout=SENT_MS)
+    expect(page.locator("#round-entry")).to_contain_text(
+        "Round 1 was saved on another device by asha meanwhile"
+    )
+    expect(page.locator("[data-queued-note]")).to_have_count(0)
+    assert Round.objects.filter(session=session).count() == 1
+    # What was typed stays, kept now for round 2, the number a Save would give it.
+    assert_typed(page)
+    assert drafts(page, session) == [f"scorekeeper:draft:session-{session.pk}-round:2"]
+
+
+def at_seat(page: Page, name: str) -> GameSession:
+    """Friday in table mode, this phone holding ``name``'s seat."""
+    _, session = friday(page)
+    open_table(session)
+    session.refresh_from_db()
+    page.goto(f"/table/{session.table_token}/")
+    page.get_by_role("button", name=name, exact=True).tap()
+    return session
+
+
+def test_a_seat_phones_hand_survives_a_reload(phone_page: Page) -> None:
+    page = phone_page
+    at_seat(page, "Ben")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Ben's hand")
+    # The server never hears of it (the connection is poor): only the phone keeps it.
+    previews = re.compile(r".*/hand/preview/$")
+    page.route(previews, lambda route: route.abort("internetdisconnected"))
+    for code in ("8S", "2D", "3D", "4D"):  # the cut joker, then Ben's first cards
+        page.locator(f'[data-picker] [data-card="{code}"]').tap()
+    typed = page.get_by_label("Cards").input_value()
+    assert typed == "2D 3D 4D"
+
+    page.unroute(previews)
+    page.reload()
+
+    expect(page.get_by_label("Cards")).to_have_value(typed)
+    expect(page.get_by_label("Cut joker")).to_have_value("8S")
+    # Back on the phone, the check runs again and the table keeps the hand too.
+    expect(page.locator('[data-preview="Ben"]')).to_contain_text("not 3")
+    assert TableHand.objects.get(seat__player__name="Ben").text == typed
+
+
+def test_an_edit_saved_without_network_is_sent_once_when_back(phone_page: Page) -> None:
+    page = phone_page
+    user, session = friday(page)
+    played = play(session, "8S", HANDS, user)
+    page.goto(f"/sessions/{session.pk}/rounds/{played.pk}/edit/")
+    player(page, "Chen").locator('input[value="middle_drop"]').check()
+    expect(page.locator('[data-preview="Chen"]')).to_contain_text("Hand points: 70")
+
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Save changes").tap()
+    expect(page.locator("[data-queued-note]")).to_have_text(QUEUED)
+    page.context.set_offline(False)
+
+    expect(page.locator("[data-sent]")).to_have_text("Round 1 sent.", timeout=SENT_MS)
+    expect(page.locator(".messages")).to_contain_text("Round 1 saved; later totals follow it.")
+    played.refresh_from_db()
+    # One edit over the version it was opened with: version 2, not 3.
+    assert played.version == 2
+    assert played.entries.get(player__name="Chen").outcome == "middle_drop"
+    assert drafts(page, session) == []
+
+
+def test_a_hand_handed_in_without_network_is_sent_when_back(phone_page: Page) -> None:
+    page = phone_page
+    at_seat(page, "Asha")
+    page.get_by_label("Cut joker").fill("8S")
+    player(page, "Asha").locator('input[value="declared"]').check()
+    page.get_by_label("Cards").fill(WIN_8S)
+    expect(page.locator('[data-preview="Asha"]')).to_contain_text("Valid declaration")
+
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Hand in").tap()
+    expect(page.locator("[data-queued-note]")).to_have_text(QUEUED)
+    page.context.set_offline(False)
+
+    expect(page.locator("[data-sent]")).to_have_text(
+        "Your hand for round 1 was sent.", timeout=SENT_MS
+    )
+    expect(page.locator("[data-handed-in]")).to_be_visible()
+    assert TableHand.objects.get(seat__player__name="Asha").status == TableHand.Status.IN
+
+
+def test_an_edit_of_a_round_deleted_meanwhile_is_refused_not_sent(phone_page: Page) -> None:
+    page = phone_page
+    user, session = friday(page)
+    played = play(session, "8S", HANDS, user)
+    page.goto(f"/sessions/{session.pk}/rounds/{played.pk}/edit/")
+    player(page, "Chen").locator('input[value="middle_drop"]').check()
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Save changes").tap()
+    expect(page.locator("[data-queued-note]")).to_have_text(QUEUED)
+    delete_round(played, user, version=played.version)  # on another phone
+
+    page.context.set_offline(False)
+
+    # The round is gone (a 404): said beside Save as any refusal; it waits no longer.
+    expect(page.locator("form.round-form").get_by_role("alert")).to_contain_text(
+        "Not saved: the server refused it (error 404)", timeout=SENT_MS
+    )
+    expect(page.locator("[data-queued-note]")).to_have_count(0)
+    expect(page.locator("[data-sent]")).to_have_count(0)
+    assert not Round.objects.filter(session=session).exists()
