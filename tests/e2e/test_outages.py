@@ -5,6 +5,8 @@ htmx swaps nothing for a 5xx, a dropped connection or a timeout, so a tap on
 database-down page), is unreachable, loses its answer after saving, or does not
 answer in time; each time the phone shows why beside the Save button, keeps every
 card typed, and once the network is back a tap on Save stores the round exactly once.
+When no answer comes at all, the round waits on the phone and says so (issue 15,
+tests/e2e/test_offline.py: it is sent by itself once the connection returns).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 HANDS = {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S), "Chen": ("first_drop", "")}
 KEPT = "Your round is still here — tap Save again"
+QUEUED = "Saved on this phone — will send when back online."
 
 # How often the session page polls for other phones' rounds, and a failed preview is
 # asked for again (templates/games/session.html, static/js/app.js).
@@ -64,19 +67,35 @@ def save_button(page: Page) -> Locator:
     return page.get_by_role("button", name="Save round 1")
 
 
+def queued_note(page: Page) -> Locator:
+    return page.locator("form.round-form [data-queued-note]")
+
+
 def outage_alert(page: Page) -> Locator:
     return page.locator("form.round-form").get_by_role("alert")
 
 
+# Both boxes in one look: a preview answer landing between two separate measurements
+# moves one and not the other (CI saw a 250 px "gap" that way).
+_GAP = """([button, said]) => {
+    const b = button.getBoundingClientRect(), s = said.getBoundingClientRect();
+    return {gap: s.top - b.bottom, height: s.height, width: s.width};
+}"""
+
+
 def assert_beside_the_save_button(page: Page, alert: Locator) -> None:
-    """Readable where the thumb is: in the viewport, just under the tapped button."""
+    """Readable where the thumb is: in the viewport, just under the tapped button, once
+    the page has settled (the preview the tap cancelled may still be coming back)."""
     expect(alert).to_be_in_viewport()
     expect(save_button(page)).to_be_in_viewport()
-    button, said = save_button(page).bounding_box(), alert.bounding_box()
-    assert button is not None and said is not None
-    gap = said["y"] - (button["y"] + button["height"])
-    assert 0 <= gap <= 48, f"the message is {gap}px from the Save button"
-    assert said["height"] >= 40 and said["width"] >= 300  # a readable block, not a sliver
+    handles = [save_button(page).element_handle(), alert.element_handle()]
+    for _ in range(50):
+        box = page.evaluate(_GAP, handles)
+        if 0 <= box["gap"] <= 48:
+            break
+        page.wait_for_timeout(100)
+    assert 0 <= box["gap"] <= 48, f"the message is {box['gap']}px from the Save button"
+    assert box["height"] >= 40 and box["width"] >= 300  # a readable block, not a sliver
 
 
 def assert_everything_typed_is_kept(page: Page) -> None:
@@ -134,20 +153,21 @@ def test_an_unreachable_server_is_said_beside_save_and_the_round_kept(
 
     with saving_fails(page, session, lambda route: route.abort("internetdisconnected")) as tokens:
         save_button(page).click()
-        alert = outage_alert(page)
-        expect(alert).to_have_text(
-            f"Not saved: the server could not be reached. {KEPT} (it cannot be saved twice)."
-        )
-        assert_beside_the_save_button(page, alert)
+        # No answer at all: the round waits on the phone (static/js/offline.js, issue 15).
+        note = queued_note(page)
+        expect(note).to_have_text(QUEUED)
+        expect(outage_alert(page)).to_have_count(0)
+        assert_beside_the_save_button(page, note)
         assert_everything_typed_is_kept(page)
         look_at(page, "outage-unreachable-phone", full_page=False)
-        # Tapping again while still offline says it again, once, in the same place.
-        save_button(page).click()
-        expect(outage_alert(page)).to_have_count(1)
-        expect(outage_alert(page)).to_contain_text("could not be reached")
+        # Tapping again while still offline says it again, once, in the same place
+        # (waited for until that second try has met the dead network, too).
+        with page.expect_event("requestfailed", lambda request: request.method == "POST"):
+            save_button(page).click()
+        expect(queued_note(page)).to_have_count(1)
         assert not Round.objects.exists()
 
-    assert len(tokens) == 2 and tokens[0] == tokens[1]
+    assert len(tokens) >= 2 and set(tokens) == {tokens[0]}
     save_once_the_network_is_back(page, tokens)
 
 
@@ -162,7 +182,7 @@ def test_a_retry_after_a_lost_answer_finds_the_round_already_saved(phone_page: P
 
     with saving_fails(page, session, save_then_drop_the_answer) as tokens:
         save_button(page).click()
-        expect(outage_alert(page)).to_contain_text("Not saved: the server could not be reached")
+        expect(queued_note(page)).to_have_text(QUEUED)
         assert_everything_typed_is_kept(page)
         assert Round.objects.count() == 1  # saved, though the phone cannot know it
 
@@ -245,12 +265,9 @@ def test_an_edit_that_cannot_reach_the_server_keeps_the_change(
 
     page.route(matches, lambda route: route.abort("internetdisconnected"))
     page.get_by_role("button", name="Save changes").click()
-    alert = page.locator("form.round-form").get_by_role("alert")
-    expect(alert).to_have_text(
-        "Not saved: the server could not be reached. "
-        "Your changes are still here — tap Save changes again."
-    )
-    expect(alert).to_be_in_viewport()
+    note = queued_note(page)
+    expect(note).to_have_text(QUEUED)
+    expect(note).to_be_in_viewport()
     expect(player(page, "Chen").locator('input[value="middle_drop"]')).to_be_checked()
     expect(player(page, "Ben").get_by_label("Groups")).to_have_value(SHOWN_8S)
     look_at(page, "outage-edit-phone", full_page=False)
