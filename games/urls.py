@@ -75,6 +75,7 @@ league = under("leagues/<slug:slug>/")
 urlpatterns = [
     path("", sessions.home, name="home"),
     path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/", accounts.account, name="account"),
     # The installable app: its manifest, the service worker (at the root, so that its
     # scope is the whole site) and the page it shows without a network.
     path("manifest.webmanifest", pwa.manifest, name="manifest"),

@@ -1,18 +1,21 @@
-"""Creating an account (signing in, out and resetting a password are Django's views)."""
+"""Creating an account and the account page (signing in, out and resetting or changing
+a password are Django's views)."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
-from games.forms.accounts import SignupForm
+from games.forms.accounts import EmailForm, SignupForm
 from games.http import FORM_ERRORS, SERVICE_UNAVAILABLE, TOO_MANY_REQUESTS
+from games.queries.players import my_players
 from scorekeeper import security
 
 
@@ -62,3 +65,18 @@ def signup(request: HttpRequest) -> TemplateResponse | HttpResponse:
             status=FORM_ERRORS,
         )
     return TemplateResponse(request, "registration/signup.html", {"form": form, "next": next_page})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account(request: HttpRequest) -> TemplateResponse | HttpResponse:
+    """Your account: the e-mail a forgotten password's link goes to, and the way to
+    change the password."""
+    form = EmailForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, "E-mail saved." if form.instance.email else "E-mail removed.")
+        return redirect("games:account")
+    context = {"form": form, "my_players": my_players(request.user)}
+    status = FORM_ERRORS if form.is_bound else 200
+    return TemplateResponse(request, "registration/account.html", context, status=status)

@@ -125,6 +125,15 @@ def password_reset(page: Page) -> None:
     page.goto("/accounts/password_reset/")
 
 
+def account_refused(page: Page) -> None:
+    """The account page after an e-mail address that is not one."""
+    sign_in(page, "asha")
+    page.goto("/accounts/")
+    page.get_by_label("E-mail address").fill("asha at home")
+    page.get_by_role("button", name="Save e-mail").click()
+    expect(page.locator(".errorlist")).to_be_visible()
+
+
 def home(page: Page) -> None:
     user = sign_in(page, "asha")
     friday(user)
@@ -570,6 +579,7 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "sign-in-refused": sign_in_refused,
     "sign-up": sign_up,
     "password-reset": password_reset,
+    "account-refused": account_refused,
     "home": home,
     "new-session-tossed": new_session_tossed,
     "new-session": new_session,

@@ -487,6 +487,11 @@ POSTS: dict[str, Endpoint] = {
         ),
         lambda w: ["username", "password1", "password2"],
     ),
+    "account": Endpoint(
+        lambda w: _url("account"),
+        lambda w: {"email": "owner@example.com"},
+        lambda w: ["email"],
+    ),
     "login": Endpoint(
         lambda w: reverse("login"),
         lambda w: {"username": "olga", "password": "wrong horse"},

@@ -271,6 +271,11 @@ MATRIX: dict[str, Row] = {
             writes=True,
         ),
     ),
+    # Your account: your own e-mail, nobody else's.
+    "games:account": row(
+        GET=signed_in(200),
+        POST=signed_in(302, body=lambda w: {"email": "someone@example.com"}, writes=True),
+    ),
     # The installable app: public, and the same for everyone (the service worker keeps
     # the offline page on the phone).
     "games:manifest": row(GET=everyone(200)),

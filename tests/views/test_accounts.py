@@ -166,3 +166,56 @@ def test_a_very_long_username_is_a_failed_sign_in_not_a_server_error(
 
     assert response.status_code == 200
     assert "correct username and password" in response.content.decode()
+
+
+# --- The account page: an e-mail added after sign-up -----------------------------------
+
+
+def test_an_email_skipped_at_sign_up_is_added_on_the_account_page_and_a_reset_reaches_it(
+    user: User,
+):
+    client = Client()
+    client.force_login(user)
+    page = client.get(reverse("games:account")).content.decode()
+    assert "No e-mail yet: without one, a forgotten password cannot be reset." in page
+    assert f'href="{reverse("password_change")}"' in page
+
+    saved = client.post(reverse("games:account"), {"email": "asha@example.com"}, follow=True)
+    assert "E-mail saved." in saved.content.decode()
+    user.refresh_from_db()
+    assert user.email == "asha@example.com"
+
+    Client().post("/accounts/password_reset/", {"email": "asha@example.com"})
+    assert [message.to for message in mail.outbox] == [["asha@example.com"]]
+
+
+def test_a_wrong_email_is_said_beside_the_field_and_nothing_changes(user: User):
+    user.email = "asha@example.com"
+    user.save()
+    client = Client()
+    client.force_login(user)
+    answer = client.post(reverse("games:account"), {"email": "asha at home"})
+    assert answer.status_code == 422
+    assert "Enter a valid email address." in answer.content.decode()
+    assert 'value="asha at home"' in answer.content.decode()  # what was typed stays
+    user.refresh_from_db()
+    assert user.email == "asha@example.com"
+
+
+def test_an_email_can_be_removed(user: User):
+    user.email = "asha@example.com"
+    user.save()
+    client = Client()
+    client.force_login(user)
+    assert (
+        "E-mail removed."
+        in client.post(reverse("games:account"), {"email": ""}, follow=True).content.decode()
+    )
+    user.refresh_from_db()
+    assert user.email == ""
+
+
+def test_the_account_page_asks_a_visitor_to_sign_in_first():
+    answer = Client().get(reverse("games:account"))
+    assert answer.status_code == 302
+    assert answer["Location"].startswith(reverse("login"))
