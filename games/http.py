@@ -35,9 +35,10 @@ def posted_id(request: HttpRequest, name: str) -> int | None:
 
 
 def first_round(request: HttpRequest) -> int | None:
-    """The first round a reader of a folded score table asked to see (``?from=``), if
-    it is a round number."""
-    value = request.GET.get("from", "")
+    """The first round a reader of a folded score table asked to see (``?from=``, or
+    posted by the round form from the live element, so that a save answered in place
+    keeps the rounds the reader opened), if it is a round number."""
+    value = request.GET.get("from", "") or request.POST.get("from", "")
     return int(value) if value.isascii() and value.isdigit() and len(value) <= 9 else None
 
 

@@ -250,3 +250,22 @@ def test_the_session_page_asks_the_role_and_reads_the_rejoins_once(
     assert len([q for q in sql if f'FROM "{membership}"' in q]) == 1
     assert len([q for q in sql if 'FROM "games_rejoin"' in q]) == 1
     assert "End the session now" in html and "Share the live score table" in html
+
+
+def test_a_save_answered_in_place_keeps_the_older_rounds_the_reader_opened(
+    scorer: Client, table: GameSession
+) -> None:
+    for _ in range(12):
+        play(table, "8S", ROUND_1)
+    url = reverse("games:session_detail", args=[table.pk])
+    opened = scorer.get(f"{url}?from=1").content.decode()  # "Show earlier rounds", tapped
+    assert re.findall(r'<tr data-round="(\d+)"', opened)[0] == "1"
+    data = round_data(table, "8S", ROUND_1) | {"shown": shown_stamp(opened)}
+    data |= dict(re.findall(r'<input type="hidden" name="(from)" value="(\d+)">', opened))
+
+    answer = scorer.post(reverse("games:round_create", args=[table.pk]), data, headers=HTMX)
+
+    html = answer.content.decode()
+    assert answer.template_name == "games/session.html#saved_round"
+    # The next poll still asks for every round from the first, not the latest ten.
+    assert re.search(r'id="scoreboard-live"[^>]*hx-get="[^"]*\?v=\d+&amp;from=1"', html)
