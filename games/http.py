@@ -6,7 +6,7 @@ as an SVG image.
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect
 from django.utils.http import content_disposition_header
 from django_htmx.http import HttpResponseClientRedirect
@@ -28,10 +28,17 @@ def redirect_for(request: HttpRequest, url: str) -> HttpResponse:
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
+def id_in(data: QueryDict, name: str) -> int | None:
+    """A database id in a form field (``data`` is request.GET or request.POST), or None
+    for anything else: ASCII digits only, since int() also reads "٣" and str.isdigit()
+    passes "²", which int() refuses."""
+    value = data.get(name, "")
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 18 else None
+
+
 def posted_id(request: HttpRequest, name: str) -> int | None:
     """A database id posted in a form field, or None for anything else."""
-    value = request.POST.get(name, "")
-    return int(value) if value.isascii() and value.isdigit() and len(value) <= 18 else None
+    return id_in(request.POST, name)
 
 
 def first_round(request: HttpRequest) -> int | None:

@@ -433,7 +433,7 @@ def _named(error: RulesError, hands: list[PlayerHand]) -> str:
     """A rules error with the player it concerns named (its field indexes the hands)."""
     if error.field.startswith("players["):
         index = error.field[len("players[") :].split("]", 1)[0]
-        if index.isdigit() and int(index) < len(hands):
+        if index.isascii() and index.isdigit() and int(index) < len(hands):
             name = hands[int(index)].name
             if not error.message.startswith(name):
                 return f"{name}: {error.message}"

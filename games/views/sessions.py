@@ -22,7 +22,7 @@ from games.access import (
     sessions_visible_to,
 )
 from games.forms.sessions import MAX_SEATS, SessionForm
-from games.http import FORM_ERRORS, chart_response, posted_id, redirect_for
+from games.http import FORM_ERRORS, chart_response, id_in, posted_id, redirect_for
 from games.models import GameSession, League, Player
 from games.queries.players import my_players
 from games.rules import PRESETS
@@ -67,10 +67,8 @@ def _session_form_context(request: HttpRequest, form: SessionForm) -> dict:
 def _chosen_league(leagues, data) -> League | None:
     """The league picked in the form (GET or POST), if the user may start sessions
     in it: its house rules and stakes are then the form's defaults."""
-    value = data.get("league", "")
-    if not (isinstance(value, str) and value.isdigit() and len(value) <= 18):
-        return None
-    return leagues.filter(pk=int(value)).first()
+    pk = id_in(data, "league")
+    return None if pk is None else leagues.filter(pk=pk).first()
 
 
 def _session_form(request: HttpRequest, leagues) -> SessionForm:

@@ -252,7 +252,7 @@ def table_hand_status(request: HttpRequest, token: str) -> HttpResponse:
     context = _hand_context(session, seat)
     number = request.GET.get("number", "")
     if number != str(context["entry"].number):
-        if number.isdigit() and int(number) < context["entry"].number:
+        if number.isascii() and number.isdigit() and int(number) < context["entry"].number:
             messages.success(request, f"Round {number} saved.")
         return HttpResponseClientRefresh() if request.htmx else redirect("games:table_hand", token)
     if request.GET.get("v") == context["stamp"]:

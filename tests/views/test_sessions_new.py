@@ -274,3 +274,13 @@ def test_paplu_game_rules_prefill_seed_003s_drop_rules(scorer: Client) -> None:
     )
     assert (form["rule_deal_show"].value(), form["rule_deal_show_fixed"].value()) == (True, 60)
     assert form["rule_two_point_dublees"].value() == 7
+
+
+@pytest.mark.parametrize("league", ["²", "٣", "1.0", " 1", "9" * 19])
+def test_a_league_that_is_no_id_is_no_league_and_never_a_server_error(
+    scorer: Client, league: str
+) -> None:
+    # The fuzz suite found "²": str.isdigit() passes it and int() refuses it.
+    assert scorer.get(reverse("games:session_new"), {"league": league}).status_code == 200
+    posted = scorer.post(reverse("games:session_new"), session_form_data() | {"league": league})
+    assert posted.status_code in {302, 422}

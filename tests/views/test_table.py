@@ -9,6 +9,7 @@ import re
 
 import pytest
 from django.contrib.auth.models import User
+from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
 
@@ -437,6 +438,16 @@ def test_a_phone_following_the_table_is_sent_on_to_the_next_round(table: GameSes
     play(table, "8S", ROUND_1)  # the scorer saves round 1 by hand meanwhile
     moved = phones["Ben"].get(status, {"number": "1"}, headers={"HX-Request": "true"})
     assert moved.status_code == 200 and moved["HX-Refresh"] == "true"
+
+
+@pytest.mark.parametrize("number", ["²", "٣", "-1", "1" * 30])
+def test_a_status_poll_with_a_number_that_is_no_round_number_is_sent_on_not_a_server_error(
+    table: GameSession, number: str
+) -> None:
+    phone = seat_phone(table, "Ben")
+    moved = phone.get(url("table_hand_status", table), {"number": number}, HTTP_HX_REQUEST="true")
+    assert moved.status_code == 200 and moved["HX-Refresh"] == "true"
+    assert not list(get_messages(moved.wsgi_request))  # no "Round ² saved."
 
 
 def test_a_seat_cookie_cannot_be_forged_for_another_seat(table: GameSession) -> None:
