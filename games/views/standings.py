@@ -26,6 +26,7 @@ from games.queries.standings import (
     league_is_net,
     rating_history,
     standings_of,
+    table_lines,
 )
 
 # Players whose rating history the standings page draws: more lines than this are
@@ -56,18 +57,23 @@ def league_standings(request: HttpRequest, slug: str) -> TemplateResponse:
         if any(history.values())
         else None
     )
+    # The signed-in member's own row ("you"), if they claimed a player here.
+    my_player = claimed_player(league, request.user)
     context = {
         "league": league,
         "form": form,
         "rows": rows,
-        "linked_rows": list(zip(rows, _player_urls(row.player.pk for row in rows), strict=True)),
+        "lines": table_lines(
+            rows,
+            _player_urls(row.player.pk for row in rows),
+            my_player.pk if my_player else None,
+        ),
         "date_from": date_from,
         "date_to": date_to,
         "chart": chart,
         "charted": charted,
         "net": league_is_net(league),
-        # The signed-in member's own row ("you"), if they claimed a player here.
-        "my_player": claimed_player(league, request.user),
+        "my_player": my_player,
     }
     template = "standings/league.html#standings" if request.htmx else "standings/league.html"
     status = FORM_ERRORS if form.is_bound and not form.is_valid() else 200
