@@ -8,9 +8,10 @@ big league, on PostgreSQL.
 
 Creates a database of its own (``scorekeeper_bench`` on 127.0.0.1, dropped and
 recreated; never the dev or test database: --database picks another name, which
-must start with ``scorekeeper_bench`` or ``scorekeeper_NAME_bench``), migrates it and fills it with one league ("Big club") of
-200 players, 20,000 sessions of 21-card points and about 1,000,000 hand entries,
-plus a league a tenth of its size ("Small club") sharing the players.
+must start with ``scorekeeper_bench`` or ``scorekeeper_NAME_bench``), migrates it
+and fills it with one league ("Big club") of 200 players, 20,000 sessions of
+21-card points and about 1,000,000 hand entries, plus a league a tenth of its size
+("Small club") sharing the players.
 
 The data is real: a pool of rounds is dealt from a shuffled shoe and scored by the
 rules service (`score_round`; the winner's hand is built to declare, the losers'

@@ -305,9 +305,20 @@ def leagues_of(user: AnyUser) -> QuerySet[League]:
 
 def member_league_ids(user: AnyUser) -> list[int]:
     """The leagues a user is a member of (one query)."""
+    return list(member_leagues(user))
+
+
+def member_leagues(user: AnyUser) -> dict[int, League]:
+    """The leagues a user is a member of, by id in the order of their names, each
+    annotated with ``role`` (the user's): one query."""
     if not user.is_authenticated:
-        return []
-    return list(League.objects.filter(memberships__user=user).values_list("pk", flat=True))
+        return {}
+    return {
+        league.pk: league
+        for league in League.objects.filter(memberships__user=user).annotate(
+            role=F("memberships__role")
+        )
+    }
 
 
 def leagues_for_scorer(user: AnyUser) -> QuerySet[League]:

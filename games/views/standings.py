@@ -6,7 +6,7 @@ service replayed each session (seat results, ratings; `games.queries`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -16,10 +16,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from games import charts
-from games.access import league_for, member_league_ids, visible_sessions
+from games.access import league_for, member_leagues, visible_sessions
 from games.forms.standings import StandingsFilter
 from games.http import FORM_ERRORS
-from games.models import HandEntry, Player, Rating, RatingChange, Seat
+from games.models import HandEntry, League, Player, Rating, RatingChange, Seat
 from games.queries.players import claimed_player, player_claims, player_groups
 from games.queries.standings import (
     RatingPoint,
@@ -112,22 +112,22 @@ def player_detail(request: HttpRequest, pk: int) -> TemplateResponse:
     player = Player.objects.filter(pk=pk).first()
     if player is None:
         raise Http404("No such player.")
-    leagues = member_league_ids(request.user)
-    visible = visible_sessions(request.user, leagues, through="session__")
-    groups, seat_count = player_groups(player, visible)
+    leagues = member_leagues(request.user)
+    visible = visible_sessions(request.user, list(leagues), through="session__")
+    results = player_groups(player, visible, leagues)
     seats = (
         Seat.objects.filter(player=player)
         .filter(visible)
         .select_related("session__league")
         .order_by("-session__played_on", "-session_id")
     )
-    page = _Counted(seats, SESSIONS_PER_PAGE, seat_count).get_page(request.GET.get("page"))
+    page = _Counted(seats, SESSIONS_PER_PAGE, results.seats).get_page(request.GET.get("page"))
     if not page.paginator.count and player.user_id != request.user.pk:
         # Nothing of theirs this user may see: the id reveals nothing either.
         raise Http404("No such player.")
     rounds = (
         HandEntry.objects.filter(player=player)
-        .filter(visible_sessions(request.user, leagues, through="round__session__"))
+        .filter(visible_sessions(request.user, list(leagues), through="round__session__"))
         .select_related("round__session")
         .order_by("-round__session__played_on", "-round__session_id", "-round__number")[
             :RECENT_ROUNDS
@@ -136,22 +136,21 @@ def player_detail(request: HttpRequest, pk: int) -> TemplateResponse:
     context = {
         "player": player,
         "page": page,
-        "groups": groups,
+        "groups": results.groups,
         "ratings": _rating_charts(player, leagues),
         "rounds": list(rounds),
-        "claims": player_claims(player, request.user),
+        "claims": player_claims(player, request.user, results.leagues),
     }
     return TemplateResponse(request, "standings/player.html", context)
 
 
-def _rating_charts(player: Player, leagues: list[int]) -> list[dict]:
+def _rating_charts(player: Player, leagues: Mapping[int, League]) -> list[dict]:
     """The player's current rating and its history, per league the viewer is a
-    member of: one chart each (sessions of different leagues are not one order)."""
+    member of (``leagues``, by id): one chart each (sessions of different leagues
+    are not one order)."""
     current = {
         rating.league_id: rating
-        for rating in Rating.objects.filter(player=player, league_id__in=leagues).select_related(
-            "league"
-        )
+        for rating in Rating.objects.filter(player=player, league_id__in=list(leagues)).order_by()
     }
     history: dict[int, list[RatingPoint]] = {}
     for league, sequence, played_on, ordinal, session in (
@@ -161,15 +160,15 @@ def _rating_charts(player: Player, leagues: list[int]) -> list[dict]:
     ):
         history.setdefault(league, []).append(RatingPoint(sequence, played_on, ordinal, session))
     result = []
-    for league_id, rating in sorted(current.items(), key=lambda item: item[1].league.name):
-        points = history.get(league_id, [])
+    for league_id, rating in sorted(current.items(), key=lambda item: leagues[item[0]].name):
+        league, points = leagues[league_id], history.get(league_id, [])
         result.append(
             {
-                "league": rating.league,
+                "league": league,
                 "rating": rating,
                 "chart": charts.rating_history_svg(
                     [(player.name, points)],
-                    title=f"{player.name}'s rating in {rating.league.name}",
+                    title=f"{player.name}'s rating in {league.name}",
                     id_prefix=f"rating-{league_id}",
                 ),
             }
