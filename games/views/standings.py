@@ -65,7 +65,7 @@ def league_standings(request: HttpRequest, slug: str) -> TemplateResponse:
         "rows": rows,
         "lines": table_lines(
             rows,
-            _player_urls(row.player.pk for row in rows),
+            _urls("games:player_detail", (row.player.pk for row in rows)),
             my_player.pk if my_player else None,
         ),
         "date_from": date_from,
@@ -80,15 +80,29 @@ def league_standings(request: HttpRequest, slug: str) -> TemplateResponse:
     return TemplateResponse(request, template, context, status=status)
 
 
-# An id no database hands out for years: the place of the id in a reversed URL.
-_SOME_ID = 987654321987654321
+# Ids no database hands out for years: their places in a reversed URL.
+_SOME_IDS = (987654321987654321, 987654321987654322)
 
 
-def _player_urls(pks: Iterable[int]) -> list[str]:
-    """Each player's page: one ``reverse`` for all of them, the id put in its place
-    (a reverse for each of 200 rows was a quarter of the standings table's time)."""
-    head, tail = reverse("games:player_detail", args=[_SOME_ID]).split(str(_SOME_ID))
-    return [f"{head}{pk}{tail}" for pk in pks]
+def _urls(name: str, ids: Iterable[int | tuple[int, ...]]) -> list[str]:
+    """``reverse(name, args=...)`` for each of ``ids`` (an id, or a tuple of them for
+    a URL of several) at the cost of one: the URL is reversed once with ids no row
+    has, which each row's ids then replace (a reverse for each of 200 rows was a
+    quarter of the standings table's time)."""
+    ids = [key if isinstance(key, tuple) else (key,) for key in ids]
+    if not ids:
+        return []
+    arity = len(ids[0])
+    pieces = [reverse(name, args=_SOME_IDS[:arity])]
+    for mark in _SOME_IDS[:arity]:
+        pieces[-1:] = pieces[-1].split(str(mark))
+    urls = []
+    for key in ids:
+        parts = [pieces[0]]
+        for value, piece in zip(key, pieces[1:], strict=True):
+            parts += (str(value), piece)
+        urls.append("".join(parts))
+    return urls
 
 
 class _Counted(Paginator):
@@ -125,7 +139,7 @@ def player_detail(request: HttpRequest, pk: int) -> TemplateResponse:
     if not page.paginator.count and player.user_id != request.user.pk:
         # Nothing of theirs this user may see: the id reveals nothing either.
         raise Http404("No such player.")
-    rounds = (
+    rounds = list(
         HandEntry.objects.filter(player=player)
         .filter(visible_sessions(request.user, list(leagues), through="round__session__"))
         .select_related("round__session")
@@ -136,9 +150,27 @@ def player_detail(request: HttpRequest, pk: int) -> TemplateResponse:
     context = {
         "player": player,
         "page": page,
+        # Each row with its links, reversed once for all (`_urls`).
+        "sessions": list(
+            zip(
+                page.object_list,
+                _urls("games:session_detail", (seat.session_id for seat in page.object_list)),
+                strict=True,
+            )
+        ),
         "groups": results.groups,
         "ratings": _rating_charts(player, leagues),
-        "rounds": list(rounds),
+        "rounds": list(
+            zip(
+                rounds,
+                _urls("games:session_detail", (entry.round.session_id for entry in rounds)),
+                _urls(
+                    "games:round_detail",
+                    ((entry.round.session_id, entry.round_id) for entry in rounds),
+                ),
+                strict=True,
+            )
+        ),
         "claims": player_claims(player, request.user, results.leagues),
     }
     return TemplateResponse(request, "standings/player.html", context)
