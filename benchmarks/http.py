@@ -715,6 +715,12 @@ def run(args) -> dict:
     if args.reuse and League.objects.filter(slug="big-club").exists():
         filled = {"reused": True}
         typical_pk = None
+        # The last run's writes left dead rows (editing halfway back rewrites half
+        # the rating history): vacuumed, as after the fill, every run starts alike.
+        import psycopg
+
+        with psycopg.connect(f"{PG}/{args.database}", autocommit=True) as conn:
+            conn.execute("VACUUM ANALYZE")
     else:
         filled = fill(args.database, args)
         # A typical evening: five players, ten rounds (the middle of the league's).
