@@ -35,7 +35,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core import signing
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, F, Q, QuerySet
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 
 from games.models import (
@@ -282,8 +282,16 @@ def league_for(user: AnyUser, slug: str, need: Literal["view", "manage"] = "view
     """The league and ``user``'s role in it: a 404 for anyone who is not a member, so
     a slug reveals nothing; a 403 for a member who is not an owner when ``need`` is
     "manage" (house rules, members)."""
-    league = League.objects.filter(slug=slug).first()
-    role = role_of(user, league) if league else None
+    leagues = League.objects.filter(slug=slug)
+    if user.is_authenticated:
+        # The role read with the league: one query where two were.
+        leagues = leagues.annotate(
+            member_role=Subquery(
+                Membership.objects.filter(league=OuterRef("pk"), user=user).values("role")[:1]
+            )
+        )
+    league = leagues.first()
+    role = getattr(league, "member_role", None)
     if role is None:
         raise Http404("No such league.")
     if need == "manage" and role != OWNER:
@@ -305,9 +313,20 @@ def leagues_of(user: AnyUser) -> QuerySet[League]:
 
 def member_league_ids(user: AnyUser) -> list[int]:
     """The leagues a user is a member of (one query)."""
+    return list(member_leagues(user))
+
+
+def member_leagues(user: AnyUser) -> dict[int, League]:
+    """The leagues a user is a member of, by id in the order of their names, each
+    annotated with ``role`` (the user's): one query."""
     if not user.is_authenticated:
-        return []
-    return list(League.objects.filter(memberships__user=user).values_list("pk", flat=True))
+        return {}
+    return {
+        league.pk: league
+        for league in League.objects.filter(memberships__user=user).annotate(
+            role=F("memberships__role")
+        )
+    }
 
 
 def leagues_for_scorer(user: AnyUser) -> QuerySet[League]:

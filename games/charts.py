@@ -12,6 +12,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape as escape_html
+from typing import NamedTuple
 
 from django.utils.safestring import SafeString, mark_safe
 
@@ -77,14 +78,22 @@ def style(index: int) -> Style:
     return Style(COLOURS[series], DASHES[(index // len(COLOURS)) % len(DASHES)], series)
 
 
-@dataclass(frozen=True)
-class Mark:
-    """A point of a line, with what hovering (or a screen reader) says about it."""
+class Mark(NamedTuple):
+    """A point of a line, with what hovering (or a screen reader) says about it. A
+    named tuple: a standings page makes hundreds, and a frozen dataclass costs
+    several times as much to make."""
 
     x: float
     y: float
-    label: str
+    label: str  # "" for a point not drawn as a mark (`drawn`)
     kind: str = "point"  # "point", "out" (eliminated here) or "rejoin"
+
+
+def drawn(number: int, count: int, kind: str = "point") -> bool:
+    """Whether the ``number``-th point (from 0) of a line's segment of ``count`` is
+    drawn as a mark: every point of a short line; of a dense one only its ends and
+    where something happened (an elimination, a rejoin)."""
+    return count <= DENSE or kind != "point" or number == 0 or number == count - 1
 
 
 @dataclass(frozen=True)
@@ -250,12 +259,9 @@ def _render(
                 f'<polyline points="{coords}" fill="none" stroke="currentColor" '
                 f'stroke-width="2" stroke-linejoin="round"{dash}/>'
             )
-            # Dense lines get marks only at their ends and where something happened.
-            dense = len(segment) > DENSE
             for number, mark in enumerate(segment):
-                if dense and mark.kind == "point" and 0 < number < len(segment) - 1:
-                    continue
-                out.append(_mark(mark, x(mark.x), y(mark.y), "currentColor"))
+                if drawn(number, len(segment), mark.kind):
+                    out.append(_mark(mark, x(mark.x), y(mark.y), "currentColor"))
         out.append("</g>")
     # The legend: a swatch in the line's colour and dash, the name and its figure.
     top = plot_bottom + AXIS_BELOW + (14 if x_caption else 0)
@@ -414,9 +420,13 @@ def rating_history_svg(
                     Mark(
                         p.sequence,
                         p.ordinal,
-                        f"{name} on {_long_date(p.played_on)}: {p.ordinal:.1f}",
+                        # Words only for the marks drawn: a long history draws two
+                        # of its 160 points, and the dates were half the chart's time.
+                        f"{name} on {_long_date(p.played_on)}: {p.ordinal:.1f}"
+                        if drawn(number, len(points))
+                        else "",
                     )
-                    for p in points
+                    for number, p in enumerate(points)
                 ),
             ),
             f"{name} {points[-1].ordinal:.1f}",

@@ -3,10 +3,12 @@ who claimed which player name in a league (issue 15)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from games.models import League, Membership, Player, PlayerClaim, Preset, Seat
 from games.queries.standings import RoundFigures, figures, net_totals
@@ -32,13 +34,20 @@ class PlayerGroup(RoundFigures):
     worst_round: int | None
 
 
-def player_groups(player: Player, visible: Q) -> tuple[list[PlayerGroup], int]:
+class PlayerResults(NamedTuple):
+    groups: list[PlayerGroup]
+    seats: int  # the player's seats let through, played in or not
+    leagues: list[League]  # the leagues of those seats, by name: where they sat
+
+
+def player_groups(player: Player, visible: Q, leagues: Mapping[int, League]) -> PlayerResults:
     """The player's results per league and preset over the sessions ``visible`` (a Q
     over Seat, through its session: `access.visible_sessions(..., through="session__")`)
-    lets through, and how many seats of theirs it lets through, played in or not
-    (the player page pages through those): one aggregate query, and one for the
-    leagues. (The seats' count was a query of its own, which read every session
-    again: benchmarks/http.py.)"""
+    lets through, how many seats of theirs it lets through, played in or not (the
+    player page pages through those), and the leagues of those seats: one aggregate
+    query. ``leagues`` holds every league ``visible`` lets through
+    (`access.member_leagues`). (The seats' count was a query of its own, which read
+    every session again: benchmarks/http.py.)"""
     played = Q(rounds_played__gt=0)
     rows = list(
         Seat.objects.filter(player=player)
@@ -57,11 +66,12 @@ def player_groups(player: Player, visible: Q) -> tuple[list[PlayerGroup], int]:
         .order_by()
     )
     seats = sum(row["seats"] for row in rows)
-    rows = [row for row in rows if row["sessions"]]
-    leagues = League.objects.in_bulk({row["session__league_id"] for row in rows} - {None})
+    sat_in = {row["session__league_id"] for row in rows}
     labels = dict(Preset.choices)
     groups = []
     for row in rows:
+        if not row["sessions"]:
+            continue
         league = leagues.get(row["session__league_id"])
         preset = row["session__preset"]
         net = net_totals(preset, league)
@@ -74,7 +84,7 @@ def player_groups(player: Player, visible: Q) -> tuple[list[PlayerGroup], int]:
             )
         )
     groups.sort(key=lambda g: (g.league is None, g.league.name if g.league else "", g.preset))
-    return groups, seats
+    return PlayerResults(groups, seats, [league for pk, league in leagues.items() if pk in sat_in])
 
 
 # --- Claimed player names (issue 15) ---------------------------------------------------
@@ -93,44 +103,35 @@ class LeagueClaim:
     other: Player | None  # the player the viewer claimed here instead, if any
 
 
-def player_claims(player: Player, user: AbstractBaseUser) -> list[LeagueClaim]:
-    """The player's claims in the leagues ``user`` belongs to where the player sat at
-    a table: only those, so a claim in another club (a username) never shows."""
-    # Per league of the viewer's (a few), whether the player sat there: asked that
-    # way, the database stops at the first seat; "the leagues of all their seats"
-    # read every session of those leagues (10 ms to 2 at 22,000 sessions).
-    sat_there = Seat.objects.filter(player=player, session__league_id=OuterRef("league_id"))
-    memberships = (
-        Membership.objects.filter(user=user)
-        .filter(Exists(sat_there))
-        .select_related("league")
-        .order_by("league__name")
-    )
-    roles = {membership.league_id: membership.role for membership in memberships}
-    theirs = {
-        claim.league_id: claim
-        for claim in PlayerClaim.objects.filter(
-            player=player, league_id__in=list(roles)
-        ).select_related("user")
-    }
-    mine = {
-        claim.league_id: claim.player
-        for claim in PlayerClaim.objects.filter(
-            user=user, league_id__in=list(roles)
-        ).select_related("player")
-    }
+def player_claims(
+    player: Player, user: AbstractBaseUser, leagues: Iterable[League]
+) -> list[LeagueClaim]:
+    """The player's claims in ``leagues``: those ``user`` belongs to (each annotated
+    with ``role``, the user's: `access.member_leagues`) where the player sat at a
+    table (`PlayerResults.leagues`), only those, so a claim in another club (a
+    username) never shows. One query: both the player's claims and the user's."""
+    leagues = list(leagues)
+    claims = PlayerClaim.objects.filter(
+        Q(player=player) | Q(user=user), league__in=leagues
+    ).select_related("user", "player")
+    theirs, mine = {}, {}
+    for claim in claims:
+        if claim.player_id == player.pk:
+            theirs[claim.league_id] = claim
+        if claim.user_id == user.pk:
+            mine[claim.league_id] = claim.player
     result = []
-    for membership in memberships:
-        claim = theirs.get(membership.league_id)
+    for league in leagues:
+        claim = theirs.get(league.pk)
         own = claim is not None and claim.user_id == user.pk
-        other = mine.get(membership.league_id)
+        other = mine.get(league.pk)
         result.append(
             LeagueClaim(
-                league=membership.league,
+                league=league,
                 claimant=claim.user.get_username() if claim else None,
                 mine=own,
                 can_claim=claim is None and other is None,
-                can_undo=claim is not None and (own or membership.role == Membership.Role.OWNER),
+                can_undo=claim is not None and (own or league.role == Membership.Role.OWNER),
                 other=other if other is not None and other.pk != player.pk else None,
             )
         )

@@ -6,7 +6,7 @@ writes from the rules service's own replay after every round (`Seat.total`, `.wo
 `.rounds_played`, `.points`, `.best_round`, ...), or a rating `services.ratings`
 computed. The standings add up those seats' monthly sums (`StandingMonth`, kept by
 the same write), reading seats only for the days of a month a date range cuts into:
-a fixed, small number of queries (three or four) whose cost grows with players and
+a fixed, small number of queries (two or three) whose cost grows with players and
 months, not with the hands played.
 
 Queries here group and filter in the database; none is issued per player.
@@ -21,11 +21,24 @@ from functools import reduce
 from operator import or_
 from typing import NamedTuple
 
-from django.db.models import Max, Min, OuterRef, Q, Subquery, Sum
+from django.db.models import (
+    F,
+    FilteredRelation,
+    Max,
+    Min,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+)
+from django.utils.html import escape
+from django.utils.safestring import SafeString
 
-from games.models import League, Player, Rating, RatingChange, Seat, StandingMonth
+from games.models import League, Player, RatingChange, Seat, StandingMonth
 from games.rules import RulesError, get_ruleset, is_net
 from games.services import standing_months
+from games.templatetags.cards import fixed
 
 
 class RoundFigures:
@@ -69,6 +82,44 @@ class StandingRow(RoundFigures):
     sigma: float | None
 
 
+def table_lines(
+    rows: Sequence[StandingRow], urls: Sequence[str], you: int | None
+) -> list[dict[str, object]]:
+    """The standings table's lines as the page prints them, one per row with its
+    player's page (``urls``, in the rows' order) and whether it is the viewer's own
+    (``you``: their claimed player's id). Each cell is worked out here once, as HTML
+    text escaped here: the template only places it. 200 lines of ten cells made the
+    table the larger half of the page's time (benchmarks/http.py), most of it a
+    template looking each cell up (a dict's key is found first, an object's
+    attribute only after that fails) and escaping it (text already escaped is
+    passed through)."""
+    lines = []
+    for row, url in zip(rows, urls, strict=True):
+        average, drops = row.average_points, row.drop_percent
+        lines.append(
+            {
+                "name": escape(row.player.name),
+                "url": escape(url),
+                "you": row.player.pk == you,
+                "rating": _text("–" if row.rating is None else fixed(row.rating)),
+                "sessions": _text(row.sessions),
+                "sessions_won": _text(row.sessions_won),
+                "rounds": _text(row.rounds),
+                "rounds_won": _text(row.rounds_won),
+                "average": _text("–" if average is None else fixed(average)),
+                "drops": _text("–" if drops is None else f"{fixed(drops, 0)}%"),
+                "best": _text("–" if row.best_round is None else row.best_round),
+                "worst": _text("–" if row.worst_round is None else row.worst_round),
+            }
+        )
+    return lines
+
+
+def _text(value: int | str) -> SafeString:
+    """A number, or a dash for none, as HTML: nothing in it to escape."""
+    return SafeString(value)
+
+
 def league_is_net(league: League) -> bool:
     """Whether the league's ruleset keeps net totals (a high score is good) rather
     than penalty totals (a low one is)."""
@@ -87,16 +138,19 @@ def standings_of(
 
     The rating is the player's current one (`Rating`), or with ``date_to`` the one
     they had after the last rated session played on or before that day
-    (`RatingChange`). At most four queries, whatever the size of the league.
+    (`RatingChange`). At most three queries, whatever the size of the league.
     """
     net = league_is_net(league)
     summed = _summed(league, date_from, date_to)
-    players = Player.objects.in_bulk(summed)
-    ratings = _ratings(league, list(summed), date_to)
     rows = [
-        StandingRow(player=players[pk], **figures(mine, net), rating=rating, mu=mu, sigma=sigma)
-        for pk, mine in summed.items()
-        for rating, mu, sigma in [ratings.get(pk, (None, None, None))]
+        StandingRow(
+            player=player,
+            **figures(summed[player.pk], net),
+            rating=player.r_ordinal,
+            mu=player.r_mu,
+            sigma=player.r_sigma,
+        )
+        for player in _rated_players(league, list(summed), date_to)
     ]
     rows.sort(key=lambda row: _order(row, net))
     return rows
@@ -199,36 +253,33 @@ def _order(row: StandingRow, net: bool) -> tuple:
     )
 
 
-def _ratings(
+def _rated_players(
     league: League, player_ids: Sequence[int], date_to: datetime.date | None
-) -> dict[int, tuple[float, float, float]]:
-    """player id → (ordinal, mu, sigma): current, or as it was after ``date_to``."""
+) -> QuerySet[Player]:
+    """The players, each with their rating in the league as ``r_ordinal``, ``r_mu``
+    and ``r_sigma`` (None if never rated): current, or as it was after ``date_to``.
+    One query: the players and their ratings were two, each sending every id."""
     if not player_ids:
-        return {}
+        return Player.objects.none()
+    players = Player.objects.filter(pk__in=player_ids).order_by()
     if date_to is None:
-        return {
-            player: (ordinal, mu, sigma)
-            for player, ordinal, mu, sigma in Rating.objects.filter(
-                league=league, player_id__in=player_ids
-            )
-            .order_by()  # a lookup by player: no join for the model's ordering
-            .values_list("player_id", "ordinal", "mu", "sigma")
-        }
+        # Their one Rating row here, joined: (league, player) is unique.
+        return players.annotate(
+            here=FilteredRelation("ratings", condition=Q(ratings__league=league)),
+            r_ordinal=F("here__ordinal"),
+            r_mu=F("here__mu"),
+            r_sigma=F("here__sigma"),
+        )
     # The latest change up to that day, per player: one index probe each on
     # (league, player, sequence), walking back from the newest.
     latest = RatingChange.objects.filter(
         league=league, player=OuterRef("pk"), played_on__lte=date_to
     ).order_by("-sequence")
-    rows = (
-        Player.objects.filter(pk__in=player_ids)
-        .annotate(
-            r_ordinal=Subquery(latest.values("ordinal")[:1]),
-            r_mu=Subquery(latest.values("mu")[:1]),
-            r_sigma=Subquery(latest.values("sigma")[:1]),
-        )
-        .values_list("pk", "r_ordinal", "r_mu", "r_sigma")
+    return players.annotate(
+        r_ordinal=Subquery(latest.values("ordinal")[:1]),
+        r_mu=Subquery(latest.values("mu")[:1]),
+        r_sigma=Subquery(latest.values("sigma")[:1]),
     )
-    return {pk: (o, m, s) for pk, o, m, s in rows if o is not None}
 
 
 # --- Rating history ---------------------------------------------------------------------

@@ -6,7 +6,7 @@ service replayed each session (seat results, ratings; `games.queries`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -16,16 +16,17 @@ from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from games import charts
-from games.access import league_for, member_league_ids, visible_sessions
+from games.access import league_for, member_leagues, visible_sessions
 from games.forms.standings import StandingsFilter
 from games.http import FORM_ERRORS
-from games.models import HandEntry, Player, Rating, RatingChange, Seat
+from games.models import HandEntry, League, Player, Rating, RatingChange, Seat
 from games.queries.players import claimed_player, player_claims, player_groups
 from games.queries.standings import (
     RatingPoint,
     league_is_net,
     rating_history,
     standings_of,
+    table_lines,
 )
 
 # Players whose rating history the standings page draws: more lines than this are
@@ -56,33 +57,52 @@ def league_standings(request: HttpRequest, slug: str) -> TemplateResponse:
         if any(history.values())
         else None
     )
+    # The signed-in member's own row ("you"), if they claimed a player here.
+    my_player = claimed_player(league, request.user)
     context = {
         "league": league,
         "form": form,
         "rows": rows,
-        "linked_rows": list(zip(rows, _player_urls(row.player.pk for row in rows), strict=True)),
+        "lines": table_lines(
+            rows,
+            _urls("games:player_detail", (row.player.pk for row in rows)),
+            my_player.pk if my_player else None,
+        ),
         "date_from": date_from,
         "date_to": date_to,
         "chart": chart,
         "charted": charted,
         "net": league_is_net(league),
-        # The signed-in member's own row ("you"), if they claimed a player here.
-        "my_player": claimed_player(league, request.user),
+        "my_player": my_player,
     }
     template = "standings/league.html#standings" if request.htmx else "standings/league.html"
     status = FORM_ERRORS if form.is_bound and not form.is_valid() else 200
     return TemplateResponse(request, template, context, status=status)
 
 
-# An id no database hands out for years: the place of the id in a reversed URL.
-_SOME_ID = 987654321987654321
+# Ids no database hands out for years: their places in a reversed URL.
+_SOME_IDS = (987654321987654321, 987654321987654322)
 
 
-def _player_urls(pks: Iterable[int]) -> list[str]:
-    """Each player's page: one ``reverse`` for all of them, the id put in its place
-    (a reverse for each of 200 rows was a quarter of the standings table's time)."""
-    head, tail = reverse("games:player_detail", args=[_SOME_ID]).split(str(_SOME_ID))
-    return [f"{head}{pk}{tail}" for pk in pks]
+def _urls(name: str, ids: Iterable[int | tuple[int, ...]]) -> list[str]:
+    """``reverse(name, args=...)`` for each of ``ids`` (an id, or a tuple of them for
+    a URL of several) at the cost of one: the URL is reversed once with ids no row
+    has, which each row's ids then replace (a reverse for each of 200 rows was a
+    quarter of the standings table's time)."""
+    ids = [key if isinstance(key, tuple) else (key,) for key in ids]
+    if not ids:
+        return []
+    arity = len(ids[0])
+    pieces = [reverse(name, args=_SOME_IDS[:arity])]
+    for mark in _SOME_IDS[:arity]:
+        pieces[-1:] = pieces[-1].split(str(mark))
+    urls = []
+    for key in ids:
+        parts = [pieces[0]]
+        for value, piece in zip(key, pieces[1:], strict=True):
+            parts += (str(value), piece)
+        urls.append("".join(parts))
+    return urls
 
 
 class _Counted(Paginator):
@@ -106,22 +126,22 @@ def player_detail(request: HttpRequest, pk: int) -> TemplateResponse:
     player = Player.objects.filter(pk=pk).first()
     if player is None:
         raise Http404("No such player.")
-    leagues = member_league_ids(request.user)
-    visible = visible_sessions(request.user, leagues, through="session__")
-    groups, seat_count = player_groups(player, visible)
+    leagues = member_leagues(request.user)
+    visible = visible_sessions(request.user, list(leagues), through="session__")
+    results = player_groups(player, visible, leagues)
     seats = (
         Seat.objects.filter(player=player)
         .filter(visible)
         .select_related("session__league")
         .order_by("-session__played_on", "-session_id")
     )
-    page = _Counted(seats, SESSIONS_PER_PAGE, seat_count).get_page(request.GET.get("page"))
+    page = _Counted(seats, SESSIONS_PER_PAGE, results.seats).get_page(request.GET.get("page"))
     if not page.paginator.count and player.user_id != request.user.pk:
         # Nothing of theirs this user may see: the id reveals nothing either.
         raise Http404("No such player.")
-    rounds = (
+    rounds = list(
         HandEntry.objects.filter(player=player)
-        .filter(visible_sessions(request.user, leagues, through="round__session__"))
+        .filter(visible_sessions(request.user, list(leagues), through="round__session__"))
         .select_related("round__session")
         .order_by("-round__session__played_on", "-round__session_id", "-round__number")[
             :RECENT_ROUNDS
@@ -130,22 +150,39 @@ def player_detail(request: HttpRequest, pk: int) -> TemplateResponse:
     context = {
         "player": player,
         "page": page,
-        "groups": groups,
+        # Each row with its links, reversed once for all (`_urls`).
+        "sessions": list(
+            zip(
+                page.object_list,
+                _urls("games:session_detail", (seat.session_id for seat in page.object_list)),
+                strict=True,
+            )
+        ),
+        "groups": results.groups,
         "ratings": _rating_charts(player, leagues),
-        "rounds": list(rounds),
-        "claims": player_claims(player, request.user),
+        "rounds": list(
+            zip(
+                rounds,
+                _urls("games:session_detail", (entry.round.session_id for entry in rounds)),
+                _urls(
+                    "games:round_detail",
+                    ((entry.round.session_id, entry.round_id) for entry in rounds),
+                ),
+                strict=True,
+            )
+        ),
+        "claims": player_claims(player, request.user, results.leagues),
     }
     return TemplateResponse(request, "standings/player.html", context)
 
 
-def _rating_charts(player: Player, leagues: list[int]) -> list[dict]:
+def _rating_charts(player: Player, leagues: Mapping[int, League]) -> list[dict]:
     """The player's current rating and its history, per league the viewer is a
-    member of: one chart each (sessions of different leagues are not one order)."""
+    member of (``leagues``, by id): one chart each (sessions of different leagues
+    are not one order)."""
     current = {
         rating.league_id: rating
-        for rating in Rating.objects.filter(player=player, league_id__in=leagues).select_related(
-            "league"
-        )
+        for rating in Rating.objects.filter(player=player, league_id__in=list(leagues)).order_by()
     }
     history: dict[int, list[RatingPoint]] = {}
     for league, sequence, played_on, ordinal, session in (
@@ -155,15 +192,15 @@ def _rating_charts(player: Player, leagues: list[int]) -> list[dict]:
     ):
         history.setdefault(league, []).append(RatingPoint(sequence, played_on, ordinal, session))
     result = []
-    for league_id, rating in sorted(current.items(), key=lambda item: item[1].league.name):
-        points = history.get(league_id, [])
+    for league_id, rating in sorted(current.items(), key=lambda item: leagues[item[0]].name):
+        league, points = leagues[league_id], history.get(league_id, [])
         result.append(
             {
-                "league": rating.league,
+                "league": league,
                 "rating": rating,
                 "chart": charts.rating_history_svg(
                     [(player.name, points)],
-                    title=f"{player.name}'s rating in {rating.league.name}",
+                    title=f"{player.name}'s rating in {league.name}",
                     id_prefix=f"rating-{league_id}",
                 ),
             }

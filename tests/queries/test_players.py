@@ -1,6 +1,6 @@
 """A player across leagues (games/queries/players.py): results per league and
-preset from their seats, and how many seats of theirs the viewer may see, played in
-or not, from one aggregate query."""
+preset from their seats, how many seats of theirs the viewer may see, played in or
+not, and the leagues they sat in, from one aggregate query."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.access import member_league_ids, visible_sessions
+from games.access import member_leagues, visible_sessions
 from games.models import Player
 from games.queries.players import player_groups
 from tests.support.builders import make_session
@@ -18,8 +18,11 @@ from tests.support.club import EVENINGS, build_club, pool_session, scores_of
 pytestmark = pytest.mark.django_db
 
 
-def seen_by(user: User):
-    return visible_sessions(user, member_league_ids(user), through="session__")
+def results_for(player: Player, user: User):
+    leagues = member_leagues(user)
+    return player_groups(
+        player, visible_sessions(user, list(leagues), through="session__"), leagues
+    )
 
 
 def test_groups_sum_the_played_seats_and_count_every_visible_seat(user):
@@ -27,10 +30,11 @@ def test_groups_sum_the_played_seats_and_count_every_visible_seat(user):
     # Asha sits down at a fourth evening that has no round yet: a session to list,
     # no result to add up.
     pool_session(user, league, EVENINGS[-1][0], ("Asha", "Chen"), [])
-    asha, visible = Player.objects.get(name="Asha"), seen_by(user)
+    asha, leagues = Player.objects.get(name="Asha"), member_leagues(user)
+    visible = visible_sessions(user, list(leagues), through="session__")
 
     with CaptureQueriesContext(connection) as queries:
-        groups, seats = player_groups(asha, visible)
+        groups, seats, sat_in = player_groups(asha, visible, leagues)
 
     assert seats == 3  # January, March, and the evening not played yet
     [group] = groups
@@ -39,21 +43,22 @@ def test_groups_sum_the_played_seats_and_count_every_visible_seat(user):
     assert group.sessions_won == 1  # January; March is still running
     assert group.rounds == len(scores_of("Asha"))
     assert group.points == sum(scores_of("Asha"))
-    assert len(queries) == 2  # the aggregate, and the leagues
+    assert sat_in == [league]
+    assert len(queries) == 1  # the aggregate: the leagues are the viewer's, read already
 
 
 def test_a_player_seated_only_at_unplayed_tables_has_seats_but_no_results(user):
     make_session(user, players=("Asha", "Ben"))
 
-    groups, seats = player_groups(Player.objects.get(name="Asha"), seen_by(user))
+    groups, seats, sat_in = results_for(Player.objects.get(name="Asha"), user)
 
-    assert (groups, seats) == ([], 1)
+    assert (groups, seats, sat_in) == ([], 1, [])
 
 
 def test_seats_the_viewer_may_not_see_are_neither_counted_nor_summed(user):
     build_club(user)
     stranger = User.objects.create_user("stranger")
 
-    groups, seats = player_groups(Player.objects.get(name="Asha"), seen_by(stranger))
+    groups, seats, sat_in = results_for(Player.objects.get(name="Asha"), stranger)
 
-    assert (groups, seats) == ([], 0)
+    assert (groups, seats, sat_in) == ([], 0, [])

@@ -8,10 +8,12 @@ import re
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games.models import GameSession, HandEntry, League, Membership, Player, Rating
+from games.models import GameSession, HandEntry, League, Membership, Player, PlayerClaim, Rating
 from tests.support.club import EVENINGS, JAN, LOSE, MAR, WIN, build_club, pool_session, scores_of
 
 pytestmark = pytest.mark.django_db
@@ -135,3 +137,29 @@ def test_sessions_come_in_pages_and_a_bad_page_number_is_no_error(
     assert len(re.findall(r"<li data-session=", second)) == total - 20
     assert "Page 2 of 2" in page(scorer, ben, page="999")
     assert "Page 1 of 2" in page(scorer, ben, page="abc")
+
+
+def test_the_page_takes_the_same_queries_however_many_leagues_and_claims(
+    scorer: Client, user: User, world
+) -> None:
+    ben = world["ben"]
+    with CaptureQueriesContext(connection) as before:
+        page(scorer, ben)
+    # A second league of the user's where Ben plays too, the user being Dev there,
+    # and Ben claimed in the first by another member.
+    second = League.objects.create(name="Second", slug="second", preset="13-pool-101")
+    Membership.objects.create(league=second, user=user, role=Membership.Role.OWNER)
+    pool_session(user, second, JAN, ("Ben", "Dev"), [{"Ben": WIN, "Dev": LOSE}])
+    dev = Player.objects.get(name="Dev", seats__session__league=second)
+    PlayerClaim.objects.create(league=second, player=dev, user=user)
+    Rating.objects.create(league=second, player=ben, mu=25.0, sigma=8.0, ordinal=1.0)
+    other = User.objects.get(username="other")
+    PlayerClaim.objects.create(league=world["club"], player=ben, user=other)
+
+    with CaptureQueriesContext(connection) as after:
+        text = page(scorer, ben)
+
+    assert re.search(r'data-claim="second".*?you are <a href="[^"]+">Dev</a>', text, re.S)
+    assert re.search(r'data-claim="club".*?claimed by <strong>other</strong>', text, re.S)
+    assert 'data-league="second"' in text  # its rating chart
+    assert len(after) == len(before) == 9
