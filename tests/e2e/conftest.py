@@ -23,16 +23,19 @@ from typing import Any
 
 import pytest
 from django.core.signals import request_finished, request_started
-from playwright.sync_api import Browser, Error, Page
+from playwright.sync_api import Browser, Error, Page, expect
 
 from tests.support.browser import HOW_TO_GET_CHROMIUM, find_chromium
-from tests.support.pages import DESKTOP, PHONE_DEVICE
+from tests.support.pages import DESKTOP, PHONE_DEVICE, WAIT_MS
 
 # Playwright's sync API keeps an asyncio event loop running in the main thread
 # for the rest of the session, and Django refuses ORM calls (the live server's
 # per-test flush, fixtures, later tests) when it sees one. Nothing here is really
 # async, so the guard is switched off for the process that runs browser tests.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+# Every expect() waits as long as a loaded machine needs (tests/support/pages.py).
+expect.set_options(timeout=WAIT_MS)
 
 SCREENSHOTS = Path(__file__).parent / "screenshots"
 

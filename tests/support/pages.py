@@ -3,6 +3,9 @@ form and its preview, type a round, and measure sideways scrolling."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
@@ -18,6 +21,10 @@ DESKTOP = {"width": 1280, "height": 800}
 # A phone as the browser tests hold one, in one place: 390x844 CSS pixels at a
 # phone's pixel ratio, touch, a mobile viewport.
 PHONE_DEVICE = {"viewport": PHONE, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+# How long an expectation waits for the page (tests/e2e/conftest.py sets it for
+# expect()): Playwright's 5 s is what a quiet machine needs, not a loaded two-core one
+# answering several browsers' requests. A page that is right passes as soon as it is.
+WAIT_MS = 15_000
 
 
 def sign_in(page: Page, username: str) -> User:
@@ -40,6 +47,52 @@ def horizontal_overflow(page: Page) -> int:
     return page.evaluate(
         "document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )
+
+
+# Each element's box, all measured in one look: a preview answer landing between two
+# separate bounding_box() calls moves one element and not the other (CI once saw a
+# 250 px "gap" that way). Taken at the next frame, as a person would see the page; an
+# element swapped out meanwhile (htmx replaced it) says so, and is looked up again.
+_BOXES = """els => new Promise(done => requestAnimationFrame(() => done(els.map(el => {
+    const r = el.getBoundingClientRect();
+    return {x: r.left, y: r.top, width: r.width, height: r.height, bottom: r.bottom,
+            connected: el.isConnected};
+}))))"""
+
+Box = dict[str, float]
+
+
+def boxes_once_they(
+    page: Page, locators: list[Locator], hold: Callable[[list[Box]], bool]
+) -> list[Box]:
+    """The elements' boxes, measured together frame after frame until ``hold`` is true
+    of them (the page settles: a preview lands, a poll answers) or WAIT_MS have passed.
+    Returns the last boxes seen: the caller asserts what it needs of them, so a layout
+    that never gets there fails with what it was."""
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while True:
+        handles = [locator.element_handle(timeout=WAIT_MS) for locator in locators]
+        boxes = page.evaluate(_BOXES, handles)
+        for handle in handles:
+            handle.dispose()
+        settled = all(box["connected"] for box in boxes) and hold(boxes)
+        if settled or time.monotonic() > deadline:
+            return boxes
+
+
+def in_view(page: Page, boxes: list[Box], *, wholly: bool = True) -> bool:
+    """Every box lies wholly inside the screen (nothing to scroll to), or with
+    ``wholly=False`` shows at least in part (Playwright's to_be_in_viewport)."""
+    height = page.viewport_size["height"]
+    if wholly:
+        return all(box["height"] > 0 and box["y"] >= 0 and box["bottom"] <= height for box in boxes)
+    return all(box["height"] > 0 and box["y"] < height and box["bottom"] > 0 for box in boxes)
+
+
+def assert_in_view(page: Page, *locators: Locator) -> None:
+    """The elements are all on the phone's screen at once (once the page settles)."""
+    boxes = boxes_once_they(page, list(locators), lambda boxes: in_view(page, boxes))
+    assert in_view(page, boxes), f"not all on a {page.viewport_size} screen: {boxes}"
 
 
 def player(page: Page, name: str) -> Locator:
