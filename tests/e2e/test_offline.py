@@ -14,21 +14,25 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Dialog, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from games.models import GameSession, HandEntry, Round, TableHand
+from games.models import GameSession, HandEntry, Membership, Round, TableHand
+from games.services.leagues import create_league
 from games.services.rounds import delete_round
 from games.services.sessions import create_session
 from games.services.table import open_table
 from tests.support.builders import play
 from tests.support.hands import SHOWN_8S, WIN_8S
 from tests.support.pages import (
+    PASSWORD,
     PHONE_DEVICE,
     WAIT_MS,
     fill_round,
     player,
     sign_in,
+    sign_in_on_the_page,
+    sign_out,
 )
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -357,3 +361,78 @@ def test_an_edit_of_a_round_deleted_meanwhile_is_refused_not_sent(phone_page: Pa
     expect(page.locator("[data-queued-note]")).to_have_count(0)
     expect(page.locator("[data-sent]")).to_have_count(0)
     assert not Round.objects.filter(session=session).exists()
+
+
+# --- A phone passed round the table ---------------------------------------------------
+
+APP_KEYS = "() => Object.keys(localStorage).filter(key => key.startsWith('scorekeeper:'))"
+
+
+def a_shared_session(page: Page) -> GameSession:
+    """Friday in a league where Ben scores too: his account opens the same round form,
+    so a draft left on the phone would come back for him."""
+    asha = sign_in(page, "asha")
+    league = create_league(asha, name="Friday Club", preset="21-points", overrides={})
+    ben = User.objects.create_user(username="ben", password=PASSWORD)
+    Membership.objects.create(league=league, user=ben, role=Membership.Role.SCORER)
+    return create_session(
+        asha, preset="21-points", overrides={}, players=["Asha", "Ben", "Chen"], league=league
+    )
+
+
+def test_signing_out_leaves_nothing_typed_for_the_next_person(phone_page: Page) -> None:
+    page = phone_page
+    session = a_shared_session(page)
+    page.goto(f"/sessions/{session.pk}/")
+    fill_round(page, "8S", HANDS)
+    assert_drafts(page, session, [f"scorekeeper:draft:session-{session.pk}-round:1"])
+
+    sign_out(page)
+
+    assert page.evaluate(APP_KEYS) == []
+    # Ben signs in on the same phone and opens the same session: an empty round.
+    sign_in_on_the_page(page, "ben")
+    page.goto(f"/sessions/{session.pk}/")
+    expect(page.get_by_role("button", name="Save round 1")).to_be_visible()
+    expect(page.get_by_label("Cut joker")).to_have_value("")
+    expect(player(page, "Ben").get_by_label("Groups")).to_have_value("")
+    expect(page.locator("[data-draft-restored]")).to_have_count(0)
+    assert page.evaluate(APP_KEYS) == []
+
+
+def test_a_round_waiting_to_be_sent_is_asked_about_before_signing_out(
+    fresh_phone_page: Page,
+) -> None:
+    page = fresh_phone_page
+    _, session = friday(page)
+    page.goto(f"/sessions/{session.pk}/")
+    fill_round(page, "8S", HANDS)
+    # The phone thinks it is online, but the server cannot be reached: the round waits.
+    page.route(re.compile(rf".*/sessions/{session.pk}/rounds/$"), lambda route: route.abort())
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator("[data-queued-note]")).to_have_text(QUEUED)
+    asked: list[str] = []
+
+    def answer(accept: bool) -> Callable[[Dialog], None]:
+        def handle(dialog: Dialog) -> None:
+            asked.append(dialog.message)
+            if accept:
+                dialog.accept()
+            else:
+                dialog.dismiss()
+
+        return handle
+
+    page.once("dialog", answer(accept=False))
+    page.get_by_role("button", name="Sign out").click()
+    assert asked == ["1 round not yet sent: sign out anyway?"]
+    # Not signed out: the round still waits, as typed.
+    expect(page.locator("[data-queued-note]")).to_have_text(QUEUED)
+    assert_typed(page)
+    assert_drafts(page, session, [f"scorekeeper:draft:session-{session.pk}-round:1"])
+
+    page.once("dialog", answer(accept=True))
+    sign_out(page)
+    assert len(asked) == 2
+    assert page.evaluate(APP_KEYS) == []
+    assert not Round.objects.exists()

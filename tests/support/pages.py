@@ -9,7 +9,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Locator, Page, expect
 
 PLAYERS = ("Asha", "Ben", "Chen")
 # Where pytest-django's live server listens (its default), for the sign-in cookie.
@@ -40,6 +40,22 @@ def sign_in(page: Page, username: str) -> User:
         [{"name": cookie.key, "value": cookie.value, "domain": LIVE_HOST, "path": "/"}]
     )
     return user
+
+
+def sign_in_on_the_page(page: Page, username: str) -> None:
+    """Sign a user (whose password is PASSWORD) in as a person does: the sign-in page,
+    typed and sent."""
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("button", name="Sign out")).to_be_visible()
+
+
+def sign_out(page: Page) -> None:
+    """Tap Sign out and wait until the page says so (the next page is signed out)."""
+    page.get_by_role("button", name="Sign out").click()
+    expect(page.get_by_role("link", name="Sign in", exact=True)).to_be_visible()
 
 
 def horizontal_overflow(page: Page) -> int:
