@@ -3,6 +3,7 @@ form and its preview, type a round, and measure sideways scrolling."""
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable
 
@@ -67,13 +68,15 @@ def horizontal_overflow(page: Page) -> int:
 
 # Each element's box, all measured in one look: a preview answer landing between two
 # separate bounding_box() calls moves one element and not the other (CI once saw a
-# 250 px "gap" that way). Taken at the next frame, as a person would see the page; an
-# element swapped out meanwhile (htmx replaced it) says so, and is looked up again.
-_BOXES = """els => new Promise(done => requestAnimationFrame(() => done(els.map(el => {
+# 250 px "gap" that way). An element swapped out meanwhile (htmx replaced it) says so,
+# and is looked up again.
+_BOXES = """els => els.map(el => {
     const r = el.getBoundingClientRect();
     return {x: r.left, y: r.top, width: r.width, height: r.height, bottom: r.bottom,
             connected: el.isConnected};
-}))))"""
+})"""
+# Between looks, as expect() itself polls (not a frame: a test's paused clock stops those).
+_LOOK_AGAIN_S = (0, 0.05, 0.1, 0.25, 0.5)
 
 Box = dict[str, float]
 
@@ -81,12 +84,13 @@ Box = dict[str, float]
 def boxes_once_they(
     page: Page, locators: list[Locator], hold: Callable[[list[Box]], bool]
 ) -> list[Box]:
-    """The elements' boxes, measured together frame after frame until ``hold`` is true
+    """The elements' boxes, measured together again and again until ``hold`` is true
     of them (the page settles: a preview lands, a poll answers) or WAIT_MS have passed.
     Returns the last boxes seen: the caller asserts what it needs of them, so a layout
     that never gets there fails with what it was."""
     deadline = time.monotonic() + WAIT_MS / 1000
-    while True:
+    for look in itertools.count():
+        time.sleep(_LOOK_AGAIN_S[min(look, len(_LOOK_AGAIN_S) - 1)])
         handles = [locator.element_handle(timeout=WAIT_MS) for locator in locators]
         boxes = page.evaluate(_BOXES, handles)
         for handle in handles:
@@ -94,6 +98,7 @@ def boxes_once_they(
         settled = all(box["connected"] for box in boxes) and hold(boxes)
         if settled or time.monotonic() > deadline:
             return boxes
+    raise AssertionError("unreachable")
 
 
 def in_view(page: Page, boxes: list[Box], *, wholly: bool = True) -> bool:
