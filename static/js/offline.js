@@ -12,6 +12,10 @@
 //
 // The service worker (/sw.js, templates/pwa/sw.js) is registered here too; on the
 // offline page it shows, this file says what waits and reloads once back online.
+//
+// Phones are passed round the table: signing out (the form marked data-sign-out)
+// takes this app's drafts with it, after asking first if a round is still waiting to
+// be sent.
 (function () {
   "use strict";
 
@@ -22,6 +26,7 @@
   // which must stay the server's (static/js/app.js counts edits from it).
   var SKIP = { csrfmiddlewaretoken: true, key: true, edit: true };
   var QUEUED = "Saved on this phone \u2014 will send when back online.";
+  var SENT = "scorekeeper:sent"; // sessionStorage: "Round N sent.", said after a page load
   var RESTORED = "What you typed on this phone before is back.";
 
   var store = (function () {
@@ -56,6 +61,14 @@
       if (key && key.indexOf(PREFIX) === 0) found.push(key);
     }
     return found;
+  }
+
+  // How many rounds wait on this phone to be sent.
+  function waitingCount() {
+    return keys().filter(function (key) {
+      var draft = read(key);
+      return draft && draft.queued;
+    }).length;
   }
 
   // --- A form's draft ---------------------------------------------------------------
@@ -270,8 +283,7 @@
 
   // "Round N sent." is said once the answer is in the page: swapped in by htmx, or a
   // page loaded after it (an edit's answer sends the browser to the session page), so
-  // it waits in sessionStorage, which a page load in this tab keeps.
-  var SENT = "scorekeeper:sent";
+  // it waits in sessionStorage (SENT), which a page load in this tab keeps.
   var sentNote = null; // where sessionStorage is refused
 
   function noteSent(text) {
@@ -439,10 +451,7 @@
   // --- The offline page -------------------------------------------------------------
 
   if (document.body && document.body.hasAttribute("data-offline-page")) {
-    var waiting = keys().filter(function (key) {
-      var draft = read(key);
-      return draft && draft.queued;
-    }).length;
+    var waiting = waitingCount();
     var line = document.querySelector("[data-drafts-waiting]");
     if (line && waiting) {
       line.textContent =
@@ -465,6 +474,38 @@
       window.setInterval(reload, 5000);
     }
   }
+
+  // --- Signing out ------------------------------------------------------------------
+
+  // The next person to use this phone sees none of what was typed here. A round that
+  // waits to be sent would be lost with it: that is asked first.
+  function forgetEverything() {
+    keys().forEach(function (key) {
+      store.removeItem(key);
+    });
+    try {
+      window.sessionStorage.removeItem(SENT);
+    } catch (error) {
+      // Refused: nothing was kept there either.
+    }
+    sentNote = null;
+    if (timer) window.clearInterval(timer);
+    timer = null;
+    // Nothing writes a draft again on the way out (a late preview, a keystroke).
+    store = null;
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!(form instanceof HTMLFormElement) || !form.hasAttribute("data-sign-out")) return;
+    var waiting = waitingCount();
+    var ask = (waiting === 1 ? "1 round" : waiting + " rounds") + " not yet sent: sign out anyway?";
+    if (waiting && !window.confirm(ask)) {
+      event.preventDefault();
+      return;
+    }
+    if (store) forgetEverything();
+  });
 
   // --- The service worker -----------------------------------------------------------
 

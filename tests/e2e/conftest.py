@@ -23,16 +23,20 @@ from typing import Any
 
 import pytest
 from django.core.signals import request_finished, request_started
-from playwright.sync_api import Browser, Error, Page
+from django.db import connection
+from playwright.sync_api import Browser, Error, Page, expect
 
 from tests.support.browser import HOW_TO_GET_CHROMIUM, find_chromium
-from tests.support.pages import DESKTOP, PHONE_DEVICE
+from tests.support.pages import DESKTOP, PHONE_DEVICE, WAIT_MS
 
 # Playwright's sync API keeps an asyncio event loop running in the main thread
 # for the rest of the session, and Django refuses ORM calls (the live server's
 # per-test flush, fixtures, later tests) when it sees one. Nothing here is really
 # async, so the guard is switched off for the process that runs browser tests.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+# Every expect() waits as long as a loaded machine needs (tests/support/pages.py).
+expect.set_options(timeout=WAIT_MS)
 
 SCREENSHOTS = Path(__file__).parent / "screenshots"
 
@@ -96,12 +100,45 @@ class _RequestsInFlight:
                 self.count -= 1
                 self.changed.notify_all()
 
-    def wait_until_none(self, timeout: float = 5.0) -> None:
+    def wait_until_none(self) -> None:
+        # As long as an expectation waits: a loaded machine's answer can take seconds,
+        # and returns at once when nothing is in flight.
         with self.changed:
-            self.changed.wait_for(lambda: self.count <= 0, timeout=timeout)
+            self.changed.wait_for(lambda: self.count <= 0, timeout=WAIT_MS / 1000)
 
 
 _in_flight = _RequestsInFlight()
+
+
+class _OneRequestAtATime:
+    """On SQLite the test database lives in memory, and pytest-django hands the live
+    server's threads the test's own connection to it (another connection would open
+    another, empty database). Two requests at once then run inside one connection's
+    transaction: a hand handed in while its live check was being kept inserted the
+    same hand twice ("UNIQUE constraint failed", a 500 on the page: test_accessibility's
+    table-hand-refused, once in five loaded runs). So there the live server answers
+    one request at a time, as the app's own SQLite does for writes (BEGIN IMMEDIATE,
+    scorekeeper/settings.py). On PostgreSQL each thread has its own connection and
+    the session's row lock: nothing to do."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.held = threading.local()
+        request_started.connect(self._started, weak=False)
+        request_finished.connect(self._finished, weak=False)
+
+    def _started(self, **_: Any) -> None:
+        if _serving() and connection.vendor == "sqlite" and connection.is_in_memory_db():
+            # Never stuck for good behind an answer that was not closed.
+            self.held.lock = self.lock.acquire(timeout=WAIT_MS / 1000)
+
+    def _finished(self, **_: Any) -> None:
+        if getattr(self.held, "lock", False):
+            self.held.lock = False
+            self.lock.release()
+
+
+_one_at_a_time = _OneRequestAtATime()
 
 
 @pytest.fixture(scope="session")

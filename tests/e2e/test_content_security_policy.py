@@ -12,7 +12,7 @@ from games.models import League, Membership
 from games.services.rounds import check_round, new_round_entry, save_round
 from games.services.sessions import create_session
 from tests.support.hands import SHOWN_8S, WIN_8S
-from tests.support.pages import fill_round, preview, sign_in
+from tests.support.pages import fill_round, preview, sign_in, sign_out
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -108,7 +108,7 @@ def test_the_main_pages_run_under_the_policy_without_a_violation(
     assert _violations(page, reported) == []
 
     # Signed out: the sign-in, sign-up and password reset pages.
-    page.get_by_role("button", name="Sign out").click()
+    sign_out(page)  # signed out before the next address is asked for
     for url in ("/accounts/login/", "/accounts/signup/", "/accounts/password_reset/"):
         _open(page, url)
         assert _violations(page, reported) == [], url

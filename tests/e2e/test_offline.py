@@ -9,19 +9,31 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from contextlib import suppress
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Dialog, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from games.models import GameSession, HandEntry, Round, TableHand
+from games.models import GameSession, HandEntry, Membership, Round, TableHand
+from games.services.leagues import create_league
 from games.services.rounds import delete_round
 from games.services.sessions import create_session
 from games.services.table import open_table
 from tests.support.builders import play
 from tests.support.hands import SHOWN_8S, WIN_8S
-from tests.support.pages import PHONE_DEVICE, fill_round, player, sign_in
+from tests.support.pages import (
+    PASSWORD,
+    PHONE_DEVICE,
+    WAIT_MS,
+    fill_round,
+    player,
+    sign_in,
+    sign_in_on_the_page,
+    sign_out,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -32,9 +44,9 @@ HANDS = {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S), "Chen": ("fir
 QUEUED = "Saved on this phone — will send when back online."
 # Back online, a waiting round goes at once (the "online" event) or, failing that, on
 # static/js/offline.js's 10 s timer; on a busy machine the answer's page load adds
-# seconds of its own.
-SENT_MS = 15_000
+# seconds of its own (as long as any expectation waits).
 RETRY_MS = 10_000
+SENT_MS = RETRY_MS + WAIT_MS
 
 
 def friday(page: Page) -> tuple[User, GameSession]:
@@ -67,13 +79,20 @@ def submission(page: Page) -> str:
     return page.locator('form[data-draft] input[name="submission"]').input_value()
 
 
-def drafts(page: Page, session: GameSession) -> list[str]:
-    """The drafts this phone keeps for the session's rounds. (Only this session's: a
-    kept page's earlier test may leave one, written by a late answer after the
-    storage was cleared.)"""
+# The keys of the drafts this phone keeps under a prefix, and whether they are these.
+_DRAFTS = "prefix => Object.keys(localStorage).filter(key => key.startsWith(prefix)).sort()"
+_DRAFTS_ARE = f"([prefix, keys]) => JSON.stringify(({_DRAFTS})(prefix)) === JSON.stringify(keys)"
+
+
+def assert_drafts(page: Page, session: GameSession, expected: list[str]) -> None:
+    """The drafts this phone keeps for the session's rounds are these, once the answer
+    that writes or removes them has been handled (a form swapped in is kept under its
+    round as it settles). Only this session's: a kept page's earlier test may leave
+    one, written by a late answer after the storage was cleared."""
     prefix = f"scorekeeper:draft:session-{session.pk}-"
-    keys = page.evaluate("Object.keys(localStorage)")
-    return sorted(key for key in keys if key.startswith(prefix))
+    with suppress(PlaywrightTimeoutError):  # said below, with the keys the phone keeps
+        page.wait_for_function(_DRAFTS_ARE, arg=[prefix, expected], timeout=WAIT_MS)
+    assert page.evaluate(_DRAFTS, prefix) == expected
 
 
 def assert_stored_once(session: GameSession, token: str) -> None:
@@ -115,7 +134,7 @@ def test_the_app_installs_and_shows_the_offline_page_without_a_network(
 
     # Back online, the page asked for opens by itself.
     page.context.set_offline(False)
-    expect(page.get_by_role("heading", level=1)).not_to_have_text("You are offline", timeout=10_000)
+    expect(page.get_by_role("heading", level=1)).not_to_have_text("You are offline")
     assert page.url == f"{live_server.url}/sessions/{session.pk}/history/"
 
 
@@ -143,7 +162,7 @@ def test_a_round_typed_is_back_after_a_reload_and_gone_once_saved(phone_page: Pa
     page.get_by_role("button", name="Save round 1").tap()
     expect(page.locator("#round-entry")).to_contain_text("Round 1 saved.")
     assert_stored_once(session, token)
-    assert drafts(page, session) == []
+    assert_drafts(page, session, [])
     page.reload()
     expect(page.get_by_label("Cut joker")).to_have_value("")
 
@@ -176,7 +195,7 @@ def test_a_save_without_network_waits_on_the_phone_and_is_sent_once_when_back(
     expect(page.locator("[data-queued-note]")).to_have_count(0)
     expect(page.locator("tr[data-round]")).to_have_count(1)
     assert_stored_once(session, token)
-    assert drafts(page, session) == []
+    assert_drafts(page, session, [])
 
 
 def test_a_waiting_round_survives_a_reload_offline_and_is_sent_when_back(
@@ -245,7 +264,7 @@ def test_a_round_saved_meanwhile_on_another_phone_shows_the_conflict(phone_page:
     assert Round.objects.filter(session=session).count() == 1
     # What was typed stays, kept now for round 2, the number a Save would give it.
     assert_typed(page)
-    assert drafts(page, session) == [f"scorekeeper:draft:session-{session.pk}-round:2"]
+    assert_drafts(page, session, [f"scorekeeper:draft:session-{session.pk}-round:2"])
 
 
 def at_seat(page: Page, name: str) -> GameSession:
@@ -299,7 +318,7 @@ def test_an_edit_saved_without_network_is_sent_once_when_back(phone_page: Page) 
     # One edit over the version it was opened with: version 2, not 3.
     assert played.version == 2
     assert played.entries.get(player__name="Chen").outcome == "middle_drop"
-    assert drafts(page, session) == []
+    assert_drafts(page, session, [])
 
 
 def test_a_hand_handed_in_without_network_is_sent_when_back(phone_page: Page) -> None:
@@ -342,3 +361,78 @@ def test_an_edit_of_a_round_deleted_meanwhile_is_refused_not_sent(phone_page: Pa
     expect(page.locator("[data-queued-note]")).to_have_count(0)
     expect(page.locator("[data-sent]")).to_have_count(0)
     assert not Round.objects.filter(session=session).exists()
+
+
+# --- A phone passed round the table ---------------------------------------------------
+
+APP_KEYS = "() => Object.keys(localStorage).filter(key => key.startsWith('scorekeeper:'))"
+
+
+def a_shared_session(page: Page) -> GameSession:
+    """Friday in a league where Ben scores too: his account opens the same round form,
+    so a draft left on the phone would come back for him."""
+    asha = sign_in(page, "asha")
+    league = create_league(asha, name="Friday Club", preset="21-points", overrides={})
+    ben = User.objects.create_user(username="ben", password=PASSWORD)
+    Membership.objects.create(league=league, user=ben, role=Membership.Role.SCORER)
+    return create_session(
+        asha, preset="21-points", overrides={}, players=["Asha", "Ben", "Chen"], league=league
+    )
+
+
+def test_signing_out_leaves_nothing_typed_for_the_next_person(phone_page: Page) -> None:
+    page = phone_page
+    session = a_shared_session(page)
+    page.goto(f"/sessions/{session.pk}/")
+    fill_round(page, "8S", HANDS)
+    assert_drafts(page, session, [f"scorekeeper:draft:session-{session.pk}-round:1"])
+
+    sign_out(page)
+
+    assert page.evaluate(APP_KEYS) == []
+    # Ben signs in on the same phone and opens the same session: an empty round.
+    sign_in_on_the_page(page, "ben")
+    page.goto(f"/sessions/{session.pk}/")
+    expect(page.get_by_role("button", name="Save round 1")).to_be_visible()
+    expect(page.get_by_label("Cut joker")).to_have_value("")
+    expect(player(page, "Ben").get_by_label("Groups")).to_have_value("")
+    expect(page.locator("[data-draft-restored]")).to_have_count(0)
+    assert page.evaluate(APP_KEYS) == []
+
+
+def test_a_round_waiting_to_be_sent_is_asked_about_before_signing_out(
+    fresh_phone_page: Page,
+) -> None:
+    page = fresh_phone_page
+    _, session = friday(page)
+    page.goto(f"/sessions/{session.pk}/")
+    fill_round(page, "8S", HANDS)
+    # The phone thinks it is online, but the server cannot be reached: the round waits.
+    page.route(re.compile(rf".*/sessions/{session.pk}/rounds/$"), lambda route: route.abort())
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator("[data-queued-note]")).to_have_text(QUEUED)
+    asked: list[str] = []
+
+    def answer(accept: bool) -> Callable[[Dialog], None]:
+        def handle(dialog: Dialog) -> None:
+            asked.append(dialog.message)
+            if accept:
+                dialog.accept()
+            else:
+                dialog.dismiss()
+
+        return handle
+
+    page.once("dialog", answer(accept=False))
+    page.get_by_role("button", name="Sign out").click()
+    assert asked == ["1 round not yet sent: sign out anyway?"]
+    # Not signed out: the round still waits, as typed.
+    expect(page.locator("[data-queued-note]")).to_have_text(QUEUED)
+    assert_typed(page)
+    assert_drafts(page, session, [f"scorekeeper:draft:session-{session.pk}-round:1"])
+
+    page.once("dialog", answer(accept=True))
+    sign_out(page)
+    assert len(asked) == 2
+    assert page.evaluate(APP_KEYS) == []
+    assert not Round.objects.exists()

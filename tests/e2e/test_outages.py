@@ -22,7 +22,15 @@ from playwright.sync_api import Locator, Page, Route, expect
 from games.models import GameSession, HandEntry, Round
 from games.services.sessions import create_session
 from tests.support.hands import SHOWN_8S, WIN_8S
-from tests.support.pages import choose_outcome, fill_round, player, sign_in
+from tests.support.pages import (
+    Box,
+    boxes_once_they,
+    choose_outcome,
+    fill_round,
+    in_view,
+    player,
+    sign_in,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -75,27 +83,19 @@ def outage_alert(page: Page) -> Locator:
     return page.locator("form.round-form").get_by_role("alert")
 
 
-# Both boxes in one look: a preview answer landing between two separate measurements
-# moves one and not the other (CI saw a 250 px "gap" that way).
-_GAP = """([button, said]) => {
-    const b = button.getBoundingClientRect(), s = said.getBoundingClientRect();
-    return {gap: s.top - b.bottom, height: s.height, width: s.width};
-}"""
-
-
-def assert_beside_the_save_button(page: Page, alert: Locator) -> None:
+def assert_beside_the_save_button(page: Page, said: Locator) -> None:
     """Readable where the thumb is: in the viewport, just under the tapped button, once
     the page has settled (the preview the tap cancelled may still be coming back)."""
-    expect(alert).to_be_in_viewport()
-    expect(save_button(page)).to_be_in_viewport()
-    handles = [save_button(page).element_handle(), alert.element_handle()]
-    for _ in range(50):
-        box = page.evaluate(_GAP, handles)
-        if 0 <= box["gap"] <= 48:
-            break
-        page.wait_for_timeout(100)
-    assert 0 <= box["gap"] <= 48, f"the message is {box['gap']}px from the Save button"
-    assert box["height"] >= 40 and box["width"] >= 300  # a readable block, not a sliver
+
+    def beside(boxes: list[Box]) -> bool:
+        button, note = boxes
+        return in_view(page, boxes, wholly=False) and 0 <= note["y"] - button["bottom"] <= 48
+
+    boxes = boxes_once_they(page, [save_button(page), said], beside)
+    button, note = boxes
+    assert in_view(page, boxes, wholly=False), f"not both on the screen: {boxes}"
+    assert 0 <= note["y"] - button["bottom"] <= 48, f"the message is not under Save: {boxes}"
+    assert note["height"] >= 40 and note["width"] >= 300  # a readable block, not a sliver
 
 
 def assert_everything_typed_is_kept(page: Page) -> None:
@@ -223,27 +223,21 @@ def test_the_live_table_says_offline_quietly_and_recovers(
     page.clock.install()
     session = open_session(page)
     poll = f"/sessions/{session.pk}/scoreboard/"
-    failed: list[str] = []
-
-    def unreachable(route: Route) -> None:
-        failed.append(route.request.url)
-        route.abort("internetdisconnected")
-
     matches = lambda address: poll in address  # noqa: E731
-    page.route(matches, unreachable)
+    page.route(matches, lambda route: route.abort("internetdisconnected"))
     note = page.locator("[data-offline]")
     page.clock.fast_forward(POLL_MS)
     expect(note).to_have_text("Offline — retrying…")
     expect(note).to_have_attribute("role", "status")  # quiet: a poll is no alert
-    # Polls keep failing: still one quiet note, never an alert.
-    while len(failed) < 2:
+    # Polls keep failing: still one quiet note, never an alert (looked at once the
+    # next poll has met the dead network too).
+    with page.expect_event("requestfailed", lambda request: poll in request.url):
         page.clock.fast_forward(POLL_MS)
-        page.wait_for_timeout(100)
     expect(note).to_have_count(1)
     expect(page.get_by_role("alert")).to_have_count(0)
     look_at(page, "outage-offline-table-phone", full_page=False)
 
-    page.unroute(matches, unreachable)
+    page.unroute(matches)
     page.clock.fast_forward(POLL_MS)
     expect(note).to_have_count(0)  # the next poll that answers clears it
 
@@ -312,6 +306,8 @@ def test_a_refused_edit_still_shows_the_error_beside_the_player(phone_page: Page
     save_button(page).click()
     expect(page.locator("#round-entry")).to_contain_text("Round 1 saved.")
     page.get_by_role("link", name="Edit round 1").click()
+    # Marked on the edit page itself, not on the page the click leaves.
+    expect(page.get_by_role("heading", level=1)).to_have_text("Round 1")
     page.evaluate("window.noReload = true")
     typo = SHOWN_8S.removesuffix("8C") + "8X"
     player(page, "Ben").get_by_label("Groups").fill(typo)
@@ -345,10 +341,17 @@ def test_arrange_without_a_server_says_so_under_its_row(
         "Not arranged: the server could not be reached. "
         "The cards typed are still here — tap Arrange again."
     )
-    expect(alert).to_be_in_viewport()
-    expect(ben.get_by_role("button", name="Arrange")).to_be_in_viewport()  # both in sight
-    said, field = alert.bounding_box(), ben.get_by_label("Groups").bounding_box()
-    assert said and field and said["y"] + said["height"] <= field["y"]  # above the field
+    # In one look once settled: the message, the button (both in sight) and the field.
+    measured = [alert, ben.get_by_role("button", name="Arrange"), ben.get_by_label("Groups")]
+
+    def above_the_field(boxes: list[Box]) -> bool:
+        said, _button, field = boxes
+        return in_view(page, boxes[:2], wholly=False) and said["bottom"] <= field["y"]
+
+    boxes = boxes_once_they(page, measured, above_the_field)
+    said, _button, field = boxes
+    assert in_view(page, boxes[:2], wholly=False), f"message and Arrange not in sight: {boxes}"
+    assert said["bottom"] <= field["y"], f"the message is not above the field: {boxes}"
     assert said["width"] >= 300  # its own row, not squeezed beside the button
     expect(ben.get_by_label("Groups")).to_have_value(SHOWN_8S)
     look_at(page, "outage-arrange-phone", full_page=False)

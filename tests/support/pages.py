@@ -3,10 +3,14 @@ form and its preview, type a round, and measure sideways scrolling."""
 
 from __future__ import annotations
 
+import itertools
+import time
+from collections.abc import Callable
+
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Locator, Page, expect
 
 PLAYERS = ("Asha", "Ben", "Chen")
 # Where pytest-django's live server listens (its default), for the sign-in cookie.
@@ -18,6 +22,10 @@ DESKTOP = {"width": 1280, "height": 800}
 # A phone as the browser tests hold one, in one place: 390x844 CSS pixels at a
 # phone's pixel ratio, touch, a mobile viewport.
 PHONE_DEVICE = {"viewport": PHONE, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+# How long an expectation waits for the page (tests/e2e/conftest.py sets it for
+# expect()): Playwright's 5 s is what a quiet machine needs, not a loaded two-core one
+# answering several browsers' requests. A page that is right passes as soon as it is.
+WAIT_MS = 15_000
 
 
 def sign_in(page: Page, username: str) -> User:
@@ -35,11 +43,77 @@ def sign_in(page: Page, username: str) -> User:
     return user
 
 
+def sign_in_on_the_page(page: Page, username: str) -> None:
+    """Sign a user (whose password is PASSWORD) in as a person does: the sign-in page,
+    typed and sent."""
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("button", name="Sign out")).to_be_visible()
+
+
+def sign_out(page: Page) -> None:
+    """Tap Sign out and wait until the page says so (the next page is signed out)."""
+    page.get_by_role("button", name="Sign out").click()
+    expect(page.get_by_role("link", name="Sign in", exact=True)).to_be_visible()
+
+
 def horizontal_overflow(page: Page) -> int:
     # clientWidth, not innerWidth: a mobile layout viewport grows to fit overflow.
     return page.evaluate(
         "document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )
+
+
+# Each element's box, all measured in one look: a preview answer landing between two
+# separate bounding_box() calls moves one element and not the other (CI once saw a
+# 250 px "gap" that way). An element swapped out meanwhile (htmx replaced it) says so,
+# and is looked up again.
+_BOXES = """els => els.map(el => {
+    const r = el.getBoundingClientRect();
+    return {x: r.left, y: r.top, width: r.width, height: r.height, bottom: r.bottom,
+            connected: el.isConnected};
+})"""
+# Between looks, as expect() itself polls (not a frame: a test's paused clock stops those).
+_LOOK_AGAIN_S = (0, 0.05, 0.1, 0.25, 0.5)
+
+Box = dict[str, float]
+
+
+def boxes_once_they(
+    page: Page, locators: list[Locator], hold: Callable[[list[Box]], bool]
+) -> list[Box]:
+    """The elements' boxes, measured together again and again until ``hold`` is true
+    of them (the page settles: a preview lands, a poll answers) or WAIT_MS have passed.
+    Returns the last boxes seen: the caller asserts what it needs of them, so a layout
+    that never gets there fails with what it was."""
+    deadline = time.monotonic() + WAIT_MS / 1000
+    for look in itertools.count():
+        time.sleep(_LOOK_AGAIN_S[min(look, len(_LOOK_AGAIN_S) - 1)])
+        handles = [locator.element_handle(timeout=WAIT_MS) for locator in locators]
+        boxes = page.evaluate(_BOXES, handles)
+        for handle in handles:
+            handle.dispose()
+        settled = all(box["connected"] for box in boxes) and hold(boxes)
+        if settled or time.monotonic() > deadline:
+            return boxes
+    raise AssertionError("unreachable")
+
+
+def in_view(page: Page, boxes: list[Box], *, wholly: bool = True) -> bool:
+    """Every box lies wholly inside the screen (nothing to scroll to), or with
+    ``wholly=False`` shows at least in part (Playwright's to_be_in_viewport)."""
+    height = page.viewport_size["height"]
+    if wholly:
+        return all(box["height"] > 0 and box["y"] >= 0 and box["bottom"] <= height for box in boxes)
+    return all(box["height"] > 0 and box["y"] < height and box["bottom"] > 0 for box in boxes)
+
+
+def assert_in_view(page: Page, *locators: Locator) -> None:
+    """The elements are all on the phone's screen at once (once the page settles)."""
+    boxes = boxes_once_they(page, list(locators), lambda boxes: in_view(page, boxes))
+    assert in_view(page, boxes), f"not all on a {page.viewport_size} screen: {boxes}"
 
 
 def player(page: Page, name: str) -> Locator:
