@@ -112,8 +112,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # Content-Security-Policy on every response (CONTENT_SECURITY_POLICY below).
-    "csp.middleware.CSPMiddleware",
+    # Content-Security-Policy on every response (CONTENT_SECURITY_POLICY below): django-csp
+    # building the header once (scorekeeper/csp.py).
+    "scorekeeper.csp.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Refuses a body over the upload limit from its Content-Length, before the CSRF
     # check reads it (games/uploads.py).
