@@ -242,7 +242,8 @@ def profile(name: str, repeats: int) -> str:
         call()
     profiler.disable()
     out = io.StringIO()
-    pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(45)
+    order = os.environ.get("PROFILE_SORT", "cumulative")  # or tottime
+    pstats.Stats(profiler, stream=out).sort_stats(order).print_stats(45)
     return out.getvalue()
 
 

@@ -27,3 +27,12 @@ def test_a_read_server_and_the_write_server_keep_their_own_clients() -> None:
     assert written.connection_pool.connection_kwargs["port"] == 6379
     assert read.connection_pool.connection_kwargs["port"] == 6380
     assert isinstance(cache._cache, django_redis.RedisCacheClient)
+
+
+def test_keys_memcached_would_refuse_are_not_warned_about() -> None:
+    import warnings
+
+    cache = RedisCache("redis://127.0.0.1:6379/13", {})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert cache.make_and_validate_key("a key with spaces " + "x" * 300)
