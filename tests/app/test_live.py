@@ -176,13 +176,21 @@ def answered(client: Client, session: GameSession, stamp: str) -> tuple[bool, bo
     )
 
 
-def test_a_signed_in_non_member_holding_a_current_stamp_is_told_nothing(
-    club, django_capture_on_commit_callbacks
-) -> None:
+@pytest.fixture
+def following(club) -> tuple[GameSession, Client, str]:
+    """Ben, a scorer of the club, following its session's table: its stamp, the
+    first poll asked of the database, the next answered from the cache."""
     _league, session = club
     ben = signed_in("ben")
     stamp = page_stamp(ben, session)
     assert answered(ben, session, stamp) == (True, True)
+    return session, ben, stamp
+
+
+def test_a_signed_in_non_member_holding_a_current_stamp_is_told_nothing(
+    following, django_capture_on_commit_callbacks
+) -> None:
+    session, _ben, stamp = following
 
     from django.contrib.auth.models import User
 
@@ -192,12 +200,9 @@ def test_a_signed_in_non_member_holding_a_current_stamp_is_told_nothing(
 
 
 def test_a_member_removed_is_told_nothing_from_the_next_poll_on(
-    club, django_capture_on_commit_callbacks
+    following, django_capture_on_commit_callbacks
 ) -> None:
-    _league, session = club
-    ben = signed_in("ben")
-    stamp = page_stamp(ben, session)
-    assert answered(ben, session, stamp) == (True, True)
+    session, ben, stamp = following
 
     with django_capture_on_commit_callbacks(execute=True):
         remove_member(Membership.objects.get(user__username="ben"))
@@ -206,12 +211,9 @@ def test_a_member_removed_is_told_nothing_from_the_next_poll_on(
 
 
 def test_a_role_changed_is_checked_again_and_still_answered(
-    club, django_capture_on_commit_callbacks
+    following, django_capture_on_commit_callbacks
 ) -> None:
-    _league, session = club
-    ben = signed_in("ben")
-    stamp = page_stamp(ben, session)
-    ben.get(session_poll(session, stamp))
+    session, ben, stamp = following
     with django_capture_on_commit_callbacks(execute=True):
         change_role(Membership.objects.get(user__username="ben"), Membership.Role.VIEWER)
 
@@ -221,11 +223,8 @@ def test_a_role_changed_is_checked_again_and_still_answered(
     assert from_the_cache(ben, session, stamp)
 
 
-def test_signing_out_stops_the_answers_at_once(club, django_capture_on_commit_callbacks) -> None:
-    _league, session = club
-    ben = signed_in("ben")
-    stamp = page_stamp(ben, session)
-    assert answered(ben, session, stamp) == (True, True)
+def test_signing_out_stops_the_answers_at_once(following) -> None:
+    session, ben, stamp = following
     cookie = ben.cookies["sessionid"].value
 
     ben.post(reverse("logout"))
@@ -237,12 +236,9 @@ def test_signing_out_stops_the_answers_at_once(club, django_capture_on_commit_ca
 
 
 def test_a_password_changed_elsewhere_stops_the_answers(
-    club, django_capture_on_commit_callbacks
+    following, django_capture_on_commit_callbacks
 ) -> None:
-    _league, session = club
-    ben = signed_in("ben")
-    stamp = page_stamp(ben, session)
-    assert answered(ben, session, stamp) == (True, True)
+    session, ben, stamp = following
 
     user = Membership.objects.get(user__username="ben").user
     with django_capture_on_commit_callbacks(execute=True):
@@ -253,12 +249,9 @@ def test_a_password_changed_elsewhere_stops_the_answers(
 
 
 def test_a_session_moved_to_another_league_is_checked_again(
-    club, user, django_capture_on_commit_callbacks
+    following, django_capture_on_commit_callbacks
 ) -> None:
-    _league, session = club
-    ben = signed_in("ben")
-    stamp = page_stamp(ben, session)
-    ben.get(session_poll(session, stamp))
+    session, ben, _stamp = following
     other = League.objects.create(name="Other", slug="other", preset="21-points")
     with django_capture_on_commit_callbacks(execute=True):
         session.league = other
