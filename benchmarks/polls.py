@@ -137,9 +137,14 @@ def set_up() -> dict[str, tuple[str, dict[str, str]]]:
 # --- Calling the worker's application ----------------------------------------------------
 
 
-def wsgi_call(url: str, cookies: dict[str, str]) -> Callable[[], int]:
+def wsgi_call(url: str, cookies: dict[str, str], in_test: bool = False) -> Callable[[], int]:
     """One poll as gunicorn hands it to the application: an htmx GET with the
-    browser's cookies. Returns the status."""
+    browser's cookies. Returns the status. ``in_test``: inside a test's transaction,
+    which the application's closing of old connections would end, it keeps the
+    connection, as Django's test client does."""
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
     from scorekeeper.wsgi import application
 
     path, _, query = url.partition("?")
@@ -168,10 +173,18 @@ def wsgi_call(url: str, cookies: dict[str, str]) -> Callable[[], int]:
 
     def call() -> int:
         status.clear()
-        response = application(dict(environ), start_response)
-        for _ in response:
-            pass
-        response.close()
+        if in_test:
+            request_started.disconnect(close_old_connections)
+            request_finished.disconnect(close_old_connections)
+        try:
+            response = application(dict(environ), start_response)
+            for _ in response:
+                pass
+            response.close()
+        finally:
+            if in_test:
+                request_started.connect(close_old_connections)
+                request_finished.connect(close_old_connections)
         return int(status[0].split()[0])
 
     return call
@@ -221,13 +234,14 @@ def measure(call: Callable[[], int], batches: int, repeats: int) -> dict:
     }
 
 
-def run(batches: int = 5, repeats: int = 400) -> dict[str, dict]:
+def run(batches: int = 5, repeats: int = 400, in_test: bool = False) -> dict[str, dict]:
     """Each poll's figures (see ``measure``); every one must answer 204 (hello 200)."""
     polls = set_up()
     report = {}
     for name in POLLS:
         url, cookies = polls[name]
-        report[name] = measure(wsgi_call(url, cookies), batches, repeats) | {"url": url}
+        call = wsgi_call(url, cookies, in_test)
+        report[name] = measure(call, batches, repeats) | {"url": url}
     return report
 
 

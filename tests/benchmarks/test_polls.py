@@ -11,7 +11,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_every_poll_measured_is_an_unchanged_one() -> None:
-    report = polls.run(batches=1, repeats=2)
+    report = polls.run(batches=1, repeats=2, in_test=True)
 
     assert list(report) == list(polls.POLLS)
     assert report["hello"]["status"] == 200
