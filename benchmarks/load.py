@@ -8,17 +8,25 @@ gunicorn on 127.0.0.1 (--port, 8765) with
 production settings, and drives N concurrent clients through a realistic mix: view
 a session page, preview a round being typed (HTMX), save a round, view a league's
 standings. Each client scores its own table (as phones at different tables do) and
-every client also reads a shared one; between two requests a client pauses like a
-person tapping (--think-ms, 1 s on average), the clients open the app over the
-first such pause, and that first page open (for the CSRF cookie) is not measured,
-as signing in is not. Then it prints requests/s, p50/p99 latency
+every client also reads a shared one; its person taps at random moments (--think-ms
+apart, 1 s on average) whatever the server does, a tap due while an answer is
+awaited being sent once it comes (late); the clients open the app over the first
+such pause, and that first page open (for the CSRF cookie) is not measured, as
+signing in is not. Then it prints requests/s, p50/p99 latency
 and errors, per action and overall, and checks consistency: every round a client
 saw saved is in the database exactly once, numbers are gapless, and every stored
 score and total equals a recomputation by the rules service. It also measures a
 bare "hello" view on the same server: the framework's floor. The report gives the
-mix's p99 and the save's, the throughput beside what the clients asked for (one
-action per pause; a save is two requests, the page and the POST), errors and
-inconsistencies, each against issue 13's targets.
+mix's p99 and the save's, the throughput beside what the clients asked for (every
+tap before the deadline; a save is two requests, the page and the POST: the share
+is of the taps answered), errors and inconsistencies, each against issue 13's
+targets.
+
+It also says what shared the cores: the CPU the server (gunicorn's processes) and
+this generator used over the measured run, and where each ran. ``--pin`` runs the
+server on every CPU but the last and the generator on the last (the default for
+--poll on two cores or more: one worker, and clients that would otherwise take CPU
+from it); PostgreSQL, Redis and other programs are never pinned.
 
     REDIS_URL=redis://127.0.0.1:6379/13 .venv/bin/python benchmarks/load.py --poll --workers 1
     REDIS_URL=redis://127.0.0.1:6379/13 .venv/bin/python benchmarks/load.py --poll --workers 2
@@ -27,12 +35,12 @@ The poll run (--poll) measures what a table's live view costs: every client hold
 its session page's poll address with the stamp the page gave it and asks it again
 and again without pausing, as phones whose table has not changed do every few
 seconds; the server answers 204 (unchanged) from the cache, without the database
-(games/live.py). It prints unchanged polls per second and the database's
-transactions per poll (0 when the cache answers). It needs the shared cache:
-REDIS_URL (or --cache-url) names the Redis server and database, and every worker
-and this script's own set-up use it (a per-process memory cache would never hold
-the stamps the set-up wrote, so every poll would go to the database). The mix uses
-it too when given.
+(games/live.py). It prints unchanged polls per second, the database's transactions
+per poll (0 when the cache answers) and the server's CPU per poll. It needs the
+shared cache: REDIS_URL (or --cache-url) names the Redis server and database, and
+every worker and this script's own set-up use it (a per-process memory cache would
+never hold the stamps the set-up wrote, so every poll would go to the database). The
+mix uses it too when given.
 """
 
 from __future__ import annotations
@@ -199,8 +207,11 @@ class Result:
     latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     errors: Counter = field(default_factory=Counter)
     statuses: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
-    # Seconds the clients were asking, from their first measured pause to the end.
-    active_seconds: float = 0.0
+    # Actions the clients' people tapped before the deadline, and those answered: a
+    # tap due while the previous answer is awaited is sent once it comes (late).
+    asked: int = 0
+    served: int = 0
+    late_ms: list[float] = field(default_factory=list)
     saved: dict[int, int] = field(default_factory=dict)  # session pk → rounds it saved
 
 
@@ -298,14 +309,26 @@ class Client(threading.Thread):
         if self.only == "poll":
             self.poll(page)
             return
-        began = time.monotonic()
-        while time.monotonic() < self.deadline:
+        due = time.monotonic()
+        asked = served = 0
+        late: list[float] = []
+        while True:
             if self.think:
-                # A person between two taps: exponential pauses with this mean.
-                pause = self.rng.expovariate(1 / self.think)
-                time.sleep(max(0.0, min(pause, self.deadline - time.monotonic())))
-            if time.monotonic() >= self.deadline:
+                # A person between two taps: exponential pauses with this mean, kept
+                # whatever the server does (an open loop), so a slow answer does not
+                # lower what is asked for: the tap waits, and counts as late.
+                due += self.rng.expovariate(1 / self.think)
+                if due >= self.deadline:
+                    break
+                asked += 1
+                wait = due - time.monotonic()
+                if wait > 0:
+                    time.sleep(wait)
+                else:
+                    late.append(-wait * 1000)
+            elif time.monotonic() >= self.deadline:
                 break
+            served += 1
             if self.only == "hello":
                 self.call("hello", "GET", "/hello/")
                 continue
@@ -342,7 +365,9 @@ class Client(threading.Thread):
                 if text is not None and "saved." in text:
                     self.saved += 1
         with self.lock:
-            self.result.active_seconds += max(0.0, self.deadline - began)
+            self.result.asked += asked
+            self.result.served += served
+            self.result.late_ms.extend(late)
             if self.table:
                 self.result.saved[self.table.session_pk] = self.saved
 
@@ -386,16 +411,75 @@ def summary(result: Result, elapsed: float) -> dict:
     }
 
 
-def asked_per_s(result: Result, elapsed: float, think_ms: float) -> float | None:
-    """What the clients ask for: each one action per pause (``think_ms`` on average)
-    while it is active (the clients start over the first pause), as if the server
-    answered at once; None without pauses (they ask for all it gives). The clients
-    wait for each answer before pausing again, so latency alone takes a share: a
-    mean answer of 50 ms after 1 s pauses is 95%."""
-    if think_ms <= 0 or elapsed <= 0:
+def asked_per_s(result: Result, elapsed: float) -> float | None:
+    """What the clients ask for: every tap their people made before the deadline
+    (one action each; a save is two requests), as requests a second; None without
+    pauses (they ask for all the server gives). The taps keep their own schedule, so
+    a server that keeps up answers all of them, however long each answer took: the
+    share falls below 100% only when answers fall behind the taps."""
+    if not result.asked or elapsed <= 0:
         return None
-    actions = result.active_seconds / (think_ms / 1000)
-    return round(actions * REQUESTS_PER_ACTION / elapsed, 1)
+    return round(result.asked * REQUESTS_PER_ACTION / elapsed, 1)
+
+
+# --- Who used the cores --------------------------------------------------------------
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU the processes have used so far (Linux /proc; 0 elsewhere)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime in clock ticks
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+class CoreUse:
+    """The CPU the server (gunicorn's master and workers) and this load generator
+    used over a run, to print beside its figures: on a small machine they share the
+    cores unless pinned apart (--pin)."""
+
+    def __init__(self, server_pid: int) -> None:
+        self.server = [server_pid, *_children(server_pid)]
+        self.began = (time.monotonic(), cpu_seconds(self.server), time.process_time())
+
+    def done(self) -> dict:
+        wall = time.monotonic() - self.began[0]
+        server = cpu_seconds(self.server) - self.began[1]
+        generator = time.process_time() - self.began[2]
+        return {
+            "seconds": round(wall, 1),
+            "server_cpu_s": round(server, 1),
+            "generator_cpu_s": round(generator, 1),
+            "server_cores_busy": round(server / wall, 2),
+            "generator_cores_busy": round(generator / wall, 2),
+        }
+
+
+def cores_for(pin: str, poll: bool) -> tuple[set[int], set[int]] | None:
+    """(the server's CPUs, the generator's) when pinned apart, else None. ``auto``
+    pins the poll run (one worker and the clients, one core each) on two cores or
+    more; the mix keeps every core for its workers."""
+    cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    if pin == "no" or (pin == "auto" and not poll) or len(cpus) < 2:
+        return None
+    return set(cpus[:-1]), {cpus[-1]}
 
 
 def database_transactions(database: str) -> int:
@@ -491,6 +575,13 @@ def main() -> int:
         help="its own database, dropped and made again (the name must start with "
         "scorekeeper_load: two runs at once need two names)",
     )
+    parser.add_argument(
+        "--pin",
+        choices=("auto", "yes", "no"),
+        default="auto",
+        help="run the server on all CPUs but the last and this load generator on the "
+        "last, so it takes no CPU from the server (auto: for --poll on 2+ cores)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if not re.fullmatch(r"scorekeeper_load\w*", args.database):
@@ -518,6 +609,7 @@ def main() -> int:
     subprocess.run([*manage, "collectstatic", "--noinput", "-v0"], env=env, check=True, cwd=ROOT)
     tables, shared, slug = set_up(args.clients)
 
+    pinned = cores_for(args.pin, args.poll)
     server = subprocess.Popen(
         [
             # The repository's configuration (as in production); the options given
@@ -529,7 +621,10 @@ def main() -> int:
             "--keep-alive", "75",
         ],
         env=env, cwd=ROOT,
+        preexec_fn=(lambda: os.sched_setaffinity(0, pinned[0])) if pinned else None,
     )  # fmt: skip
+    if pinned:
+        os.sched_setaffinity(0, pinned[1])  # the client threads, started later, inherit it
     think = args.think_ms / 1000
     try:
         for _ in range(100):
@@ -547,14 +642,18 @@ def main() -> int:
             )
             # Every table opened once (not measured), then the stamped polls.
             before = database_transactions(args.database)
+            cores = CoreUse(server.pid)
             run, run_elapsed = drive(args.port, tables, shared, slug, args.seconds, only="poll")
+            core_use = cores.done()
             time.sleep(2)  # the server publishes its counts a moment later
             transactions = database_transactions(args.database) - before
         else:
             hello, hello_elapsed = drive(
                 args.port, tables, shared, slug, args.hello_seconds, only="hello", think=think
             )
+            cores = CoreUse(server.pid)
             run, run_elapsed = drive(args.port, tables, shared, slug, args.seconds, think=think)
+            core_use = cores.done()
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)
@@ -570,6 +669,14 @@ def main() -> int:
             "cpus": os.cpu_count(),
             "cache": "redis (shared)" if args.cache_url else "memory of each process",
             "load_average_before": load_before,
+            "load_average_after": [round(load, 2) for load in os.getloadavg()],
+            # What shared the cores during the measured run: the server's CPUs and
+            # this generator's (None: not pinned, both on every core), and the CPU
+            # each used; PostgreSQL and Redis are never pinned.
+            "pinned": {"server": sorted(pinned[0]), "generator": sorted(pinned[1])}
+            if pinned
+            else None,
+            "core_use": core_use,
         },
         "clients": args.clients,
         "seconds": args.seconds,
@@ -585,16 +692,26 @@ def main() -> int:
             "database_transactions_per_poll": (
                 round(transactions / polls["requests"], 3) if polls["requests"] else None
             ),
+            # The server's CPU (gunicorn and the app) per poll: unlike polls a second,
+            # it hardly moves with what else runs on the machine.
+            "server_cpu_us_per_poll": (
+                round(core_use["server_cpu_s"] / polls["requests"] * 1e6)
+                if polls["requests"]
+                else None
+            ),
         }
         ok = polls["errors"] == 0 and unchanged == polls["requests"] > 0
     else:
         mix = summary(run, run_elapsed)
-        asked = asked_per_s(run, run_elapsed, args.think_ms)
+        asked = asked_per_s(run, run_elapsed)
+        late = sorted(run.late_ms)
         report["think_ms"] = args.think_ms
         report["mix"] = mix | {
             "save_p99_ms": mix["by_action"].get("save", {}).get("p99_ms"),
             "asked_per_s": asked,
-            "throughput_share": round(mix["requests_per_s"] / asked, 3) if asked else None,
+            "throughput_share": round(run.served / run.asked, 3) if run.asked else None,
+            "taps_late": len(late),
+            "late_p99_ms": round(late[max(0, int(0.99 * len(late)) - 1)], 1) if late else None,
         }
         report["consistency"] = consistency(tables, run)
         report["p99_ratio_to_hello"] = (
@@ -613,10 +730,22 @@ def main() -> int:
 def print_report(report: dict, args) -> None:
     """The figures issue 13 asks for, each beside its target."""
     targets, floor = report["targets"], report["hello"]
+    server = report["server"]
     print(
         f"{args.clients} clients, {args.seconds:.0f} s, gunicorn {args.workers}×{args.threads}, "
-        f"cache: {report['server']['cache']}, "
-        f"load average before {report['server']['load_average_before']}"
+        f"cache: {server['cache']}, load average before {server['load_average_before']}, "
+        f"after {server['load_average_after']}"
+    )
+    use, pinned = server["core_use"], server["pinned"]
+    where = (
+        f"server on CPU {pinned['server']}, this load generator on CPU {pinned['generator']}"
+        if pinned
+        else f"server and this load generator share all {server['cpus']} CPUs"
+    )
+    print(
+        f"cores: {where} (PostgreSQL, Redis and anything else running: unpinned); over "
+        f"the run the server used {use['server_cores_busy']} of a core, the generator "
+        f"{use['generator_cores_busy']}"
     )
     if args.poll:
         poll = report["poll"]
@@ -626,7 +755,8 @@ def print_report(report: dict, args) -> None:
             f"{targets['unchanged_polls_per_s']} for one), p50 {poll['p50_ms']} ms, "
             f"p99 {poll['p99_ms']} ms, answers {poll['statuses'].get('poll', {})}, "
             f"errors {poll['errors']}, database transactions per poll "
-            f"{poll['database_transactions_per_poll']}"
+            f"{poll['database_transactions_per_poll']}, server CPU per poll "
+            f"{poll['server_cpu_us_per_poll']} µs"
         )
     else:
         mix = report["mix"]
@@ -638,8 +768,13 @@ def print_report(report: dict, args) -> None:
         )
         print(
             f"       {mix['requests_per_s']} req/s of {mix['asked_per_s']} asked for"
-            + (f" ({share:.0%}; target ≥ {targets['throughput_share']:.0%})" if share else "")
-            + f", errors {mix['errors']} {mix['error_kinds'] or ''}, "
+            + (
+                f" ({share:.0%} of the taps; target ≥ {targets['throughput_share']:.0%})"
+                if share
+                else ""
+            )
+            + f", {mix['taps_late']} taps late (p99 {mix['late_p99_ms']} ms), "
+            f"errors {mix['errors']} {mix['error_kinds'] or ''}, "
             f"inconsistencies {report['consistency']['inconsistencies']}"
         )
         for action, row in mix["by_action"].items():

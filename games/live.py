@@ -2,34 +2,65 @@
 
 The session page and the share page poll every few seconds with the stamp of the
 table they show (`services.scoreboard.live_stamp`, from the session row's
-``updated_at``). Every save of a session row writes its stamp and share token to
-Django's cache once the transaction commits; a poll whose stamp equals the cached
-one is answered 204 from the cache alone. Every change to a table saves its session
-row (that is what moves the stamp), so the cache is never behind the database for
-long: a poll that finds no entry, or a cache that is down, takes the database path
-as before, never a wrong answer.
+``updated_at``). Every save of a session row writes its stamp, share token and who
+may see it (league, creator) to Django's cache once the transaction commits; a poll
+whose stamp equals the cached one is answered 204 from the cache alone. Every change
+to a table saves its session row (that is what moves the stamp), so the cache is
+never behind the database for long: a poll that finds no entry, or a cache that is
+down, takes the database path as before, never a wrong answer.
 
-A signed-in poll answered here is checked for a signed-in browser only, not for its
-role: all it can learn is that the table it already holds is still current.
+**Who may be answered.** A signed-in poll is answered from the cache only for the
+browser the database path last answered for that session: a *pass*, kept under the
+session and the browser's sign-in key, written once its rights were checked. One
+read of the cache (``get_many``) brings the stamp, the pass, the sign-in itself and
+the access generation, and all must agree:
+
+- the sign-in is still there and of the pass's user (signing out, or a sign-in that
+  expired or was replaced, ends it: the pass goes with it);
+- the access generation is the one the pass was written under: any change to a
+  membership or to a user (password, active) writes a new one, so every pass is
+  checked against the database again on its next poll;
+- the session's league and creator are the ones the pass was written for (a session
+  moved to another league is checked again).
+
+A pass lives no longer than its sign-in, and 15 minutes at most: what a cache that
+missed one invalidation can hold.
+
+**Table mode** (the scorer's panel and the seats' phones) follows its own stamps,
+built from several rows (hands, seats, the table round): a *table generation* per
+session, a fresh random value written on commit by every write to them, stands for
+them. The database path reads the generation before it reads the table, and keeps
+the stamp it answered with under that generation; a poll is answered from the cache
+while the generation and the stamp are both unchanged. A write after the read gives
+a new generation, so an answer kept from an older read is never used again.
 """
 
 from __future__ import annotations
 
 import logging
+import secrets
+import time
+from importlib import import_module
 
-from django.contrib.auth import SESSION_KEY
-from django.core.cache import cache
+from django.conf import settings
+from django.contrib.auth import SESSION_KEY, get_user_model
+from django.core import signing
+from django.core.cache import DEFAULT_CACHE_ALIAS, cache
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.http import HttpRequest
 
-from games.models import GameSession
+from games.access import SEAT_COOKIE, SEAT_COOKIE_AGE, Rights
+from games.models import GameSession, Membership, TableRound
 from games.services.scoreboard import live_stamp
 
 logger = logging.getLogger(__name__)
 
 # Long enough that an evening's table stays answered from the cache between rounds.
 KEEP_SECONDS = 7 * 24 * 3600
+# The longest a pass (see above) is trusted without asking the database again.
+PASS_SECONDS = 15 * 60
+ACCESS_KEY = "live:access"
 
 
 def _session_key(pk: int) -> str:
@@ -40,13 +71,62 @@ def _token_key(token: str) -> str:
     return f"live:token:{token}"
 
 
+def _pass_key(pk: int, signin: str) -> str:
+    return f"live:pass:{pk}:{signin}"
+
+
+def _table_key(pk: int) -> str:
+    return f"live:table:{pk}"
+
+
+def _panel_key(pk: int) -> str:
+    return f"live:panel:{pk}"
+
+
+def _seat_key(pk: int, seat_pk: str) -> str:
+    return f"live:seat:{pk}:{seat_pk}"
+
+
+def _table_token_key(token: str) -> str:
+    return f"live:table-token:{token}"
+
+
+def _signin_key(signin: str) -> str | None:
+    """The cache key of a browser's sign-in, where the session store keeps it (the
+    cached_db store: the cache first); None for a store without one."""
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    prefix = getattr(store, "cache_key_prefix", None)
+    if prefix is None or settings.SESSION_CACHE_ALIAS != DEFAULT_CACHE_ALIAS:
+        return None
+    return prefix + signin
+
+
+def _plain(value: str | None, longest: int = 64) -> bool:
+    # Only what the app itself hands out becomes part of a cache key.
+    return bool(value) and len(value) <= longest and value.isascii() and value.isalnum()
+
+
+def _write(what: str, write) -> None:
+    try:
+        write()
+    except Exception:  # the cache is a shortcut: without it, polls read the database
+        logger.warning("live cache: %s not written", what, exc_info=True)
+
+
+# --- Writes: every change moves what the polls compare -------------------------------
+
+
 def _written(sender, instance: GameSession, **_) -> None:
-    stamp, pk, token = live_stamp(instance), instance.pk, instance.share_token
+    pk, token = instance.pk, instance.share_token
+    entry = (live_stamp(instance), token, instance.league_id, instance.created_by_id)
 
     def remember() -> None:
         try:
-            cache.set_many({_session_key(pk): (stamp, token), _token_key(token): pk}, KEEP_SECONDS)
-        except Exception:  # the cache is a shortcut: without it, polls read the database
+            cache.set_many(
+                {_session_key(pk): entry, _token_key(token): pk, _table_key(pk): _fresh()},
+                KEEP_SECONDS,
+            )
+        except Exception:
             logger.warning("live stamp of session %s not cached", pk, exc_info=True)
             _forget(pk)
 
@@ -60,28 +140,118 @@ def _deleted(sender, instance: GameSession, **_) -> None:
 
 def _forget(pk: int) -> None:
     try:
-        cache.delete(_session_key(pk))
+        cache.delete_many([_session_key(pk), _table_key(pk)])
     except Exception:
         logger.warning("live stamp of session %s not forgotten", pk, exc_info=True)
+
+
+def _fresh() -> str:
+    return secrets.token_hex(8)
+
+
+def _access_changed(sender, created=False, update_fields=None, **_) -> None:
+    # A new user or membership takes no right away from anyone; a sign-in's
+    # last_login, written at every sign-in, changes nobody's rights.
+    if created or (update_fields and set(update_fields) == {"last_login"}):
+        return
+    transaction.on_commit(
+        lambda: _write("access generation", lambda: cache.set(ACCESS_KEY, _fresh(), None))
+    )
+
+
+def table_changed(pk: int) -> None:
+    """A write to table mode's rows of session ``pk`` (hands, seats, the table round,
+    the table link): its polls ask the database again once it commits."""
+    transaction.on_commit(
+        lambda: _write(
+            f"table generation of {pk}", lambda: cache.set(_table_key(pk), _fresh(), KEEP_SECONDS)
+        )
+    )
+
+
+def _table_round_changed(sender, instance: TableRound, **_) -> None:
+    # A hand is written with its table round saved after it (services.table), so the
+    # round's signal covers the hands too; seats and the link call table_changed.
+    table_changed(instance.session_id)
 
 
 def connect() -> None:
     """Called once, from the app's ready()."""
     post_save.connect(_written, sender=GameSession, dispatch_uid="live-stamp-saved")
     post_delete.connect(_deleted, sender=GameSession, dispatch_uid="live-stamp-deleted")
+    for model in (Membership, get_user_model()):
+        for signal in (post_save, post_delete):
+            signal.connect(
+                _access_changed, sender=model, dispatch_uid=f"live-access-{model.__name__}"
+            )
+    for signal in (post_save, post_delete):
+        signal.connect(_table_round_changed, sender=TableRound, dispatch_uid="live-table-round")
 
 
-def _cached(pk: int) -> tuple[str, str] | None:
+# --- The session page's poll ---------------------------------------------------------
+
+
+def access_generation() -> str | None:
+    """The access generation, read before the database checks someone's rights (a
+    change after the read gives a new one); None without a cache."""
     try:
-        return cache.get(_session_key(pk))
+        generation = cache.get(ACCESS_KEY)
+        if generation is None:
+            cache.add(ACCESS_KEY, _fresh(), None)
+            generation = cache.get(ACCESS_KEY)
     except Exception:
         return None
+    return generation
 
 
-def unchanged(pk: int, stamp: str | None) -> bool:
-    """Whether the session's table is still the one of ``stamp``, by the cache."""
-    entry = _cached(pk)
-    return bool(stamp) and entry is not None and entry[0] == stamp
+def grant(request: HttpRequest, session: GameSession, rights: Rights, generation) -> None:
+    """Remember that this browser's sign-in may see ``session`` (and write to it, per
+    ``rights``): the database said so after ``generation`` was read."""
+    signin = request.session.session_key
+    if generation is None or not rights.view or not _plain(signin):
+        return
+    user = request.session.get(SESSION_KEY)
+    granted = (user, generation, session.league_id, session.created_by_id, rights.write)
+    seconds = min(PASS_SECONDS, request.session.get_expiry_age())
+    _write("pass", lambda: cache.set(_pass_key(session.pk, signin), granted, seconds))
+
+
+def _passes(found: dict, keys: list[str], entry, need_write: bool) -> bool:
+    """Whether the pass, sign-in and access generation read with ``keys`` (pass,
+    access, sign-in) let this browser be answered for the session of ``entry``."""
+    granted, generation, signin = (found.get(key) for key in keys)
+    if granted is None or generation is None or not isinstance(signin, dict):
+        return False
+    user, granted_generation, league, creator, write = granted
+    return (
+        user is not None
+        and signin.get(SESSION_KEY) == user
+        and granted_generation == generation
+        and (league, creator) == tuple(entry[2:4])
+        and (write or not need_write)
+    )
+
+
+def _pass_keys(request: HttpRequest, pk: int) -> list[str] | None:
+    signin = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+    signin_key = _signin_key(signin) if _plain(signin) else None
+    if signin_key is None:
+        return None
+    return [_pass_key(pk, signin), ACCESS_KEY, signin_key]
+
+
+def unchanged(request: HttpRequest, pk: int, stamp: str | None) -> bool:
+    """Whether the session's table is still the one of ``stamp`` and this browser may
+    be told so, by the cache alone (one round trip)."""
+    keys = _pass_keys(request, pk) if stamp else None
+    if keys is None:
+        return False
+    try:
+        found = cache.get_many([_session_key(pk), *keys])
+    except Exception:
+        return False
+    entry = found.get(_session_key(pk))
+    return entry is not None and entry[0] == stamp and _passes(found, keys, entry, False)
 
 
 def unchanged_for_token(token: str, stamp: str | None) -> bool:
@@ -91,13 +261,100 @@ def unchanged_for_token(token: str, stamp: str | None) -> bool:
         return False
     try:
         pk = cache.get(_token_key(token))
+        entry = cache.get(_session_key(pk)) if pk is not None else None
     except Exception:
         return False
-    entry = _cached(pk) if pk is not None else None
-    return entry is not None and entry == (stamp, token)
+    return entry is not None and tuple(entry[:2]) == (stamp, token)
 
 
-def signed_in(request: HttpRequest) -> bool:
-    """Whether the browser holds a signed-in session, read from the session store
-    (the cache first: SESSION_ENGINE is cached_db) without loading the user."""
-    return SESSION_KEY in request.session
+# --- Table mode's polls --------------------------------------------------------------
+
+
+def table_generation(pk: int) -> str | None:
+    """The session's table generation, read before the database reads the table;
+    None without a cache or before a write committed one (opening table mode does)."""
+    try:
+        return cache.get(_table_key(pk))
+    except Exception:
+        return None
+
+
+def remember_panel(pk: int, generation, stamp: str) -> None:
+    """The scorer's panel of session ``pk`` was answered with ``stamp`` from a read
+    after ``generation``."""
+    if generation is not None:
+        _write("panel stamp", lambda: cache.set(_panel_key(pk), (generation, stamp), PASS_SECONDS))
+
+
+def panel_unchanged(request: HttpRequest, pk: int, stamp: str | None) -> bool:
+    """Whether the scorer's panel is still the one of ``stamp`` and this browser may
+    still write to the session (its pass says so), by the cache alone."""
+    keys = _pass_keys(request, pk) if stamp else None
+    if keys is None:
+        return False
+    table, panel, session = _table_key(pk), _panel_key(pk), _session_key(pk)
+    try:
+        found = cache.get_many([table, panel, session, *keys])
+    except Exception:
+        return False
+    generation, entry = found.get(table), found.get(session)
+    return (
+        generation is not None
+        and entry is not None
+        and found.get(panel) == (generation, stamp)
+        and _passes(found, keys, entry, True)
+    )
+
+
+def _seat_cookie(request: HttpRequest) -> tuple[str, str] | None:
+    """The seat cookie as sent (its seat id, and the whole signed value), unverified:
+    it only ever matches a value the database path verified."""
+    value = request.COOKIES.get(SEAT_COOKIE, "")
+    seat_pk = value.partition(":")[0]
+    if not (seat_pk.isascii() and seat_pk.isdigit() and len(seat_pk) <= 18 and len(value) < 300):
+        return None
+    return seat_pk, value
+
+
+def remember_seat(request: HttpRequest, session: GameSession, generation, answer: tuple) -> None:
+    """The phone holding its seat (its cookie verified) was answered ``answer`` (the
+    round's number and its stamp) from a read after ``generation``."""
+    cookie = _seat_cookie(request)
+    if generation is None or cookie is None:
+        return
+    seat_pk, value = cookie
+    try:  # no longer than the cookie is read (access.phone_seat's max_age)
+        signed_at = signing.b62_decode(value.rsplit(":", 2)[-2])
+    except (ValueError, IndexError):
+        return
+    seconds = min(PASS_SECONDS, int(signed_at + SEAT_COOKIE_AGE - time.time()))
+    if seconds <= 0:
+        return
+    token, pk = session.table_token, session.pk
+    # The link is kept with the answer: a replaced one (the old token still naming the
+    # session here) does not match it.
+    kept = {
+        _table_token_key(token): pk,
+        _seat_key(pk, seat_pk): (generation, token, value, *answer),
+    }
+    _write("seat answer", lambda: cache.set_many(kept, seconds))
+
+
+def seat_unchanged(request: HttpRequest, token: str, answer: tuple) -> bool:
+    """Whether the phone's round and stamp (``answer``) are still those of its seat,
+    for this very seat cookie and table link, by the cache alone (two round trips:
+    the link names the session, then the session's entries)."""
+    cookie = _seat_cookie(request)
+    if cookie is None or not all(answer):
+        return False
+    seat_pk, value = cookie
+    try:
+        pk = cache.get(_table_token_key(token))
+        if pk is None:
+            return False
+        table, seat = _table_key(pk), _seat_key(pk, seat_pk)
+        found = cache.get_many([table, seat])
+    except Exception:
+        return False
+    generation = found.get(table)
+    return generation is not None and found.get(seat) == (generation, token, value, *answer)

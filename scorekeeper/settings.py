@@ -112,8 +112,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # Content-Security-Policy on every response (CONTENT_SECURITY_POLICY below).
-    "csp.middleware.CSPMiddleware",
+    # Content-Security-Policy on every response (CONTENT_SECURITY_POLICY below): django-csp
+    # building the header once (scorekeeper/csp.py).
+    "scorekeeper.csp.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Refuses a body over the upload limit from its Content-Length, before the CSRF
     # check reads it (games/uploads.py).
@@ -325,12 +326,13 @@ SIGNUP_WINDOW_MINUTES = env_int("DJANGO_SIGNUP_WINDOW_MINUTES", 60)
 
 # Django's cache holds counts every worker must share (the sign-up limit): Redis in
 # production (REDIS_URL, e.g. redis://127.0.0.1:6379/0), otherwise this process's
-# memory, which needs no setup but is one count per worker.
+# memory, which needs no setup but is one count per worker. Django's Redis backend,
+# keeping one client per server (scorekeeper/cache.py: not one per call).
 CACHE_URL = os.environ.get("DJANGO_CACHE_URL") or os.environ.get("REDIS_URL") or ""
 if CACHE_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "scorekeeper.cache.RedisCache",
             "LOCATION": CACHE_URL,
             "KEY_PREFIX": os.environ.get("DJANGO_CACHE_PREFIX", "scorekeeper"),
         }

@@ -26,6 +26,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from games import live
 from games.access import AnyUser
 from games.models import GameSession, Round, Seat, TableHand, TableRound, new_share_token
 from games.rules import CardError, parse_card
@@ -103,6 +104,7 @@ def open_table(session: GameSession) -> str:
         if locked.table_token is None:
             locked.table_token = new_share_token()
             GameSession.objects.filter(pk=session.pk).update(table_token=locked.table_token)
+            live.table_changed(session.pk)
     session.table_token = locked.table_token
     return session.table_token
 
@@ -142,8 +144,10 @@ def _release_all(session: GameSession) -> None:
 
 def _touch(session: GameSession) -> None:
     """Say that the table changed (a seat picked or freed): the scorer's live view
-    polls on the table round's stamp."""
+    polls on the table round's stamp, and both sides' polls on the cache's table
+    generation (games.live; a queryset update sends no signal)."""
     TableRound.objects.filter(session=session).update(updated_at=timezone.now())
+    live.table_changed(session.pk)
 
 
 def next_number(session: GameSession) -> int:

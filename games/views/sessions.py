@@ -164,15 +164,17 @@ def session_scoreboard(request: HttpRequest, pk: int) -> HttpResponse:
     """The live score table: polled by the session page, answered 204 (htmx swaps
     nothing) while the session has not changed since the stamp the page holds,
     from the cache when it knows (games/live.py)."""
-    if live.unchanged(pk, request.GET.get("v")) and live.signed_in(request):
+    if live.unchanged(request, pk, request.GET.get("v")):
         return HttpResponse(status=204)
-    return _session_scoreboard(request, pk)
+    # Read before the sign-in and the rights are: a change after it is not missed.
+    return _session_scoreboard(request, pk, generation=live.access_generation())
 
 
 @login_required
-def _session_scoreboard(request: HttpRequest, pk: int) -> HttpResponse:
+def _session_scoreboard(request: HttpRequest, pk: int, generation) -> HttpResponse:
     with read_snapshot():  # the stamp and the table are of one moment
         session, rights = session_with_rights(request.user, pk)
+        live.grant(request, session, rights, generation)
         if request.GET.get("v") == live_stamp(session):
             return HttpResponse(status=204)
         board = load_scoreboard(session)

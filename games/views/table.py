@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRefresh
 
+from games import live
 from games.access import (
     drop_seat,
     give_seat,
@@ -26,6 +27,7 @@ from games.access import (
     seat_for_phone,
     session_for,
     session_for_table_token,
+    session_with_rights,
 )
 from games.forms.table import HandForm
 from games.http import FORM_ERRORS, posted_id, redirect_for
@@ -244,18 +246,22 @@ def table_hand_status(request: HttpRequest, token: str) -> HttpResponse:
     """Polled by the seat's phone: 204 while nothing changed for it; the page again
     once its round is saved or its seat released; else its hand's state and the
     table's cut joker."""
+    number, stamp = request.GET.get("number", ""), request.GET.get("v", "")
+    if live.seat_unchanged(request, token, (number, stamp)):
+        return HttpResponse(status=204)
     session = session_for_table_token(token)
+    generation = live.table_generation(session.pk)  # before the seat and its hand are read
     seat = phone_seat(request, session)
     if seat is None:
         messages.info(request, "This phone no longer holds a seat: pick yours again.")
         return redirect_for(request, reverse("games:table_seats", args=[token]))
     context = _hand_context(session, seat)
-    number = request.GET.get("number", "")
     if number != str(context["entry"].number):
         if number.isascii() and number.isdigit() and int(number) < context["entry"].number:
             messages.success(request, f"Round {number} saved.")
         return HttpResponseClientRefresh() if request.htmx else redirect("games:table_hand", token)
-    if request.GET.get("v") == context["stamp"]:
+    if stamp == context["stamp"]:
+        live.remember_seat(request, session, generation, (number, stamp))
         return HttpResponse(status=204)
     context["status_poll"] = True  # the table's cut joker comes along
     return _no_store(TemplateResponse(request, "games/table_seat.html#status", context))
@@ -302,15 +308,27 @@ def table_link(request: HttpRequest, pk: int) -> HttpResponse:
     return _back(request, session)
 
 
-@login_required
 @require_safe
 def table_panel(request: HttpRequest, pk: int) -> HttpResponse:
-    """The scorer's live view of the seats, polled: 204 while nothing changed, the
-    whole page again once the round was saved elsewhere (it saved itself)."""
-    session = session_for(request.user, pk, "write")
+    """The scorer's live view of the seats, polled: 204 while nothing changed (from
+    the cache when it knows, games/live.py), the whole page again once the round was
+    saved elsewhere (it saved itself)."""
+    if live.panel_unchanged(request, pk, request.GET.get("v")):
+        return HttpResponse(status=204)
+    # Both read before the sign-in, the rights and the table are.
+    generations = live.access_generation(), live.table_generation(pk)
+    return _table_panel(request, pk, generations=generations)
+
+
+@login_required
+def _table_panel(request: HttpRequest, pk: int, generations: tuple) -> HttpResponse:
+    access, table = generations
+    session, rights = session_with_rights(request.user, pk, "write")
     if not session.table_token:
         return HttpResponseClientRefresh() if request.htmx else _back(request, session)
     stamp = table_stamp(session)
+    live.remember_panel(pk, table, stamp)
+    live.grant(request, session, rights, access)
     if request.GET.get("v") == stamp:
         return HttpResponse(status=204)
     number = request.GET.get("number")

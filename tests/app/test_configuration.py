@@ -116,7 +116,7 @@ def test_redis_url_gives_every_worker_one_shared_cache() -> None:
 
     shown = _settings(REDIS_URL="redis://cache.internal:6379/1")
 
-    assert shown["cache"] == "django.core.cache.backends.redis.RedisCache"
+    assert shown["cache"] == "scorekeeper.cache.RedisCache"
     assert shown["cache_location"] == "redis://cache.internal:6379/1"
 
 

@@ -1,6 +1,8 @@
 """A live poll whose table is current is answered from the cache, with no query; any
 change, a replaced share link, a deleted session or a cache that is down takes the
-database path, so the answer is never stale (games/live.py)."""
+database path, so the answer is never stale (games/live.py). A signed-in poll is
+answered from the cache only for a browser the database found may see the session,
+and no longer once it signed out, lost its role or the session moved."""
 
 from __future__ import annotations
 
@@ -15,7 +17,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games.models import GameSession
+from games.models import GameSession, League, Membership
+from games.services.leagues import change_role, remove_member
 from games.services.sessions import replace_share_token, set_stakes
 from tests.support.builders import play
 from tests.support.hands import ROUND_1
@@ -48,6 +51,8 @@ def test_an_unchanged_poll_is_answered_without_a_query(
 ) -> None:
     table = saved(table, django_capture_on_commit_callbacks)
     stamp = page_stamp(scorer, table)
+    # The first poll asks the database who may see the table; the next ones need not.
+    assert scorer.get(session_poll(table, stamp)).status_code == 204
     with CaptureQueriesContext(connection) as queries:
         response = scorer.get(session_poll(table, stamp))
     assert response.status_code == 204
@@ -128,3 +133,129 @@ def test_with_the_cache_down_polls_read_the_database(
         assert Client().get(share_poll(table.share_token, stamp)).status_code == 204
         saved(table, django_capture_on_commit_callbacks)
         assert scorer.get(session_poll(table, stamp)).status_code == 200
+
+
+# --- Who a poll answered from the cache may reach -----------------------------------
+
+
+@pytest.fixture
+def club(user, django_capture_on_commit_callbacks) -> tuple[League, GameSession]:
+    """A league where Asha owns and Ben scores, and one of its sessions, saved."""
+    from django.contrib.auth.models import User
+
+    from tests.support.builders import make_session
+
+    league = League.objects.create(name="Club", slug="club", preset="21-points")
+    Membership.objects.create(league=league, user=user, role=Membership.Role.OWNER)
+    ben = User.objects.create_user("ben", password="x")
+    Membership.objects.create(league=league, user=ben, role=Membership.Role.SCORER)
+    session = make_session(user, name="Club night", league=league)
+    return league, saved(session, django_capture_on_commit_callbacks)
+
+
+def signed_in(username: str) -> Client:
+    from django.contrib.auth.models import User
+
+    client = Client()
+    client.force_login(User.objects.get(username=username))
+    return client
+
+
+def from_the_cache(client: Client, session: GameSession, stamp: str) -> bool:
+    """Whether a poll was answered 204 without a query."""
+    with CaptureQueriesContext(connection) as queries:
+        status = client.get(session_poll(session, stamp)).status_code
+    return status == 204 and not queries
+
+
+def answered(client: Client, session: GameSession, stamp: str) -> tuple[bool, bool]:
+    """Two polls: the first asks the database who may see the table, the second is
+    answered from the cache."""
+    return client.get(session_poll(session, stamp)).status_code == 204, from_the_cache(
+        client, session, stamp
+    )
+
+
+@pytest.fixture
+def following(club) -> tuple[GameSession, Client, str]:
+    """Ben, a scorer of the club, following its session's table: its stamp, the
+    first poll asked of the database, the next answered from the cache."""
+    _league, session = club
+    ben = signed_in("ben")
+    stamp = page_stamp(ben, session)
+    assert answered(ben, session, stamp) == (True, True)
+    return session, ben, stamp
+
+
+def test_a_signed_in_non_member_holding_a_current_stamp_is_told_nothing(
+    following, django_capture_on_commit_callbacks
+) -> None:
+    session, _ben, stamp = following
+
+    from django.contrib.auth.models import User
+
+    User.objects.create_user("mallory", password="x")
+    mallory = signed_in("mallory")
+    assert [mallory.get(session_poll(session, stamp)).status_code for _ in range(2)] == [404, 404]
+
+
+def test_a_member_removed_is_told_nothing_from_the_next_poll_on(
+    following, django_capture_on_commit_callbacks
+) -> None:
+    session, ben, stamp = following
+
+    with django_capture_on_commit_callbacks(execute=True):
+        remove_member(Membership.objects.get(user__username="ben"))
+
+    assert ben.get(session_poll(session, stamp)).status_code == 404
+
+
+def test_a_role_changed_is_checked_again_and_still_answered(
+    following, django_capture_on_commit_callbacks
+) -> None:
+    session, ben, stamp = following
+    with django_capture_on_commit_callbacks(execute=True):
+        change_role(Membership.objects.get(user__username="ben"), Membership.Role.VIEWER)
+
+    with CaptureQueriesContext(connection) as queries:
+        assert ben.get(session_poll(session, stamp)).status_code == 204
+    assert queries  # the database was asked again
+    assert from_the_cache(ben, session, stamp)
+
+
+def test_signing_out_stops_the_answers_at_once(following) -> None:
+    session, ben, stamp = following
+    cookie = ben.cookies["sessionid"].value
+
+    ben.post(reverse("logout"))
+    stolen = Client()
+    stolen.cookies["sessionid"] = cookie  # the old sign-in's cookie, sent again
+
+    assert stolen.get(session_poll(session, stamp)).status_code == 302
+    assert ben.get(session_poll(session, stamp)).status_code == 302
+
+
+def test_a_password_changed_elsewhere_stops_the_answers(
+    following, django_capture_on_commit_callbacks
+) -> None:
+    session, ben, stamp = following
+
+    user = Membership.objects.get(user__username="ben").user
+    with django_capture_on_commit_callbacks(execute=True):
+        user.set_password("a-new-one-entirely")
+        user.save()
+
+    assert ben.get(session_poll(session, stamp)).status_code == 302
+
+
+def test_a_session_moved_to_another_league_is_checked_again(
+    following, django_capture_on_commit_callbacks
+) -> None:
+    session, ben, _stamp = following
+    other = League.objects.create(name="Other", slug="other", preset="21-points")
+    with django_capture_on_commit_callbacks(execute=True):
+        session.league = other
+        session.save()
+    moved = str(int(GameSession.objects.get(pk=session.pk).updated_at.timestamp() * 1_000_000))
+
+    assert ben.get(session_poll(session, moved)).status_code == 404

@@ -130,3 +130,22 @@ def test_no_template_holds_inline_script_or_styles(template: Path) -> None:
     if template.name not in ERROR_PAGES:
         assert not STYLE_ATTRIBUTE.findall(text), "a style attribute: use a class in app.css"
         assert "<style" not in text.lower()
+
+
+def test_the_header_built_once_is_django_csps_own_and_follows_the_settings(scorer) -> None:
+    # scorekeeper/csp.py keeps the header instead of building it per response: the
+    # same text django-csp builds, and a new one when the settings change.
+    from csp.utils import build_policy
+
+    poll = scorer.get("/hello/")
+    assert poll["Content-Security-Policy"] == build_policy()
+
+    strict = {"DIRECTIVES": {"default-src": ["'none'"]}}
+    report = {"DIRECTIVES": {"default-src": ["'self'"], "report-uri": "/csp/"}}
+    with override_settings(CONTENT_SECURITY_POLICY=strict):
+        assert scorer.get("/hello/")["Content-Security-Policy"] == "default-src 'none'"
+    with override_settings(CONTENT_SECURITY_POLICY_REPORT_ONLY=report):
+        only = scorer.get("/hello/")
+        assert only["Content-Security-Policy-Report-Only"] == build_policy(report_only=True)
+    assert scorer.get("/hello/")["Content-Security-Policy"] == build_policy()
+    assert "Content-Security-Policy-Report-Only" not in scorer.get("/hello/")
