@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -494,10 +494,17 @@ class RoundConflict(EntryRejected):
         self.theirs = theirs
 
 
-def round_snapshot(played: Round, authors: Mapping[int, str] | None = None) -> dict:
+def round_snapshot(
+    played: Round,
+    authors: Mapping[int, str] | None = None,
+    entries: Sequence[HandEntry] | None = None,
+) -> dict:
     """A round as the audit trail keeps it: enough to show what it was. ``authors``
-    (player id: who entered that hand, table mode) adds ``entered_by`` to each hand."""
-    entries = played.entries.select_related("player").order_by("pk")
+    (player id: who entered that hand, table mode) adds ``entered_by`` to each hand.
+    ``entries``: its hands as the caller just wrote them, in the order written (that
+    of their ids), their players loaded; otherwise they are read."""
+    if entries is None:
+        entries = played.entries.select_related("player").order_by("pk")
     snapshot = {
         "cut_joker": played.cut_joker,
         "dealer": played.dealer.player.name if played.dealer_id else None,
@@ -638,7 +645,10 @@ def save_and_replay(
                 if done is not None:  # this very form was saved already
                     board = board or load_scoreboard(session)
                     return SavedRound(done, board, stamp_before, repeated=True)
-            last = session.rounds.aggregate(last=Max("number"))["last"] or 0
+            if board is not None:  # read since the last change: it holds every round
+                last = board.saved.rounds[-1][1] if board.saved.rounds else 0
+            else:
+                last = session.rounds.aggregate(last=Max("number"))["last"] or 0
             if expected_number is not None and expected_number != last + 1:
                 theirs = session.rounds.filter(number=expected_number).first()
                 what = f"Round {expected_number}"
@@ -697,7 +707,7 @@ def save_and_replay(
         ]
         HandEntry.objects.bulk_create(hands)
         action = RoundChange.Action.CREATED if before is None else RoundChange.Action.EDITED
-        _record(played, action, user, before, round_snapshot(played, authors))
+        _record(played, action, user, before, round_snapshot(played, authors, hands))
         if board is not None:
             # The table as it was, with this round as now saved: no second read.
             board = with_round(board, played, {hand.player_id: hand.score for hand in hands})
