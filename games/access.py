@@ -88,8 +88,11 @@ def rights_in(user: AnyUser, session: GameSession) -> Rights:
     if session.league_id is None:
         own = session.created_by_id == user.pk
         return Rights(own, own, own)
+    # One row at most; by id, as Membership's default order would join the league
+    # and the user for nothing.
     role = (
         Membership.objects.filter(league_id=session.league_id, user=user)
+        .order_by("pk")
         .values_list("role", flat=True)
         .first()
     )

@@ -675,7 +675,8 @@ def save_and_replay(
         board = _still_current(board, session)
         if entry.round is None:
             if submission:
-                done = session.rounds.filter(submission=submission).first()
+                # By id: Round's default order (by session) would join the session row.
+                done = session.rounds.filter(submission=submission).order_by("pk").first()
                 if done is not None:  # this very form was saved already
                     board = board or load_scoreboard(session)
                     return SavedRound(done, board, stamp_before, repeated=True)
