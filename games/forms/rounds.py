@@ -24,6 +24,16 @@ SUBMISSION = r"[0-9a-f]{32}"
 
 
 @dataclass(frozen=True)
+class Chip:
+    """One outcome button of a player's row, as its radio input shows it."""
+
+    value: str
+    label: str
+    id: str
+    checked: bool
+
+
+@dataclass(frozen=True)
 class PlayerRow:
     """One player's part of the round form: fields and what the rules said."""
 
@@ -33,6 +43,19 @@ class PlayerRow:
     check: PlayerCheck | None
     deals: bool  # dealt this round
     on_deal: forms.BoundField | None = None  # "won on the deal", where the rules have it
+
+    @property
+    def chips(self) -> list[Chip]:
+        """The outcome's buttons, with the ids, and the one checked, that its RadioSelect
+        would give them: the template writes them out (round_fields.html#outcomes),
+        which costs a fraction of a widget template per button."""
+        chosen = self.outcome.value()
+        chosen = "" if chosen is None else str(chosen)
+        prefix = self.outcome.auto_id
+        return [
+            Chip(str(value), str(label), f"{prefix}_{index}", str(value) == chosen)
+            for index, (value, label) in enumerate(self.outcome.field.choices)
+        ]
 
 
 class RoundForm(forms.Form):
@@ -86,20 +109,12 @@ class RoundForm(forms.Form):
                 self.fields[f"on_deal_{seat.pk}"] = forms.BooleanField(
                     required=False, label=f"{name}: won on the deal"
                 )
+            # A textarea, written out by round_fields.html#groups_field.
             self.fields[f"groups_{seat.pk}"] = forms.CharField(
                 required=False,
                 max_length=MAX_GROUPS_TEXT,
                 label=f"{name}: groups",
-                widget=forms.Textarea(
-                    attrs={
-                        "rows": 2,
-                        "autocomplete": "off",
-                        "autocapitalize": "characters",
-                        "spellcheck": "false",
-                        "data-groups": "",
-                        "placeholder": "e.g. 5H 6H 7H | 8S 8S 8S | …",
-                    }
-                ),
+                widget=forms.Textarea,
             )
 
     def _posted(self, name: str, pattern: str) -> str | None:

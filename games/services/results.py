@@ -8,11 +8,12 @@ every write path calls it, the admin included, so they never drift.
 
 from __future__ import annotations
 
-from django.db.models import Count, Max, Min, Q, Sum
+from django.db import connection
 
 from games.models import (
     GameSession,
     HandEntry,
+    Round,
     Seat,
 )
 from games.rules import (
@@ -44,43 +45,67 @@ def refresh_session(session: GameSession, board: Scoreboard | None = None) -> Sc
 def _store_results(session: GameSession, board: Scoreboard) -> None:
     """Each seat's result as the rules service replays it, for the standings."""
     state = board.state
-    best, worst = (Max, Min) if state.net else (Min, Max)
-    rows = {
-        row["player_id"]: row
-        for row in HandEntry.objects.filter(round__session=session)
-        .values("player_id")
-        .annotate(
-            played=Count("id"),
-            won=Count("id", filter=Q(outcome__in=WINNING_OUTCOMES)),
-            dropped=Count("id", filter=Q(outcome__in=sorted(DROP_OUTCOMES))),
-            points=Sum("score"),
-            best=best("score"),
-            worst=worst("score"),
-        )
-    }
+    tallies = _tallies(session)
+    moved = []
     for seat in board.seats:
         name = seat.player.name
-        row = rows.get(seat.player_id, {})
+        played, won, dropped, points, lowest, highest = tallies.get(seat.player_id, _NO_HANDS)
         figures = {
             "total": state.totals[name],
             "place": state.place(name),
             "won": state.finished and name in state.winners,
-            "rounds_played": row.get("played", 0),
-            "rounds_won": row.get("won", 0),
-            "drops": row.get("dropped", 0),
-            "points": row.get("points") or 0,
-            "best_round": row.get("best"),
-            "worst_round": row.get("worst"),
+            "rounds_played": played,
+            "rounds_won": won,
+            "drops": dropped,
+            "points": points or 0,
+            # Net totals: the most won is the best round; penalty totals: the least lost.
+            "best_round": highest if state.net else lowest,
+            "worst_round": lowest if state.net else highest,
         }
-        # Only the seats whose figures moved, one plain UPDATE each: bulk_update's CASE
-        # over every seat and field cost a save more CPU than the replay itself.
-        changed = {
-            field: value for field, value in figures.items() if getattr(seat, field) != value
-        }
-        if changed:
-            Seat.objects.filter(pk=seat.pk).update(**changed)
-            for field, value in changed.items():
-                setattr(seat, field, value)
+        if any(getattr(seat, field) != value for field, value in figures.items()):
+            moved.append((seat, figures))
+    _write_figures(moved)
+
+
+# A player without a hand in the session: none played, won or dropped, no scores.
+_NO_HANDS = (0, 0, 0, None, None, None)
+
+
+def _tallies(session: GameSession) -> dict[int, tuple]:
+    """Each player's hands in the session, by player id: (played, won, dropped, sum,
+    lowest and highest of their scores). A plain aggregate query: building the ORM's
+    (an annotation per figure) cost a save 1.4 ms of CPU, six times running it."""
+    won, dropped = sorted(WINNING_OUTCOMES), sorted(DROP_OUTCOMES)
+    sql = f"""
+        SELECT h.player_id, COUNT(*),
+               COUNT(CASE WHEN h.outcome IN ({", ".join(["%s"] * len(won))}) THEN 1 END),
+               COUNT(CASE WHEN h.outcome IN ({", ".join(["%s"] * len(dropped))}) THEN 1 END),
+               SUM(h.score), MIN(h.score), MAX(h.score)
+        FROM {HandEntry._meta.db_table} h JOIN {Round._meta.db_table} r ON r.id = h.round_id
+        WHERE r.session_id = %s
+        GROUP BY h.player_id"""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*won, *dropped, session.pk])
+        return {player_id: figures for player_id, *figures in cursor.fetchall()}
+
+
+def _write_figures(moved: list[tuple[Seat, dict]]) -> None:
+    """The seats whose figures moved (nearly all of them, after every round), in one
+    statement run for each: an ORM update per seat cost a save 2 ms of CPU, and
+    bulk_update's CASE over every seat and field more than the replay itself."""
+    if not moved:
+        return
+    names = list(moved[0][1])  # every seat has the same figures
+    meta, quote = Seat._meta, connection.ops.quote_name
+    columns = ", ".join(f"{quote(meta.get_field(name).column)} = %s" for name in names)
+    update = f"UPDATE {quote(meta.db_table)} SET {columns} WHERE {quote(meta.pk.column)} = %s"
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            update, [(*(figures[name] for name in names), seat.pk) for seat, figures in moved]
+        )
+    for seat, figures in moved:
+        for name, value in figures.items():
+            setattr(seat, name, value)
 
 
 def refresh_league(league_id: int) -> None:

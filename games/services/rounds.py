@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -164,6 +164,12 @@ def _solve(ruleset: Ruleset, cut: Card, hand: PlayerHand) -> Arrangement | None:
         return None  # e.g. too many copies of a card: the hand's own error says so
 
 
+def _may_be_replaced(typed: PlayerHand, as_typed: HandAssessment) -> bool:
+    """Whether check_round's rule lets the solver's grouping replace the one typed at
+    all: a hand typed without separators, or one that left cards loose."""
+    return len(typed.groups) == 1 or any(group.kind == Kind.INVALID for group in as_typed.groups)
+
+
 def _replaces_typed(
     typed: PlayerHand, as_typed: HandAssessment, as_arranged: HandAssessment
 ) -> bool:
@@ -173,7 +179,7 @@ def _replaces_typed(
     strictly better for the outcome."""
     if len(typed.groups) == 1:
         return True
-    if all(group.kind != Kind.INVALID for group in as_typed.groups):
+    if not _may_be_replaced(typed, as_typed):
         return False  # grouped in full as shown: kept, whatever it costs
     # Only a shown loser's points depend on the grouping (a fixed penalty never does),
     # and only a declarer's assessment names a declaration.
@@ -210,15 +216,27 @@ class PlayerCheck:
     on_deal: bool = False  # marked as winning on the deal
     hand: PlayerHand | None = None  # None until the groups parse; as arranged if it was
     assessment: HandAssessment | None = None  # the live preview of ``hand`` (needs the cut)
-    best: Suggestion | None = None  # the best grouping of a whole hand, for comparison
     arranged: bool = False  # the solver's grouping replaced the one typed
     result: PlayerResult | None = None  # the settlement, once the round scores
     outcome_errors: list[str] = field(default_factory=list)
     groups_errors: list[str] = field(default_factory=list)
+    # ``best``, or how to work it out when first asked for.
+    _best: Suggestion | Callable[[], Suggestion | None] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     @property
     def name(self) -> str:
         return self.seat.player.name
+
+    @property
+    def best(self) -> Suggestion | None:
+        """The best grouping of a whole hand, for comparison (the preview's hint). Where
+        the grouping typed is kept whatever the solver finds, the solver runs only when
+        this is first asked for: a save that goes through never shows the hint."""
+        if callable(self._best):
+            self._best = self._best()
+        return self._best
 
     @property
     def errors(self) -> list[str]:
@@ -405,22 +423,38 @@ def check_hand(
 def _preview(ruleset: Ruleset, cut: Card, player: PlayerCheck) -> None:
     """Judge the player's hand as typed or, where check_round's rule says so, as the
     solver arranges it (the hand then checked and saved); keep the solver's grouping
-    for comparison either way."""
+    for comparison either way (worked out later, if asked for, where the rule keeps
+    the hand as typed)."""
     typed = player.hand
     assert typed is not None
-    player.assessment = assess_hand(ruleset, cut, typed)
+    as_typed = player.assessment = assess_hand(ruleset, cut, typed)
+    if not _may_be_replaced(typed, as_typed):
+        player._best = lambda: _compared(ruleset, cut, typed, as_typed)[0]
+        return
+    best, arranged = _compared(ruleset, cut, typed, as_typed)
+    if best is not None and arranged is not None and _replaces_typed(typed, as_typed, arranged[1]):
+        player.hand, player.assessment = arranged
+        player.arranged = True
+        best = dataclasses.replace(best, saving=0)  # the grouping kept is the best one
+    player._best = best
+
+
+def _compared(
+    ruleset: Ruleset, cut: Card, typed: PlayerHand, as_typed: HandAssessment
+) -> tuple[Suggestion | None, tuple[PlayerHand, HandAssessment] | None]:
+    """The solver's grouping of ``typed`` as a Suggestion beside the grouping typed,
+    and the hand so grouped with its assessment; (None, None) for a hand the solver
+    does not arrange."""
     best = _solve(ruleset, cut, typed)
     if best is None:
-        return
+        return None, None
     solved = PlayerHand(typed.name, typed.outcome, best.groups, typed.on_deal)
     arranged = assess_hand(ruleset, cut, solved)
-    if _replaces_typed(typed, player.assessment, arranged):
-        player.hand, player.assessment, player.arranged = solved, arranged, True
-    if typed.outcome not in SHOWN_OUTCOMES:
-        player.best = Suggestion(best.groups, best.declaration, None, 0)
-        return
-    saving = max((player.assessment.hand_points or 0) - (arranged.hand_points or 0), 0)
-    player.best = Suggestion(best.groups, best.declaration, arranged.hand_points, saving)
+    points, saving = None, 0
+    if typed.outcome in SHOWN_OUTCOMES:  # only a shown loser's points depend on it
+        points = arranged.hand_points
+        saving = max((as_typed.hand_points or 0) - (points or 0), 0)
+    return Suggestion(best.groups, best.declaration, points, saving), (solved, arranged)
 
 
 def _unscored_errors(
@@ -494,10 +528,17 @@ class RoundConflict(EntryRejected):
         self.theirs = theirs
 
 
-def round_snapshot(played: Round, authors: Mapping[int, str] | None = None) -> dict:
+def round_snapshot(
+    played: Round,
+    authors: Mapping[int, str] | None = None,
+    entries: Sequence[HandEntry] | None = None,
+) -> dict:
     """A round as the audit trail keeps it: enough to show what it was. ``authors``
-    (player id: who entered that hand, table mode) adds ``entered_by`` to each hand."""
-    entries = played.entries.select_related("player").order_by("pk")
+    (player id: who entered that hand, table mode) adds ``entered_by`` to each hand.
+    ``entries``: its hands as the caller just wrote them, in the order written (that
+    of their ids), their players loaded; otherwise they are read."""
+    if entries is None:
+        entries = played.entries.select_related("player").order_by("pk")
     snapshot = {
         "cut_joker": played.cut_joker,
         "dealer": played.dealer.player.name if played.dealer_id else None,
@@ -634,11 +675,15 @@ def save_and_replay(
         board = _still_current(board, session)
         if entry.round is None:
             if submission:
-                done = session.rounds.filter(submission=submission).first()
+                # By id: Round's default order (by session) would join the session row.
+                done = session.rounds.filter(submission=submission).order_by("pk").first()
                 if done is not None:  # this very form was saved already
                     board = board or load_scoreboard(session)
                     return SavedRound(done, board, stamp_before, repeated=True)
-            last = session.rounds.aggregate(last=Max("number"))["last"] or 0
+            if board is not None:  # read since the last change: it holds every round
+                last = board.saved.rounds[-1][1] if board.saved.rounds else 0
+            else:
+                last = session.rounds.aggregate(last=Max("number"))["last"] or 0
             if expected_number is not None and expected_number != last + 1:
                 theirs = session.rounds.filter(number=expected_number).first()
                 what = f"Round {expected_number}"
@@ -697,7 +742,7 @@ def save_and_replay(
         ]
         HandEntry.objects.bulk_create(hands)
         action = RoundChange.Action.CREATED if before is None else RoundChange.Action.EDITED
-        _record(played, action, user, before, round_snapshot(played, authors))
+        _record(played, action, user, before, round_snapshot(played, authors, hands))
         if board is not None:
             # The table as it was, with this round as now saved: no second read.
             board = with_round(board, played, {hand.player_id: hand.score for hand in hands})

@@ -334,6 +334,14 @@ def with_round(board: Scoreboard, played: Round, scores: Mapping[int, int]) -> S
     return _replay(board.session, board.ruleset, board.seats, replayed)
 
 
+def with_session(board: Scoreboard, session: GameSession) -> Scoreboard:
+    """``board`` replayed for ``session`` as it now is (ended by hand, or reopened),
+    from the scores ``board`` was read from, without reading them again: only valid
+    while nothing else changed the session since (the caller holds its lock)."""
+    assert board.saved is not None, "a board replayed by load_scoreboard"
+    return _replay(session, board.ruleset, board.seats, board.saved)
+
+
 def _replay(
     session: GameSession, ruleset: Ruleset, seats: tuple[Seat, ...], saved: SavedScores
 ) -> Scoreboard:

@@ -34,7 +34,7 @@ from games.rules import (
 )
 from games.services.errors import EntryRejected
 from games.services.results import refresh_session
-from games.services.scoreboard import Scoreboard, load_scoreboard
+from games.services.scoreboard import Scoreboard, load_scoreboard, with_session
 
 
 def toss_seats(names: Sequence[str], ruleset: Ruleset, rng: random.Random | None = None):
@@ -242,11 +242,13 @@ def close_session(session: GameSession) -> Scoreboard:
     """End a session without a ceiling: the best total wins (rules service)."""
     with transaction.atomic():
         session = GameSession.objects.select_for_update().get(pk=session.pk)
-        if not can_close(load_scoreboard(session)):
+        board = load_scoreboard(session)
+        if not can_close(board):
             raise EntryRejected("Only a points game with a round played can be ended here.")
         session.closed_at = timezone.now()
         session.save(update_fields=["closed_at"])
-        return refresh_session(session)
+        # The rounds just read, replayed as ended: not read a second time.
+        return refresh_session(session, with_session(board, session))
 
 
 def reopen_session(session: GameSession) -> Scoreboard:

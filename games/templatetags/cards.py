@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable
 from decimal import ROUND_HALF_UP, Decimal
 
 from django import template
+from django.template.loader import get_template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
@@ -80,7 +82,6 @@ SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 _RANK_WORDS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
 
 
-@register.simple_tag
 def picker_suits() -> list[dict]:
     """The card picker's rows: each suit with its thirteen cards, A … K, as the
     notation the groups field takes (``10H``) and the name a screen reader says."""
@@ -100,6 +101,19 @@ def picker_suits() -> list[dict]:
         }
         for suit, symbol in SUIT_SYMBOLS.items()
     ]
+
+
+@register.simple_tag
+def picker_cards() -> SafeString:
+    """The card picker's fifty-two buttons (round_fields.html#picker_cards), the same
+    on every form: rendered once per process, not on every page and every save's
+    answer, where they were a tenth of the rendering."""
+    return _picker_cards()
+
+
+@functools.cache
+def _picker_cards() -> SafeString:
+    return get_template("partials/round_fields.html#picker_cards").render({"suits": picker_suits()})
 
 
 @register.simple_tag

@@ -45,6 +45,18 @@ def test_seat_results_follow_the_rounds(user: User) -> None:
     assert not any(s.won for s in (asha, ben, chen))  # no ceiling: not finished
 
 
+def test_in_penalty_totals_the_best_round_is_the_lowest(user: User) -> None:
+    session = make_session(user, preset="13-pool-101", players=("Asha", "Ben"))
+    win = "AH 2H 3H | 9S 10S JS QS | 5D 6D 7D | KC KD KS"
+    loose = "4C 8D 9H 2S | 5S 6H QH JD | 10C 3D 4H KH AS"
+    play(session, "7C", {"Asha": ("declared", win), "Ben": ("shown", loose)})  # Ben 80
+    play(session, "7C", {"Asha": ("declared", win), "Ben": ("first_drop", "")})  # Ben 20
+
+    ben = seat(session, "Ben")
+    assert (ben.total, ben.rounds_played, ben.drops) == (100, 2, 1)
+    assert (ben.best_round, ben.worst_round) == (20, 80)
+
+
 def test_a_finished_league_session_rates_its_players(user: User) -> None:
     league = League.objects.create(name="Club", slug="club", preset="13-pool-101")
     Membership.objects.create(league=league, user=user, role=Membership.Role.OWNER)

@@ -17,6 +17,7 @@ from games.rules import (
     parse_cards,
     score_round,
 )
+from games.services import rounds
 from games.services.errors import EntryRejected
 from games.services.rounds import (
     RoundConflict,
@@ -180,6 +181,22 @@ def test_a_grouping_of_valid_groups_is_kept_as_typed(table: GameSession) -> None
     assert not ben.arranged
     assert ben.result.hand_points == 20
     assert (ben.best.hand_points, ben.best.saving) == (10, 10)  # the hint still says so
+
+
+def test_the_solver_runs_for_a_hand_grouped_in_full_only_when_its_hint_is_asked_for(
+    table: GameSession, monkeypatch
+) -> None:
+    # A save that goes through never shows the hint: a grouping the rules keep as
+    # typed, whatever the solver finds, costs it no solver run.
+    solved = []
+    real = rounds._solve
+    monkeypatch.setattr(rounds, "_solve", lambda *args: solved.append(args[2].name) or real(*args))
+
+    check = check_ben(table, "shown", VALUE_C)
+
+    assert solved == []  # Asha's WIN_8S and Ben's VALUE_C: every group a group
+    assert check.valid and check.players[1].best.saving == 10
+    assert solved == ["Ben"]
 
 
 def test_a_declarer_whose_grouping_fails_is_arranged_when_the_cards_declare(

@@ -1,6 +1,7 @@
 """Fixtures that test modules of several directories share (a pytest plugin that
 tests/conftest.py loads): a league with everything an export holds, its export,
-the export moved to an empty database, and a signed-in stranger."""
+the export moved to an empty database, a signed-in stranger, and a count of the
+sessions' replays."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from django.db import transaction
 from django.test import Client, override_settings
 
 from games.models import League
+from games.services import scoreboard
 from games.transfer.league_export import export_league
 from tests.support.league_files import build_league, wipe
 from tests.support.world import FAST_HASHERS
@@ -55,3 +57,18 @@ def moved(_league_file: dict, db) -> dict:
 def stranger(client: Client) -> Client:
     client.force_login(User.objects.create_user(username="zed", password="x"))
     return client
+
+
+@pytest.fixture
+def counted_replays(monkeypatch) -> list[int]:
+    """Each read-and-replay of a session's rounds (scoreboard._load_scoreboard), by
+    session id."""
+    calls: list[int] = []
+    real = scoreboard._load_scoreboard
+
+    def counting(session):
+        calls.append(session.pk)
+        return real(session)
+
+    monkeypatch.setattr(scoreboard, "_load_scoreboard", counting)
+    return calls

@@ -42,21 +42,6 @@ def save(client: Client, session: GameSession, shown: str | None, hands=ROUND_1)
     return client.post(reverse("games:round_create", args=[session.pk]), data, headers=HTMX)
 
 
-@pytest.fixture
-def counted_replays(monkeypatch) -> list[int]:
-    """Each read-and-replay of a session's rounds (scoreboard._load_scoreboard), by
-    session id."""
-    calls: list[int] = []
-    real = scoreboard._load_scoreboard
-
-    def counting(session):
-        calls.append(session.pk)
-        return real(session)
-
-    monkeypatch.setattr(scoreboard, "_load_scoreboard", counting)
-    return calls
-
-
 def test_a_save_from_the_current_table_answers_with_the_new_row_and_totals_only(
     scorer: Client, table: GameSession
 ) -> None:
@@ -165,6 +150,22 @@ def test_a_save_that_ends_the_session_answers_with_the_whole_table(
     # Play again is offered where the finger is: under "No more rounds".
     entry = html.split("</section>")[0]
     assert entry.index("No more rounds") < entry.index("data-rematch-button")
+
+
+def test_a_save_that_ends_the_session_reads_and_replays_it_once(
+    scorer: Client, user: User, counted_replays: list[int]
+) -> None:
+    session = make_session(user, players=("Asha", "Ben"), ceiling=100)
+    play(session, "8S", {"Asha": ("declared", WIN_8S), "Ben": ("first_drop", "")})
+    shown = shown_stamp(page(scorer, session))
+    counted_replays.clear()
+
+    response = save(
+        scorer, session, shown, {"Asha": ("declared", WIN_8S), "Ben": ("shown", LOOSE_148)}
+    )
+
+    assert "Session over:" in response.content.decode()
+    assert counted_replays == [session.pk]
 
 
 def test_a_save_reads_and_replays_the_session_once(

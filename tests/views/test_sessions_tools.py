@@ -140,6 +140,22 @@ def test_ending_a_points_game_makes_the_best_total_the_winner(
     assert table.status == GameSession.Status.ACTIVE and table.closed_at is None
 
 
+def test_ending_a_session_by_hand_reads_and_replays_it_once(
+    scorer: Client, table: GameSession, counted_replays: list[int]
+) -> None:
+    play(table, "8S", ROUND_1)
+    counted_replays.clear()
+
+    scorer.post(url("session_close", table))
+
+    assert counted_replays == [table.pk]
+    assert dict(table.seats.values_list("player__name", "won")) == {
+        "Asha": True,
+        "Ben": False,
+        "Chen": False,
+    }
+
+
 def test_a_pool_cannot_be_ended_by_hand(scorer: Client, user: User) -> None:
     pool = pool_with_chen_out(user)
     response = scorer.post(url("session_close", pool), follow=True)
