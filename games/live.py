@@ -63,32 +63,11 @@ PASS_SECONDS = 15 * 60
 ACCESS_KEY = "live:access"
 
 
-def _session_key(pk: int) -> str:
-    return f"live:session:{pk}"
-
-
-def _token_key(token: str) -> str:
-    return f"live:token:{token}"
-
-
-def _pass_key(pk: int, signin: str) -> str:
-    return f"live:pass:{pk}:{signin}"
-
-
-def _table_key(pk: int) -> str:
-    return f"live:table:{pk}"
-
-
-def _panel_key(pk: int) -> str:
-    return f"live:panel:{pk}"
-
-
-def _seat_key(pk: int, seat_pk: str) -> str:
-    return f"live:seat:{pk}:{seat_pk}"
-
-
-def _table_token_key(token: str) -> str:
-    return f"live:table-token:{token}"
+def _key(kind: str, *parts: object) -> str:
+    """The cache key of one kind of live entry: "session", "token" (a share token's
+    session), "pass" (session, sign-in), "table" (a session's table generation),
+    "panel" (the scorer's panel), "seat" (session, seat) and "table-token"."""
+    return ":".join(["live", kind, *map(str, parts)])
 
 
 def _signin_key(signin: str) -> str | None:
@@ -123,7 +102,7 @@ def _written(sender, instance: GameSession, **_) -> None:
     def remember() -> None:
         try:
             cache.set_many(
-                {_session_key(pk): entry, _token_key(token): pk, _table_key(pk): _fresh()},
+                {_key("session", pk): entry, _key("token", token): pk, _key("table", pk): _fresh()},
                 KEEP_SECONDS,
             )
         except Exception:
@@ -140,7 +119,7 @@ def _deleted(sender, instance: GameSession, **_) -> None:
 
 def _forget(pk: int) -> None:
     try:
-        cache.delete_many([_session_key(pk), _table_key(pk)])
+        cache.delete_many([_key("session", pk), _key("table", pk)])
     except Exception:
         logger.warning("live stamp of session %s not forgotten", pk, exc_info=True)
 
@@ -164,7 +143,8 @@ def table_changed(pk: int) -> None:
     the table link): its polls ask the database again once it commits."""
     transaction.on_commit(
         lambda: _write(
-            f"table generation of {pk}", lambda: cache.set(_table_key(pk), _fresh(), KEEP_SECONDS)
+            f"table generation of {pk}",
+            lambda: cache.set(_key("table", pk), _fresh(), KEEP_SECONDS),
         )
     )
 
@@ -213,7 +193,7 @@ def grant(request: HttpRequest, session: GameSession, rights: Rights, generation
     user = request.session.get(SESSION_KEY)
     granted = (user, generation, session.league_id, session.created_by_id, rights.write)
     seconds = min(PASS_SECONDS, request.session.get_expiry_age())
-    _write("pass", lambda: cache.set(_pass_key(session.pk, signin), granted, seconds))
+    _write("pass", lambda: cache.set(_key("pass", session.pk, signin), granted, seconds))
 
 
 def _passes(found: dict, keys: list[str], entry, need_write: bool) -> bool:
@@ -237,7 +217,7 @@ def _pass_keys(request: HttpRequest, pk: int) -> list[str] | None:
     signin_key = _signin_key(signin) if _plain(signin) else None
     if signin_key is None:
         return None
-    return [_pass_key(pk, signin), ACCESS_KEY, signin_key]
+    return [_key("pass", pk, signin), ACCESS_KEY, signin_key]
 
 
 def unchanged(request: HttpRequest, pk: int, stamp: str | None) -> bool:
@@ -247,10 +227,10 @@ def unchanged(request: HttpRequest, pk: int, stamp: str | None) -> bool:
     if keys is None:
         return False
     try:
-        found = cache.get_many([_session_key(pk), *keys])
+        found = cache.get_many([_key("session", pk), *keys])
     except Exception:
         return False
-    entry = found.get(_session_key(pk))
+    entry = found.get(_key("session", pk))
     return entry is not None and entry[0] == stamp and _passes(found, keys, entry, False)
 
 
@@ -260,8 +240,8 @@ def unchanged_for_token(token: str, stamp: str | None) -> bool:
     if not stamp:
         return False
     try:
-        pk = cache.get(_token_key(token))
-        entry = cache.get(_session_key(pk)) if pk is not None else None
+        pk = cache.get(_key("token", token))
+        entry = cache.get(_key("session", pk)) if pk is not None else None
     except Exception:
         return False
     return entry is not None and tuple(entry[:2]) == (stamp, token)
@@ -274,7 +254,7 @@ def table_generation(pk: int) -> str | None:
     """The session's table generation, read before the database reads the table;
     None without a cache or before a write committed one (opening table mode does)."""
     try:
-        return cache.get(_table_key(pk))
+        return cache.get(_key("table", pk))
     except Exception:
         return None
 
@@ -283,7 +263,9 @@ def remember_panel(pk: int, generation, stamp: str) -> None:
     """The scorer's panel of session ``pk`` was answered with ``stamp`` from a read
     after ``generation``."""
     if generation is not None:
-        _write("panel stamp", lambda: cache.set(_panel_key(pk), (generation, stamp), PASS_SECONDS))
+        _write(
+            "panel stamp", lambda: cache.set(_key("panel", pk), (generation, stamp), PASS_SECONDS)
+        )
 
 
 def panel_unchanged(request: HttpRequest, pk: int, stamp: str | None) -> bool:
@@ -292,7 +274,7 @@ def panel_unchanged(request: HttpRequest, pk: int, stamp: str | None) -> bool:
     keys = _pass_keys(request, pk) if stamp else None
     if keys is None:
         return False
-    table, panel, session = _table_key(pk), _panel_key(pk), _session_key(pk)
+    table, panel, session = _key("table", pk), _key("panel", pk), _key("session", pk)
     try:
         found = cache.get_many([table, panel, session, *keys])
     except Exception:
@@ -334,8 +316,8 @@ def remember_seat(request: HttpRequest, session: GameSession, generation, answer
     # The link is kept with the answer: a replaced one (the old token still naming the
     # session here) does not match it.
     kept = {
-        _table_token_key(token): pk,
-        _seat_key(pk, seat_pk): (generation, token, value, *answer),
+        _key("table-token", token): pk,
+        _key("seat", pk, seat_pk): (generation, token, value, *answer),
     }
     _write("seat answer", lambda: cache.set_many(kept, seconds))
 
@@ -349,10 +331,10 @@ def seat_unchanged(request: HttpRequest, token: str, answer: tuple) -> bool:
         return False
     seat_pk, value = cookie
     try:
-        pk = cache.get(_table_token_key(token))
+        pk = cache.get(_key("table-token", token))
         if pk is None:
             return False
-        table, seat = _table_key(pk), _seat_key(pk, seat_pk)
+        table, seat = _key("table", pk), _key("seat", pk, seat_pk)
         found = cache.get_many([table, seat])
     except Exception:
         return False
