@@ -3,6 +3,8 @@ test calls) live in tests/support/, never in a conftest or a test module."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from django.contrib.auth.models import User
 from django.core.cache import caches
@@ -12,6 +14,7 @@ from django.test import Client
 from games.models import GameSession
 from tests.support.builders import make_session
 from tests.support.profiles import load_profile
+from tests.support.schema import copy_migrated_schema
 
 # Fixtures that several directories share beyond the few below.
 pytest_plugins = ["tests.support.fixtures"]
@@ -19,6 +22,18 @@ pytest_plugins = ["tests.support.fixtures"]
 # Property-based and fuzz tests: few examples in `make test`, CI's full numbers under
 # HYPOTHESIS_PROFILE=ci or CI=true (tests/support/profiles.py).
 load_profile()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _migrate_once(request: pytest.FixtureRequest) -> Iterator[None]:
+    # Each test process copies in a database migrated once instead of migrating its
+    # own (tests/support/schema.py). Autouse: in place before pytest-django's
+    # django_db_setup creates the test database.
+    cache = getattr(request.config, "cache", None)  # None under -p no:cacheprovider
+    undo = copy_migrated_schema(cache.mkdir("test-schema")) if cache else None
+    yield
+    if undo:
+        undo()
 
 
 @pytest.fixture(autouse=True)
