@@ -30,7 +30,7 @@ from games.access import (
     session_with_rights,
 )
 from games.forms.table import HandForm
-from games.http import FORM_ERRORS, posted_id, redirect_for
+from games.http import FORM_ERRORS, id_in, posted_id, redirect_for
 from games.models import GameSession, Seat
 from games.rules import CardError
 from games.services.errors import EntryRejected
@@ -257,7 +257,8 @@ def table_hand_status(request: HttpRequest, token: str) -> HttpResponse:
         return redirect_for(request, reverse("games:table_seats", args=[token]))
     context = _hand_context(session, seat)
     if number != str(context["entry"].number):
-        if number.isascii() and number.isdigit() and int(number) < context["entry"].number:
+        shown = id_in(request.GET, "number")  # the round this phone shows
+        if shown is not None and shown < context["entry"].number:
             messages.success(request, f"Round {number} saved.")
         return HttpResponseClientRefresh() if request.htmx else redirect("games:table_hand", token)
     if stamp == context["stamp"]:
