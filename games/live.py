@@ -95,21 +95,62 @@ def _write(what: str, write) -> None:
 # --- Writes: every change moves what the polls compare -------------------------------
 
 
+def _entry(session: GameSession) -> tuple:
+    return (live_stamp(session), session.share_token, session.league_id, session.created_by_id)
+
+
+def _newer(entry: tuple, cached) -> bool:
+    """Whether ``entry`` is a later state of the session than the cached one. Commits
+    of one session are ordered by its row lock, but their on-commit writes are not: a
+    worker paused before its write must not put an older stamp back."""
+    try:
+        return cached is None or int(entry[0]) > int(cached[0])
+    except (TypeError, ValueError, IndexError):
+        return True
+
+
+def _put(session: GameSession) -> None:
+    pk, token = session.pk, session.share_token
+    try:
+        cache.set_many(
+            {
+                _key("session", pk): _entry(session),
+                _key("token", token): pk,
+                _key("table", pk): _fresh(),
+            },
+            KEEP_SECONDS,
+        )
+    except Exception:
+        logger.warning("live stamp of session %s not cached", pk, exc_info=True)
+        _forget(pk)
+
+
+def _remember(session: GameSession) -> None:
+    try:
+        cached = cache.get(_key("session", session.pk))
+    except Exception:
+        cached = None  # _put tries, and forgets the entry if it cannot
+    if _newer(_entry(session), cached):
+        _put(session)
+
+
 def _written(sender, instance: GameSession, **_) -> None:
-    pk, token = instance.pk, instance.share_token
-    entry = (live_stamp(instance), token, instance.league_id, instance.created_by_id)
+    transaction.on_commit(lambda: _remember(instance))
 
-    def remember() -> None:
-        try:
-            cache.set_many(
-                {_key("session", pk): entry, _key("token", token): pk, _key("table", pk): _fresh()},
-                KEEP_SECONDS,
-            )
-        except Exception:
-            logger.warning("live stamp of session %s not cached", pk, exc_info=True)
-            _forget(pk)
 
-    transaction.on_commit(remember)
+def heal(session: GameSession) -> None:
+    """Called by a poll the database answered "unchanged": the session as it read it is
+    the latest, so if the cache holds an older stamp (an on-commit write that came
+    late, above, or one that failed) or another share token or owner for it, put the
+    latest back. Viewers still holding the older stamp get the table on their next
+    poll."""
+    try:
+        cached = cache.get(_key("session", session.pk))
+    except Exception:
+        return
+    entry = _entry(session)
+    if _newer(entry, cached) or (entry[0] == cached[0] and tuple(cached[1:]) != entry[1:]):
+        _put(session)
 
 
 def _deleted(sender, instance: GameSession, **_) -> None:

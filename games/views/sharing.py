@@ -98,7 +98,10 @@ def shared_scoreboard(request: HttpRequest, token: str) -> HttpResponse:
     with read_snapshot():  # the stamp and the table are of one moment
         session = session_for_share_token(token)
         if request.GET.get("v") == live_stamp(session):
-            return HttpResponse(status=204)
+            live.heal(session)
+            response = HttpResponse(status=204)
+            response["Cache-Control"] = "private, no-cache"
+            return response
         board = load_scoreboard(session)
     if request.GET.get("view") == "big":
         context = _big_context(session, board)

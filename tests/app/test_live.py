@@ -259,3 +259,32 @@ def test_a_session_moved_to_another_league_is_checked_again(
     moved = str(int(GameSession.objects.get(pk=session.pk).updated_at.timestamp() * 1_000_000))
 
     assert ben.get(session_poll(session, moved)).status_code == 404
+
+
+def test_a_late_write_of_an_older_stamp_neither_wins_nor_lasts(
+    scorer: Client, table: GameSession, django_capture_on_commit_callbacks
+) -> None:
+    """Two saves of one session commit in lock order, but their on-commit writes to
+    the cache may come in either order: the older stamp must not hide the newer
+    table from a viewer who still shows the older one."""
+    from games import live
+
+    first = saved(table, django_capture_on_commit_callbacks)
+    older = page_stamp(scorer, first)
+    second = saved(first, django_capture_on_commit_callbacks)
+    newer = page_stamp(scorer, second)
+    assert newer != older
+
+    # The first save's write, come late, does not put its stamp back.
+    live._remember(first)
+    assert cache.get(live._key("session", first.pk))[0] == newer
+    assert scorer.get(session_poll(first, older)).status_code == 200
+
+    # Had it got in (a worker paused mid-write), the next up-to-date poll heals it:
+    # the share page and the session page each then send the table to an old stamp.
+    live._put(first)
+    assert Client().get(share_poll(first.share_token, newer)).status_code == 204
+    assert Client().get(share_poll(first.share_token, older)).status_code == 200
+    live._put(first)
+    assert scorer.get(session_poll(first, newer)).status_code == 204
+    assert scorer.get(session_poll(first, older)).status_code == 200

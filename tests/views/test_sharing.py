@@ -86,11 +86,14 @@ def test_the_share_page_cannot_write(client: Client, table: GameSession) -> None
     assert not Round.objects.exists()
 
 
-def test_the_poll_answers_204_until_a_round_is_saved(client: Client, table: GameSession) -> None:
+def test_the_poll_answers_204_until_a_round_is_saved(
+    client: Client, table: GameSession, django_capture_on_commit_callbacks
+) -> None:
     stamp = stamp_in(client.get(shared(table)).content.decode())
 
     unchanged = client.get(poll(table), {"v": stamp}, headers=HTMX)
-    play(table, "8S", ROUND_1)
+    with django_capture_on_commit_callbacks(execute=True):  # committed, as a save is
+        play(table, "8S", ROUND_1)
     changed = client.get(poll(table), {"v": stamp}, headers=HTMX)
 
     assert unchanged.status_code == 204 and unchanged.content == b""
@@ -101,13 +104,16 @@ def test_the_poll_answers_204_until_a_round_is_saved(client: Client, table: Game
     assert client.get(poll(table), {"v": stamp_in(html)}, headers=HTMX).status_code == 204
 
 
-def test_the_session_page_polls_too_for_its_members(scorer: Client, table: GameSession) -> None:
+def test_the_session_page_polls_too_for_its_members(
+    scorer: Client, table: GameSession, django_capture_on_commit_callbacks
+) -> None:
     page = scorer.get(reverse("games:session_detail", args=[table.pk])).content.decode()
     url = reverse("games:session_scoreboard", args=[table.pk])
     assert f'hx-get="{url}?v={stamp_in(page)}"' in page
 
     assert scorer.get(url, {"v": stamp_in(page)}).status_code == 204
-    play(table, "8S", ROUND_1)
+    with django_capture_on_commit_callbacks(execute=True):  # committed, as a save is
+        play(table, "8S", ROUND_1)
     response = scorer.get(url, {"v": stamp_in(page)})
     assert response.status_code == 200 and "Next to deal" in response.content.decode()
 

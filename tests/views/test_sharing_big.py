@@ -103,7 +103,7 @@ def test_the_winner_is_named_when_the_session_is_over(client: Client, table: Gam
 
 
 def test_it_follows_the_share_pages_poll_answered_unchanged_from_the_cache(
-    client: Client, table: GameSession
+    client: Client, table: GameSession, django_capture_on_commit_callbacks
 ) -> None:
     html = client.get(big(table)).content.decode()
     stamp = re.search(r'data-stamp="(\d+)"', html)[1]
@@ -111,7 +111,8 @@ def test_it_follows_the_share_pages_poll_answered_unchanged_from_the_cache(
 
     with CaptureQueriesContext(connection) as queries:
         unchanged = client.get(poll(table), {"view": "big", "v": stamp}, headers=HTMX)
-    play(table, "8S", ROUND_1)
+    with django_capture_on_commit_callbacks(execute=True):  # committed, as a save is
+        play(table, "8S", ROUND_1)
     changed = client.get(poll(table), {"view": "big", "v": stamp}, headers=HTMX)
 
     assert unchanged.status_code == 204 and not queries.captured_queries
