@@ -335,6 +335,10 @@ if CACHE_URL:
             "BACKEND": "scorekeeper.cache.RedisCache",
             "LOCATION": CACHE_URL,
             "KEY_PREFIX": os.environ.get("DJANGO_CACHE_PREFIX", "scorekeeper"),
+            # Every sign-in is read from the cache first: a Redis that hangs rather than
+            # refuses must cost a request half a second, then the database answers
+            # (scorekeeper/sessions.py), not hold every worker.
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
     }
 else:

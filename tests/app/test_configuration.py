@@ -38,6 +38,7 @@ print(json.dumps({
     "allowed_hosts": settings.ALLOWED_HOSTS,
     "cache": settings.CACHES["default"]["BACKEND"],
     "cache_location": settings.CACHES["default"].get("LOCATION", ""),
+    "cache_options": settings.CACHES["default"].get("OPTIONS", {}),
     "email": {
         name: getattr(settings, name)
         for name in ("EMAIL_BACKEND", "EMAIL_HOST", "EMAIL_PORT", "EMAIL_HOST_USER",
@@ -118,6 +119,8 @@ def test_redis_url_gives_every_worker_one_shared_cache() -> None:
 
     assert shown["cache"] == "scorekeeper.cache.RedisCache"
     assert shown["cache_location"] == "redis://cache.internal:6379/1"
+    # A Redis that hangs costs a request half a second, not a worker.
+    assert shown["cache_options"] == {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}
 
 
 def test_development_prints_mail_on_the_console() -> None:

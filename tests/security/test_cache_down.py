@@ -31,7 +31,7 @@ def redis_down():
     location = f"redis://127.0.0.1:{_closed_port()}/0"
     caches = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "scorekeeper.cache.RedisCache",  # production's, as settings.py has it
             "LOCATION": location,
             "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
         }
