@@ -266,10 +266,16 @@
   // of the page and htmx says so on an element still in it, with the same request.
   var sent = [];
 
+  // The save this request was, if it was one, now over however it ended: its form is
+  // no longer in flight.
   function sentBy(event) {
     var xhr = event.detail && event.detail.xhr;
     for (var i = 0; i < sent.length; i++) {
-      if (sent[i].xhr === xhr) return sent.splice(i, 1)[0];
+      if (sent[i].xhr !== xhr) continue;
+      var save = sent.splice(i, 1)[0];
+      save.form._inFlight = false;
+      delete sending[save.key];
+      return save;
     }
     return null;
   }
@@ -352,10 +358,7 @@
       "htmx:sendError",
       function (event) {
         var save = sentBy(event);
-        if (!save) return;
-        save.form._inFlight = false;
-        delete sending[save.key];
-        queue(save.form);
+        if (save) queue(save.form);
       },
       true
     );
@@ -366,10 +369,7 @@
       "htmx:timeout",
       function (event) {
         var save = sentBy(event);
-        if (!save) return;
-        save.form._inFlight = false;
-        delete sending[save.key];
-        unqueue(save.form);
+        if (save) unqueue(save.form);
       },
       true
     );
@@ -381,8 +381,6 @@
         if (!xhr || !xhr.status) return; // no answer: sendError or timeout follows
         var save = sentBy(event);
         if (!save) return;
-        save.form._inFlight = false;
-        delete sending[save.key];
         if (xhr.status === 200) {
           // Saved (or handed in): nothing left to keep for this round.
           if (store) store.removeItem(save.key);
