@@ -254,7 +254,7 @@ def sessions_visible_to(user: AnyUser) -> QuerySet[GameSession]:
 def visible_sessions(user: AnyUser, league_ids: Sequence[int], through: str = "") -> Q:
     """The sessions ``user`` may see, as ``can_view`` decides one by one, as a Q over
     GameSession for queries that join it: the ones they created outside any league and
-    those of the leagues (``league_ids``, see ``member_league_ids``) they belong to.
+    those of the leagues (``league_ids``, e.g. the keys of ``member_leagues``) they belong to.
 
     ``through`` is the path to the session from another model ("session__" for
     seats, "round__session__" for hands): filtering the joined row lets the
@@ -310,11 +310,6 @@ def leagues_of(user: AnyUser) -> QuerySet[League]:
         .annotate(role=F("memberships__role"), session_count=Count("sessions", distinct=True))
         .order_by("name")
     )
-
-
-def member_league_ids(user: AnyUser) -> list[int]:
-    """The leagues a user is a member of (one query)."""
-    return list(member_leagues(user))
 
 
 def member_leagues(user: AnyUser) -> dict[int, League]:
