@@ -15,7 +15,9 @@
 //
 // Phones are passed round the table: signing out (the form marked data-sign-out)
 // takes this app's drafts with it, after asking first if a round is still waiting to
-// be sent.
+// be sent. A sign-in that simply ran out does not pass through that form, so each
+// draft also names whose it is (the page's data-owner): another account signed in on
+// this phone is never shown it, nor sends it; its owner gets it back on signing in.
 (function () {
   "use strict";
 
@@ -28,6 +30,11 @@
   var QUEUED = "Saved on this phone \u2014 will send when back online.";
   var SENT = "scorekeeper:sent"; // sessionStorage: "Round N sent.", said after a page load
   var RESTORED = "What you typed on this phone before is back.";
+
+  // Whose drafts this page may show and send: the signed-in account ("u" and its id),
+  // "" where nobody is signed in (a seat phone's link), null where the page does not
+  // say (the offline page: it only counts what waits).
+  var owner = document.body ? document.body.getAttribute("data-owner") : null;
 
   var store = (function () {
     try {
@@ -47,6 +54,7 @@
   }
 
   function write(key, draft) {
+    if (owner !== null) draft.owner = owner;
     try {
       store.setItem(key, JSON.stringify(draft));
     } catch (error) {
@@ -63,11 +71,16 @@
     return found;
   }
 
-  // How many rounds wait on this phone to be sent.
+  // This page's user's: a draft from before drafts named their owner counts as anyone's.
+  function ours(draft) {
+    return Boolean(draft) && (owner === null || draft.owner === undefined || draft.owner === owner);
+  }
+
+  // How many of this user's rounds wait on this phone to be sent.
   function waitingCount() {
     return keys().filter(function (key) {
       var draft = read(key);
-      return draft && draft.queued;
+      return ours(draft) && draft.queued;
     }).length;
   }
 
@@ -142,7 +155,7 @@
     if (!before && form._draftInitial && same(values, form._draftInitial)) return;
     if (form._draftKey && form._draftKey !== key) store.removeItem(form._draftKey); // renumbered
     form._draftKey = key;
-    write(key, { values: values, at: Date.now(), queued: Boolean(before && before.queued) });
+    write(key, { values: values, at: Date.now(), queued: ours(before) && Boolean(before.queued) });
   }
 
   // A new-round (or seat) form meets its scope's drafts: one for a round saved since
@@ -157,6 +170,7 @@
       var number = parseInt(key.slice(scopeOf(form).length + 1), 10);
       if (!(number < current) || sending[key]) return;
       var draft = read(key);
+      if (draft && !ours(draft)) return; // another account's: kept for them
       if (draft && draft.queued && !waiting) waiting = draft;
       else store.removeItem(key);
     });
@@ -171,7 +185,7 @@
     form._draftReady = true;
     form._draftInitial = valuesOf(form);
     var draft = earlierQueued(form) || read(keyOf(form));
-    if (!draft || !draft.values) return;
+    if (!ours(draft) || !draft.values) return;
     var changed = apply(form, draft.values);
     form._draftKey = keyOf(form);
     if (changed.length) {
@@ -236,7 +250,7 @@
     form.removeAttribute("data-queued");
     unsay(form, "data-queued-note");
     var draft = store && read(keyOf(form));
-    if (draft && draft.queued) write(keyOf(form), { values: draft.values, at: draft.at, queued: false });
+    if (ours(draft) && draft.queued) write(keyOf(form), { values: draft.values, at: draft.at, queued: false });
   }
 
   function sendWaiting() {
@@ -476,10 +490,11 @@
   // --- Signing out ------------------------------------------------------------------
 
   // The next person to use this phone sees none of what was typed here. A round that
-  // waits to be sent would be lost with it: that is asked first.
+  // waits to be sent would be lost with it: that is asked first. (Another account's
+  // drafts, which this page never shows, stay for that account.)
   function forgetEverything() {
     keys().forEach(function (key) {
-      store.removeItem(key);
+      if (ours(read(key))) store.removeItem(key);
     });
     try {
       window.sessionStorage.removeItem(SENT);
@@ -493,9 +508,29 @@
     store = null;
   }
 
+  var OFFLINE_SIGN_OUT = "No connection: you are still signed in, and nothing typed was cleared. Sign out once the phone is back online.";
+
+  function signOutOffline() {
+    var main = document.getElementById("main") || document.body;
+    var old = main.querySelector("[data-sign-out-offline]");
+    if (old) old.parentNode.removeChild(old);
+    var note = document.createElement("p");
+    note.className = "message message-error";
+    note.setAttribute("role", "alert");
+    note.setAttribute("data-sign-out-offline", "");
+    note.textContent = OFFLINE_SIGN_OUT;
+    main.insertAdjacentElement("afterbegin", note);
+  }
+
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!(form instanceof HTMLFormElement) || !form.hasAttribute("data-sign-out")) return;
+    if (!navigator.onLine) {
+      // The server would not hear it: the phone would stay signed in, its drafts gone.
+      event.preventDefault();
+      signOutOffline();
+      return;
+    }
     var waiting = waitingCount();
     var ask = (waiting === 1 ? "1 round" : waiting + " rounds") + " not yet sent: sign out anyway?";
     if (waiting && !window.confirm(ask)) {
