@@ -88,14 +88,7 @@ def rights_in(user: AnyUser, session: GameSession) -> Rights:
     if session.league_id is None:
         own = session.created_by_id == user.pk
         return Rights(own, own, own)
-    # One row at most; by id, as Membership's default order would join the league
-    # and the user for nothing.
-    role = (
-        Membership.objects.filter(league_id=session.league_id, user=user)
-        .order_by("pk")
-        .values_list("role", flat=True)
-        .first()
-    )
+    role = _role(user, session.league_id)
     return Rights(
         view=role in ROLES_FOR["view"],
         write=role in ROLES_FOR["write"],
@@ -270,13 +263,23 @@ def visible_sessions(user: AnyUser, league_ids: Sequence[int], through: str = ""
 # --- Leagues ---------------------------------------------------------------------------
 
 
-def role_of(user: AnyUser, league: League) -> str | None:
-    """The user's role in the league, or None for someone who is not a member."""
+def _roles(user: AnyUser) -> QuerySet[Membership]:
+    """The user's memberships, as every role read in this module starts from them: by
+    id, as Membership's default order would join the league and the user for nothing
+    (one row a league at most)."""
+    return Membership.objects.filter(user=user).order_by("pk").values("role")
+
+
+def _role(user: AnyUser, league_id: int) -> str | None:
     if not user.is_authenticated:
         return None
-    return (
-        Membership.objects.filter(league=league, user=user).values_list("role", flat=True).first()
-    )
+    row = _roles(user).filter(league_id=league_id).first()
+    return row["role"] if row else None
+
+
+def role_of(user: AnyUser, league: League) -> str | None:
+    """The user's role in the league, or None for someone who is not a member."""
+    return _role(user, league.pk)
 
 
 def league_for(user: AnyUser, slug: str, need: Literal["view", "manage"] = "view"):
@@ -287,9 +290,7 @@ def league_for(user: AnyUser, slug: str, need: Literal["view", "manage"] = "view
     if user.is_authenticated:
         # The role read with the league: one query where two were.
         leagues = leagues.annotate(
-            member_role=Subquery(
-                Membership.objects.filter(league=OuterRef("pk"), user=user).values("role")[:1]
-            )
+            member_role=Subquery(_roles(user).filter(league=OuterRef("pk"))[:1])
         )
     league = leagues.first()
     role = getattr(league, "member_role", None)
