@@ -21,6 +21,8 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
+from tests.support.processes import run_fresh
+
 BASE_DIR = Path(__file__).resolve().parents[2]
 
 SHOW_SETTINGS = """
@@ -28,6 +30,8 @@ import json
 import django
 from django.conf import settings
 from django.db import connection
+
+from tests.support.processes import run_fresh
 django.setup()
 db = settings.DATABASES["default"]
 print(json.dumps({
@@ -58,21 +62,11 @@ def _settings(**env: str) -> dict:
 
 @functools.cache
 def _settings_of(items: tuple[tuple[str, str], ...]) -> dict:
-    env = dict(items)
-    environ = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith("DJANGO_") and k not in {"DATABASE_URL", "REDIS_URL"}
-    }
-    environ.update(env, DJANGO_SETTINGS_MODULE="scorekeeper.settings")
-    result = subprocess.run(
+    result = run_fresh(
         [sys.executable, "-c", SHOW_SETTINGS],
-        cwd=BASE_DIR,
-        env=environ,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
+        hide={"DATABASE_URL", "REDIS_URL"},
+        **dict(items),
+        DJANGO_SETTINGS_MODULE="scorekeeper.settings",
     )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout.strip().splitlines()[-1])

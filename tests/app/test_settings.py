@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import secrets
 import subprocess
 import sys
 from pathlib import Path
 
-BASE_DIR = Path(__file__).resolve().parents[2]
+from tests.support.processes import run_fresh
 
 
 def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
@@ -23,19 +22,8 @@ def _python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
 
 def _run(command: list[str], **env: str) -> subprocess.CompletedProcess[str]:
     """``command`` in a fresh process that sees only ``env`` of the Django settings."""
-    plain = {"SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS"}
-    environ = {
-        k: v for k, v in os.environ.items() if not k.startswith("DJANGO_") and k not in plain
-    }
-    environ.update(env)
-    return subprocess.run(
-        command,
-        cwd=BASE_DIR,
-        env=environ,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
+    return run_fresh(
+        command, hide={"SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS"}, **env
     )
 
 
