@@ -26,7 +26,6 @@ from django.utils.dateparse import parse_datetime
 
 from games.models import (
     CARD_CODES,
-    WINNING_OUTCOMES,
     GameSession,
     HandEntry,
     League,
@@ -39,7 +38,6 @@ from games.models import (
 )
 from games.names import clean_name
 from games.rules import (
-    DROP_OUTCOMES,
     PlayerHand,
     PlayerResult,
     RulesError,
@@ -51,6 +49,7 @@ from games.rules import (
 from games.rules.rulesets import as_stored_before_exact_texts
 from games.rules.totals import session_state
 from games.services import ratings, standing_months
+from games.services.results import SeatResult, one_hand, seat_results
 from games.services.rounds import breakdown_of
 from games.services.sessions import name_key
 from games.transfer.league_file import FORMAT, READABLE, VERSION
@@ -175,21 +174,6 @@ class _RoundPlan:
 
 
 @dataclass(frozen=True)
-class _SeatResult:
-    """A seat's result as `services._store_results` stores it after a round."""
-
-    total: int
-    place: int
-    won: bool
-    rounds_played: int
-    rounds_won: int
-    drops: int
-    points: int
-    best_round: int | None
-    worst_round: int | None
-
-
-@dataclass(frozen=True)
 class _SessionPlan:
     columns: dict[str, Any]  # GameSession fields, as the models take them
     created_at: datetime.datetime | None
@@ -197,7 +181,7 @@ class _SessionPlan:
     first_dealer: str | None
     rejoins: tuple[tuple[str, int], ...]  # (player, after round)
     rounds: tuple[_RoundPlan, ...]
-    results: dict[str, _SeatResult]  # by player
+    results: dict[str, SeatResult]  # by player
 
 
 @dataclass(frozen=True)
@@ -498,11 +482,12 @@ def _replay(
     rejoins: tuple[tuple[str, int], ...],
     rounds: tuple[_RoundPlan, ...],
     where: str,
-) -> tuple[dict[str, _SeatResult], bool]:
+) -> tuple[dict[str, SeatResult], bool]:
     """The session replayed by the rules service as `services.refresh_session` does
-    after a round is saved: each seat's result, and whether it is finished. Computed
-    here, from the plan, so that a league of thousands of sessions is written in a
-    few bulk inserts rather than refreshed session by session."""
+    after a round is saved: each seat's result (by `seat_results`, as a save stores
+    it), and whether it is finished. Computed here, from the plan, so that a league
+    of thousands of sessions is written in a few bulk inserts rather than refreshed
+    session by session."""
     names = [name for name, _ in seats]
     scores = [{entry.player: entry.result.score for entry in r.entries} for r in rounds]
     try:
@@ -518,23 +503,12 @@ def _replay(
         )
     except RulesError as error:
         raise ImportRefused(f"{where}: the session does not replay: {error.message}.") from None
-    best, worst = (max, min) if state.net else (min, max)
-    results = {}
-    for name in names:
-        hands = [entry.result for r in rounds for entry in r.entries if entry.player == name]
-        mine = [hand.score for hand in hands]
-        results[name] = _SeatResult(
-            total=state.totals[name],
-            place=state.place(name),
-            won=state.finished and name in state.winners,
-            rounds_played=len(hands),
-            rounds_won=sum(hand.outcome in WINNING_OUTCOMES for hand in hands),
-            drops=sum(hand.outcome in DROP_OUTCOMES for hand in hands),
-            points=sum(mine),
-            best_round=best(mine) if mine else None,
-            worst_round=worst(mine) if mine else None,
-        )
-    return results, state.finished
+    hands = (
+        one_hand(entry.player, entry.result.outcome, entry.result.score)
+        for r in rounds
+        for entry in r.entries
+    )
+    return seat_results(state, hands), state.finished
 
 
 # --- Reading values of the file ------------------------------------------------------------
