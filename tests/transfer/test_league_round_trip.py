@@ -49,6 +49,10 @@ def test_a_rematch_shows_its_first_game_again_after_an_import(moved: dict) -> No
     page = client.get(reverse("games:session_detail", args=[rematch.pk])).content.decode()
     link = reverse("games:session_detail", args=[first.pk])
     assert f'rematch of <a href="{link}">{first}</a>' in page
+    # And the first game leads to its rematch instead of offering another.
+    page = client.get(link).content.decode()
+    rematch_link = reverse("games:session_detail", args=[rematch.pk])
+    assert f'<a class="button" href="{rematch_link}">Go to the rematch</a>' in page
 
 
 def test_the_importers_claim_is_made_and_the_others_make_theirs_with_one_tap(
