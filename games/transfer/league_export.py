@@ -61,10 +61,13 @@ def export_league(league: League, *, share_tokens: bool = True) -> dict[str, Any
     members = league.memberships.select_related("user").order_by("user__username", "pk")
     # A session is named by its number in the file (from 1): ids mean nothing elsewhere.
     number_of = {session.pk: number for number, session in enumerate(sessions, start=1)}
-    # Only claims of players the file holds: one with no seat in the league's sessions
-    # shows on no page of it.
+    # Only claims of players the file holds (one with no seat in the league's sessions
+    # shows on no page of it) by its members (the import refuses any other; leaving
+    # the league takes a claim away, but the admin could make one).
     claims = (
-        PlayerClaim.objects.filter(league=league, player__in=list(players))
+        PlayerClaim.objects.filter(
+            league=league, player__in=list(players), user__memberships__league=league
+        )
         .select_related("player", "user")
         .order_by("player__name", "pk")
     )

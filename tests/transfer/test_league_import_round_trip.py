@@ -149,3 +149,17 @@ def test_a_file_before_version_3_imports_without_claims_or_rematches(moved: dict
     assert not GameSession.objects.filter(rematch_of__isnull=False).exists()
     assert not league.claims.exists()
     assert all("claimed" not in item for item in league.imported_members)
+
+
+def test_a_claim_by_someone_no_longer_a_member_is_left_out_and_the_file_imports(
+    league: League,
+) -> None:
+    # Leaving the league takes a claim away; the admin can still leave one behind.
+    league.memberships.filter(user__username="ben").delete()
+    text = dumps(export_league(league))
+    assert json.loads(text)["claims"] == [{"player": "Asha", "user": "asha"}]
+    wipe()
+
+    imported = import_league(text, keep_members=True).league
+
+    assert list(imported.claims.values_list("user__username", flat=True)) == ["asha"]
