@@ -319,10 +319,6 @@ class Fill:
     entries: int = 0
 
 
-WINNING = ("declared", "default_win")
-DROPS = ("first_drop", "middle_drop", "declare_timeout")
-
-
 def fill_league(
     tables: dict[str, Table],
     flush,
@@ -341,6 +337,7 @@ def fill_league(
     """Rows for a league's sessions; returns the counts and, per session, (session
     id, players, rounds) to pick a typical one from."""
     from games.rules.totals import session_state
+    from games.services.results import one_hand, seat_results
 
     done = Fill()
     typical: list[tuple] = []
@@ -391,27 +388,22 @@ def fill_league(
             played_on=played_on,
             closed_at=ended if closed else None,
         )
+        # The seat results as services.results works them out (the standings read these).
+        results = seat_results(
+            state,
+            (
+                one_hand(names[(number + i) % size], hand.outcome, hand.score)
+                for number, played in enumerate(chosen)
+                for i, hand in enumerate(played.hands)
+            ),
+        )
         seat_of = {}
-        best, worst = (max, min) if state.net else (min, max)
         for position, (pk, name) in enumerate(zip(players, names, strict=True), start=1):
-            mine = [row[name] for row in scores]
-            hands = [
-                played.hands[(position - 1 - number) % size] for number, played in enumerate(chosen)
-            ]
-            # The seat results as services.results stores them (the standings read these).
             seat_of[name] = seat_table.add(
                 session_id=session_id,
                 player_id=pk,
                 position=position,
-                total=state.totals[name],
-                place=state.place(name),
-                won=state.finished and name in state.winners,
-                rounds_played=len(mine),
-                rounds_won=sum(h.outcome in WINNING for h in hands),
-                drops=sum(h.outcome in DROPS for h in hands),
-                points=sum(mine),
-                best_round=best(mine),
-                worst_round=worst(mine),
+                **vars(results[name]),
             )
         for number, played in enumerate(chosen, start=1):
             turn = (number - 1) % size

@@ -146,6 +146,34 @@ def claimed_player(league: League, user: AbstractBaseUser) -> Player | None:
     return claim.player if claim else None
 
 
+def claimed_in_file(league: League, user: AbstractBaseUser) -> Player | None:
+    """The player an imported league file says ``user`` claimed ("this is me") in
+    ``league``, while nobody has claimed that player here: the import made no claim
+    for someone else (issue 9), so the member makes it again with one tap. The caller
+    checked that ``user`` claims nobody in the league yet."""
+    if not user.is_authenticated:
+        return None
+    username = user.get_username().lower()  # listed as the file wrote it; accounts ignore case
+    name = next(
+        (
+            item["claimed"]
+            for item in league.imported_members
+            if isinstance(item, dict)
+            and str(item.get("username", "")).lower() == username
+            and isinstance(item.get("claimed"), str)
+        ),
+        None,
+    )
+    if name is None:
+        return None
+    return (
+        Player.objects.filter(seats__session__league=league, name=name)
+        .exclude(claims__league=league)
+        .order_by("pk")
+        .first()
+    )
+
+
 def my_players(user: AbstractBaseUser) -> QuerySet[PlayerClaim]:
     """Every player name ``user`` claimed, with its league: "My player page" links."""
     if not user.is_authenticated:

@@ -163,26 +163,32 @@ class Invitable:
     username: str
     role: str  # the role the file gave them: what the invitation offers first
     has_account: bool  # an account by that username exists here (add_member needs one)
+    claimed: str | None = None  # the player they said "this is me" of in the file
 
 
 def invitable(league: League) -> list[Invitable]:
     """The members the league's imported file listed who are not members yet: its
     owners may add them with the usual form (an import adds nobody, issue 9)."""
     listed = [
-        (item["username"], item.get("role", Role.VIEWER))
+        (item["username"], item.get("role", Role.VIEWER), item.get("claimed"))
         for item in league.imported_members
         if isinstance(item, dict) and isinstance(item.get("username"), str)
     ]
     if not listed:
         return []
     # Compared as add_member finds users: ignoring case.
-    wanted = {username.lower() for username, _ in listed}
+    wanted = {username.lower() for username, _, _ in listed}
     users = get_user_model().objects.annotate(key=Lower("username")).filter(key__in=wanted)
     accounts = set(users.values_list("key", flat=True))
     joined = set(users.filter(memberships__league=league).values_list("key", flat=True))
     return [
-        Invitable(username, role if role in Role.values else Role.VIEWER, key in accounts)
-        for username, role in listed
+        Invitable(
+            username,
+            role if role in Role.values else Role.VIEWER,
+            key in accounts,
+            claimed if isinstance(claimed, str) else None,
+        )
+        for username, role, claimed in listed
         if (key := username.lower()) not in joined
     ]
 

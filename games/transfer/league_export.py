@@ -15,6 +15,7 @@ from games.models import (
     GameSession,
     HandEntry,
     League,
+    PlayerClaim,
     Rejoin,
     Round,
     Seat,
@@ -24,8 +25,9 @@ from games.transfer.league_file import FORMAT, VERSION
 
 def export_league(league: League, *, share_tokens: bool = True) -> dict[str, Any]:
     """Everything `import_league` needs to restore the league: its rules, members,
-    players, and every session with its seats, rounds and hands, sessions in the
-    order they are rated (the day played, then as created). Figures are included so
+    players and who claimed which ("this is me"), and every session with its seats,
+    rounds and hands and the session it is the rematch of, sessions in the order they
+    are rated (the day played, then as created). Figures are included so
     the file reads on its own; the import re-scores and checks them.
 
     Without ``share_tokens`` (a member who is not shown the share links) each
@@ -57,6 +59,18 @@ def export_league(league: League, *, share_tokens: bool = True) -> dict[str, Any
     )
     players = {seat.player_id: seat.player for s in sessions for seat in s.seats.all()}
     members = league.memberships.select_related("user").order_by("user__username", "pk")
+    # A session is named by its number in the file (from 1): ids mean nothing elsewhere.
+    number_of = {session.pk: number for number, session in enumerate(sessions, start=1)}
+    # Only claims of players the file holds (one with no seat in the league's sessions
+    # shows on no page of it) by its members (the import refuses any other; leaving
+    # the league takes a claim away, but the admin could make one).
+    claims = (
+        PlayerClaim.objects.filter(
+            league=league, player__in=list(players), user__memberships__league=league
+        )
+        .select_related("player", "user")
+        .order_by("player__name", "pk")
+    )
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -73,11 +87,16 @@ def export_league(league: League, *, share_tokens: bool = True) -> dict[str, Any
             {"name": player.name, "user": _username(player.user)}
             for player in sorted(players.values(), key=lambda player: player.name.lower())
         ],
-        "sessions": [_export_session(session, share_tokens) for session in sessions],
+        "claims": [
+            {"player": claim.player.name, "user": claim.user.get_username()} for claim in claims
+        ],
+        "sessions": [_export_session(session, share_tokens, number_of) for session in sessions],
     }
 
 
-def _export_session(session: GameSession, share_tokens: bool) -> dict[str, Any]:
+def _export_session(
+    session: GameSession, share_tokens: bool, number_of: Mapping[int, int]
+) -> dict[str, Any]:
     return {
         "name": session.name,
         "preset": session.preset,
@@ -91,6 +110,8 @@ def _export_session(session: GameSession, share_tokens: bool) -> dict[str, Any]:
         "share_token": session.share_token if share_tokens else None,
         "created_by": _username(session.created_by),
         "first_dealer": session.first_dealer.player.name if session.first_dealer else None,
+        # None too for a rematch of a session the admin moved to another league.
+        "rematch_of": number_of.get(session.rematch_of_id),
         "seats": [
             {"player": seat.player.name, "position": seat.position} for seat in session.seats.all()
         ],

@@ -1,8 +1,8 @@
 """Importing a league file: every value checked and every round re-scored by the rules
 service before anything is written, then one transaction of bulk writes, so a league
 is restored completely or not at all. An import acts on nobody but the importer (its
-members are listed for the owner to invite, share tokens are always new, round
-authors are kept as text).
+members and their "this is me" claims are listed for the owner to invite, share
+tokens are always new, round authors are kept as text).
 """
 
 from __future__ import annotations
@@ -26,12 +26,12 @@ from django.utils.dateparse import parse_datetime
 
 from games.models import (
     CARD_CODES,
-    WINNING_OUTCOMES,
     GameSession,
     HandEntry,
     League,
     Membership,
     Player,
+    PlayerClaim,
     Rejoin,
     Round,
     Seat,
@@ -39,7 +39,6 @@ from games.models import (
 )
 from games.names import clean_name
 from games.rules import (
-    DROP_OUTCOMES,
     PlayerHand,
     PlayerResult,
     RulesError,
@@ -51,9 +50,10 @@ from games.rules import (
 from games.rules.rulesets import as_stored_before_exact_texts
 from games.rules.totals import session_state
 from games.services import ratings, standing_months
+from games.services.results import SeatResult, one_hand, seat_results
 from games.services.rounds import breakdown_of
 from games.services.sessions import name_key
-from games.transfer.league_file import FORMAT, READABLE, VERSION
+from games.transfer.league_file import EXACT_TEXTS, FORMAT, READABLE
 
 
 class ImportRefused(Exception):
@@ -98,12 +98,14 @@ def import_league(
     league of which ``owner`` (the user importing, if any) is the only member.
 
     A file may not act on anyone else (issue 9): its members are not added but kept
-    on the league for the owner to invite (``Imported.invitable``); its share links
+    on the league for the owner to invite (``Imported.invitable``), each with the
+    player they claimed ("this is me"), which they make again with one tap once they
+    are members (the importer's own claim is made at once); its share links
     are never used (every session gets a new one); the authors of its rounds are
     kept as text, linked to no account; its players are linked to no account. Only
     an administrator's ``keep_members`` (``manage.py import_league --keep-members``)
     adds the file's members, creating the accounts missing here with no usable
-    password, and links players to the accounts it created.
+    password, makes their claims again, and links players to the accounts it created.
 
     Raises ImportRefused, writing nothing, for a file that is not JSON or not this
     format and version, a slug already in use, a name that is not printable text, a
@@ -175,21 +177,6 @@ class _RoundPlan:
 
 
 @dataclass(frozen=True)
-class _SeatResult:
-    """A seat's result as `services._store_results` stores it after a round."""
-
-    total: int
-    place: int
-    won: bool
-    rounds_played: int
-    rounds_won: int
-    drops: int
-    points: int
-    best_round: int | None
-    worst_round: int | None
-
-
-@dataclass(frozen=True)
 class _SessionPlan:
     columns: dict[str, Any]  # GameSession fields, as the models take them
     created_at: datetime.datetime | None
@@ -197,7 +184,8 @@ class _SessionPlan:
     first_dealer: str | None
     rejoins: tuple[tuple[str, int], ...]  # (player, after round)
     rounds: tuple[_RoundPlan, ...]
-    results: dict[str, _SeatResult]  # by player
+    results: dict[str, SeatResult]  # by player
+    rematch_of: int | None  # the number (from 1) in the file of the session it follows
 
 
 @dataclass(frozen=True)
@@ -209,6 +197,7 @@ class _LeaguePlan:
     members: dict[str, str]  # username → role
     players: dict[str, str | None]  # name → username of the user it belongs to
     sessions: tuple[_SessionPlan, ...]
+    claims: dict[str, str]  # username → the player they said "this is me" of
 
 
 def _plan(data: object) -> _LeaguePlan:
@@ -224,7 +213,7 @@ def _plan(data: object) -> _LeaguePlan:
         )
     # Written before issue 14: its rules are the presets of then (its sessions were
     # scored under them, and its league keeps its house rules as they were).
-    earlier = version < VERSION
+    earlier = version < EXACT_TEXTS
     league = _league_columns(_object(doc.get("league"), '"league"'), earlier)
     members = _members(_list(doc, "members", "The file"))
     players = _players(_list(doc, "players", "The file"))
@@ -232,7 +221,10 @@ def _plan(data: object) -> _LeaguePlan:
         _session_plan(_object(item, f"Session {index}"), index, players, earlier)
         for index, item in enumerate(_list(doc, "sessions", "The file"), start=1)
     )
-    return _LeaguePlan(league, members, players, sessions)
+    _check_rematches(sessions)
+    # Before version 3 a file has no claims.
+    claims = _claims(_get(doc, "claims", list, "The file", optional=True) or [], players, members)
+    return _LeaguePlan(league, members, players, sessions, claims)
 
 
 def _league_columns(data: Mapping[str, Any], earlier: bool = False) -> dict[str, Any]:
@@ -289,6 +281,48 @@ def _players(items: list) -> dict[str, str | None]:
     return players
 
 
+def _claims(items: list, players: Mapping[str, Any], members: Mapping[str, str]) -> dict[str, str]:
+    """Who said "this is me" of which player: a member of the file, one player each,
+    and a player of the file, one member each (as PlayerClaim's constraints hold)."""
+    claims: dict[str, str] = {}
+    for index, item in enumerate(items, start=1):
+        where = f"Claim {index}"
+        claim = _object(item, where)
+        name = _name_ref(claim, "player", where)
+        username = _get(claim, "user", str, where)
+        if name not in players:
+            raise ImportRefused(f"{where}: {name!r:.40} is not in the players list.")
+        if username not in members:
+            raise ImportRefused(
+                f"{where}: {username!r:.40} claims {name}, but is not in the members list."
+            )
+        if username in claims:
+            raise ImportRefused(f"{where}: {username} claims two players.")
+        if name in claims.values():
+            raise ImportRefused(f"{where}: {name} is claimed twice.")
+        claims[username] = name
+    return claims
+
+
+def _check_rematches(sessions: tuple[_SessionPlan, ...]) -> None:
+    """Each "rematch_of" names another session of the file, and no session has two
+    rematches (a second tap on Rematch finds the first)."""
+    followed: set[int] = set()
+    for index, planned in enumerate(sessions, start=1):
+        original = planned.rematch_of
+        if original is None:
+            continue
+        where = f"Session {index}"
+        if not 1 <= original <= len(sessions) or original == index:
+            raise ImportRefused(
+                f'{where}: "rematch_of" must be the number of another session of the file '
+                f"(1 to {len(sessions)}), not {original}."
+            )
+        if original in followed:
+            raise ImportRefused(f"{where}: session {original} already has a rematch.")
+        followed.add(original)
+
+
 def _session_plan(
     data: Mapping[str, Any], index: int, players: Mapping, earlier: bool = False
 ) -> _SessionPlan:
@@ -327,8 +361,11 @@ def _session_plan(
     _check_sums(rounds, where, path)
     results, finished = _replay(ruleset, columns, seats, first_dealer, rejoins, rounds, where)
     columns["status"] = GameSession.Status.FINISHED if finished else GameSession.Status.ACTIVE
+    rematch_of = _get(data, "rematch_of", int, where, optional=True)
     # In field order: every local is named for its field.
-    return _SessionPlan(columns, created_at, seats, first_dealer, rejoins, rounds, results)
+    return _SessionPlan(
+        columns, created_at, seats, first_dealer, rejoins, rounds, results, rematch_of
+    )
 
 
 def _session_label(index: int, name: str, played_on: datetime.date) -> str:
@@ -498,11 +535,12 @@ def _replay(
     rejoins: tuple[tuple[str, int], ...],
     rounds: tuple[_RoundPlan, ...],
     where: str,
-) -> tuple[dict[str, _SeatResult], bool]:
+) -> tuple[dict[str, SeatResult], bool]:
     """The session replayed by the rules service as `services.refresh_session` does
-    after a round is saved: each seat's result, and whether it is finished. Computed
-    here, from the plan, so that a league of thousands of sessions is written in a
-    few bulk inserts rather than refreshed session by session."""
+    after a round is saved: each seat's result (by `seat_results`, as a save stores
+    it), and whether it is finished. Computed here, from the plan, so that a league
+    of thousands of sessions is written in a few bulk inserts rather than refreshed
+    session by session."""
     names = [name for name, _ in seats]
     scores = [{entry.player: entry.result.score for entry in r.entries} for r in rounds]
     try:
@@ -518,23 +556,12 @@ def _replay(
         )
     except RulesError as error:
         raise ImportRefused(f"{where}: the session does not replay: {error.message}.") from None
-    best, worst = (max, min) if state.net else (min, max)
-    results = {}
-    for name in names:
-        hands = [entry.result for r in rounds for entry in r.entries if entry.player == name]
-        mine = [hand.score for hand in hands]
-        results[name] = _SeatResult(
-            total=state.totals[name],
-            place=state.place(name),
-            won=state.finished and name in state.winners,
-            rounds_played=len(hands),
-            rounds_won=sum(hand.outcome in WINNING_OUTCOMES for hand in hands),
-            drops=sum(hand.outcome in DROP_OUTCOMES for hand in hands),
-            points=sum(mine),
-            best_round=best(mine) if mine else None,
-            worst_round=worst(mine) if mine else None,
-        )
-    return results, state.finished
+    hands = (
+        one_hand(entry.player, entry.result.outcome, entry.result.score)
+        for r in rounds
+        for entry in r.entries
+    )
+    return seat_results(state, hands), state.finished
 
 
 # --- Reading values of the file ------------------------------------------------------------
@@ -759,16 +786,28 @@ def _write(plan: _LeaguePlan, owner: AbstractBaseUser | None, keep_members: bool
     if keep_members:
         users, new_users = _users(plan.members)
         roles = {users[username].pk: role for username, role in plan.members.items()}
+        member_ids = {username: users[username].pk for username in plan.members}
+    else:
+        member_ids = {owner.get_username(): owner.pk} if owner is not None else {}
     invitable = () if keep_members else _invitable(plan.members, owner)
     if owner is not None:
         roles[owner.pk] = Membership.Role.OWNER
     league = League.objects.create(
-        **plan.league, imported_members=[{"username": u, "role": r} for u, r in invitable]
+        **plan.league,
+        imported_members=[_listed(u, r, plan.claims.get(u)) for u, r in invitable],
     )
     Membership.objects.bulk_create(
         Membership(league=league, user_id=user, role=role) for user, role in roles.items()
     )
     players = _player_rows(plan.players, new_users)
+    # A claim is its member's own word: made again for a member of the new league (the
+    # importer; every member with --keep-members), listed with the others otherwise, for
+    # them to make again once they are members (leagues.claimed_in_file).
+    PlayerClaim.objects.bulk_create(
+        PlayerClaim(league=league, player=players[name], user_id=member_ids[username])
+        for username, name in plan.claims.items()
+        if username in member_ids
+    )
     sessions = GameSession.objects.bulk_create(
         (
             GameSession(league=league, created_by=owner, **planned.columns)
@@ -795,12 +834,15 @@ def _write(plan: _LeaguePlan, owner: AbstractBaseUser | None, keep_members: bool
         return None if name is None else seat_of[session.pk, players[name].pk]
 
     # auto_now_add gave every session the time of the import: the file's, where it
-    # has one; and the first dealer, now that the seats exist.
+    # has one; and the first dealer, now that the seats exist, and the session each
+    # is the rematch of, now that they all do.
     for session, planned in zip(sessions, plan.sessions, strict=True):
         session.created_at = planned.created_at or session.created_at
         session.first_dealer = seat(session, planned.first_dealer)
+        if planned.rematch_of is not None:
+            session.rematch_of = sessions[planned.rematch_of - 1]
     GameSession.objects.bulk_update(
-        sessions, ["created_at", "first_dealer"], batch_size=_INSERT_BATCH
+        sessions, ["created_at", "first_dealer", "rematch_of"], batch_size=_INSERT_BATCH
     )
     rounds = Round.objects.bulk_create(
         (
@@ -834,6 +876,11 @@ def _write(plan: _LeaguePlan, owner: AbstractBaseUser | None, keep_members: bool
     standing_months.rebuild([league.pk])
     ratings.replay(league.pk)
     return Imported(league, invitable)
+
+
+def _listed(username: str, role: str, claimed: str | None) -> dict[str, str]:
+    """A member of the file not added, as League.imported_members lists them."""
+    return {"username": username, "role": role, **({"claimed": claimed} if claimed else {})}
 
 
 def _invitable(

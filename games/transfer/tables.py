@@ -10,6 +10,7 @@ import datetime
 import io
 from dataclasses import dataclass
 
+from django.utils import timezone
 from openpyxl import Workbook
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Font
@@ -19,6 +20,7 @@ from games.models import (
     GameSession,
     HandEntry,
     League,
+    RoundChange,
 )
 from games.names import xml_text
 from games.queries import standings
@@ -28,7 +30,9 @@ from games.rules import (
 )
 from games.services.scoreboard import load_scoreboard
 
-Value = str | int | float | None
+# A moment is written in the site's time zone (settings.TIME_ZONE), without it: what
+# a spreadsheet takes as a date and time.
+Value = str | int | float | datetime.datetime | None
 
 
 @dataclass(frozen=True)
@@ -41,10 +45,24 @@ class Table:
     rows: tuple[tuple[Value, ...], ...]
 
 
+# A round's own columns, in this order: who entered it and when, and its edits, from
+# the audit trail (RoundChange).
+ROUND_COLUMNS = (
+    "Round",
+    "Dealer",
+    "Cut joker",
+    "Entered by",
+    "Entered at",
+    "Edits",
+    "Last edited by",
+    "Last edited at",
+)
 # Per player and round, in this order, after the round's own columns.
 PLAYER_COLUMNS = (
     "outcome",
+    "on the deal",
     "groups",
+    "declaration",
     "hand points",
     "value points",
     "claims",
@@ -54,24 +72,86 @@ PLAYER_COLUMNS = (
 
 
 def session_history(session: GameSession) -> Table:
-    """A session's rounds, one row each: number, dealer and cut joker, then for every
-    seat the player's outcome, groups in card notation and stored figures, and the
-    running total as the rules service replays it."""
+    """A session's rounds, one row each: number, dealer and cut joker, who entered it
+    and when, how often it was edited and last by whom and when; then for every seat
+    the player's outcome, groups in card notation, declaration and stored figures,
+    and the running total as the rules service replays it."""
     board = load_scoreboard(session)
-    header = ["Round", "Dealer", "Cut joker"]
+    header = list(ROUND_COLUMNS)
     for seat in board.seats:
         header += [f"{seat.player.name}: {column}" for column in PLAYER_COLUMNS]
     hands: dict[int, dict[int, HandEntry]] = {}
     for entry in HandEntry.objects.filter(round__session=session):
         hands.setdefault(entry.round_id, {})[entry.player_id] = entry
+    authors = dict(_authors(session))
+    trails = _trails(session)
     rows = []
     for row in board.rows:
         entries = hands.get(row.round.pk, {})
         cells: list[Value] = [row.round.number, row.dealer, row.round.cut_joker]
+        cells += trails.get(row.round.pk, _Trail()).cells(authors.get(row.round.pk))
         for seat, cell in zip(board.seats, row.cells, strict=True):
             cells += _entry_cells(entries.get(seat.player_id), cell.total)
         rows.append(tuple(cells))
     return Table(title=str(session), sheet="Rounds", header=tuple(header), rows=tuple(rows))
+
+
+def _authors(session: GameSession):
+    """(round id, who entered it as the round page names them): the last to save it."""
+    for played in session.rounds.select_related("entered_by").only(
+        "pk", "entered_by__username", "entered_by_name"
+    ):
+        yield played.pk, played.author or None
+
+
+@dataclass
+class _Trail:
+    """A round's audit trail as the history export shows it."""
+
+    entered_by: str | None = None
+    entered_at: datetime.datetime | None = None
+    edits: int = 0
+    edited_by: str | None = None
+    edited_at: datetime.datetime | None = None
+    known: bool = False  # the trail has the round's creation (not an imported round)
+
+    def cells(self, author: str | None) -> list[Value]:
+        # A round with no creation in the trail (imported, or added in the admin): its
+        # author as the round names them, and no time rather than a wrong one.
+        return [
+            self.entered_by if self.known else author,
+            _local(self.entered_at),
+            self.edits,
+            self.edited_by,
+            _local(self.edited_at),
+        ]
+
+
+def _trails(session: GameSession) -> dict[int, _Trail]:
+    """Each round's creation and edits, from the audit trail, in one query."""
+    trails: dict[int, _Trail] = {}
+    changes = (
+        RoundChange.objects.filter(session=session, round__isnull=False)
+        .select_related("changed_by")
+        .order_by("changed_at", "pk")
+    )
+    for change in changes:
+        trail = trails.setdefault(change.round_id, _Trail())
+        who = change.changed_by.get_username() if change.changed_by else None
+        if change.action == RoundChange.Action.CREATED:
+            trail.entered_by, trail.entered_at, trail.known = who, change.changed_at, True
+        elif change.action == RoundChange.Action.EDITED:
+            trail.edits += 1
+            trail.edited_by, trail.edited_at = who, change.changed_at
+    return trails
+
+
+def _local(moment: datetime.datetime | None) -> datetime.datetime | None:
+    """A moment in the site's time zone, to the second, without the zone (which XLSX
+    cannot hold)."""
+    if moment is None:
+        return None
+    return timezone.localtime(moment).replace(tzinfo=None, microsecond=0)
 
 
 def _entry_cells(entry: HandEntry | None, total: int) -> list[Value]:
@@ -79,7 +159,9 @@ def _entry_cells(entry: HandEntry | None, total: int) -> list[Value]:
         return [None] * (len(PLAYER_COLUMNS) - 1) + [total]
     return [
         entry.get_outcome_display(),
+        "yes" if entry.on_deal else None,
         groups_text(entry.groups),
+        entry.declaration.replace("_", " ") or None,
         entry.hand_points,
         entry.value_points,
         entry.claims,
@@ -165,6 +247,8 @@ def _csv_cell(value: Value) -> str | int:
         return ""
     if isinstance(value, float):
         return f"{value:.2f}"
+    if isinstance(value, datetime.datetime):
+        return value.isoformat(sep=" ")
     if isinstance(value, str) and value.startswith(_FORMULA_START):
         return "'" + value
     return value
@@ -186,6 +270,8 @@ def to_xlsx(table: Table) -> bytes:
         for cell in row:
             if isinstance(cell.value, float):
                 cell.number_format = "0.00"
+            elif isinstance(cell.value, datetime.datetime):
+                cell.number_format = "yyyy-mm-dd hh:mm:ss"
             elif isinstance(cell.value, str) and cell.data_type == "f":
                 cell.data_type = "s"  # text that looks like a formula stays text
     for number, heading in enumerate(table.header, start=1):

@@ -31,7 +31,7 @@ from games.access import (
 from games.forms.leagues import InviteForm, LeagueForm, MemberForm, RoleForm
 from games.http import FORM_ERRORS
 from games.models import League, Membership
-from games.queries.players import claimed_player
+from games.queries.players import claimed_in_file, claimed_player
 from games.rules import PRESETS, RulesError
 from games.services.leagues import (
     RANK,
@@ -138,6 +138,8 @@ def league_detail(request: HttpRequest, slug: str) -> TemplateResponse:
         "invite_form": InviteForm(),
         "my_player": claimed_player(league, request.user),
     }
+    if context["my_player"] is None:
+        context["file_claim"] = claimed_in_file(league, request.user)
     return TemplateResponse(request, "leagues/detail.html", context)
 
 

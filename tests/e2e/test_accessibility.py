@@ -13,6 +13,7 @@ to tests/e2e/screenshots/ for a person to look at.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from decimal import Decimal
 
@@ -26,6 +27,8 @@ from games.models import GameSession, League, Membership, Player
 from games.services.leagues import claim_player, create_invite, join_by_invite, revoke_invite
 from games.services.sessions import create_session, rematch
 from games.services.table import claim_seat, open_table, write_hand
+from games.transfer.league_export import export_league
+from games.transfer.league_import import import_league
 from tests.support.builders import play, pool_with_chen_out
 from tests.support.club import build_club
 from tests.support.hands import SHOWN_8S, WIN_8S, WIN_13
@@ -572,6 +575,33 @@ def rematch_started(page: Page) -> None:
     expect(page.get_by_role("link", name="Go to the rematch")).to_be_visible()
 
 
+def moved_league(owner: User) -> League:
+    """The Friday club in which Ben said "this is me", exported and imported again as
+    another league by its owner: Ben is listed, not added, with his claim."""
+    league = a_league(owner)
+    claim_player(league, Player.objects.get(name="Ben"), User.objects.get(username="ben"))
+    data = export_league(league)
+    data["league"]["slug"] = "friday-moved"
+    return import_league(json.dumps(data), owner=owner).league
+
+
+def league_imported(page: Page) -> None:
+    """The owner's page of an imported league: the file's members, with their claims."""
+    league = moved_league(sign_in(page, "asha"))
+    page.goto(f"/leagues/{league.slug}/")
+    expect(page.locator('[data-invitable="ben"]')).to_contain_text("this is me")
+
+
+def league_file_claim(page: Page) -> None:
+    """Ben, added to the imported league, is offered his claim back."""
+    league = moved_league(User.objects.create_user("asha", password=PASSWORD))
+    User.objects.get(username="ben").delete()  # sign_in makes him again, signed in
+    ben = sign_in(page, "ben")
+    Membership.objects.create(league=league, user=ben, role=Membership.Role.SCORER)
+    page.goto(f"/leagues/{league.slug}/")
+    expect(page.locator("[data-file-claim]")).to_contain_text("says you are Ben")
+
+
 PAGES: dict[str, Callable[[Page], None]] = {
     "welcome": welcome,
     "sign-in": sign_in_page,
@@ -621,6 +651,8 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "invite-gone": invite_gone,
     "player-claimed": player_claimed,
     "rematch-started": rematch_started,
+    "league-imported": league_imported,
+    "league-file-claim": league_file_claim,
 }
 
 # The desktop layout differs from the phone's in a few places only (app.css's two

@@ -25,6 +25,7 @@ from games.models import (
     League,
     Membership,
     Player,
+    PlayerClaim,
     Rating,
     RatingChange,
     Rejoin,
@@ -88,8 +89,9 @@ def rejoin_session(user: User, league: League | None, day: datetime.date) -> Gam
 def build_league(user: User) -> League:
     """A club with everything an export holds: pools (finished, running, one with a
     rejoin), a points session with house rules, stakes and a hand-closed ending, a
-    kodai session with claims, members of every role and a player with an account."""
-    league, _ = build_club(user)
+    kodai session with claims, members of every role and a player with an account, a
+    rematch, and two members who said "this is me"."""
+    league, (january, *_) = build_club(user)
     League.objects.filter(pk=league.pk).update(
         money_per_point=Decimal("0.50"), overrides={"first_drop": 25}
     )
@@ -99,7 +101,9 @@ def build_league(user: User) -> League:
     Membership.objects.create(league=league, user=ben, role=Membership.Role.SCORER)
     Membership.objects.create(league=league, user=chen, role=Membership.Role.VIEWER)
     Player.objects.filter(name="Asha").update(user=user)
-    rejoin_session(user, league, MAR)
+    rematch = rejoin_session(user, league, MAR)
+    # As services.sessions.rematch links them (a rematch is the same table again).
+    GameSession.objects.filter(pk=rematch.pk).update(rematch_of=january)
     closed = make_session(
         ben, name="Points night", league=league, overrides={"first_drop": 25}, first_dealer=2
     )
@@ -115,6 +119,8 @@ def build_league(user: User) -> League:
     GameSession.objects.filter(pk=kodai.pk).update(played_on=APR)
     kodai.refresh_from_db()
     play(kodai, *KODAI_ROUND, chen)
+    PlayerClaim.objects.create(league=league, player=Player.objects.get(name="Asha"), user=user)
+    PlayerClaim.objects.create(league=league, player=Player.objects.get(name="Ben"), user=ben)
     return league
 
 
@@ -137,6 +143,11 @@ def snapshot(league: League) -> dict:
             for p in Player.objects.filter(seats__session__league=league).distinct()
         ),
         "sessions": [session_snapshot(session) for session in sessions],
+        "rematches": [index.get(session.rematch_of_id) for session in sessions],
+        "claims": sorted(
+            (claim.player.name, claim.user.username)
+            for claim in league.claims.select_related("player", "user")
+        ),
         "standings": standings_snapshot(league),
         "february": standings_snapshot(league, date_from=FEB, date_to=FEB),
         "ratings": sorted(
@@ -241,7 +252,18 @@ def wipe() -> None:
 
 
 def counts() -> tuple[int, ...]:
-    models = (User, Player, League, Membership, GameSession, Seat, Round, HandEntry, Rejoin)
+    models = (
+        User,
+        Player,
+        League,
+        Membership,
+        GameSession,
+        Seat,
+        Round,
+        HandEntry,
+        Rejoin,
+        PlayerClaim,
+    )
     return tuple(model.objects.count() for model in models)
 
 

@@ -50,7 +50,7 @@ def test_json_export_holds_the_league_its_sessions_rounds_and_hands(
     today = timezone.localdate().isoformat()
     assert response["Content-Disposition"] == f'attachment; filename="club-{today}.json"'
     data = json.loads(response.content)
-    assert (data["format"], data["version"]) == ("scorekeeper-league", 2)
+    assert (data["format"], data["version"]) == ("scorekeeper-league", 3)
     assert data["league"] == {
         "name": "Friday club",
         "slug": "club",
@@ -68,7 +68,10 @@ def test_json_export_holds_the_league_its_sessions_rounds_and_hands(
         {"name": "Ben", "user": None},
         {"name": "Chen", "user": None},
     ]
+    assert data["claims"] == [{"player": "Asha", "user": "asha"}, {"player": "Ben", "user": "ben"}]
     sessions = data["sessions"]
+    # A rematch names the session it followed by its number in the file.
+    assert [s["rematch_of"] for s in sessions] == [None, None, None, 1, None, None]
     assert [s["played_on"] for s in sessions] == [
         "2024-01-05",
         "2024-02-10",

@@ -40,13 +40,16 @@ pytestmark = pytest.mark.django_db
 
 def test_import_restores_the_league_exactly_into_an_empty_database(league: League) -> None:
     before = snapshot(league)
-    # What is compared covers what matters: ratings, a rejoin, a hand-closed session.
+    # What is compared covers what matters: ratings, a rejoin, a hand-closed session,
+    # a rematch and the members' "this is me".
     assert before["rating_changes"] and before["sessions"][3]["rejoins"] == [("Ben", 2)]
+    assert before["rematches"][3] == 0
+    assert before["claims"] == [("Asha", "asha"), ("Ben", "ben")]
     statuses = [session["columns"][4] for session in before["sessions"]]
     assert statuses == ["finished", "finished", "active", "finished", "finished", "active"]
     text = dumps(export_league(league))
     wipe()
-    assert counts() == (0,) * 9
+    assert counts() == (0,) * 10
 
     imported = import_league(text, keep_members=True).league
 
@@ -102,7 +105,12 @@ def test_the_importing_user_becomes_the_only_owner(
     league = imported.league
     assert dict(league.memberships.values_list("user__username", "role")) == {importer: "owner"}
     assert list(imported.invitable) == invitable
-    assert league.imported_members == [{"username": u, "role": r} for u, r in invitable]
+    # Each with the player they said "this is me" of: theirs to make again.
+    claimed = {"asha": {"claimed": "Asha"}, "ben": {"claimed": "Ben"}}
+    assert league.imported_members == [
+        {"username": u, "role": r, **claimed.get(u, {})} for u, r in invitable
+    ]
+    assert not league.claims.exists()
 
 
 def test_an_import_checks_and_writes_with_the_cycle_collector_paused(
@@ -178,7 +186,7 @@ def test_a_league_imported_again_under_another_slug_is_a_copy_with_its_own_links
         (b'{"format": "scorekeeper-league", "version": NaN}', "not valid JSON"),
         (b"[]", "must be a JSON object"),
         (b'{"version": 1}', 'no "format"'),
-        (b'{"format": "scorekeeper-league", "version": 3}', "version 3"),
+        (b'{"format": "scorekeeper-league", "version": 4}', "version 4"),
         (b'{"format": "scorekeeper-league", "version": "1"}', "version '1'"),
         (b'{"format": "scorekeeper-league", "version": 1}', '"league" must be a JSON object'),
     ],
@@ -223,6 +231,15 @@ def test_a_file_that_is_not_a_league_file_is_refused(raw: bytes, message: str) -
         ("sessions.0.rounds.0.entries", [], "does not score"),
         ("sessions.0.rounds.0.entries.0.declaration", "three_pure", "declaration"),
         ("sessions.3.rejoins.0.after_round", 9, "not played"),
+        ("sessions.0.rematch_of", 1, "the number of another session of the file (1 to 6)"),
+        ("sessions.0.rematch_of", 7, "the number of another session"),
+        ("sessions.0.rematch_of", "1", '"rematch_of" must be a whole number'),
+        ("sessions.4.rematch_of", 1, "Session 5: session 1 already has a rematch"),
+        ("claims", {}, '"claims" must be a list'),
+        ("claims.0.player", "Zed", "Claim 1: 'Zed' is not in the players list"),
+        ("claims.0.user", "dev", "'dev' claims Asha, but is not in the members list"),
+        ("claims.1.player", "Asha", "Claim 2: Asha is claimed twice"),
+        ("claims.1.user", "asha", "Claim 2: asha claims two players"),
     ],
 )
 def test_a_file_with_a_bad_value_is_refused_naming_it(
@@ -377,6 +394,11 @@ def test_a_file_of_more_rounds_than_the_page_takes_is_refused_before_scoring(
 def _sessions_times(doc: dict, times: int) -> dict:
     data = copy.deepcopy(doc)
     data["sessions"] = [copy.deepcopy(s) for _ in range(times) for s in doc["sessions"]]
+    # Each copy's rematch follows its own copy's session.
+    size = len(doc["sessions"])
+    for number, session in enumerate(data["sessions"]):
+        if session["rematch_of"] is not None:
+            session["rematch_of"] += number // size * size
     return data
 
 

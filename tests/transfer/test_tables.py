@@ -10,19 +10,24 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from games.models import (
+    GameSession,
     League,
+    RoundChange,
 )
 from games.queries.standings import standings_of
+from games.services.rounds import check_round, round_entry_for_edit, save_round
 from games.services.scoreboard import load_scoreboard
 from games.transfer.tables import STANDINGS_HEADER, groups_text
-from tests.support.builders import expected_totals, make_session, play
+from tests.support.builders import expected_totals, make_session, play, seat_pk
 from tests.support.club import FEB, FIRST, JAN, MAR
 from tests.support.hands import SHOWN_8S, WIN_8S
 from tests.support.league_files import (
     POINTS_ROUNDS,
     points_session,
+    post_file,
     read_csv,
     read_xlsx,
     rejoin_session,
@@ -43,26 +48,39 @@ def test_session_csv_has_a_row_per_round_with_each_players_hand_and_running_tota
         f'attachment; filename="friday-{session.pk}-rounds.csv"'
     )
     header, *rows = read_csv(response.content)
-    assert header[:3] == ["Round", "Dealer", "Cut joker"]
-    assert header[3:10] == [
+    assert header[:8] == [
+        "Round",
+        "Dealer",
+        "Cut joker",
+        "Entered by",
+        "Entered at",
+        "Edits",
+        "Last edited by",
+        "Last edited at",
+    ]
+    assert header[8:17] == [
         "Asha: outcome",
+        "Asha: on the deal",
         "Asha: groups",
+        "Asha: declaration",
         "Asha: hand points",
         "Asha: value points",
         "Asha: claims",
         "Asha: score",
         "Asha: total",
     ]
-    assert header[10] == "Ben: outcome" and header[-1] == "Chen: total"
+    assert header[17] == "Ben: outcome" and header[-1] == "Chen: total"
     assert len(rows) == 2
     state = expected_totals("21-points", ("Asha", "Ben", "Chen"), POINTS_ROUNDS)
     for row, played, line in zip(rows, session.rounds.order_by("number"), state.lines, strict=True):
         assert row[:3] == [str(played.number), played.dealer.player.name, "8S"]
-        for offset, name in zip((3, 10, 17), ("Asha", "Ben", "Chen"), strict=True):
+        for offset, name in zip((8, 17, 26), ("Asha", "Ben", "Chen"), strict=True):
             entry = played.entries.get(player__name=name)
-            assert row[offset : offset + 7] == [
+            assert row[offset : offset + 9] == [
                 entry.get_outcome_display(),
+                "",
                 groups_text(entry.groups),
+                entry.declaration.replace("_", " "),
                 str(entry.hand_points),
                 str(entry.value_points),
                 str(entry.claims),
@@ -70,16 +88,18 @@ def test_session_csv_has_a_row_per_round_with_each_players_hand_and_running_tota
                 str(line.totals[name]),
             ]
     # Round 1 as the rules service scores it (the figures of conftest's hands).
-    assert rows[0][3:10] == [
+    assert rows[0][8:17] == [
         "Declared",
+        "",
         "2H 3H 4H | 5C 6C 7C | 10D JD QD | KS KH KD | 4S 5S 6S | 9H 10H PJ | 3D 3C 8H",
+        "three pure",
         "0",
         "-10",
         "0",
         "122",
         "122",
     ]
-    assert rows[0][17:24] == ["First drop", "", "30", "0", "0", "-30", "-30"]
+    assert rows[0][26:35] == ["First drop", "", "", "", "30", "0", "0", "-30", "-30"]
 
 
 def test_session_xlsx_holds_the_same_figures_as_numbers(scorer: Client, user: User) -> None:
@@ -91,15 +111,19 @@ def test_session_xlsx_holds_the_same_figures_as_numbers(scorer: Client, user: Us
     assert f'filename="friday-{session.pk}-rounds.xlsx"' in response["Content-Disposition"]
     sheet = read_xlsx(response.content, "Rounds")
     csv_rows = read_csv(scorer.get(reverse("games:session_rounds_csv", args=[session.pk])).content)
-    assert sheet.max_row == 3 and sheet.max_column == len(csv_rows[0]) == 3 + 3 * 7
+    assert sheet.max_row == 3 and sheet.max_column == len(csv_rows[0]) == 8 + 3 * 9
     assert [cell.value for cell in sheet[1]] == csv_rows[0]
     assert sheet["A2"].value == 1 and sheet["C2"].value == "8S"
-    assert (sheet["D2"].value, sheet["I2"].value, sheet["J2"].value) == ("Declared", 122, 122)
-    assert (sheet["F2"].value, sheet["G2"].value) == (0, -10)  # hand and value points
+    assert (sheet["D2"].value, sheet["F2"].value) == ("asha", 0)  # entered by, edits
+    # Entered at: a date and time a spreadsheet sorts and formats, as the CSV says it.
+    assert sheet["E2"].value.isoformat(sep=" ") == csv_rows[1][4]
+    assert sheet["E2"].number_format == "yyyy-mm-dd hh:mm:ss"
+    assert (sheet["I2"].value, sheet["P2"].value, sheet["Q2"].value) == ("Declared", 122, 122)
+    assert (sheet["M2"].value, sheet["N2"].value) == (0, -10)  # hand and value points
     # Row 3: Asha's running total after round 2, as the rules service replays it.
     state = expected_totals("21-points", ("Asha", "Ben", "Chen"), POINTS_ROUNDS)
-    assert sheet["J3"].value == state.totals["Asha"]
-    assert sheet["X3"].value == state.totals["Chen"]
+    assert sheet["Q3"].value == state.totals["Asha"]
+    assert sheet["AI3"].value == state.totals["Chen"]
     assert sheet["A2"].font.b is False and sheet["A1"].font.b is True
 
 
@@ -109,10 +133,54 @@ def test_a_player_who_is_out_has_no_hand_but_keeps_their_total(scorer: Client, u
     board = load_scoreboard(session)
     ben = rows[0].index("Ben: outcome")
     # Round 4: Ben went out (again) in round 3, so he has no hand; his total stands.
-    assert rows[4][ben : ben + 6] == ["", "", "", "", "", ""]
-    assert rows[4][ben + 6] == str(board.rows[3].cells[1].total) == rows[3][ben + 6]
+    total = rows[0].index("Ben: total")
+    assert rows[4][ben:total] == [""] * 8
+    assert rows[4][total] == str(board.rows[3].cells[1].total) == rows[3][total]
     # Round 2's total is before the rejoin; the rules service set the total after it.
-    assert rows[2][ben + 6] == str(board.rows[1].cells[1].total)
+    assert rows[2][total] == str(board.rows[1].cells[1].total)
+
+
+def test_each_round_says_who_entered_it_when_and_who_edited_it_last(
+    scorer: Client, user: User
+) -> None:
+    session = points_session(user)
+    first = session.rounds.get(number=1)
+    ben = User.objects.create_user(username="ben", password="x")
+    for editor in (user, ben):  # edited twice: by asha, then by ben
+        played = session.rounds.get(number=1)
+        entry = round_entry_for_edit(played)
+        typed = {seat_pk(session, name): hand for name, hand in POINTS_ROUNDS[0][1].items()}
+        check = check_round(entry, "8S", typed, final=True)
+        save_round(entry, check, editor, version=played.version)
+
+    rows = read_csv(scorer.get(reverse("games:session_rounds_csv", args=[session.pk])).content)
+
+    trail = {
+        (change.action, change.changed_by.username): change.changed_at
+        for change in RoundChange.objects.filter(round=first)
+    }
+    at = timezone.localtime(trail["created", "asha"]).replace(microsecond=0)
+    edited = timezone.localtime(trail["edited", "ben"]).replace(microsecond=0)
+    assert rows[1][3:8] == [
+        "asha",
+        at.replace(tzinfo=None).isoformat(sep=" "),
+        "2",
+        "ben",
+        edited.replace(tzinfo=None).isoformat(sep=" "),
+    ]
+    assert rows[2][3] == "asha" and rows[2][5:8] == ["0", "", ""]
+
+
+def test_an_imported_round_names_its_author_and_no_time_it_does_not_know(
+    moved: dict, stranger: Client
+) -> None:
+    post_file(stranger, moved)
+    session = GameSession.objects.get(name="Points night")
+
+    rows = read_csv(stranger.get(reverse("games:session_rounds_csv", args=[session.pk])).content)
+
+    # Who entered it, as the file says; not when: the import's moment would be wrong.
+    assert rows[1][3:8] == ["ben", "", "0", "", ""]
 
 
 def test_text_that_looks_like_a_formula_stays_text(scorer: Client, user: User) -> None:
@@ -123,11 +191,11 @@ def test_text_that_looks_like_a_formula_stays_text(scorer: Client, user: User) -
         {"=HYPERLINK(1)": ("declared", WIN_8S), "@Ben": ("shown", SHOWN_8S), "Chen": FIRST},
     )
     rows = read_csv(scorer.get(reverse("games:session_rounds_csv", args=[session.pk])).content)
-    assert rows[0][3] == "'=HYPERLINK(1): outcome" and rows[0][10] == "'@Ben: outcome"
+    assert rows[0][8] == "'=HYPERLINK(1): outcome" and rows[0][17] == "'@Ben: outcome"
     sheet = read_xlsx(
         scorer.get(reverse("games:session_rounds_xlsx", args=[session.pk])).content, "Rounds"
     )
-    assert sheet["D1"].value == "=HYPERLINK(1): outcome" and sheet["D1"].data_type == "s"
+    assert sheet["I1"].value == "=HYPERLINK(1): outcome" and sheet["I1"].data_type == "s"
     assert sheet["B2"].value == "=HYPERLINK(1)" and sheet["B2"].data_type == "s"  # the dealer
 
 
