@@ -365,6 +365,8 @@ class Round(models.Model):
     number = models.PositiveIntegerField()
     dealer = _optional_link(Seat, "dealt_rounds")
     cut_joker = models.CharField(max_length=3, choices=CARD_CHOICES)
+    # Who saved the round last: its author until someone edits it (the history,
+    # RoundChange, keeps who entered it and every edit since).
     entered_by = _optional_link(settings.AUTH_USER_MODEL, "entered_rounds")
     # Who entered a round that came from an imported league file, as the file names
     # them: plain text, never linked to an account here (issue 9).
@@ -406,7 +408,8 @@ class Round(models.Model):
 
     @property
     def author(self) -> str:
-        """Who entered the round: their username, or the name an imported file gave."""
+        """Who saved the round last (`entered_by`): their username, or the name an
+        imported file gave."""
         return self.entered_by.get_username() if self.entered_by else self.entered_by_name
 
     def clean(self) -> None:

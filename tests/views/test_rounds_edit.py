@@ -315,3 +315,29 @@ def test_a_delete_without_the_version_it_was_shown_is_refused(scorer: Client, ta
     for body in ({}, {"version": "abc"}, {"version": "9" * 40}):
         assert scorer.post(delete_url(played), body).status_code == 400
     assert Round.objects.filter(pk=played.pk).exists()
+
+
+def test_the_round_page_names_who_entered_it_and_then_who_changed_it_last(
+    scorer: Client, table: GameSession, three_rounds: list[Round], password: str
+) -> None:
+    page = reverse("games:round_detail", args=[table.pk, three_rounds[0].pk])
+    assert "entered by asha" in scorer.get(page).content.decode()
+
+    # Ben, a scorer of the session's league, corrects it.
+    league = League.objects.create(name="Friday Club", slug="friday-club")
+    table.league = league
+    table.save(update_fields=["league"])
+    ben = User.objects.create_user(username="ben", password=password)
+    Membership.objects.create(league=league, user=ben, role=Membership.Role.SCORER)
+    Membership.objects.create(league=league, user=table.created_by, role=Membership.Role.OWNER)
+    corrected = ROUNDS[0][1] | {"Chen": ("middle_drop", "")}
+    ben_client = Client()
+    ben_client.force_login(ben)
+    response = ben_client.post(
+        edit_url(three_rounds[0]), round_data(table, "8S", corrected, version=1)
+    )
+    assert response.status_code == 302
+
+    html = scorer.get(page).content.decode()
+    assert "last changed by ben" in html
+    assert "entered by" not in html
