@@ -95,11 +95,19 @@ class RulesetAdminForm(forms.ModelForm):
         return cleaned
 
 
+class PlayerClaimInline(admin.TabularInline):
+    """Who said "this is me" of the player, league by league."""
+
+    model = PlayerClaim
+    extra = 0
+    raw_id_fields = ["user"]
+
+
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["name", "user", "created_at"]
-    search_fields = ["name", "user__username", "user__email"]
-    raw_id_fields = ["user"]
+    list_display = ["name", "created_at"]
+    search_fields = ["name", "claims__user__username"]
+    inlines = [PlayerClaimInline]
     date_hierarchy = "created_at"
 
 

@@ -93,7 +93,8 @@ class _Named(models.Model):
 
 
 class Player(_Named):
-    """Someone at the table. Most players never sign in, so the user link is optional.
+    """Someone at the table. Most players never sign in; a member who is this player
+    says so per league (PlayerClaim, "this is me").
 
     Names are not unique: each club's "Asha" is its own player, and a name typed
     when seating resolves only among the players the user can already see
@@ -101,13 +102,6 @@ class Player(_Named):
     players. Players that were shared before this rule stay shared."""
 
     name = models.CharField(max_length=60, validators=[validate_name])
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="player",
-    )
     created_at = models.DateTimeField(auto_now_add=True)
 
 
@@ -199,8 +193,8 @@ class PlayerClaim(models.Model):
     """A member saying "this is me" of a player of their league's sessions (issue 15):
     per league, because a Player may play in several clubs, and each club's members
     vouch for their own. One account per player and one player per account in a
-    league. (``Player.user`` is the older, global link a league import sets; claims
-    leave it alone.)"""
+    league. The one link between a player and an account (migration 0012 turned the
+    older, global ``Player.user`` into claims)."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="claims")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claims")

@@ -174,6 +174,11 @@ def claimed_in_file(league: League, user: AbstractBaseUser) -> Player | None:
     )
 
 
+def is_claimed_by(player: Player, user: AbstractBaseUser) -> bool:
+    """Whether ``user`` said "this is me" of ``player`` in some league."""
+    return user.is_authenticated and PlayerClaim.objects.filter(player=player, user=user).exists()
+
+
 def my_players(user: AbstractBaseUser) -> QuerySet[PlayerClaim]:
     """Every player name ``user`` claimed, with its league: "My player page" links."""
     if not user.is_authenticated:

@@ -35,9 +35,7 @@ def export_league(league: League, *, share_tokens: bool = True) -> dict[str, Any
     sessions = list(
         league.sessions.select_related("created_by", "first_dealer__player")
         .prefetch_related(
-            Prefetch(
-                "seats", queryset=Seat.objects.select_related("player__user").order_by("position")
-            ),
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
             Prefetch(
                 "rejoins",
                 queryset=Rejoin.objects.select_related("seat__player").order_by(
@@ -84,7 +82,7 @@ def export_league(league: League, *, share_tokens: bool = True) -> dict[str, Any
         },
         "members": [{"username": m.user.get_username(), "role": m.role} for m in members],
         "players": [
-            {"name": player.name, "user": _username(player.user)}
+            {"name": player.name}
             for player in sorted(players.values(), key=lambda player: player.name.lower())
         ],
         "claims": [

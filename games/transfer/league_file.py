@@ -8,7 +8,8 @@ FORMAT = "scorekeeper-league"
 # 2: a hand may carry "on_deal": true, and the rules are those of issue 14's presets.
 # 3: the league's "claims" ({"player", "user"}: who said "this is me" of which
 # player) and each session's "rematch_of" (the number, from 1, of the session in
-# this file's "sessions" it is the rematch of, or null).
+# this file's "sessions" it is the rematch of, or null). A player is its name alone:
+# a player's "user" of earlier files is read as that member's claim.
 VERSION = 3
 # Versions an import still reads: a version-1 file's rules are read as the presets
 # were before issue 14 (games.rules.rulesets.BEFORE_EXACT_TEXTS), so its rounds score

@@ -105,7 +105,7 @@ def import_league(
     kept as text, linked to no account; its players are linked to no account. Only
     an administrator's ``keep_members`` (``manage.py import_league --keep-members``)
     adds the file's members, creating the accounts missing here with no usable
-    password, makes their claims again, and links players to the accounts it created.
+    password, and makes their claims again.
 
     Raises ImportRefused, writing nothing, for a file that is not JSON or not this
     format and version, a slug already in use, a name that is not printable text, a
@@ -195,7 +195,7 @@ class _LeaguePlan:
 
     league: dict[str, Any]  # League fields
     members: dict[str, str]  # username → role
-    players: dict[str, str | None]  # name → username of the user it belongs to
+    players: dict[str, str | None]  # name → the username a file before claims linked it to
     sessions: tuple[_SessionPlan, ...]
     claims: dict[str, str]  # username → the player they said "this is me" of
 
@@ -224,6 +224,11 @@ def _plan(data: object) -> _LeaguePlan:
     _check_rematches(sessions)
     # Before version 3 a file has no claims.
     claims = _claims(_get(doc, "claims", list, "The file", optional=True) or [], players, members)
+    # Before claims, a player could name its account ("user"): a member's link is their
+    # claim, unless the file claims the player, or has the member claim another, already.
+    for name, username in players.items():
+        if username in members and username not in claims and name not in claims.values():
+            claims[username] = name
     return _LeaguePlan(league, members, players, sessions, claims)
 
 
@@ -782,9 +787,8 @@ def _write(plan: _LeaguePlan, owner: AbstractBaseUser | None, keep_members: bool
     RETURNING), the two databases the app runs on, so rows can refer to each other
     without reading anything back."""
     roles: dict[Any, str] = {}
-    new_users: dict[str, AbstractBaseUser] = {}
     if keep_members:
-        users, new_users = _users(plan.members)
+        users = _users(plan.members)
         roles = {users[username].pk: role for username, role in plan.members.items()}
         member_ids = {username: users[username].pk for username in plan.members}
     else:
@@ -799,7 +803,7 @@ def _write(plan: _LeaguePlan, owner: AbstractBaseUser | None, keep_members: bool
     Membership.objects.bulk_create(
         Membership(league=league, user_id=user, role=role) for user, role in roles.items()
     )
-    players = _player_rows(plan.players, new_users)
+    players = _player_rows(plan.players)
     # A claim is its member's own word: made again for a member of the new league (the
     # importer; every member with --keep-members), listed with the others otherwise, for
     # them to make again once they are members (leagues.claimed_in_file).
@@ -890,10 +894,9 @@ def _invitable(
     return tuple((username, role) for username, role in members.items() if username != mine)
 
 
-def _users(usernames: Iterable[str]) -> tuple[dict[str, AbstractBaseUser], dict[str, Any]]:
+def _users(usernames: Iterable[str]) -> dict[str, AbstractBaseUser]:
     """username → user, matching existing users and creating the others with no
-    usable password (they sign in after a password reset, if ever); and the ones
-    created."""
+    usable password (they sign in after a password reset, if ever)."""
     model = get_user_model()
     field_name = model.USERNAME_FIELD
     wanted = set(usernames)
@@ -904,20 +907,16 @@ def _users(usernames: Iterable[str]) -> tuple[dict[str, AbstractBaseUser], dict[
         username: model.objects.create_user(**{field_name: username}, password=None)
         for username in sorted(wanted - set(users))
     }
-    return users | created, created
+    return users | created
 
 
-def _player_rows(
-    wanted: Mapping[str, str | None], new_users: Mapping[str, AbstractBaseUser]
-) -> dict[str, Player]:
+def _player_rows(wanted: Iterable[str]) -> dict[str, Player]:
     """name → player, every one new: an imported league has its own players, never
     another club's of the same name (issue 9: names are not unique, and matching
-    one would attach a stranger's file to that club's player and reveal it). A
-    player is linked to its user only if the import created that user too
-    (``--keep-members``): an import must not attach an existing account."""
-    created = Player.objects.bulk_create(
-        Player(name=name, user=new_users.get(username or "")) for name, username in wanted.items()
-    )
+    one would attach a stranger's file to that club's player and reveal it). Who is
+    who among the members is said by claims alone."""
+    wanted = list(wanted)
+    created = Player.objects.bulk_create(Player(name=name) for name in wanted)
     return dict(zip(wanted, created, strict=True))
 
 

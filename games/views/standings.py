@@ -20,7 +20,7 @@ from games.access import league_for, member_leagues, visible_sessions
 from games.forms.standings import StandingsFilter
 from games.http import FORM_ERRORS
 from games.models import HandEntry, League, Player, Rating, RatingChange, Seat
-from games.queries.players import claimed_player, player_claims, player_groups
+from games.queries.players import claimed_player, is_claimed_by, player_claims, player_groups
 from games.queries.standings import (
     RatingPoint,
     league_is_net,
@@ -136,8 +136,9 @@ def player_detail(request: HttpRequest, pk: int) -> TemplateResponse:
         .order_by("-session__played_on", "-session_id")
     )
     page = _Counted(seats, SESSIONS_PER_PAGE, results.seats).get_page(request.GET.get("page"))
-    if not page.paginator.count and player.user_id != request.user.pk:
-        # Nothing of theirs this user may see: the id reveals nothing either.
+    if not page.paginator.count and not is_claimed_by(player, request.user):
+        # Nothing of theirs this user may see: the id reveals nothing either. (A
+        # member's own player shows, sessions or not.)
         raise Http404("No such player.")
     rounds = list(
         HandEntry.objects.filter(player=player)

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from games.models import GameSession, League
+from games.models import GameSession, League, PlayerClaim
 from games.rules.rulesets import BEFORE_EXACT_TEXTS
 from tests.support.builders import make_session, play
 from tests.support.hands import PAPLU_ROUND, PAPLU_SCORES, PAPLU_SCORES_BEFORE
@@ -67,3 +67,39 @@ def test_sessions_and_leagues_keep_the_rules_they_were_played_under(user) -> Non
     saved = play(fresh, "8S", PAPLU_ROUND, user)
     assert {e.player.name: e.score for e in saved.entries.all()} == PAPLU_SCORES
     assert fresh.overrides == {}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_players_account_link_becomes_claims_where_they_are_a_member() -> None:
+    before = [("games", "0011_performance_indexes")]
+    executor = MigrationExecutor(connection)
+    latest = executor.loader.graph.leaf_nodes()
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    users = old.get_model("auth", "User")
+    leagues, memberships = old.get_model("games", "League"), old.get_model("games", "Membership")
+    players, seats = old.get_model("games", "Player"), old.get_model("games", "Seat")
+    sessions, claims = old.get_model("games", "GameSession"), old.get_model("games", "PlayerClaim")
+    asha, ben = users.objects.create(username="asha"), users.objects.create(username="ben")
+    club, other, third = (
+        leagues.objects.create(name=name, slug=name) for name in ("club", "other", "third")
+    )
+    memberships.objects.create(league=club, user=asha, role="scorer")
+    memberships.objects.create(league=third, user=asha, role="viewer")
+    memberships.objects.create(league=third, user=ben, role="viewer")
+    linked = players.objects.create(name="Asha", user=asha)
+    stranger = players.objects.create(name="Ben")
+    for league in (club, other, third):
+        session = sessions.objects.create(league=league, preset="21-points", overrides={})
+        seats.objects.create(session=session, player=linked, position=1)
+        seats.objects.create(session=session, player=stranger, position=2)
+    # In the third league Ben already said "this is me" of the linked player.
+    claims.objects.create(league=third, player=linked, user=ben)
+
+    MigrationExecutor(connection).migrate(latest)
+
+    # A claim where she is a member and the player sat; none in "other" (not a member);
+    # the third league's own claim stands.
+    assert sorted(
+        PlayerClaim.objects.values_list("league__slug", "player__name", "user__username")
+    ) == [("club", "Asha", "asha"), ("third", "Asha", "ben")]

@@ -21,6 +21,7 @@ from games.models import (
     League,
     Membership,
     Player,
+    PlayerClaim,
     Preset,
     Round,
     Seat,
@@ -65,13 +66,19 @@ def test_two_clubs_may_each_have_a_player_of_one_name() -> None:
     assert Player.objects.count() == 2
 
 
-def test_player_links_to_at_most_one_user() -> None:
-    user = User.objects.create_user("asha")
-    Player.objects.create(name="Asha", user=user)
+def test_a_league_has_one_claim_per_player_and_one_player_per_account() -> None:
+    user, other = User.objects.create_user("asha"), User.objects.create_user("ben")
+    league = League.objects.create(name="Club", slug="club")
+    asha, again = Player.objects.create(name="Asha"), Player.objects.create(name="Asha 2")
+    PlayerClaim.objects.create(league=league, player=asha, user=user)
 
-    assert user.player.name == "Asha"
     with integrity_error():
-        Player.objects.create(name="Asha again", user=user)
+        PlayerClaim.objects.create(league=league, player=again, user=user)
+    with integrity_error():
+        PlayerClaim.objects.create(league=league, player=asha, user=other)
+    # Another club's members vouch for their own.
+    elsewhere = League.objects.create(name="Other", slug="other")
+    PlayerClaim.objects.create(league=elsewhere, player=asha, user=other)
 
 
 def test_share_tokens_are_long_url_safe_and_distinct() -> None:

@@ -89,8 +89,8 @@ def rejoin_session(user: User, league: League | None, day: datetime.date) -> Gam
 def build_league(user: User) -> League:
     """A club with everything an export holds: pools (finished, running, one with a
     rejoin), a points session with house rules, stakes and a hand-closed ending, a
-    kodai session with claims, members of every role and a player with an account, a
-    rematch, and two members who said "this is me"."""
+    kodai session with claims, members of every role, a rematch, and two members who
+    said "this is me"."""
     league, (january, *_) = build_club(user)
     League.objects.filter(pk=league.pk).update(
         money_per_point=Decimal("0.50"), overrides={"first_drop": 25}
@@ -100,7 +100,6 @@ def build_league(user: User) -> League:
     chen = User.objects.create_user(username="chen", password="x")
     Membership.objects.create(league=league, user=ben, role=Membership.Role.SCORER)
     Membership.objects.create(league=league, user=chen, role=Membership.Role.VIEWER)
-    Player.objects.filter(name="Asha").update(user=user)
     rematch = rejoin_session(user, league, MAR)
     # As services.sessions.rematch links them (a rematch is the same table again).
     GameSession.objects.filter(pk=rematch.pk).update(rematch_of=january)
@@ -139,8 +138,7 @@ def snapshot(league: League) -> dict:
         ),
         "members": sorted((m.user.username, m.role) for m in league.memberships.all()),
         "players": sorted(
-            (p.name, p.user.username if p.user else None)
-            for p in Player.objects.filter(seats__session__league=league).distinct()
+            p.name for p in Player.objects.filter(seats__session__league=league).distinct()
         ),
         "sessions": [session_snapshot(session) for session in sessions],
         "rematches": [index.get(session.rematch_of_id) for session in sessions],

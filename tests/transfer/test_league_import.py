@@ -19,6 +19,7 @@ from games.models import (
     League,
     Membership,
     Player,
+    PlayerClaim,
     Round,
 )
 from games.transfer import league_import as importer
@@ -69,7 +70,7 @@ def test_imported_accounts_exist_but_cannot_sign_in(moved: dict) -> None:
     users = User.objects.order_by("username")
     assert [u.username for u in users] == ["asha", "ben", "chen"]
     assert not any(u.has_usable_password() for u in users)
-    assert Player.objects.get(name="Asha").user == users[0]
+    assert PlayerClaim.objects.get(player__name="Asha").user == users[0]
 
 
 def test_import_matches_users_already_here_but_makes_its_own_players(moved: dict) -> None:
@@ -82,8 +83,8 @@ def test_import_matches_users_already_here_but_makes_its_own_players(moved: dict
     assert User.objects.get(pk=asha.pk).check_password("secret")  # untouched
     assert Player.objects.count() == 4
     assert ben.pk not in set(league.sessions.values_list("seats__player", flat=True))
-    # An account that was already here is not tied to a new player by a file.
-    assert Player.objects.get(name="Asha").user is None
+    # The other club's player of the same name is nobody's by this file.
+    assert not PlayerClaim.objects.filter(player=ben).exists()
 
 
 @pytest.mark.parametrize(

@@ -151,6 +151,29 @@ def test_a_file_before_version_3_imports_without_claims_or_rematches(moved: dict
     assert all("claimed" not in item for item in league.imported_members)
 
 
+def test_a_players_account_in_a_file_before_claims_is_read_as_that_members_claim(
+    moved: dict,
+) -> None:
+    # Before version 3 a player could name its account; claims did not exist.
+    moved["version"] = 2
+    del moved["claims"]
+    for session in moved["sessions"]:
+        del session["rematch_of"]
+    for player in moved["players"]:
+        player["user"] = {"Asha": "asha", "Ben": "ben", "Chen": "nobody"}[player["name"]]
+    owner = User.objects.create_user(username="asha", password="x")
+
+    league = import_league(json.dumps(moved), owner=owner).league
+
+    # The importer's own link is their claim at once; Ben's is offered to him once he
+    # joins; a name that is no member of the file claims nothing.
+    assert list(league.claims.values_list("player__name", "user__username")) == [("Asha", "asha")]
+    assert "claimed by <strong>you (asha)</strong>" in player_page(signed_in(owner), "Asha")
+    listed = {item["username"]: item.get("claimed") for item in league.imported_members}
+    assert listed["ben"] == "Ben"
+    assert "nobody" not in listed
+
+
 def test_a_claim_by_someone_no_longer_a_member_is_left_out_and_the_file_imports(
     league: League,
 ) -> None:

@@ -108,7 +108,10 @@ def test_a_player_seen_nowhere_is_a_404(scorer: Client, world) -> None:
 
 
 def test_ones_own_player_page_shows_even_without_sessions(scorer: Client, user: User) -> None:
-    me = Player.objects.create(name="Me", user=user)
+    me = Player.objects.create(name="Me")
+    # Claimed ("this is me") in a league whose sessions have all been deleted since.
+    league = League.objects.create(name="Club", slug="club")
+    PlayerClaim.objects.create(league=league, player=me, user=user)
     html = page(scorer, me)
     assert "No sessions yet." in html and "No rounds played yet." in html
 

@@ -91,7 +91,7 @@ class Command(BaseCommand):
             old.delete()
             # Names resolve among the players the demo user can see, so the old
             # players, at no table now, would stay behind as copies: they go too.
-            Player.objects.filter(pk__in=seated, seats__isnull=True, user__isnull=True).delete()
+            Player.objects.filter(pk__in=seated, seats__isnull=True, claims__isnull=True).delete()
             pool = self._session(
                 user, "Demo: pool 101", "13-pool-101", ["Asha", "Ben", "Chen"], POOL_101
             )

@@ -38,7 +38,7 @@ class Command(BaseCommand):
             action="store_true",
             help="add the file's members with their roles, creating the accounts that do "
             "not exist here with no usable password (they sign in after a password reset), "
-            "and link the file's players to the accounts so created",
+            'and make their "this is me" claims again',
         )
 
     def handle(
