@@ -208,14 +208,20 @@
     return buttons[buttons.length - 1] || null;
   }
 
+  // A message this file says, found again by its marker attribute.
+  function message(text, marker, kind, role) {
+    var note = document.createElement("p");
+    note.className = "message " + kind;
+    note.setAttribute("role", role);
+    note.setAttribute(marker, "");
+    note.textContent = text;
+    return note;
+  }
+
   function say(form, text, marker, above) {
     var old = form.parentNode && form.parentNode.querySelector("[" + marker + "]");
     if (old) old.parentNode.removeChild(old);
-    var note = document.createElement("p");
-    note.className = "message draft-note";
-    note.setAttribute("role", "status");
-    note.setAttribute(marker, "");
-    note.textContent = text;
+    var note = message(text, marker, "draft-note", "status");
     var button = saveButton(form);
     if (above || !button) form.insertAdjacentElement("beforebegin", note);
     else button.insertAdjacentElement("afterend", note);
@@ -328,11 +334,7 @@
     // Sent, but the server's own message says it was not taken (an edit of a round
     // deleted meanwhile): that message alone is right.
     if (!text || main.querySelector(".messages .message-error")) return;
-    var note = document.createElement("p");
-    note.className = "message draft-note";
-    note.setAttribute("role", "status");
-    note.setAttribute("data-sent", "");
-    note.textContent = text;
+    var note = message(text, "data-sent", "draft-note", "status");
     // Above the next round's form where there is one, else at the top of the page.
     var next = main.querySelector("form[data-draft]");
     if (next) next.insertAdjacentElement("beforebegin", note);
@@ -514,12 +516,7 @@
     var main = document.getElementById("main") || document.body;
     var old = main.querySelector("[data-sign-out-offline]");
     if (old) old.parentNode.removeChild(old);
-    var note = document.createElement("p");
-    note.className = "message message-error";
-    note.setAttribute("role", "alert");
-    note.setAttribute("data-sign-out-offline", "");
-    note.textContent = OFFLINE_SIGN_OUT;
-    main.insertAdjacentElement("afterbegin", note);
+    main.insertAdjacentElement("afterbegin", message(OFFLINE_SIGN_OUT, "data-sign-out-offline", "message-error", "alert"));
   }
 
   document.addEventListener("submit", function (event) {
