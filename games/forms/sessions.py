@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.core import signing
 from django.db.models import QuerySet
 from django.utils import timezone
 
@@ -16,7 +17,12 @@ from games.forms.fields import buy_in_field, money_per_point_field
 from games.forms.rulesets import RulesetForm
 from games.models import League, Player
 from games.names import NameField
-from games.rules import Card, is_net, is_pool
+from games.rules import Card, RulesError, is_net, is_pool, parse_card
+
+# The toss travels with the form between requests, signed: a form sent back after an
+# error shows the cards that decided the seating, and nobody can post a "toss" of
+# their own choosing.
+TOSS_SALT = "games.session-toss"
 
 MAX_NAME = Player._meta.get_field("name").max_length
 MAX_SEATS = 8
@@ -51,16 +57,12 @@ class SessionForm(RulesetForm):
     league = forms.ModelChoiceField(queryset=League.objects.none(), required=False)
     money_per_point = money_per_point_field()
     buy_in = buy_in_field()
+    toss = forms.CharField(required=False, widget=forms.HiddenInput)
 
-    def __init__(
-        self,
-        *args: Any,
-        leagues: QuerySet[League] | None = None,
-        toss_cards: dict[str, Card] | None = None,
-        **kwargs: Any,
-    ) -> None:
+    def __init__(self, *args: Any, leagues: QuerySet[League] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.toss_cards = toss_cards or {}
+        source = self.data if self.is_bound else self.initial
+        self.toss_cards = read_toss(source.get("toss"))
         if leagues is not None:
             self.fields["league"].queryset = leagues
         for number in range(1, MAX_SEATS + 1):
@@ -134,6 +136,23 @@ class SessionForm(RulesetForm):
         if is_pool(shown, shown.ceiling):
             fields.append(self["buy_in"])
         return fields
+
+
+def sign_toss(dealt: list[tuple[str, Card]]) -> str:
+    """The toss as the form carries it: each name with its card, signed."""
+    return signing.dumps([[name, card.code] for name, card in dealt], salt=TOSS_SALT)
+
+
+def read_toss(value: object) -> dict[str, Card]:
+    """The cards of a toss this server dealt ({name: card}); nothing for a value it
+    did not sign (forged, or mangled on the way), which only loses the cards shown."""
+    if not isinstance(value, str) or not value:
+        return {}
+    try:
+        dealt = signing.loads(value, salt=TOSS_SALT)
+        return {name: parse_card(code) for name, code in dealt}
+    except (signing.BadSignature, RulesError, TypeError, ValueError):
+        return {}
 
 
 class StakesForm(forms.Form):

@@ -21,7 +21,7 @@ from games.access import (
     session_with_rights,
     sessions_visible_to,
 )
-from games.forms.sessions import MAX_SEATS, SessionForm
+from games.forms.sessions import MAX_SEATS, SessionForm, sign_toss
 from games.http import FORM_ERRORS, chart_response, id_in, posted_id, redirect_for
 from games.models import GameSession, League, Player
 from games.queries.players import my_players
@@ -145,7 +145,8 @@ def _toss(request: HttpRequest, form: SessionForm, leagues) -> TemplateResponse:
     for number, (name, _card) in enumerate(dealt, start=1):
         data[f"seat_{number}"] = name
     data["first_dealer"] = str(len(dealt))
-    tossed = SessionForm(data, leagues=leagues, toss_cards=dict(dealt), defaults=form.defaults)
+    data["toss"] = sign_toss(dealt)  # the cards stay on the form through an error
+    tossed = SessionForm(data, leagues=leagues, defaults=form.defaults)
     return TemplateResponse(request, template, _session_form_context(request, tossed))
 
 
