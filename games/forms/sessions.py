@@ -14,7 +14,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from games.forms.fields import buy_in_field, money_per_point_field
-from games.forms.rulesets import RulesetForm
+from games.forms.rulesets import HOUSE_RULES, RulesetForm
 from games.models import League, Player
 from games.names import NameField
 from games.rules import Card, RulesError, is_net, is_pool, parse_card
@@ -69,6 +69,11 @@ class SessionForm(RulesetForm):
             self.fields[f"seat_{number}"] = NameField(
                 max_length=MAX_NAME, required=False, label=f"Seat {number}"
             )
+        # In the page's order, as the list of errors at its top is.
+        seats = [f"seat_{number}" for number in range(1, MAX_SEATS + 1)]
+        rules = [f"rule_{name}" for name in HOUSE_RULES]
+        top = ["first_dealer", *seats, "league", "preset", "rules_preset", "ceiling"]
+        self.order_fields([*top, "money_per_point", "buy_in", *rules, "name", "played_on", "toss"])
         self.initial.setdefault("first_dealer", 1)
         self.initial.setdefault("played_on", timezone.localdate())
         self.players: list[str] = []
@@ -109,10 +114,14 @@ class SessionForm(RulesetForm):
         return names
 
     def clean(self) -> dict[str, Any]:
+        dealer = self.cleaned_data.get("first_dealer") or 1
+        # Read before seated() adds its errors, which take those seats out of
+        # cleaned_data: a seat named twice is still a seat someone sits in.
+        typed = [
+            bool((self.cleaned_data.get(f"seat_{n}") or "").strip()) for n in range(1, dealer + 1)
+        ]
         self.players = self.seated()
         cleaned = super().clean()
-        dealer = cleaned.get("first_dealer") or 1
-        typed = [bool((cleaned.get(f"seat_{n}") or "").strip()) for n in range(1, dealer + 1)]
         if not typed[-1]:
             self.add_error("first_dealer", "The first dealer must be one of the seated players.")
         else:

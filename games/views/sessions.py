@@ -13,6 +13,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django_htmx.http import reswap, retarget
 
 from games import live
 from games.access import (
@@ -208,12 +209,21 @@ def _try_change(
 @require_POST
 def session_stakes(request: HttpRequest, pk: int) -> HttpResponse:
     session = session_for(request.user, pk, "manage")
-    form = stakes_form(session, load_scoreboard(session), request.POST)
+    board = load_scoreboard(session)
+    form = stakes_form(session, board, request.POST)
     if not form.is_valid():
-        for field, errors in form.errors.items():
-            label = form.fields[field].label if field in form.fields else "Stakes"
-            messages.error(request, f"{label}: {' '.join(errors)}")
-        return _back_to_session(request, session)
+        # The stakes as typed, each error beside its field: in place over htmx,
+        # else the whole session page.
+        if request.htmx:
+            response = TemplateResponse(
+                request,
+                "games/session.html#stakes",
+                {"stakes_form": form, "session": session},
+                status=FORM_ERRORS,
+            )
+            return reswap(retarget(response, "#stakes"), "outerHTML")
+        context = session_page_context(request, session, board, stakes=form)
+        return TemplateResponse(request, "games/session.html", context, status=FORM_ERRORS)
     set_stakes(
         session,
         money_per_point=form.cleaned_data.get("money_per_point"),

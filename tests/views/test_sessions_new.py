@@ -218,6 +218,19 @@ def test_the_toss_and_its_dealer_survive_a_form_error(scorer: Client) -> None:
     assert session.first_dealer.player.name == seats[2]
 
 
+def test_errors_far_down_the_form_are_listed_at_its_top(scorer: Client) -> None:
+    data = session_form_data(seat_1="Asha", seat_2="asha", rule_decks="9")
+
+    html = scorer.post(URL, data).content.decode()
+
+    summary = html[html.index("error-summary") : html.index('id="seating"')]
+    assert re.findall(r'<a href="#id_(\w+)_error">', summary) == ["seat_1", "seat_2", "rule_decks"]
+    assert 'href="#id_seat_2_error">Seat 2</a>: asha already sits in seat 1.' in summary
+    assert "first dealer" not in summary  # Asha in seat 1 deals, whatever seat 2 says
+    assert 'id="id_seat_2_error"' in html and 'id="id_rule_decks_error"' in html
+    assert 'aria-describedby="id_seat_2_error"' in html
+
+
 def test_a_toss_over_htmx_is_kept_by_the_form_it_lands_in(scorer: Client) -> None:
     data = session_form_data(seat_1="Asha", seat_2="Ben", action="toss")
     html = scorer.post(URL, data, headers={"HX-Request": "true"}).content.decode()
