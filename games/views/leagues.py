@@ -123,14 +123,22 @@ def league_new(request: HttpRequest) -> HttpResponse:
 @require_safe
 def league_detail(request: HttpRequest, slug: str) -> TemplateResponse:
     league, role = league_for(request.user, slug)
-    context = {
+    return TemplateResponse(request, "leagues/detail.html", _detail_context(request, league, role))
+
+
+def _detail_context(
+    request: HttpRequest, league: League, role: str, member_form: MemberForm | None = None
+) -> dict:
+    """The league page's context; ``member_form`` is "Add a member" sent back with its
+    error, as typed."""
+    return {
         "league": league,
         "role": role,
         "owner": role == Membership.Role.OWNER,
         "scorer": role in (Membership.Role.OWNER, Membership.Role.SCORER),
         "members": members(league),
         "sessions": league_sessions(league)[:100],
-        "member_form": MemberForm(),
+        "member_form": member_form or MemberForm(),
         "roles": Membership.Role.choices,
         "rules": defaults_of(league),
         "invitable": invitable(league) if role == Membership.Role.OWNER else [],
@@ -138,7 +146,6 @@ def league_detail(request: HttpRequest, slug: str) -> TemplateResponse:
         "invite_form": InviteForm(),
         "my_player": claimed_player(league, request.user),
     }
-    return TemplateResponse(request, "leagues/detail.html", context)
 
 
 def _invite_rows(request: HttpRequest, league: League) -> list[dict]:
@@ -195,20 +202,21 @@ def member_add(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method != "POST":
         league = league_for(request.user, slug)[0]
         return redirect(reverse("games:league_detail", args=[league.slug]) + "#members-title")
-    league = league_for(request.user, slug, "manage")[0]
+    league, role = league_for(request.user, slug, "manage")
     form = MemberForm(request.POST)
     if form.is_valid():
         try:
             added = add_member(league, form.cleaned_data["username"], form.cleaned_data["role"])
         except LeagueError as error:
-            messages.error(request, str(error))
+            form.add_error("username", str(error))
         else:
             messages.success(
                 request, f"{added.user.get_username()} joined as {added.get_role_display()}."
             )
-    else:
-        messages.error(request, "Give a username and a role.")
-    return redirect("games:league_detail", slug=league.slug)
+            return redirect("games:league_detail", slug=league.slug)
+    # The name as typed, the reason beside it: a typo is fixed, not typed again.
+    context = _detail_context(request, league, role, member_form=form)
+    return TemplateResponse(request, "leagues/detail.html", context, status=FORM_ERRORS)
 
 
 @login_required

@@ -160,11 +160,14 @@ def test_adding_an_unknown_or_existing_member_says_why(
     scorer: Client, club: League, username: str, message: str
 ) -> None:
     response = scorer.post(
-        reverse("games:member_add", args=[club.slug]),
-        {"username": username, "role": "viewer"},
-        follow=True,
+        reverse("games:member_add", args=[club.slug]), {"username": username, "role": "viewer"}
     )
-    assert message in response.content.decode()
+
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert f'name="username" value="{username}"' in html  # kept to correct
+    assert message in html[html.index('id="id_username_error"') :]  # beside the field
+    assert 'option value="viewer" selected' in html
     assert club.memberships.count() == 1
 
 
