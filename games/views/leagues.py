@@ -93,12 +93,23 @@ def _rules_partial(request: HttpRequest, form: LeagueForm) -> TemplateResponse |
     return None
 
 
+def _reset_rules(request: HttpRequest, form: LeagueForm, context: dict) -> TemplateResponse:
+    """The form as typed with its house rules back at the bare preset's: in place over
+    htmx, else the whole page."""
+    context = context | {"form": form.reset_rules(), "open_rules": True, "reset_done": True}
+    if request.htmx:
+        return TemplateResponse(request, "partials/ruleset_fields.html#preset_rules", context)
+    return TemplateResponse(request, "leagues/rules.html", context)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def league_new(request: HttpRequest) -> HttpResponse:
     form = _league_form(request)
     if partial := _rules_partial(request, form):
         return partial
+    if request.POST.get("action") == "reset_rules":
+        return _reset_rules(request, form, {"league": None})
     if request.method == "POST":
         if form.is_valid():
             try:
@@ -173,6 +184,8 @@ def league_rules(request: HttpRequest, slug: str) -> HttpResponse:
     if partial := _rules_partial(request, form):
         return partial
     context = {"form": form, "league": league, "owner": owner}
+    if request.POST.get("action") == "reset_rules":  # owners only: see above
+        return _reset_rules(request, form, context)
     if request.method == "POST":
         if form.is_valid():
             try:
