@@ -188,7 +188,7 @@ def test_bad_stakes_come_back_as_typed_with_the_error_beside_them(
     stakes = html[html.index('id="stakes"') :]
     assert 'name="money_per_point" value="-3"' in stakes  # as typed
     assert 'id="id_money_per_point_error"' in stakes  # beside the field
-    assert 'href="#id_money_per_point_error">Money per point</a>' in stakes  # and on top
+    assert 'href="#id_money_per_point">Money per point</a>' in stakes  # and on top
     table.refresh_from_db()
     assert table.money_per_point is None
 
