@@ -5,6 +5,7 @@ rule model, with the rules service's own help text and validation.
 from __future__ import annotations
 
 import dataclasses
+import re
 import types
 import typing
 from typing import Any
@@ -68,6 +69,15 @@ def _option_initial(ruleset: Ruleset, name: str) -> Any:
 
 def _jsonable(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
+
+
+def _beside(message: str) -> str:
+    """The rules service's message about an option in the words of the page: its
+    options by their labels ("deal_show_min must not be above deal_show_max" is
+    "Deal show min must not be above deal show max.")."""
+    for name in sorted(OPTION_NAMES, key=len, reverse=True):  # deal_show_max before deal_show
+        message = re.sub(rf"\b{name}\b", name.replace("_", " "), message)
+    return message[:1].upper() + message[1:] + ("" if message.endswith(".") else ".")
 
 
 def _as_text(value: Any) -> str:
@@ -248,7 +258,10 @@ class RulesetForm(forms.Form):
             self.ruleset = get_ruleset(preset, changed)
         except RulesError as error:
             option = error.field.removeprefix("overrides.")
-            self.add_error(f"rule_{option}" if option in HOUSE_RULES else "preset", error.message)
+            if option in HOUSE_RULES:
+                self.add_error(f"rule_{option}", _beside(error.message))
+            else:
+                self.add_error("preset", error.message)
         if shown != preset and cleaned.get("ceiling") == self.shown_ruleset(shown).ceiling:
             # Left as the other preset prefilled it: the chosen preset's applies.
             cleaned["ceiling"] = self.shown_ruleset(preset).ceiling

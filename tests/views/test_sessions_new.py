@@ -114,7 +114,7 @@ def test_an_invalid_house_rule_is_shown_next_to_the_option(scorer: Client) -> No
 
     assert response.status_code == 422
     form = response.context_data["form"]
-    assert form.errors["rule_deal_show_min"] == ["deal_show_min must not be above deal_show_max"]
+    assert form.errors["rule_deal_show_min"] == ["Deal show min must not be above deal show max."]
     html = response.content.decode()
     assert '<details class="house-rules" open>' in html  # opened to show the error
     assert 'value="90"' in html  # what was typed stays
@@ -124,12 +124,12 @@ def test_an_invalid_house_rule_is_shown_next_to_the_option(scorer: Client) -> No
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
-        ("rule_hand_cap", "0", "hand_cap must be at least 1, not 0"),
+        ("rule_hand_cap", "0", "Hand cap must be at least 1, not 0."),
         ("rule_value_cut", "10, x", "Enter whole numbers separated by commas"),
-        ("rule_value_cut", "10, 20", "value_cut must list 3 numbers"),
-        ("rule_value_extra_cards", "ZZ", "value_extra_cards: 'ZZ' is not a card"),
+        ("rule_value_cut", "10, 20", "Value cut must list 3 numbers"),
+        ("rule_value_extra_cards", "ZZ", "Value extra cards: 'ZZ' is not a card"),
         ("rule_counting", "fancy", "Select a valid choice"),
-        ("rule_decks", "9", "decks must be at most 4, not 9"),
+        ("rule_decks", "9", "Decks must be at most 4, not 9."),
     ],
 )
 def test_house_rule_errors_name_the_option(
