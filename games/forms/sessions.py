@@ -88,6 +88,11 @@ class SessionForm(RulesetForm):
             rows.append(SeatRow(number, bound, radios[number - 1], self.toss_cards.get(typed)))
         return rows
 
+    def seated_by_toss(self) -> bool:
+        """Whether the seats are still as the toss dealt them (not moved since)."""
+        typed = [(self[f"seat_{n}"].value() or "").strip() for n in range(1, MAX_SEATS + 1)]
+        return bool(self.toss_cards) and [name for name in typed if name] == list(self.toss_cards)
+
     def seated(self) -> list[str]:
         """Players typed so far in seat order, checking names for duplicates; adds
         errors next to the seats at fault."""

@@ -245,6 +245,17 @@ def test_a_toss_over_htmx_is_kept_by_the_form_it_lands_in(scorer: Client) -> Non
     assert response.content.decode().count("data-toss-card") == 2
 
 
+def test_seats_moved_after_the_toss_no_longer_say_the_toss_seated_them(scorer: Client) -> None:
+    tossed = _tossed(scorer)
+    tossed["seat_1"], tossed["seat_2"] = tossed["seat_2"], tossed["seat_1"]
+    tossed |= {"action": ["create"], "rule_decks": ["9"]}
+
+    html = scorer.post(URL, tossed).content.decode()
+
+    assert html.count("data-toss-card") == 3  # each player's card is still theirs
+    assert "Seated by the toss" not in html
+
+
 def test_a_toss_the_server_did_not_deal_shows_no_cards(scorer: Client) -> None:
     forged = signing.dumps([["Asha", "AS"], ["Ben", "2C"]], salt="another-salt")
     data = session_form_data(seat_1="Asha", seat_2="Ben", toss=forged, name="x" * 101)
