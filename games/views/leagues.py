@@ -226,7 +226,9 @@ def member_add(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(
                 request, f"{added.user.get_username()} joined as {added.get_role_display()}."
             )
-            return redirect("games:league_detail", slug=league.slug)
+            # To the members, where the new one is listed (the form's own #add-member
+            # would otherwise carry over to this page).
+            return redirect(reverse("games:league_detail", args=[league.slug]) + "#members-title")
     # The name as typed, the reason beside it: a typo is fixed, not typed again.
     context = _detail_context(request, league, role, member_form=form)
     return TemplateResponse(request, "leagues/detail.html", context, status=FORM_ERRORS)

@@ -189,6 +189,8 @@ def test_bad_stakes_come_back_as_typed_with_the_error_beside_them(
     assert 'name="money_per_point" value="-3"' in stakes  # as typed
     assert 'id="id_money_per_point_error"' in stakes  # beside the field
     assert 'href="#id_money_per_point">Money per point</a>' in stakes  # and on top
+    # The answer opens at the stakes, at the foot of a long page.
+    assert f'action="{url("session_stakes", table)}#stakes"' in html
     table.refresh_from_db()
     assert table.money_per_point is None
 
