@@ -87,14 +87,17 @@ def session_page_context(
     board: Scoreboard,
     form: RoundForm | None = None,
     rights: Rights | None = None,
+    stakes: StakesForm | None = None,
 ) -> dict:
+    """The whole session page; ``form`` and ``stakes`` are the forms as sent back
+    with their errors."""
     rights = rights or rights_in(request.user, session)
     context = round_entry_context(request, session, board, rights, form=form)
     manager = rights.manage
     return context | {
         "manager": manager,
         "share": share_links(request, session) if manager else None,
-        "stakes_form": stakes_form(session, board) if manager else None,
+        "stakes_form": (stakes or stakes_form(session, board)) if manager else None,
         # Read with the board's replay: one look at the rejoins per page.
         "rejoins": board.rejoins_made if rights.write else (),
     }

@@ -31,6 +31,7 @@ class LeagueForm(RulesetForm):
     )
 
     field_order = ["name"]
+    reset_to_defaults = False  # the defaults are this league's rules: back to the preset
 
     def overrides(self) -> dict[str, Any]:
         """What the league stores: the options that differ from its preset, the

@@ -5,6 +5,7 @@ rule model, with the rules service's own help text and validation.
 from __future__ import annotations
 
 import dataclasses
+import re
 import types
 import typing
 from typing import Any
@@ -14,7 +15,7 @@ from django import forms
 from games.forms.fields import CardListField, NumbersField
 from games.models import Preset
 from games.rules import PRESETS, RulesError, Ruleset, get_ruleset
-from games.rules.rulesets import OPTION_NAMES, option_help
+from games.rules.rulesets import OPTION_NAMES, OPTION_SECTIONS, option_help
 from games.services.rulesets import describe_preset
 
 # The session's own ceiling field stands for the `ceiling` option.
@@ -68,6 +69,61 @@ def _option_initial(ruleset: Ruleset, name: str) -> Any:
 
 def _jsonable(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
+
+
+def _beside(message: str) -> str:
+    """The rules service's message about an option in the words of the page: its
+    options by their labels ("deal_show_min must not be above deal_show_max" is
+    "Deal show min must not be above deal show max.")."""
+    for name in sorted(OPTION_NAMES, key=len, reverse=True):  # deal_show_max before deal_show
+        message = re.sub(rf"\b{name}\b", name.replace("_", " "), message)
+    return message[:1].upper() + message[1:] + ("" if message.endswith(".") else ".")
+
+
+def _as_text(value: Any) -> str:
+    """An option's value as the house rules say it beside a changed option."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if value is None:
+        return "empty"
+    if isinstance(value, tuple):
+        return ", ".join(str(item).replace("_", " ") for item in value) or "none"
+    return str(value).replace("_", " ")
+
+
+@dataclasses.dataclass(frozen=True)
+class RuleOption:
+    field: forms.BoundField
+    changed: bool  # differs from the shown preset, or cannot be read
+    preset_value: str  # the shown preset's value, as text
+
+
+@dataclasses.dataclass(frozen=True)
+class RuleSection:
+    """A heading of RULES.md with its options: open when one of them is changed or
+    wrong, so what differs from the preset is in sight and the rest folded away."""
+
+    title: str
+    options: list[RuleOption]
+
+    @property
+    def changed(self) -> int:
+        return sum(option.changed for option in self.options)
+
+    @property
+    def shown(self) -> list[RuleOption]:
+        """The options in sight when the section is open: changed or wrong."""
+        return [option for option in self.options if option.changed or option.field.errors]
+
+    @property
+    def folded(self) -> list[RuleOption]:
+        """The rest, as the preset has them, one tap further."""
+        shown = self.shown
+        return [option for option in self.options if option not in shown]
+
+    @property
+    def open(self) -> bool:
+        return bool(self.shown)
 
 
 # Slugs shared with the rules service, labels from the model.
@@ -130,6 +186,26 @@ class RulesetForm(forms.Form):
     def house_rules(self) -> list[forms.BoundField]:
         return [self[f"rule_{name}"] for name in HOUSE_RULES]
 
+    def house_rule_sections(self) -> list[RuleSection]:
+        """The house rules under their RULES.md headings, each option marked when it
+        differs from the preset whose values the fields show."""
+        preset = PRESETS[self._rules_preset()]
+        sections = []
+        for title, names in OPTION_SECTIONS:
+            options = [self._rule_option(name, preset) for name in names if name in HOUSE_RULES]
+            if options:
+                sections.append(RuleSection(title, options))
+        return sections
+
+    def _rule_option(self, name: str, preset: Ruleset) -> RuleOption:
+        bound = self[f"rule_{name}"]
+        base = getattr(preset, name)
+        try:
+            changed = bound.field.clean(bound.value()) != _jsonable(base)
+        except forms.ValidationError:
+            changed = True  # as typed it is not the preset's (its error says why)
+        return RuleOption(bound, changed, _as_text(base))
+
     def house_rules_have_errors(self) -> bool:
         return self.is_bound and any(self[f"rule_{name}"].errors for name in HOUSE_RULES)
 
@@ -137,10 +213,33 @@ class RulesetForm(forms.Form):
         """Each preset's radio button with its one-line description."""
         return [(radio, describe_preset(radio.data["value"])) for radio in self["preset"]]
 
+    # A session in a league resets to the league's rules (its starting point); a
+    # league's own rules page resets to the bare preset's.
+    reset_to_defaults = True
+    read_only = False
+
     def disable(self) -> None:
         """Show the values without letting them change (a league's viewers)."""
+        self.read_only = True
         for field in self.fields.values():
             field.disabled = True
+
+    def resets_to_league(self) -> bool:
+        return self.reset_to_defaults and self.defaults is not None
+
+    def reset_rules(self, **kwargs: Any) -> RulesetForm:
+        """This form as sent, unbound (so nothing is judged yet), with its ceiling and
+        house rules back at the chosen preset's values (or the defaults', see
+        ``reset_to_defaults``); every other field keeps what was typed."""
+        typed = {
+            name: field.widget.value_from_datadict(self.data, self.files, self.add_prefix(name))
+            for name, field in self.fields.items()
+            if name != "ceiling" and not name.startswith("rule_")
+        }
+        preset = typed.get("preset")
+        typed["rules_preset"] = preset if preset in PRESETS else self._rules_preset()
+        defaults = self.defaults if self.reset_to_defaults else None
+        return type(self)(initial=typed, defaults=defaults, **kwargs)
 
     # Validation.
 
@@ -159,7 +258,10 @@ class RulesetForm(forms.Form):
             self.ruleset = get_ruleset(preset, changed)
         except RulesError as error:
             option = error.field.removeprefix("overrides.")
-            self.add_error(f"rule_{option}" if option in HOUSE_RULES else "preset", error.message)
+            if option in HOUSE_RULES:
+                self.add_error(f"rule_{option}", _beside(error.message))
+            else:
+                self.add_error("preset", error.message)
         if shown != preset and cleaned.get("ceiling") == self.shown_ruleset(shown).ceiling:
             # Left as the other preset prefilled it: the chosen preset's applies.
             cleaned["ceiling"] = self.shown_ruleset(preset).ceiling

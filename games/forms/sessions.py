@@ -9,14 +9,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.core import signing
 from django.db.models import QuerySet
 from django.utils import timezone
 
 from games.forms.fields import buy_in_field, money_per_point_field
-from games.forms.rulesets import RulesetForm
+from games.forms.rulesets import HOUSE_RULES, RulesetForm
 from games.models import League, Player
 from games.names import NameField
-from games.rules import Card, is_net, is_pool
+from games.rules import Card, RulesError, is_net, is_pool, parse_card
+
+# The toss travels with the form between requests, signed: a form sent back after an
+# error shows the cards that decided the seating, and nobody can post a "toss" of
+# their own choosing.
+TOSS_SALT = "games.session-toss"
 
 MAX_NAME = Player._meta.get_field("name").max_length
 MAX_SEATS = 8
@@ -51,22 +57,23 @@ class SessionForm(RulesetForm):
     league = forms.ModelChoiceField(queryset=League.objects.none(), required=False)
     money_per_point = money_per_point_field()
     buy_in = buy_in_field()
+    toss = forms.CharField(required=False, widget=forms.HiddenInput)
 
-    def __init__(
-        self,
-        *args: Any,
-        leagues: QuerySet[League] | None = None,
-        toss_cards: dict[str, Card] | None = None,
-        **kwargs: Any,
-    ) -> None:
+    def __init__(self, *args: Any, leagues: QuerySet[League] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.toss_cards = toss_cards or {}
+        source = self.data if self.is_bound else self.initial
+        self.toss_cards = read_toss(source.get("toss"))
         if leagues is not None:
             self.fields["league"].queryset = leagues
         for number in range(1, MAX_SEATS + 1):
             self.fields[f"seat_{number}"] = NameField(
                 max_length=MAX_NAME, required=False, label=f"Seat {number}"
             )
+        # In the page's order, as the list of errors at its top is.
+        seats = [f"seat_{number}" for number in range(1, MAX_SEATS + 1)]
+        rules = [f"rule_{name}" for name in HOUSE_RULES]
+        top = ["first_dealer", *seats, "league", "preset", "rules_preset", "ceiling"]
+        self.order_fields([*top, "money_per_point", "buy_in", *rules, "name", "played_on", "toss"])
         self.initial.setdefault("first_dealer", 1)
         self.initial.setdefault("played_on", timezone.localdate())
         self.players: list[str] = []
@@ -80,6 +87,11 @@ class SessionForm(RulesetForm):
             typed = (bound.value() or "").strip()
             rows.append(SeatRow(number, bound, radios[number - 1], self.toss_cards.get(typed)))
         return rows
+
+    def seated_by_toss(self) -> bool:
+        """Whether the seats are still as the toss dealt them (not moved since)."""
+        typed = [(self[f"seat_{n}"].value() or "").strip() for n in range(1, MAX_SEATS + 1)]
+        return bool(self.toss_cards) and [name for name in typed if name] == list(self.toss_cards)
 
     def seated(self) -> list[str]:
         """Players typed so far in seat order, checking names for duplicates; adds
@@ -107,10 +119,14 @@ class SessionForm(RulesetForm):
         return names
 
     def clean(self) -> dict[str, Any]:
+        dealer = self.cleaned_data.get("first_dealer") or 1
+        # Read before seated() adds its errors, which take those seats out of
+        # cleaned_data: a seat named twice is still a seat someone sits in.
+        typed = [
+            bool((self.cleaned_data.get(f"seat_{n}") or "").strip()) for n in range(1, dealer + 1)
+        ]
         self.players = self.seated()
         cleaned = super().clean()
-        dealer = cleaned.get("first_dealer") or 1
-        typed = [bool((cleaned.get(f"seat_{n}") or "").strip()) for n in range(1, dealer + 1)]
         if not typed[-1]:
             self.add_error("first_dealer", "The first dealer must be one of the seated players.")
         else:
@@ -134,6 +150,23 @@ class SessionForm(RulesetForm):
         if is_pool(shown, shown.ceiling):
             fields.append(self["buy_in"])
         return fields
+
+
+def sign_toss(dealt: list[tuple[str, Card]]) -> str:
+    """The toss as the form carries it: each name with its card, signed."""
+    return signing.dumps([[name, card.code] for name, card in dealt], salt=TOSS_SALT)
+
+
+def read_toss(value: object) -> dict[str, Card]:
+    """The cards of a toss this server dealt ({name: card}); nothing for a value it
+    did not sign (forged, or mangled on the way), which only loses the cards shown."""
+    if not isinstance(value, str) or not value:
+        return {}
+    try:
+        dealt = signing.loads(value, salt=TOSS_SALT)
+        return {name: parse_card(code) for name, code in dealt}
+    except (signing.BadSignature, RulesError, TypeError, ValueError):
+        return {}
 
 
 class StakesForm(forms.Form):

@@ -329,6 +329,31 @@ PRESETS: dict[str, Ruleset] = {
 
 OPTION_NAMES = tuple(f.name for f in dataclasses.fields(Ruleset) if f.name != "preset")
 
+# The headings of RULES.md the options come under, each with its first option: a
+# section runs, in the Ruleset's order, from there to the next section's first option.
+_SECTION_STARTS = (
+    ("Cards and jokers", "hand_size"),
+    ("Groups", "tunnelas_and_dublees"),
+    ("Declarations", "declarations"),
+    ("Hand points", "counting"),
+    ("Value cards", "value_cards"),
+    ("Claims", "claims"),
+    ("Totals", "totals"),
+)
+
+
+def _sections() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    starts = [OPTION_NAMES.index(first) for _title, first in _SECTION_STARTS]
+    ends = [*starts[1:], len(OPTION_NAMES)]
+    return tuple(
+        (title, OPTION_NAMES[start:end])
+        for (title, _first), start, end in zip(_SECTION_STARTS, starts, ends, strict=True)
+    )
+
+
+# (heading, its options), every option under exactly one heading.
+OPTION_SECTIONS = _sections()
+
 # The preset values that issue 14 (the Paplu and Kodai texts read exactly) changed, as
 # they were before it. Rules stored before then (a session, a league, a league file of
 # version 1) hold only what differed from the presets of their day, so these are added

@@ -93,12 +93,23 @@ def _rules_partial(request: HttpRequest, form: LeagueForm) -> TemplateResponse |
     return None
 
 
+def _reset_rules(request: HttpRequest, form: LeagueForm, context: dict) -> TemplateResponse:
+    """The form as typed with its house rules back at the bare preset's: in place over
+    htmx, else the whole page."""
+    context = context | {"form": form.reset_rules(), "open_rules": True, "reset_done": True}
+    if request.htmx:
+        return TemplateResponse(request, "partials/ruleset_fields.html#preset_rules", context)
+    return TemplateResponse(request, "leagues/rules.html", context)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def league_new(request: HttpRequest) -> HttpResponse:
     form = _league_form(request)
     if partial := _rules_partial(request, form):
         return partial
+    if request.POST.get("action") == "reset_rules":
+        return _reset_rules(request, form, {"league": None})
     if request.method == "POST":
         if form.is_valid():
             try:
@@ -123,6 +134,14 @@ def league_new(request: HttpRequest) -> HttpResponse:
 @require_safe
 def league_detail(request: HttpRequest, slug: str) -> TemplateResponse:
     league, role = league_for(request.user, slug)
+    return TemplateResponse(request, "leagues/detail.html", _detail_context(request, league, role))
+
+
+def _detail_context(
+    request: HttpRequest, league: League, role: str, member_form: MemberForm | None = None
+) -> dict:
+    """The league page's context; ``member_form`` is "Add a member" sent back with its
+    error, as typed."""
     context = {
         "league": league,
         "role": role,
@@ -130,7 +149,7 @@ def league_detail(request: HttpRequest, slug: str) -> TemplateResponse:
         "scorer": role in (Membership.Role.OWNER, Membership.Role.SCORER),
         "members": members(league),
         "sessions": league_sessions(league)[:100],
-        "member_form": MemberForm(),
+        "member_form": member_form or MemberForm(),
         "roles": Membership.Role.choices,
         "rules": defaults_of(league),
         "invitable": invitable(league) if role == Membership.Role.OWNER else [],
@@ -140,7 +159,7 @@ def league_detail(request: HttpRequest, slug: str) -> TemplateResponse:
     }
     if context["my_player"] is None:
         context["file_claim"] = claimed_in_file(league, request.user)
-    return TemplateResponse(request, "leagues/detail.html", context)
+    return context
 
 
 def _invite_rows(request: HttpRequest, league: League) -> list[dict]:
@@ -168,6 +187,8 @@ def league_rules(request: HttpRequest, slug: str) -> HttpResponse:
     if partial := _rules_partial(request, form):
         return partial
     context = {"form": form, "league": league, "owner": owner}
+    if request.POST.get("action") == "reset_rules":  # owners only: see above
+        return _reset_rules(request, form, context)
     if request.method == "POST":
         if form.is_valid():
             try:
@@ -197,20 +218,23 @@ def member_add(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method != "POST":
         league = league_for(request.user, slug)[0]
         return redirect(reverse("games:league_detail", args=[league.slug]) + "#members-title")
-    league = league_for(request.user, slug, "manage")[0]
+    league, role = league_for(request.user, slug, "manage")
     form = MemberForm(request.POST)
     if form.is_valid():
         try:
             added = add_member(league, form.cleaned_data["username"], form.cleaned_data["role"])
         except LeagueError as error:
-            messages.error(request, str(error))
+            form.add_error("username", str(error))
         else:
             messages.success(
                 request, f"{added.user.get_username()} joined as {added.get_role_display()}."
             )
-    else:
-        messages.error(request, "Give a username and a role.")
-    return redirect("games:league_detail", slug=league.slug)
+            # To the members, where the new one is listed (the form's own #add-member
+            # would otherwise carry over to this page).
+            return redirect(reverse("games:league_detail", args=[league.slug]) + "#members-title")
+    # The name as typed, the reason beside it: a typo is fixed, not typed again.
+    context = _detail_context(request, league, role, member_form=form)
+    return TemplateResponse(request, "leagues/detail.html", context, status=FORM_ERRORS)
 
 
 @login_required

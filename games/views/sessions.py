@@ -13,6 +13,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django_htmx.http import reswap, retarget
 
 from games import live
 from games.access import (
@@ -21,7 +22,7 @@ from games.access import (
     session_with_rights,
     sessions_visible_to,
 )
-from games.forms.sessions import MAX_SEATS, SessionForm
+from games.forms.sessions import MAX_SEATS, SessionForm, sign_toss
 from games.http import FORM_ERRORS, chart_response, id_in, posted_id, redirect_for
 from games.models import GameSession, League, Player
 from games.queries.players import my_players
@@ -103,6 +104,8 @@ def session_new(request: HttpRequest) -> TemplateResponse | HttpResponse:
             request, "games/session_new.html", _session_form_context(request, form)
         )
 
+    if request.POST.get("action") == "reset_rules":
+        return _reset_rules(request, form.reset_rules(leagues=leagues))
     valid = form.is_valid()
     if request.POST.get("action") == "toss":
         return _toss(request, form, leagues)
@@ -129,6 +132,16 @@ def session_new(request: HttpRequest) -> TemplateResponse | HttpResponse:
     return redirect("games:session_detail", pk=session.pk)
 
 
+def _reset_rules(request: HttpRequest, form: SessionForm) -> TemplateResponse:
+    """The form as typed with its house rules back at the preset's (the league's): in
+    place over htmx, else the whole page."""
+    if request.htmx:
+        context = {"form": form, "open_rules": True, "reset_done": True}
+        return TemplateResponse(request, "partials/ruleset_fields.html#preset_rules", context)
+    context = _session_form_context(request, form) | {"open_rules": True, "reset_done": True}
+    return TemplateResponse(request, "games/session_new.html", context)
+
+
 def _toss(request: HttpRequest, form: SessionForm, leagues) -> TemplateResponse:
     """Deal a card to each typed player, seat them by rank, the lowest deals first."""
     template = "games/session_new.html#seating" if request.htmx else "games/session_new.html"
@@ -145,7 +158,8 @@ def _toss(request: HttpRequest, form: SessionForm, leagues) -> TemplateResponse:
     for number, (name, _card) in enumerate(dealt, start=1):
         data[f"seat_{number}"] = name
     data["first_dealer"] = str(len(dealt))
-    tossed = SessionForm(data, leagues=leagues, toss_cards=dict(dealt), defaults=form.defaults)
+    data["toss"] = sign_toss(dealt)  # the cards stay on the form through an error
+    tossed = SessionForm(data, leagues=leagues, defaults=form.defaults)
     return TemplateResponse(request, template, _session_form_context(request, tossed))
 
 
@@ -207,12 +221,21 @@ def _try_change(
 @require_POST
 def session_stakes(request: HttpRequest, pk: int) -> HttpResponse:
     session = session_for(request.user, pk, "manage")
-    form = stakes_form(session, load_scoreboard(session), request.POST)
+    board = load_scoreboard(session)
+    form = stakes_form(session, board, request.POST)
     if not form.is_valid():
-        for field, errors in form.errors.items():
-            label = form.fields[field].label if field in form.fields else "Stakes"
-            messages.error(request, f"{label}: {' '.join(errors)}")
-        return _back_to_session(request, session)
+        # The stakes as typed, each error beside its field: in place over htmx,
+        # else the whole session page.
+        if request.htmx:
+            response = TemplateResponse(
+                request,
+                "games/session.html#stakes",
+                {"stakes_form": form, "session": session},
+                status=FORM_ERRORS,
+            )
+            return reswap(retarget(response, "#stakes"), "outerHTML")
+        context = session_page_context(request, session, board, stakes=form)
+        return TemplateResponse(request, "games/session.html", context, status=FORM_ERRORS)
     set_stakes(
         session,
         money_per_point=form.cleaned_data.get("money_per_point"),

@@ -24,7 +24,13 @@ from django.template.loader import render_to_string
 from playwright.sync_api import Locator, Page, Route, expect
 
 from games.models import GameSession, League, Membership, Player
-from games.services.leagues import claim_player, create_invite, join_by_invite, revoke_invite
+from games.services.leagues import (
+    claim_player,
+    create_invite,
+    create_league,
+    join_by_invite,
+    revoke_invite,
+)
 from games.services.sessions import create_session, rematch
 from games.services.table import claim_seat, open_table, write_hand
 from games.transfer.league_export import export_league
@@ -291,6 +297,24 @@ def league_detail(page: Page) -> None:
 def league_rules(page: Page) -> None:
     league = a_league(sign_in(page, "asha"))
     page.goto(f"/leagues/{league.slug}/rules/")
+
+
+def league_rules_changed(page: Page) -> None:
+    """A league whose rules differ from the preset: their headings open, one option
+    wrong after Save (the list of errors on top), then the preset's rules put back."""
+    league = create_league(
+        sign_in(page, "asha"), name="Tuesdays", preset="21-points", overrides={"first_drop": 25}
+    )
+    page.goto(f"/leagues/{league.slug}/rules/")
+    page.get_by_label("First drop", exact=True).fill("-1")
+    page.get_by_role("button", name="Save house rules").click()
+    expect(page.locator(".error-summary")).to_be_visible()
+
+
+def league_rules_reset(page: Page) -> None:
+    league_rules_changed(page)
+    page.get_by_role("button", name="Reset to the preset's rules").click()
+    expect(page.get_by_role("status")).to_contain_text("set back")
 
 
 def league_rules_read_only(page: Page) -> None:
@@ -628,6 +652,8 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "league-detail": league_detail,
     "league-rules": league_rules,
     "league-rules-read-only": league_rules_read_only,
+    "league-rules-changed": league_rules_changed,
+    "league-rules-reset": league_rules_reset,
     "standings": standings,
     "player": player_page,
     "import-refused": import_refused,
@@ -678,6 +704,8 @@ CASES = [pytest.param(name, "phone", "light", id=f"{name}-phone") for name in PA
 # axe run costs about 0.6 s of CPU, and the rest share these pages' pieces.
 IN_THE_DARK = (
     "home",
+    "new-session",
+    "league-rules-changed",
     "sign-in-refused",
     "session-typo",
     "session-preview",

@@ -8,6 +8,7 @@ from games.rules import PRESETS, RulesError, get_ruleset
 from games.rules.rulesets import (
     BEFORE_EXACT_TEXTS,
     OPTION_NAMES,
+    OPTION_SECTIONS,
     as_stored_before_exact_texts,
     option_help,
     presets_listing,
@@ -197,3 +198,18 @@ def test_rules_stored_before_issue_14_keep_their_meaning():
     # Every option the table names is an option, and differs from today's preset.
     for preset, earlier in BEFORE_EXACT_TEXTS.items():
         assert all(getattr(PRESETS[preset], name) != value for name, value in earlier.items())
+
+
+def test_every_option_comes_under_one_heading_in_the_rule_model_order():
+    titles = [title for title, _names in OPTION_SECTIONS]
+    assert titles == [
+        "Cards and jokers",
+        "Groups",
+        "Declarations",
+        "Hand points",
+        "Value cards",
+        "Claims",
+        "Totals",
+    ]
+    assert [name for _title, names in OPTION_SECTIONS for name in names] == list(OPTION_NAMES)
+    assert dict(OPTION_SECTIONS)["Totals"] == ("totals", "ceiling", "ceiling_mode", "rejoin_cutoff")

@@ -97,11 +97,12 @@ def forms_in(html: str) -> list[Form]:
 
 def form_on(client: Client, page: str, action: str, **matching: str) -> Form:
     """The form posting to ``action`` on ``page`` (the first one whose fields hold
-    every ``matching`` name=value), as ``client`` sees it."""
+    every ``matching`` name=value), as ``client`` sees it. An action's #fragment (where
+    the answer opens) is not part of the address posted to."""
     response = client.get(page)
     assert response.status_code == 200, (page, response.status_code)
     for form in forms_in(response.content.decode()):
-        if form.action == action and all(
+        if form.action.partition("#")[0] == action and all(
             (name, value) in form.fields for name, value in matching.items()
         ):
             return form

@@ -136,9 +136,10 @@ def test_an_owner_adds_members_changes_roles_and_removes_them(scorer: Client, cl
     ben = User.objects.create_user("Ben", password="x")
     detail = reverse("games:league_detail", args=[club.slug])
 
-    scorer.post(
+    added = scorer.post(
         reverse("games:member_add", args=[club.slug]), {"username": "ben", "role": "scorer"}
     )
+    assert added["Location"] == f"{detail}#members-title"  # where Ben is now listed
     membership = Membership.objects.get(user=ben)
     assert membership.role == Role.SCORER
     page = scorer.get(detail).content.decode()
@@ -160,11 +161,16 @@ def test_adding_an_unknown_or_existing_member_says_why(
     scorer: Client, club: League, username: str, message: str
 ) -> None:
     response = scorer.post(
-        reverse("games:member_add", args=[club.slug]),
-        {"username": username, "role": "viewer"},
-        follow=True,
+        reverse("games:member_add", args=[club.slug]), {"username": username, "role": "viewer"}
     )
-    assert message in response.content.decode()
+
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert f'name="username" value="{username}"' in html  # kept to correct
+    assert message in html[html.index('id="id_username_error"') :]  # beside the field
+    assert 'option value="viewer" selected' in html
+    # Without JavaScript the answer opens at the form, however long the page above it.
+    assert f'action="{reverse("games:member_add", args=[club.slug])}#add-member"' in html
     assert club.memberships.count() == 1
 
 

@@ -7,11 +7,13 @@ import re
 
 import pytest
 from django.contrib.auth.models import User
+from django.core import signing
 from django.test import Client
 from django.urls import reverse
 
 from games.models import GameSession, League, Membership, Player
 from tests.support.builders import session_form_data
+from tests.support.forms import forms_in, hidden
 
 pytestmark = pytest.mark.django_db
 
@@ -112,7 +114,7 @@ def test_an_invalid_house_rule_is_shown_next_to_the_option(scorer: Client) -> No
 
     assert response.status_code == 422
     form = response.context_data["form"]
-    assert form.errors["rule_deal_show_min"] == ["deal_show_min must not be above deal_show_max"]
+    assert form.errors["rule_deal_show_min"] == ["Deal show min must not be above deal show max."]
     html = response.content.decode()
     assert '<details class="house-rules" open>' in html  # opened to show the error
     assert 'value="90"' in html  # what was typed stays
@@ -122,12 +124,12 @@ def test_an_invalid_house_rule_is_shown_next_to_the_option(scorer: Client) -> No
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
-        ("rule_hand_cap", "0", "hand_cap must be at least 1, not 0"),
+        ("rule_hand_cap", "0", "Hand cap must be at least 1, not 0."),
         ("rule_value_cut", "10, x", "Enter whole numbers separated by commas"),
-        ("rule_value_cut", "10, 20", "value_cut must list 3 numbers"),
-        ("rule_value_extra_cards", "ZZ", "value_extra_cards: 'ZZ' is not a card"),
+        ("rule_value_cut", "10, 20", "Value cut must list 3 numbers"),
+        ("rule_value_extra_cards", "ZZ", "Value extra cards: 'ZZ' is not a card"),
         ("rule_counting", "fancy", "Select a valid choice"),
-        ("rule_decks", "9", "decks must be at most 4, not 9"),
+        ("rule_decks", "9", "Decks must be at most 4, not 9."),
     ],
 )
 def test_house_rule_errors_name_the_option(
@@ -176,6 +178,93 @@ def test_the_toss_seats_players_by_their_cards(scorer: Client) -> None:
 
     cards = [form.toss_cards[name] for name in seated]
     assert cards == sorted(cards, key=toss_strength, reverse=True)
+
+
+def _tossed(scorer: Client, **fields: str) -> dict[str, list[str]]:
+    """The new-session form as a browser holds it after Toss for seats."""
+    data = session_form_data(seat_1="Asha", seat_2="Ben", seat_3="Chen", action="toss")
+    html = scorer.post(URL, data | fields).content.decode()
+    (form,) = [form for form in forms_in(html) if form.action == URL]
+    return form.data()
+
+
+def _dealer(html: str) -> str:
+    """The seat whose "deals first" radio button is checked."""
+    return re.search(r'name="first_dealer" value="(\d)"\s*checked', html)[1]
+
+
+def test_the_toss_and_its_dealer_survive_a_form_error(scorer: Client) -> None:
+    tossed = _tossed(scorer)
+    seats = [tossed[f"seat_{n}"][0] for n in (1, 2, 3)]
+    tossed |= {"action": ["create"], "rule_decks": ["9"], "name": ["Friday"]}
+
+    response = scorer.post(URL, tossed)
+
+    assert response.status_code == 422
+    assert not GameSession.objects.exists()
+    html = response.content.decode()
+    assert "Seated by the toss" in html
+    assert html.count("data-toss-card") == 3  # every dealt card is still shown
+    form = response.context_data["form"]
+    assert [form[f"seat_{n}"].value() for n in (1, 2, 3)] == seats
+    assert sorted(form.toss_cards) == sorted(seats)
+    assert _dealer(html) == "3"  # the lowest card still deals first
+    assert form["name"].value() == "Friday"
+
+    tossed["rule_decks"] = ["3"]
+    assert scorer.post(URL, tossed).status_code == 302
+    session = GameSession.objects.get()
+    assert [s.player.name for s in session.seats.order_by("position")] == seats
+    assert session.first_dealer.player.name == seats[2]
+
+
+def test_errors_far_down_the_form_are_listed_at_its_top(scorer: Client) -> None:
+    data = session_form_data(seat_1="Asha", seat_2="asha", rule_decks="9")
+
+    html = scorer.post(URL, data).content.decode()
+
+    summary = html[html.index("error-summary") : html.index('id="seating"')]
+    assert re.findall(r'<a href="#id_(\w+)">', summary) == ["seat_1", "seat_2", "rule_decks"]
+    assert 'href="#id_seat_2">Seat 2</a>: asha already sits in seat 1.' in summary
+    assert "first dealer" not in summary  # Asha in seat 1 deals, whatever seat 2 says
+    assert 'id="id_seat_2_error"' in html and 'id="id_rule_decks_error"' in html
+    assert 'aria-describedby="id_seat_2_error"' in html
+
+
+def test_a_toss_over_htmx_is_kept_by_the_form_it_lands_in(scorer: Client) -> None:
+    data = session_form_data(seat_1="Asha", seat_2="Ben", action="toss")
+    html = scorer.post(URL, data, headers={"HX-Request": "true"}).content.decode()
+    kept = dict(data, toss=hidden(html, "toss"), seat_1="", seat_2="", action="create")
+    for number in (1, 2):
+        kept[f"seat_{number}"] = re.search(rf'name="seat_{number}"[^>]*value="([^"]*)"', html)[1]
+    kept["rule_first_drop"] = "-5"
+
+    response = scorer.post(URL, kept)
+
+    assert response.status_code == 422
+    assert response.content.decode().count("data-toss-card") == 2
+
+
+def test_seats_moved_after_the_toss_no_longer_say_the_toss_seated_them(scorer: Client) -> None:
+    tossed = _tossed(scorer)
+    tossed["seat_1"], tossed["seat_2"] = tossed["seat_2"], tossed["seat_1"]
+    tossed |= {"action": ["create"], "rule_decks": ["9"]}
+
+    html = scorer.post(URL, tossed).content.decode()
+
+    assert html.count("data-toss-card") == 3  # each player's card is still theirs
+    assert "Seated by the toss" not in html
+
+
+def test_a_toss_the_server_did_not_deal_shows_no_cards(scorer: Client) -> None:
+    forged = signing.dumps([["Asha", "AS"], ["Ben", "2C"]], salt="another-salt")
+    data = session_form_data(seat_1="Asha", seat_2="Ben", toss=forged, name="x" * 101)
+
+    response = scorer.post(URL, data)
+
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert "data-toss-card" not in html and "Seated by the toss" not in html
 
 
 def test_the_toss_over_htmx_swaps_only_the_seating(scorer: Client) -> None:

@@ -177,11 +177,35 @@ def test_the_creator_sets_the_stakes_the_rules_use(scorer: Client, user: User) -
     assert table.money_per_point == Decimal("0.25") and table.buy_in is None
 
 
-def test_bad_stakes_are_refused_with_a_message(scorer: Client, table: GameSession) -> None:
-    response = scorer.post(url("session_stakes", table), {"money_per_point": "-3"}, follow=True)
-    assert "Money per point:" in response.content.decode()
+def test_bad_stakes_come_back_as_typed_with_the_error_beside_them(
+    scorer: Client, table: GameSession
+) -> None:
+    response = scorer.post(url("session_stakes", table), {"money_per_point": "-3"})
+
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert "<h1" in html  # the whole session page, without htmx
+    stakes = html[html.index('id="stakes"') :]
+    assert 'name="money_per_point" value="-3"' in stakes  # as typed
+    assert 'id="id_money_per_point_error"' in stakes  # beside the field
+    assert 'href="#id_money_per_point">Money per point</a>' in stakes  # and on top
+    # The answer opens at the stakes, at the foot of a long page.
+    assert f'action="{url("session_stakes", table)}#stakes"' in html
     table.refresh_from_db()
     assert table.money_per_point is None
+
+
+def test_bad_stakes_over_htmx_come_back_in_place(scorer: Client, table: GameSession) -> None:
+    response = scorer.post(
+        url("session_stakes", table), {"money_per_point": "lots"}, headers={"HX-Request": "true"}
+    )
+
+    assert response.status_code == 422
+    assert (response["HX-Retarget"], response["HX-Reswap"]) == ("#stakes", "outerHTML")
+    html = response.content.decode()
+    assert html.lstrip().startswith('<form class="form stakes" id="stakes"')
+    assert 'name="money_per_point" value="lots"' in html
+    assert "Enter a number." in html
 
 
 def test_a_league_scorer_scores_but_only_owners_manage(client: Client, user: User) -> None:

@@ -1,0 +1,131 @@
+"""Forms on a phone after a mistake and on the house rules: the toss and its first
+dealer survive a form error, the house rules fold under their headings with what
+differs from the preset in sight, and Reset to the preset's rules works in place
+(htmx) and without JavaScript."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games.models import GameSession, League
+from games.services.leagues import create_league
+from tests.support.pages import PHONE, horizontal_overflow, sign_in
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+PLAYERS = ("Asha", "Ben", "Chen")
+
+
+def seat(page: Page, number: int):
+    return page.get_by_label(f"Seat {number}", exact=True)
+
+
+def rule_section(page: Page, title: str):
+    return page.locator("details.rule-section", has=page.locator("summary", has_text=title))
+
+
+def tuesday_club(user) -> League:
+    return create_league(
+        user, name="Tuesday Club", preset="21-points", overrides={"first_drop": 25}
+    )
+
+
+def test_the_toss_and_its_dealer_survive_a_mistake_elsewhere(
+    phone_page: Page, look_at: Callable[..., None]
+) -> None:
+    page = phone_page
+    sign_in(page, "asha")
+    page.goto("/sessions/new/")
+    for number, name in enumerate(PLAYERS, start=1):
+        seat(page, number).fill(name)
+    page.get_by_role("button", name="Toss for seats").click()
+    expect(page.locator("[data-toss-card]")).to_have_count(3)
+    cards = page.locator("[data-toss-card]").all_inner_texts()
+    seated = [seat(page, n).input_value() for n in (1, 2, 3)]
+    # A house rule the rules refuse: the form comes back.
+    page.locator("summary", has_text="House rules").click()
+    rule_section(page, "Cards and jokers").locator("summary").click()
+    page.get_by_role("spinbutton", name="Decks").fill("9")
+    page.get_by_role("button", name="Start session").click()
+
+    summary = page.locator(".error-summary")
+    expect(summary).to_contain_text("Decks")
+    expect(summary).to_be_in_viewport()  # at the top, where the eye is
+    assert page.locator("[data-toss-card]").all_inner_texts() == cards
+    assert [seat(page, n).input_value() for n in (1, 2, 3)] == seated
+    expect(page.locator('input[name="first_dealer"][value="3"]')).to_be_checked()
+    expect(page.get_by_role("spinbutton", name="Decks")).to_be_visible()  # its heading open
+    assert horizontal_overflow(page) == 0
+    look_at(page, "forms-toss-kept-after-an-error")
+
+    summary.get_by_role("link", name="Decks").click()
+    expect(page.get_by_role("spinbutton", name="Decks")).to_be_in_viewport()
+    page.get_by_role("spinbutton", name="Decks").fill("3")
+    page.get_by_role("button", name="Start session").click()
+    expect(page.locator("[data-next-dealer]")).to_contain_text(seated[2])
+    session = GameSession.objects.get()
+    assert [s.player.name for s in session.seats.order_by("position")] == seated
+
+
+def test_the_league_rules_fold_and_reset_in_place(
+    phone_page: Page, look_at: Callable[..., None]
+) -> None:
+    page = phone_page
+    league = tuesday_club(sign_in(page, "asha"))
+    page.goto(f"/leagues/{league.slug}/rules/")
+    look_at(page, "forms-league-rules")
+
+    # Only the heading with a change is open, the change beside its field.
+    expect(page.locator("details.rule-section[open]")).to_have_count(1)
+    hand_points = rule_section(page, "Hand points")
+    expect(hand_points.locator("summary").first).to_contain_text("1 changed")
+    expect(page.get_by_label("First drop", exact=True)).to_have_value("25")
+    expect(page.locator("[data-changed]")).to_contain_text("the preset's is 30")
+    height = page.evaluate("document.documentElement.scrollHeight")
+    assert height < 4 * PHONE["height"], height  # it was eleven screens
+    # Every option still one tap away, by keyboard too.
+    page.get_by_text("19 more, as the preset").focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_label("Middle drop")).to_be_visible()
+
+    page.get_by_label("Name").fill("Thursday Club")
+    page.get_by_label("Middle drop").fill("65")
+    page.evaluate("window.notReloaded = true")
+    page.get_by_role("button", name="Reset to the preset's rules").click()
+
+    expect(page.get_by_role("status")).to_contain_text("House rules set back to the preset's")
+    expect(page.get_by_label("First drop", exact=True)).to_have_value("30")
+    expect(page.get_by_label("Middle drop")).to_have_value("70")
+    expect(page.locator("[data-changed]")).to_have_count(0)
+    expect(page.get_by_label("Name")).to_have_value("Thursday Club")
+    assert page.evaluate("window.notReloaded") is True  # in place
+    look_at(page, "forms-league-rules-reset")
+    league.refresh_from_db()
+    assert league.overrides == {"first_drop": 25}  # nothing saved until Save
+
+    page.get_by_role("button", name="Save house rules").click()
+    expect(page.get_by_text("House rules saved")).to_be_visible()
+    league.refresh_from_db()
+    assert (league.name, league.overrides) == ("Thursday Club", {})
+
+
+def test_reset_works_without_javascript(new_context: Callable[..., object]) -> None:
+    page = new_context(viewport=PHONE, java_script_enabled=False).new_page()
+    sign_in(page, "asha")
+    page.goto("/sessions/new/")
+    seat(page, 1).fill("Asha")
+    page.get_by_label("Name (optional)").fill("Friday")
+    page.locator("summary", has_text="House rules").click()
+    rule_section(page, "Hand points").locator("summary").click()
+    page.get_by_label("Hand cap").fill("99")
+
+    page.get_by_role("button", name="Reset to the preset's rules").click()
+
+    expect(page.get_by_role("status")).to_contain_text("set back to the preset's")
+    expect(page.get_by_label("Hand cap")).to_have_value("120")
+    expect(seat(page, 1)).to_have_value("Asha")
+    expect(page.get_by_label("Name (optional)")).to_have_value("Friday")
+    expect(page.locator(".error-summary")).to_have_count(0)  # nothing judged yet

@@ -1,0 +1,161 @@
+"""The house rules as the new-session form and a league's rules page show them
+(templates/partials/ruleset_fields.html): folded under their RULES.md headings, the
+options changed from the preset in sight, and "Reset to the preset's rules"."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from games.models import League, Membership
+from games.rules.rulesets import OPTION_NAMES
+from games.services.leagues import create_league
+from tests.support.builders import session_form_data
+
+pytestmark = pytest.mark.django_db
+
+NEW = reverse("games:session_new")
+HX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def club(user: User) -> League:
+    return create_league(
+        user,
+        name="Tuesday Club",
+        preset="21-points",
+        overrides={"first_drop": 25, "value_cut": [10, 20, 40]},
+    )
+
+
+def rules_url(league: League) -> str:
+    return reverse("games:league_rules", args=[league.slug])
+
+
+def value(html: str, name: str) -> str:
+    """The value an <input> named ``name`` shows ("" when it has none)."""
+    tag = re.search(rf'<input[^>]*name="{name}"[^>]*>', html)[0]
+    found = re.search(r'value="([^"]*)"', tag)
+    return found[1] if found else ""
+
+
+def sections(html: str) -> dict[str, bool]:
+    """Each heading of the house rules, and whether it is open."""
+    found = re.findall(r'<details class="rule-section"( open)?>\s*<summary>([^<]+)<', html)
+    return {title.strip(): bool(opened) for opened, title in found}
+
+
+def test_the_house_rules_are_folded_under_their_headings_changes_open(
+    scorer: Client, club: League
+) -> None:
+    html = scorer.get(rules_url(club)).content.decode()
+
+    assert sections(html) == {
+        "Cards and jokers": False,
+        "Groups": False,
+        "Declarations": False,
+        "Hand points": True,
+        "Value cards": True,
+        "Claims": False,
+        "Totals": False,
+    }
+    assert 'Hand points <span class="rule-count">· 1 changed' in html
+    assert "Changed: the preset's is 30." in html  # first drop
+    assert "Changed: the preset's is 10, 30, 50." in html  # value of the cut card
+    assert html.count("data-changed") == 2
+    # Every option is still on the page, folded or not.
+    for name in OPTION_NAMES:
+        if name != "ceiling":
+            assert f'name="rule_{name}"' in html, name
+
+
+def test_an_option_in_error_opens_its_heading(scorer: Client) -> None:
+    data = session_form_data(seat_1="Asha", seat_2="Ben", rule_decks="9")
+
+    html = scorer.post(NEW, data).content.decode()
+
+    assert sections(html)["Cards and jokers"] is True
+    assert sections(html)["Groups"] is False
+
+
+def test_reset_puts_the_preset_rules_back_and_keeps_what_else_was_typed(scorer: Client) -> None:
+    data = session_form_data(
+        seat_1="Asha", seat_2="Ben", name="Friday", rule_first_drop="25", ceiling="300"
+    )
+    data |= {"rule_decks": "9", "action": "reset_rules"}  # even a wrong one
+
+    response = scorer.post(NEW, data)
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "House rules set back to the preset's." in html
+    assert (value(html, "rule_first_drop"), value(html, "rule_decks")) == ("30", "3")
+    assert value(html, "ceiling") == ""  # 21-points has none: the typed 300 is gone
+    assert (value(html, "seat_1"), value(html, "seat_2"), value(html, "name")) == (
+        "Asha",
+        "Ben",
+        "Friday",
+    )
+    assert "error-summary" not in html and "data-changed" not in html  # nothing judged
+
+
+def test_reset_over_htmx_swaps_only_the_rules(scorer: Client) -> None:
+    data = session_form_data("13-pool-101", seat_1="Asha", rule_hand_cap="99", ceiling="150")
+
+    response = scorer.post(NEW, data | {"action": "reset_rules"}, headers=HX)
+
+    assert response.template_name == "partials/ruleset_fields.html#preset_rules"
+    html = response.content.decode()
+    assert html.lstrip().startswith('<div id="preset-rules"')
+    assert value(html, "rule_hand_cap") == "80" and value(html, "ceiling") == "101"
+    assert '<details class="house-rules" open>' in html
+
+
+def test_a_league_session_resets_to_the_league_rules(
+    scorer: Client, user: User, club: League
+) -> None:
+    data = session_form_data(seat_1="Asha", league=str(club.pk), rule_first_drop="35")
+
+    html = scorer.post(NEW, data | {"action": "reset_rules"}).content.decode()
+
+    assert value(html, "rule_first_drop") == "25"  # the league's, not the preset's 30
+    assert "Reset to the league's rules" in html
+
+
+def test_a_league_owner_resets_to_the_bare_preset_without_saving(
+    scorer: Client, club: League
+) -> None:
+    data = session_form_data(name="Thursday Club", rule_first_drop="25", rule_hand_cap="99")
+    data["rule_value_cut"] = "10, 20, 40"
+    data.pop("first_dealer")
+
+    response = scorer.post(rules_url(club), data | {"action": "reset_rules"})
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert value(html, "name") == "Thursday Club"  # typed, kept
+    assert value(html, "rule_first_drop") == "30" and value(html, "rule_hand_cap") == "120"
+    assert "Reset to the preset's rules" in html
+    club.refresh_from_db()
+    assert club.name == "Tuesday Club" and club.overrides["first_drop"] == 25  # not saved
+
+
+def test_enter_on_the_league_page_saves_rather_than_resets(scorer: Client, club: League) -> None:
+    html = scorer.get(rules_url(club)).content.decode()
+
+    form = html[html.index(f'action="{rules_url(club)}"') :]
+    first = re.search(r'<button[^>]*type="submit"[^>]*>', form)[0]
+    assert 'value="save"' in first
+
+
+def test_only_owners_reset_and_viewers_get_no_reset_button(client: Client, club: League) -> None:
+    viewer = User.objects.create_user("ben", password="x")
+    Membership.objects.create(league=club, user=viewer, role=Membership.Role.VIEWER)
+    client.force_login(viewer)
+
+    assert "reset_rules" not in client.get(rules_url(club)).content.decode()
+    assert client.post(rules_url(club), {"action": "reset_rules"}).status_code == 403
