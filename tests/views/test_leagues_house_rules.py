@@ -159,3 +159,11 @@ def test_only_owners_reset_and_viewers_get_no_reset_button(client: Client, club:
 
     assert "reset_rules" not in client.get(rules_url(club)).content.decode()
     assert client.post(rules_url(club), {"action": "reset_rules"}).status_code == 403
+
+
+def test_the_rules_pages_say_where_their_values_come_from(scorer: Client, club: League) -> None:
+    assert "The league's rules as they stand." in scorer.get(rules_url(club)).content.decode()
+    new_league = scorer.get(reverse("games:league_new")).content.decode()
+    assert "Prefilled with the preset's rules." in new_league
+    session = scorer.get(NEW).content.decode()
+    assert "Prefilled with the preset's rules." in session
