@@ -142,6 +142,10 @@ def test_a_league_file_that_is_refused_shows_why(moved: dict, stranger: Client) 
 def test_the_import_form_needs_a_file_and_a_signed_in_user(
     client: Client, stranger: Client
 ) -> None:
+    page = stranger.get(reverse("games:league_import")).content.decode()
+    # What an import does with people, said before anyone chooses a file.
+    assert "never another club's of the same name" in page
+    assert "this is me" in page
     response = stranger.post(reverse("games:league_import"), {})
     assert response.status_code == 422
     assert "This field is required" in response.content.decode()
