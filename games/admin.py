@@ -95,12 +95,18 @@ class RulesetAdminForm(forms.ModelForm):
         return cleaned
 
 
-class PlayerClaimInline(admin.TabularInline):
+class _AccountsInline(admin.TabularInline):
+    """Rows that tie an account to something: the account picked by its id, as a
+    select of every user would load them all."""
+
+    extra = 0
+    raw_id_fields = ["user"]
+
+
+class PlayerClaimInline(_AccountsInline):
     """Who said "this is me" of the player, league by league."""
 
     model = PlayerClaim
-    extra = 0
-    raw_id_fields = ["user"]
 
 
 @admin.register(Player)
@@ -111,10 +117,8 @@ class PlayerAdmin(admin.ModelAdmin):
     date_hierarchy = "created_at"
 
 
-class MembershipInline(admin.TabularInline):
+class MembershipInline(_AccountsInline):
     model = Membership
-    extra = 0
-    raw_id_fields = ["user"]
 
 
 @admin.register(League)

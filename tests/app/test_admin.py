@@ -9,7 +9,16 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from games.models import GameSession, HandEntry, League, Membership, Player, Round, Seat
+from games.models import (
+    GameSession,
+    HandEntry,
+    League,
+    Membership,
+    Player,
+    PlayerClaim,
+    Round,
+    Seat,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -60,6 +69,20 @@ def test_session_page_shows_seats_and_rounds_inline(
     assert "seats-TOTAL_FORMS" in html
     assert "rounds-TOTAL_FORMS" in html
     assert played_round.session.share_token in html
+
+
+def test_a_players_page_shows_who_claimed_them_and_finds_them_by_that_account(
+    admin_client: Client, played_round: Round
+) -> None:
+    asha = Player.objects.get(name="Asha")
+    akumar = User.objects.create_user("akumar")
+    Membership.objects.create(league=played_round.session.league, user=akumar)
+    PlayerClaim.objects.create(league=played_round.session.league, player=asha, user=akumar)
+
+    html = admin_client.get(_url(Player, "change", asha.pk)).content.decode()
+    assert "claims-TOTAL_FORMS" in html and 'value="1"' in html
+    found = admin_client.get(_url(Player, "changelist"), {"q": "akumar"})
+    assert list(found.context["cl"].result_list) == [asha]
 
 
 def test_round_page_shows_hand_entries_inline(admin_client: Client, played_round: Round) -> None:
