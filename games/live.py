@@ -99,6 +99,13 @@ def _entry(session: GameSession) -> tuple:
     return (live_stamp(session), session.share_token, session.league_id, session.created_by_id)
 
 
+def _shaped(value, length: int) -> tuple | None:
+    """``value`` if it is an entry of the shape this code writes, else None: a value
+    written by another release (a deploy that changed an entry) or junk is a miss,
+    never an error."""
+    return value if isinstance(value, tuple) and len(value) == length else None
+
+
 def _newer(entry: tuple, cached) -> bool:
     """Whether ``entry`` is a later state of the session than the cached one. Commits
     of one session are ordered by its row lock, but their on-commit writes are not: a
@@ -127,7 +134,7 @@ def _put(session: GameSession) -> None:
 
 def _remember(session: GameSession) -> None:
     try:
-        cached = cache.get(_key("session", session.pk))
+        cached = _shaped(cache.get(_key("session", session.pk)), 4)
     except Exception:
         cached = None  # _put tries, and forgets the entry if it cannot
     if _newer(_entry(session), cached):
@@ -145,7 +152,7 @@ def heal(session: GameSession) -> None:
     latest back. Viewers still holding the older stamp get the table on their next
     poll."""
     try:
-        cached = cache.get(_key("session", session.pk))
+        cached = _shaped(cache.get(_key("session", session.pk)), 4)
     except Exception:
         return
     entry = _entry(session)
@@ -241,7 +248,8 @@ def _passes(found: dict, keys: list[str], entry, need_write: bool) -> bool:
     """Whether the pass, sign-in and access generation read with ``keys`` (pass,
     access, sign-in) let this browser be answered for the session of ``entry``."""
     granted, generation, signin = (found.get(key) for key in keys)
-    if granted is None or generation is None or not isinstance(signin, dict):
+    granted, entry = _shaped(granted, 5), _shaped(entry, 4)
+    if granted is None or entry is None or generation is None or not isinstance(signin, dict):
         return False
     user, granted_generation, league, creator, write = granted
     return (
@@ -271,7 +279,7 @@ def unchanged(request: HttpRequest, pk: int, stamp: str | None) -> bool:
         found = cache.get_many([_key("session", pk), *keys])
     except Exception:
         return False
-    entry = found.get(_key("session", pk))
+    entry = _shaped(found.get(_key("session", pk)), 4)
     return entry is not None and entry[0] == stamp and _passes(found, keys, entry, False)
 
 

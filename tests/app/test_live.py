@@ -288,3 +288,21 @@ def test_a_late_write_of_an_older_stamp_neither_wins_nor_lasts(
     live._put(first)
     assert scorer.get(session_poll(first, newer)).status_code == 204
     assert scorer.get(session_poll(first, older)).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "junk", [("too", "short"), ("one", "more", "field", "than", "now", "kept"), 12345, "text"]
+)
+def test_a_cache_entry_of_another_shape_is_a_miss_not_an_error(following, junk) -> None:
+    """After a deploy that changed what an entry holds (or any junk in the cache), a
+    poll asks the database, then the cache holds this release's entries again."""
+    from games import live
+
+    session, ben, stamp = following
+    signin = ben.cookies["sessionid"].value
+    for key in (live._key("pass", session.pk, signin), live._key("session", session.pk)):
+        cache.set(key, junk)
+        with CaptureQueriesContext(connection) as queries:
+            assert ben.get(session_poll(session, stamp)).status_code == 204
+        assert queries  # answered by the database, not refused by a crash
+        assert from_the_cache(ben, session, stamp)
