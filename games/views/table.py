@@ -30,7 +30,7 @@ from games.access import (
     session_with_rights,
 )
 from games.forms.table import HandForm
-from games.http import FORM_ERRORS, id_in, posted_id, redirect_for
+from games.http import FORM_ERRORS, id_in, nothing_new, posted_id, private, redirect_for
 from games.models import GameSession, Seat
 from games.rules import CardError
 from games.services.errors import EntryRejected
@@ -68,8 +68,7 @@ def _no_store(response: HttpResponse) -> HttpResponse:
     # The token is the key: keep it out of shared caches. (Referer: the site-wide
     # "same-origin" already keeps it from other sites; "no-referrer" would make the
     # browser send "Origin: null" with the forms, which CSRF checking refuses.)
-    response["Cache-Control"] = "private, no-cache"
-    return response
+    return private(response)
 
 
 # --- A phone at the table ------------------------------------------------------------------
@@ -248,7 +247,7 @@ def table_hand_status(request: HttpRequest, token: str) -> HttpResponse:
     table's cut joker."""
     number, stamp = request.GET.get("number", ""), request.GET.get("v", "")
     if live.seat_unchanged(request, token, (number, stamp)):
-        return HttpResponse(status=204)
+        return nothing_new(token=True)
     session = session_for_table_token(token)
     generation = live.table_generation(session.pk)  # before the seat and its hand are read
     seat = phone_seat(request, session)
@@ -263,7 +262,7 @@ def table_hand_status(request: HttpRequest, token: str) -> HttpResponse:
         return HttpResponseClientRefresh() if request.htmx else redirect("games:table_hand", token)
     if stamp == context["stamp"]:
         live.remember_seat(request, session, generation, (number, stamp))
-        return HttpResponse(status=204)
+        return nothing_new(token=True)
     context["status_poll"] = True  # the table's cut joker comes along
     return _no_store(TemplateResponse(request, "games/table_seat.html#status", context))
 
@@ -315,7 +314,7 @@ def table_panel(request: HttpRequest, pk: int) -> HttpResponse:
     the cache when it knows, games/live.py), the whole page again once the round was
     saved elsewhere (it saved itself)."""
     if live.panel_unchanged(request, pk, request.GET.get("v")):
-        return HttpResponse(status=204)
+        return nothing_new()
     # Both read before the sign-in, the rights and the table are.
     generations = live.access_generation(), live.table_generation(pk)
     return _table_panel(request, pk, generations=generations)
@@ -331,7 +330,7 @@ def _table_panel(request: HttpRequest, pk: int, generations: tuple) -> HttpRespo
     live.remember_panel(pk, table, stamp)
     live.grant(request, session, rights, access)
     if request.GET.get("v") == stamp:
-        return HttpResponse(status=204)
+        return nothing_new()
     number = request.GET.get("number")
     if request.htmx and number and number != stamp.split(".")[0]:
         return HttpResponseClientRefresh()

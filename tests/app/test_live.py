@@ -306,3 +306,26 @@ def test_a_cache_entry_of_another_shape_is_a_miss_not_an_error(following, junk) 
             assert ben.get(session_poll(session, stamp)).status_code == 204
         assert queries  # answered by the database, not refused by a crash
         assert from_the_cache(ben, session, stamp)
+
+
+def test_nothing_new_is_never_kept_by_a_proxy_or_the_browser(
+    scorer: Client, table: GameSession, django_capture_on_commit_callbacks
+) -> None:
+    """A kept 204 would answer "unchanged" for the poll's address after the table
+    changed: every one says so, from the cache or from the database, and a share
+    link's (whose address is the key) is not stored at all."""
+    from games import live
+
+    table = saved(table, django_capture_on_commit_callbacks)
+    stamp = page_stamp(scorer, table)
+    share = Client()
+    for _ in range(2):  # the database's answer, then the cache's
+        answer = scorer.get(session_poll(table, stamp))
+        assert answer.status_code == 204
+        assert answer["Cache-Control"] == "private, no-cache"
+        answer = share.get(share_poll(table.share_token, stamp))
+        assert answer.status_code == 204
+        assert answer["Cache-Control"] == "private, no-cache, no-store"
+    cache.delete(live._key("session", table.pk))
+    answer = share.get(share_poll(table.share_token, stamp))
+    assert (answer.status_code, answer["Cache-Control"]) == (204, "private, no-cache, no-store")

@@ -128,3 +128,17 @@ def test_a_freed_seat_or_a_replaced_link_ends_the_answers(
     with django_capture_on_commit_callbacks(execute=True):
         replace_table_link(opened)
     assert poll(other, theirs)[0] == 404
+
+
+def test_the_tables_polls_say_nothing_new_is_not_to_be_kept(
+    scorer: Client, opened: GameSession, django_capture_on_commit_callbacks
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        phone = seat_phone(opened, "Asha")
+    panel, seat = panel_poll(scorer, opened), seat_poll(phone, opened)
+    for _ in range(2):  # the database's answer, then the cache's
+        answer = scorer.get(panel, headers={"HX-Request": "true"})
+        assert (answer.status_code, answer["Cache-Control"]) == (204, "private, no-cache")
+        answer = phone.get(seat, headers={"HX-Request": "true"})
+        expected = (204, "private, no-cache, no-store")  # the table link is the key
+        assert (answer.status_code, answer["Cache-Control"]) == expected
