@@ -77,6 +77,16 @@ class RoundMovedOn(EntryRejected):
         return self.number < self.current
 
 
+class TableClosed(EntryRejected):
+    """A hand or cut sent from a table link the scorer has closed or replaced since
+    the phone (or the scorer's page) read it: nothing is stored."""
+
+
+class SeatReleased(EntryRejected):
+    """A hand from a phone that no longer holds its seat (released, or picked again
+    on another phone) since it sent it: nothing is stored."""
+
+
 class RoundNotReady(EntryRejected):
     """Save was asked for a round that does not check: ``check`` says why (None: not
     every hand is in)."""
@@ -246,14 +256,17 @@ def write_hand(
     ``on_deal`` marks a winner as winning on the deal (kodai).
 
     Raises RoundMovedOn for a round that is not the one being entered (already
-    saved: a late hand) and EntryRejected when the seat has no hand to enter (the
-    player is out, the session over)."""
+    saved: a late hand), TableClosed when table mode was closed (or, for a phone,
+    its link replaced) and SeatReleased when the phone no longer holds the seat,
+    both since the caller read them, and EntryRejected when the seat has no hand to
+    enter (the player is out, the session over)."""
+    by_phone = user is None or not user.is_authenticated
     with transaction.atomic():
         locked, entry, board = _open_round(session, number)
+        _check_table_open(session, locked, seat if by_phone else None)
         _check_seat_plays(entry, seat)
         table_round, _ = TableRound.objects.get_or_create(session=locked, number=number)
         hand = table_round.hands.filter(seat=seat).first()
-        by_phone = user is None or not user.is_authenticated
         if hand is not None and by_phone and edit < hand.edit:
             # A preview sent before the hand was handed in, answered after it.
             check = check_hand(
@@ -301,6 +314,39 @@ def write_hand(
     return written
 
 
+def _check_table_open(session: GameSession, locked: GameSession, seat: Seat | None) -> None:
+    """Under the session's lock: table mode is still open and, for a phone (``seat``),
+    on the link it came by, and the seat still has the phone key it was read with. The
+    views check the link and the seat before they call, but the scorer may close
+    table mode, replace the link or release the seat in between: a hand written then
+    would bring back a table round that closing dropped, or land from a phone that
+    lost its seat. Closing and replacing take the same lock; releasing does not, so
+    the seat's row is locked here (a release waits until this hand is written)."""
+    if seat is None:
+        if locked.table_token is None:
+            raise TableClosed(
+                "Table mode is closed: nothing was kept. Open it again, or enter the "
+                "round in the round form."
+            )
+        return
+    if locked.table_token is None:
+        raise TableClosed(
+            "The scorer closed table mode: your hand was not kept. Show it to the "
+            "scorer, who enters the round."
+        )
+    if locked.table_token != session.table_token:
+        raise TableClosed(
+            "The scorer made a new table link: your hand was not kept. Open the new "
+            "link and pick your seat again."
+        )
+    held = Seat.objects.select_for_update().filter(pk=seat.pk).values_list("phone_key", flat=True)
+    if held.first() != seat.phone_key:
+        raise SeatReleased(
+            f"This phone no longer holds {seat.player.name}'s seat: your hand was not "
+            "kept. Pick your seat again."
+        )
+
+
 def _check_seat_plays(entry: RoundEntry, seat: Seat) -> None:
     if entry.finished:
         raise EntryRejected("This session is over: it takes no new rounds.")
@@ -313,6 +359,7 @@ def set_cut(session: GameSession, number: int, cut_text: str) -> TableRound:
     cut = parse_card(cut_text).code  # CardError: said beside the field
     with transaction.atomic():
         locked = GameSession.objects.select_for_update().get(pk=session.pk)
+        _check_table_open(session, locked, None)  # a page from before table mode closed
         current = next_number(locked)
         if number != current:
             raise RoundMovedOn(number, current)

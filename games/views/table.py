@@ -38,7 +38,9 @@ from games.services.rounds import new_round_entry
 from games.services.scoreboard import load_scoreboard
 from games.services.table import (
     RoundMovedOn,
+    SeatReleased,
     SeatTaken,
+    TableClosed,
     claim_seat,
     close_table,
     hand_of,
@@ -62,6 +64,7 @@ from games.session_page import session_page_context
 SEAT_POLL_SECONDS = 3
 TABLE_POLL_SECONDS = 2
 SAVED_ROUND = 403  # a hand for a round already saved: refused, and said so
+TABLE_GONE = 410  # a hand sent as the scorer closed table mode or replaced its link
 
 
 def _no_store(response: HttpResponse) -> HttpResponse:
@@ -183,6 +186,12 @@ def table_hand(request: HttpRequest, token: str) -> HttpResponse:
         # A late hand: nothing is stored; the phone gets the round that is open now.
         status = SAVED_ROUND if moved.saved else 404
         return _hand_page(request, _hand_context(session, seat, moved=str(moved)), status)
+    except (TableClosed, SeatReleased) as gone:
+        # Closed, replaced or released after the checks above: the hand stays on the
+        # screen as typed, under what happened (and a closed table is no longer polled).
+        closed = isinstance(gone, TableClosed)
+        context = _hand_context(session, seat, form, refused=str(gone), closed=closed)
+        return _hand_page(request, context, TABLE_GONE if closed else 409)
     except EntryRejected as error:  # out of the session, or the session is over
         return _hand_page(request, _hand_context(session, seat, refused=str(error)), FORM_ERRORS)
     if written.saved is not None:
@@ -210,6 +219,7 @@ def table_hand_preview(request: HttpRequest, token: str) -> HttpResponse:
     form = HandForm(
         request.POST, entry=entry, seat=seat, table_round=table_round, hand=hand, final=False
     )
+    closed = False
     if form.is_valid():
         try:
             written = write_hand(
@@ -222,6 +232,7 @@ def table_hand_preview(request: HttpRequest, token: str) -> HttpResponse:
             return HttpResponse(status=204)
         except EntryRejected as error:
             form.add_error(None, str(error))
+            closed = isinstance(error, TableClosed)
         else:
             form.file_errors(written.check)
             form.hand = written.hand
@@ -236,6 +247,7 @@ def table_hand_preview(request: HttpRequest, token: str) -> HttpResponse:
         "stamp": seat_stamp(table_round, hand),
         "poll_seconds": SEAT_POLL_SECONDS,
         "seat_phone_status": True,  # "handed in" becomes "not handed in" at once
+        "closed": closed,  # table mode closed meanwhile: the status stops polling
     }
     return _no_store(TemplateResponse(request, "games/table_seat.html#check", context))
 
