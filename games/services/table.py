@@ -142,6 +142,9 @@ def close_table(session: GameSession) -> None:
 
 
 def set_auto_save(session: GameSession, on: bool) -> None:
+    """The session's own choice of auto-save (over its league's). The scorer's panel
+    follows it on every phone: the option is part of the panel's stamp, and _touch
+    moves the table generation its cached polls compare."""
     GameSession.objects.filter(pk=session.pk).update(table_auto_save=on)
     session.table_auto_save = on
     _touch(session)
@@ -422,11 +425,14 @@ class TableView:
         return self.table_round.cut_joker if self.table_round else ""
 
 
-def _stamp(number: int, table_round: TableRound | None, phones: list[bool]) -> str:
+def _stamp(number: int, table_round: TableRound | None, phones: list[bool], auto_save: bool) -> str:
     """Changes with every hand written, seat picked or freed, option set and round
-    saved: the scorer's live view is answered "nothing new" while it matches."""
+    saved: the scorer's live view is answered "nothing new" while it matches. The
+    auto-save option is in it itself: before any phone starts the round there is no
+    table round whose stamp it could move."""
     table = table_round.updated_at.timestamp() if table_round else 0
-    return f"{number}.{int(table * 1_000_000)}.{''.join('1' if p else '0' for p in phones)}"
+    seats = "".join("1" if phone else "0" for phone in phones)
+    return f"{number}.{int(table * 1_000_000)}.{seats}.{int(auto_save)}"
 
 
 def table_stamp(session: GameSession) -> str:
@@ -434,7 +440,7 @@ def table_stamp(session: GameSession) -> str:
     number = next_number(session)
     table_round = TableRound.objects.filter(session=session, number=number).first()
     phones = session.seats.order_by("position").values_list("phone_key", flat=True)
-    return _stamp(number, table_round, [key is not None for key in phones])
+    return _stamp(number, table_round, [key is not None for key in phones], auto_saves(session))
 
 
 def seat_stamp(table_round: TableRound | None, hand: TableHand | None) -> str:
@@ -506,8 +512,11 @@ def table_view(session: GameSession, board: Scoreboard | None = None) -> TableVi
         else:
             state = "in"
         states.append(SeatState(seat, bool(phones.get(seat.pk)), hand, state, problems))
-    stamp = _stamp(entry.number, table_round, [key is not None for key in phones.values()])
-    return TableView(entry, table_round, tuple(states), check, auto_saves(session), stamp)
+    auto_save = auto_saves(session)
+    stamp = _stamp(
+        entry.number, table_round, [key is not None for key in phones.values()], auto_save
+    )
+    return TableView(entry, table_round, tuple(states), check, auto_save, stamp)
 
 
 def _author(hand: TableHand) -> str:
