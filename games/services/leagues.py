@@ -20,10 +20,10 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.text import slugify
 
-from games import live
 from games.access import AnyUser
 from games.models import League, LeagueInvite, Membership, Player, PlayerClaim
 from games.rules import Ruleset, get_ruleset
+from games.services.table import league_auto_save_changed
 
 Role = Membership.Role
 
@@ -95,11 +95,7 @@ def update_rules(
         league.table_auto_save = table_auto_save
     league.save(update_fields=["name", "preset", "overrides", "money_per_point", "table_auto_save"])
     if auto_save_moved:
-        # The scorer's panel of each session at a table that follows the league's
-        # choice shows it: their table polls ask the database again.
-        following = league.sessions.filter(table_token__isnull=False, table_auto_save=None)
-        for pk in following.values_list("pk", flat=True):
-            live.table_changed(pk)
+        league_auto_save_changed(league)
     return league
 
 

@@ -28,7 +28,15 @@ from django.utils import timezone
 
 from games import live
 from games.access import AnyUser
-from games.models import GameSession, Round, Seat, TableHand, TableRound, new_share_token
+from games.models import (
+    GameSession,
+    League,
+    Round,
+    Seat,
+    TableHand,
+    TableRound,
+    new_share_token,
+)
 from games.rules import CardError, parse_card
 from games.services.errors import EntryRejected
 from games.services.rounds import (
@@ -39,7 +47,7 @@ from games.services.rounds import (
     new_round_entry,
     save_and_replay,
 )
-from games.services.scoreboard import Scoreboard, load_scoreboard
+from games.services.scoreboard import Scoreboard, live_stamp, load_scoreboard
 
 State = Literal["waiting", "typing", "in", "problem"]
 STATE_LABELS: dict[str, str] = {
@@ -147,18 +155,28 @@ def set_auto_save(session: GameSession, on: bool) -> None:
     moves the table generation its cached polls compare."""
     GameSession.objects.filter(pk=session.pk).update(table_auto_save=on)
     session.table_auto_save = on
-    _touch(session)
+    touch(session)
+
+
+def league_auto_save_changed(league: League) -> None:
+    """The league's auto-save choice changed: the scorer's panel of each of its
+    sessions at a table that follows it (no choice of its own) shows it, so their
+    table polls ask the database again."""
+    following = league.sessions.filter(table_token__isnull=False, table_auto_save=None)
+    for pk in following.values_list("pk", flat=True):
+        live.table_changed(pk)
 
 
 def _release_all(session: GameSession) -> None:
     session.seats.update(phone_key=None, phone_since=None)
-    _touch(session)
+    touch(session)
 
 
-def _touch(session: GameSession) -> None:
-    """Say that the table changed (a seat picked or freed): the scorer's live view
-    polls on the table round's stamp, and both sides' polls on the cache's table
-    generation (games.live; a queryset update sends no signal)."""
+def touch(session: GameSession) -> None:
+    """Say that the table changed (a seat picked or freed, a hand deleted in the
+    admin): the scorer's live view polls on the table round's stamp, and both sides'
+    polls on the cache's table generation (games.live; a queryset update sends no
+    signal)."""
     TableRound.objects.filter(session=session).update(updated_at=timezone.now())
     live.table_changed(session.pk)
 
@@ -189,7 +207,7 @@ def claim_seat(session: GameSession, seat: Seat, *, holding: Seat | None = None)
             Seat.objects.filter(pk=holding.pk, phone_key=holding.phone_key).update(
                 phone_key=None, phone_since=None
             )
-        _touch(session)
+        touch(session)
     seat.phone_key = key
     return seat
 
@@ -201,7 +219,7 @@ def release_seat(session: GameSession, seat: Seat) -> bool:
         freed = Seat.objects.filter(pk=seat.pk, phone_key__isnull=False).update(
             phone_key=None, phone_since=None
         )
-        _touch(session)
+        touch(session)
     return bool(freed)
 
 
@@ -425,14 +443,18 @@ class TableView:
         return self.table_round.cut_joker if self.table_round else ""
 
 
-def _stamp(number: int, table_round: TableRound | None, phones: list[bool], auto_save: bool) -> str:
+def _stamp(
+    session: GameSession, number: int, table_round: TableRound | None, phones: list[bool]
+) -> str:
     """Changes with every hand written, seat picked or freed, option set and round
     saved: the scorer's live view is answered "nothing new" while it matches. The
-    auto-save option is in it itself: before any phone starts the round there is no
-    table round whose stamp it could move."""
+    auto-save option is in it itself (before any phone starts the round there is no
+    table round whose stamp it could move), and so is the session's live stamp: a
+    player renamed in the admin, or a seat changed there, moves it."""
     table = table_round.updated_at.timestamp() if table_round else 0
     seats = "".join("1" if phone else "0" for phone in phones)
-    return f"{number}.{int(table * 1_000_000)}.{seats}.{int(auto_save)}"
+    auto = int(auto_saves(session))
+    return f"{number}.{int(table * 1_000_000)}.{seats}.{auto}.{live_stamp(session)}"
 
 
 def table_stamp(session: GameSession) -> str:
@@ -440,7 +462,7 @@ def table_stamp(session: GameSession) -> str:
     number = next_number(session)
     table_round = TableRound.objects.filter(session=session, number=number).first()
     phones = session.seats.order_by("position").values_list("phone_key", flat=True)
-    return _stamp(number, table_round, [key is not None for key in phones], auto_saves(session))
+    return _stamp(session, number, table_round, [key is not None for key in phones])
 
 
 def seat_stamp(table_round: TableRound | None, hand: TableHand | None) -> str:
@@ -512,11 +534,8 @@ def table_view(session: GameSession, board: Scoreboard | None = None) -> TableVi
         else:
             state = "in"
         states.append(SeatState(seat, bool(phones.get(seat.pk)), hand, state, problems))
-    auto_save = auto_saves(session)
-    stamp = _stamp(
-        entry.number, table_round, [key is not None for key in phones.values()], auto_save
-    )
-    return TableView(entry, table_round, tuple(states), check, auto_save, stamp)
+    stamp = _stamp(session, entry.number, table_round, [key is not None for key in phones.values()])
+    return TableView(entry, table_round, tuple(states), check, auto_saves(session), stamp)
 
 
 def _author(hand: TableHand) -> str:
