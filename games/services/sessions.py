@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from games import live
 from games.access import AnyUser
 from games.models import (
     GameSession,
@@ -296,6 +297,7 @@ def cancel_rejoin(session: GameSession, rejoin_pk: int) -> None:
 
 def replace_share_token(session: GameSession) -> str:
     """A new read-only link; the old one stops working at once."""
-    session.share_token = new_share_token()
+    old, session.share_token = session.share_token, new_share_token()
     mark_changed(session, "share_token")
+    live.share_link_replaced(old)  # its polls were answered from the cache
     return session.share_token
