@@ -54,9 +54,8 @@ def private(response: HttpResponse, *, token: bool = False) -> HttpResponse:
     """Keep ``response`` out of shared caches and have the browser ask again before it
     uses a copy: a score table changes with every round. ``token``: the address holds
     the key to what it shows (a share or table link), so no cache stores it at all."""
-    patch_cache_control(response, private=True, no_cache=True)
-    if token:
-        patch_cache_control(response, no_store=True)
+    extra = {"no_store": True} if token else {}
+    patch_cache_control(response, private=True, no_cache=True, **extra)
     return response
 
 

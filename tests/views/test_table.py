@@ -594,6 +594,7 @@ def test_a_hand_sent_as_the_scorer_closes_table_mode_is_told_so_and_stays_as_typ
     assert "The scorer closed table mode: your hand was not kept." in html
     assert SHOWN_8S in html  # what was typed is still on the screen
     assert "data-table-closed" in html and "/hand/status/" not in html  # no more polls
+    assert "data-save" not in html and "data-leave" not in html  # nothing more to send
     assert not TableHand.objects.exists()
 
     # Its live check, sent as the table closed, says so where the hand is checked.
