@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -211,7 +211,12 @@ def table_hand(request: HttpRequest, token: str) -> HttpResponse:
 def table_hand_preview(request: HttpRequest, token: str) -> HttpResponse:
     """The live check of the phone's hand as it is typed, which also stores it (a
     reload or a dropped connection keeps it). Nothing else changes."""
-    session = session_for_table_token(token)
+    try:
+        session = session_for_table_token(token)
+    except Http404:
+        if not request.htmx:
+            raise
+        return _link_gone(request)
     seat = seat_for_phone(request, session)
     entry = new_round_entry(session)
     table_round = table_round_of(session)
@@ -252,6 +257,15 @@ def table_hand_preview(request: HttpRequest, token: str) -> HttpResponse:
     return _no_store(TemplateResponse(request, "games/table_seat.html#check", context))
 
 
+def _link_gone(request: HttpRequest) -> HttpResponse:
+    """A phone's status poll or live check from a table link closed or replaced since
+    it opened it: the status says so and stops polling (a 404 would only show
+    "offline" under the hand, which stays on the screen as typed). The live check
+    brings it out of band."""
+    context = {"closed": True, "oob": request.method == "POST"}
+    return _no_store(TemplateResponse(request, "games/table_seat.html#status", context))
+
+
 @require_safe
 def table_hand_status(request: HttpRequest, token: str) -> HttpResponse:
     """Polled by the seat's phone: 204 while nothing changed for it; the page again
@@ -260,7 +274,12 @@ def table_hand_status(request: HttpRequest, token: str) -> HttpResponse:
     number, stamp = request.GET.get("number", ""), request.GET.get("v", "")
     if live.seat_unchanged(request, token, (number, stamp)):
         return nothing_new(token=True)
-    session = session_for_table_token(token)
+    try:
+        session = session_for_table_token(token)
+    except Http404:
+        if not request.htmx:
+            raise
+        return _link_gone(request)
     generation = live.table_generation(session.pk)  # before the seat and its hand are read
     seat = phone_seat(request, session)
     if seat is None:

@@ -146,3 +146,30 @@ def test_the_auto_save_switch_follows_on_the_scorers_other_phone(
     second.get_by_role("button", name="Let me save each round").tap()  # the swapped form works
     expect(second.locator("[data-auto-save]")).to_have_attribute("data-auto-save", "off")
     expect(first.locator("[data-auto-save]")).to_have_attribute("data-auto-save", "off")
+
+
+def test_a_phone_at_a_table_the_scorer_closes_says_so_and_keeps_the_hand(
+    new_context: Callable[..., Any], look_at: Callable[..., None]
+) -> None:
+    from games.services.table import close_table
+
+    scorer = new_context(**TOUCH).new_page()
+    user = sign_in(scorer, "olga")
+    session = create_session(
+        user, preset="21-points", overrides={}, players=["Asha", "Ben", "Chen"], name="Friday"
+    )
+    open_table(session)
+    phone = new_context(**TOUCH).new_page()
+    pick_seat(phone, f"/table/{session.table_token}/", "Ben")
+    phone.get_by_label("Cards").fill(SHOWN_8S[:20])
+
+    close_table(session)
+
+    expect(phone.locator("[data-table-closed]")).to_contain_text("no longer works")
+    expect(phone.get_by_label("Cards")).to_have_value(SHOWN_8S[:20])
+    expect(phone.locator("[data-offline], [data-outage]")).to_have_count(0)  # not "offline"
+    phone.get_by_label("Cards").fill(SHOWN_8S[:30])  # its live check, sent to the old link
+    expect(phone.locator("#seat-check")).to_be_empty()
+    expect(phone.locator("[data-table-closed]")).to_have_count(1)
+    expect(phone.get_by_text("Offline")).to_have_count(0)
+    look_at(phone, "table-seat-closed-phone")

@@ -592,6 +592,7 @@ def test_a_hand_sent_as_the_scorer_closes_table_mode_is_told_so_and_stays_as_typ
     html = response.content.decode()
     assert response.status_code == 410 and 'id="seat-hand"' in html  # swapped in place
     assert "The scorer closed table mode: your hand was not kept." in html
+    assert "This table link no longer works" in html
     assert SHOWN_8S in html  # what was typed is still on the screen
     assert "data-table-closed" in html and "/hand/status/" not in html  # no more polls
     assert "data-save" not in html and "data-leave" not in html  # nothing more to send
@@ -626,3 +627,21 @@ def test_a_hand_sent_as_the_scorer_frees_the_seat_is_told_so(table: GameSession)
     assert response.status_code == 409
     assert "no longer holds Ben&#x27;s seat: your hand was not kept" in html
     assert SHOWN_8S in html and not TableHand.objects.exists()
+
+
+def test_a_phone_following_a_table_that_closed_is_told_so_and_stops_asking(
+    table: GameSession,
+) -> None:
+    from games.services.table import close_table
+
+    phone = seat_phone(table, "Ben")
+    html = phone.get(url("table_hand", table)).content.decode()
+    status = re.search(r'hx-get="([^"]*/hand/status/\?[^"]*)"', html)[1].replace("&amp;", "&")
+    close_table(table)
+
+    response = phone.get(status, headers={"HX-Request": "true"})
+
+    html = response.content.decode()
+    assert response.status_code == 200 and 'id="seat-status"' in html  # swapped in place
+    assert "This table link no longer works" in html and "hx-get" not in html
+    assert phone.get(status).status_code == 404  # a browser opening it: no such table

@@ -127,7 +127,9 @@ def test_a_freed_seat_or_a_replaced_link_ends_the_answers(
 
     with django_capture_on_commit_callbacks(execute=True):
         replace_table_link(opened)
-    assert poll(other, theirs)[0] == 404
+    # The old link's poll is no longer answered "unchanged": told it no longer works.
+    response = other.get(theirs, headers={"HX-Request": "true"})
+    assert response.status_code == 200 and "data-table-closed" in response.content.decode()
 
 
 def test_the_tables_polls_say_nothing_new_is_not_to_be_kept(
