@@ -34,8 +34,9 @@ from games.models import (
 )
 from games.rules import RulesError, get_ruleset
 from games.services import standing_months
-from games.services.results import refresh_league, refresh_session
+from games.services.results import mark_shown_changed, refresh_league, refresh_session
 from games.services.rounds import delete_round
+from games.services.table import league_auto_save_changed, touch
 
 
 class RefreshesResults:
@@ -116,6 +117,13 @@ class PlayerAdmin(admin.ModelAdmin):
     inlines = [PlayerClaimInline]
     date_hierarchy = "created_at"
 
+    def save_model(self, request, obj: Player, form, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        if change and "name" in form.changed_data:
+            # Every table the player sits at shows the name: pages following one live
+            # ask for it again (their stamps move), as after any other write.
+            mark_shown_changed(GameSession.objects.filter(seats__player=obj).distinct())
+
 
 class MembershipInline(_AccountsInline):
     model = Membership
@@ -129,6 +137,11 @@ class LeagueAdmin(admin.ModelAdmin):
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [MembershipInline]
+
+    def save_model(self, request, obj: League, form, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        if change and "table_auto_save" in form.changed_data:
+            league_auto_save_changed(obj)  # the panels of its sessions at a table show it
 
 
 @admin.register(Membership)
@@ -346,3 +359,16 @@ class TableHandAdmin(ReadOnlyAdmin):
     list_display = ["table_round", "seat", "outcome", "status", "updated_at"]
     list_filter = ["status"]
     list_select_related = ["table_round__session", "seat__player"]
+
+    # A hand deleted here is a table changed: the scorer's panel and the seat's phone
+    # follow it (no signal covers a hand on its own, services.table.touch does).
+    def delete_model(self, request, obj: TableHand) -> None:
+        session = obj.table_round.session
+        super().delete_model(request, obj)
+        touch(session)
+
+    def delete_queryset(self, request, queryset) -> None:
+        sessions = {hand.table_round.session for hand in queryset}
+        super().delete_queryset(request, queryset)
+        for session in sessions:
+            touch(session)

@@ -1,13 +1,14 @@
 """What the views answer alike in HTTP terms: the status codes of a refused form and
 of a limit reached, a redirect that htmx follows as a page load, a database id read
-from a form, the first round a reader asked to see, a download, and a session's chart
-as an SVG image.
+from a form, the first round a reader asked to see, what no shared cache may keep
+(and a live poll's "nothing new"), a download, and a session's chart as an SVG image.
 """
 
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect
+from django.utils.cache import patch_cache_control
 from django.utils.http import content_disposition_header
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -49,12 +50,26 @@ def first_round(request: HttpRequest) -> int | None:
     return int(value) if value.isascii() and value.isdigit() and len(value) <= 9 else None
 
 
+def private(response: HttpResponse, *, token: bool = False) -> HttpResponse:
+    """Keep ``response`` out of shared caches and have the browser ask again before it
+    uses a copy: a score table changes with every round. ``token``: the address holds
+    the key to what it shows (a share or table link), so no cache stores it at all."""
+    extra = {"no_store": True} if token else {}
+    patch_cache_control(response, private=True, no_cache=True, **extra)
+    return response
+
+
+def nothing_new(*, token: bool = False) -> HttpResponse:
+    """A live poll's answer while nothing changed (htmx swaps nothing on a 204). Never
+    kept by a proxy or the browser: a kept "unchanged" would hide the next change."""
+    return private(HttpResponse(status=204), token=token)
+
+
 def download(content: bytes | str, filename: str, content_type: str) -> HttpResponse:
     response = HttpResponse(content, content_type=content_type)
     response["Content-Disposition"] = content_disposition_header(True, filename)
     # An export is a snapshot of private scores: neither shared caches nor stale.
-    response["Cache-Control"] = "private, no-cache"
-    return response
+    return private(response)
 
 
 def chart_response(session: GameSession) -> HttpResponse:
@@ -69,6 +84,6 @@ def chart_response(session: GameSession) -> HttpResponse:
     response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
     # The totals change with every round saved: always ask again. And an SVG opened
     # on its own is a document: it may load and run nothing.
-    response["Cache-Control"] = "private, no-cache"
+    private(response)
     response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
     return response

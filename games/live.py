@@ -26,6 +26,10 @@ the access generation, and all must agree:
 A pass lives no longer than its sign-in, and 15 minutes at most: what a cache that
 missed one invalidation can hold.
 
+**A share link** is the key itself: the session's entry is kept under the token too,
+so its poll is one read. A replaced link's entry is deleted when the new one commits,
+and again by any write or heal that finds the session's entry under another token.
+
 **Table mode** (the scorer's panel and the seats' phones) follows its own stamps,
 built from several rows (hands, seats, the table round): a *table generation* per
 session, a fresh random value written on commit by every write to them, stands for
@@ -64,9 +68,10 @@ ACCESS_KEY = "live:access"
 
 
 def _key(kind: str, *parts: object) -> str:
-    """The cache key of one kind of live entry: "session", "token" (a share token's
-    session), "pass" (session, sign-in), "table" (a session's table generation),
-    "panel" (the scorer's panel), "seat" (session, seat) and "table-token"."""
+    """The cache key of one kind of live entry: "session", "token" (the session's
+    entry again, under its share token), "pass" (session, sign-in), "table" (a
+    session's table generation), "panel" (the scorer's panel), "seat" (session, seat)
+    and "table-token"."""
     return ":".join(["live", kind, *map(str, parts)])
 
 
@@ -99,6 +104,13 @@ def _entry(session: GameSession) -> tuple:
     return (live_stamp(session), session.share_token, session.league_id, session.created_by_id)
 
 
+def _shaped(value, length: int) -> tuple | None:
+    """``value`` if it is an entry of the shape this code writes, else None: a value
+    written by another release (a deploy that changed an entry) or junk is a miss,
+    never an error."""
+    return value if isinstance(value, tuple) and len(value) == length else None
+
+
 def _newer(entry: tuple, cached) -> bool:
     """Whether ``entry`` is a later state of the session than the cached one. Commits
     of one session are ordered by its row lock, but their on-commit writes are not: a
@@ -109,29 +121,31 @@ def _newer(entry: tuple, cached) -> bool:
         return True
 
 
-def _put(session: GameSession) -> None:
-    pk, token = session.pk, session.share_token
+def _put(session: GameSession, cached: tuple | None = None) -> None:
+    """Write the session's entry (under its id and its share token) and a new table
+    generation. ``cached``: the session's entry as read before, whose share token, if
+    another, no longer leads anywhere (a replaced link)."""
+    pk, token, entry = session.pk, session.share_token, _entry(session)
+    retired = [_key("token", cached[1])] if cached is not None and cached[1] != token else []
     try:
         cache.set_many(
-            {
-                _key("session", pk): _entry(session),
-                _key("token", token): pk,
-                _key("table", pk): _fresh(),
-            },
+            {_key("session", pk): entry, _key("token", token): entry, _key("table", pk): _fresh()},
             KEEP_SECONDS,
         )
+        if retired:
+            cache.delete_many(retired)
     except Exception:
         logger.warning("live stamp of session %s not cached", pk, exc_info=True)
-        _forget(pk)
+        _forget(pk, token, *(cached[1:2] if retired else ()))
 
 
 def _remember(session: GameSession) -> None:
     try:
-        cached = cache.get(_key("session", session.pk))
+        cached = _shaped(cache.get(_key("session", session.pk)), 4)
     except Exception:
         cached = None  # _put tries, and forgets the entry if it cannot
     if _newer(_entry(session), cached):
-        _put(session)
+        _put(session, cached)
 
 
 def _written(sender, instance: GameSession, **_) -> None:
@@ -144,25 +158,38 @@ def heal(session: GameSession) -> None:
     late, above, or one that failed) or another share token or owner for it, put the
     latest back. Viewers still holding the older stamp get the table on their next
     poll."""
+    entry = _entry(session)
+    keys = [_key("session", session.pk), _key("token", session.share_token)]
     try:
-        cached = cache.get(_key("session", session.pk))
+        found = cache.get_many(keys)
     except Exception:
         return
-    entry = _entry(session)
-    if _newer(entry, cached) or (entry[0] == cached[0] and tuple(cached[1:]) != entry[1:]):
-        _put(session)
+    cached = _shaped(found.get(keys[0]), 4)
+    if cached is not None and cached[0] != entry[0] and not _newer(entry, cached):
+        return  # a later state is cached already: a write committed after this read
+    if cached != entry or found.get(keys[1]) != entry:
+        _put(session, cached)
 
 
 def _deleted(sender, instance: GameSession, **_) -> None:
-    pk = instance.pk
-    transaction.on_commit(lambda: _forget(pk))
+    pk, token = instance.pk, instance.share_token
+    transaction.on_commit(lambda: _forget(pk, token))
 
 
-def _forget(pk: int) -> None:
+def _forget(pk: int, *tokens: str) -> None:
+    keys = [_key("session", pk), _key("table", pk), *(_key("token", t) for t in tokens)]
     try:
-        cache.delete_many([_key("session", pk), _key("table", pk)])
+        cache.delete_many(keys)
     except Exception:
         logger.warning("live stamp of session %s not forgotten", pk, exc_info=True)
+
+
+def share_link_replaced(old_token: str) -> None:
+    """The session's share link was replaced: once that commits, the old link's entry
+    goes, so its poll takes the database path (and is refused there)."""
+    transaction.on_commit(
+        lambda: _write("retired share link", lambda: cache.delete(_key("token", old_token)))
+    )
 
 
 def _fresh() -> str:
@@ -241,7 +268,8 @@ def _passes(found: dict, keys: list[str], entry, need_write: bool) -> bool:
     """Whether the pass, sign-in and access generation read with ``keys`` (pass,
     access, sign-in) let this browser be answered for the session of ``entry``."""
     granted, generation, signin = (found.get(key) for key in keys)
-    if granted is None or generation is None or not isinstance(signin, dict):
+    granted, entry = _shaped(granted, 5), _shaped(entry, 4)
+    if granted is None or entry is None or generation is None or not isinstance(signin, dict):
         return False
     user, granted_generation, league, creator, write = granted
     return (
@@ -271,18 +299,17 @@ def unchanged(request: HttpRequest, pk: int, stamp: str | None) -> bool:
         found = cache.get_many([_key("session", pk), *keys])
     except Exception:
         return False
-    entry = found.get(_key("session", pk))
+    entry = _shaped(found.get(_key("session", pk)), 4)
     return entry is not None and entry[0] == stamp and _passes(found, keys, entry, False)
 
 
 def unchanged_for_token(token: str, stamp: str | None) -> bool:
-    """The same for a share link: the token must still be the session's own (a
-    replaced one finds another token in the entry and takes the database path)."""
-    if not stamp:
+    """The same for a share link, in one read: the session's entry kept under the
+    token (a replaced link has none, or one naming another token)."""
+    if not stamp:  # the token: as the address's converter let it through
         return False
     try:
-        pk = cache.get(_key("token", token))
-        entry = cache.get(_key("session", pk)) if pk is not None else None
+        entry = _shaped(cache.get(_key("token", token)), 4)
     except Exception:
         return False
     return entry is not None and tuple(entry[:2]) == (stamp, token)

@@ -23,6 +23,7 @@ from django.utils.text import slugify
 from games.access import AnyUser
 from games.models import League, LeagueInvite, Membership, Player, PlayerClaim
 from games.rules import Ruleset, get_ruleset
+from games.services.table import league_auto_save_changed
 
 Role = Membership.Role
 
@@ -89,9 +90,12 @@ def update_rules(
     league.preset = preset
     league.overrides = overrides
     league.money_per_point = money_per_point
+    auto_save_moved = table_auto_save is not None and table_auto_save != league.table_auto_save
     if table_auto_save is not None:
         league.table_auto_save = table_auto_save
     league.save(update_fields=["name", "preset", "overrides", "money_per_point", "table_auto_save"])
+    if auto_save_moved:
+        league_auto_save_changed(league)
     return league
 
 

@@ -7,6 +7,11 @@ every write path calls it, the admin included, so they never drift. A seat's
 figures are worked out by ``seat_results`` alone: a league import (which writes its
 sessions in bulk, without refreshing them one by one) and the benchmarks' fills
 call it too.
+
+``mark_changed`` is how any change reaches the pages that follow a session live:
+refresh_session saves the session's row through it, and so do the writes that change
+what its table shows without changing its rounds (stakes, the share link, a player
+renamed in the admin).
 """
 
 from __future__ import annotations
@@ -31,6 +36,20 @@ from games.services import ratings, standing_months
 from games.services.scoreboard import Scoreboard, load_scoreboard
 
 
+def mark_changed(session: GameSession, *fields: str) -> None:
+    """Save the session's row (``fields`` with its ``updated_at``, the live stamp): once
+    it commits, games/live.py writes the new stamp and a new table generation to the
+    cache, and every page following the session asks for its table again."""
+    session.save(update_fields=[*fields, "updated_at"])
+
+
+def mark_shown_changed(sessions: Iterable[GameSession]) -> None:
+    """Sessions whose table shows something that changed outside their rounds (a
+    player's name): each one's live stamp moves, with nothing recomputed."""
+    for session in sessions:
+        mark_changed(session)
+
+
 def refresh_session(session: GameSession, board: Scoreboard | None = None) -> Scoreboard:
     """After any change to a session's rounds: its status, each seat's result and,
     for a league session that is or was finished, the league's ratings. Runs in the
@@ -39,7 +58,7 @@ def refresh_session(session: GameSession, board: Scoreboard | None = None) -> Sc
     board = board or load_scoreboard(session)
     was_finished = session.status == GameSession.Status.FINISHED
     session.status = GameSession.Status.FINISHED if board.finished else GameSession.Status.ACTIVE
-    session.save(update_fields=["status", "updated_at"])  # updated_at: the live view's cue
+    mark_changed(session, "status")
     _store_results(session, board)
     standing_months.refresh(
         session.league_id, session.played_on, [seat.player_id for seat in board.seats]

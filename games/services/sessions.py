@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from games import live
 from games.access import AnyUser
 from games.models import (
     GameSession,
@@ -33,7 +34,7 @@ from games.rules import (
     toss,
 )
 from games.services.errors import EntryRejected
-from games.services.results import refresh_session
+from games.services.results import mark_changed, refresh_session
 from games.services.scoreboard import Scoreboard, load_scoreboard, with_session
 
 
@@ -230,7 +231,7 @@ def set_stakes(
         return
     session.money_per_point = money_per_point
     session.buy_in = buy_in
-    session.save(update_fields=["money_per_point", "buy_in", "updated_at"])
+    mark_changed(session, "money_per_point", "buy_in")
 
 
 def can_close(board: Scoreboard) -> bool:
@@ -296,6 +297,7 @@ def cancel_rejoin(session: GameSession, rejoin_pk: int) -> None:
 
 def replace_share_token(session: GameSession) -> str:
     """A new read-only link; the old one stops working at once."""
-    session.share_token = new_share_token()
-    session.save(update_fields=["share_token", "updated_at"])
+    old, session.share_token = session.share_token, new_share_token()
+    mark_changed(session, "share_token")
+    live.share_link_replaced(old)  # its polls were answered from the cache
     return session.share_token

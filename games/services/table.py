@@ -28,7 +28,15 @@ from django.utils import timezone
 
 from games import live
 from games.access import AnyUser
-from games.models import GameSession, Round, Seat, TableHand, TableRound, new_share_token
+from games.models import (
+    GameSession,
+    League,
+    Round,
+    Seat,
+    TableHand,
+    TableRound,
+    new_share_token,
+)
 from games.rules import CardError, parse_card
 from games.services.errors import EntryRejected
 from games.services.rounds import (
@@ -39,7 +47,7 @@ from games.services.rounds import (
     new_round_entry,
     save_and_replay,
 )
-from games.services.scoreboard import Scoreboard, load_scoreboard
+from games.services.scoreboard import Scoreboard, live_stamp, load_scoreboard
 
 State = Literal["waiting", "typing", "in", "problem"]
 STATE_LABELS: dict[str, str] = {
@@ -75,6 +83,16 @@ class RoundMovedOn(EntryRejected):
     @property
     def saved(self) -> bool:
         return self.number < self.current
+
+
+class TableClosed(EntryRejected):
+    """A hand or cut sent from a table link the scorer has closed or replaced since
+    the phone (or the scorer's page) read it: nothing is stored."""
+
+
+class SeatReleased(EntryRejected):
+    """A hand from a phone that no longer holds its seat (released, or picked again
+    on another phone) since it sent it: nothing is stored."""
 
 
 class RoundNotReady(EntryRejected):
@@ -132,20 +150,33 @@ def close_table(session: GameSession) -> None:
 
 
 def set_auto_save(session: GameSession, on: bool) -> None:
+    """The session's own choice of auto-save (over its league's). The scorer's panel
+    follows it on every phone: the option is part of the panel's stamp, and _touch
+    moves the table generation its cached polls compare."""
     GameSession.objects.filter(pk=session.pk).update(table_auto_save=on)
     session.table_auto_save = on
-    _touch(session)
+    touch(session)
+
+
+def league_auto_save_changed(league: League) -> None:
+    """The league's auto-save choice changed: the scorer's panel of each of its
+    sessions at a table that follows it (no choice of its own) shows it, so their
+    table polls ask the database again."""
+    following = league.sessions.filter(table_token__isnull=False, table_auto_save=None)
+    for pk in following.values_list("pk", flat=True):
+        live.table_changed(pk)
 
 
 def _release_all(session: GameSession) -> None:
     session.seats.update(phone_key=None, phone_since=None)
-    _touch(session)
+    touch(session)
 
 
-def _touch(session: GameSession) -> None:
-    """Say that the table changed (a seat picked or freed): the scorer's live view
-    polls on the table round's stamp, and both sides' polls on the cache's table
-    generation (games.live; a queryset update sends no signal)."""
+def touch(session: GameSession) -> None:
+    """Say that the table changed (a seat picked or freed, a hand deleted in the
+    admin): the scorer's live view polls on the table round's stamp, and both sides'
+    polls on the cache's table generation (games.live; a queryset update sends no
+    signal)."""
     TableRound.objects.filter(session=session).update(updated_at=timezone.now())
     live.table_changed(session.pk)
 
@@ -176,7 +207,7 @@ def claim_seat(session: GameSession, seat: Seat, *, holding: Seat | None = None)
             Seat.objects.filter(pk=holding.pk, phone_key=holding.phone_key).update(
                 phone_key=None, phone_since=None
             )
-        _touch(session)
+        touch(session)
     seat.phone_key = key
     return seat
 
@@ -188,7 +219,7 @@ def release_seat(session: GameSession, seat: Seat) -> bool:
         freed = Seat.objects.filter(pk=seat.pk, phone_key__isnull=False).update(
             phone_key=None, phone_since=None
         )
-        _touch(session)
+        touch(session)
     return bool(freed)
 
 
@@ -246,14 +277,17 @@ def write_hand(
     ``on_deal`` marks a winner as winning on the deal (kodai).
 
     Raises RoundMovedOn for a round that is not the one being entered (already
-    saved: a late hand) and EntryRejected when the seat has no hand to enter (the
-    player is out, the session over)."""
+    saved: a late hand), TableClosed when table mode was closed (or, for a phone,
+    its link replaced) and SeatReleased when the phone no longer holds the seat,
+    both since the caller read them, and EntryRejected when the seat has no hand to
+    enter (the player is out, the session over)."""
+    by_phone = user is None or not user.is_authenticated
     with transaction.atomic():
         locked, entry, board = _open_round(session, number)
+        _check_table_open(session, locked, seat if by_phone else None)
         _check_seat_plays(entry, seat)
         table_round, _ = TableRound.objects.get_or_create(session=locked, number=number)
         hand = table_round.hands.filter(seat=seat).first()
-        by_phone = user is None or not user.is_authenticated
         if hand is not None and by_phone and edit < hand.edit:
             # A preview sent before the hand was handed in, answered after it.
             check = check_hand(
@@ -301,6 +335,39 @@ def write_hand(
     return written
 
 
+def _check_table_open(session: GameSession, locked: GameSession, seat: Seat | None) -> None:
+    """Under the session's lock: table mode is still open and, for a phone (``seat``),
+    on the link it came by, and the seat still has the phone key it was read with. The
+    views check the link and the seat before they call, but the scorer may close
+    table mode, replace the link or release the seat in between: a hand written then
+    would bring back a table round that closing dropped, or land from a phone that
+    lost its seat. Closing and replacing take the same lock; releasing does not, so
+    the seat's row is locked here (a release waits until this hand is written)."""
+    if seat is None:
+        if locked.table_token is None:
+            raise TableClosed(
+                "Table mode is closed: nothing was kept. Open it again, or enter the "
+                "round in the round form."
+            )
+        return
+    if locked.table_token is None:
+        raise TableClosed(
+            "The scorer closed table mode: your hand was not kept. Show it to the "
+            "scorer, who enters the round."
+        )
+    if locked.table_token != session.table_token:
+        raise TableClosed(
+            "The scorer made a new table link: your hand was not kept. Open the new "
+            "link and pick your seat again."
+        )
+    held = Seat.objects.select_for_update().filter(pk=seat.pk).values_list("phone_key", flat=True)
+    if held.first() != seat.phone_key:
+        raise SeatReleased(
+            f"This phone no longer holds {seat.player.name}'s seat: your hand was not "
+            "kept. Pick your seat again."
+        )
+
+
 def _check_seat_plays(entry: RoundEntry, seat: Seat) -> None:
     if entry.finished:
         raise EntryRejected("This session is over: it takes no new rounds.")
@@ -313,6 +380,7 @@ def set_cut(session: GameSession, number: int, cut_text: str) -> TableRound:
     cut = parse_card(cut_text).code  # CardError: said beside the field
     with transaction.atomic():
         locked = GameSession.objects.select_for_update().get(pk=session.pk)
+        _check_table_open(session, locked, None)  # a page from before table mode closed
         current = next_number(locked)
         if number != current:
             raise RoundMovedOn(number, current)
@@ -375,11 +443,18 @@ class TableView:
         return self.table_round.cut_joker if self.table_round else ""
 
 
-def _stamp(number: int, table_round: TableRound | None, phones: list[bool]) -> str:
+def _stamp(
+    session: GameSession, number: int, table_round: TableRound | None, phones: list[bool]
+) -> str:
     """Changes with every hand written, seat picked or freed, option set and round
-    saved: the scorer's live view is answered "nothing new" while it matches."""
+    saved: the scorer's live view is answered "nothing new" while it matches. The
+    auto-save option is in it itself (before any phone starts the round there is no
+    table round whose stamp it could move), and so is the session's live stamp: a
+    player renamed in the admin, or a seat changed there, moves it."""
     table = table_round.updated_at.timestamp() if table_round else 0
-    return f"{number}.{int(table * 1_000_000)}.{''.join('1' if p else '0' for p in phones)}"
+    seats = "".join("1" if phone else "0" for phone in phones)
+    auto = int(auto_saves(session))
+    return f"{number}.{int(table * 1_000_000)}.{seats}.{auto}.{live_stamp(session)}"
 
 
 def table_stamp(session: GameSession) -> str:
@@ -387,7 +462,7 @@ def table_stamp(session: GameSession) -> str:
     number = next_number(session)
     table_round = TableRound.objects.filter(session=session, number=number).first()
     phones = session.seats.order_by("position").values_list("phone_key", flat=True)
-    return _stamp(number, table_round, [key is not None for key in phones])
+    return _stamp(session, number, table_round, [key is not None for key in phones])
 
 
 def seat_stamp(table_round: TableRound | None, hand: TableHand | None) -> str:
@@ -459,7 +534,7 @@ def table_view(session: GameSession, board: Scoreboard | None = None) -> TableVi
         else:
             state = "in"
         states.append(SeatState(seat, bool(phones.get(seat.pk)), hand, state, problems))
-    stamp = _stamp(entry.number, table_round, [key is not None for key in phones.values()])
+    stamp = _stamp(session, entry.number, table_round, [key is not None for key in phones.values()])
     return TableView(entry, table_round, tuple(states), check, auto_saves(session), stamp)
 
 

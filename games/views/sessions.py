@@ -23,7 +23,7 @@ from games.access import (
     sessions_visible_to,
 )
 from games.forms.sessions import MAX_SEATS, SessionForm, sign_toss
-from games.http import FORM_ERRORS, chart_response, id_in, posted_id, redirect_for
+from games.http import FORM_ERRORS, chart_response, id_in, nothing_new, posted_id, redirect_for
 from games.models import GameSession, League, Player
 from games.queries.players import my_players
 from games.rules import PRESETS
@@ -179,7 +179,7 @@ def session_scoreboard(request: HttpRequest, pk: int) -> HttpResponse:
     nothing) while the session has not changed since the stamp the page holds,
     from the cache when it knows (games/live.py)."""
     if live.unchanged(request, pk, request.GET.get("v")):
-        return HttpResponse(status=204)
+        return nothing_new()
     # Read before the sign-in and the rights are: a change after it is not missed.
     return _session_scoreboard(request, pk, generation=live.access_generation())
 
@@ -191,7 +191,7 @@ def _session_scoreboard(request: HttpRequest, pk: int, generation) -> HttpRespon
         live.grant(request, session, rights, generation)
         if request.GET.get("v") == live_stamp(session):
             live.heal(session)
-            return HttpResponse(status=204)
+            return nothing_new()
         board = load_scoreboard(session)
     # A scorer's page also shows the totals line above the round form: it comes along.
     context = scoreboard_context(request, session, board, rights)

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_safe
 
 from games import live
 from games.access import session_for_share_token
-from games.http import chart_response, first_round
+from games.http import chart_response, first_round, nothing_new, private
 from games.models import GameSession
 from games.services.money import money_of
 from games.services.scoreboard import (
@@ -59,8 +59,7 @@ def _big_context(session: GameSession, board: Scoreboard) -> dict:
 def _keep_private(response: HttpResponse) -> HttpResponse:
     # The token is the key: keep it out of Referer headers and shared caches.
     response["Referrer-Policy"] = "no-referrer"
-    response["Cache-Control"] = "private, no-cache"
-    return response
+    return private(response)
 
 
 @require_safe
@@ -92,16 +91,12 @@ def shared_scoreboard(request: HttpRequest, token: str) -> HttpResponse:
     table view's totals. Without ``v`` it is also what the "earlier rounds" button
     swaps in."""
     if live.unchanged_for_token(token, request.GET.get("v")):
-        response = HttpResponse(status=204)
-        response["Cache-Control"] = "private, no-cache"
-        return response
+        return nothing_new(token=True)
     with read_snapshot():  # the stamp and the table are of one moment
         session = session_for_share_token(token)
         if request.GET.get("v") == live_stamp(session):
             live.heal(session)
-            response = HttpResponse(status=204)
-            response["Cache-Control"] = "private, no-cache"
-            return response
+            return nothing_new(token=True)
         board = load_scoreboard(session)
     if request.GET.get("view") == "big":
         context = _big_context(session, board)
@@ -109,8 +104,7 @@ def shared_scoreboard(request: HttpRequest, token: str) -> HttpResponse:
     else:
         context = _shared_context(request, session, board)
         response = TemplateResponse(request, "partials/score_table.html", context)
-    response["Cache-Control"] = "private, no-cache"
-    return response
+    return private(response)
 
 
 @require_safe

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -30,7 +30,7 @@ from games.access import (
     session_with_rights,
 )
 from games.forms.table import HandForm
-from games.http import FORM_ERRORS, id_in, posted_id, redirect_for
+from games.http import FORM_ERRORS, id_in, nothing_new, posted_id, private, redirect_for
 from games.models import GameSession, Seat
 from games.rules import CardError
 from games.services.errors import EntryRejected
@@ -38,7 +38,9 @@ from games.services.rounds import new_round_entry
 from games.services.scoreboard import load_scoreboard
 from games.services.table import (
     RoundMovedOn,
+    SeatReleased,
     SeatTaken,
+    TableClosed,
     claim_seat,
     close_table,
     hand_of,
@@ -62,14 +64,14 @@ from games.session_page import session_page_context
 SEAT_POLL_SECONDS = 3
 TABLE_POLL_SECONDS = 2
 SAVED_ROUND = 403  # a hand for a round already saved: refused, and said so
+TABLE_GONE = 410  # a hand sent as the scorer closed table mode or replaced its link
 
 
 def _no_store(response: HttpResponse) -> HttpResponse:
     # The token is the key: keep it out of shared caches. (Referer: the site-wide
     # "same-origin" already keeps it from other sites; "no-referrer" would make the
     # browser send "Origin: null" with the forms, which CSRF checking refuses.)
-    response["Cache-Control"] = "private, no-cache"
-    return response
+    return private(response)
 
 
 # --- A phone at the table ------------------------------------------------------------------
@@ -184,6 +186,12 @@ def table_hand(request: HttpRequest, token: str) -> HttpResponse:
         # A late hand: nothing is stored; the phone gets the round that is open now.
         status = SAVED_ROUND if moved.saved else 404
         return _hand_page(request, _hand_context(session, seat, moved=str(moved)), status)
+    except (TableClosed, SeatReleased) as gone:
+        # Closed, replaced or released after the checks above: the hand stays on the
+        # screen as typed, under what happened (and a closed table is no longer polled).
+        closed = isinstance(gone, TableClosed)
+        context = _hand_context(session, seat, form, refused=str(gone), closed=closed)
+        return _hand_page(request, context, TABLE_GONE if closed else 409)
     except EntryRejected as error:  # out of the session, or the session is over
         return _hand_page(request, _hand_context(session, seat, refused=str(error)), FORM_ERRORS)
     if written.saved is not None:
@@ -203,7 +211,12 @@ def table_hand(request: HttpRequest, token: str) -> HttpResponse:
 def table_hand_preview(request: HttpRequest, token: str) -> HttpResponse:
     """The live check of the phone's hand as it is typed, which also stores it (a
     reload or a dropped connection keeps it). Nothing else changes."""
-    session = session_for_table_token(token)
+    try:
+        session = session_for_table_token(token)
+    except Http404:
+        if not request.htmx:
+            raise
+        return _link_gone(request)
     seat = seat_for_phone(request, session)
     entry = new_round_entry(session)
     table_round = table_round_of(session)
@@ -211,6 +224,7 @@ def table_hand_preview(request: HttpRequest, token: str) -> HttpResponse:
     form = HandForm(
         request.POST, entry=entry, seat=seat, table_round=table_round, hand=hand, final=False
     )
+    closed = False
     if form.is_valid():
         try:
             written = write_hand(
@@ -223,6 +237,7 @@ def table_hand_preview(request: HttpRequest, token: str) -> HttpResponse:
             return HttpResponse(status=204)
         except EntryRejected as error:
             form.add_error(None, str(error))
+            closed = isinstance(error, TableClosed)
         else:
             form.file_errors(written.check)
             form.hand = written.hand
@@ -237,8 +252,18 @@ def table_hand_preview(request: HttpRequest, token: str) -> HttpResponse:
         "stamp": seat_stamp(table_round, hand),
         "poll_seconds": SEAT_POLL_SECONDS,
         "seat_phone_status": True,  # "handed in" becomes "not handed in" at once
+        "closed": closed,  # table mode closed meanwhile: the status stops polling
     }
     return _no_store(TemplateResponse(request, "games/table_seat.html#check", context))
+
+
+def _link_gone(request: HttpRequest) -> HttpResponse:
+    """A phone's status poll or live check from a table link closed or replaced since
+    it opened it: the status says so and stops polling (a 404 would only show
+    "offline" under the hand, which stays on the screen as typed). The live check
+    brings it out of band."""
+    context = {"closed": True, "oob": request.method == "POST"}
+    return _no_store(TemplateResponse(request, "games/table_seat.html#status", context))
 
 
 @require_safe
@@ -248,8 +273,13 @@ def table_hand_status(request: HttpRequest, token: str) -> HttpResponse:
     table's cut joker."""
     number, stamp = request.GET.get("number", ""), request.GET.get("v", "")
     if live.seat_unchanged(request, token, (number, stamp)):
-        return HttpResponse(status=204)
-    session = session_for_table_token(token)
+        return nothing_new(token=True)
+    try:
+        session = session_for_table_token(token)
+    except Http404:
+        if not request.htmx:
+            raise
+        return _link_gone(request)
     generation = live.table_generation(session.pk)  # before the seat and its hand are read
     seat = phone_seat(request, session)
     if seat is None:
@@ -263,7 +293,7 @@ def table_hand_status(request: HttpRequest, token: str) -> HttpResponse:
         return HttpResponseClientRefresh() if request.htmx else redirect("games:table_hand", token)
     if stamp == context["stamp"]:
         live.remember_seat(request, session, generation, (number, stamp))
-        return HttpResponse(status=204)
+        return nothing_new(token=True)
     context["status_poll"] = True  # the table's cut joker comes along
     return _no_store(TemplateResponse(request, "games/table_seat.html#status", context))
 
@@ -315,7 +345,7 @@ def table_panel(request: HttpRequest, pk: int) -> HttpResponse:
     the cache when it knows, games/live.py), the whole page again once the round was
     saved elsewhere (it saved itself)."""
     if live.panel_unchanged(request, pk, request.GET.get("v")):
-        return HttpResponse(status=204)
+        return nothing_new()
     # Both read before the sign-in, the rights and the table are.
     generations = live.access_generation(), live.table_generation(pk)
     return _table_panel(request, pk, generations=generations)
@@ -331,7 +361,7 @@ def _table_panel(request: HttpRequest, pk: int, generations: tuple) -> HttpRespo
     live.remember_panel(pk, table, stamp)
     live.grant(request, session, rights, access)
     if request.GET.get("v") == stamp:
-        return HttpResponse(status=204)
+        return nothing_new()
     number = request.GET.get("number")
     if request.htmx and number and number != stamp.split(".")[0]:
         return HttpResponseClientRefresh()

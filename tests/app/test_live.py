@@ -288,3 +288,86 @@ def test_a_late_write_of_an_older_stamp_neither_wins_nor_lasts(
     live._put(first)
     assert scorer.get(session_poll(first, newer)).status_code == 204
     assert scorer.get(session_poll(first, older)).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "junk", [("too", "short"), ("one", "more", "field", "than", "now", "kept"), 12345, "text"]
+)
+def test_a_cache_entry_of_another_shape_is_a_miss_not_an_error(following, junk) -> None:
+    """After a deploy that changed what an entry holds (or any junk in the cache), a
+    poll asks the database, then the cache holds this release's entries again."""
+    from games import live
+
+    session, ben, stamp = following
+    signin = ben.cookies["sessionid"].value
+    for key in (live._key("pass", session.pk, signin), live._key("session", session.pk)):
+        cache.set(key, junk)
+        with CaptureQueriesContext(connection) as queries:
+            assert ben.get(session_poll(session, stamp)).status_code == 204
+        assert queries  # answered by the database, not refused by a crash
+        assert from_the_cache(ben, session, stamp)
+
+
+def test_nothing_new_is_never_kept_by_a_proxy_or_the_browser(
+    scorer: Client, table: GameSession, django_capture_on_commit_callbacks
+) -> None:
+    """A kept 204 would answer "unchanged" for the poll's address after the table
+    changed: every one says so, from the cache or from the database, and a share
+    link's (whose address is the key) is not stored at all."""
+    from games import live
+
+    table = saved(table, django_capture_on_commit_callbacks)
+    stamp = page_stamp(scorer, table)
+    share = Client()
+    for _ in range(2):  # the database's answer, then the cache's
+        answer = scorer.get(session_poll(table, stamp))
+        assert answer.status_code == 204
+        assert answer["Cache-Control"] == "private, no-cache"
+        answer = share.get(share_poll(table.share_token, stamp))
+        assert answer.status_code == 204
+        assert answer["Cache-Control"] == "private, no-cache, no-store"
+    cache.delete(live._key("session", table.pk))
+    answer = share.get(share_poll(table.share_token, stamp))
+    assert (answer.status_code, answer["Cache-Control"]) == (204, "private, no-cache, no-store")
+
+
+def test_a_replaced_share_link_is_refused_with_the_stamp_its_viewers_hold(
+    scorer: Client, table: GameSession, django_capture_on_commit_callbacks
+) -> None:
+    """The share poll reads the session's entry kept under its token: replacing the
+    link takes the old token's entry away, so a viewer of the old link still showing
+    the table as it was is refused, not told "unchanged"."""
+    table = saved(table, django_capture_on_commit_callbacks)
+    old, stamp = table.share_token, page_stamp(scorer, table)
+    viewer = Client()
+    assert viewer.get(share_poll(old, stamp)).status_code == 204  # from the cache
+
+    with django_capture_on_commit_callbacks(execute=True):
+        replace_share_token(table)
+
+    assert viewer.get(share_poll(old, stamp)).status_code == 404
+
+
+def test_a_late_write_from_before_a_new_share_link_is_healed_away(
+    scorer: Client, table: GameSession, django_capture_on_commit_callbacks
+) -> None:
+    """A write of the session as it was before its link was replaced, come late (a
+    worker paused mid-write), puts the old link's entry back; the next poll the
+    database answers "unchanged" (or the next write) puts the latest back and takes
+    the old link's away."""
+    from games import live
+
+    before = saved(table, django_capture_on_commit_callbacks)
+    old, older = before.share_token, page_stamp(scorer, before)
+    with django_capture_on_commit_callbacks(execute=True):
+        new = replace_share_token(GameSession.objects.get(pk=table.pk))
+    newer = page_stamp(scorer, GameSession.objects.get(pk=table.pk))
+
+    live._put(before)  # the late write: the old link, the older stamp
+    viewer = Client()
+    assert viewer.get(share_poll(old, older)).status_code == 204  # the race's stale answer
+
+    # The scorer's poll finds the older entry: the database answers and heals it.
+    assert scorer.get(session_poll(table, newer)).status_code == 204
+    assert viewer.get(share_poll(old, older)).status_code == 404
+    assert Client().get(share_poll(new, newer)).status_code == 204

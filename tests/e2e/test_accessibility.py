@@ -496,6 +496,32 @@ def table_late(page: Page) -> None:
     expect(page.locator("[data-moved]")).to_contain_text("Round 3 is already saved")
 
 
+def table_closed(page: Page) -> None:
+    """A hand handed in just as the scorer closed table mode: said above the hand,
+    which stays on the screen as typed, and the phone stops asking the table."""
+    from unittest import mock
+
+    from games.services import table as services
+
+    session = friday(User.objects.create_user("asha", password=PASSWORD))
+    open_table(session)
+    _seat_phone(page, session, "Ben")
+    page.get_by_label("Cut joker").fill("8S")
+    page.get_by_label("Cards").fill(SHOWN_8S)
+
+    def closing_first(session, *args, **kwargs):  # the scorer's tap lands in between
+        if kwargs["final"]:  # Hand in, not the live check of what was typed
+            services.close_table(GameSession.objects.get(pk=session.pk))
+        return services.write_hand(session, *args, **kwargs)
+
+    with mock.patch("games.views.table.write_hand", closing_first):
+        page.get_by_role("button", name="Hand in").click()
+        expect(page.locator("[data-refused]")).to_contain_text("The scorer closed table mode")
+    expect(page.locator("[data-table-closed]")).to_be_visible()
+    expect(page.get_by_label("Cards")).to_have_value(SHOWN_8S)
+    expect(page.get_by_role("button", name="Hand in")).to_have_count(0)
+
+
 def table_scorer(page: Page) -> None:
     """The scorer's page: one seat in, one typing, one with a problem."""
     _at_table(sign_in(page, "asha"))
@@ -667,6 +693,7 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "table-hand-refused": table_hand_refused,
     "table-hand-in": table_hand_in,
     "table-late": table_late,
+    "table-closed": table_closed,
     "table-scorer": table_scorer,
     "table-scorer-all-in": table_scorer_all_in,
     "table-correct": table_correct,

@@ -14,8 +14,9 @@ from playwright.sync_api import Page, expect
 from games.models import GameSession, RoundChange
 from games.rules import parse_cards
 from games.services.sessions import create_session
+from games.services.table import open_table
 from tests.support.hands import SHOWN_8S, WIN_8S, shuffled
-from tests.support.pages import PHONE_DEVICE, sign_in
+from tests.support.pages import PHONE_DEVICE, sign_in, signed_in_as
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -117,3 +118,58 @@ def test_three_phones_enter_their_hands_at_once_and_the_scorer_saves(
         "Chen's phone",
     }
     assert GameSession.objects.get(pk=session.pk).rounds.count() == 1
+
+
+def test_the_auto_save_switch_follows_on_the_scorers_other_phone(
+    new_context: Callable[..., Any], look_at: Callable[..., None]
+) -> None:
+    """Two phones signed in as the scorer, before any hand: one taps the auto-save
+    switch, the other's panel shows it from its next poll."""
+    first = new_context(**TOUCH).new_page()
+    user = sign_in(first, "olga")
+    session = create_session(
+        user, preset="21-points", overrides={}, players=["Asha", "Ben", "Chen"], name="Friday"
+    )
+    open_table(session)
+    second = new_context(**TOUCH).new_page()
+    signed_in_as(second, user)
+    for page in (first, second):
+        page.goto(f"/sessions/{session.pk}/")  # no phone yet: the link's details are open
+        expect(page.locator("[data-auto-save]")).to_have_attribute("data-auto-save", "off")
+
+    first.get_by_role("button", name="Save rounds by themselves").tap()
+    expect(first.locator("[data-auto-save]")).to_have_attribute("data-auto-save", "on")
+
+    expect(second.locator("[data-auto-save]")).to_have_attribute("data-auto-save", "on")
+    expect(second.locator("#table-seats")).to_contain_text("the round then saves itself")
+    look_at(second, "table-auto-save-followed-phone", full_page=False)
+    second.get_by_role("button", name="Let me save each round").tap()  # the swapped form works
+    expect(second.locator("[data-auto-save]")).to_have_attribute("data-auto-save", "off")
+    expect(first.locator("[data-auto-save]")).to_have_attribute("data-auto-save", "off")
+
+
+def test_a_phone_at_a_table_the_scorer_closes_says_so_and_keeps_the_hand(
+    new_context: Callable[..., Any], look_at: Callable[..., None]
+) -> None:
+    from games.services.table import close_table
+
+    scorer = new_context(**TOUCH).new_page()
+    user = sign_in(scorer, "olga")
+    session = create_session(
+        user, preset="21-points", overrides={}, players=["Asha", "Ben", "Chen"], name="Friday"
+    )
+    open_table(session)
+    phone = new_context(**TOUCH).new_page()
+    pick_seat(phone, f"/table/{session.table_token}/", "Ben")
+    phone.get_by_label("Cards").fill(SHOWN_8S[:20])
+
+    close_table(session)
+
+    expect(phone.locator("[data-table-closed]")).to_contain_text("no longer works")
+    expect(phone.get_by_label("Cards")).to_have_value(SHOWN_8S[:20])
+    expect(phone.locator("[data-offline], [data-outage]")).to_have_count(0)  # not "offline"
+    phone.get_by_label("Cards").fill(SHOWN_8S[:30])  # its live check, sent to the old link
+    expect(phone.locator("#seat-check")).to_be_empty()
+    expect(phone.locator("[data-table-closed]")).to_have_count(1)
+    expect(phone.get_by_text("Offline")).to_have_count(0)
+    look_at(phone, "table-seat-closed-phone")

@@ -33,6 +33,13 @@ def sign_in(page: Page, username: str) -> User:
     through the sign-in page is what tests/e2e/test_scoring.py does; every other
     browser test starts signed in, as a returning player does."""
     user = User.objects.create_user(username=username, password=PASSWORD)
+    signed_in_as(page, user)
+    return user
+
+
+def signed_in_as(page: Page, user: User) -> None:
+    """Give the page a signed-in session cookie of its own for ``user`` (another of
+    their phones)."""
     client = Client()
     client.force_login(user)
     cookie = client.cookies[settings.SESSION_COOKIE_NAME]
@@ -40,7 +47,6 @@ def sign_in(page: Page, username: str) -> User:
     page.context.add_cookies(
         [{"name": cookie.key, "value": cookie.value, "domain": LIVE_HOST, "path": "/"}]
     )
-    return user
 
 
 def sign_in_on_the_page(page: Page, username: str) -> None:

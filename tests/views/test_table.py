@@ -6,6 +6,7 @@ not do."""
 from __future__ import annotations
 
 import re
+from unittest import mock
 
 import pytest
 from django.contrib.auth.models import User
@@ -558,3 +559,89 @@ def test_a_kodai_winner_marks_a_win_on_the_deal_from_their_phone(user: User) -> 
     assert TableHand.objects.get().on_deal is True
     reloaded = phone.get(url("table_hand", kodai)).content.decode()
     assert re.search(rf'<input[^>]*name="on_deal_{asha}"[^>]*checked', reloaded)
+
+
+# --- The scorer closes table mode (or frees the seat) as a hand is sent -----------------
+
+
+def _scorer_acts_first(action):
+    """write_hand as the view calls it, with the scorer's ``action`` committed between
+    the view's checks of the link and seat and the hand's write: the race, in order."""
+    from games.services import table as services
+
+    def write_hand(session, *args, **kwargs):
+        action(GameSession.objects.get(pk=session.pk))
+        return services.write_hand(session, *args, **kwargs)
+
+    return mock.patch("games.views.table.write_hand", write_hand)
+
+
+def test_a_hand_sent_as_the_scorer_closes_table_mode_is_told_so_and_stays_as_typed(
+    table: GameSession,
+) -> None:
+    from games.services.table import close_table
+
+    phone = seat_phone(table, "Ben")
+    with _scorer_acts_first(close_table):
+        response = phone.post(
+            url("table_hand", table),
+            hand_data(table, "Ben", "shown", SHOWN_8S),
+            headers={"HX-Request": "true"},
+        )
+
+    html = response.content.decode()
+    assert response.status_code == 410 and 'id="seat-hand"' in html  # swapped in place
+    assert "The scorer closed table mode: your hand was not kept." in html
+    assert "This table link no longer works" in html
+    assert SHOWN_8S in html  # what was typed is still on the screen
+    assert "data-table-closed" in html and "/hand/status/" not in html  # no more polls
+    assert "data-save" not in html and "data-leave" not in html  # nothing more to send
+    assert not TableHand.objects.exists()
+
+    # Its live check, sent as the table closed, says so where the hand is checked.
+    table_link(table)
+    phone = seat_phone(table, "Ben")
+    with _scorer_acts_first(close_table):
+        preview = phone.post(
+            url("table_hand_preview", table), hand_data(table, "Ben", "shown", SHOWN_8S[:20])
+        )
+    html = preview.content.decode()
+    assert preview.status_code == 200 and "The scorer closed table mode" in html
+    assert "data-table-closed" in html and not TableHand.objects.exists()
+
+
+def test_a_hand_sent_as_the_scorer_frees_the_seat_is_told_so(table: GameSession) -> None:
+    from games.services.table import release_seat
+
+    phone = seat_phone(table, "Ben")
+    with _scorer_acts_first(
+        lambda session: release_seat(session, session.seats.get(pk=seat_pk(session, "Ben")))
+    ):
+        response = phone.post(
+            url("table_hand", table),
+            hand_data(table, "Ben", "shown", SHOWN_8S),
+            headers={"HX-Request": "true"},
+        )
+
+    html = response.content.decode()
+    assert response.status_code == 409
+    assert "no longer holds Ben&#x27;s seat: your hand was not kept" in html
+    assert SHOWN_8S in html and not TableHand.objects.exists()
+
+
+def test_a_phone_following_a_table_that_closed_is_told_so_and_stops_asking(
+    table: GameSession,
+) -> None:
+    from games.services.table import close_table
+
+    phone = seat_phone(table, "Ben")
+    html = phone.get(url("table_hand", table)).content.decode()
+    status = re.search(r'hx-get="([^"]*/hand/status/\?[^"]*)"', html)[1].replace("&amp;", "&")
+    close_table(table)
+
+    response = phone.get(status, headers={"HX-Request": "true"})
+
+    html = response.content.decode()
+    assert response.status_code == 200 and 'id="seat-status"' in html  # swapped in place
+    assert "This table link no longer works" in html and "hx-get" not in html
+    assert phone.get(status).status_code == 404  # a browser opening it: no such table

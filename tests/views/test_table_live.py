@@ -127,4 +127,71 @@ def test_a_freed_seat_or_a_replaced_link_ends_the_answers(
 
     with django_capture_on_commit_callbacks(execute=True):
         replace_table_link(opened)
-    assert poll(other, theirs)[0] == 404
+    # The old link's poll is no longer answered "unchanged": told it no longer works.
+    response = other.get(theirs, headers={"HX-Request": "true"})
+    assert response.status_code == 200 and "data-table-closed" in response.content.decode()
+
+
+def test_the_tables_polls_say_nothing_new_is_not_to_be_kept(
+    scorer: Client, opened: GameSession, django_capture_on_commit_callbacks
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        phone = seat_phone(opened, "Asha")
+    panel, seat = panel_poll(scorer, opened), seat_poll(phone, opened)
+    for _ in range(2):  # the database's answer, then the cache's
+        answer = scorer.get(panel, headers={"HX-Request": "true"})
+        assert (answer.status_code, answer["Cache-Control"]) == (204, "private, no-cache")
+        answer = phone.get(seat, headers={"HX-Request": "true"})
+        expected = (204, "private, no-cache, no-store")  # the table link is the key
+        assert (answer.status_code, answer["Cache-Control"]) == expected
+
+
+def test_the_auto_save_switch_shows_on_the_scorers_other_phones_before_any_hand(
+    scorer: Client, opened: GameSession, django_capture_on_commit_callbacks
+) -> None:
+    """No phone has started the round, so no table round exists to move: the panel
+    still follows the switch, from the cache's answer on."""
+    other = Client()
+    other.force_login(opened.created_by)
+    address = panel_poll(other, opened)
+    assert [poll(other, address) for _ in range(2)] == [(204, True), (204, False)]
+
+    with django_capture_on_commit_callbacks(execute=True):
+        scorer.post(reverse("games:table_auto_save", args=[opened.pk]), {"auto_save": "on"})
+
+    answer = other.get(address, headers={"HX-Request": "true"})
+    html = answer.content.decode()
+    assert answer.status_code == 200
+    assert 'data-auto-save="on"' in html and 'id="table-auto-save" ' in html
+    assert "the round then saves itself if it checks" in html
+    address = panel_poll(other, opened)
+    assert poll(other, address) == (204, False)  # the answer kept its new stamp
+
+
+def test_a_leagues_auto_save_shows_on_its_sessions_panels(
+    user, django_capture_on_commit_callbacks
+) -> None:
+    from games.services.leagues import update_rules
+
+    league = League.objects.create(name="Club", slug="club", preset="21-points")
+    Membership.objects.create(league=league, user=user, role=Membership.Role.OWNER)
+    with django_capture_on_commit_callbacks(execute=True):
+        session = make_session(user, league=league)
+        table_link(session)
+    scorer = Client()
+    scorer.force_login(user)
+    address = panel_poll(scorer, session)
+    assert [poll(scorer, address) for _ in range(2)] == [(204, True), (204, False)]
+
+    with django_capture_on_commit_callbacks(execute=True):
+        update_rules(
+            league,
+            name=league.name,
+            preset=league.preset,
+            overrides=league.overrides,
+            money_per_point=league.money_per_point,
+            table_auto_save=True,
+        )
+
+    answer = scorer.get(address, headers={"HX-Request": "true"})
+    assert answer.status_code == 200 and 'data-auto-save="on"' in answer.content.decode()
