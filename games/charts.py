@@ -63,6 +63,7 @@ PLOT_HEIGHT = 180
 AXIS_BELOW = 24
 LEGEND_ROW = 20
 LEGEND_FITS = 20  # characters of a legend entry that fit in half the width
+LEGEND_WHOLE = 2 * LEGEND_FITS + 2  # and in the whole width (one column)
 DENSE = 40  # points in a line above which only its ends and events are marked
 MAX_POINTS = 160  # per line: more would not be told apart at this width
 
@@ -314,7 +315,7 @@ def _render(
             f'y2="{_coord(middle)}" data-series="{look.series}" color="{look.colour}" '
             f'stroke="currentColor" stroke-width="3"{dash}/>'
             f'<text x="{_coord(left + 26)}" y="{_coord(middle + 4)}">'
-            f"{escape(_shorten(line.legend, 2 * LEGEND_FITS + 6))}"
+            f"{escape(_legend_text(line, LEGEND_WHOLE))}"
             f"<title>{escape(line.legend)}</title></text>"
         )
     out.append("</g></svg>")
@@ -337,6 +338,17 @@ def _mark(mark: Mark, cx: float, cy: float, colour: str) -> str:
             f'stroke="{colour}" stroke-width="2">{tip}</circle>'
         )
     return f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="2.5" fill="{colour}">{tip}</circle>'
+
+
+def _legend_text(line: Line, limit: int) -> str:
+    """A legend entry of at most ``limit`` characters (one that runs past the drawing's
+    edge is cut off mid-word): a long name is shortened, never the figure and status
+    after it, and is set apart for the bidirectional algorithm (U+2068..U+2069), so an
+    Arabic name's figure is still read after it. The whole entry is its tooltip."""
+    name, rest = line.name, line.legend.removeprefix(line.name)
+    if rest == line.legend:  # a legend that does not start with the name
+        return _shorten(line.legend, limit)
+    return "\u2068" + _shorten(name, max(limit - len(rest), 8)) + "\u2069" + rest
 
 
 def _shorten(text: str, limit: int) -> str:

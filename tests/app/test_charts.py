@@ -300,3 +300,27 @@ def test_the_dates_under_a_rating_history_do_not_run_into_each_other(sessions: i
     assert spans[0][0] >= 0 and spans[-1][1] <= float(root.get("width"))
     assert spans[0][2] == "1 Jan 24"  # the first and the last session are always dated
     assert len(spans) >= 2
+
+
+def test_a_long_name_in_the_legend_is_shortened_but_its_total_and_status_are_whole() -> None:
+    # "Venkataraghavan Subramaniam 120 (out in round 3)" ran off the drawing's edge at
+    # "(out in round": the name gives way instead, the whole entry is its tooltip.
+    long = "Venkataraghavan Subramaniam"
+    rounds = [{long: 40, "Ben": 0}, {long: 40, "Ben": 20}, {long: 40, "Ben": 20}]
+    state = session_state(POOL, (long, "Ben"), rounds)
+    root = parse(running_totals_svg(state, None))
+    legend = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "chart-legend")
+    entry = next(t for t in legend.iter(f"{SVG}text") if "Venkat" in "".join(t.itertext()))
+    shown = entry.text
+    assert shown.endswith(" 120 (out in round 3)") and "…" in shown
+    assert len(shown.replace("\u2068", "").replace("\u2069", "")) <= 42
+    assert entry.find(f"{SVG}title").text == f"{long} 120 (out in round 3)"
+
+
+def test_a_right_to_left_name_keeps_its_total_after_it() -> None:
+    # Without isolating the name, "محمد 40" was laid out as "40 محمد" on the page.
+    name = "محمد الأحمد"
+    state = session_state(POOL, (name, "Ben"), [{name: 40, "Ben": 0}])
+    root = parse(running_totals_svg(state, None))
+    legend = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "chart-legend")
+    assert f"\u2068{name}\u2069 40" in "".join(legend.itertext())
