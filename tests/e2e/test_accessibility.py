@@ -272,6 +272,13 @@ def big_league_session(page: Page) -> None:
     expect(page.locator("[data-session-chart] img")).to_be_visible()
 
 
+def big_league_round_edit(page: Page) -> None:
+    """A played round of eight, edited: its settlement table is wider than the phone."""
+    session = long_session(sign_in(page, "asha"), None, 8)
+    page.goto(f"/sessions/{session.pk}/rounds/{session.rounds.get(number=8).pk}/edit/")
+    expect(page.locator(".settlement-table")).to_be_visible()
+
+
 def big_league_standings(page: Page) -> None:
     user = sign_in(page, "asha")
     league = big_league(user)
@@ -611,6 +618,7 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "round-history": round_history,
     "shared-long": shared_long,
     "big-league-session": big_league_session,
+    "big-league-round-edit": big_league_round_edit,
     "big-league-standings": big_league_standings,
     "table-view": table_view,
     "league-list": league_list,
