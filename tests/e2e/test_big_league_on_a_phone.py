@@ -11,7 +11,8 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.support.big_league import EIGHT, RTL_NAME, big_league, long_session
+from games.services.table import claim_seat, open_table
+from tests.support.big_league import EIGHT, LONG_NAME, RTL_NAME, big_league, long_session
 from tests.support.pages import boxes_once_they, sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -92,3 +93,35 @@ def test_a_right_to_left_names_total_comes_after_the_name(phone_page: Page) -> N
     # Left to right, as the page reads: the name, then its total. Without isolating
     # the name, the total was drawn left of it, next to the previous player's.
     assert name["x"] + name["width"] <= total["x"], (name, total)
+
+
+# Each word of an element's text, and how many lines it is drawn on.
+_WORD_LINES = """el => {
+    const text = el.firstChild, words = [], range = document.createRange();
+    for (const match of text.data.matchAll(/\\S+/g)) {
+        range.setStart(text, match.index);
+        range.setEnd(text, match.index + match[0].length);
+        const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+        words.push([match[0], tops.size]);
+    }
+    return words;
+}"""
+
+
+def test_a_long_name_at_the_table_keeps_its_words_whole_beside_the_seats_buttons(
+    phone_page: Page, look_at: Callable[..., None]
+) -> None:
+    session = long_session(sign_in(phone_page, "asha"), None, 1)
+    open_table(session)
+    claim_seat(session, session.seats.get(player__name=LONG_NAME))
+    phone_page.goto(f"/sessions/{session.pk}/")
+    name = phone_page.locator(f'[data-table-seat="{LONG_NAME}"] .seat-state-name')
+    expect(name).to_have_text(LONG_NAME)
+    look_at(phone_page, "big-league-table-scorer")
+    # "Venkataraghavan" was drawn "Venkataragha" / "van" to fit beside the buttons.
+    assert name.evaluate(_WORD_LINES) == [["Venkataraghavan", 1], ["Subramaniam", 1]]
+    buttons = phone_page.locator(f'[data-table-seat="{LONG_NAME}"] .seat-state-actions')
+    seat, actions = boxes_once_they(
+        phone_page, [phone_page.locator(f'[data-table-seat="{LONG_NAME}"]'), buttons], bool
+    )
+    assert actions["x"] + actions["width"] <= seat["x"] + seat["width"]  # on the screen
