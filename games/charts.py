@@ -343,12 +343,13 @@ def _mark(mark: Mark, cx: float, cy: float, colour: str) -> str:
 def _legend_text(line: Line, limit: int) -> str:
     """A legend entry of at most ``limit`` characters (one that runs past the drawing's
     edge is cut off mid-word): a long name is shortened, never the figure and status
-    after it, and is set apart for the bidirectional algorithm (U+2068..U+2069), so an
-    Arabic name's figure is still read after it. The whole entry is its tooltip."""
+    after it, and is ended by a left-to-right mark (U+200E), so an Arabic name's
+    figure is still drawn after it (Chromium's SVG text ignores the isolates U+2068
+    and U+2069). The whole entry is its tooltip."""
     name, rest = line.name, line.legend.removeprefix(line.name)
     if rest == line.legend:  # a legend that does not start with the name
         return _shorten(line.legend, limit)
-    return "\u2068" + _shorten(name, max(limit - len(rest), 8)) + "\u2069" + rest
+    return _shorten(name, max(limit - len(rest), 8)) + "\u200e" + rest
 
 
 def _shorten(text: str, limit: int) -> str:
