@@ -125,3 +125,14 @@ def test_a_long_name_at_the_table_keeps_its_words_whole_beside_the_seats_buttons
         phone_page, [phone_page.locator(f'[data-table-seat="{LONG_NAME}"]'), buttons], bool
     )
     assert actions["x"] + actions["width"] <= seat["x"] + seat["width"]  # on the screen
+
+
+def test_what_ending_the_session_means_is_said_under_its_button(phone_page: Page) -> None:
+    session = long_session(sign_in(phone_page, "asha"), None, 2)
+    phone_page.goto(f"/sessions/{session.pk}/")
+    button = phone_page.locator("[data-close]")
+    words = phone_page.locator("[data-close-help]")
+    expect(words).to_have_text("The best total wins; you can reopen it.")
+    said, tap = boxes_once_they(phone_page, [words, button], bool)
+    # Beside the button, the sentence started at its right and wrapped under it.
+    assert said["y"] >= tap["bottom"] and said["x"] == tap["x"], (said, tap)
