@@ -159,8 +159,10 @@ def _tick_labels(values: Sequence[float]) -> list[str]:
     if all(len(text) <= Y_LABEL_FITS for text in texts):
         return texts
     furthest = max(abs(value) for value in values)
-    size, suffix = next((s, x) for s, x in ((1e9, "G"), (1e6, "M"), (1e3, "k")) if furthest >= s)
-    return [_number(value / size) + suffix if value else "0" for value in values]
+    for size, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if furthest >= size:
+            return [_number(value / size) + suffix if value else "0" for value in values]
+    return texts  # both axes start from 0: long labels only come with large values
 
 
 def label_width(text: str) -> float:
