@@ -136,3 +136,17 @@ def test_what_ending_the_session_means_is_said_under_its_button(phone_page: Page
     said, tap = boxes_once_they(phone_page, [words, button], bool)
     # Beside the button, the sentence started at its right and wrapped under it.
     assert said["y"] >= tap["bottom"] and said["x"] == tap["x"], (said, tap)
+
+
+def test_a_21_card_hand_opened_for_editing_shows_all_its_cards(phone_page: Page) -> None:
+    session = long_session(sign_in(phone_page, "asha"), None, 8)
+    played = session.rounds.get(number=8)
+    phone_page.goto(f"/sessions/{session.pk}/rounds/{played.pk}/edit/")
+    groups = phone_page.locator("textarea[data-groups]")
+    expect(groups.first).not_to_have_value("")
+    # Every hand's text wholly in its box: nothing to scroll to inside it.
+    hidden = groups.evaluate_all(
+        "els => els.filter(el => el.value && el.scrollHeight > el.clientHeight + 1)"
+        ".map(el => [el.id, el.scrollHeight, el.clientHeight])"
+    )
+    assert not hidden, hidden
