@@ -8,8 +8,9 @@ ratings `games.ratings` stored; this module only maps them to coordinates.
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from html import escape as escape_html
 from typing import NamedTuple
@@ -55,13 +56,14 @@ FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"
 # The drawing's own units: about a phone's width, so text at 12 units reads at
 # roughly 12 px on a 375 px screen and scales up on wider ones.
 WIDTH = 360
-PLOT_LEFT = 44
+PLOT_LEFT = 48  # room for a y label of five characters (`_tick_labels`)
 PLOT_RIGHT = 12
 PLOT_TOP = 14
 PLOT_HEIGHT = 180
 AXIS_BELOW = 24
 LEGEND_ROW = 20
 LEGEND_FITS = 20  # characters of a legend entry that fit in half the width
+LEGEND_WHOLE = 2 * LEGEND_FITS + 2  # and in the whole width (one column)
 DENSE = 40  # points in a line above which only its ends and events are marked
 MAX_POINTS = 160  # per line: more would not be told apart at this width
 
@@ -140,6 +142,34 @@ def _number(value: float) -> str:
     return text.replace("-", "−")
 
 
+# What a character of the drawing's 12-unit text is reckoned to take: a digit of the
+# common system fonts is 6.6 (Roboto) to 7.6 (DejaVu Sans) units wide; the reckoning
+# errs wide, so labels placed by it never touch.
+CHAR_WIDTH = 7.7
+LABEL_GAP = 6
+# The y axis's labels end 6 units left of the plot: this many characters fit there.
+Y_LABEL_FITS = int((PLOT_LEFT - 6) // CHAR_WIDTH)
+
+
+def _tick_labels(values: Sequence[float]) -> list[str]:
+    """The y axis's labels, short enough for the room left of the plot: where one
+    would not fit (−20000 ran off the drawing's left edge, and a phone showed
+    "20000"), all of them count in thousands (−20k, −10k, 0, 10k, 20k), or millions."""
+    texts = [_number(value) for value in values]
+    if all(len(text) <= Y_LABEL_FITS for text in texts):
+        return texts
+    furthest = max(abs(value) for value in values)
+    for size, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if furthest >= size:
+            return [_number(value / size) + suffix if value else "0" for value in values]
+    return texts  # both axes start from 0: long labels only come with large values
+
+
+def label_width(text: str) -> float:
+    """The drawing units a label of 12-unit text is reckoned to take."""
+    return len(text) * CHAR_WIDTH
+
+
 def _coord(value: float) -> str:
     return f"{value:.1f}"
 
@@ -210,20 +240,17 @@ def _render(
         out.append(f'<line x1="{PLOT_LEFT}" x2="{WIDTH - PLOT_RIGHT}" y1="{at}" y2="{at}"/>')
     out.append("</g>")
     out.append('<g class="chart-axis" fill="#5b6470">')
-    for value in y_ticks:
+    for value, label in zip(y_ticks, _tick_labels(y_ticks), strict=True):
         out.append(
-            f'<text x="{PLOT_LEFT - 6}" y="{_coord(y(value) + 4)}" text-anchor="end">'
-            f"{_number(value)}</text>"
+            f'<text class="chart-y" x="{PLOT_LEFT - 6}" y="{_coord(y(value) + 4)}" '
+            f'text-anchor="end">'
+            f"{label}</text>"
         )
     for index, (value, label) in enumerate(x_ticks):
-        # Long labels at the ends hang inwards, so none runs off the drawing.
-        anchor = "middle"
-        if len(label) > 3 and index == 0:
-            anchor = "start"
-        elif len(label) > 3 and index == len(x_ticks) - 1:
-            anchor = "end"
+        anchor = _anchor(index, len(x_ticks), label)
         out.append(
-            f'<text x="{_coord(x(value))}" y="{plot_bottom + 16}" text-anchor="{anchor}">'
+            f'<text class="chart-x" x="{_coord(x(value))}" y="{plot_bottom + 16}" '
+            f'text-anchor="{anchor}">'
             f"{escape(label)}</text>"
         )
     if x_caption:
@@ -237,15 +264,28 @@ def _render(
         f'y1="{plot_bottom}" y2="{plot_bottom}" stroke="#5b6470" stroke-width="1"/>'
     )
     for value, label in rules:
-        at = _coord(y(value))
-        out.append(
-            f'<g class="chart-rule" data-value="{value:g}">'
-            f'<line x1="{PLOT_LEFT}" x2="{WIDTH - PLOT_RIGHT}" y1="{at}" y2="{at}" '
-            f'stroke="#c8102e" stroke-width="1.5" stroke-dasharray="5 3"/>'
-            f'<text x="{PLOT_LEFT + 4}" y="{_coord(y(value) - 4)}" fill="#c8102e" '
-            f'font-weight="600" stroke="#fff" stroke-width="3" paint-order="stroke">'
-            f"{escape(label)}</text></g>"
+        text = (
+            'fill="#c8102e" font-weight="600" stroke="#fff" stroke-width="3" paint-order="stroke"'
         )
+        if y_ticks[0] <= value <= y_ticks[-1]:
+            at = _coord(y(value))
+            out.append(
+                f'<g class="chart-rule" data-value="{value:g}">'
+                f'<line x1="{PLOT_LEFT}" x2="{WIDTH - PLOT_RIGHT}" y1="{at}" y2="{at}" '
+                f'stroke="#c8102e" stroke-width="1.5" stroke-dasharray="5 3"/>'
+                f'<text x="{PLOT_LEFT + 4}" y="{_coord(y(value) - 4)}" {text}>'
+                f"{escape(label)}</text></g>"
+            )
+        else:
+            # A rule far beyond the lines (see `running_totals_svg`): its label at
+            # the plot's edge on its side, pointing the way.
+            below = value < y_ticks[0]
+            at = plot_bottom - 6 if below else PLOT_TOP + 12
+            out.append(
+                f'<g class="chart-rule chart-rule-off" data-value="{value:g}">'
+                f'<text x="{PLOT_LEFT + 4}" y="{at}" {text}>'
+                f"{escape(label)} {'↓' if below else '↑'}</text></g>"
+            )
     for index, line in enumerate(lines):
         look = style(index)
         dash = f' stroke-dasharray="{look.dash}"' if look.dash else ""
@@ -277,7 +317,7 @@ def _render(
             f'y2="{_coord(middle)}" data-series="{look.series}" color="{look.colour}" '
             f'stroke="currentColor" stroke-width="3"{dash}/>'
             f'<text x="{_coord(left + 26)}" y="{_coord(middle + 4)}">'
-            f"{escape(_shorten(line.legend, 2 * LEGEND_FITS + 6))}"
+            f"{escape(_legend_text(line, LEGEND_WHOLE))}"
             f"<title>{escape(line.legend)}</title></text>"
         )
     out.append("</g></svg>")
@@ -300,6 +340,18 @@ def _mark(mark: Mark, cx: float, cy: float, colour: str) -> str:
             f'stroke="{colour}" stroke-width="2">{tip}</circle>'
         )
     return f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="2.5" fill="{colour}">{tip}</circle>'
+
+
+def _legend_text(line: Line, limit: int) -> str:
+    """A legend entry of at most ``limit`` characters (one that runs past the drawing's
+    edge is cut off mid-word): a long name is shortened, never the figure and status
+    after it, and is ended by a left-to-right mark (U+200E), so an Arabic name's
+    figure is still drawn after it (Chromium's SVG text ignores the isolates U+2068
+    and U+2069). The whole entry is its tooltip."""
+    name, rest = line.name, line.legend.removeprefix(line.name)
+    if rest == line.legend:  # a legend that does not start with the name
+        return _shorten(line.legend, limit)
+    return _shorten(name, max(limit - len(rest), 8)) + "\u200e" + rest
 
 
 def _shorten(text: str, limit: int) -> str:
@@ -352,15 +404,12 @@ def running_totals_svg(
         kept = (_thin_marks(segment) for segment in segments if segment)
         lines.append(Line(name, tuple(tuple(segment) for segment in kept), legend))
     values = [0.0] + [float(v) for line in state.lines for v in line.totals.values()]
-    if rule_at is not None:
+    if rule_at is not None and _near(rule_at, values):
         values.append(float(rule_at))
     y_ticks = nice_ticks(min(values), max(values))
     rounds = len(state.lines)
     x = _x_scale(0, max(rounds, 1))
-    every = max(1, math.ceil(rounds / 12))
-    x_ticks = [(n, str(n)) for n in range(0, rounds + 1, every)]
-    if rounds and x_ticks[-1][0] != rounds:
-        x_ticks.append((rounds, str(rounds)))
+    x_ticks = round_ticks(rounds, x)
     summary = ", ".join(f"{name} {_number(state.totals[name])}" for name in state.players)
     description = f"After {rounds} round{'s' if rounds != 1 else ''}: {summary}." + (
         f" Ceiling {ceiling}." if ceiling is not None else ""
@@ -378,6 +427,45 @@ def running_totals_svg(
         x_caption="round",
         own_style=own_style,
     )
+
+
+def _round_steps() -> Iterator[int]:
+    """1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, ...: steps a reader counts in."""
+    yield from (1, 2, 5)
+    for power in itertools.count(1):
+        yield from (10**power, 2 * 10**power, 25 * 10 ** (power - 1), 5 * 10**power)
+
+
+# A ceiling's rule stretches the axis while the lines keep at least this share of it.
+NEAR = 5
+
+
+def _near(rule: float, values: Sequence[float]) -> bool:
+    """Whether the y axis stretches to show a ceiling's rule: not when the lines would
+    keep less than 1/NEAR of the plot's height (a 42-round session of totals within
+    ±500 under a ceiling of 20000 was a flat band at the top of the chart). Such a
+    rule is named at the plot's edge instead (`_render`). Before any round the rule
+    is all there is to show."""
+    furthest = max(abs(value) for value in values)
+    return furthest == 0 or abs(rule) <= NEAR * furthest
+
+
+def round_ticks(rounds: int, x: Scale) -> list[tuple[float, str]]:
+    """The x axis's round numbers: 0, then every 1, 2, 5, 10, 20, 25, 50, ... rounds,
+    the smallest step whose labels (the widest of them and a gap) fit between
+    neighbours, and the last round. The last round takes the place of the tick
+    before it where both would not fit: at 25 rounds a step of 3 ended in "24 25",
+    drawn over each other."""
+    room = label_width(str(rounds)) + LABEL_GAP
+    per_round = abs(x(1) - x(0))
+    step = next(step for step in _round_steps() if step * per_round >= room or step >= rounds)
+    ticks: list[tuple[float, str]] = [(n, str(n)) for n in range(0, rounds + 1, step)]
+    end = (rounds, str(rounds))
+    if ticks[-1] != end:
+        while len(ticks) > 1 and not _clear(ticks[-1], len(ticks) - 1, end, x, last=True):
+            ticks.pop()
+        ticks.append(end)
+    return ticks
 
 
 # --- Ratings over time --------------------------------------------------------------------
@@ -447,15 +535,43 @@ def rating_history_svg(
 
 
 def _spread(ticks: list[tuple[float, str]], x: Scale) -> list[tuple[float, str]]:
-    """Drop date labels that would overlap their left neighbour (about 56 units)."""
-    kept: list[tuple[float, str]] = []
-    for value, label in ticks:
-        if kept and x(value) - x(kept[-1][0]) < 56:
-            if value == ticks[-1][0] and len(kept) > 1:
-                kept[-1] = (value, label)  # keep the last date rather than the one before
-            continue
-        kept.append((value, label))
-    return kept
+    """Drop date labels that would overlap a neighbour, anchored as `_render` draws
+    them: the first and the last date are always kept."""
+    if len(ticks) <= 2:
+        return ticks
+    first, *middle, last = ticks
+    kept = [first]
+    for tick in middle:
+        if _clear(kept[-1], len(kept) - 1, tick, x) and _clear(tick, 1, last, x, last=True):
+            kept.append(tick)
+    return [*kept, last]
+
+
+def _clear(
+    left: tuple[float, str], index: int, right: tuple[float, str], x: Scale, *, last: bool = False
+) -> bool:
+    """Whether two x labels (the left one ``index``-th) stand apart."""
+    count = index + 2 if last else index + 3
+    _, ends = _span(x(left[0]), left[1], _anchor(index, count, left[1]))
+    starts, _ = _span(x(right[0]), right[1], _anchor(index + 1, count, right[1]))
+    return ends + LABEL_GAP <= starts
+
+
+def _anchor(index: int, count: int, label: str) -> str:
+    """Where an x label stands on its point: long labels at the ends hang inwards,
+    so none runs off the drawing."""
+    if len(label) > 3 and index == 0:
+        return "start"
+    if len(label) > 3 and index == count - 1:
+        return "end"
+    return "middle"
+
+
+def _span(at: float, label: str, anchor: str) -> tuple[float, float]:
+    """The left and right end of an x label, as reckoned (`CHAR_WIDTH`)."""
+    width = label_width(label)
+    left = {"start": at, "middle": at - width / 2, "end": at - width}[anchor]
+    return left, left + width
 
 
 def _short_date(day) -> str:

@@ -21,7 +21,7 @@ from games.rules.totals import session_state
 from games.services.scoreboard import load_scoreboard
 from tests.support.builders import play
 from tests.support.hands import ROUND_1
-from tests.support.svg import SVG, assert_linear, lines_of, parse
+from tests.support.svg import SVG, assert_linear, label_spans, lines_of, parse
 
 POOL = get_ruleset("13-pool-101")
 
@@ -131,6 +131,57 @@ def test_the_legend_gives_each_players_total_and_the_winner() -> None:
     assert f"Ben {state.totals['Ben']} (out in round 3)" in legend
 
 
+def long_session(rounds: int, ceiling: int | None = None):
+    """A 21-points session of eight of ``rounds`` rounds, totals swinging by hundreds."""
+    names = tuple(f"Player {n}" for n in range(1, 9))
+    scores = [
+        {
+            name: (150 if (i - n) % 8 == 0 else -30 if (i - n) % 3 else -100)
+            for i, name in enumerate(names)
+        }
+        for n in range(rounds)
+    ]
+    return session_state(get_ruleset("21-points"), names, scores, ceiling=ceiling)
+
+
+@pytest.mark.parametrize("rounds", [9, 25, 40, 42, 99, 100, 1000, 1234, 5001])
+def test_the_round_numbers_under_a_long_session_do_not_run_into_each_other(rounds: int) -> None:
+    root = parse(running_totals_svg(long_session(rounds), None))
+    spans = label_spans(root, "chart-x")
+    width = float(root.get("width"))
+    assert spans[0][2] == "0" and spans[-1][2] == str(rounds)
+    assert len(spans) >= 5  # still a scale to read
+    for (_, right, text), (left, _, after) in itertools.pairwise(spans):
+        assert right + 2 <= left, f"{text!r} and {after!r} overlap"
+    assert spans[0][0] >= 0 and spans[-1][1] <= width
+
+
+def test_large_totals_keep_their_minus_sign_on_the_drawing() -> None:
+    # −20000 was drawn 4 units left of the drawing's edge: a phone showed "20000".
+    state = session_state(
+        get_ruleset("21-points"), ("Asha", "Ben"), [{"Asha": 15000, "Ben": -15000}], ceiling=20000
+    )
+    root = parse(running_totals_svg(state, None))
+    spans = label_spans(root, "chart-y")
+    assert min(left for left, *_ in spans) >= 0, spans
+    texts = [text for *_, text in spans]
+    assert "−20k" in texts and "20k" in texts and "0" in texts
+
+
+def test_a_ceiling_far_beyond_the_totals_is_named_at_the_edge_not_drawn_to_scale() -> None:
+    # 42 rounds within ±600 under a ceiling of 20000: drawn to scale, the lines were
+    # a flat band; they now fill the plot and the ceiling is named at its bottom edge.
+    state = long_session(42, ceiling=20000)
+    root = parse(running_totals_svg(state, None))
+    (rule,) = [g for g in root.iter(f"{SVG}g") if "chart-rule" in g.get("class")]
+    assert rule.get("data-value") == "-20000"
+    assert rule.find(f"{SVG}line") is None
+    assert "".join(rule.itertext()) == "ceiling 20000 ↓"
+    ys = [y for pieces in lines_of(root).values() for piece in pieces for _, y in piece]
+    assert max(ys) - min(ys) > 90  # the lines use at least half the plot's 180 units
+    assert "Ceiling 20000" in root.find(f"{SVG}desc").text
+
+
 def history(name: str, ordinals: list[float], start: int = 0) -> tuple[str, list[RatingPoint]]:
     day = datetime.date(2024, 1, 1)
     return name, [
@@ -238,3 +289,38 @@ def test_the_inline_charts_dark_theme_is_the_images_own() -> None:
 
     body = DARK_CSS[DARK_CSS.index("{") + 1 : DARK_CSS.rindex("}")]
     assert rules(body) == rules(dark[dark.index("{") + 1 :])
+
+
+@pytest.mark.parametrize("sessions", [3, 5, 12, 40, 400])
+def test_the_dates_under_a_rating_history_do_not_run_into_each_other(sessions: int) -> None:
+    root = parse(rating_history_svg([history("Asha", [i / 3 for i in range(sessions)])]))
+    spans = label_spans(root, "chart-x")
+    for (_, right, text), (left, _, after) in itertools.pairwise(spans):
+        assert right + 2 <= left, f"{text!r} and {after!r} overlap"
+    assert spans[0][0] >= 0 and spans[-1][1] <= float(root.get("width"))
+    assert spans[0][2] == "1 Jan 24"  # the first and the last session are always dated
+    assert len(spans) >= 2
+
+
+def test_a_long_name_in_the_legend_is_shortened_but_its_total_and_status_are_whole() -> None:
+    # "Venkataraghavan Subramaniam 120 (out in round 3)" ran off the drawing's edge at
+    # "(out in round": the name gives way instead, the whole entry is its tooltip.
+    long = "Venkataraghavan Subramaniam"
+    rounds = [{long: 40, "Ben": 0}, {long: 40, "Ben": 20}, {long: 40, "Ben": 20}]
+    state = session_state(POOL, (long, "Ben"), rounds)
+    root = parse(running_totals_svg(state, None))
+    legend = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "chart-legend")
+    entry = next(t for t in legend.iter(f"{SVG}text") if "Venkat" in "".join(t.itertext()))
+    shown = entry.text
+    assert shown.endswith(" 120 (out in round 3)") and "…" in shown
+    assert len(shown.replace("\u200e", "")) <= 42
+    assert entry.find(f"{SVG}title").text == f"{long} 120 (out in round 3)"
+
+
+def test_a_right_to_left_name_keeps_its_total_after_it() -> None:
+    # Without isolating the name, "محمد 40" was laid out as "40 محمد" on the page.
+    name = "محمد الأحمد"
+    state = session_state(POOL, (name, "Ben"), [{name: 40, "Ben": 0}])
+    root = parse(running_totals_svg(state, None))
+    legend = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "chart-legend")
+    assert f"{name}\u200e 40" in "".join(legend.itertext())

@@ -35,6 +35,7 @@ from games.services.sessions import create_session, rematch
 from games.services.table import claim_seat, open_table, write_hand
 from games.transfer.league_export import export_league
 from games.transfer.league_import import import_league
+from tests.support.big_league import big_league, long_session
 from tests.support.builders import play, pool_with_chen_out
 from tests.support.club import build_club
 from tests.support.hands import SHOWN_8S, WIN_8S, WIN_13
@@ -269,6 +270,30 @@ def shared_long(page: Page) -> None:
     copies_of(session.rounds.get(number=1), 24)
     page.goto(f"/shared/{session.share_token}/")
     expect(page.locator("[data-fold]")).to_contain_text("Rounds 1–15 are not shown.")
+
+
+def big_league_session(page: Page) -> None:
+    """Eight players with long names and names in other scripts, 42 rounds: a score
+    table wider than the phone (its scroll shadows, the fold's sticky buttons), the
+    round form's thumb-high outcome buttons, a chart with its axis in thousands."""
+    session = long_session(sign_in(page, "asha"), None, 42)
+    page.goto(f"/sessions/{session.pk}/")
+    expect(page.locator("[data-session-chart] img")).to_be_visible()
+
+
+def big_league_round_edit(page: Page) -> None:
+    """A played round of eight, edited: its settlement table is wider than the phone."""
+    session = long_session(sign_in(page, "asha"), None, 8)
+    page.goto(f"/sessions/{session.pk}/rounds/{session.rounds.get(number=8).pk}/edit/")
+    expect(page.locator(".settlement-table")).to_be_visible()
+
+
+def big_league_standings(page: Page) -> None:
+    user = sign_in(page, "asha")
+    league = big_league(user)
+    long_session(user, league, 3)
+    page.goto(f"/leagues/{league.slug}/standings/")
+    expect(page.locator(".standings-table tbody th a")).to_have_count(8)
 
 
 def table_view(page: Page) -> None:
@@ -672,6 +697,9 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "session-history": session_history,
     "round-history": round_history,
     "shared-long": shared_long,
+    "big-league-session": big_league_session,
+    "big-league-round-edit": big_league_round_edit,
+    "big-league-standings": big_league_standings,
     "table-view": table_view,
     "league-list": league_list,
     "league-new": league_new,
@@ -740,6 +768,8 @@ IN_THE_DARK = (
     "pool-over",
     "round",
     "shared-long",
+    "big-league-session",
+    "big-league-standings",
     "table-view",
     "league-detail",
     "standings",

@@ -36,3 +36,27 @@ def assert_linear(values: list[float], coords: list[float]) -> tuple[float, floa
     for value, coord in pairs:
         assert coord == pytest.approx(a * value + b, abs=0.11), (value, coord)
     return a, b
+
+
+# A character of a label is taken as 0.64 of the font size: the widest digits of the
+# common system fonts (DejaVu Sans; Roboto's are 0.55). Wide enough that labels found
+# apart here are apart on any phone.
+CHAR_EM = 0.64
+
+
+def label_spans(root: ET.Element, css_class: str) -> list[tuple[float, float, str]]:
+    """The horizontal extent (left, right) in drawing units of each text of
+    ``css_class``, worked out from its x, its text-anchor and its length, with its
+    text: where a person would see it, without a browser."""
+    size = float(root.get("font-size"))
+    spans = []
+    for text in root.iter(f"{SVG}text"):
+        if text.get("class") != css_class:
+            continue
+        width = len(text.text) * size * CHAR_EM
+        x = float(text.get("x"))
+        left = {"start": x, "middle": x - width / 2, "end": x - width}[
+            text.get("text-anchor", "start")
+        ]
+        spans.append((left, left + width, text.text))
+    return spans
