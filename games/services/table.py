@@ -350,22 +350,29 @@ def _check_table_open(session: GameSession, locked: GameSession, seat: Seat | No
                 "round in the round form."
             )
         return
-    if locked.table_token is None:
-        raise TableClosed(
-            "The scorer closed table mode: your hand was not kept. Show it to the "
-            "scorer, who enters the round."
-        )
     if locked.table_token != session.table_token:
-        raise TableClosed(
-            "The scorer made a new table link: your hand was not kept. Open the new "
-            "link and pick your seat again."
-        )
+        raise link_gone(locked.table_token)
     held = Seat.objects.select_for_update().filter(pk=seat.pk).values_list("phone_key", flat=True)
     if held.first() != seat.phone_key:
         raise SeatReleased(
             f"This phone no longer holds {seat.player.name}'s seat: your hand was not "
             "kept. Pick your seat again."
         )
+
+
+def link_gone(token_now: str | None) -> TableClosed:
+    """What a phone is told of a hand sent from a table link that no longer works,
+    whether it went while the hand was on its way or before: the table's link is
+    ``token_now`` (None: table mode is closed)."""
+    if token_now is None:
+        return TableClosed(
+            "The scorer closed table mode: your hand was not kept. Show it to the "
+            "scorer, who enters the round."
+        )
+    return TableClosed(
+        "The scorer made a new table link: your hand was not kept. Open the new "
+        "link and pick your seat again."
+    )
 
 
 def _check_seat_plays(entry: RoundEntry, seat: Seat) -> None:

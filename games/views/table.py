@@ -25,6 +25,7 @@ from games.access import (
     phone_seat,
     seat_for,
     seat_for_phone,
+    seat_of_gone_link,
     session_for,
     session_for_table_token,
     session_with_rights,
@@ -45,6 +46,7 @@ from games.services.table import (
     close_table,
     hand_of,
     hand_preview,
+    link_gone,
     open_table,
     release_seat,
     replace_table_link,
@@ -167,7 +169,12 @@ def table_seats(request: HttpRequest, token: str) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def table_hand(request: HttpRequest, token: str) -> HttpResponse:
     """The phone's own hand of the round being entered; POST hands it in."""
-    session = session_for_table_token(token)
+    try:
+        session = session_for_table_token(token)
+    except Http404:
+        if request.method != "POST":
+            raise
+        return _hand_from_gone_link(request, token)
     if request.method != "POST":
         seat = phone_seat(request, session)
         if seat is None:
@@ -205,6 +212,26 @@ def table_hand(request: HttpRequest, token: str) -> HttpResponse:
     form.hand = written.hand
     context = _hand_context(session, seat, form, just_in=not form.errors)
     return _hand_page(request, context, FORM_ERRORS if form.errors else 200)
+
+
+def _hand_from_gone_link(request: HttpRequest, token: str) -> HttpResponse:
+    """A hand handed in from a table link closed or replaced before it was sent (the
+    phone's page was older): as when that happens while it is on its way, the hand
+    stays on the screen as typed under what became of the link, and nothing is
+    stored. A link that never existed (or a phone that held no seat there) is a 404."""
+    seat = seat_of_gone_link(request, token)
+    if seat is None:
+        raise Http404("No such table.")
+    session = seat.session
+    gone = link_gone(session.table_token)
+    # The page keeps the link it came by: a replaced link's phone is never shown the
+    # new one (it opens it from the scorer, as after any new link).
+    session.table_token = token
+    _board, entry, table_round, hand = _hand_state(session, seat)
+    form = HandForm(request.POST, entry=entry, seat=seat, table_round=table_round, hand=hand)
+    form.is_valid()  # its fields as typed, with what it says of them
+    context = _hand_context(session, seat, form, refused=str(gone), closed=True)
+    return _hand_page(request, context, TABLE_GONE)
 
 
 @require_POST
