@@ -472,12 +472,14 @@ def table_stamp(session: GameSession) -> str:
     return _stamp(session, number, table_round, [key is not None for key in phones])
 
 
-def seat_stamp(table_round: TableRound | None, hand: TableHand | None) -> str:
-    """What a seat's phone follows: the table's cut joker and its own hand's state (a
-    correction by the scorer, a problem the round check found)."""
-    if hand is None:
-        return f"{table_round.cut_joker if table_round else ''}."
-    return f"{table_round.cut_joker}.{hand.status}.{hand.edit}.{hand.entered_by_id or ''}"
+def seat_stamp(session: GameSession, table_round: TableRound | None, hand: TableHand | None) -> str:
+    """What a seat's phone follows: the table's cut joker, its own hand's state (a
+    correction by the scorer, a problem the round check found) and, as the scorer's
+    panel does, the session's live stamp: a player renamed in the admin moves it, and
+    the phone shows the new name."""
+    cut = table_round.cut_joker if table_round else ""
+    state = f"{hand.status}.{hand.edit}.{hand.entered_by_id or ''}" if hand else ""
+    return f"{cut}.{state}.{live_stamp(session)}"
 
 
 def hand_preview(

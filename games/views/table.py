@@ -118,7 +118,7 @@ def _hand_context(session: GameSession, seat: Seat, form: HandForm | None = None
             "form": form if playing else None,
             "hand": hand,
             "table_cut": table_round.cut_joker if table_round else "",
-            "stamp": seat_stamp(table_round, hand),
+            "stamp": seat_stamp(session, table_round, hand),
             "poll_seconds": SEAT_POLL_SECONDS,
             "picker_done": "Your hand is complete: tap Hand in.",
             "picker_one_hand": True,
@@ -271,12 +271,13 @@ def table_hand_preview(request: HttpRequest, token: str) -> HttpResponse:
     table_round = table_round_of(session)  # the cut joker this phone may just have set
     hand = hand_of(table_round, seat)
     context = _seat_urls(session) | {
+        "session": session,
         "form": form,
         "entry": entry,
         "seat": seat,
         "hand": hand,
         "table_cut": table_round.cut_joker if table_round else "",
-        "stamp": seat_stamp(table_round, hand),
+        "stamp": seat_stamp(session, table_round, hand),
         "poll_seconds": SEAT_POLL_SECONDS,
         "seat_phone_status": True,  # "handed in" becomes "not handed in" at once
         "closed": closed,  # table mode closed meanwhile: the status stops polling
@@ -299,15 +300,20 @@ def table_hand_status(request: HttpRequest, token: str) -> HttpResponse:
     once its round is saved or its seat released; else its hand's state and the
     table's cut joker."""
     number, stamp = request.GET.get("number", ""), request.GET.get("v", "")
-    if live.seat_unchanged(request, token, (number, stamp)):
+    pk = id_in(request.GET, "s")  # the session, as the phone's page names it
+    if live.seat_unchanged(request, token, pk, (number, stamp)):
         return nothing_new(token=True)
+    # Before the session (its live stamp is in the seat's), the seat and its hand are
+    # read: a write after it gives a new generation, and the answer is not reused.
+    generation = live.table_generation(pk) if pk is not None else None
     try:
         session = session_for_table_token(token)
     except Http404:
         if not request.htmx:
             raise
         return _link_gone(request)
-    generation = live.table_generation(session.pk)  # before the seat and its hand are read
+    if pk != session.pk:
+        generation = None  # read for another session: nothing is kept
     seat = phone_seat(request, session)
     if seat is None:
         messages.info(request, "This phone no longer holds a seat: pick yours again.")
