@@ -184,10 +184,10 @@ def session_for_table_token(token: str) -> GameSession:
     return session
 
 
-def _seat_salt(session: GameSession) -> str:
+def _seat_salt(session: GameSession, token: str | None = None) -> str:
     # Signed for one session and one table link: a seat cookie of another session, or
     # of a link since replaced, does not verify here.
-    return f"games.seat:{session.pk}:{session.table_token}"
+    return f"games.seat:{session.pk}:{token or session.table_token}"
 
 
 def give_seat(response: HttpResponse, session: GameSession, seat: Seat) -> None:
@@ -224,6 +224,26 @@ def phone_seat(request: HttpRequest, session: GameSession) -> Seat | None:
     if not (seat_pk.isascii() and seat_pk.isdigit() and len(seat_pk) <= 18 and key):
         return None
     return session.seats.select_related("player").filter(pk=int(seat_pk), phone_key=key).first()
+
+
+def seat_of_gone_link(request: HttpRequest, token: str) -> Seat | None:
+    """The seat this phone held at a table whose link ``token`` was, closed or
+    replaced since: its seat cookie verifies for that session and that very link (a
+    phone that never held a seat there, or a link that never existed, gets None). It
+    opens nothing: the phone is only told what became of the link."""
+    seat_pk = request.COOKIES.get(SEAT_COOKIE, "").partition(":")[0]
+    if not (seat_pk.isascii() and seat_pk.isdigit() and len(seat_pk) <= 18):
+        return None
+    seat = Seat.objects.select_related("session__league", "player").filter(pk=int(seat_pk)).first()
+    if seat is None or seat.session.table_token == token:
+        return None
+    try:
+        request.get_signed_cookie(
+            SEAT_COOKIE, salt=_seat_salt(seat.session, token), max_age=SEAT_COOKIE_AGE
+        )
+    except (KeyError, signing.BadSignature):
+        return None
+    return seat
 
 
 def seat_for_phone(request: HttpRequest, session: GameSession) -> Seat:

@@ -36,7 +36,9 @@ session, a fresh random value written on commit by every write to them, stands f
 them. The database path reads the generation before it reads the table, and keeps
 the stamp it answered with under that generation; a poll is answered from the cache
 while the generation and the stamp are both unchanged. A write after the read gives
-a new generation, so an answer kept from an older read is never used again.
+a new generation, so an answer kept from an older read is never used again. A seat's
+phone names its session in its poll's address, so that the generation and its
+answer (kept with the link and the seat cookie it was given for) are one read.
 """
 
 from __future__ import annotations
@@ -70,8 +72,8 @@ ACCESS_KEY = "live:access"
 def _key(kind: str, *parts: object) -> str:
     """The cache key of one kind of live entry: "session", "token" (the session's
     entry again, under its share token), "pass" (session, sign-in), "table" (a
-    session's table generation), "panel" (the scorer's panel), "seat" (session, seat)
-    and "table-token"."""
+    session's table generation), "panel" (the scorer's panel) and "seat" (session,
+    seat)."""
     return ":".join(["live", kind, *map(str, parts)])
 
 
@@ -380,29 +382,24 @@ def remember_seat(request: HttpRequest, session: GameSession, generation, answer
     seconds = min(PASS_SECONDS, int(signed_at + SEAT_COOKIE_AGE - time.time()))
     if seconds <= 0:
         return
-    token, pk = session.table_token, session.pk
-    # The link is kept with the answer: a replaced one (the old token still naming the
-    # session here) does not match it.
-    kept = {
-        _key("table-token", token): pk,
-        _key("seat", pk, seat_pk): (generation, token, value, *answer),
-    }
-    _write("seat answer", lambda: cache.set_many(kept, seconds))
+    # The link is kept with the answer: a replaced one (its phone's page still naming
+    # the session) does not match it.
+    kept = (generation, session.table_token, value, *answer)
+    _write("seat answer", lambda: cache.set(_key("seat", session.pk, seat_pk), kept, seconds))
 
 
-def seat_unchanged(request: HttpRequest, token: str, answer: tuple) -> bool:
+def seat_unchanged(request: HttpRequest, token: str, pk: int | None, answer: tuple) -> bool:
     """Whether the phone's round and stamp (``answer``) are still those of its seat,
-    for this very seat cookie and table link, by the cache alone (two round trips:
-    the link names the session, then the session's entries)."""
+    for this very seat cookie and table link, by the cache alone, in one round trip:
+    ``pk`` is the session as the phone's page names it (its poll's address), so the
+    table generation and the seat's answer are read together. A ``pk`` that is not
+    the link's finds no answer kept for this link and cookie: the database answers."""
     cookie = _seat_cookie(request)
-    if cookie is None or not all(answer):
+    if cookie is None or pk is None or not all(answer):
         return False
     seat_pk, value = cookie
+    table, seat = _key("table", pk), _key("seat", pk, seat_pk)
     try:
-        pk = cache.get(_key("table-token", token))
-        if pk is None:
-            return False
-        table, seat = _key("table", pk), _key("seat", pk, seat_pk)
         found = cache.get_many([table, seat])
     except Exception:
         return False

@@ -350,22 +350,29 @@ def _check_table_open(session: GameSession, locked: GameSession, seat: Seat | No
                 "round in the round form."
             )
         return
-    if locked.table_token is None:
-        raise TableClosed(
-            "The scorer closed table mode: your hand was not kept. Show it to the "
-            "scorer, who enters the round."
-        )
     if locked.table_token != session.table_token:
-        raise TableClosed(
-            "The scorer made a new table link: your hand was not kept. Open the new "
-            "link and pick your seat again."
-        )
+        raise link_gone(locked.table_token)
     held = Seat.objects.select_for_update().filter(pk=seat.pk).values_list("phone_key", flat=True)
     if held.first() != seat.phone_key:
         raise SeatReleased(
             f"This phone no longer holds {seat.player.name}'s seat: your hand was not "
             "kept. Pick your seat again."
         )
+
+
+def link_gone(token_now: str | None) -> TableClosed:
+    """What a phone is told of a hand sent from a table link that no longer works,
+    whether it went while the hand was on its way or before: the table's link is
+    ``token_now`` (None: table mode is closed)."""
+    if token_now is None:
+        return TableClosed(
+            "The scorer closed table mode: your hand was not kept. Show it to the "
+            "scorer, who enters the round."
+        )
+    return TableClosed(
+        "The scorer made a new table link: your hand was not kept. Open the new "
+        "link and pick your seat again."
+    )
 
 
 def _check_seat_plays(entry: RoundEntry, seat: Seat) -> None:
@@ -465,12 +472,14 @@ def table_stamp(session: GameSession) -> str:
     return _stamp(session, number, table_round, [key is not None for key in phones])
 
 
-def seat_stamp(table_round: TableRound | None, hand: TableHand | None) -> str:
-    """What a seat's phone follows: the table's cut joker and its own hand's state (a
-    correction by the scorer, a problem the round check found)."""
-    if hand is None:
-        return f"{table_round.cut_joker if table_round else ''}."
-    return f"{table_round.cut_joker}.{hand.status}.{hand.edit}.{hand.entered_by_id or ''}"
+def seat_stamp(session: GameSession, table_round: TableRound | None, hand: TableHand | None) -> str:
+    """What a seat's phone follows: the table's cut joker, its own hand's state (a
+    correction by the scorer, a problem the round check found) and, as the scorer's
+    panel does, the session's live stamp: a player renamed in the admin moves it, and
+    the phone shows the new name."""
+    cut = table_round.cut_joker if table_round else ""
+    state = f"{hand.status}.{hand.edit}.{hand.entered_by_id or ''}" if hand else ""
+    return f"{cut}.{state}.{live_stamp(session)}"
 
 
 def hand_preview(

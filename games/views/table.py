@@ -25,6 +25,7 @@ from games.access import (
     phone_seat,
     seat_for,
     seat_for_phone,
+    seat_of_gone_link,
     session_for,
     session_for_table_token,
     session_with_rights,
@@ -45,6 +46,7 @@ from games.services.table import (
     close_table,
     hand_of,
     hand_preview,
+    link_gone,
     open_table,
     release_seat,
     replace_table_link,
@@ -116,7 +118,7 @@ def _hand_context(session: GameSession, seat: Seat, form: HandForm | None = None
             "form": form if playing else None,
             "hand": hand,
             "table_cut": table_round.cut_joker if table_round else "",
-            "stamp": seat_stamp(table_round, hand),
+            "stamp": seat_stamp(session, table_round, hand),
             "poll_seconds": SEAT_POLL_SECONDS,
             "picker_done": "Your hand is complete: tap Hand in.",
             "picker_one_hand": True,
@@ -167,7 +169,12 @@ def table_seats(request: HttpRequest, token: str) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def table_hand(request: HttpRequest, token: str) -> HttpResponse:
     """The phone's own hand of the round being entered; POST hands it in."""
-    session = session_for_table_token(token)
+    try:
+        session = session_for_table_token(token)
+    except Http404:
+        if request.method != "POST":
+            raise
+        return _hand_from_gone_link(request, token)
     if request.method != "POST":
         seat = phone_seat(request, session)
         if seat is None:
@@ -207,6 +214,26 @@ def table_hand(request: HttpRequest, token: str) -> HttpResponse:
     return _hand_page(request, context, FORM_ERRORS if form.errors else 200)
 
 
+def _hand_from_gone_link(request: HttpRequest, token: str) -> HttpResponse:
+    """A hand handed in from a table link closed or replaced before it was sent (the
+    phone's page was older): as when that happens while it is on its way, the hand
+    stays on the screen as typed under what became of the link, and nothing is
+    stored. A link that never existed (or a phone that held no seat there) is a 404."""
+    seat = seat_of_gone_link(request, token)
+    if seat is None:
+        raise Http404("No such table.")
+    session = seat.session
+    gone = link_gone(session.table_token)
+    # The page keeps the link it came by: a replaced link's phone is never shown the
+    # new one (it opens it from the scorer, as after any new link).
+    session.table_token = token
+    _board, entry, table_round, hand = _hand_state(session, seat)
+    form = HandForm(request.POST, entry=entry, seat=seat, table_round=table_round, hand=hand)
+    form.is_valid()  # its fields as typed, with what it says of them
+    context = _hand_context(session, seat, form, refused=str(gone), closed=True)
+    return _hand_page(request, context, TABLE_GONE)
+
+
 @require_POST
 def table_hand_preview(request: HttpRequest, token: str) -> HttpResponse:
     """The live check of the phone's hand as it is typed, which also stores it (a
@@ -244,12 +271,13 @@ def table_hand_preview(request: HttpRequest, token: str) -> HttpResponse:
     table_round = table_round_of(session)  # the cut joker this phone may just have set
     hand = hand_of(table_round, seat)
     context = _seat_urls(session) | {
+        "session": session,
         "form": form,
         "entry": entry,
         "seat": seat,
         "hand": hand,
         "table_cut": table_round.cut_joker if table_round else "",
-        "stamp": seat_stamp(table_round, hand),
+        "stamp": seat_stamp(session, table_round, hand),
         "poll_seconds": SEAT_POLL_SECONDS,
         "seat_phone_status": True,  # "handed in" becomes "not handed in" at once
         "closed": closed,  # table mode closed meanwhile: the status stops polling
@@ -272,15 +300,20 @@ def table_hand_status(request: HttpRequest, token: str) -> HttpResponse:
     once its round is saved or its seat released; else its hand's state and the
     table's cut joker."""
     number, stamp = request.GET.get("number", ""), request.GET.get("v", "")
-    if live.seat_unchanged(request, token, (number, stamp)):
+    pk = id_in(request.GET, "s")  # the session, as the phone's page names it
+    if live.seat_unchanged(request, token, pk, (number, stamp)):
         return nothing_new(token=True)
+    # Before the session (its live stamp is in the seat's), the seat and its hand are
+    # read: a write after it gives a new generation, and the answer is not reused.
+    generation = live.table_generation(pk) if pk is not None else None
     try:
         session = session_for_table_token(token)
     except Http404:
         if not request.htmx:
             raise
         return _link_gone(request)
-    generation = live.table_generation(session.pk)  # before the seat and its hand are read
+    if pk != session.pk:
+        generation = None  # read for another session: nothing is kept
     seat = phone_seat(request, session)
     if seat is None:
         messages.info(request, "This phone no longer holds a seat: pick yours again.")

@@ -89,7 +89,10 @@
     if (target.hasAttribute("data-cut")) {
       line.textContent = "Tap the cut joker";
     } else {
-      var name = target.closest("fieldset.player").getAttribute("data-player");
+      // The legend's name first: a seat's phone swaps it in when the player is renamed.
+      var fieldset = target.closest("fieldset.player");
+      var named = fieldset.querySelector("[data-player-name]");
+      var name = named ? named.textContent : fieldset.getAttribute("data-player");
       line.textContent = "Cards for " + name + ": " + cardsIn(target.value).length + " of " + handSize(picker);
     }
   }

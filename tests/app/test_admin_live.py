@@ -64,12 +64,14 @@ def answer(client: Client, address: str) -> tuple[int, str, bool]:
 @pytest.fixture
 def followed(user: User, scorer: Client, django_capture_on_commit_callbacks):
     """Friday, a round saved and table mode open, followed live on the scorer's page
-    (score table and table panel) and on the share page, each poll answered from the
-    cache by now: the session, and each poll's client and address."""
+    (score table and table panel), on the share page and on Ben's seat phone, each
+    poll answered from the cache by now: the session, and each poll's client and
+    address."""
     with django_capture_on_commit_callbacks(execute=True):
         session = make_session(user, name="Friday")
         play(session, "8S", ROUND_1)
         open_table(session)
+        phone = seat_phone(session, "Ben")
     session = GameSession.objects.get(pk=session.pk)
     page = reverse("games:session_detail", args=[session.pk])
     shared = reverse("games:shared_session", args=[session.share_token])
@@ -86,6 +88,10 @@ def followed(user: User, scorer: Client, django_capture_on_commit_callbacks):
         "share page": (
             viewer,
             stamped(viewer, shared, reverse("games:shared_scoreboard", args=[session.share_token])),
+        ),
+        "seat phone": (
+            phone,
+            stamped(phone, url("table_hand", session), url("table_hand_status", session)),
         ),
     }
     for client, address in polls.values():

@@ -547,6 +547,23 @@ def table_closed(page: Page) -> None:
     expect(page.get_by_role("button", name="Hand in")).to_have_count(0)
 
 
+def table_link_replaced(page: Page) -> None:
+    """A hand handed in from a page older than the scorer's new table link: said
+    above the hand, which stays on the screen as typed."""
+    from games.services.table import replace_table_link
+
+    session = friday(User.objects.create_user("asha", password=PASSWORD))
+    open_table(session)
+    page.route("**/hand/status/**", lambda route: route.fulfill(status=204))
+    _seat_phone(page, session, "Ben")
+    page.get_by_label("Cut joker").fill("8S")
+    page.get_by_label("Cards").fill(SHOWN_8S)
+    replace_table_link(session)
+    page.get_by_role("button", name="Hand in").click()
+    expect(page.locator("[data-refused]")).to_contain_text("The scorer made a new table link")
+    expect(page.get_by_label("Cards")).to_have_value(SHOWN_8S)
+
+
 def table_scorer(page: Page) -> None:
     """The scorer's page: one seat in, one typing, one with a problem."""
     _at_table(sign_in(page, "asha"))
@@ -722,6 +739,7 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "table-hand-in": table_hand_in,
     "table-late": table_late,
     "table-closed": table_closed,
+    "table-link-replaced": table_link_replaced,
     "table-scorer": table_scorer,
     "table-scorer-all-in": table_scorer_all_in,
     "table-correct": table_correct,

@@ -173,3 +173,64 @@ def test_a_phone_at_a_table_the_scorer_closes_says_so_and_keeps_the_hand(
     expect(phone.locator("[data-table-closed]")).to_have_count(1)
     expect(phone.get_by_text("Offline")).to_have_count(0)
     look_at(phone, "table-seat-closed-phone")
+
+
+def test_a_hand_handed_in_after_its_link_was_replaced_says_so_and_stays_as_typed(
+    new_context: Callable[..., Any], look_at: Callable[..., None]
+) -> None:
+    from games.services.table import replace_table_link
+
+    scorer = new_context(**TOUCH).new_page()
+    user = sign_in(scorer, "olga")
+    session = create_session(
+        user, preset="21-points", overrides={}, players=["Asha", "Ben", "Chen"], name="Friday"
+    )
+    open_table(session)
+    phone = new_context(**TOUCH).new_page()
+    pick_seat(phone, f"/table/{session.table_token}/", "Ben")
+    # Its poll has not noticed yet: the hand is tapped in from the page as it was.
+    phone.route(SEAT_POLL, lambda route: route.fulfill(status=204))
+    phone.get_by_label("Cut joker").fill("8S")
+    phone.get_by_label("Cards").fill(SHOWN_8S)
+    expect(phone.locator('[data-preview="Ben"]')).to_be_visible()
+
+    replace_table_link(session)
+    phone.get_by_role("button", name="Hand in").tap()
+
+    expect(phone.locator("[data-refused]")).to_contain_text("The scorer made a new table link")
+    expect(phone.locator("[data-table-closed]")).to_contain_text("no longer works")
+    expect(phone.get_by_label("Cards")).to_have_value(SHOWN_8S)
+    expect(phone.get_by_text("error 404")).to_have_count(0)
+    expect(phone.get_by_role("button", name="Hand in")).to_have_count(0)
+    look_at(phone, "table-seat-link-replaced-phone")
+
+
+def test_a_seat_phone_follows_a_rename_of_its_player_and_keeps_the_hand_typed(
+    new_context: Callable[..., Any], look_at: Callable[..., None]
+) -> None:
+    from games.models import Player
+    from games.services.results import mark_shown_changed
+
+    scorer = new_context(**TOUCH).new_page()
+    user = sign_in(scorer, "olga")
+    session = create_session(
+        user, preset="21-points", overrides={}, players=["Asha", "Ben", "Chen"], name="Friday"
+    )
+    open_table(session)
+    phone = new_context(**TOUCH).new_page()
+    pick_seat(phone, f"/table/{session.table_token}/", "Ben")
+    phone.get_by_label("Cut joker").fill("8S")
+    phone.get_by_label("Cards").fill(SHOWN_8S[:20])
+
+    # As the admin renames a player (games/admin.py): the name, then the session's stamp.
+    Player.objects.filter(name="Ben").update(name="Benedict")
+    mark_shown_changed([session])
+
+    expect(phone.get_by_role("heading", level=1)).to_have_text("Benedict's hand")
+    expect(phone.locator("#seat-legend")).to_have_text("Benedict")
+    expect(phone.get_by_role("button", name="Not Benedict? Leave this seat")).to_be_visible()
+    expect(phone).to_have_title("Benedict's hand · Friday · Scorekeeper")
+    expect(phone.get_by_label("Cards")).to_have_value(SHOWN_8S[:20])  # nothing typed is lost
+    tap_card(phone, "QD")  # the picker says whose cards they are by the new name too
+    expect(phone.locator("[data-picker-for]")).to_have_text("Cards for Benedict: 7 of 21")
+    look_at(phone, "table-seat-renamed-phone")

@@ -14,7 +14,7 @@ from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
 
-from games.models import GameSession, HandEntry, RoundChange, TableHand
+from games.models import GameSession, HandEntry, RoundChange, TableHand, new_share_token
 from games.services.leagues import create_league
 from games.services.table import set_auto_save
 from tests.support.builders import make_session, play, seat_pk
@@ -645,3 +645,47 @@ def test_a_phone_following_a_table_that_closed_is_told_so_and_stops_asking(
     assert response.status_code == 200 and 'id="seat-status"' in html  # swapped in place
     assert "This table link no longer works" in html and "hx-get" not in html
     assert phone.get(status).status_code == 404  # a browser opening it: no such table
+
+
+@pytest.mark.parametrize(
+    ("scorer_does", "told"),
+    [
+        ("close", "The scorer closed table mode: your hand was not kept."),
+        ("replace", "The scorer made a new table link: your hand was not kept."),
+    ],
+)
+def test_a_hand_sent_after_its_link_went_is_told_why_and_stays_as_typed(
+    table: GameSession, scorer_does: str, told: str
+) -> None:
+    from games.services.table import close_table, replace_table_link
+
+    phone = seat_phone(table, "Ben")
+    old_hand_url = url("table_hand", table)
+    {"close": close_table, "replace": replace_table_link}[scorer_does](table)
+
+    response = phone.post(
+        old_hand_url, hand_data(table, "Ben", "shown", SHOWN_8S), headers={"HX-Request": "true"}
+    )
+
+    html = response.content.decode()
+    assert response.status_code == 410 and 'id="seat-hand"' in html  # swapped in place
+    assert told in html and "This table link no longer works" in html
+    assert SHOWN_8S in html  # what was typed is still on the screen
+    assert "/hand/status/" not in html and "data-save" not in html  # nothing more to send
+    assert not TableHand.objects.exists()
+    table.refresh_from_db()
+    assert table.table_token is None or table.table_token not in html  # never the new link
+
+
+def test_a_hand_sent_to_a_table_link_that_never_was_is_a_404(table: GameSession) -> None:
+    phone = seat_phone(table, "Ben")
+    data = hand_data(table, "Ben", "shown", SHOWN_8S)
+
+    never = reverse("games:table_hand", args=[new_share_token()])
+    assert phone.post(never, data).status_code == 404
+    # Nor does a phone that held no seat at a closed table learn anything from it.
+    from games.services.table import close_table
+
+    old_hand_url = url("table_hand", table)
+    close_table(table)
+    assert Client().post(old_hand_url, data).status_code == 404

@@ -6,6 +6,7 @@ replaced, a role taken away) is seen from the next poll on."""
 from __future__ import annotations
 
 import re
+from unittest import mock
 
 import pytest
 from django.db import connection
@@ -195,3 +196,40 @@ def test_a_leagues_auto_save_shows_on_its_sessions_panels(
 
     answer = scorer.get(address, headers={"HX-Request": "true"})
     assert answer.status_code == 200 and 'data-auto-save="on"' in answer.content.decode()
+
+
+def test_a_seats_unchanged_poll_is_one_cache_read(
+    opened: GameSession, django_capture_on_commit_callbacks
+) -> None:
+    from django.core.cache import cache
+
+    with django_capture_on_commit_callbacks(execute=True):
+        phone = seat_phone(opened, "Asha")
+    address = seat_poll(phone, opened)
+    assert poll(phone, address) == (204, True)
+
+    with mock.patch("games.live.cache", wraps=cache) as counted:
+        assert poll(phone, address) == (204, False)
+    assert len(counted.method_calls) == 1  # the table's generation and the seat's answer
+
+
+def test_a_seats_poll_naming_another_session_is_asked_of_the_database(
+    user, opened: GameSession, django_capture_on_commit_callbacks
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        other = make_session(user, name="Saturday")
+        table_link(other)
+        phone, stranger = seat_phone(opened, "Asha"), seat_phone(other, "Asha")
+    address = seat_poll(phone, opened)
+    poll(phone, address)
+    poll(stranger, seat_poll(stranger, other))  # an answer kept for the other table
+    elsewhere = address.replace(f"s={opened.pk}&", f"s={other.pk}&")
+    assert elsewhere != address
+
+    # Its table's generation is never read for this one, nor an answer kept under it.
+    assert [poll(phone, elsewhere) for _ in range(2)] == [(204, True), (204, True)]
+    assert [poll(phone, address.replace(f"s={opened.pk}&", "")) for _ in range(2)] == [
+        (204, True),
+        (204, True),
+    ]
+    assert poll(phone, address) == (204, False)
