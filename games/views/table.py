@@ -172,8 +172,6 @@ def table_hand(request: HttpRequest, token: str) -> HttpResponse:
     try:
         session = session_for_table_token(token)
     except Http404:
-        if request.method != "POST":
-            raise
         return _hand_from_gone_link(request, token)
     if request.method != "POST":
         seat = phone_seat(request, session)
@@ -218,7 +216,9 @@ def _hand_from_gone_link(request: HttpRequest, token: str) -> HttpResponse:
     """A hand handed in from a table link closed or replaced before it was sent (the
     phone's page was older): as when that happens while it is on its way, the hand
     stays on the screen as typed under what became of the link, and nothing is
-    stored. A link that never existed (or a phone that held no seat there) is a 404."""
+    stored. The page opened or reloaded at such a link shows the hand as it was
+    kept, under the same words. A link that never existed (or a phone that held no
+    seat there) is a 404."""
     seat = seat_of_gone_link(request, token)
     if seat is None:
         raise Http404("No such table.")
@@ -227,9 +227,11 @@ def _hand_from_gone_link(request: HttpRequest, token: str) -> HttpResponse:
     # The page keeps the link it came by: a replaced link's phone is never shown the
     # new one (it opens it from the scorer, as after any new link).
     session.table_token = token
-    _board, entry, table_round, hand = _hand_state(session, seat)
-    form = HandForm(request.POST, entry=entry, seat=seat, table_round=table_round, hand=hand)
-    form.is_valid()  # its fields as typed, with what it says of them
+    form = None
+    if request.method == "POST":
+        _board, entry, table_round, hand = _hand_state(session, seat)
+        form = HandForm(request.POST, entry=entry, seat=seat, table_round=table_round, hand=hand)
+        form.is_valid()  # its fields as typed, with what it says of them
     context = _hand_context(session, seat, form, refused=str(gone), closed=True)
     return _hand_page(request, context, TABLE_GONE)
 

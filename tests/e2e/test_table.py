@@ -204,6 +204,12 @@ def test_a_hand_handed_in_after_its_link_was_replaced_says_so_and_stays_as_typed
     expect(phone.get_by_role("button", name="Hand in")).to_have_count(0)
     look_at(phone, "table-seat-link-replaced-phone")
 
+    # Reloaded at the old link: the same words, and the hand as typed on this phone.
+    phone.reload()
+    expect(phone.locator("[data-refused]")).to_contain_text("The scorer made a new table link")
+    expect(phone.get_by_label("Cards")).to_have_value(SHOWN_8S)
+    expect(phone.get_by_role("button", name="Hand in")).to_have_count(0)
+
 
 def test_a_seat_phone_follows_a_rename_of_its_player_and_keeps_the_hand_typed(
     new_context: Callable[..., Any], look_at: Callable[..., None]

@@ -689,3 +689,25 @@ def test_a_hand_sent_to_a_table_link_that_never_was_is_a_404(table: GameSession)
     old_hand_url = url("table_hand", table)
     close_table(table)
     assert Client().post(old_hand_url, data).status_code == 404
+
+
+def test_a_phone_opening_its_hand_page_after_the_link_went_is_told_why(
+    table: GameSession,
+) -> None:
+    from games.services.table import close_table
+
+    phone = seat_phone(table, "Ben")
+    old_hand_url = url("table_hand", table)
+    close_table(table)  # which drops the hands kept so far
+
+    response = phone.get(old_hand_url)  # the phone reloads its page
+
+    html = response.content.decode()
+    assert response.status_code == 410
+    assert "The scorer closed table mode" in html and "This table link no longer works" in html
+    assert "Ben's hand" in html
+    assert "/hand/status/" not in html and "data-save" not in html
+    # Anyone else, or a link that never was, learns nothing.
+    assert Client().get(old_hand_url).status_code == 404
+    never = reverse("games:table_hand", args=[new_share_token()])
+    assert phone.get(never).status_code == 404
