@@ -227,11 +227,14 @@ def _hand_from_gone_link(request: HttpRequest, token: str) -> HttpResponse:
     # The page keeps the link it came by: a replaced link's phone is never shown the
     # new one (it opens it from the scorer, as after any new link).
     session.table_token = token
-    form = None
+    _board, entry, table_round, hand = _hand_state(session, seat)
     if request.method == "POST":
-        _board, entry, table_round, hand = _hand_state(session, seat)
         form = HandForm(request.POST, entry=entry, seat=seat, table_round=table_round, hand=hand)
         form.is_valid()  # its fields as typed, with what it says of them
+    else:
+        # Never the hand stored now: since the link went, the seat may be someone
+        # else's. What this phone typed comes back from its own drafts (offline.js).
+        form = HandForm(entry=entry, seat=seat, table_round=table_round, hand=None, final=False)
     context = _hand_context(session, seat, form, refused=str(gone), closed=True)
     return _hand_page(request, context, TABLE_GONE)
 

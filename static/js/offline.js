@@ -93,12 +93,27 @@
     return number ? number.value : form.getAttribute("data-draft-number") || "";
   }
 
-  function scopeOf(form) {
-    return PREFIX + form.getAttribute("data-draft");
+  // A signed-in account's drafts are kept under keys of its own, so another account
+  // typing into the same round on this phone never writes over them. (``legacy``: the
+  // key a draft had before drafts named their account.)
+  function scopeOf(form, legacy) {
+    var scope = PREFIX + form.getAttribute("data-draft");
+    return owner && !legacy ? scope + "@" + owner : scope;
   }
 
-  function keyOf(form) {
-    return form.querySelector('input[name="number"]') ? scopeOf(form) + ":" + numberOf(form) : scopeOf(form);
+  function keyOf(form, legacy) {
+    var scope = scopeOf(form, legacy);
+    return form.querySelector('input[name="number"]') ? scope + ":" + numberOf(form) : scope;
+  }
+
+  // A draft kept before drafts named their account, moved under this account's key.
+  function adopted(form) {
+    var old = keyOf(form, true);
+    var draft = old !== keyOf(form) ? read(old) : null;
+    if (!ours(draft)) return null;
+    store.removeItem(old);
+    write(keyOf(form), draft);
+    return draft;
   }
 
   function valuesOf(form) {
@@ -184,7 +199,7 @@
     if (form._draftReady || !store) return;
     form._draftReady = true;
     form._draftInitial = valuesOf(form);
-    var draft = earlierQueued(form) || read(keyOf(form));
+    var draft = earlierQueued(form) || read(keyOf(form)) || adopted(form);
     if (!ours(draft) || !draft.values) return;
     var changed = apply(form, draft.values);
     form._draftKey = keyOf(form);

@@ -95,6 +95,13 @@ def assert_drafts(page: Page, session: GameSession, expected: list[str]) -> None
     assert page.evaluate(_DRAFTS, prefix) == expected
 
 
+def draft_key(session: GameSession, number: int, username: str = "asha") -> str:
+    """The key a signed-in account's draft of a round is kept under on the phone
+    (static/js/offline.js: each account's under keys of its own)."""
+    owner = User.objects.get(username=username).pk
+    return f"scorekeeper:draft:session-{session.pk}-round@u{owner}:{number}"
+
+
 def assert_stored_once(session: GameSession, token: str) -> None:
     rounds = Round.objects.filter(session=session)
     assert [(r.number, r.submission) for r in rounds] == [(1, token)]
@@ -264,7 +271,7 @@ def test_a_round_saved_meanwhile_on_another_phone_shows_the_conflict(phone_page:
     assert Round.objects.filter(session=session).count() == 1
     # What was typed stays, kept now for round 2, the number a Save would give it.
     assert_typed(page)
-    assert_drafts(page, session, [f"scorekeeper:draft:session-{session.pk}-round:2"])
+    assert_drafts(page, session, [draft_key(session, 2)])
 
 
 def at_seat(page: Page, name: str) -> GameSession:
@@ -385,7 +392,7 @@ def test_signing_out_leaves_nothing_typed_for_the_next_person(phone_page: Page) 
     session = a_shared_session(page)
     page.goto(f"/sessions/{session.pk}/")
     fill_round(page, "8S", HANDS)
-    assert_drafts(page, session, [f"scorekeeper:draft:session-{session.pk}-round:1"])
+    assert_drafts(page, session, [draft_key(session, 1)])
 
     sign_out(page)
 
@@ -429,7 +436,7 @@ def test_a_round_waiting_to_be_sent_is_asked_about_before_signing_out(
     # Not signed out: the round still waits, as typed.
     expect(page.locator("[data-queued-note]")).to_have_text(QUEUED)
     assert_typed(page)
-    assert_drafts(page, session, [f"scorekeeper:draft:session-{session.pk}-round:1"])
+    assert_drafts(page, session, [draft_key(session, 1)])
 
     page.once("dialog", answer(accept=True))
     sign_out(page)
@@ -443,7 +450,7 @@ def test_a_draft_is_shown_only_to_the_account_that_typed_it(fresh_phone_page: Pa
     session = a_shared_session(page)
     page.goto(f"/sessions/{session.pk}/")
     fill_round(page, "8S", HANDS)
-    key = f"scorekeeper:draft:session-{session.pk}-round:1"
+    key = draft_key(session, 1)
     assert_drafts(page, session, [key])
 
     # Asha's sign-in runs out (no Sign out tap) and Ben signs in on the same phone.
@@ -490,6 +497,9 @@ def test_a_waiting_round_is_sent_only_by_the_account_that_saved_it(
     assert sent == []
     expect(page.locator("[data-queued-note]")).to_have_count(0)
     assert not Round.objects.exists()
+    # Ben types into the same round: his draft is his own, and Asha's still waits.
+    page.get_by_label("Cut joker").fill("5H")
+    assert_drafts(page, session, sorted([draft_key(session, 1), draft_key(session, 1, "ben")]))
 
     page.context.clear_cookies()
     sign_in_on_the_page(page, "asha")
@@ -506,7 +516,7 @@ def test_signing_out_without_a_network_says_so_and_clears_nothing(
     _, session = friday(page)
     page.goto(f"/sessions/{session.pk}/")
     fill_round(page, "8S", HANDS)
-    key = f"scorekeeper:draft:session-{session.pk}-round:1"
+    key = draft_key(session, 1)
     assert_drafts(page, session, [key])
 
     page.context.set_offline(True)
@@ -521,3 +531,23 @@ def test_signing_out_without_a_network_says_so_and_clears_nothing(
     page.context.set_offline(False)
     sign_out(page)
     assert page.evaluate(APP_KEYS) == []
+
+
+def test_a_draft_kept_before_drafts_named_their_account_comes_back_as_its_own(
+    fresh_phone_page: Page,
+) -> None:
+    page = fresh_phone_page
+    _, session = friday(page)
+    page.goto(f"/sessions/{session.pk}/")
+    legacy = f"scorekeeper:draft:session-{session.pk}-round:1"
+    page.evaluate(
+        "key => localStorage.setItem(key, JSON.stringify("
+        "{values: {cut_joker: '8S'}, at: Date.now(), queued: false}))",
+        legacy,
+    )
+
+    page.reload()
+
+    expect(page.locator("[data-draft-restored]")).to_be_visible()
+    expect(page.get_by_label("Cut joker")).to_have_value("8S")
+    assert_drafts(page, session, [draft_key(session, 1)])

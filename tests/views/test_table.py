@@ -711,3 +711,26 @@ def test_a_phone_opening_its_hand_page_after_the_link_went_is_told_why(
     assert Client().get(old_hand_url).status_code == 404
     never = reverse("games:table_hand", args=[new_share_token()])
     assert phone.get(never).status_code == 404
+
+
+def test_a_phone_at_a_replaced_link_never_sees_the_hand_the_seats_new_holder_types(
+    table: GameSession,
+) -> None:
+    from games.services.table import replace_table_link
+
+    old_phone = seat_phone(table, "Ben")
+    old_hand_url = url("table_hand", table)
+    replace_table_link(table)
+    table.refresh_from_db()
+    new_phone = seat_phone(table, "Ben")  # Ben's seat, taken again on the new link
+    typed = new_phone.post(
+        url("table_hand_preview", table),
+        hand_data(table, "Ben", "shown", SHOWN_8S),
+        headers={"HX-Request": "true"},
+    )
+    assert typed.status_code == 200 and TableHand.objects.filter(text__isnull=False).exists()
+
+    html = old_phone.get(old_hand_url).content.decode()
+
+    assert "The scorer made a new table link" in html
+    assert SHOWN_8S not in html
