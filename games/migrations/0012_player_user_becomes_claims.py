@@ -27,6 +27,13 @@ def links_to_claims(apps, schema_editor):
                 "league_id", flat=True
             )
         )
+        if not member_of:
+            # Only `import_league --keep-members` set the link, on players of the league
+            # it made, for accounts it made members; one without such a league was
+            # changed by hand since. Said, so an administrator can claim it again.
+            print(
+                f"\n  Player {player.pk} ({player.name}): no league to claim it in for user {player.user_id}; link dropped."
+            )
         for league_id in sorted(member_of):
             claims = PlayerClaim.objects.filter(league_id=league_id)
             if (

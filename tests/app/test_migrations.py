@@ -70,7 +70,7 @@ def test_sessions_and_leagues_keep_the_rules_they_were_played_under(user) -> Non
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_players_account_link_becomes_claims_where_they_are_a_member() -> None:
+def test_a_players_account_link_becomes_claims_where_they_are_a_member(capsys) -> None:
     before = [("games", "0011_performance_indexes")]
     executor = MigrationExecutor(connection)
     latest = executor.loader.graph.leaf_nodes()
@@ -95,6 +95,10 @@ def test_a_players_account_link_becomes_claims_where_they_are_a_member() -> None
         seats.objects.create(session=session, player=stranger, position=2)
     # In the third league Ben already said "this is me" of the linked player.
     claims.objects.create(league=third, player=linked, user=ben)
+    # A link with no league to claim in (changed by hand since the import that set it).
+    alone = players.objects.create(name="Dev", user=users.objects.create(username="dev"))
+    personal = sessions.objects.create(preset="21-points", overrides={})
+    seats.objects.create(session=personal, player=alone, position=1)
 
     MigrationExecutor(connection).migrate(latest)
 
@@ -103,3 +107,5 @@ def test_a_players_account_link_becomes_claims_where_they_are_a_member() -> None
     assert sorted(
         PlayerClaim.objects.values_list("league__slug", "player__name", "user__username")
     ) == [("club", "Asha", "asha"), ("third", "Asha", "ben")]
+    # The link that could not become a claim is said, for an administrator to act on.
+    assert f"Player {alone.pk} (Dev): no league to claim it in" in capsys.readouterr().out
