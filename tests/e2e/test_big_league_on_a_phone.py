@@ -150,3 +150,23 @@ def test_a_21_card_hand_opened_for_editing_shows_all_its_cards(phone_page: Page)
         ".map(el => [el.id, el.scrollHeight, el.clientHeight])"
     )
     assert not hidden, hidden
+
+
+def test_a_long_names_dealer_badge_sits_inside_its_box_in_the_round_form(
+    phone_page: Page, look_at: Callable[..., None]
+) -> None:
+    session = long_session(sign_in(phone_page, "asha"), None, 8)  # round 9: seat 1 deals
+    phone_page.goto(f"/sessions/{session.pk}/")
+    box = phone_page.locator(".round-form fieldset.player").filter(
+        has=phone_page.locator("> legend .badge")
+    )
+    expect(box).to_have_attribute("data-player", LONG_NAME)
+    look_at(phone_page, "big-league-dealer")
+    fieldset, legend, badge = boxes_once_they(
+        phone_page, [box, box.locator("> legend"), box.locator("> legend .badge")], lambda b: True
+    )
+    # The name and its badge read on their own line(s), clear of the box's top border:
+    # a legend two lines high straddled it, the badge's line drawn across the border.
+    border_top = fieldset["y"] + 1
+    assert badge["y"] >= border_top and legend["y"] >= border_top, (fieldset, legend, badge)
+    assert badge["x"] + badge["width"] <= fieldset["x"] + fieldset["width"]
