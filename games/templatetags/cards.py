@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from collections.abc import Iterable
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -43,6 +44,25 @@ def cards(codes: Iterable[object]) -> SafeString:
     return format_html_join(" ", "{}", ((card(code),) for code in codes))
 
 
+# A score's minus sign: the typographic one (U+2212) the charts draw, not the hyphen
+# "-280" was written with. Eyes read it as wide as a plus; screen readers say "minus".
+MINUS = "\u2212"
+
+
+# A hyphen that stands for minus: before a figure, not inside a word ("K-A-2" stays).
+_HYPHEN_MINUS = re.compile(r"(?<![\w-])-(?=\d)")
+
+
+@register.filter
+def points(value: int | str | None) -> str:
+    """A total or score as the pages write it: −280, 0, 45, −12.5 (``fixed``'s text),
+    a dash for none; in a line of words, each figure's sign ("value points
+    exchanged: −10", as the rules service explains a hand)."""
+    if value is None:
+        return "–"
+    return _HYPHEN_MINUS.sub(MINUS, str(value))
+
+
 @register.filter
 def fixed(value: float | None, places: int = 1) -> str:
     """A number with ``places`` decimals, rounded half up: what ``floatformat`` shows
@@ -58,10 +78,10 @@ def fixed(value: float | None, places: int = 1) -> str:
 
 @register.filter
 def signed(value: int | None) -> str:
-    """+12, -5, 0: a round's score reads as a gain or a loss."""
+    """+12, −5, 0: a round's score reads as a gain or a loss."""
     if value is None:
         return "–"
-    return f"{value:+d}" if value else "0"
+    return points(f"{value:+d}") if value else "0"
 
 
 @register.filter

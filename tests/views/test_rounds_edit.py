@@ -256,7 +256,7 @@ def test_the_round_page_shows_viewers_what_was_saved(client: Client, table, thre
     assert response.status_code == 200
     assert response.context_data["form"] is None
     html = response.content.decode()
-    assert "count 102" in html and '<span class="hand-score">-92</span>' in html
+    assert "count 102" in html and '<span class="hand-score">−92</span>' in html
     assert "Edit round" not in html
     # ...and may not change it.
     assert client.get(edit_url(played)).status_code == 403
