@@ -42,7 +42,7 @@ CHOICE_LABELS = {
     "none": "None",
     "claim_cards": "Any claim card",
     "upper_lower": "Upper or lower jokers",
-    "players_in": "Every player still in",
+    "players_in": "Every player still in pays",
     "drop_rules": "Drop rules",
 }
 
