@@ -16,6 +16,7 @@ from django.utils.safestring import SafeString, mark_safe
 from games.models import HandEntry
 from games.rules import ARRANGED_OUTCOMES
 from games.rules.cards import RANK_NAMES, SUIT_SYMBOLS
+from games.rules.rulesets import choice_label
 
 register = template.Library()
 
@@ -94,8 +95,9 @@ def outcome_label(value: str) -> str:
 
 @register.filter
 def words(value: str | None) -> str:
-    """``three_pure`` → three pure."""
-    return (value or "").replace("_", " ")
+    """A rule model's name as a player reads it, the house rules' label: ``three_pure``
+    → three pure sequences, ``show13`` → 13-card show."""
+    return choice_label(value).replace("_", " ").lower() if value else ""
 
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}

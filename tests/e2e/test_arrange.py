@@ -49,7 +49,7 @@ def test_arrange_on_a_phone(phone_page: Page, look_at: Callable[..., None]) -> N
     choose_outcome(player(page, "Chen"), "first_drop")
 
     # Scrambled, Asha's cards are arranged into a declaration at once...
-    expect(preview(page, "Asha")).to_contain_text("Valid declaration: three pure")
+    expect(preview(page, "Asha")).to_contain_text("Valid declaration: three pure sequences")
     # ...and Ben's, typed with cards left loose (102), grouped best: 81.
     expect(preview(page, "Ben")).to_contain_text("Hand points: 81")
     expect(preview(page, "Ben")).not_to_contain_text("less than as typed")
@@ -62,7 +62,7 @@ def test_arrange_on_a_phone(phone_page: Page, look_at: Callable[..., None]) -> N
         best = arrange(ruleset, cut, parse_cards(hand))
         expected_text = " | ".join(" ".join(c.code for c in group) for group in best.groups)
         expect(player(page, name).get_by_label("Groups")).to_have_value(expected_text)
-    expect(preview(page, "Asha")).to_contain_text("Valid declaration: three pure")
+    expect(preview(page, "Asha")).to_contain_text("Valid declaration: three pure sequences")
     expect(preview(page, "Ben")).to_contain_text("Hand points: 81")
     expect(page.locator('[data-settlement="Ben"] .round-score')).to_have_text("−71")
     assert horizontal_overflow(page) <= 0
