@@ -15,7 +15,7 @@ from django import forms
 from games.forms.fields import CardListField, NumbersField
 from games.models import Preset
 from games.rules import PRESETS, RulesError, Ruleset, get_ruleset
-from games.rules.rulesets import OPTION_NAMES, OPTION_SECTIONS, option_help
+from games.rules.rulesets import OPTION_NAMES, OPTION_SECTIONS, choice_label, option_help
 from games.services.rulesets import describe_preset
 
 # The session's own ceiling field stands for the `ceiling` option.
@@ -46,13 +46,13 @@ def _option_field(name: str) -> forms.Field:
             required=not optional, min_value=-1_000_000, max_value=1_000_000, **common
         )
     if hint is str:
-        choices = [(choice, choice.replace("_", " ")) for choice in meta["choices"]]
+        choices = [(choice, choice_label(choice)) for choice in meta["choices"]]
         return forms.ChoiceField(choices=choices, **common)
     if typing.get_args(hint) == (int, int, int):
         return NumbersField(max_length=60, **common)
     if meta.get("cards"):
         return CardListField(required=False, max_length=100, **common)
-    choices = [(choice, choice.replace("_", " ")) for choice in meta["choices"]]
+    choices = [(choice, choice_label(choice)) for choice in meta["choices"]]
     return forms.MultipleChoiceField(
         choices=choices, required=False, widget=forms.CheckboxSelectMultiple, **common
     )
@@ -87,8 +87,8 @@ def _as_text(value: Any) -> str:
     if value is None:
         return "empty"
     if isinstance(value, tuple):
-        return ", ".join(str(item).replace("_", " ") for item in value) or "none"
-    return str(value).replace("_", " ")
+        return ", ".join(choice_label(item) for item in value) or "none"
+    return choice_label(value)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -38,7 +38,7 @@ from django.utils.safestring import SafeString
 from games.models import League, Player, RatingChange, Seat, StandingMonth
 from games.rules import RulesError, get_ruleset, is_net
 from games.services import standing_months
-from games.templatetags.cards import fixed
+from games.templatetags.cards import fixed, points
 
 
 class RoundFigures:
@@ -106,10 +106,10 @@ def table_lines(
                 "sessions_won": _text(row.sessions_won),
                 "rounds": _text(row.rounds),
                 "rounds_won": _text(row.rounds_won),
-                "average": _text("–" if average is None else fixed(average)),
+                "average": _text("–" if average is None else points(fixed(average))),
                 "drops": _text("–" if drops is None else f"{fixed(drops, 0)}%"),
-                "best": _text("–" if row.best_round is None else row.best_round),
-                "worst": _text("–" if row.worst_round is None else row.worst_round),
+                "best": _text(points(row.best_round)),
+                "worst": _text(points(row.worst_round)),
             }
         )
     return lines

@@ -23,6 +23,34 @@ COUNTING_RULES = ("standard", "kodai")
 MARRIAGE_TRIPLES = ("none", "claim_cards", "upper_lower")
 VALUE_PAYMENTS = ("players_in", "drop_rules")
 
+# Each choice above as a player reads it: the values are the rule model's names (in
+# JSON, overrides and RULES.md), the labels what the house-rules page shows.
+CHOICE_LABELS = {
+    "three_pure": "Three pure sequences",
+    "tunnelas": "Tunnelas",
+    "dublees": "Dublees",
+    "jokers": "Jokers",
+    "marriages": "Marriages",
+    "show13": "13-card show",
+    "net": "Net",
+    "penalty": "Penalty",
+    "game_ends": "The session ends",
+    "out": "The player is out",
+    "out_passing": "Out only above the ceiling",
+    "standard": "Standard",
+    "kodai": "Kodai",
+    "none": "None",
+    "claim_cards": "Any claim card",
+    "upper_lower": "Upper or lower jokers",
+    "players_in": "Every player still in pays",
+    "drop_rules": "Drop rules",
+}
+
+
+def choice_label(value: object) -> str:
+    """A choice of an option as a player reads it (a number as itself)."""
+    return CHOICE_LABELS.get(value, str(value)) if isinstance(value, str) else str(value)
+
 
 def _option(help: str, **extra: Any) -> Any:
     """A dataclass field with its meaning attached, for the presets listing and the
@@ -74,16 +102,17 @@ class Ruleset:
     jokers_needed: int = _count("Jokers in one group needed for the jokers way.")
     marriages_needed: int = _count("Marriage groups needed for the marriages way.")
     on_deal_dublees: int | None = _count(
-        "Dublee groups that win on the deal: a winner marked on_deal held them in the 21 "
-        "cards dealt, before the first pick (Kodai: 7; empty: no wins on the deal by dublees)."
+        "Dublee groups that win on the deal: a winner marked as winning on the deal held "
+        "them in the 21 cards dealt, before the first pick (Kodai: 7; empty: no wins on the "
+        "deal by dublees)."
     )
     on_deal_jokers: int | None = _count(
         "Jokers in one all-joker group that win on the deal (Kodai: 8; empty: no wins on "
         "the deal by jokers)."
     )
     marriage_triples: str = _option(
-        "Three identical cards that also make a marriage group: none, claim_cards "
-        "(any claim card, Kodai) or upper_lower (upper or lower jokers, Paplu).",
+        "Three identical cards that also make a marriage group: none, any claim card "
+        "(Kodai) or upper or lower jokers (Paplu).",
         choices=MARRIAGE_TRIPLES,
     )
     # Hand points (RULES §5)
@@ -152,14 +181,14 @@ class Ruleset:
         "Value of 1, 2, 3 marriages (one lower joker, cut card and upper joker each)."
     )
     value_payments: str = _option(
-        "Who pays whom for value cards: players_in (every player still in pays every "
-        "other, drops are out) or drop_rules (Paplu, seed 003: a first drop pays the "
-        "declarer only, everyone else pays every player; a winner by default gets no "
-        "value points).",
+        "Who pays whom for value cards: every player still in pays every other, drops "
+        "are out; or the drop rules (Paplu, seed 003): a first drop pays the declarer "
+        "only, everyone else pays every player, and a winner by default gets no value "
+        "points.",
         choices=VALUE_PAYMENTS,
     )
     first_drop_receives: int | None = _points(
-        "Under drop_rules, the most a first drop receives from each payer for its value "
+        "Under the drop rules, the most a first drop receives from each payer for its value "
         "cards (Paplu: 40; empty: its whole value)."
     )
     default_win_drop: int | None = _points(
@@ -177,7 +206,7 @@ class Ruleset:
     )
     # Totals (RULES §5)
     totals: str = _option(
-        "net: losers lose their points to the winner; penalty: losers add their points "
+        "Net: losers lose their points to the winner. Penalty: losers add their points "
         "to their totals and the lowest total is best.",
         choices=TOTALS_MODES,
     )
@@ -185,9 +214,9 @@ class Ruleset:
         "The session's point ceiling (empty: play until the table stops).", minimum=1
     )
     ceiling_mode: str = _option(
-        "game_ends: the session ends after the round a total reaches the ceiling; out: a "
-        "player whose total reaches it is eliminated and the last one left wins; "
-        "out_passing: as out, but only a total above the ceiling puts a player out.",
+        "When a total reaches the ceiling: the session ends after that round; or the "
+        "player is out, and the last one left wins; or, out only above the ceiling, the "
+        "same but only a total above it puts a player out.",
         choices=CEILING_MODES,
     )
     rejoin_cutoff: int | None = _points(

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import F, Max, QuerySet
+from django.db.models import F, Max
 from django.utils import timezone
 
 from games.access import AnyUser
@@ -50,7 +50,14 @@ from games.rules import (
 )
 from games.services.errors import EntryRejected
 from games.services.results import refresh_session
-from games.services.scoreboard import Scoreboard, live_stamp, load_scoreboard, with_round
+from games.services.scoreboard import (
+    Fold,
+    Scoreboard,
+    fold_start,
+    live_stamp,
+    load_scoreboard,
+    with_round,
+)
 
 
 @dataclass(frozen=True)
@@ -776,7 +783,22 @@ def delete_round(played: Round, user: AnyUser, *, version: int | None = None) ->
         refresh_session(session)
 
 
-def changes_of(session: GameSession, played: Round | None = None) -> QuerySet[RoundChange]:
-    """The audit trail of a session (or of one of its rounds), newest first."""
+# The history shows this many of the latest changes; older ones are a tap away, as the
+# score table's older rounds are (a 42-round session's changes were 31 phone screens).
+LATEST_CHANGES = 10
+
+
+def changes_of(
+    session: GameSession, played: Round | None = None, *, first: int | None = None
+) -> Fold[RoundChange]:
+    """The audit trail of a session (or of one of its rounds), newest first, folded as
+    the score table is: the latest changes, or from change ``first`` (counted from the
+    oldest) on when the reader asked for older ones."""
     changes = session.changes.select_related("changed_by").order_by("-changed_at", "-pk")
-    return changes.filter(round=played) if played is not None else changes
+    if played is not None:
+        changes = changes.filter(round=played)
+    count = changes.count()
+    start, pinned = fold_start(count, latest=LATEST_CHANGES, first=first)
+    # Newest first: the changes from ``start`` on are the newest count - start + 1.
+    rows = tuple(changes[: count - start + 1])
+    return Fold(rows=rows, first=start, pinned=pinned, step=LATEST_CHANGES)

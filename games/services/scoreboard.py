@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 from django.db import connection, transaction
 
@@ -178,45 +179,60 @@ class Scoreboard:
         return tuple(seat for seat in self.seats if seat.player.name in active)
 
 
+T = TypeVar("T")
+
 # The share page shows this many of the latest rounds; older ones are a tap away.
 LATEST_ROUNDS = 10
 
 
 @dataclass(frozen=True)
-class Fold:
-    """The rows a long score table shows: from round ``first`` to the latest, the
-    older ones (1 to ``first`` - 1) one tap away. Only the rows shown are built, so a
-    page showing a fold costs the same at round 10,000 as at round 20, apart from the
+class Fold(Generic[T]):
+    """The rows a long list shows: from item ``first`` (counted from the oldest) to the
+    latest, the older ones (1 to ``first`` - 1) one tap away. The score table folds
+    its rounds, the history its changes. Only the rows shown are built, so a page
+    showing a fold costs the same at round 10,000 as at round 20, apart from the
     replay of the saved scores."""
 
-    rows: tuple[Row, ...]
-    first: int  # the first round shown: 1 when none is hidden
-    pinned: bool  # the reader asked to see from ``first``: rounds saved later add below
-    step: int  # rounds one tap shows more of
+    rows: tuple[T, ...]
+    first: int  # the first item shown: 1 when none is hidden
+    pinned: bool  # the reader asked to see from ``first``: items saved later add on
+    step: int  # items one tap shows more of
 
     @property
     def hidden(self) -> int:
-        """Rounds not shown: 1 to this."""
+        """Items not shown: 1 to this."""
         return self.first - 1
 
     @property
+    def last(self) -> int:
+        """The last item shown, counted from the oldest."""
+        return self.first + len(self.rows) - 1
+
+    @property
     def earlier(self) -> int:
-        """The first round shown after one tap on "earlier rounds"."""
+        """The first item shown after one tap on "earlier"."""
         return max(1, self.first - self.step)
 
     @property
     def more(self) -> int:
-        """How many rounds that tap adds."""
+        """How many items that tap adds."""
         return self.first - self.earlier
+
+
+def fold_start(count: int, *, latest: int, first: int | None) -> tuple[int, bool]:
+    """The first of ``count`` items a fold shows: the latest ``latest``, or every one
+    from ``first`` on when a reader asked for older ones (anything out of range shows
+    the latest); and whether the reader pinned it so."""
+    newest = max(1, count - latest + 1)
+    start = newest if first is None or first < 1 else min(first, newest)
+    return start, start < newest
 
 
 def fold_rows(board: Scoreboard, *, latest: int = LATEST_ROUNDS, first: int | None = None) -> Fold:
     """The latest ``latest`` rounds of the table or, when a reader asked for older ones,
     every round from ``first`` on (anything out of range shows the latest)."""
-    played = len(board.rows)
-    newest = max(1, played - latest + 1)
-    start = newest if first is None or first < 1 else min(first, newest)
-    return Fold(rows=board.rows[start - 1 :], first=start, pinned=start < newest, step=latest)
+    start, pinned = fold_start(len(board.rows), latest=latest, first=first)
+    return Fold(rows=board.rows[start - 1 :], first=start, pinned=pinned, step=latest)
 
 
 @contextmanager

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from collections.abc import Iterable
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -15,6 +16,7 @@ from django.utils.safestring import SafeString, mark_safe
 from games.models import HandEntry
 from games.rules import ARRANGED_OUTCOMES
 from games.rules.cards import RANK_NAMES, SUIT_SYMBOLS
+from games.rules.rulesets import choice_label
 
 register = template.Library()
 
@@ -43,6 +45,25 @@ def cards(codes: Iterable[object]) -> SafeString:
     return format_html_join(" ", "{}", ((card(code),) for code in codes))
 
 
+# A score's minus sign: the typographic one (U+2212) the charts draw, not the hyphen
+# "-280" was written with. Eyes read it as wide as a plus; screen readers say "minus".
+MINUS = "\u2212"
+
+
+# A hyphen that stands for minus: before a figure, not inside a word ("K-A-2" stays).
+_HYPHEN_MINUS = re.compile(r"(?<![\w-])-(?=\d)")
+
+
+@register.filter
+def points(value: int | str | None) -> str:
+    """A total or score as the pages write it: −280, 0, 45, −12.5 (``fixed``'s text),
+    a dash for none; in a line of words, each figure's sign ("value points
+    exchanged: −10", as the rules service explains a hand)."""
+    if value is None:
+        return "–"
+    return _HYPHEN_MINUS.sub(MINUS, str(value))
+
+
 @register.filter
 def fixed(value: float | None, places: int = 1) -> str:
     """A number with ``places`` decimals, rounded half up: what ``floatformat`` shows
@@ -58,10 +79,10 @@ def fixed(value: float | None, places: int = 1) -> str:
 
 @register.filter
 def signed(value: int | None) -> str:
-    """+12, -5, 0: a round's score reads as a gain or a loss."""
+    """+12, −5, 0: a round's score reads as a gain or a loss."""
     if value is None:
         return "–"
-    return f"{value:+d}" if value else "0"
+    return points(f"{value:+d}") if value else "0"
 
 
 @register.filter
@@ -74,8 +95,9 @@ def outcome_label(value: str) -> str:
 
 @register.filter
 def words(value: str | None) -> str:
-    """``three_pure`` → three pure."""
-    return (value or "").replace("_", " ")
+    """A rule model's name as a player reads it, the house rules' label: ``three_pure``
+    → three pure sequences, ``show13`` → 13-card show."""
+    return choice_label(value).replace("_", " ").lower() if value else ""
 
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from games.access import can_write, round_for, session_for, session_with_rights
 from games.forms.rounds import RoundForm
-from games.http import FORM_ERRORS, posted_id, redirect_for
+from games.http import FORM_ERRORS, first_round, posted_id, redirect_for
 from games.models import Round
 from games.rules import RulesError
 from games.services.errors import EntryRejected
@@ -244,6 +244,6 @@ def round_delete(request: HttpRequest, pk: int, round_pk: int) -> HttpResponse:
 @require_safe
 def round_history(request: HttpRequest, pk: int, round_pk: int) -> TemplateResponse:
     played = round_for(request.user, pk, round_pk)
-    changes = changes_of(played.session, played)
-    context = {"session": played.session, "changes": changes, "played": played}
+    fold = changes_of(played.session, played, first=first_round(request))
+    context = {"session": played.session, "fold": fold, "played": played}
     return TemplateResponse(request, "games/history.html", context)

@@ -23,7 +23,15 @@ from games.access import (
     sessions_visible_to,
 )
 from games.forms.sessions import MAX_SEATS, SessionForm, sign_toss
-from games.http import FORM_ERRORS, chart_response, id_in, nothing_new, posted_id, redirect_for
+from games.http import (
+    FORM_ERRORS,
+    chart_response,
+    first_round,
+    id_in,
+    nothing_new,
+    posted_id,
+    redirect_for,
+)
 from games.models import GameSession, League, Player
 from games.queries.players import my_players
 from games.rules import PRESETS
@@ -314,9 +322,9 @@ def session_share_reset(request: HttpRequest, pk: int) -> HttpResponse:
 def session_history(request: HttpRequest, pk: int) -> TemplateResponse:
     """Every change to the session's rounds: who, when, and the round before and after."""
     session = session_for(request.user, pk)
-    changes = changes_of(session)[:500]
+    fold = changes_of(session, first=first_round(request))
     return TemplateResponse(
-        request, "games/history.html", {"session": session, "changes": changes, "played": None}
+        request, "games/history.html", {"session": session, "fold": fold, "played": None}
     )
 
 

@@ -19,6 +19,7 @@ from games.queries.standings import RatingPoint
 from games.rules import get_ruleset
 from games.rules.totals import session_state
 from games.services.scoreboard import load_scoreboard
+from games.templatetags.cards import points
 from tests.support.builders import play
 from tests.support.hands import ROUND_1
 from tests.support.svg import SVG, assert_linear, label_spans, lines_of, parse
@@ -255,7 +256,7 @@ def test_the_include_shows_the_chart_with_its_figures_in_words(table: GameSessio
     src = reverse("games:session_totals_chart", args=[table.pk])
     assert f'src="{src}?rounds=1&amp;totals=' in html
     for column in board.columns:
-        assert f"{column.name} {column.total}" in html  # the alt text
+        assert f"{column.name} {points(column.total)}" in html  # the alt text
     shared = render_to_string("partials/session_chart.html", {"board": board, "shared": True})
     assert reverse("games:shared_totals_chart", args=[table.share_token]) in shared
     # Another round: another address, so a swapped-in scoreboard shows a new chart.

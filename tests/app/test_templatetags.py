@@ -7,7 +7,7 @@ from django.template.defaultfilters import floatformat
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.templatetags.cards import fixed
+from games.templatetags.cards import fixed, words
 
 # floatformat gives back numbers with over 200 digits as they came (a guard against
 # huge inputs); ratings, averages and percentages are nowhere near that small.
@@ -36,3 +36,10 @@ def test_fixed_rounds_halves_up_and_never_prints_minus_zero():
 
 def test_fixed_leaves_an_empty_cell_for_nothing():
     assert fixed(None) == ""
+
+
+def test_a_declaration_way_reads_as_the_house_rules_name_it() -> None:
+    # "Valid declaration: show13" showed the rule model's name to the player.
+    assert words("show13") == "13-card show"
+    assert words("three_pure") == "three pure sequences"
+    assert words("dublees") == "dublees"

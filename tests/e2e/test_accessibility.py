@@ -35,7 +35,7 @@ from games.services.sessions import create_session, rematch
 from games.services.table import claim_seat, open_table, write_hand
 from games.transfer.league_export import export_league
 from games.transfer.league_import import import_league
-from tests.support.big_league import big_league, long_session
+from tests.support.big_league import LONG_NAME, big_league, long_session
 from tests.support.builders import play, pool_with_chen_out
 from tests.support.club import build_club
 from tests.support.hands import SHOWN_8S, WIN_8S, WIN_13
@@ -270,6 +270,26 @@ def shared_long(page: Page) -> None:
     copies_of(session.rounds.get(number=1), 24)
     page.goto(f"/shared/{session.share_token}/")
     expect(page.locator("[data-fold]")).to_contain_text("Rounds 1–15 are not shown.")
+
+
+def history_long(page: Page) -> None:
+    """A history of 25 changes, an earlier ten opened: its links to earlier changes and
+    back to the latest."""
+    user = sign_in(page, "asha")
+    session = friday(user, rounds=1)
+    copies_of(session.rounds.get(number=1), 24, recorded=True)
+    page.goto(f"/sessions/{session.pk}/history/")
+    page.locator("[data-show-earlier]").click()
+    expect(page.locator("[data-show-latest]")).to_be_visible()
+
+
+def big_league_player(page: Page) -> None:
+    """A player with a long name in a league with a long name: wide first columns."""
+    user = sign_in(page, "asha")
+    league = big_league(user)
+    long_session(user, league, 3)
+    page.goto(f"/players/{Player.objects.get(name=LONG_NAME).pk}/")
+    expect(page.locator(".rounds-table")).to_be_visible()
 
 
 def big_league_session(page: Page) -> None:
@@ -714,6 +734,8 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "session-history": session_history,
     "round-history": round_history,
     "shared-long": shared_long,
+    "history-long": history_long,
+    "big-league-player": big_league_player,
     "big-league-session": big_league_session,
     "big-league-round-edit": big_league_round_edit,
     "big-league-standings": big_league_standings,

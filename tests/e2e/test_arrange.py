@@ -49,11 +49,11 @@ def test_arrange_on_a_phone(phone_page: Page, look_at: Callable[..., None]) -> N
     choose_outcome(player(page, "Chen"), "first_drop")
 
     # Scrambled, Asha's cards are arranged into a declaration at once...
-    expect(preview(page, "Asha")).to_contain_text("Valid declaration: three pure")
+    expect(preview(page, "Asha")).to_contain_text("Valid declaration: three pure sequences")
     # ...and Ben's, typed with cards left loose (102), grouped best: 81.
     expect(preview(page, "Ben")).to_contain_text("Hand points: 81")
     expect(preview(page, "Ben")).not_to_contain_text("less than as typed")
-    expect(page.locator('[data-settlement="Ben"] .round-score')).to_have_text("-71")
+    expect(page.locator('[data-settlement="Ben"] .round-score')).to_have_text("−71")
 
     # Arrange puts the grouping in the field, where the scorer may still change it.
     ruleset, cut = PRESETS["21-points"], parse_card("8S")
@@ -62,14 +62,14 @@ def test_arrange_on_a_phone(phone_page: Page, look_at: Callable[..., None]) -> N
         best = arrange(ruleset, cut, parse_cards(hand))
         expected_text = " | ".join(" ".join(c.code for c in group) for group in best.groups)
         expect(player(page, name).get_by_label("Groups")).to_have_value(expected_text)
-    expect(preview(page, "Asha")).to_contain_text("Valid declaration: three pure")
+    expect(preview(page, "Asha")).to_contain_text("Valid declaration: three pure sequences")
     expect(preview(page, "Ben")).to_contain_text("Hand points: 81")
-    expect(page.locator('[data-settlement="Ben"] .round-score')).to_have_text("-71")
+    expect(page.locator('[data-settlement="Ben"] .round-score')).to_have_text("−71")
     assert horizontal_overflow(page) <= 0
     look_at(page, "round-arranged-phone")
 
     page.get_by_role("button", name="Save round 1").click()
     expect(page.locator("#round-entry")).to_contain_text("Round 1 saved.")
     # Ben: −81 + 10 value points; Asha: 81 + 30 − 10.
-    expect(page.locator('[data-total="Ben"]')).to_have_text("-71")
+    expect(page.locator('[data-total="Ben"]')).to_have_text("−71")
     expect(page.locator('[data-total="Asha"]')).to_have_text("101")

@@ -11,6 +11,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Page, expect
 
+from games.models import Player
 from games.services.table import claim_seat, open_table
 from tests.support.big_league import EIGHT, LONG_NAME, RTL_NAME, big_league, long_session
 from tests.support.pages import boxes_once_they, sign_in
@@ -150,3 +151,51 @@ def test_a_21_card_hand_opened_for_editing_shows_all_its_cards(phone_page: Page)
         ".map(el => [el.id, el.scrollHeight, el.clientHeight])"
     )
     assert not hidden, hidden
+
+
+def test_a_long_names_dealer_badge_sits_inside_its_box_in_the_round_form(
+    phone_page: Page, look_at: Callable[..., None]
+) -> None:
+    session = long_session(sign_in(phone_page, "asha"), None, 8)  # round 9: seat 1 deals
+    phone_page.goto(f"/sessions/{session.pk}/")
+    box = phone_page.locator(".round-form fieldset.player").filter(
+        has=phone_page.locator("> legend .badge")
+    )
+    expect(box).to_have_attribute("data-player", LONG_NAME)
+    look_at(phone_page, "big-league-dealer")
+    fieldset, legend, badge = boxes_once_they(
+        phone_page, [box, box.locator("> legend"), box.locator("> legend .badge")], lambda b: True
+    )
+    # The name and its badge read on their own line(s), clear of the box's top border:
+    # a legend two lines high straddled it, the badge's line drawn across the border.
+    border_top = fieldset["y"] + 1
+    assert badge["y"] >= border_top and legend["y"] >= border_top, (fieldset, legend, badge)
+    assert badge["x"] + badge["width"] <= fieldset["x"] + fieldset["width"]
+
+
+# How many lines an element's text is drawn on.
+_LINES = """el => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size;
+}"""
+
+
+def test_a_players_page_reads_league_and_session_names_in_a_line_or_two(
+    phone_page: Page, look_at: Callable[..., None]
+) -> None:
+    user = sign_in(phone_page, "asha")
+    league = big_league(user)
+    long_session(user, league, 3)
+    phone_page.goto(f"/players/{Player.objects.get(name=LONG_NAME).pk}/")
+    league_name = phone_page.locator(".player-results tbody th a").first
+    session_names = phone_page.locator(".rounds-table tbody th a")
+    expect(league_name).to_have_text(league.name)
+    look_at(phone_page, "big-league-player")
+    # They took four lines and two, in a first column 6rem wide.
+    assert league_name.evaluate(_LINES) <= 2
+    assert set(session_names.evaluate_all(f"els => els.map({_LINES})")) == {1}
+    # And each round's score is still in sight beside its session's name.
+    score = phone_page.locator(".rounds-table tbody td[data-score]").first
+    (box,) = boxes_once_they(phone_page, [score], lambda boxes: True)
+    assert box["x"] + box["width"] <= phone_page.viewport_size["width"], box

@@ -62,7 +62,7 @@ def test_a_hand_tapped_on_the_picker_alone(phone_page: Page, look_at: Callable[.
     taps = tap_hand(picker, WIN_13)
     assert taps == 13 + 3  # one tap a card, one a group
     expect(asha.get_by_label("Groups")).to_have_value(WIN_13)
-    expect(page.locator('[data-preview="Asha"]')).to_contain_text("Valid declaration: show13")
+    expect(page.locator('[data-preview="Asha"]')).to_contain_text("Valid declaration: 13-card show")
 
     # A complete hand moves the picker on to the next player; copies are counted.
     expect(ben.locator("[data-picker]")).to_be_visible()
@@ -115,7 +115,7 @@ def test_cards_tapped_in_any_order_are_arranged_and_saved(phone_page: Page) -> N
         picker.locator(f'[data-card="{code}"]').tap()
     asha = page.locator('[data-preview="Asha"]')
     expect(asha).to_contain_text("Arranged by the rules")
-    expect(asha).to_contain_text("Valid declaration: show13")
+    expect(asha).to_contain_text("Valid declaration: 13-card show")
     choose_outcome(page.locator('fieldset[data-player="Ben"]'), "middle_drop")
     page.get_by_role("button", name="Save round 1").tap()
     expect(page.locator("[data-saved]")).to_contain_text("Round 1 saved.")

@@ -52,8 +52,8 @@ def test_a_spectator_on_the_share_link_sees_a_round_appear(
     # The share page polls every 3 s: the round shows up at the next poll.
     spectator.clock.fast_forward(SHARE_POLL_MS)
     expect(spectator.locator('[data-total="Asha"]')).to_have_text("122")
-    expect(spectator.locator('[data-total="Ben"]')).to_have_text("-92")
-    expect(spectator.locator('[data-total="Chen"]')).to_have_text("-30")
+    expect(spectator.locator('[data-total="Ben"]')).to_have_text("−92")
+    expect(spectator.locator('[data-total="Chen"]')).to_have_text("−30")
     assert spectator.evaluate("window.notReloaded") is True  # swapped in, not reloaded
     # Read-only: nothing to type into, no edit links.
     expect(spectator.locator("form.round-form")).to_have_count(0)

@@ -377,5 +377,5 @@ def test_the_preview_goes_quiet_offline_and_catches_up_by_itself(
     # Nobody types again: the preview is asked for again until it gets through.
     settled = page.locator('[data-settlement="Ben"] .round-score')
     page.clock.fast_forward(RETRY_MS)
-    expect(settled).to_have_text("-92")
+    expect(settled).to_have_text("−92")
     expect(note).to_have_count(0)

@@ -136,7 +136,7 @@ def test_a_saved_round_joins_the_table_without_the_table_being_sent_again(
     rows = page.locator("#score-rows tr[data-round]")
     expect(rows).to_have_count(5)
     assert [rows.nth(i).get_attribute("data-round") for i in range(5)] == list("12345")
-    for name, total in {"Asha": "610", "Ben": "-460", "Chen": "-150"}.items():
+    for name, total in {"Asha": "610", "Ben": "−460", "Chen": "−150"}.items():
         expect(page.locator(f'td[data-total="{name}"]')).to_have_text(total)
         expect(page.locator(f'[data-player="{name}"] [data-standing-total]')).to_have_text(total)
         expect(page.locator(f'[data-strip="{name}"] .strip-total')).to_have_text(total)

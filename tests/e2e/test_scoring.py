@@ -12,6 +12,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
 from games.rules.totals import SessionState
+from games.templatetags.cards import points, signed
 from tests.support.builders import expected_totals
 from tests.support.hands import LOOSE_148, SHOWN_8S, THREE_PURE, WIN_8S
 from tests.support.pages import (
@@ -69,9 +70,9 @@ def save_round(page: Page, number: int) -> None:
 
 def assert_totals(page: Page, state: SessionState) -> None:
     for name in PLAYERS:
-        expect(page.locator(f'[data-total="{name}"]')).to_have_text(str(state.totals[name]))
+        expect(page.locator(f'[data-total="{name}"]')).to_have_text(points(state.totals[name]))
         standing = page.locator(f'.standing[data-player="{name}"] [data-standing-total]')
-        expect(standing).to_have_text(str(state.totals[name]))
+        expect(standing).to_have_text(points(state.totals[name]))
 
 
 def sign_in_and_start_a_session(page: Page, username: str) -> None:
@@ -136,7 +137,7 @@ def enter_three_rounds(
     # Every hand is complete: the settlement is previewed before saving.
     first = expected(ROUNDS[:1])
     expect(page.locator('[data-settlement="Ben"] .round-score')).to_have_text(
-        f"{first.lines[0].scores['Ben']:+d}"
+        signed(first.lines[0].scores["Ben"])
     )
     save_round(page, 1)
     assert_totals(page, first)
@@ -173,7 +174,7 @@ def check_the_final_page(page: Page) -> None:
     assert_totals(page, state)
     for line in state.lines:
         row = page.locator(f'tr[data-round="{line.number}"] .running')
-        expect(row).to_have_text([str(line.totals[name]) for name in PLAYERS])
+        expect(row).to_have_text([points(line.totals[name]) for name in PLAYERS])
     expect(page.locator("[data-next-dealer]")).to_contain_text(state.next_dealer)
     heart = page.locator(".scores .card.suit-h").first
     assert_red_and_readable(heart)

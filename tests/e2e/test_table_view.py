@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from games.services.scoreboard import load_scoreboard
 from games.services.sessions import create_session
+from games.templatetags.cards import points
 from tests.support.builders import play
 from tests.support.hands import ROUND_1
 from tests.support.pages import PASSWORD, PHONE, horizontal_overflow
@@ -44,7 +45,7 @@ def test_a_tv_shows_the_totals_big_and_follows_a_round_saved_elsewhere(
     board = load_scoreboard(session)
     for column in board.columns:
         total = page.locator(f'[data-big-player="{column.name}"] [data-big-total]')
-        expect(total).to_have_text(str(column.total))
+        expect(total).to_have_text(points(column.total))
     expect(page.locator("[data-big-round]")).to_have_text("1")
     expect(page.locator("[data-next-dealer]")).to_contain_text(board.next_dealer.player.name)
     assert page.evaluate("window.notReloaded") is True  # swapped in, not reloaded

@@ -8,8 +8,9 @@ from contextlib import contextmanager
 
 from django.db import connection
 
-from games.models import HandEntry, Round
+from games.models import HandEntry, Round, RoundChange
 from games.services.results import refresh_session
+from games.services.rounds import round_snapshot
 from games.services.scoreboard import Scoreboard
 
 
@@ -56,9 +57,10 @@ def figures(board: Scoreboard) -> dict:
     }
 
 
-def copies_of(played: Round, count: int) -> None:
+def copies_of(played: Round, count: int, *, recorded: bool = False) -> None:
     """``count`` more rounds like ``played``, stored as a save stores them, dealt round
-    the table: a long session without replaying it after every round."""
+    the table: a long session without replaying it after every round. ``recorded``:
+    each with its "created" change in the history, as a save writes it."""
     session = played.session
     seats = list(session.seats.order_by("position"))
     entries = list(played.entries.all())
@@ -73,4 +75,13 @@ def copies_of(played: Round, count: int) -> None:
         for entry in entries:
             entry.pk, entry.round = None, copy
         HandEntry.objects.bulk_create(entries)
+        if recorded:
+            RoundChange.objects.create(
+                session=session,
+                round=copy,
+                number=number,
+                action=RoundChange.Action.CREATED,
+                changed_by=session.created_by,
+                after=round_snapshot(copy),
+            )
     refresh_session(session)

@@ -167,3 +167,39 @@ def test_the_rules_pages_say_where_their_values_come_from(scorer: Client, club: 
     assert "Prefilled with the preset's rules." in new_league
     session = scorer.get(NEW).content.decode()
     assert "Prefilled with the preset's rules." in session
+
+
+def _words_shown(html: str) -> str:
+    """The house rules' text as a player reads it: tags (and the names and values in
+    them) left out."""
+    rules = html[html.index('id="preset-rules"') :]
+    return re.sub(r"<[^>]*>", " ", rules)
+
+
+@pytest.mark.parametrize("preset", ["21-points", "21-paplu", "21-kodai", "13-points"])
+def test_no_option_help_choice_or_note_shows_a_code_name(
+    scorer: Client, user: User, preset: str
+) -> None:
+    # Every choice changed from the preset's, so each "Changed: the preset's is …" shows.
+    league = create_league(
+        user,
+        name=f"Club {preset}",
+        preset=preset,
+        overrides={
+            "value_payments": "players_in" if preset == "21-paplu" else "drop_rules",
+            "ceiling_mode": "out_passing",
+            "marriage_triples": "claim_cards" if preset != "21-kodai" else "upper_lower",
+            "counting": "kodai" if preset != "21-kodai" else "standard",
+            "totals": "penalty",
+        },
+    )
+    league_page = scorer.get(rules_url(league)).content.decode()
+    assert league_page.count("Changed: the preset's is") >= 4
+    picked = scorer.get(NEW, {"preset": preset}, headers=HX).content.decode()
+    for html in (league_page, picked):
+        shown = _words_shown(html)
+        assert not re.findall(r"\w+_\w+", shown)
+        # The selects' choices read as words too: "Drop rules", not "drop_rules".
+        labels = re.findall(r"<option[^>]*>([^<]*)</option>", html)
+        assert "Out only above the ceiling" in labels
+        assert not [label for label in labels if "_" in label]

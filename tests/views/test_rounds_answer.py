@@ -17,6 +17,7 @@ from games.models import GameSession, Membership
 from games.services import scoreboard
 from games.services.leagues import create_league
 from games.services.rounds import check_round, round_entry_for_edit, save_round
+from games.templatetags.cards import points
 from games.views import rounds as views
 from tests.support.builders import make_session, play, round_data, seat_pk
 from tests.support.hands import LOOSE_148, ROUND_1, SHOWN_8S, WIN_8S
@@ -63,10 +64,10 @@ def test_a_save_from_the_current_table_answers_with_the_new_row_and_totals_only(
     # Three rounds of ROUND_1: Asha 3 × 122, Ben 3 × -92, Chen 3 × -30, everywhere a
     # total shows (the table's footer, the standings, the totals line above the form).
     for name, total in {"Asha": 366, "Ben": -276, "Chen": -90}.items():
-        assert f'data-total="{name}">{total}</td>' in html
+        assert f'data-total="{name}">{points(total)}</td>' in html
         assert re.search(
             rf'data-strip="{name}">\s*<span class="strip-name">{name}</span> '
-            rf'<strong class="strip-total">{total}</strong>',
+            rf'<strong class="strip-total">{points(total)}</strong>',
             html,
         )
     assert '<tfoot id="score-totals" hx-swap-oob="true">' in html

@@ -89,7 +89,7 @@ def test_an_edit_typed_card_by_card_saves_as_the_solver_groups_it(
     assert scores == {"Asha": 101, "Ben": -71, "Chen": -30}  # Ben grouped best: 81
     # The history keeps the groups saved, before and after.
     history = scorer.get(reverse("games:round_history", args=[table.pk, three_rounds[0].pk]))
-    edit = history.context_data["changes"][0]
+    edit = history.context_data["fold"].rows[0]
     ben_before, ben_after = (
         next(e["groups"] for e in snapshot["entries"] if e["player"] == "Ben")
         for snapshot in (edit.before, edit.after)
@@ -256,7 +256,7 @@ def test_the_round_page_shows_viewers_what_was_saved(client: Client, table, thre
     assert response.status_code == 200
     assert response.context_data["form"] is None
     html = response.content.decode()
-    assert "count 102" in html and '<span class="hand-score">-92</span>' in html
+    assert "count 102" in html and '<span class="hand-score">−92</span>' in html
     assert "Edit round" not in html
     # ...and may not change it.
     assert client.get(edit_url(played)).status_code == 403

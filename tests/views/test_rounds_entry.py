@@ -155,7 +155,7 @@ def test_preview_settles_the_round_once_every_hand_is_complete(scorer: Client, t
     assert [p.score for p in result.players] == [122, -92, -30]
     html = response.content.decode()
     assert '<tr data-settlement="Ben">' in html
-    assert '<td class="round-score">-92</td>' in html
+    assert '<td class="round-score">−92</td>' in html
     assert "<td>+10</td>" in html  # Ben's value points
     assert not Round.objects.exists()  # a preview saves nothing
 

@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import GameSession, League, Membership, Round
+from games.templatetags.cards import points
 from tests.support.builders import expected_totals, make_session, play, round_data, seat_pk
 from tests.support.hands import LOOSE_148, ROUND_1, THREE_PURE, WIN_8S, WIN_13
 from tests.support.reads import copies_of
@@ -52,7 +53,7 @@ def test_session_page_shows_the_score_table_from_session_state(
     assert {c.name: c.total for c in board.columns} == expected.totals
     html = response.content.decode()
     for name, total in expected.totals.items():
-        assert f'data-total="{name}">{total}</td>' in html
+        assert f'data-total="{name}">{points(total)}</td>' in html
     assert '<span class="score">+122</span>' in html  # Asha's round 1, signed
     assert 'title="8S">8♠</span>' in html  # the cut joker with its suit symbol
     assert 'class="card suit-h" title="5H">5♥</span>' in html  # hearts are styled red

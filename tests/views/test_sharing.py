@@ -99,7 +99,7 @@ def test_the_poll_answers_204_until_a_round_is_saved(
     assert unchanged.status_code == 204 and unchanged.content == b""
     html = changed.content.decode()
     assert changed.status_code == 200 and html.lstrip().startswith('<section id="scoreboard"')
-    assert '<td class="total" data-total="Ben">-92</td>' in html
+    assert '<td class="total" data-total="Ben">−92</td>' in html
     # The fresh table polls from its own stamp: the next poll is a 204 again.
     assert client.get(poll(table), {"v": stamp_in(html)}, headers=HTMX).status_code == 204
 

@@ -36,10 +36,10 @@ def poll(session: GameSession) -> str:
 def totals_in(html: str) -> dict[str, int]:
     found = re.findall(
         r'data-big-player="([^"]+)">\s*<span class="big-name">[^<]*</span>\s*'
-        r'<span class="big-total" data-big-total>(-?\d+)</span>',
+        r'<span class="big-total" data-big-total>(−?\d+)</span>',
         html,
     )
-    return {name: int(total) for name, total in found}
+    return {name: int(total.replace("−", "-")) for name, total in found}
 
 
 def test_anyone_with_the_share_link_sees_each_total_in_seat_order(

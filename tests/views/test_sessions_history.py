@@ -1,0 +1,77 @@
+"""The history page of a long session (games/views/sessions.py, rounds.py): the latest
+changes first, a phone screen or so, and the older ones a link away."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from games.models import GameSession
+from tests.support.builders import make_session, play
+from tests.support.hands import ROUND_1
+from tests.support.reads import copies_of
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def hundred_rounds(user: User) -> GameSession:
+    session = make_session(user, name="Marathon", ceiling=None)
+    copies_of(play(session, "8S", ROUND_1), 99, recorded=True)
+    return session
+
+
+def _shown(html: str) -> list[str]:
+    """The rounds whose changes the page shows, in page order."""
+    return re.findall(r"<strong>Round (\d+) created</strong>", html)
+
+
+def _earlier_link(html: str) -> str:
+    match = re.search(r'<a [^>]*href="([^"]+)"[^>]*data-show-earlier>([^<]+)</a>', html)
+    assert match, "no link to earlier changes"
+    return match.group(1).replace("&amp;", "&")
+
+
+def test_a_hundred_round_history_shows_the_latest_changes_first(
+    scorer: Client, hundred_rounds: GameSession
+) -> None:
+    url = reverse("games:session_history", args=[hundred_rounds.pk])
+    html = scorer.get(url).content.decode()
+
+    assert _shown(html) == [str(n) for n in range(100, 90, -1)]
+    # Bounded: ten changes of three hands each, not a hundred.
+    assert html.count('<li class="change"') == 10
+    assert html.count("<li>") <= 10 * 3
+    assert "The 90 earlier changes are not shown." in html
+
+
+def test_every_older_change_is_reachable_a_tap_at_a_time(
+    scorer: Client, hundred_rounds: GameSession
+) -> None:
+    url = reverse("games:session_history", args=[hundred_rounds.pk])
+    html = scorer.get(url).content.decode()
+    seen = set(_shown(html))
+    for _ in range(9):
+        link = _earlier_link(html)
+        path, anchor = link.split("#")
+        html = scorer.get(url + path).content.decode()
+        # The link lands on the first change it brings into sight.
+        assert f'id="{anchor}"' in html
+        assert "Latest changes only" in html
+        seen |= set(_shown(html))
+    assert seen == {str(n) for n in range(1, 101)}
+    assert "data-show-earlier" not in html  # all shown: nothing further back
+
+
+def test_a_round_number_out_of_range_shows_the_latest(
+    scorer: Client, hundred_rounds: GameSession
+) -> None:
+    url = reverse("games:session_history", args=[hundred_rounds.pk])
+    for bad in ("0", "500", "abc", "-3", "9" * 40):
+        response = scorer.get(url, {"from": bad})
+        assert response.status_code == 200
+        assert _shown(response.content.decode())[0] == "100"
