@@ -90,7 +90,7 @@ class Ruleset:
     printed_joker_dublee: bool = _option("Two printed jokers form a dublee.")
     ace_marriage_pure: bool = _option(
         "With an Ace cut, the cut suit's K A 2 (a marriage) may count as a pure sequence, "
-        "a rummy, wherever that helps the player (Kodai, seed 002)."
+        "a rummy, wherever that helps the player (Kodai)."
     )
     # Declarations (RULES §4)
     declarations: tuple[str, ...] = _option(
@@ -182,7 +182,7 @@ class Ruleset:
     )
     value_payments: str = _option(
         "Who pays whom for value cards: every player still in pays every other, drops "
-        "are out; or the drop rules (Paplu, seed 003): a first drop pays the declarer "
+        "are out; or the drop rules (Paplu): a first drop pays the declarer "
         "only, everyone else pays every player, and a winner by default gets no value "
         "points.",
         choices=VALUE_PAYMENTS,

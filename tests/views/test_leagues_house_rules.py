@@ -199,6 +199,7 @@ def test_no_option_help_choice_or_note_shows_a_code_name(
     for html in (league_page, picked):
         shown = _words_shown(html)
         assert not re.findall(r"\w+_\w+", shown)
+        assert "seed 0" not in shown  # the rule texts behind RULES.md, not a player's words
         # The selects' choices read as words too: "Drop rules", not "drop_rules".
         labels = re.findall(r"<option[^>]*>([^<]*)</option>", html)
         assert "Out only above the ceiling" in labels
