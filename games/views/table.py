@@ -243,12 +243,9 @@ def _hand_from_gone_link(request: HttpRequest, token: str) -> HttpResponse:
 def table_hand_preview(request: HttpRequest, token: str) -> HttpResponse:
     """The live check of the phone's hand as it is typed, which also stores it (a
     reload or a dropped connection keeps it). Nothing else changes."""
-    try:
-        session = session_for_table_token(token)
-    except Http404:
-        if not request.htmx:
-            raise
-        return _link_gone(request)
+    session = _session_of_link(request, token)
+    if isinstance(session, HttpResponse):
+        return session  # the link is gone: said in place
     seat = seat_for_phone(request, session)
     entry = new_round_entry(session)
     table_round = table_round_of(session)
@@ -290,6 +287,18 @@ def table_hand_preview(request: HttpRequest, token: str) -> HttpResponse:
     return _no_store(TemplateResponse(request, "games/table_seat.html#check", context))
 
 
+def _session_of_link(request: HttpRequest, token: str) -> GameSession | HttpResponse:
+    """The session of a phone's table link, or, for the page's own background request
+    (htmx) at a link closed or replaced since, the answer that says so (`_link_gone`);
+    a browser opening such an address gets the 404."""
+    try:
+        return session_for_table_token(token)
+    except Http404:
+        if not request.htmx:
+            raise
+        return _link_gone(request)
+
+
 def _link_gone(request: HttpRequest) -> HttpResponse:
     """A phone's status poll or live check from a table link closed or replaced since
     it opened it: the status says so and stops polling (a 404 would only show
@@ -311,12 +320,9 @@ def table_hand_status(request: HttpRequest, token: str) -> HttpResponse:
     # Before the session (its live stamp is in the seat's), the seat and its hand are
     # read: a write after it gives a new generation, and the answer is not reused.
     generation = live.table_generation(pk) if pk is not None else None
-    try:
-        session = session_for_table_token(token)
-    except Http404:
-        if not request.htmx:
-            raise
-        return _link_gone(request)
+    session = _session_of_link(request, token)
+    if isinstance(session, HttpResponse):
+        return session  # the link is gone: said in place
     if pk != session.pk:
         generation = None  # read for another session: nothing is kept
     seat = phone_seat(request, session)

@@ -41,6 +41,18 @@ def pick_seat(page: Page, link: str, name: str) -> None:
     page.locator("[data-picker]:not([hidden])").wait_for()
 
 
+def ben_at_a_table(new_context: Callable[..., Any]) -> tuple[GameSession, Page]:
+    """Olga's Friday table in table mode, and Ben's phone holding his seat there."""
+    user = sign_in(new_context(**TOUCH).new_page(), "olga")
+    session = create_session(
+        user, preset="21-points", overrides={}, players=["Asha", "Ben", "Chen"], name="Friday"
+    )
+    open_table(session)
+    phone = new_context(**TOUCH).new_page()
+    pick_seat(phone, f"/table/{session.table_token}/", "Ben")
+    return session, phone
+
+
 def tap_card(page: Page, code: str) -> None:
     page.locator(f'[data-picker] [data-card="{code}"]').tap()
 
@@ -153,14 +165,7 @@ def test_a_phone_at_a_table_the_scorer_closes_says_so_and_keeps_the_hand(
 ) -> None:
     from games.services.table import close_table
 
-    scorer = new_context(**TOUCH).new_page()
-    user = sign_in(scorer, "olga")
-    session = create_session(
-        user, preset="21-points", overrides={}, players=["Asha", "Ben", "Chen"], name="Friday"
-    )
-    open_table(session)
-    phone = new_context(**TOUCH).new_page()
-    pick_seat(phone, f"/table/{session.table_token}/", "Ben")
+    session, phone = ben_at_a_table(new_context)
     phone.get_by_label("Cards").fill(SHOWN_8S[:20])
 
     close_table(session)
@@ -180,14 +185,7 @@ def test_a_hand_handed_in_after_its_link_was_replaced_says_so_and_stays_as_typed
 ) -> None:
     from games.services.table import replace_table_link
 
-    scorer = new_context(**TOUCH).new_page()
-    user = sign_in(scorer, "olga")
-    session = create_session(
-        user, preset="21-points", overrides={}, players=["Asha", "Ben", "Chen"], name="Friday"
-    )
-    open_table(session)
-    phone = new_context(**TOUCH).new_page()
-    pick_seat(phone, f"/table/{session.table_token}/", "Ben")
+    session, phone = ben_at_a_table(new_context)
     # Its poll has not noticed yet: the hand is tapped in from the page as it was.
     phone.route(SEAT_POLL, lambda route: route.fulfill(status=204))
     phone.get_by_label("Cut joker").fill("8S")
@@ -217,14 +215,7 @@ def test_a_seat_phone_follows_a_rename_of_its_player_and_keeps_the_hand_typed(
     from games.models import Player
     from games.services.results import mark_shown_changed
 
-    scorer = new_context(**TOUCH).new_page()
-    user = sign_in(scorer, "olga")
-    session = create_session(
-        user, preset="21-points", overrides={}, players=["Asha", "Ben", "Chen"], name="Friday"
-    )
-    open_table(session)
-    phone = new_context(**TOUCH).new_page()
-    pick_seat(phone, f"/table/{session.table_token}/", "Ben")
+    session, phone = ben_at_a_table(new_context)
     phone.get_by_label("Cut joker").fill("8S")
     phone.get_by_label("Cards").fill(SHOWN_8S[:20])
 
