@@ -136,6 +136,13 @@ def nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
     return ticks
 
 
+def _rating(value: float) -> str:
+    """A rating as the chart's words say it: one decimal, a typographic minus (and no
+    "−0.0")."""
+    text = f"{value:.1f}"
+    return "0.0" if text == "-0.0" else text.replace("-", "−")
+
+
 def _number(value: float) -> str:
     """A tick label: whole numbers without decimals, minus signs typographic."""
     text = f"{value:.0f}" if float(value).is_integer() else f"{value:.1f}"
@@ -510,19 +517,20 @@ def rating_history_svg(
                         p.ordinal,
                         # Words only for the marks drawn: a long history draws two
                         # of its 160 points, and the dates were half the chart's time.
-                        f"{name} on {_long_date(p.played_on)}: {p.ordinal:.1f}"
+                        f"{name} on {_long_date(p.played_on)}: {_rating(p.ordinal)}"
                         if drawn(number, len(points))
                         else "",
                     )
                     for number, p in enumerate(points)
                 ),
             ),
-            f"{name} {points[-1].ordinal:.1f}",
+            f"{name} {_rating(points[-1].ordinal)}",
         )
         for name, points in named
     ]
     summary = ", ".join(
-        f"{name} from {points[0].ordinal:.1f} to {points[-1].ordinal:.1f}" for name, points in named
+        f"{name} from {_rating(points[0].ordinal)} to {_rating(points[-1].ordinal)}"
+        for name, points in named
     )
     description = (
         f"Rating (mu − 3 sigma) after each rated session: {summary}."

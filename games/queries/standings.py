@@ -101,7 +101,7 @@ def table_lines(
                 "name": escape(row.player.name),
                 "url": escape(url),
                 "you": row.player.pk == you,
-                "rating": _text("–" if row.rating is None else fixed(row.rating)),
+                "rating": _text("–" if row.rating is None else points(fixed(row.rating))),
                 "sessions": _text(row.sessions),
                 "sessions_won": _text(row.sessions_won),
                 "rounds": _text(row.rounds),

@@ -63,3 +63,20 @@ def test_every_page_with_scores_writes_losses_with_a_minus_sign(
         assert f"{MINUS}92" in text, page
         # No hyphen before a figure anywhere a person reads.
         assert not re.findall(r"(?<![\w-])-\d", text), (page, re.findall(r".{20}-\d+", text))
+
+
+def test_a_rating_below_zero_is_written_with_a_minus_sign(
+    scorer: Client, lost: GameSession, club: League
+) -> None:
+    from games.models import Rating
+    from games.services.sessions import close_session
+
+    close_session(lost)  # ended by the table: the league rates it
+    assert Rating.objects.filter(league=club, ordinal__lt=0).exists()
+    ben = Player.objects.get(name="Ben", seats__session=lost)
+    for url in (
+        reverse("games:league_standings", args=[club.slug]),
+        reverse("games:player_detail", args=[ben.pk]),
+    ):
+        text = words_on(scorer.get(url).content.decode())
+        assert not re.findall(r"(?<![\w-])-\d", text), (url, re.findall(r".{20}-\d+", text))
