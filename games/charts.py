@@ -20,6 +20,7 @@ from django.utils.safestring import SafeString, mark_safe
 from games.names import xml_text
 from games.queries.standings import RatingPoint
 from games.rules.totals import SessionState
+from games.templatetags.cards import fixed, points
 
 
 def escape(text: str) -> str:
@@ -137,16 +138,14 @@ def nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
 
 
 def _rating(value: float) -> str:
-    """A rating as the chart's words say it: one decimal, a typographic minus (and no
-    "−0.0")."""
-    text = f"{value:.1f}"
-    return "0.0" if text == "-0.0" else text.replace("-", "−")
+    """A rating as the chart's words say it: as the standings and player pages write
+    it (one decimal, a true minus sign)."""
+    return points(fixed(value))
 
 
 def _number(value: float) -> str:
     """A tick label: whole numbers without decimals, minus signs typographic."""
-    text = f"{value:.0f}" if float(value).is_integer() else f"{value:.1f}"
-    return text.replace("-", "−")
+    return points(f"{value:.0f}" if float(value).is_integer() else f"{value:.1f}")
 
 
 # What a character of the drawing's 12-unit text is reckoned to take: a digit of the
