@@ -15,7 +15,13 @@ from django import forms
 from games.forms.fields import CardListField, NumbersField
 from games.models import Preset
 from games.rules import PRESETS, RulesError, Ruleset, get_ruleset
-from games.rules.rulesets import OPTION_NAMES, OPTION_SECTIONS, choice_label, option_help
+from games.rules.rulesets import (
+    OPTION_NAMES,
+    OPTION_SECTIONS,
+    choice_label,
+    option_help,
+    option_label,
+)
 from games.services.rulesets import describe_preset
 
 # The session's own ceiling field stands for the `ceiling` option.
@@ -35,7 +41,7 @@ def _option_field(name: str) -> forms.Field:
     optional = typing.get_origin(hint) in (typing.Union, types.UnionType)
     if optional:
         hint = next(arg for arg in typing.get_args(hint) if arg is not type(None))
-    common = {"label": name.replace("_", " ").capitalize(), "help_text": option_help(name)}
+    common = {"label": option_label(name), "help_text": option_help(name)}
     if hint is bool:
         return forms.BooleanField(required=False, **common)
     if hint is int and "choices" in meta:
@@ -71,12 +77,23 @@ def _jsonable(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
+# An option's name in a message of the rules service (whole: deal_show is not the
+# start of deal_show_max). Replaced in one pass, so the words of a label put in
+# ("Number of decks") are never read again as a name.
+_NAMED = re.compile(rf"\b({'|'.join(OPTION_NAMES)})\b")
+
+
+def _in_a_sentence(label: str) -> str:
+    """A label inside a sentence: "Number of decks" is "number of decks", but "K A 2
+    marriage as a rummy" keeps its capital K."""
+    return label[:1].lower() + label[1:] if label[1:2].islower() else label
+
+
 def _beside(message: str) -> str:
     """The rules service's message about an option in the words of the page: its
     options by their labels ("deal_show_min must not be above deal_show_max" is
-    "Deal show min must not be above deal show max.")."""
-    for name in sorted(OPTION_NAMES, key=len, reverse=True):  # deal_show_max before deal_show
-        message = re.sub(rf"\b{name}\b", name.replace("_", " "), message)
+    "Lowest deal show cost must not be above highest deal show cost.")."""
+    message = _NAMED.sub(lambda name: _in_a_sentence(option_label(name[0])), message)
     return message[:1].upper() + message[1:] + ("" if message.endswith(".") else ".")
 
 
@@ -148,7 +165,7 @@ class RulesetForm(forms.Form):
         required=False,
         min_value=1,
         max_value=1_000_000,
-        label="Point ceiling",
+        label=option_label("ceiling"),
         help_text="Prefilled with the preset's; empty for a points game without one.",
     )
 

@@ -38,6 +38,7 @@ from .rulesets import (
     is_net,
     is_pool,
     option_help,
+    option_label,
     presets_listing,
 )
 from .scoring import (
@@ -109,6 +110,7 @@ __all__ = [
     "is_pool",
     "joker_roles",
     "option_help",
+    "option_label",
     "parse_card",
     "parse_cards",
     "parse_groups",

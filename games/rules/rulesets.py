@@ -2,7 +2,8 @@
 
 A ruleset is one frozen dataclass; a league or session changes it only through
 validated overrides, so every option a club can set is listed here with its
-meaning, and nothing else about the rules is configurable.
+label and meaning (the words every page shows for it), and nothing else about the
+rules is configurable.
 """
 
 from __future__ import annotations
@@ -52,135 +53,203 @@ def choice_label(value: object) -> str:
     return CHOICE_LABELS.get(value, str(value)) if isinstance(value, str) else str(value)
 
 
-def _option(help: str, **extra: Any) -> Any:
-    """A dataclass field with its meaning attached, for the presets listing and the
-    house-rules page."""
-    return field(metadata={"help": help, **extra})
+def _option(label: str, help: str, **extra: Any) -> Any:
+    """A dataclass field with what a player reads about it attached: its label, a
+    few words on the house-rules page, and its meaning, the line beneath them (and
+    the presets listing's)."""
+    return field(metadata={"label": label, "help": help, **extra})
 
 
-def _count(help: str, **extra: Any) -> Any:
+def _count(label: str, help: str, **extra: Any) -> Any:
     """An option that counts decks, cards, groups or jokers: at least 1."""
-    return _option(help, minimum=1, **extra)
+    return _option(label, help, minimum=1, **extra)
 
 
-def _points(help: str, minimum: int = 0) -> Any:
+def _points(label: str, help: str, minimum: int = 0) -> Any:
     """An option in points: what a hand costs or a card is worth."""
-    return _option(help, minimum=minimum)
+    return _option(label, help, minimum=minimum)
 
 
 @dataclass(frozen=True)
 class Ruleset:
     """All options of one rule set. Build one with :func:`get_ruleset`."""
 
-    preset: str = _option("The preset these options start from.")
+    preset: str = _option("Game", "The preset these options start from.")
     # Cards and jokers (RULES §1–2)
-    hand_size: int = _option("Cards dealt to each player: 21 or 13.", choices=(13, 21))
-    decks: int = _count("Decks of 53 cards (52 and one printed joker) in the shoe.", maximum=4)
+    hand_size: int = _option(
+        "Cards per hand", "Cards dealt to each player: 21 or 13.", choices=(13, 21)
+    )
+    decks: int = _count(
+        "Number of decks", "Decks of 53 cards (52 and one printed joker) in the shoe.", maximum=4
+    )
     wild_rank_all_suits: bool = _option(
-        "Every card of the cut rank is a joker (off: only the cut card's suit, as in Paplu)."
+        "Cut rank wild in every suit",
+        "Every card of the cut rank is a joker (off: only the cut card's suit, as in Paplu).",
     )
     upper_lower_jokers: bool = _option(
-        "The cut suit's next higher (upper) and next lower (lower) cards are jokers."
+        "Upper and lower jokers",
+        "The cut suit's next higher (upper) and next lower (lower) cards are jokers.",
     )
     # Groups (RULES §3)
     tunnelas_and_dublees: bool = _option(
-        "Three identical cards form a tunnela and two a dublee (21-card games)."
+        "Tunnelas and dublees count",
+        "Three identical cards form a tunnela and two a dublee (21-card games).",
     )
-    printed_joker_tunnela: bool = _option("Three printed jokers form a tunnela.")
-    printed_joker_dublee: bool = _option("Two printed jokers form a dublee.")
+    printed_joker_tunnela: bool = _option(
+        "Printed jokers as a tunnela",
+        "Three printed jokers form a tunnela (off: a group of jokers, not pure).",
+    )
+    printed_joker_dublee: bool = _option(
+        "Printed jokers as a dublee", "Two printed jokers form a dublee (off: no group)."
+    )
     ace_marriage_pure: bool = _option(
+        "K A 2 marriage as a rummy",
         "With an Ace cut, the cut suit's K A 2 (a marriage) may count as a pure sequence, "
-        "a rummy, wherever that helps the player (Kodai)."
+        "a rummy, wherever that helps the player (Kodai).",
     )
     # Declarations (RULES §4)
     declarations: tuple[str, ...] = _option(
-        "Ways a declaration can be valid.", choices=DECLARATION_WAYS
+        "Ways to declare",
+        "A declaration is valid when it holds one of the ways ticked.",
+        choices=DECLARATION_WAYS,
     )
-    pure_needed: int = _count("Pure sequences (tunnelas count) needed for the three-pure way.")
-    tunnelas_needed: int = _count("Tunnelas needed for the tunnelas way.")
-    dublees_needed: int = _count("Dublees needed for the dublees way.")
-    jokers_needed: int = _count("Jokers in one group needed for the jokers way.")
-    marriages_needed: int = _count("Marriage groups needed for the marriages way.")
+    pure_needed: int = _count(
+        "Pure sequences to declare",
+        "Pure sequences (tunnelas count) needed for the three-pure way.",
+    )
+    tunnelas_needed: int = _count("Tunnelas to declare", "Tunnelas needed for the tunnelas way.")
+    dublees_needed: int = _count("Dublees to declare", "Dublees needed for the dublees way.")
+    jokers_needed: int = _count(
+        "Jokers to declare", "Jokers in one group needed for the jokers way."
+    )
+    marriages_needed: int = _count(
+        "Marriages to declare", "Marriage groups needed for the marriages way."
+    )
     on_deal_dublees: int | None = _count(
+        "Dublees to win on the deal",
         "Dublee groups that win on the deal: a winner marked as winning on the deal held "
         "them in the 21 cards dealt, before the first pick (Kodai: 7; empty: no wins on the "
-        "deal by dublees)."
+        "deal by dublees).",
     )
     on_deal_jokers: int | None = _count(
+        "Jokers to win on the deal",
         "Jokers in one all-joker group that win on the deal (Kodai: 8; empty: no wins on "
-        "the deal by jokers)."
+        "the deal by jokers).",
     )
     marriage_triples: str = _option(
+        "Tunnelas that are marriages",
         "Three identical cards that also make a marriage group: none, any claim card "
         "(Kodai) or upper or lower jokers (Paplu).",
         choices=MARRIAGE_TRIPLES,
     )
     # Hand points (RULES §5)
     counting: str = _option(
+        "Hand counting",
         "How a loser's cards are counted: standard (pure groups left out, all valid melds "
         "with enough pure groups) or kodai (only tunnelas and 4+ card pure sequences left "
         "out below three pure groups).",
         choices=COUNTING_RULES,
     )
-    hand_cap: int = _points("Most points a loser's hand can cost.", minimum=1)
-    cap_includes_values: bool = _option(
-        "The cap covers hand points plus the value points a loser pays (Paplu)."
+    hand_cap: int = _points(
+        "Maximum hand points", "Most points a loser's hand can cost.", minimum=1
     )
-    zero_count_becomes: int = _points("What a shown hand that counts 0 costs.")
-    first_drop: int = _points("Points for dropping before the first pick.")
-    middle_drop: int = _points("Points for dropping later or being forced out.")
-    invalid_declaration: int = _points("Points for a wrong declaration.")
+    cap_includes_values: bool = _option(
+        "Value points in the maximum",
+        "The cap covers hand points plus the value points a loser pays (Paplu).",
+    )
+    zero_count_becomes: int = _points(
+        "Zero-count hand costs", "A loser whose cards count 0 pays this instead (0: nothing)."
+    )
+    first_drop: int = _points("First drop costs", "Points for dropping before the first pick.")
+    middle_drop: int = _points(
+        "Middle drop costs", "Points for dropping later or being forced out."
+    )
+    invalid_declaration: int = _points(
+        "Invalid declaration costs", "Points for a wrong declaration."
+    )
     declare_timeout: int | None = _points(
-        "Points for not grouping the hand in time after finishing (empty: outcome not used)."
+        "Declare timeout costs",
+        "Points for not grouping the hand in time after finishing (empty: outcome not used).",
     )
     deal_show: bool = _option(
+        "Deal show allowed",
         "A loser who had no turn yet has the deal-show outcome: half the count, or the "
-        "fixed cost below."
+        "fixed cost below.",
     )
     deal_show_fixed: int | None = _points(
+        "Fixed deal show cost",
         "What a deal show costs whatever the hand holds, value points apart (Paplu: 60; "
-        "empty: half the count, kept within the least and most below)."
+        "empty: half the count, kept within the least and most below).",
     )
-    deal_show_min: int = _points("Least a deal show costs.")
-    deal_show_max: int = _points("Most a deal show costs.")
-    two_point_loss: int = _points("What a two-point hand costs.")
+    deal_show_min: int = _points(
+        "Lowest deal show cost", "Half the hand's count is raised to this when below it."
+    )
+    deal_show_max: int = _points(
+        "Highest deal show cost", "Half the hand's count is lowered to this when above it."
+    )
+    two_point_loss: int = _points(
+        "Two-point hand costs",
+        "What a loser holding a two-point hand (below) pays instead of the count.",
+    )
     two_point_three_pure: bool = _option(
-        "A loser whose groups would be a valid three-pure declaration pays only the two-point loss."
+        "Three pure as a two-point hand",
+        "A loser whose groups would be a valid three-pure declaration pays only the "
+        "two-point loss.",
     )
     two_point_dublees: int | None = _count(
-        "Dublee groups that make a two-point hand (empty: none)."
+        "Dublees for a two-point hand", "Dublee groups that make a two-point hand (empty: none)."
     )
     two_point_jokers: int | None = _count(
-        "Jokers in one all-joker group that make a two-point hand (empty: none)."
+        "Jokers for a two-point hand",
+        "Jokers in one all-joker group that make a two-point hand (empty: none).",
     )
     two_point_tunnelas: int | None = _count(
-        "Tunnela groups that make a two-point hand (empty: none)."
+        "Tunnelas for a two-point hand", "Tunnela groups that make a two-point hand (empty: none)."
     )
     two_point_marriages: int | None = _count(
-        "Marriage groups that make a two-point hand (empty: none)."
+        "Marriages for a two-point hand",
+        "Marriage groups that make a two-point hand (empty: none).",
     )
     free_hand_doubles: int | None = _count(
+        "Doubles for a free hand",
         "Doubles in hand (a tenali counts once) that make a loser free of points and "
-        "claims (empty: none)."
+        "claims (empty: none).",
     )
     free_hand_jokers: int | None = _count(
-        "Jokers in hand that make a loser free of points and claims (empty: none)."
+        "Jokers for a free hand",
+        "Jokers in hand that make a loser free of points and claims (empty: none).",
     )
     # Value cards (RULES §6): points for 1, 2 and 3 cards of a type, exchanged among
     # the players who did not drop.
-    value_cards: bool = _option("Players exchange value points for value cards.")
-    value_cut: tuple[int, int, int] = _points("Value of 1, 2, 3 spare copies of the cut card.")
-    value_upper: tuple[int, int, int] = _points("Value of 1, 2, 3 spare upper jokers.")
-    value_lower: tuple[int, int, int] = _points("Value of 1, 2, 3 spare lower jokers.")
-    value_printed_joker: tuple[int, int, int] = _points("Value of 1, 2, 3 printed jokers.")
-    value_extra_cards: tuple[str, ...] = _option(
-        "Other value cards, each its own type (Paplu: AS and 2C).", cards=True
+    value_cards: bool = _option(
+        "Value cards in play", "Players exchange value points for value cards."
     )
-    value_extra: tuple[int, int, int] = _points("Value of 1, 2, 3 copies of each other value card.")
+    value_cut: tuple[int, int, int] = _points(
+        "Cut card values", "Value of 1, 2, 3 spare copies of the cut card."
+    )
+    value_upper: tuple[int, int, int] = _points(
+        "Upper joker values", "Value of 1, 2, 3 spare upper jokers."
+    )
+    value_lower: tuple[int, int, int] = _points(
+        "Lower joker values", "Value of 1, 2, 3 spare lower jokers."
+    )
+    value_printed_joker: tuple[int, int, int] = _points(
+        "Printed joker values", "Value of 1, 2, 3 printed jokers."
+    )
+    value_extra_cards: tuple[str, ...] = _option(
+        "Other value cards",
+        "More cards worth value points, each its own type (Paplu: AS and 2C).",
+        cards=True,
+    )
+    value_extra: tuple[int, int, int] = _points(
+        "Other cards' values", "Value of 1, 2, 3 copies of each other value card."
+    )
     value_marriages: tuple[int, int, int] = _points(
-        "Value of 1, 2, 3 marriages (one lower joker, cut card and upper joker each)."
+        "Marriage values",
+        "Value of 1, 2, 3 marriages (one lower joker, cut card and upper joker each).",
     )
     value_payments: str = _option(
+        "Who pays value points",
         "Who pays whom for value cards: every player still in pays every other, drops "
         "are out; or the drop rules (Paplu): a first drop pays the declarer "
         "only, everyone else pays every player, and a winner by default gets no value "
@@ -188,40 +257,49 @@ class Ruleset:
         choices=VALUE_PAYMENTS,
     )
     first_drop_receives: int | None = _points(
+        "First drop's value limit",
         "Under the drop rules, the most a first drop receives from each payer for its value "
-        "cards (Paplu: 40; empty: its whole value)."
+        "cards (Paplu: 40; empty: its whole value).",
     )
     default_win_drop: int | None = _points(
+        "Drops pay a default winner",
         "What each dropping player pays a winner by default, whatever kind of drop it "
-        "was (Paplu: 30; empty: the drop's own points)."
+        "was (Paplu: 30; empty: the drop's own points).",
     )
     # Claims (RULES §6, Kodai)
     claims: bool = _option(
-        "The winner's claim cards are added to every other player's score (Kodai)."
+        "Winner's claims",
+        "The winner's claim cards are added to every other player's score (Kodai).",
     )
-    claim_card: int = _points("Claim points per claim card.")
-    claim_marriage: int = _points("Claim points per marriage.")
+    claim_card: int = _points("Claim card points", "Claim points per claim card.")
+    claim_marriage: int = _points("Marriage claim points", "Claim points per marriage.")
     claim_mini_marriage: int = _points(
-        "Claim points per mini-marriage (a tenali of the cut rank in another suit)."
+        "Mini-marriage claim points",
+        "Claim points per mini-marriage (a tenali of the cut rank in another suit).",
     )
     # Totals (RULES §5)
     totals: str = _option(
+        "How totals add up",
         "Net: losers lose their points to the winner. Penalty: losers add their points "
         "to their totals and the lowest total is best.",
         choices=TOTALS_MODES,
     )
     ceiling: int | None = _points(
-        "The session's point ceiling (empty: play until the table stops).", minimum=1
+        "Point ceiling",
+        "The total a session plays to (empty: play until the table stops).",
+        minimum=1,
     )
     ceiling_mode: str = _option(
+        "At the ceiling",
         "When a total reaches the ceiling: the session ends after that round; or the "
         "player is out, and the last one left wins; or, out only above the ceiling, the "
         "same but only a total above it puts a player out.",
         choices=CEILING_MODES,
     )
     rejoin_cutoff: int | None = _points(
+        "Rejoin limit",
         "An eliminated player may rejoin at the highest total still in plus one, while no "
-        "player still in is above this total (empty: no rejoining)."
+        "player still in is above this total (empty: no rejoining).",
     )
 
     @property
@@ -409,7 +487,13 @@ def as_stored_before_exact_texts(preset: str, overrides: dict[str, Any]) -> dict
     return BEFORE_EXACT_TEXTS.get(preset, {}) | overrides
 
 
+def option_label(name: str) -> str:
+    """An option as a player names it: "Lowest deal show cost" for ``deal_show_min``."""
+    return _FIELDS[name].metadata["label"]
+
+
 def option_help(name: str) -> str:
+    """What an option means, in a sentence."""
     return _FIELDS[name].metadata["help"]
 
 

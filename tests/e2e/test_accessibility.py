@@ -351,7 +351,7 @@ def league_rules_changed(page: Page) -> None:
         sign_in(page, "asha"), name="Tuesdays", preset="21-points", overrides={"first_drop": 25}
     )
     page.goto(f"/leagues/{league.slug}/rules/")
-    page.get_by_label("First drop", exact=True).fill("-1")
+    page.get_by_label("First drop costs", exact=True).fill("-1")
     page.get_by_role("button", name="Save house rules").click()
     expect(page.locator(".error-summary")).to_be_visible()
 

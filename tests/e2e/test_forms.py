@@ -48,22 +48,23 @@ def test_the_toss_and_its_dealer_survive_a_mistake_elsewhere(
     # A house rule the rules refuse: the form comes back.
     page.locator("summary", has_text="House rules").click()
     rule_section(page, "Cards and jokers").locator("summary").click()
-    page.get_by_role("spinbutton", name="Decks").fill("9")
+    decks = page.get_by_role("spinbutton", name="Number of decks")
+    decks.fill("9")
     page.get_by_role("button", name="Start session").click()
 
     summary = page.locator(".error-summary")
-    expect(summary).to_contain_text("Decks")
+    expect(summary).to_contain_text("Number of decks")
     expect(summary).to_be_in_viewport()  # at the top, where the eye is
     assert page.locator("[data-toss-card]").all_inner_texts() == cards
     assert [seat(page, n).input_value() for n in (1, 2, 3)] == seated
     expect(page.locator('input[name="first_dealer"][value="3"]')).to_be_checked()
-    expect(page.get_by_role("spinbutton", name="Decks")).to_be_visible()  # its heading open
+    expect(decks).to_be_visible()  # its heading open
     assert horizontal_overflow(page) == 0
     look_at(page, "forms-toss-kept-after-an-error")
 
-    summary.get_by_role("link", name="Decks").click()
-    expect(page.get_by_role("spinbutton", name="Decks")).to_be_in_viewport()
-    page.get_by_role("spinbutton", name="Decks").fill("3")
+    summary.get_by_role("link", name="Number of decks").click()
+    expect(decks).to_be_in_viewport()
+    decks.fill("3")
     page.get_by_role("button", name="Start session").click()
     expect(page.locator("[data-next-dealer]")).to_contain_text(seated[2])
     session = GameSession.objects.get()
@@ -82,23 +83,23 @@ def test_the_league_rules_fold_and_reset_in_place(
     expect(page.locator("details.rule-section[open]")).to_have_count(1)
     hand_points = rule_section(page, "Hand points")
     expect(hand_points.locator("summary").first).to_contain_text("1 changed")
-    expect(page.get_by_label("First drop", exact=True)).to_have_value("25")
+    expect(page.get_by_label("First drop costs", exact=True)).to_have_value("25")
     expect(page.locator("[data-changed]")).to_contain_text("the preset's is 30")
     height = page.evaluate("document.documentElement.scrollHeight")
     assert height < 4 * PHONE["height"], height  # it was eleven screens
     # Every option still one tap away, by keyboard too.
     page.get_by_text("19 more, as the preset").focus()
     page.keyboard.press("Enter")
-    expect(page.get_by_label("Middle drop")).to_be_visible()
+    expect(page.get_by_label("Middle drop costs")).to_be_visible()
 
     page.get_by_label("Name").fill("Thursday Club")
-    page.get_by_label("Middle drop").fill("65")
+    page.get_by_label("Middle drop costs").fill("65")
     page.evaluate("window.notReloaded = true")
     page.get_by_role("button", name="Reset to the preset's rules").click()
 
     expect(page.get_by_role("status")).to_contain_text("House rules set back to the preset's")
-    expect(page.get_by_label("First drop", exact=True)).to_have_value("30")
-    expect(page.get_by_label("Middle drop")).to_have_value("70")
+    expect(page.get_by_label("First drop costs", exact=True)).to_have_value("30")
+    expect(page.get_by_label("Middle drop costs")).to_have_value("70")
     expect(page.locator("[data-changed]")).to_have_count(0)
     expect(page.get_by_label("Name")).to_have_value("Thursday Club")
     assert page.evaluate("window.notReloaded") is True  # in place
@@ -120,12 +121,12 @@ def test_reset_works_without_javascript(new_context: Callable[..., object]) -> N
     page.get_by_label("Name (optional)").fill("Friday")
     page.locator("summary", has_text="House rules").click()
     rule_section(page, "Hand points").locator("summary").click()
-    page.get_by_label("Hand cap").fill("99")
+    page.get_by_label("Maximum hand points").fill("99")
 
     page.get_by_role("button", name="Reset to the preset's rules").click()
 
     expect(page.get_by_role("status")).to_contain_text("set back to the preset's")
-    expect(page.get_by_label("Hand cap")).to_have_value("120")
+    expect(page.get_by_label("Maximum hand points")).to_have_value("120")
     expect(seat(page, 1)).to_have_value("Asha")
     expect(page.get_by_label("Name (optional)")).to_have_value("Friday")
     expect(page.locator(".error-summary")).to_have_count(0)  # nothing judged yet

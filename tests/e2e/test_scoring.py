@@ -229,7 +229,7 @@ def test_the_toss_seats_players_by_their_cards(phone_page: Page) -> None:
     page.get_by_label("13-card pool 101").check()
     expect(page.get_by_label("Point ceiling")).to_have_value("101")
     page.get_by_text("House rules").click()
-    expect(page.get_by_label("Hand cap")).to_have_value("80")
+    expect(page.get_by_label("Maximum hand points")).to_have_value("80")
     page.get_by_role("button", name="Start session").click()
     expect(page.locator("[data-next-dealer]")).to_contain_text(seated[2])
     expect(page.locator(".meta")).to_contain_text("ceiling 101")

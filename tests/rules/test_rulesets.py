@@ -11,6 +11,7 @@ from games.rules.rulesets import (
     OPTION_SECTIONS,
     as_stored_before_exact_texts,
     option_help,
+    option_label,
     presets_listing,
 )
 
@@ -175,6 +176,19 @@ def test_every_option_has_a_meaning_and_is_listed():
         assert option_help(name)
         assert name in listing["options"]
         assert all(name in options for options in listing["presets"].values())
+
+
+def test_every_option_has_a_label_in_words_of_its_own():
+    labels = [option_label(name) for name in OPTION_NAMES]
+    for name, label in zip(OPTION_NAMES, labels, strict=True):
+        # Not the field name re-capitalised ("Deal show min"), not a code name.
+        assert label.lower().replace("-", " ") != name.replace("_", " "), name
+        assert "_" not in label and label[0].isupper() and not label.endswith("."), name
+        # A few words that fit a phone's line, not the help line beneath them again.
+        assert len(label) <= 30, label
+        assert label.lower() not in option_help(name).lower(), name
+    assert len(set(labels)) == len(labels)  # no two options answer to one label
+    assert option_label("deal_show_min") == "Lowest deal show cost"
 
 
 def test_rules_stored_before_issue_14_keep_their_meaning():

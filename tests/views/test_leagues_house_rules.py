@@ -4,6 +4,7 @@ options changed from the preset in sight, and "Reset to the preset's rules"."""
 
 from __future__ import annotations
 
+import html as markup
 import re
 
 import pytest
@@ -12,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import League, Membership
-from games.rules.rulesets import OPTION_NAMES
+from games.rules.rulesets import OPTION_NAMES, option_label
 from games.services.leagues import create_league
 from tests.support.builders import session_form_data
 
@@ -204,3 +205,51 @@ def test_no_option_help_choice_or_note_shows_a_code_name(
         labels = re.findall(r"<option[^>]*>([^<]*)</option>", html)
         assert "Out only above the ceiling" in labels
         assert not [label for label in labels if "_" in label]
+
+
+def options_shown(html: str) -> dict[str, str]:
+    """Each option's block of the house rules, by its field's name."""
+    starts = [
+        found.start() for found in re.finditer(r'<div class="option[^"]*" data-option=', html)
+    ]
+    blocks = [html[start:end] for start, end in zip(starts, [*starts[1:], len(html)], strict=True)]
+    return {re.search(r'data-option="(\w+)"', block)[1]: block for block in blocks}
+
+
+def label_of(block: str) -> str:
+    """The words of an option's label (or, for a row of check boxes, its heading)."""
+    found = re.search(
+        r'<(label|span) (?:for="[^"]*"|class="check"|class="option-label")>(.*?)</\1>', block, re.S
+    )
+    return markup.unescape(re.sub(r"<[^>]*>", "", found[2])).strip()
+
+
+def test_both_rules_pages_name_every_option_in_its_own_words(scorer: Client, club: League) -> None:
+    league_page = scorer.get(rules_url(club)).content.decode()
+    session_form = scorer.get(NEW).content.decode()
+
+    for html in (league_page, session_form):
+        options = options_shown(html)
+        assert len(options) == len(OPTION_NAMES) - 1  # the ceiling has its own field
+        for name in OPTION_NAMES:
+            if name != "ceiling":
+                assert label_of(options[f"rule_{name}"]) == option_label(name), name
+        deal_show_min = options["rule_deal_show_min"]
+        assert '<label for="id_rule_deal_show_min">Lowest deal show cost</label>' in deal_show_min
+        assert "Deal show min" not in html and "Two point tunnelas" not in html
+        assert '<label for="id_ceiling">Point ceiling</label>' in html
+
+
+def test_a_wrong_option_is_named_by_its_label_beside_it_and_at_the_top(
+    scorer: Client, club: League
+) -> None:
+    data = session_form_data(name="Tuesday Club", rule_deal_show_min="90")
+    data.pop("first_dealer")
+
+    html = scorer.post(rules_url(club), data).content.decode()
+
+    said = "Lowest deal show cost must not be above highest deal show cost."
+    summary = html[html.index("error-summary") : html.index('id="game-rules"')]
+    assert f'<a href="#id_rule_deal_show_min">Lowest deal show cost</a>: {said}' in summary
+    assert said in options_shown(html)["rule_deal_show_min"]  # and beside the option
+    assert "deal_show" not in re.sub(r"<[^>]*>", " ", html)  # no code name in the words

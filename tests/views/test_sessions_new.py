@@ -114,7 +114,9 @@ def test_an_invalid_house_rule_is_shown_next_to_the_option(scorer: Client) -> No
 
     assert response.status_code == 422
     form = response.context_data["form"]
-    assert form.errors["rule_deal_show_min"] == ["Deal show min must not be above deal show max."]
+    assert form.errors["rule_deal_show_min"] == [
+        "Lowest deal show cost must not be above highest deal show cost."
+    ]
     html = response.content.decode()
     assert '<details class="house-rules" open>' in html  # opened to show the error
     assert 'value="90"' in html  # what was typed stays
@@ -124,12 +126,12 @@ def test_an_invalid_house_rule_is_shown_next_to_the_option(scorer: Client) -> No
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
-        ("rule_hand_cap", "0", "Hand cap must be at least 1, not 0."),
+        ("rule_hand_cap", "0", "Maximum hand points must be at least 1, not 0."),
         ("rule_value_cut", "10, x", "Enter whole numbers separated by commas"),
-        ("rule_value_cut", "10, 20", "Value cut must list 3 numbers"),
-        ("rule_value_extra_cards", "ZZ", "Value extra cards: 'ZZ' is not a card"),
+        ("rule_value_cut", "10, 20", "Cut card values must list 3 numbers"),
+        ("rule_value_extra_cards", "ZZ", "Other value cards: 'ZZ' is not a card"),
         ("rule_counting", "fancy", "Select a valid choice"),
-        ("rule_decks", "9", "Decks must be at most 4, not 9."),
+        ("rule_decks", "9", "Number of decks must be at most 4, not 9."),
     ],
 )
 def test_house_rule_errors_name_the_option(
@@ -226,6 +228,8 @@ def test_errors_far_down_the_form_are_listed_at_its_top(scorer: Client) -> None:
     summary = html[html.index("error-summary") : html.index('id="seating"')]
     assert re.findall(r'<a href="#id_(\w+)">', summary) == ["seat_1", "seat_2", "rule_decks"]
     assert 'href="#id_seat_2">Seat 2</a>: asha already sits in seat 1.' in summary
+    decks = 'href="#id_rule_decks">Number of decks</a>: Number of decks must be at most 4, not 9.'
+    assert decks in summary  # the option by its label, as beside it
     assert "first dealer" not in summary  # Asha in seat 1 deals, whatever seat 2 says
     assert 'id="id_seat_2_error"' in html and 'id="id_rule_decks_error"' in html
     assert 'aria-describedby="id_seat_2_error"' in html
