@@ -1,13 +1,15 @@
 """What the views answer alike in HTTP terms: the status codes of a refused form and
-of a limit reached, a redirect that htmx follows as a page load, a database id read
-from a form, the first round a reader asked to see, what no shared cache may keep
-(and a live poll's "nothing new"), a download, and a session's chart as an SVG image.
+of a limit reached, a redirect that htmx follows as a page load, house rules set back
+(in place over htmx, else the page), a database id read from a form, the first round
+a reader asked to see, what no shared cache may keep (and a live poll's "nothing
+new"), a download, and a session's chart as an SVG image.
 """
 
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect
+from django.template.response import TemplateResponse
 from django.utils.cache import patch_cache_control
 from django.utils.http import content_disposition_header
 from django_htmx.http import HttpResponseClientRedirect
@@ -27,6 +29,15 @@ SERVICE_UNAVAILABLE = 503
 def redirect_for(request: HttpRequest, url: str) -> HttpResponse:
     # htmx follows a 302 inside its own request; a client redirect loads the page.
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+def rules_reset(request: HttpRequest, page: str, context: dict) -> TemplateResponse:
+    """A form whose house rules were set back (``context["form"]``, unbound): over
+    htmx only its rules, swapped in place, else ``page`` whole; the rules open either
+    way, saying so. The new-session form and a league's rules page answer alike."""
+    context = context | {"open_rules": True, "reset_done": True}
+    template = "partials/ruleset_fields.html#preset_rules" if request.htmx else page
+    return TemplateResponse(request, template, context)
 
 
 def id_in(data: QueryDict, name: str) -> int | None:

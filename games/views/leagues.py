@@ -29,7 +29,7 @@ from games.access import (
     role_of,
 )
 from games.forms.leagues import InviteForm, LeagueForm, MemberForm, RoleForm
-from games.http import FORM_ERRORS
+from games.http import FORM_ERRORS, rules_reset
 from games.models import League, Membership
 from games.queries.players import claimed_in_file, claimed_player
 from games.rules import PRESETS, RulesError
@@ -93,15 +93,6 @@ def _rules_partial(request: HttpRequest, form: LeagueForm) -> TemplateResponse |
     return None
 
 
-def _reset_rules(request: HttpRequest, form: LeagueForm, context: dict) -> TemplateResponse:
-    """The form as typed with its house rules back at the bare preset's: in place over
-    htmx, else the whole page."""
-    context = context | {"form": form.reset_rules(), "open_rules": True, "reset_done": True}
-    if request.htmx:
-        return TemplateResponse(request, "partials/ruleset_fields.html#preset_rules", context)
-    return TemplateResponse(request, "leagues/rules.html", context)
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def league_new(request: HttpRequest) -> HttpResponse:
@@ -109,7 +100,8 @@ def league_new(request: HttpRequest) -> HttpResponse:
     if partial := _rules_partial(request, form):
         return partial
     if request.POST.get("action") == "reset_rules":
-        return _reset_rules(request, form, {"league": None})
+        context = {"form": form.reset_rules(), "league": None}
+        return rules_reset(request, "leagues/rules.html", context)
     if request.method == "POST":
         if form.is_valid():
             try:
@@ -188,7 +180,7 @@ def league_rules(request: HttpRequest, slug: str) -> HttpResponse:
         return partial
     context = {"form": form, "league": league, "owner": owner}
     if request.POST.get("action") == "reset_rules":  # owners only: see above
-        return _reset_rules(request, form, context)
+        return rules_reset(request, "leagues/rules.html", context | {"form": form.reset_rules()})
     if request.method == "POST":
         if form.is_valid():
             try:

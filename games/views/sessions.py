@@ -31,6 +31,7 @@ from games.http import (
     nothing_new,
     posted_id,
     redirect_for,
+    rules_reset,
 )
 from games.models import GameSession, League, Player
 from games.queries.players import my_players
@@ -113,7 +114,8 @@ def session_new(request: HttpRequest) -> TemplateResponse | HttpResponse:
         )
 
     if request.POST.get("action") == "reset_rules":
-        return _reset_rules(request, form.reset_rules(leagues=leagues))
+        context = _session_form_context(request, form.reset_rules(leagues=leagues))
+        return rules_reset(request, "games/session_new.html", context)
     valid = form.is_valid()
     if request.POST.get("action") == "toss":
         return _toss(request, form, leagues)
@@ -138,16 +140,6 @@ def session_new(request: HttpRequest) -> TemplateResponse | HttpResponse:
         buy_in=form.cleaned_data["buy_in"],
     )
     return redirect("games:session_detail", pk=session.pk)
-
-
-def _reset_rules(request: HttpRequest, form: SessionForm) -> TemplateResponse:
-    """The form as typed with its house rules back at the preset's (the league's): in
-    place over htmx, else the whole page."""
-    if request.htmx:
-        context = {"form": form, "open_rules": True, "reset_done": True}
-        return TemplateResponse(request, "partials/ruleset_fields.html#preset_rules", context)
-    context = _session_form_context(request, form) | {"open_rules": True, "reset_done": True}
-    return TemplateResponse(request, "games/session_new.html", context)
 
 
 def _toss(request: HttpRequest, form: SessionForm, leagues) -> TemplateResponse:
