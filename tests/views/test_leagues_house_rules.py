@@ -145,6 +145,24 @@ def test_a_league_owner_resets_to_the_bare_preset_without_saving(
     assert club.name == "Tuesday Club" and club.overrides["first_drop"] == 25  # not saved
 
 
+def test_a_league_owner_resets_in_place_and_the_page_says_whose_rules_show(
+    scorer: Client, club: League
+) -> None:
+    data = session_form_data(name="Tuesday Club", rule_first_drop="35")
+    data.pop("first_dealer")
+
+    response = scorer.post(rules_url(club), data | {"action": "reset_rules"}, headers=HX)
+
+    assert response.template_name == "partials/ruleset_fields.html#preset_rules"
+    html = response.content.decode()
+    assert html.lstrip().startswith('<div id="preset-rules"')
+    assert value(html, "rule_first_drop") == "30"  # the preset's, not the league's 25
+    assert "House rules set back to the preset's." in html
+    # The bare preset's rules now show, not the league's as they stand (until saved).
+    assert "Prefilled with the preset's rules." in html
+    assert "The league's rules as they stand." not in html
+
+
 def test_enter_on_the_league_page_saves_rather_than_resets(scorer: Client, club: League) -> None:
     html = scorer.get(rules_url(club)).content.decode()
 
