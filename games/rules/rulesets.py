@@ -110,7 +110,7 @@ class Ruleset:
     # Declarations (RULES §4)
     declarations: tuple[str, ...] = _option(
         "Ways to declare",
-        "A declaration is valid when it holds one of the ways ticked.",
+        "Any way ticked makes a declaration valid.",
         choices=DECLARATION_WAYS,
     )
     pure_needed: int = _count(
