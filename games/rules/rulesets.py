@@ -271,8 +271,15 @@ class Ruleset:
         "Winner's claims",
         "The winner's claim cards are added to every other player's score (Kodai).",
     )
-    claim_card: int = _points("Claim card points", "Claim points per claim card.")
-    claim_marriage: int = _points("Marriage claim points", "Claim points per marriage.")
+    claim_card: int = _points(
+        "Claim card points",
+        "What each claim card in the winner's hand adds to every other player's score.",
+    )
+    claim_marriage: int = _points(
+        "Marriage claim points",
+        "What each marriage in the winner's hand adds (a lower joker, cut card and upper "
+        "joker, or three identical claim cards).",
+    )
     claim_mini_marriage: int = _points(
         "Mini-marriage claim points",
         "Claim points per mini-marriage (a tenali of the cut rank in another suit).",
