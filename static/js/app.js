@@ -401,11 +401,38 @@
     });
   }
 
+  // A form's list of problems at its top (partials/form_errors.html) outlives a swap of
+  // part of the form (another preset, the house rules reset): drop each problem whose
+  // field is no longer marked wrong, and the list once none is left.
+  function pruneErrorSummaries() {
+    var summaries = document.querySelectorAll(".error-summary");
+    Array.prototype.forEach.call(summaries, function (summary) {
+      var links = summary.querySelectorAll(".error-links a[href^='#']");
+      Array.prototype.forEach.call(links, function (link) {
+        var field = document.getElementById(link.getAttribute("href").slice(1));
+        var wrong =
+          field &&
+          (field.getAttribute("aria-invalid") === "true" || field.classList.contains("errorlist"));
+        if (!wrong) link.closest("li").remove();
+      });
+      var list = summary.querySelector(".error-links");
+      if (list && !list.children.length) {
+        if (summary.querySelector(".errorlist")) {
+          list.previousElementSibling.remove(); // "Check what is marked below:"
+          list.remove();
+        } else {
+          summary.remove();
+        }
+      }
+    });
+  }
+
   document.addEventListener("htmx:afterSettle", function () {
     // The live poll's element holds the round count and next dealer of the table shown.
     var board = document.getElementById("scoreboard-live");
     if (board) followTable(board);
     keepPickerInView();
+    pruneErrorSummaries();
   });
 
   // Quick picks on the new-session form: seat a known player in the first empty

@@ -130,3 +130,30 @@ def test_reset_works_without_javascript(new_context: Callable[..., object]) -> N
     expect(seat(page, 1)).to_have_value("Asha")
     expect(page.get_by_label("Name (optional)")).to_have_value("Friday")
     expect(page.locator(".error-summary")).to_have_count(0)  # nothing judged yet
+
+
+def test_a_reset_takes_the_rules_problems_off_the_list_at_the_top(
+    phone_page: Page, look_at: Callable[..., None]
+) -> None:
+    page = phone_page
+    sign_in(page, "asha")
+    page.goto("/sessions/new/")
+    seat(page, 1).fill("Asha")  # one player: a problem the reset does not touch
+    page.locator("summary", has_text="House rules").click()
+    rule_section(page, "Cards and jokers").locator("summary").click()
+    page.get_by_role("spinbutton", name="Number of decks").fill("9")
+    page.get_by_role("button", name="Start session").click()
+    summary = page.locator(".error-summary")
+    expect(summary).to_contain_text("Number of decks")
+    players_problem = summary.inner_text().replace("Number of decks", "")
+    assert players_problem.strip(), "the seats' problem is listed too"
+
+    page.get_by_role("button", name="Reset to the preset's rules").click()
+
+    expect(page.get_by_role("status")).to_contain_text("House rules set back to the preset's")
+    expect(summary).not_to_contain_text("Number of decks")  # the decks are the preset's again
+    expect(summary).to_be_visible()  # the seats are still wrong, and it still says so
+    look_at(page, "forms-reset-prunes-the-problems")
+    seat(page, 2).fill("Ben")
+    page.get_by_role("button", name="Start session").click()
+    expect(page.locator("[data-next-dealer]")).to_be_visible()
