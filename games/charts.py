@@ -19,7 +19,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from games.names import xml_text
 from games.queries.standings import RatingPoint
-from games.rules.totals import SessionState
+from games.rules import SessionState
 from games.templatetags.cards import fixed, points
 
 

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from games import rules
 from games.names import validate_name
-from games.rules.cards import all_cards, card_label
+from games.rules import all_cards, card_label
 
 
 class Preset(models.TextChoices):

@@ -17,7 +17,7 @@ from games.forms.rounds import RoundForm
 from games.forms.sessions import StakesForm
 from games.http import first_round
 from games.models import GameSession
-from games.rules.rulesets import is_net
+from games.rules import is_net
 from games.services.money import money_of
 from games.services.rounds import SavedRound, new_round_entry
 from games.services.scoreboard import Scoreboard, fold_rows, live_stamp

@@ -14,15 +14,18 @@ from django import forms
 
 from games.forms.fields import CardListField, NumbersField
 from games.models import Preset
-from games.rules import PRESETS, RulesError, Ruleset, get_ruleset
-from games.rules.rulesets import (
+from games.rules import (
     OPTION_NAMES,
     OPTION_SECTIONS,
+    PRESETS,
+    RulesError,
+    Ruleset,
     choice_label,
+    describe_preset,
+    get_ruleset,
     option_help,
     option_label,
 )
-from games.services.rulesets import describe_preset
 
 # The session's own ceiling field stands for the `ceiling` option.
 HOUSE_RULES = tuple(name for name in OPTION_NAMES if name != "ceiling")

@@ -612,3 +612,32 @@ def is_net(ruleset: Ruleset) -> bool:
 def is_pool(ruleset: Ruleset, ceiling: int | None) -> bool:
     """A pool: players go out at the ceiling, so the pot is split among those left."""
     return ceiling is not None and ruleset.ceiling_mode != "game_ends"
+
+
+def describe_preset(name: str) -> str:
+    """One line about a preset, built from its options so it cannot drift from them."""
+    rules = PRESETS[name]
+    parts = [f"{rules.hand_size} cards, {rules.decks} decks", _jokers(rules)]
+    if is_net(rules):
+        parts.append("losers pay the winner their points")
+    else:
+        parts.append("losers add their points, lowest total is best")
+    if rules.value_cards:
+        drops = " (drops by Paplu's rules)" if rules.value_payments == "drop_rules" else ""
+        parts.append(f"value cards exchanged{drops}")
+    if rules.claims:
+        parts.append("the winner claims for jokers")
+    if rules.ceiling is not None:
+        if rules.ceiling_mode == "out":
+            parts.append(f"out at {rules.ceiling}")
+        else:
+            parts.append(f"game ends at {rules.ceiling}")
+    return " · ".join(parts)
+
+
+def _jokers(rules: Ruleset) -> str:
+    """Which cards are wild: what sets Paplu apart from a points game at a glance."""
+    jokers = "the cut rank in every suit" if rules.wild_rank_all_suits else "the cut card"
+    if rules.upper_lower_jokers:
+        jokers += " and the cut suit's next card up and down"
+    return f"jokers: {jokers}"

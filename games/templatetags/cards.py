@@ -14,9 +14,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from games.models import HandEntry
-from games.rules import ARRANGED_OUTCOMES
-from games.rules.cards import RANK_NAMES, SUIT_SYMBOLS
-from games.rules.rulesets import choice_label
+from games.rules import ARRANGED_OUTCOMES, RANK_NAMES, SUIT_SYMBOLS, choice_label
 
 register = template.Library()
 

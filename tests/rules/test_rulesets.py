@@ -10,6 +10,7 @@ from games.rules.rulesets import (
     OPTION_NAMES,
     OPTION_SECTIONS,
     as_stored_before_exact_texts,
+    describe_preset,
     option_help,
     option_label,
     presets_listing,
@@ -227,3 +228,22 @@ def test_every_option_comes_under_one_heading_in_the_rule_model_order():
     ]
     assert [name for _title, names in OPTION_SECTIONS for name in names] == list(OPTION_NAMES)
     assert dict(OPTION_SECTIONS)["Totals"] == ("totals", "ceiling", "ceiling_mode", "rejoin_cutoff")
+
+
+def test_each_preset_is_described_in_a_line_of_its_own_options() -> None:
+    assert describe_preset("13-pool-101") == (
+        "13 cards, 2 decks · jokers: the cut rank in every suit · losers add their points, "
+        "lowest total is best · out at 101"
+    )
+    # Points and Paplu differ in which cards are wild and how drops pay for value cards:
+    # a club choosing between them reads the difference.
+    assert describe_preset("21-points") == (
+        "21 cards, 3 decks · jokers: the cut rank in every suit and the cut suit's next card "
+        "up and down · losers pay the winner their points · value cards exchanged"
+    )
+    assert describe_preset("21-paplu") == (
+        "21 cards, 3 decks · jokers: the cut card and the cut suit's next card up and down · "
+        "losers pay the winner their points · value cards exchanged (drops by Paplu's rules)"
+    )
+    lines = [describe_preset(name) for name in PRESETS]
+    assert len(set(lines)) == len(lines)

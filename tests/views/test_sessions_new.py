@@ -43,7 +43,10 @@ def test_start_page_lists_presets_with_descriptions_and_house_rules(
     assert response.template_name == "games/session_new.html"
     html = response.content.decode()
     assert "13-card pool 101" in html
-    assert "13 cards, 2 decks · losers add their points, lowest total is best · out at 101" in html
+    assert (
+        "13 cards, 2 decks · jokers: the cut rank in every suit · losers add their points, "
+        "lowest total is best · out at 101"
+    ) in html
     assert '<details class="house-rules">' in html  # collapsed
     assert "Most points a loser&#x27;s hand can cost." in html  # help text of hand_cap
     assert 'name="rule_hand_cap"' in html and 'value="120"' in html
