@@ -143,6 +143,18 @@ def account_refused(page: Page) -> None:
     expect(page.locator(".errorlist")).to_be_visible()
 
 
+def password_change_refused(page: Page) -> None:
+    """Change password with the old one wrong and a new one too short: both listed on
+    top, each a link to its field."""
+    sign_in(page, "asha")
+    page.goto("/accounts/password_change/")
+    page.get_by_label("Old password").fill("not the password")
+    page.get_by_label("New password", exact=True).fill("short")
+    page.get_by_label("New password confirmation").fill("short")
+    page.get_by_role("button", name="Change password").click()
+    expect(page.locator(".error-summary a")).to_have_count(2)
+
+
 def home(page: Page) -> None:
     user = sign_in(page, "asha")
     friday(user)
@@ -721,6 +733,7 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "sign-up": sign_up,
     "password-reset": password_reset,
     "account-refused": account_refused,
+    "password-change-refused": password_change_refused,
     "home": home,
     "new-session-tossed": new_session_tossed,
     "new-session": new_session,
