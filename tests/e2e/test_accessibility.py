@@ -662,6 +662,20 @@ def league_invites(page: Page) -> None:
     expect(page.locator("[data-uses]")).to_have_text("used 1 time")
 
 
+def league_invite_refused(page: Page) -> None:
+    """The invite form sent from a stale page that offered owners: the page again at
+    the form, the problem on top of it and beside "Joins as", 30 days kept."""
+    league = a_league(sign_in(page, "asha"))
+    page.goto(f"/leagues/{league.slug}/")
+    page.get_by_label("Works for").select_option("30")
+    page.get_by_label("Joins as").evaluate(
+        "select => select.add(new Option('Owner', 'owner', true, true))"
+    )
+    page.get_by_role("button", name="Make an invite link").click()
+    expect(page.locator(".invite-form .error-summary")).to_contain_text("scorer or viewer")
+    expect(page.get_by_label("Works for")).to_have_value("30")
+
+
 def invite_join(page: Page) -> None:
     """An invite link opened by someone signed in: "Join … as scorer"."""
     league = a_league(User.objects.create_user("owner", password=PASSWORD))
@@ -781,6 +795,7 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "offline": offline_page,
     "round-queued": round_queued,
     "league-invites": league_invites,
+    "league-invite-refused": league_invite_refused,
     "invite-join": invite_join,
     "invite-gone": invite_gone,
     "player-claimed": player_claimed,
