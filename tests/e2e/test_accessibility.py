@@ -284,6 +284,16 @@ def shared_long(page: Page) -> None:
     expect(page.locator("[data-fold]")).to_contain_text("Rounds 1–15 are not shown.")
 
 
+def history_folded(page: Page) -> None:
+    """A history of 25 changes as it opens: the latest ten, then "Show 10 earlier
+    changes" and "All 25 changes"."""
+    user = sign_in(page, "asha")
+    session = friday(user, rounds=1)
+    copies_of(session.rounds.get(number=1), 24, recorded=True)
+    page.goto(f"/sessions/{session.pk}/history/")
+    expect(page.locator("[data-show-all]")).to_have_text("All 25 changes")
+
+
 def history_long(page: Page) -> None:
     """A history of 25 changes, an earlier ten opened: its links to earlier changes and
     back to the latest."""
@@ -761,6 +771,7 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "session-history": session_history,
     "round-history": round_history,
     "shared-long": shared_long,
+    "history-folded": history_folded,
     "history-long": history_long,
     "big-league-player": big_league_player,
     "big-league-session": big_league_session,

@@ -79,6 +79,25 @@ def test_a_round_number_out_of_range_shows_the_latest(
         assert _shown(response.content.decode())[0] == "100"
 
 
+def test_all_changes_are_one_tap_away_beside_the_earlier_ten(
+    scorer: Client, hundred_rounds: GameSession
+) -> None:
+    url = reverse("games:session_history", args=[hundred_rounds.pk])
+    html = scorer.get(url).content.decode()
+
+    link = re.search(r'<a [^>]*href="([^"]+)"[^>]*data-show-all>([^<]+)</a>', html)
+    assert link and link.group(2) == "All 100 changes"
+    path, anchor = link.group(1).replace("&amp;", "&").split("#")
+    assert path == "?from=1"
+    everything = scorer.get(url + path).content.decode()
+    assert _shown(everything) == [str(n) for n in range(100, 0, -1)]
+    assert f'id="{anchor}"' in everything  # lands on the first change it brings into sight
+    assert "data-show-all" not in everything and "Latest changes only" in everything
+    # Where one tap on "earlier" shows them all, it is the only link.
+    last_ten = scorer.get(url, {"from": "11"}).content.decode()
+    assert "Show 10 earlier changes" in last_ten and "data-show-all" not in last_ten
+
+
 def test_a_round_saved_while_the_history_is_read_shifts_nothing_it_shows(
     scorer: Client, user: User
 ) -> None:
