@@ -39,7 +39,13 @@ from tests.support.big_league import LONG_NAME, big_league, long_session
 from tests.support.builders import play, pool_with_chen_out
 from tests.support.club import build_club
 from tests.support.hands import SHOWN_8S, WIN_8S, WIN_13
-from tests.support.pages import PASSWORD, choose_outcome, fill_round, sign_in
+from tests.support.pages import (
+    PASSWORD,
+    choose_outcome,
+    fill_round,
+    seat_types_unaware,
+    sign_in,
+)
 from tests.support.reads import copies_of
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -596,14 +602,27 @@ def table_link_replaced(page: Page) -> None:
 
     session = friday(User.objects.create_user("asha", password=PASSWORD))
     open_table(session)
-    page.route("**/hand/status/**", lambda route: route.fulfill(status=204))
     _seat_phone(page, session, "Ben")
-    page.get_by_label("Cut joker").fill("8S")
-    page.get_by_label("Cards").fill(SHOWN_8S)
+    seat_types_unaware(page, "Ben", SHOWN_8S)
     replace_table_link(session)
     page.get_by_role("button", name="Hand in").click()
     expect(page.locator("[data-refused]")).to_contain_text("The scorer made a new table link")
     expect(page.get_by_label("Cards")).to_have_value(SHOWN_8S)
+
+
+def table_left_gone(page: Page) -> None:
+    """ "Leave this seat" tapped on a page older than the scorer's new table link: said
+    above the hand, which stays on the screen as typed."""
+    from games.services.table import replace_table_link
+
+    session = friday(User.objects.create_user("asha", password=PASSWORD))
+    open_table(session)
+    _seat_phone(page, session, "Ben")
+    seat_types_unaware(page, "Ben", SHOWN_8S[:20])
+    replace_table_link(session)
+    page.get_by_role("button", name="Not Ben? Leave this seat").click()
+    expect(page.locator("[data-refused]")).to_contain_text("this phone has none to leave")
+    expect(page.get_by_label("Cards")).to_have_value(SHOWN_8S[:20])
 
 
 def table_scorer(page: Page) -> None:
@@ -800,6 +819,7 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "table-late": table_late,
     "table-closed": table_closed,
     "table-link-replaced": table_link_replaced,
+    "table-left-gone": table_left_gone,
     "table-scorer": table_scorer,
     "table-scorer-all-in": table_scorer_all_in,
     "table-correct": table_correct,
