@@ -5,6 +5,8 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 from django.views.decorators.http import require_safe
 
+from games.views import accounts
+
 
 @require_safe
 def hello(request: HttpRequest) -> HttpResponse:
@@ -15,6 +17,8 @@ def hello(request: HttpRequest) -> HttpResponse:
 
 urlpatterns = [
     path("", include("games.urls")),
+    # Ahead of Django's own under the same name: its errors answer 422 like every form.
+    path("accounts/password_change/", accounts.password_change, name="password_change"),
     # login/, logout/ and the password views; templates live in templates/registration/.
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),

@@ -12,7 +12,7 @@ from games.forms.rulesets import RulesetForm
 from games.models import LeagueInvite, Membership
 from games.names import NameField
 from games.rules import PRESETS
-from games.services.leagues import INVITE_DAYS
+from games.services.leagues import INVITE_DAYS, PICK_INVITE_DAYS, PICK_INVITE_ROLE
 
 
 class LeagueForm(RulesetForm):
@@ -54,17 +54,26 @@ class RoleForm(forms.Form):
     role = forms.ChoiceField(choices=Membership.Role.choices)
 
 
+def _pick(what: str) -> dict[str, str]:
+    # Only a forged or stale page sends another choice, or none: say what to pick.
+    return {"required": what, "invalid_choice": what}
+
+
 class InviteForm(forms.Form):
     """An owner makes an invite link: the role it gives and how long it works."""
 
     role = forms.ChoiceField(
-        choices=LeagueInvite.Role.choices, initial=LeagueInvite.Role.VIEWER, label="Joins as"
+        choices=LeagueInvite.Role.choices,
+        initial=LeagueInvite.Role.VIEWER,
+        label="Joins as",
+        error_messages=_pick(PICK_INVITE_ROLE),
     )
     days = forms.TypedChoiceField(
         choices=[(days, f"{days} day{'s' if days > 1 else ''}") for days in INVITE_DAYS],
         coerce=int,
         initial=7,
         label="Works for",
+        error_messages=_pick(PICK_INVITE_DAYS),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -215,6 +215,9 @@ def defaults_of(league: League) -> Ruleset:
 
 # How long a new invite link works, in days: the owner picks one.
 INVITE_DAYS = (1, 7, 30)
+# What an owner is told of another choice (the invite form says the same beside it).
+PICK_INVITE_ROLE = "Pick the role the link gives: scorer or viewer."
+PICK_INVITE_DAYS = "Pick how long the link works: 1, 7 or 30 days."
 # Roles from least to most: an invite raises a member's role, never lowers it.
 RANK = {Role.VIEWER: 1, Role.SCORER: 2, Role.OWNER: 3}
 
@@ -227,9 +230,9 @@ def create_invite(league: League, user: AnyUser, *, role: str, days: int) -> Lea
     """A new invite link to ``league`` giving ``role`` (scorer or viewer), working for
     ``days`` days for as many people as it is handed to."""
     if role not in LeagueInvite.Role.values:
-        raise LeagueError("An invite link makes scorers or viewers.")
+        raise LeagueError(PICK_INVITE_ROLE)
     if days not in INVITE_DAYS:
-        raise LeagueError("Pick how long the link works: 1, 7 or 30 days.")
+        raise LeagueError(PICK_INVITE_DAYS)
     return LeagueInvite.objects.create(
         league=league,
         role=role,

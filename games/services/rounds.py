@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import F, Max
+from django.db.models import Count, F, Max, Q, Subquery, Window
+from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from games.access import AnyUser
@@ -794,11 +795,25 @@ def changes_of(
     """The audit trail of a session (or of one of its rounds), newest first, folded as
     the score table is: the latest changes, or from change ``first`` (counted from the
     oldest) on when the reader asked for older ones."""
-    changes = session.changes.select_related("changed_by").order_by("-changed_at", "-pk")
+    changes = session.changes.select_related("changed_by")
     if played is not None:
         changes = changes.filter(round=played)
-    count = changes.count()
-    start, pinned = fold_start(count, latest=LATEST_CHANGES, first=first)
-    # Newest first: the changes from ``start`` on are the newest count - start + 1.
-    rows = tuple(changes[: count - start + 1])
+    # The changes shown and how many there are, in ONE statement (as the score table
+    # reads its rounds): counted and fetched apart, a change saved in between (another
+    # phone's round) would push the window one along, under numbers and a count that
+    # no longer match it. Each change's place is counted from the oldest.
+    places = changes.annotate(
+        total=Window(Count("pk")),
+        place=Window(RowNumber(), order_by=(F("changed_at").asc(), F("pk").asc())),
+    )
+    # fold_start's choice, made in the query: the latest ones, and any from ``first`` on.
+    shown = Q(place__gt=F("total") - LATEST_CHANGES)
+    if first is not None and first >= 1:
+        shown |= Q(place__gte=first)
+    rows = tuple(
+        changes.filter(pk__in=places.filter(shown).values("pk"))
+        .annotate(total=Subquery(places.values("total")[:1]))
+        .order_by("-changed_at", "-pk")
+    )
+    start, pinned = fold_start(rows[0].total if rows else 0, latest=LATEST_CHANGES, first=first)
     return Fold(rows=rows, first=start, pinned=pinned, step=LATEST_CHANGES)

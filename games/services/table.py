@@ -360,19 +360,26 @@ def _check_table_open(session: GameSession, locked: GameSession, seat: Seat | No
         )
 
 
-def link_gone(token_now: str | None) -> TableClosed:
+# What a phone at a table link that no longer works is told, by (closed, leaving):
+# table mode closed (else the link replaced), and "Leave this seat" tapped (else a hand
+# sent). Closing or replacing the link freed every seat, so there is none to leave.
+_LINK_GONE = {
+    (True, False): "The scorer closed table mode: your hand was not kept. Show it to the "
+    "scorer, who enters the round.",
+    (False, False): "The scorer made a new table link: your hand was not kept. Open the new "
+    "link and pick your seat again.",
+    (True, True): "The scorer closed table mode: every seat is free, so this phone has none "
+    "to leave. Show your hand to the scorer, who enters the round.",
+    (False, True): "The scorer made a new table link: every seat is free, so this phone has "
+    "none to leave. Open the new link and pick your seat again.",
+}
+
+
+def link_gone(token_now: str | None, *, leaving: bool = False) -> TableClosed:
     """What a phone is told of a hand sent from a table link that no longer works,
-    whether it went while the hand was on its way or before: the table's link is
-    ``token_now`` (None: table mode is closed)."""
-    if token_now is None:
-        return TableClosed(
-            "The scorer closed table mode: your hand was not kept. Show it to the "
-            "scorer, who enters the round."
-        )
-    return TableClosed(
-        "The scorer made a new table link: your hand was not kept. Open the new "
-        "link and pick your seat again."
-    )
+    whether it went while the hand was on its way or before, or of its seat given up
+    there (``leaving``): the table's link is ``token_now`` (None: table mode is closed)."""
+    return TableClosed(_LINK_GONE[token_now is None, leaving])
 
 
 def _check_seat_plays(entry: RoundEntry, seat: Seat) -> None:

@@ -1,5 +1,5 @@
-"""Creating an account and the account page (signing in, out and resetting or changing
-a password are Django's views)."""
+"""Creating an account, the account page and changing a password (signing in, out and
+resetting a password are Django's views)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordChangeForm
+from django.contrib.auth.views import PasswordChangeView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -80,3 +82,15 @@ def account(request: HttpRequest) -> TemplateResponse | HttpResponse:
     context = {"form": form, "my_players": my_players(request.user)}
     status = FORM_ERRORS if form.is_bound else 200
     return TemplateResponse(request, "registration/account.html", context, status=status)
+
+
+class _PasswordChange(PasswordChangeView):
+    """Django's password change, with a form sent back with problems answered 422, as
+    every form of the app is (its page lists them at the top: partials/form_fields)."""
+
+    def form_invalid(self, form: PasswordChangeForm) -> HttpResponse:
+        context = self.get_context_data(form=form)
+        return self.render_to_response(context, status=FORM_ERRORS)
+
+
+password_change = _PasswordChange.as_view()

@@ -130,10 +130,15 @@ def league_detail(request: HttpRequest, slug: str) -> TemplateResponse:
 
 
 def _detail_context(
-    request: HttpRequest, league: League, role: str, member_form: MemberForm | None = None
+    request: HttpRequest,
+    league: League,
+    role: str,
+    *,
+    member_form: MemberForm | None = None,
+    invite_form: InviteForm | None = None,
 ) -> dict:
-    """The league page's context; ``member_form`` is "Add a member" sent back with its
-    error, as typed."""
+    """The league page's context; ``member_form`` is "Add a member", ``invite_form``
+    the invite link's form, sent back with its errors as typed."""
     context = {
         "league": league,
         "role": role,
@@ -146,7 +151,7 @@ def _detail_context(
         "rules": defaults_of(league),
         "invitable": invitable(league) if role == Membership.Role.OWNER else [],
         "invites": _invite_rows(request, league) if role == Membership.Role.OWNER else [],
-        "invite_form": InviteForm(),
+        "invite_form": invite_form or InviteForm(),
         "my_player": claimed_player(league, request.user),
     }
     if context["my_player"] is None:
@@ -266,25 +271,27 @@ def _to_invites(league: League) -> HttpResponse:
 @login_required
 @require_POST
 def invite_create(request: HttpRequest, slug: str) -> HttpResponse:
-    """A new invite link (owners only), listed on the league's page to copy."""
-    league = league_for(request.user, slug, "manage")[0]
+    """A new invite link (owners only), listed on the league's page to copy. A choice
+    the page does not offer (a forged or stale one) comes back as "Add a member" does:
+    the page with the form as sent, what is wrong on top of it and beside the field."""
+    league, role = league_for(request.user, slug, "manage")
     form = InviteForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, "Pick the role the link gives and how long it works.")
-        return _to_invites(league)
-    try:
-        invite = create_invite(
-            league, request.user, role=form.cleaned_data["role"], days=form.cleaned_data["days"]
-        )
-    except LeagueError as error:
-        messages.error(request, str(error))
-    else:
-        messages.success(
-            request,
-            f"Invite link made: whoever opens it joins as {invite.get_role_display().lower()} "
-            f"until {invite.expires_at:%d %b %Y}. Copy it below.",
-        )
-    return _to_invites(league)
+    if form.is_valid():
+        try:
+            invite = create_invite(
+                league, request.user, role=form.cleaned_data["role"], days=form.cleaned_data["days"]
+            )
+        except LeagueError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(
+                request,
+                f"Invite link made: whoever opens it joins as {invite.get_role_display().lower()} "
+                f"until {invite.expires_at:%d %b %Y}. Copy it below.",
+            )
+            return _to_invites(league)
+    context = _detail_context(request, league, role, invite_form=form)
+    return TemplateResponse(request, "leagues/detail.html", context, status=FORM_ERRORS)
 
 
 @login_required

@@ -212,23 +212,26 @@ def table_hand(request: HttpRequest, token: str) -> HttpResponse:
     return _hand_page(request, context, FORM_ERRORS if form.errors else 200)
 
 
-def _hand_from_gone_link(request: HttpRequest, token: str) -> HttpResponse:
+def _hand_from_gone_link(
+    request: HttpRequest, token: str, *, leaving: bool = False
+) -> HttpResponse:
     """A hand handed in from a table link closed or replaced before it was sent (the
     phone's page was older): as when that happens while it is on its way, the hand
     stays on the screen as typed under what became of the link, and nothing is
     stored. The page opened or reloaded at such a link shows the hand as it was
-    kept, under the same words. A link that never existed (or a phone that held no
-    seat there) is a 404."""
+    kept, under the same words; so does "Leave this seat" tapped there (``leaving``),
+    saying that there is no seat left to leave. A link that never existed (or a phone
+    that held no seat there) is a 404."""
     seat = seat_of_gone_link(request, token)
     if seat is None:
         raise Http404("No such table.")
     session = seat.session
-    gone = link_gone(session.table_token)
+    gone = link_gone(session.table_token, leaving=leaving)
     # The page keeps the link it came by: a replaced link's phone is never shown the
     # new one (it opens it from the scorer, as after any new link).
     session.table_token = token
     _board, entry, table_round, hand = _hand_state(session, seat)
-    if request.method == "POST":
+    if request.method == "POST" and not leaving:
         form = HandForm(request.POST, entry=entry, seat=seat, table_round=table_round, hand=hand)
         form.is_valid()  # its fields as typed, with what it says of them
     else:
@@ -344,8 +347,14 @@ def table_hand_status(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_POST
 def table_leave(request: HttpRequest, token: str) -> HttpResponse:
-    """The phone gives its seat up (picked the wrong one, or handing over)."""
-    session = session_for_table_token(token)
+    """The phone gives its seat up (picked the wrong one, or handing over). Tapped on
+    a page whose link the scorer closed or replaced since, it is told so in words, as
+    a hand handed in there is (the seat cookie stays: it holds nothing at a link that
+    is gone, and a reload is told the same again)."""
+    try:
+        session = session_for_table_token(token)
+    except Http404:
+        return _hand_from_gone_link(request, token, leaving=True)
     seat = seat_for_phone(request, session)
     release_seat(session, seat)
     messages.info(request, f"This phone no longer holds {seat.player.name}'s seat.")

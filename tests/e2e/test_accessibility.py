@@ -39,7 +39,13 @@ from tests.support.big_league import LONG_NAME, big_league, long_session
 from tests.support.builders import play, pool_with_chen_out
 from tests.support.club import build_club
 from tests.support.hands import SHOWN_8S, WIN_8S, WIN_13
-from tests.support.pages import PASSWORD, choose_outcome, fill_round, sign_in
+from tests.support.pages import (
+    PASSWORD,
+    choose_outcome,
+    fill_round,
+    seat_types_unaware,
+    sign_in,
+)
 from tests.support.reads import copies_of
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -141,6 +147,18 @@ def account_refused(page: Page) -> None:
     page.get_by_label("E-mail address").fill("asha at home")
     page.get_by_role("button", name="Save e-mail").click()
     expect(page.locator(".errorlist")).to_be_visible()
+
+
+def password_change_refused(page: Page) -> None:
+    """Change password with the old one wrong and a new one too short: both listed on
+    top, each a link to its field."""
+    sign_in(page, "asha")
+    page.goto("/accounts/password_change/")
+    page.get_by_label("Old password").fill("not the password")
+    page.get_by_label("New password", exact=True).fill("short")
+    page.get_by_label("New password confirmation").fill("short")
+    page.get_by_role("button", name="Change password").click()
+    expect(page.locator(".error-summary a")).to_have_count(2)
 
 
 def home(page: Page) -> None:
@@ -270,6 +288,16 @@ def shared_long(page: Page) -> None:
     copies_of(session.rounds.get(number=1), 24)
     page.goto(f"/shared/{session.share_token}/")
     expect(page.locator("[data-fold]")).to_contain_text("Rounds 1–15 are not shown.")
+
+
+def history_folded(page: Page) -> None:
+    """A history of 25 changes as it opens: the latest ten, then "Show 10 earlier
+    changes" and "All 25 changes"."""
+    user = sign_in(page, "asha")
+    session = friday(user, rounds=1)
+    copies_of(session.rounds.get(number=1), 24, recorded=True)
+    page.goto(f"/sessions/{session.pk}/history/")
+    expect(page.locator("[data-show-all]")).to_have_text("All 25 changes")
 
 
 def history_long(page: Page) -> None:
@@ -574,14 +602,27 @@ def table_link_replaced(page: Page) -> None:
 
     session = friday(User.objects.create_user("asha", password=PASSWORD))
     open_table(session)
-    page.route("**/hand/status/**", lambda route: route.fulfill(status=204))
     _seat_phone(page, session, "Ben")
-    page.get_by_label("Cut joker").fill("8S")
-    page.get_by_label("Cards").fill(SHOWN_8S)
+    seat_types_unaware(page, "Ben", SHOWN_8S)
     replace_table_link(session)
     page.get_by_role("button", name="Hand in").click()
     expect(page.locator("[data-refused]")).to_contain_text("The scorer made a new table link")
     expect(page.get_by_label("Cards")).to_have_value(SHOWN_8S)
+
+
+def table_left_gone(page: Page) -> None:
+    """ "Leave this seat" tapped on a page older than the scorer's new table link: said
+    above the hand, which stays on the screen as typed."""
+    from games.services.table import replace_table_link
+
+    session = friday(User.objects.create_user("asha", password=PASSWORD))
+    open_table(session)
+    _seat_phone(page, session, "Ben")
+    seat_types_unaware(page, "Ben", SHOWN_8S[:20])
+    replace_table_link(session)
+    page.get_by_role("button", name="Not Ben? Leave this seat").click()
+    expect(page.locator("[data-refused]")).to_contain_text("this phone has none to leave")
+    expect(page.get_by_label("Cards")).to_have_value(SHOWN_8S[:20])
 
 
 def table_scorer(page: Page) -> None:
@@ -648,6 +689,20 @@ def league_invites(page: Page) -> None:
     join_by_invite(invite, User.objects.create_user("gita", password=PASSWORD))
     page.goto(f"/leagues/{league.slug}/")
     expect(page.locator("[data-uses]")).to_have_text("used 1 time")
+
+
+def league_invite_refused(page: Page) -> None:
+    """The invite form sent from a stale page that offered owners: the page again at
+    the form, the problem on top of it and beside "Joins as", 30 days kept."""
+    league = a_league(sign_in(page, "asha"))
+    page.goto(f"/leagues/{league.slug}/")
+    page.get_by_label("Works for").select_option("30")
+    page.get_by_label("Joins as").evaluate(
+        "select => select.add(new Option('Owner', 'owner', true, true))"
+    )
+    page.get_by_role("button", name="Make an invite link").click()
+    expect(page.locator(".invite-form .error-summary")).to_contain_text("scorer or viewer")
+    expect(page.get_by_label("Works for")).to_have_value("30")
 
 
 def invite_join(page: Page) -> None:
@@ -721,6 +776,7 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "sign-up": sign_up,
     "password-reset": password_reset,
     "account-refused": account_refused,
+    "password-change-refused": password_change_refused,
     "home": home,
     "new-session-tossed": new_session_tossed,
     "new-session": new_session,
@@ -734,6 +790,7 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "session-history": session_history,
     "round-history": round_history,
     "shared-long": shared_long,
+    "history-folded": history_folded,
     "history-long": history_long,
     "big-league-player": big_league_player,
     "big-league-session": big_league_session,
@@ -762,12 +819,14 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "table-late": table_late,
     "table-closed": table_closed,
     "table-link-replaced": table_link_replaced,
+    "table-left-gone": table_left_gone,
     "table-scorer": table_scorer,
     "table-scorer-all-in": table_scorer_all_in,
     "table-correct": table_correct,
     "offline": offline_page,
     "round-queued": round_queued,
     "league-invites": league_invites,
+    "league-invite-refused": league_invite_refused,
     "invite-join": invite_join,
     "invite-gone": invite_gone,
     "player-claimed": player_claimed,

@@ -16,7 +16,7 @@ from games.rules import parse_cards
 from games.services.sessions import create_session
 from games.services.table import open_table
 from tests.support.hands import SHOWN_8S, WIN_8S, shuffled
-from tests.support.pages import PHONE_DEVICE, sign_in, signed_in_as
+from tests.support.pages import PHONE_DEVICE, seat_types_unaware, sign_in, signed_in_as
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -186,11 +186,7 @@ def test_a_hand_handed_in_after_its_link_was_replaced_says_so_and_stays_as_typed
     from games.services.table import replace_table_link
 
     session, phone = ben_at_a_table(new_context)
-    # Its poll has not noticed yet: the hand is tapped in from the page as it was.
-    phone.route(SEAT_POLL, lambda route: route.fulfill(status=204))
-    phone.get_by_label("Cut joker").fill("8S")
-    phone.get_by_label("Cards").fill(SHOWN_8S)
-    expect(phone.locator('[data-preview="Ben"]')).to_be_visible()
+    seat_types_unaware(phone, "Ben", SHOWN_8S)  # Hand in is tapped on the page as it was
 
     replace_table_link(session)
     phone.get_by_role("button", name="Hand in").tap()
@@ -207,6 +203,28 @@ def test_a_hand_handed_in_after_its_link_was_replaced_says_so_and_stays_as_typed
     expect(phone.locator("[data-refused]")).to_contain_text("The scorer made a new table link")
     expect(phone.get_by_label("Cards")).to_have_value(SHOWN_8S)
     expect(phone.get_by_role("button", name="Hand in")).to_have_count(0)
+
+
+def test_leaving_a_seat_after_the_scorer_closed_table_mode_says_so_and_keeps_the_hand(
+    new_context: Callable[..., Any], look_at: Callable[..., None]
+) -> None:
+    from games.services.table import close_table
+
+    session, phone = ben_at_a_table(new_context)
+    seat_types_unaware(phone, "Ben", SHOWN_8S[:20])  # Leave is tapped on the page as it was
+
+    close_table(session)
+    phone.get_by_role("button", name="Not Ben? Leave this seat").tap()
+
+    expect(phone.locator("[data-refused]")).to_contain_text(
+        "The scorer closed table mode: every seat is free, so this phone has none to leave."
+    )
+    expect(phone.locator("[data-table-closed]")).to_contain_text("no longer works")
+    expect(phone.get_by_text("No such table")).to_have_count(0)
+    expect(phone.get_by_label("Cards")).to_have_value(SHOWN_8S[:20])  # to show the scorer
+    expect(phone.get_by_role("button", name="Hand in")).to_have_count(0)
+    expect(phone.locator("[data-leave]")).to_have_count(0)
+    look_at(phone, "table-seat-left-closed-phone")
 
 
 def test_a_seat_phone_follows_a_rename_of_its_player_and_keeps_the_hand_typed(

@@ -28,6 +28,7 @@ from games.services.rounds import (
     round_entry_for_edit,
     save_round,
 )
+from games.services.scoreboard import fold_start
 from tests.support.builders import make_session, play, seat_pk
 from tests.support.hands import (
     FIVE_DUBLEES,
@@ -296,3 +297,21 @@ def test_delete_round_renumbers_later_rounds_without_gaps(table: GameSession) ->
         (rounds[3].pk, 3),
     ]
     assert HandEntry.objects.filter(round=rounds[1]).count() == 0
+
+
+@pytest.mark.parametrize("count", [0, 1, 10, 11, 25])
+def test_the_history_shows_exactly_the_changes_its_fold_counts(user: User, count: int) -> None:
+    """changes_of picks its rows in the query, fold_start says what they are: for any
+    ``?from=`` the two agree (the rows are changes first to last, newest first)."""
+    session = make_session(user, ceiling=None)
+    RoundChange.objects.bulk_create(
+        RoundChange(session=session, number=n, action=RoundChange.Action.CREATED)
+        for n in range(1, count + 1)
+    )
+    for first in (None, -1, 0, 1, 2, count - 10, count - 9, count, count + 1, 10**9):
+        fold = rounds.changes_of(session, first=first)
+        assert [change.number for change in fold.rows] == list(
+            range(fold.last, fold.first - 1, -1)
+        ), first
+        start, pinned = fold_start(count, latest=rounds.LATEST_CHANGES, first=first)
+        assert (fold.first, fold.pinned, fold.last) == (start, pinned, count), first

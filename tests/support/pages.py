@@ -1,5 +1,5 @@
 """What the browser tests do on a page: sign in, find a player's part of the round
-form and its preview, type a round, and measure sideways scrolling."""
+form and its preview, type a round or a seat's hand, and measure sideways scrolling."""
 
 from __future__ import annotations
 
@@ -162,6 +162,17 @@ _COLOURS = """el => {
         weight: parseInt(style.fontWeight, 10),
     };
 }"""
+
+
+def seat_types_unaware(page: Page, name: str, cards: str) -> None:
+    """A seat's phone (holding ``name``'s seat, its page loaded) types the cut joker and
+    ``cards``, checked and kept, while its status poll is answered "nothing new": what
+    the scorer does next goes unnoticed, and the next tap is made on the page as it was."""
+    page.route("**/hand/status/**", lambda route: route.fulfill(status=204))
+    page.wait_for_load_state()  # htmx listens: what is typed is checked and kept
+    page.get_by_label("Cut joker").fill("8S")
+    page.get_by_label("Cards").fill(cards)
+    expect(preview(page, name)).to_be_visible()
 
 
 def _luminance(rgb: list[float]) -> float:

@@ -94,6 +94,28 @@ def test_changing_a_password_uses_the_apps_pages(user: User, password: str):
     assert "Your password is changed" in client.get(done["Location"]).content.decode()
 
 
+def test_a_password_change_with_problems_is_sent_back_422_with_them_listed_on_top(
+    user: User, password: str
+):
+    client = Client()
+    client.force_login(user)
+
+    answer = client.post(
+        reverse("password_change"),
+        {"old_password": "not it", "new_password1": NEW_PASSWORD, "new_password2": "other"},
+    )
+
+    assert answer.status_code == 422
+    html = answer.content.decode()
+    # Every problem at the form's top, each a link to its field, as on every form.
+    summary = html.split('class="form-errors error-summary"')[1].split("</div>")[0]
+    assert '<a href="#id_old_password">Old password</a>' in summary
+    assert "Your old password was entered incorrectly." in summary
+    assert '<a href="#id_new_password2">New password confirmation</a>' in summary
+    user.refresh_from_db()
+    assert user.check_password(password)  # nothing changed
+
+
 def test_login_page_renders_a_form(client: Client) -> None:
     response = client.get(reverse("login"))
 

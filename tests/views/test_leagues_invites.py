@@ -5,7 +5,9 @@ revoke them; whoever opens one signs in or up and comes back to "Join <league> a
 from __future__ import annotations
 
 import datetime
+import re
 import secrets
+from unittest import mock
 from urllib.parse import quote
 
 import pytest
@@ -15,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import League, LeagueInvite, Membership
-from games.services.leagues import create_invite, create_league
+from games.services.leagues import LeagueError, create_invite, create_league
 
 pytestmark = pytest.mark.django_db
 
@@ -58,11 +60,53 @@ def test_an_owner_makes_an_invite_link_and_sees_it_listed(scorer: Client, club: 
     assert "not used up by the first person" in text
 
 
-@pytest.mark.parametrize("data", [{"role": "owner", "days": "7"}, {"role": "viewer", "days": "2"}])
-def test_a_bad_choice_is_told_on_the_league_page(scorer: Client, club: League, data) -> None:
-    response = scorer.post(reverse("games:invite_create", args=[club.slug]), data, follow=True)
-    assert "Pick the role the link gives and how long it works." in response.content.decode()
+def _invite_form(html: str) -> str:
+    return html.split('class="form invite-form"')[1].split("</form>")[0]
+
+
+@pytest.mark.parametrize(
+    ("data", "wrong", "told", "kept"),
+    [
+        ({"role": "owner", "days": "30"}, "role", "scorer or viewer", ("days", "30")),
+        ({"role": "scorer", "days": "2"}, "days", "1, 7 or 30 days", ("role", "scorer")),
+        ({"days": "1"}, "role", "scorer or viewer", ("days", "1")),
+    ],
+    ids=["owner", "two days", "no role"],
+)
+def test_a_choice_the_page_does_not_offer_is_told_on_the_invite_form_as_sent(
+    scorer: Client, club: League, data: dict, wrong: str, told: str, kept: tuple
+) -> None:
+    """A forged or stale post: the league page again, at the invite form, what is
+    wrong on top of it (a link to the field) and beside the field, the other choice
+    as it was sent."""
+    response = scorer.post(reverse("games:invite_create", args=[club.slug]), data)
+
+    assert response.status_code == 422
+    form = _invite_form(response.content.decode())
+    assert "#invites-title" in form.split(">")[0]  # the page opens at the form
+    summary = form.split('class="form-errors error-summary"')[1].split("</div>")[0]
+    assert f'href="#invite_{wrong}"' in summary and told in summary
+    beside = form.split(f'id="invite_{wrong}"')[1].split("<label")[0]
+    assert 'class="errorlist"' in beside and told in beside
+    field, value = kept
+    assert re.search(rf'name="{field}"[^>]*>.*?<option value="{value}" selected>', form, re.S)
     assert not club.invites.exists()
+
+
+def test_an_invite_the_league_refuses_is_told_on_top_of_the_invite_form(
+    scorer: Client, club: League
+) -> None:
+    refused = LeagueError("This league takes no invite links now.")
+    with mock.patch("games.views.leagues.create_invite", side_effect=refused):
+        response = scorer.post(
+            reverse("games:invite_create", args=[club.slug]), {"role": "scorer", "days": "30"}
+        )
+
+    assert response.status_code == 422
+    form = _invite_form(response.content.decode())
+    summary = form.split('class="form-errors error-summary"')[1].split("</div>")[0]
+    assert "This league takes no invite links now." in summary
+    assert '<option value="scorer" selected>' in form and '<option value="30" selected>' in form
 
 
 def test_only_owners_make_or_revoke_invite_links(user: User, club: League) -> None:

@@ -4,6 +4,7 @@ changes first, a phone screen or so, and the older ones a link away."""
 from __future__ import annotations
 
 import re
+from unittest import mock
 
 import pytest
 from django.contrib.auth.models import User
@@ -11,6 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import GameSession
+from games.services import rounds
 from tests.support.builders import make_session, play
 from tests.support.hands import ROUND_1
 from tests.support.reads import copies_of
@@ -75,3 +77,48 @@ def test_a_round_number_out_of_range_shows_the_latest(
         response = scorer.get(url, {"from": bad})
         assert response.status_code == 200
         assert _shown(response.content.decode())[0] == "100"
+
+
+def test_all_changes_are_one_tap_away_beside_the_earlier_ten(
+    scorer: Client, hundred_rounds: GameSession
+) -> None:
+    url = reverse("games:session_history", args=[hundred_rounds.pk])
+    html = scorer.get(url).content.decode()
+
+    link = re.search(r'<a [^>]*href="([^"]+)"[^>]*data-show-all>([^<]+)</a>', html)
+    assert link and link.group(2) == "All 100 changes"
+    path, anchor = link.group(1).replace("&amp;", "&").split("#")
+    assert path == "?from=1"
+    everything = scorer.get(url + path).content.decode()
+    assert _shown(everything) == [str(n) for n in range(100, 0, -1)]
+    assert f'id="{anchor}"' in everything  # lands on the first change it brings into sight
+    assert "data-show-all" not in everything and "Latest changes only" in everything
+    # Where one tap on "earlier" shows them all, it is the only link.
+    last_ten = scorer.get(url, {"from": "11"}).content.decode()
+    assert "Show 10 earlier changes" in last_ten and "data-show-all" not in last_ten
+
+
+def test_a_round_saved_while_the_history_is_read_shifts_nothing_it_shows(
+    scorer: Client, user: User
+) -> None:
+    """Another phone's round lands between the history's count of its changes and its
+    fetch of the latest ten: the page still shows one state, the ten it counted as
+    latest under the numbers and the count of that same state."""
+    session = make_session(user, name="Friday", ceiling=None)
+    copies_of(play(session, "8S", ROUND_1), 11, recorded=True)  # 12 changes
+    counted = rounds.fold_start
+
+    def another_phone_saves_meanwhile(*args, **kwargs):
+        copies_of(session.rounds.get(number=1), 1, recorded=True)  # round 13's change
+        return counted(*args, **kwargs)
+
+    with mock.patch.object(rounds, "fold_start", another_phone_saves_meanwhile):
+        html = scorer.get(reverse("games:session_history", args=[session.pk])).content.decode()
+
+    assert _shown(html) == [str(n) for n in range(12, 2, -1)]  # rounds 12 to 3, not 13 to 4
+    assert '<ol class="history" reversed start="12">' in html
+    assert 'id="change-12"' in html and 'id="change-3"' in html
+    assert "The 2 earlier changes are not shown." in html
+    # A reload shows the round saved meanwhile, as the 13th of 13.
+    reloaded = scorer.get(reverse("games:session_history", args=[session.pk])).content.decode()
+    assert _shown(reloaded)[0] == "13" and "The 3 earlier changes are not shown." in reloaded

@@ -713,6 +713,39 @@ def test_a_phone_opening_its_hand_page_after_the_link_went_is_told_why(
     assert phone.get(never).status_code == 404
 
 
+@pytest.mark.parametrize("htmx", [False, True], ids=["no JavaScript", "htmx"])
+@pytest.mark.parametrize(
+    ("scorer_does", "told"),
+    [
+        ("close", "The scorer closed table mode: every seat is free, so this phone has none"),
+        ("replace", "The scorer made a new table link: every seat is free, so this phone has"),
+    ],
+)
+def test_leaving_a_seat_after_its_link_went_is_told_why_not_a_404(
+    table: GameSession, scorer_does: str, told: str, htmx: bool
+) -> None:
+    from games.services.table import close_table, replace_table_link
+
+    phone = seat_phone(table, "Ben")
+    old_leave_url = url("table_leave", table)
+    {"close": close_table, "replace": replace_table_link}[scorer_does](table)
+
+    response = phone.post(old_leave_url, headers={"HX-Request": "true"} if htmx else {})
+
+    html = response.content.decode()
+    assert response.status_code == 410
+    assert 'id="seat-hand"' in html and ("<html" in html) is not htmx  # in place, or the page
+    assert told in html and "This table link no longer works" in html
+    assert "Ben's hand" in html
+    assert "/hand/status/" not in html and "data-save" not in html and "data-leave" not in html
+    table.refresh_from_db()
+    assert table.table_token is None or table.table_token not in html  # never the new link
+    # Tapped again (a reload that posts again): the same words, not a 404.
+    assert phone.post(old_leave_url).status_code == 410
+    # A phone that held no seat at that link learns nothing from it.
+    assert Client().post(old_leave_url).status_code == 404
+
+
 def test_a_phone_at_a_replaced_link_never_sees_the_hand_the_seats_new_holder_types(
     table: GameSession,
 ) -> None:
