@@ -80,3 +80,13 @@ class InviteForm(forms.Form):
         # Its own ids: the league page's "Add a member" form has a role field too.
         kwargs.setdefault("auto_id", "invite_%s")
         super().__init__(*args, **kwargs)
+
+    def full_clean(self) -> None:
+        super().full_clean()
+        # A choice the page does not offer comes back as the field's default: a select
+        # showing none would show its first option, a scorer link one tap away.
+        wrong = [name for name in self.fields if self.is_bound and self.has_error(name)]
+        if wrong:
+            self.data = self.data.copy()
+            for name in wrong:
+                self.data[name] = str(self.fields[name].initial)

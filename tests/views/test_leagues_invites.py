@@ -90,6 +90,10 @@ def test_a_choice_the_page_does_not_offer_is_told_on_the_invite_form_as_sent(
     assert 'class="errorlist"' in beside and told in beside
     field, value = kept
     assert re.search(rf'name="{field}"[^>]*>.*?<option value="{value}" selected>', form, re.S)
+    # The wrong choice shows the default again (a viewer link, a week), never the
+    # select's first option: a second tap must not make a scorer link unasked.
+    default = {"role": "viewer", "days": "7"}[wrong]
+    assert re.search(rf'name="{wrong}"[^>]*>.*?<option value="{default}" selected>', form, re.S)
     assert not club.invites.exists()
 
 
