@@ -1,5 +1,6 @@
-"""Creating an account, the account page and changing a password (signing in, out and
-resetting a password are Django's views)."""
+"""Creating an account, the account page, and Django's views of signing in and of
+changing or resetting a password with their problems answered 422 (signing out is
+Django's own)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,13 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import PasswordChangeForm
-from django.contrib.auth.views import PasswordChangeView
+from django.contrib.auth.views import (
+    LoginView,
+    PasswordChangeView,
+    PasswordResetConfirmView,
+    PasswordResetView,
+)
+from django.forms import Form
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -84,13 +90,33 @@ def account(request: HttpRequest) -> TemplateResponse | HttpResponse:
     return TemplateResponse(request, "registration/account.html", context, status=status)
 
 
-class _PasswordChange(PasswordChangeView):
-    """Django's password change, with a form sent back with problems answered 422, as
-    every form of the app is (its page lists them at the top: partials/form_fields)."""
+class _SentBack:
+    """Django's own form views (signing in, changing or resetting a password), with a
+    form sent back with problems answered 422, as every form of the app is (their
+    pages list the problems at the top: partials/form_fields)."""
 
-    def form_invalid(self, form: PasswordChangeForm) -> HttpResponse:
-        context = self.get_context_data(form=form)
-        return self.render_to_response(context, status=FORM_ERRORS)
+    def form_invalid(self, form: Form) -> HttpResponse:
+        context = self.get_context_data(form=form)  # type: ignore[attr-defined]
+        return self.render_to_response(context, status=FORM_ERRORS)  # type: ignore[attr-defined]
 
 
+class _Login(_SentBack, LoginView):
+    pass
+
+
+class _PasswordChange(_SentBack, PasswordChangeView):
+    pass
+
+
+class _PasswordReset(_SentBack, PasswordResetView):
+    pass
+
+
+class _PasswordResetConfirm(_SentBack, PasswordResetConfirmView):
+    pass
+
+
+sign_in = _Login.as_view()
 password_change = _PasswordChange.as_view()
+password_reset = _PasswordReset.as_view()
+password_reset_confirm = _PasswordResetConfirm.as_view()

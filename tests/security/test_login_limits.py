@@ -19,7 +19,7 @@ def attempt(client: Client, username: str, password: str, ip: str = "10.0.0.1"):
 def test_five_failures_lock_out_that_username_from_that_address(user: User, password: str):
     client = Client()
     for _ in range(4):
-        assert attempt(client, user.username, "wrong").status_code == 200  # form error
+        assert attempt(client, user.username, "wrong").status_code == 422  # form error
     locked = attempt(client, user.username, "wrong")
     assert locked.status_code == 429
     assert "Too many sign-in attempts" in locked.content.decode()
@@ -38,7 +38,7 @@ def test_a_success_resets_the_count(user: User, password: str):
         attempt(client, user.username, "wrong")
     assert attempt(client, user.username, password).status_code == 302
     for _ in range(4):
-        assert attempt(Client(), user.username, "wrong").status_code == 200
+        assert attempt(Client(), user.username, "wrong").status_code == 422
 
 
 @override_settings(BEHIND_PROXY=True)

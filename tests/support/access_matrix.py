@@ -561,11 +561,12 @@ MATRIX: dict[str, Row] = {
         ),
     ),
     # Django's sign-in pages. Their FormViews answer PUT like a POST whose form is
-    # empty (Django parses no body for PUT): the form again, nothing done.
+    # empty (Django parses no body for PUT): the form again, its problems answered 422
+    # as every form of the app answers them, nothing done.
     "login": row(
         GET=everyone(200),
         POST=everyone(302, body=lambda w: {"username": "olga", "password": w.password}),
-        PUT=everyone(200),
+        PUT=everyone(422),
     ),
     "logout": row(POST=everyone(302)),
     "password_change": row(
@@ -585,7 +586,7 @@ MATRIX: dict[str, Row] = {
     "password_reset": row(
         GET=everyone(200),
         POST=everyone(302, body=lambda w: {"email": "nobody@example.com"}),
-        PUT=everyone(200),
+        PUT=everyone(422),
     ),
     "password_reset_done": row(GET=everyone(200)),
     # A link that is not valid says so, whatever the method.
