@@ -306,7 +306,10 @@ class GameSession(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.name or f"Session {self.pk}"
+        # Unnamed: the game and the day, the same on every server (an id would change
+        # with an import) and telling a club's evenings apart as an id never did.
+        day = self.played_on
+        return self.name or f"{self.get_preset_display()}, {day.day} {day:%b %Y}"
 
     def clean(self) -> None:
         if self.first_dealer_id and self.pk and self.first_dealer.session_id != self.pk:

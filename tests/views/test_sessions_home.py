@@ -57,3 +57,32 @@ def test_home_lists_the_sessions_a_user_can_see(client: Client, user) -> None:
 
 def test_home_offers_sign_up_to_anonymous_visitors(client: Client) -> None:
     assert reverse("games:signup") in client.get(reverse("games:home")).content.decode()
+
+
+def test_two_evenings_of_a_club_read_apart_on_the_home_page(client: Client, user) -> None:
+    """Each session says its game, day and league: two evenings with the same players
+    never read as the same card, and none is named by a database id."""
+    from datetime import date
+
+    from django.utils import timezone
+
+    from games.services.leagues import create_league
+    from games.services.sessions import create_session
+
+    club = create_league(user, name="Tuesday Club", preset="21-points", overrides={})
+    for day in (date(2026, 11, 17), date(2026, 11, 24)):
+        session = create_session(
+            user, preset="21-points", overrides={}, players=["Asha", "Ben"], league=club
+        )
+        session.played_on = day
+        session.save()
+    create_session(user, preset="13-points", overrides={}, players=["Asha", "Ben"], name="Friday")
+    client.force_login(user)
+
+    html = client.get(reverse("games:home")).content.decode()
+
+    assert "21-card points, 24 Nov 2026" in html and "21-card points, 17 Nov 2026" in html
+    assert html.count("Tuesday Club · Asha, Ben") == 2
+    today = timezone.localdate()
+    assert f"13-card points · {today.day} {today:%b %Y} · Asha, Ben" in html  # named: its day too
+    assert "Session " not in html
