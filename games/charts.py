@@ -532,7 +532,7 @@ def rating_history_svg(
         for name, points in named
     )
     description = (
-        f"Rating (mu − 3 sigma) after each rated session: {summary}."
+        f"Rating after each rated session: {summary}."
         if named
         else "No rated sessions yet."
     )
