@@ -16,6 +16,7 @@ from games.rules.rulesets import BEFORE_EXACT_TEXTS
 from games.services.standing_months import rebuild
 from tests.support.builders import make_session, play
 from tests.support.hands import PAPLU_ROUND, PAPLU_SCORES, PAPLU_SCORES_BEFORE
+from tests.support.schema import migrated_back_to
 
 
 @pytest.mark.django_db
@@ -117,11 +118,7 @@ def test_a_players_account_link_becomes_claims_where_they_are_a_member(capsys) -
 def test_standings_months_kept_before_are_split_by_game() -> None:
     # Before 0014 a league's months summed every game played in it: a pool's penalty
     # points counted in a points league's standings. The migration rebuilds them.
-    before = [("games", "0013_remove_player_user")]
-    executor = MigrationExecutor(connection)
-    latest = executor.loader.graph.leaf_nodes()
-    executor.migrate(before)
-    old = executor.loader.project_state(before).apps
+    old, latest = migrated_back_to("0013_remove_player_user")
     league = old.get_model("games", "League").objects.create(
         name="Friday Club", slug="friday", preset="21-points", overrides={}
     )
@@ -150,7 +147,6 @@ def test_standings_months_kept_before_are_split_by_game() -> None:
         ("21-points", -184, 2),
     ]
     # Going back, the months are one per player and month again.
-    MigrationExecutor(connection).migrate(before)
-    old = MigrationExecutor(connection).loader.project_state(before).apps
+    old, _ = migrated_back_to("0013_remove_player_user")
     assert list(old.get_model("games", "StandingMonth").objects.values_list("points")) == [(-124,)]
     MigrationExecutor(connection).migrate(latest)
