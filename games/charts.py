@@ -532,9 +532,7 @@ def rating_history_svg(
         for name, points in named
     )
     description = (
-        f"Rating (mu − 3 sigma) after each rated session: {summary}."
-        if named
-        else "No rated sessions yet."
+        f"Rating after each rated session: {summary}." if named else "No rated sessions yet."
     )
     return _render(
         lines, x, x_ticks, y_ticks, title=title, description=description, id_prefix=id_prefix

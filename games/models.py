@@ -618,12 +618,15 @@ class RatingChange(models.Model):
 
 
 class StandingMonth(models.Model):
-    """One player's results in a league's sessions of one month (the seats in which
-    they played a round): what the standings add up instead of every seat, so that
-    their cost does not grow with the hands played. Kept by
-    `services.results.refresh_session` and rebuilt by `services.standing_months`."""
+    """One player's results in a league's sessions of one game (preset) and month (the
+    seats in which they played a round): what the standings add up instead of every
+    seat, so that their cost does not grow with the hands played. Kept by
+    `services.results.refresh_session` and rebuilt by `services.standing_months`.
+    Per game: a league may play other games than its own, and points of a net game
+    and of a penalty one (a pool) never add up."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="standing_months")
+    preset = models.CharField(max_length=20, choices=Preset.choices)  # the sessions' game
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standing_months")
     month = models.DateField()  # its first day
     sessions = models.PositiveIntegerField()
@@ -640,16 +643,16 @@ class StandingMonth(models.Model):
     worst_low = models.IntegerField(null=True)
 
     class Meta:
-        ordering = ["league", "month", "player"]
+        ordering = ["league", "preset", "month", "player"]
         constraints = [
             models.UniqueConstraint(
-                fields=["league", "player", "month"], name="standing_month_unique"
+                fields=["league", "preset", "player", "month"], name="standing_month_unique"
             ),
         ]
-        indexes = [models.Index(fields=["league", "month"])]
+        indexes = [models.Index(fields=["league", "preset", "month"], name="standing_month_game")]
 
     def __str__(self) -> str:
-        return f"{self.player} in {self.league}, {self.month:%B %Y}"
+        return f"{self.player} in {self.league}, {self.get_preset_display()}, {self.month:%B %Y}"
 
 
 class RoundChange(models.Model):

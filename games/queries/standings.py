@@ -9,6 +9,13 @@ the same write), reading seats only for the days of a month a date range cuts in
 a fixed, small number of queries (two or three) whose cost grows with players and
 months, not with the hands played.
 
+Standings are per game (preset): a league may play other games than its own, and a
+pool's penalty points added to a points game's net ones mean nothing. The rating is
+the league's one, over every game (`services.ratings`): it comes from the finishing
+places of each finished session, and a first place is a first place whatever the
+game; split per game, a league's side game would rate its players on a handful of
+sessions.
+
 Queries here group and filter in the database; none is issued per player.
 """
 
@@ -35,7 +42,7 @@ from django.db.models import (
 from django.utils.html import escape
 from django.utils.safestring import SafeString
 
-from games.models import League, Player, RatingChange, Seat, StandingMonth
+from games.models import League, Player, Preset, RatingChange, Seat, StandingMonth
 from games.rules import RulesError, get_ruleset, is_net
 from games.services import standing_months
 from games.templatetags.cards import fixed, points
@@ -78,8 +85,8 @@ class StandingRow(RoundFigures):
     best_round: int | None  # in the league's terms: highest when net, lowest when penalty
     worst_round: int | None
     rating: float | None  # OpenSkill ordinal (mu - 3 sigma); None if never rated
-    mu: float | None
-    sigma: float | None
+    mu: float | None  # the estimated skill ...
+    sigma: float | None  # ... and its uncertainty
 
 
 def table_lines(
@@ -126,22 +133,62 @@ def league_is_net(league: League) -> bool:
     return net_totals(league.preset, league)
 
 
+@dataclass(frozen=True)
+class Game:
+    """A game (preset) played in a league: its standings are its own."""
+
+    preset: str
+    label: str
+    net: bool  # net totals (a high score is good) or penalty totals (a low one is)
+    own: bool  # the league's own preset
+
+
+def league_games(league: League) -> list[Game]:
+    """The games the league's standings show, each on its own: the league's own preset
+    first (whether played yet or not), then every other preset one of its sessions
+    was played under, in the presets' order. One query."""
+    played = set(
+        StandingMonth.objects.filter(league=league)
+        .order_by()
+        .values_list("preset", flat=True)
+        .distinct()
+    )
+    presets = [league.preset] + [p for p in Preset.values if p in played and p != league.preset]
+    labels = dict(Preset.choices)
+    return [
+        Game(
+            preset, labels.get(preset, preset), net_totals(preset, league), preset == league.preset
+        )
+        for preset in presets
+    ]
+
+
+def pick_game(games: Sequence[Game], preset: str | None) -> Game:
+    """The game asked for (``?game=``), or the league's own (the first) when none is,
+    or one the league never played (a link kept from before a session was deleted)."""
+    return next((game for game in games if game.preset == preset), games[0])
+
+
 def standings_of(
     league: League,
     *,
+    game: str | None = None,
     date_from: datetime.date | None = None,
     date_to: datetime.date | None = None,
 ) -> list[StandingRow]:
-    """Every player who played in the league's sessions between ``date_from`` and
-    ``date_to`` (``GameSession.played_on``, both inclusive; None: open-ended), best
-    first: by rating, then sessions won, then points per round, then name.
+    """Every player who played ``game`` (a preset; None: the league's own) in the
+    league's sessions between ``date_from`` and ``date_to`` (``GameSession.played_on``,
+    both inclusive; None: open-ended), best first: by rating, then sessions won, then
+    points per round (the highest first in net totals, the lowest in penalty ones),
+    then name. Only that game's sessions count: points of another game never add up.
 
-    The rating is the player's current one (`Rating`), or with ``date_to`` the one
-    they had after the last rated session played on or before that day
-    (`RatingChange`). At most three queries, whatever the size of the league.
+    The rating is the player's current one in the league (`Rating`), or with
+    ``date_to`` the one they had after the last rated session played on or before
+    that day (`RatingChange`). At most three queries, whatever the size of the league.
     """
-    net = league_is_net(league)
-    summed = _summed(league, date_from, date_to)
+    preset = game or league.preset
+    net = net_totals(preset, league)
+    summed = _summed(league, preset, date_from, date_to)
     rows = [
         StandingRow(
             player=player,
@@ -173,13 +220,13 @@ def figures(summed: dict, net: bool) -> dict:
 
 
 def _summed(
-    league: League, date_from: datetime.date | None, date_to: datetime.date | None
+    league: League, preset: str, date_from: datetime.date | None, date_to: datetime.date | None
 ) -> dict[int, dict]:
-    """player id → their figures in the league between the dates: the whole months
-    inside the range from `StandingMonth`, the days of a month the range cuts into
-    from the seats themselves (one query each, at most)."""
+    """player id → their figures in the league's sessions of one game between the
+    dates: the whole months inside the range from `StandingMonth`, the days of a month
+    the range cuts into from the seats themselves (one query each, at most)."""
     month_of, month_end = standing_months.month_of, standing_months.month_end
-    months = StandingMonth.objects.filter(league=league)
+    months = StandingMonth.objects.filter(league=league, preset=preset)
     cut: list[Q] = []  # the days of the part-months, whose seats are read one by one
     if date_from is not None:
         first = month_of(date_from)
@@ -216,7 +263,12 @@ def _summed(
     }
     if cut:
         # Both ends may cut into one month: the range itself bounds both parts.
-        seats = Seat.objects.filter(reduce(or_, cut), session__league=league, rounds_played__gt=0)
+        seats = Seat.objects.filter(
+            reduce(or_, cut),
+            session__league=league,
+            session__preset=preset,
+            rounds_played__gt=0,
+        )
         if date_from is not None:
             seats = seats.filter(session__played_on__gte=date_from)
         if date_to is not None:

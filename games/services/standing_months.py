@@ -1,5 +1,5 @@
 """The league standings' monthly figures (`StandingMonth`): each player's results in
-a league's sessions of one month, summed from the seat results that
+a league's sessions of one game (preset) and month, summed from the seat results that
 `services.results` stores. The standings add these months up (and read seats only
 for the part-months at the ends of a date range), so their cost grows with players
 and months, not with the hands played.
@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterable
 
-from django.db.models import Count, DateField, Max, Min, Q, Sum
+from django.db.models import Count, DateField, F, Max, Min, Q, Sum
 from django.db.models.functions import TruncMonth
 
 from games.models import Player, Seat, StandingMonth
@@ -73,7 +73,7 @@ def refresh(league_id: int | None, day: datetime.date, player_ids: Iterable[int]
     list(Player.objects.select_for_update().filter(pk__in=players).order_by("pk").values("pk"))
     month = month_of(day)
     rows = {
-        row.pop("player_id"): row
+        (row.pop("player_id"), row.pop("preset")): row
         for row in Seat.objects.filter(
             session__league_id=league_id,
             session__played_on__range=(month, month_end(month)),
@@ -81,33 +81,41 @@ def refresh(league_id: int | None, day: datetime.date, player_ids: Iterable[int]
             rounds_played__gt=0,
         )
         .order_by()  # a sum: the model's ordering would only add joins
-        .values("player_id")
+        .values("player_id", preset=F("session__preset"))
         .annotate(**seat_figures())
     }
+    kept = Q()  # the (player, game) months that still have seats
+    for player, preset in rows:
+        kept |= Q(player_id=player, preset=preset)
     StandingMonth.objects.filter(league_id=league_id, month=month, player_id__in=players).exclude(
-        player_id__in=rows
+        kept
     ).delete()
     StandingMonth.objects.bulk_create(
         [
-            StandingMonth(league_id=league_id, player_id=player, month=month, **figures)
-            for player, figures in rows.items()
+            StandingMonth(
+                league_id=league_id, player_id=player, preset=preset, month=month, **figures
+            )
+            for (player, preset), figures in rows.items()
         ],
         update_conflicts=True,
-        unique_fields=["league", "player", "month"],
+        unique_fields=["league", "preset", "player", "month"],
         update_fields=list(FIGURES),
     )
 
 
 def rebuild(league_ids: Iterable[int], *, seat_model=Seat, month_model=StandingMonth) -> None:
     """Every month of these leagues, from their seats. The models may be a migration's
-    historical ones."""
+    historical ones: migration 0008's has no game yet (0014 adds it and rebuilds
+    every league again)."""
+    by_game = any(field.name == "preset" for field in month_model._meta.get_fields())
+    game = {"preset": F("session__preset")} if by_game else {}
     for league_id in set(league_ids):
         month_model.objects.filter(league_id=league_id).delete()
         rows = (
             seat_model.objects.filter(session__league_id=league_id, rounds_played__gt=0)
             .annotate(month=TruncMonth("session__played_on", output_field=DateField()))
             .order_by()
-            .values("player_id", "month")
+            .values("player_id", "month", **game)
             .annotate(**seat_figures())
         )
         month_model.objects.bulk_create(

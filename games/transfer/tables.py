@@ -178,8 +178,8 @@ def groups_text(groups: list[list[str]]) -> str:
 STANDINGS_HEADER = (
     "Player",
     "Rating",
-    "Mu",
-    "Sigma",
+    "Estimated skill",
+    "Uncertainty",
     "Sessions",
     "Sessions won",
     "Rounds",
@@ -196,13 +196,16 @@ STANDINGS_HEADER = (
 def standings_table(
     league: League,
     *,
+    game: standings.Game | None = None,
     date_from: datetime.date | None = None,
     date_to: datetime.date | None = None,
 ) -> Table:
-    """The league's standings over the dates, as the standings page lists them."""
-    rows = standings.standings_of(league, date_from=date_from, date_to=date_to)
+    """The league's standings in one game (None: its own) over the dates, as the
+    standings page lists them."""
+    preset = game.preset if game else None
+    rows = standings.standings_of(league, game=preset, date_from=date_from, date_to=date_to)
     return Table(
-        title=f"{league.name}: standings",
+        title=f"{league.name}: standings, {game.label if game else league.get_preset_display()}",
         sheet="Standings",
         header=STANDINGS_HEADER,
         rows=tuple(

@@ -6,7 +6,9 @@ service replayed each session (seat results, ratings; `games.queries`).
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterable, Mapping
+from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -22,8 +24,10 @@ from games.http import FORM_ERRORS
 from games.models import HandEntry, League, Player, Rating, RatingChange, Seat
 from games.queries.players import claimed_player, is_claimed_by, player_claims, player_groups
 from games.queries.standings import (
+    Game,
     RatingPoint,
-    league_is_net,
+    league_games,
+    pick_game,
     rating_history,
     standings_of,
     table_lines,
@@ -42,7 +46,9 @@ def league_standings(request: HttpRequest, slug: str) -> TemplateResponse:
     league = league_for(request.user, slug)[0]
     form = StandingsFilter(request.GET if ("from" in request.GET or "to" in request.GET) else None)
     date_from, date_to = form.range
-    rows = standings_of(league, date_from=date_from, date_to=date_to)
+    games = league_games(league)
+    game = pick_game(games, request.GET.get("game"))
+    rows = standings_of(league, game=game.preset, date_from=date_from, date_to=date_to)
     # The rating history of the best-rated players, over the same range.
     charted = [row for row in rows if row.rating is not None][:CHART_PLAYERS]
     history = rating_history(
@@ -72,12 +78,31 @@ def league_standings(request: HttpRequest, slug: str) -> TemplateResponse:
         "date_to": date_to,
         "chart": chart,
         "charted": charted,
-        "net": league_is_net(league),
+        "game": game,
+        "net": game.net,
+        # Each game's standings over the same dates (one tab each when there are two).
+        "games": [(other, standings_query(other, date_from, date_to)) for other in games],
+        "query": standings_query(game, date_from, date_to),
+        "game_query": standings_query(game, None, None),  # all dates
         "my_player": my_player,
     }
     template = "standings/league.html#standings" if request.htmx else "standings/league.html"
     status = FORM_ERRORS if form.is_bound and not form.is_valid() else 200
     return TemplateResponse(request, template, context, status=status)
+
+
+def standings_query(
+    game: Game, date_from: datetime.date | None, date_to: datetime.date | None
+) -> str:
+    """The query string of a game's standings over the dates (the league's own game
+    needs none): what its tab, and the downloads, link to."""
+    params = {} if game.own else {"game": game.preset}
+    if date_from or date_to:
+        params |= {
+            "from": date_from.isoformat() if date_from else "",
+            "to": date_to.isoformat() if date_to else "",
+        }
+    return f"?{urlencode(params)}" if params else ""
 
 
 # Ids no database hands out for years: their places in a reversed URL.

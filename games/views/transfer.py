@@ -24,6 +24,7 @@ from games.forms.standings import StandingsFilter
 from games.forms.transfer import TOO_LARGE, LeagueImportForm
 from games.http import FORM_ERRORS, download
 from games.models import GameSession, Membership
+from games.queries.standings import league_games, pick_game
 from games.transfer.league_export import dumps, export_league
 from games.transfer.league_import import ImportRefused, import_league
 from games.transfer.tables import Table, session_history, standings_table, to_csv, to_xlsx
@@ -68,20 +69,22 @@ def session_rounds_xlsx(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _standings_table(request: HttpRequest, slug: str, extension: str) -> tuple[Table, str]:
-    """The standings as the page shows them, with the same ?from=&to= range, and the
-    name of the file."""
+    """The standings as the page shows them, with the same ?game=&from=&to=, and the
+    name of the file (which names a game other than the league's own)."""
     league = league_for(request.user, slug)[0]
     form = StandingsFilter(request.GET if ("from" in request.GET or "to" in request.GET) else None)
     if form.is_bound and not form.is_valid():
         raise BadRequest("The dates are not valid: use YYYY-MM-DD, the start before the end.")
     date_from, date_to = form.range
-    table = standings_table(league, date_from=date_from, date_to=date_to)
+    game = pick_game(league_games(league), request.GET.get("game"))
+    table = standings_table(league, game=game, date_from=date_from, date_to=date_to)
     dates = "".join(
         f"-{label}-{day.isoformat()}"
         for label, day in (("from", date_from), ("to", date_to))
         if day
     )
-    return table, f"{league.slug}-standings{dates}.{extension}"
+    named = "" if game.own else f"-{game.preset}"
+    return table, f"{league.slug}-standings{named}{dates}.{extension}"
 
 
 @login_required

@@ -3,6 +3,7 @@ builds the schema the code expects."""
 
 from __future__ import annotations
 
+import datetime
 import io
 
 import pytest
@@ -10,10 +11,12 @@ from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from games.models import GameSession, League, PlayerClaim
+from games.models import GameSession, League, PlayerClaim, StandingMonth
 from games.rules.rulesets import BEFORE_EXACT_TEXTS
+from games.services.standing_months import rebuild
 from tests.support.builders import make_session, play
 from tests.support.hands import PAPLU_ROUND, PAPLU_SCORES, PAPLU_SCORES_BEFORE
+from tests.support.schema import migrated_back_to
 
 
 @pytest.mark.django_db
@@ -109,3 +112,41 @@ def test_a_players_account_link_becomes_claims_where_they_are_a_member(capsys) -
     ) == [("club", "Asha", "asha"), ("third", "Asha", "ben")]
     # The link that could not become a claim is said, for an administrator to act on.
     assert f"Player {alone.pk} (Dev): no league to claim it in" in capsys.readouterr().out
+
+
+@pytest.mark.django_db(transaction=True)
+def test_standings_months_kept_before_are_split_by_game() -> None:
+    # Before 0014 a league's months summed every game played in it: a pool's penalty
+    # points counted in a points league's standings. The migration rebuilds them.
+    old, latest = migrated_back_to("0013_remove_player_user")
+    league = old.get_model("games", "League").objects.create(
+        name="Friday Club", slug="friday", preset="21-points", overrides={}
+    )
+    sessions, seats = old.get_model("games", "GameSession"), old.get_model("games", "Seat")
+    ben = old.get_model("games", "Player").objects.create(name="Ben")
+    day = datetime.date(2024, 3, 15)
+    for preset, points, best in (("21-points", -184, -92), ("13-pool-101", 60, 20)):
+        session = sessions.objects.create(league=league, preset=preset, overrides={}, played_on=day)
+        seats.objects.create(
+            session=session,
+            player=ben,
+            position=1,
+            rounds_played=2,
+            points=points,
+            best_round=best,
+            worst_round=best,
+        )
+    months = old.get_model("games", "StandingMonth")
+    rebuild([league.pk], seat_model=seats, month_model=months)
+    assert months.objects.get().points == -124  # both games summed
+
+    MigrationExecutor(connection).migrate(latest)
+
+    assert sorted(StandingMonth.objects.values_list("preset", "points", "rounds")) == [
+        ("13-pool-101", 60, 2),
+        ("21-points", -184, 2),
+    ]
+    # Going back, the months are one per player and month again.
+    old, _ = migrated_back_to("0013_remove_player_user")
+    assert list(old.get_model("games", "StandingMonth").objects.values_list("points")) == [(-124,)]
+    MigrationExecutor(connection).migrate(latest)

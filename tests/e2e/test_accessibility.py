@@ -37,7 +37,7 @@ from games.transfer.league_export import export_league
 from games.transfer.league_import import import_league
 from tests.support.big_league import LONG_NAME, big_league, long_session
 from tests.support.builders import play, pool_with_chen_out
-from tests.support.club import build_club
+from tests.support.club import build_club, mixed_league
 from tests.support.hands import SHOWN_8S, WIN_8S, WIN_13
 from tests.support.pages import (
     PASSWORD,
@@ -404,6 +404,13 @@ def standings(page: Page) -> None:
     league = a_league(sign_in(page, "asha"))
     page.goto(f"/leagues/{league.slug}/standings/")
     expect(page.locator("svg[data-chart='league-ratings']")).to_be_visible()
+
+
+def standings_pool_tab(page: Page) -> None:
+    """A points league that also played a pool, on the pool's tab."""
+    league, _, _ = mixed_league(sign_in(page, "asha"))
+    page.goto(f"/leagues/{league.slug}/standings/?game=13-pool-101")
+    expect(page.locator(".game-tabs [aria-current='page']")).to_have_text("13-card pool 101")
 
 
 def player_page(page: Page) -> None:
@@ -805,6 +812,7 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "league-rules-changed": league_rules_changed,
     "league-rules-reset": league_rules_reset,
     "standings": standings,
+    "standings-pool-tab": standings_pool_tab,
     "player": player_page,
     "import-refused": import_refused,
     "not-found": not_found,
@@ -872,6 +880,7 @@ IN_THE_DARK = (
     "table-view",
     "league-detail",
     "standings",
+    "standings-pool-tab",
     "table-hand",
     "table-scorer",
     "not-found",

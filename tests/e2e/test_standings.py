@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.models import Membership
-from tests.support.club import FEB, build_club
+from tests.support.club import FEB, build_club, mixed_league
 from tests.support.pages import sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -83,3 +83,46 @@ def test_standings_and_player_pages_on_a_phone(
         f"/sessions/{sessions[1].pk}/totals.svg",
     )
     assert size[0] > 300 and size[1] > 200
+
+
+def test_a_points_league_on_a_phone_shows_its_points_and_a_tab_for_its_pool(
+    phone_page: Page, look_at: Callable[..., None]
+) -> None:
+    page = phone_page
+    user = sign_in(page, "captain")
+    league, _, _ = mixed_league(user)
+    page.goto(f"/leagues/{league.slug}/standings/")
+    scroller = page.locator(".standings-scroll").first
+    box = scroller.bounding_box()
+    # What the rows are ranked by is in view without scrolling: the rating, the
+    # sessions won and the points per round (a points club's points).
+    for heading in ("Rating", "Won", "Pts/rd"):
+        cell = page.locator(".standings-table thead th", has_text=heading).first
+        assert cell.bounding_box()["x"] + cell.bounding_box()["width"] <= box["x"] + box["width"]
+    ben = page.locator("tr[data-player='Ben'] [data-average]")
+    expect(ben).to_have_text("−92.0")  # the points rounds only, not the pool's
+    assert ben.bounding_box()["x"] + ben.bounding_box()["width"] <= box["x"] + box["width"]
+    expect(page.locator("tr[data-player='Farah']")).to_have_count(0)
+    assert horizontal_overflow(page) <= 0
+    look_at(page, "standings-points-phone")
+
+    # The pool's own standings, a tap away, swapped in place: low totals best.
+    page.evaluate("window.noReload = true")
+    page.get_by_role("link", name="13-card pool 101", exact=True).click()
+    expect(page.locator("[data-game-line]")).to_contain_text("penalty totals")
+    names = page.locator(".standings-table tbody tr")
+    expect(names).to_have_count(3)
+    assert names.evaluate_all("rows => rows.map(r => r.dataset.player)") == [
+        "Ben",
+        "Dev",
+        "Farah",
+    ]
+    expect(page).to_have_url(re.compile(r"game=13-pool-101"))
+    assert page.evaluate("window.noReload") is True
+    expect(page.get_by_role("link", name="13-card pool 101", exact=True)).to_have_attribute(
+        "aria-current", "page"
+    )
+    assert horizontal_overflow(page) <= 0
+    look_at(page, "standings-pool-phone")
+    page.emulate_media(color_scheme="dark")
+    look_at(page, "standings-pool-phone-dark")

@@ -12,7 +12,13 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.models import GameSession, League, Rating, RatingChange, Seat
-from games.queries.standings import figures, league_is_net, rating_history, standings_of
+from games.queries.standings import (
+    figures,
+    league_games,
+    league_is_net,
+    rating_history,
+    standings_of,
+)
 from games.services.standing_months import seat_figures
 from tests.support.club import (
     EVENINGS,
@@ -23,6 +29,7 @@ from tests.support.club import (
     MAR,
     WIN,
     build_club,
+    mixed_league,
     pool_session,
     scores_of,
 )
@@ -129,6 +136,48 @@ def test_a_session_of_another_league_or_none_is_not_counted(club, user: User) ->
     pool_session(user, other, JAN, ("Asha", "Ben"), EVENINGS[0][2])
     pool_session(user, None, JAN, ("Asha", "Ben"), EVENINGS[0][2])
     assert by_name(standings_of(league))["Asha"].sessions == 2
+
+
+def test_a_points_leagues_standings_leave_out_the_pool_it_also_played(user: User) -> None:
+    league, _, _ = mixed_league(user)
+    rows = standings_of(league)
+    # Only the points session: Ben's two rounds at −92, not with the pool's 60 penalty
+    # points added (−124 over 4 rounds); Dev and Farah played only the pool.
+    assert {row.player.name: (row.points, row.rounds) for row in rows} == {
+        "Asha": (244, 2),
+        "Ben": (-184, 2),
+        "Chen": (-60, 2),
+    }
+    assert by_name(rows)["Ben"].average_points == -92.0
+    assert (by_name(rows)["Ben"].best_round, by_name(rows)["Ben"].worst_round) == (-92, -92)
+    # The same over dates that cut into the month (read from the seats, not the months).
+    today = datetime.date.today()
+    ranged = standings_of(league, date_from=today, date_to=today)
+    assert {row.player.name: row.points for row in ranged} == {
+        "Asha": 244,
+        "Ben": -184,
+        "Chen": -60,
+    }
+
+
+def test_the_pool_played_in_a_points_league_has_its_own_standings_low_totals_best(
+    user: User,
+) -> None:
+    league, _, _ = mixed_league(user)
+    games = league_games(league)
+    assert [(game.preset, game.net, game.own) for game in games] == [
+        ("21-points", True, True),
+        ("13-pool-101", False, False),
+    ]
+    for dates in ({}, {"date_from": datetime.date.today(), "date_to": datetime.date.today()}):
+        rows = standings_of(league, game="13-pool-101", **dates)
+        assert [(row.player.name, row.points, row.rounds) for row in rows] == [
+            ("Ben", 60, 2),  # rated by the league's points session: first
+            ("Dev", 0, 2),  # then, unrated alike, the lowest points per round first
+            ("Farah", 120, 2),
+        ]
+        # Best round in penalty totals: the lowest.
+        assert (rows[2].best_round, rows[2].worst_round) == (40, 80)
 
 
 def test_standings_take_a_fixed_number_of_queries_however_many_sessions(user: User) -> None:

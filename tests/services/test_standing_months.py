@@ -13,6 +13,7 @@ from games.models import League, StandingMonth
 from games.services.rounds import delete_round
 from games.services.standing_months import month_end, month_of, rebuild
 from tests.support.builders import make_session, play
+from tests.support.club import mixed_league
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +24,7 @@ LOOSE = "4C 8D 9H 2S | 5S 6H QH JD | 10C 3D 4H KH AS"  # 80 points under cut 7C
 def months(league: League) -> list[dict]:
     return [
         model_to_dict(row, exclude=["id"])
-        for row in StandingMonth.objects.filter(league=league).order_by("month", "player")
+        for row in StandingMonth.objects.filter(league=league).order_by("month", "player", "preset")
     ]
 
 
@@ -57,6 +58,26 @@ def test_months_kept_round_by_round_equal_months_rebuilt(user: User) -> None:
     }
     rebuild([league.pk])
     assert months(league) == kept
+
+
+def test_each_game_of_a_month_is_kept_apart_and_goes_with_its_last_round(user: User) -> None:
+    league, _, pool = mixed_league(user)
+    by_game = {
+        (row.preset, row.player.name): (row.points, row.rounds)
+        for row in StandingMonth.objects.filter(league=league).select_related("player")
+    }
+    # Ben played both games that month: a month for each, never one sum.
+    assert by_game[("21-points", "Ben")] == (-184, 2)
+    assert by_game[("13-pool-101", "Ben")] == (60, 2)
+    kept = months(league)
+    rebuild([league.pk])
+    assert months(league) == kept
+    # The pool's rounds taken back: its months go, the points game's stay.
+    for played in pool.rounds.order_by("-number"):
+        delete_round(played, user)
+    assert set(StandingMonth.objects.filter(league=league).values_list("preset", flat=True)) == {
+        "21-points"
+    }
 
 
 def test_month_ends_know_leap_years_and_december() -> None:

@@ -1,6 +1,7 @@
 """A club's season for the standings, player pages and exports: a 13-card pool-101
 league played on three evenings (January, February, March), and what the rules
-service says about those evenings, worked out without the app."""
+service says about those evenings, worked out without the app; and a points league
+that played a pool too."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from django.contrib.auth.models import User
 
 from games.models import GameSession, League, Membership
 from games.rules.totals import SessionState
+from games.services.sessions import close_session
 from tests.support.builders import expected_totals, make_session, play
+from tests.support.hands import POOL_ROUNDS, ROUND_1
 
 # 13-card pool 101 under cut 7C: a show13 declaration, and a loose hand capped at 80.
 POOL_WIN = "AH 2H 3H | 9S 10S JS QS | 5D 6D 7D | KC KD KS"
@@ -71,3 +74,29 @@ def scores_of(name: str, evenings=EVENINGS) -> list[int]:
         for line in state.lines
         if line.scores.get(name) is not None
     ]
+
+
+# --- A points league that also played a pool ---------------------------------------------
+
+# "Friday Club" plays 21-card points (net totals: a high score is good). Two rounds of
+# ROUND_1 (cut 8S), then ended by hand: Asha +122 a round, Ben −92, Chen −30 (a first
+# drop). The same evening a 13-card pool 101 was played in the league, still running:
+# POOL_ROUNDS with Dev in Asha's seat and Farah in Chen's (Dev 0 + 0, Ben 40 + 20,
+# Farah 80 + 40: out at 120).
+MIXED_POINTS = {"Asha": (244, 2), "Ben": (-184, 2), "Chen": (-60, 2)}  # points, rounds
+MIXED_POOL = {"Dev": (0, 2), "Ben": (60, 2), "Farah": (120, 2)}
+
+
+def mixed_league(user: User, slug: str = "friday") -> tuple[League, GameSession, GameSession]:
+    """The points league above, its points session and its pool session."""
+    league = League.objects.create(name="Friday Club", slug=slug, preset="21-points")
+    Membership.objects.create(league=league, user=user, role=Membership.Role.OWNER)
+    points = make_session(user, preset="21-points", league=league)
+    for _ in range(2):
+        play(points, "8S", ROUND_1, user)
+    close_session(points)
+    renamed = {"Asha": "Dev", "Ben": "Ben", "Chen": "Farah"}
+    pool = make_session(user, preset="13-pool-101", players=("Dev", "Ben", "Farah"), league=league)
+    for hands in POOL_ROUNDS:
+        play(pool, "7C", {renamed[name]: hand for name, hand in hands.items()}, user)
+    return league, points, pool

@@ -80,3 +80,17 @@ def copy_migrated_schema(cache_dir: Path) -> Callable[[], None]:
         del DatabaseCreation.create_test_db  # the base class's again
 
     return undo
+
+
+def migrated_back_to(migration: str):
+    """Migrates the test database back to games' ``migration``; returns the app
+    registry of that moment (its historical models) and the latest migrations, to
+    migrate forward to again."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    before = [("games", migration)]
+    executor = MigrationExecutor(connection)
+    latest = executor.loader.graph.leaf_nodes()
+    executor.migrate(before)
+    return executor.loader.project_state(before).apps, latest

@@ -22,7 +22,7 @@ from games.services.rounds import check_round, round_entry_for_edit, save_round
 from games.services.scoreboard import load_scoreboard
 from games.transfer.tables import STANDINGS_HEADER, groups_text
 from tests.support.builders import expected_totals, make_session, play, seat_pk
-from tests.support.club import FEB, FIRST, JAN, MAR
+from tests.support.club import FEB, FIRST, JAN, MAR, mixed_league
 from tests.support.hands import SHOWN_8S, WIN_8S
 from tests.support.league_files import (
     POINTS_ROUNDS,
@@ -271,3 +271,38 @@ def test_standings_xlsx_has_the_rows_as_numbers(scorer: Client, league: League) 
         assert values[9] == pytest.approx(standing.average_points)
         assert values[11] == pytest.approx(standing.drop_rate)
         assert values[12:] == [standing.best_round, standing.worst_round]
+
+
+def test_standings_downloads_keep_a_points_league_and_its_pool_apart(
+    scorer: Client, user: User
+) -> None:
+    league, _, _ = mixed_league(user, slug="friday")
+    csv_url = reverse("games:league_standings_csv", args=[league.slug])
+    points = read_csv(scorer.get(csv_url).content)[1:]
+    # Player, ..., Points (column 9), Points per round (10): Ben's points rounds only.
+    assert {row[0]: (row[8], row[9]) for row in points} == {
+        "Asha": ("244", "122.00"),
+        "Ben": ("-184", "-92.00"),
+        "Chen": ("-60", "-30.00"),
+    }
+    response = scorer.get(csv_url, {"game": "13-pool-101"})
+    assert response["Content-Disposition"] == (
+        'attachment; filename="friday-standings-13-pool-101.csv"'
+    )
+    pool = read_csv(response.content)[1:]
+    assert [(row[0], row[8], row[9]) for row in pool] == [
+        ("Ben", "60", "30.00"),
+        ("Dev", "0", "0.00"),
+        ("Farah", "120", "60.00"),
+    ]
+    sheet = read_xlsx(
+        scorer.get(
+            reverse("games:league_standings_xlsx", args=[league.slug]), {"game": "13-pool-101"}
+        ).content,
+        "Standings",
+    )
+    assert [(row[0].value, row[8].value) for row in sheet.iter_rows(min_row=2)] == [
+        ("Ben", 60),
+        ("Dev", 0),
+        ("Farah", 120),
+    ]

@@ -4,6 +4,7 @@ page, and the ratings' history as a chart."""
 
 from __future__ import annotations
 
+import datetime
 import re
 import xml.etree.ElementTree as ET
 
@@ -15,7 +16,15 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.models import League, Membership, Rating
-from tests.support.club import EVENINGS, FEB, JAN, build_club, pool_session, scores_of
+from tests.support.club import (
+    EVENINGS,
+    FEB,
+    JAN,
+    build_club,
+    mixed_league,
+    pool_session,
+    scores_of,
+)
 from tests.support.svg import SVG
 
 pytestmark = pytest.mark.django_db
@@ -53,6 +62,7 @@ def test_a_member_sees_every_player_with_their_figures(scorer: Client, club) -> 
         r.player.name for r in Rating.objects.filter(league=league).order_by("-ordinal")
     ]
     assert cell(html, "Ben", "sessions") == "3"
+    assert "game-tabs" not in html  # one game played: no tabs
     assert cell(html, "Ben", "won") == "1"
     assert cell(html, "Ben", "rounds") == "6"
     assert cell(html, "Chen", "drops") == "50%"
@@ -135,6 +145,46 @@ def test_an_htmx_filter_swaps_only_the_standings(scorer: Client, club) -> None:
     assert sorted(names_in_order(html)) == ["Asha", "Ben"]
     bad = scorer.get(url(league), {"to": "nope"}, headers=HTMX)
     assert bad.status_code == 422 and "Enter a valid date." in bad.content.decode()
+
+
+def test_a_points_league_shows_its_points_and_links_to_the_pool_it_also_played(
+    scorer: Client, user: User
+) -> None:
+    league, _, _ = mixed_league(user)
+    html = scorer.get(url(league)).content.decode()
+    assert "21-card points · net totals: a high score is good" in html
+    # Ben's two points rounds at −92, without the pool's penalty points; Farah and Dev
+    # played only the pool.
+    assert set(names_in_order(html)) == {"Asha", "Ben", "Chen"}
+    assert cell(html, "Ben", "average") == "−92.0"
+    assert cell(html, "Asha", "average") == "122.0"
+    tabs = re.search(r'<nav class="game-tabs".*?</nav>', html, re.S).group(0)
+    assert re.findall(r">([^<>]+)</a>", tabs) == ["21-card points", "13-card pool 101"]
+    assert 'aria-current="page">21-card points' in tabs
+
+    # The pool's tab: its own figures, low totals best, the dates kept.
+    today = datetime.date.today().isoformat()
+    pool_link = f"{url(league)}?game=13-pool-101&amp;from={today}&amp;to={today}"
+    dated = scorer.get(url(league), {"from": today, "to": today}).content.decode()
+    assert f'href="{pool_link}"' in dated
+    pool = scorer.get(url(league), {"game": "13-pool-101", "from": today, "to": today})
+    html = pool.content.decode()
+    assert "13-card pool 101 (played in this league besides its 21-card points)" in html
+    assert "penalty totals: a low score is good" in html
+    assert names_in_order(html) == ["Ben", "Dev", "Farah"]  # Ben is rated; then 0 before 60
+    assert [cell(html, name, "average") for name in ("Ben", "Dev", "Farah")] == [
+        "30.0",
+        "0.0",
+        "60.0",
+    ]
+    # The date form and "All dates" stay on the pool; the downloads follow it.
+    assert '<input type="hidden" name="game" value="13-pool-101">' in html
+    assert f'href="{url(league)}?game=13-pool-101"' in html
+    csv = reverse("games:league_standings_csv", args=[league.slug])
+    assert f'href="{csv}?game=13-pool-101&amp;from={today}&amp;to={today}"' in html
+    # A game the league never played: its own standings.
+    other = scorer.get(url(league), {"game": "21-kodai"}).content.decode()
+    assert set(names_in_order(other)) == {"Asha", "Ben", "Chen"}
 
 
 def test_only_members_see_the_standings(client: Client, club) -> None:

@@ -81,6 +81,9 @@ def test_the_rating_over_time_is_drawn_per_league_the_user_is_in(scorer: Client,
     )
     assert figure
     assert f"<span data-rating>{rating.ordinal:.1f}</span>" in figure.group(1)
+    # The rating said in words, not as "mu" and "sigma".
+    assert f"(estimated skill {rating.mu:.1f} ± {rating.sigma:.1f}, 2 rated sessions)" in html
+    assert "mu " not in html and "sigma" not in html
     # One point per rated session: January and February.
     (points,) = re.findall(r'<polyline points="([^"]+)"', figure.group(1))
     assert len(points.split()) == rating.sessions == 2
