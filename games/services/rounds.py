@@ -246,6 +246,20 @@ class PlayerCheck:
         return self._best
 
     @property
+    def could_declare(self) -> str | None:
+        """The valid declaration the solver's grouping of these cards makes where the
+        grouping kept makes none: the preview's "when grouped differently" hint. None
+        where the grouping kept is already as good: a declarer's that declares, a
+        shown loser's (whose assessment names no declaration: its measure is the
+        points, and what a costlier grouping would save is the hint's other line)."""
+        best = self.best
+        if best is None or best.declaration is None or self.assessment is None:
+            return None
+        if self.counted or self.assessment.declaration is not None:
+            return None
+        return best.declaration
+
+    @property
     def errors(self) -> list[str]:
         return self.outcome_errors + self.groups_errors
 
