@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games.access import can_write, round_for, session_for, session_with_rights
-from games.forms.rounds import RoundForm
+from games.forms.rounds import RoundForm, problems_listed
 from games.http import FORM_ERRORS, first_round, posted_id, redirect_for
 from games.models import Round
 from games.rules import RulesError
@@ -99,7 +99,9 @@ def round_preview(request: HttpRequest, pk: int, round_pk: int | None = None) ->
     else:
         played = round_for(request.user, pk, round_pk, "write")
         entry = round_entry_for_edit(played)
-    form = RoundForm(request.POST, entry=entry, final=False)
+    # While Save's list of problems is shown, the round is checked as Save checks it,
+    # so that the list follows the fixes (round_fields.html#problems).
+    form = RoundForm(request.POST, entry=entry, final=problems_listed(request.POST))
     form.is_valid()
     return TemplateResponse(
         request, "partials/round_fields.html#preview", {"form": form, "entry": entry}

@@ -331,9 +331,10 @@
 
   // --- After Save -----------------------------------------------------------------
   // The problems are listed right above Save: show them there and let a screen reader
-  // read them first. A link in the list goes to its player (and aims the picker there).
+  // read them first (not the list a preview brings again, with those left, while the
+  // player types). A link in the list goes to its player (and aims the picker there).
   function followProblems(root) {
-    var problems = root.querySelector && root.querySelector("[data-problems]");
+    var problems = root.querySelector && root.querySelector("[data-problems][data-read-first]");
     if (problems) {
       problems.scrollIntoView({ block: "center" });
       problems.focus({ preventScroll: true });

@@ -14,7 +14,14 @@ from games.models import GameSession, Round, RoundChange
 from games.services.sessions import create_session
 from tests.support.builders import play
 from tests.support.hands import SHOWN_8S, WIN_8S
-from tests.support.pages import PHONE_DEVICE, assert_in_view, fill_round, player, sign_in
+from tests.support.pages import (
+    PHONE_DEVICE,
+    assert_in_view,
+    choose_outcome,
+    fill_round,
+    player,
+    sign_in,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -84,6 +91,42 @@ def test_every_mistake_is_said_right_above_save(
     expect(problems).to_be_focused()
     look_at(page, f"problems-{mistake.replace(' ', '-')}-phone", full_page=False)
     assert not Round.objects.filter(number=11).exists()
+
+
+def test_the_list_of_problems_goes_once_they_are_fixed(
+    phone_page: Page, look_at: Callable[..., None]
+) -> None:
+    page = phone_page
+    open_session(page)
+    short = "2H 3H 4H"
+    typo = SHOWN_8S.replace("10C", "1C")
+    fill_round(page, "8S", GOOD | {"Ben": ("shown", typo), "Chen": ("shown", short)})
+    page.get_by_role("button", name="Save round 1").tap()
+    problems = page.locator("[data-problems]")
+    expect(problems).to_contain_text("Not saved: 2 things to fix")
+    expect(problems).to_be_focused()  # read out first (and the new form is live)
+
+    # Ben's typo fixed: only Chen's short hand is left on the list.
+    player(page, "Ben").get_by_label("Groups").fill(SHOWN_8S)
+    expect(problems).to_contain_text("Not saved: 1 thing to fix")
+    expect(problems).not_to_contain_text("is not a card")
+    expect(problems).to_contain_text("Chen must show all 21 cards, not 3")
+    # Typing goes on where it was: the list that follows the fixes takes no focus.
+    expect(player(page, "Ben").get_by_label("Groups")).to_be_focused()
+    problems.scroll_into_view_if_needed()
+    look_at(page, "problems-left-phone", full_page=False)
+    page.emulate_media(color_scheme="dark")
+    look_at(page, "problems-left-phone-dark", full_page=False)
+    page.emulate_media(color_scheme="light")
+
+    # Chen dropped after all: nothing left, and the list goes.
+    player(page, "Chen").get_by_label("Groups").fill("")
+    choose_outcome(player(page, "Chen"), "first_drop")
+    expect(page.locator("#settlement")).to_contain_text("Settlement")
+    expect(problems).to_have_count(0)
+    look_at(page, "problems-fixed-phone", full_page=False)
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator("[data-saved]")).to_contain_text("Round 1 saved.")
 
 
 def test_a_problem_links_to_its_player(phone_page: Page) -> None:
