@@ -773,11 +773,12 @@ def save_and_replay(
     return SavedRound(played, board, stamp_before)
 
 
-def delete_round(played: Round, user: AnyUser, *, version: int | None = None) -> None:
+def delete_round(played: Round, user: AnyUser, *, version: int | None = None) -> int:
     """Delete a round and close the gap: later rounds move up one number, in
     ascending order and one row at a time, so (session, number) stays unique at
     every step (PostgreSQL checks it per row, not at the end of the statement).
-    With ``version``, only if nobody changed the round since (else RoundConflict)."""
+    With ``version``, only if nobody changed the round since (else RoundConflict).
+    Returns how many later rounds moved up."""
     with transaction.atomic():
         session = GameSession.objects.select_for_update().get(pk=played.session_id)
         current = (
@@ -791,10 +792,13 @@ def delete_round(played: Round, user: AnyUser, *, version: int | None = None) ->
         _record(current, RoundChange.Action.DELETED, user, round_snapshot(current), None)
         number = current.number
         Round.objects.filter(pk=current.pk).delete()
-        later = session.rounds.filter(number__gt=number).order_by("number")
-        for pk in later.values_list("pk", flat=True):
+        later = list(
+            session.rounds.filter(number__gt=number).order_by("number").values_list("pk", flat=True)
+        )
+        for pk in later:
             Round.objects.filter(pk=pk).update(number=F("number") - 1)
         refresh_session(session)
+    return len(later)
 
 
 # The history shows this many of the latest changes; older ones are a tap away, as the

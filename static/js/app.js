@@ -339,9 +339,16 @@
       problems.scrollIntoView({ block: "center" });
       problems.focus({ preventScroll: true });
     }
-    var saved = root.querySelector && root.querySelector("[data-saved]");
+    var saved = root.querySelector && root.querySelector("[data-saved], [data-undone]");
     // The next round starts here: the totals line, "Round N saved", the cut joker.
     if (saved) (saved.closest("#round-entry") || saved).scrollIntoView({ block: "start" });
+    // What the page said before (a hand handed in, a round deleted) came before this
+    // save or undo: its message replaces them.
+    if (saved) {
+      document.querySelectorAll("main > .messages").forEach(function (old) {
+        old.parentNode.removeChild(old);
+      });
+    }
     // Undo is for the moment after Save; later a round is deleted from its own page.
     var undo = root.querySelector && root.querySelector("[data-undo]");
     if (undo) {

@@ -244,6 +244,14 @@ def round_saved(page: Page) -> None:
     expect(page.locator("[data-saved]")).to_contain_text("Round 3 saved")
 
 
+def round_undone(page: Page) -> None:
+    """Undo tapped: round 3's cards back in the form, under what Undo did."""
+    round_saved(page)
+    page.locator("[data-saved]").get_by_role("button", name="Undo").click()
+    expect(page.locator("[data-undone]")).to_contain_text("Its cards are back in the form")
+    expect(page.locator('[data-settlement="Ben"]')).to_be_visible()
+
+
 def pool_over(page: Page) -> None:
     user = sign_in(page, "asha")
     session = finished_pool(user)
@@ -741,6 +749,7 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "session-refused": session_refused,
     "session-refused-fixed-in-part": session_refused_then_fixed_in_part,
     "round-saved": round_saved,
+    "round-undone": round_undone,
     "pool-over": pool_over,
     "round": round_page,
     "round-edit": round_edit,

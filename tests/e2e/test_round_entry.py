@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.models import GameSession, Round, RoundChange
+from games.services.rounds import edit_form_data
 from games.services.sessions import create_session
 from tests.support.builders import play
 from tests.support.hands import SHOWN_8S, WIN_8S
@@ -153,12 +154,48 @@ def test_a_saved_round_says_so_in_view_and_can_be_undone(
     expect(page.get_by_role("heading", name="Round 6")).to_be_visible()
     look_at(page, "round-saved-phone", full_page=False)
 
+    as_saved = edit_form_data(session.rounds.get(number=5))
     saved.get_by_role("button", name="Undo").tap()
-    expect(page.locator(".messages")).to_contain_text("Round 5 deleted")
+    undone = page.locator("[data-undone]")
+    expect(undone).to_have_text(
+        "Round 5 deleted. Its cards are back in the form below, to fix and save again."
+    )
+    assert_in_view(page, undone)
     expect(page.get_by_role("heading", name="Round 5")).to_be_visible()
     assert session.rounds.count() == 4
     # Recorded in the history like any delete.
     assert RoundChange.objects.filter(session=session, action="deleted").count() == 1
+    # The round is back in the form, previewed, to fix and save again.
+    expect(page.get_by_label("Cut joker")).to_have_value("8S")
+    groups = as_saved[f"groups_{session.seats.get(player__name='Ben').pk}"]
+    expect(player(page, "Ben").get_by_label("Groups")).to_have_value(groups)
+    expect(page.locator('[data-settlement="Ben"]')).to_be_visible()
+    look_at(page, "round-undone-phone", full_page=False)
+    page.get_by_role("button", name="Save round 5").tap()
+    expect(page.locator("[data-saved]")).to_contain_text("Round 5 saved.")
+    assert session.rounds.count() == 5
+
+
+def test_a_save_replaces_what_the_page_said_before(phone_page: Page) -> None:
+    page = phone_page
+    session = open_session(page, rounds=4)
+    page.goto(f"/sessions/{session.pk}/rounds/{session.rounds.get(number=4).pk}/edit/")
+    asked: list[str] = []
+
+    def accept(dialog) -> None:
+        asked.append(dialog.message)
+        dialog.accept()
+
+    page.once("dialog", accept)
+    page.get_by_role("button", name="Delete round 4").tap()
+    # The last round: no later round moves up, and neither question nor message says so.
+    expect(page.locator(".messages")).to_have_text("Round 4 deleted.")
+    assert asked == ["Delete round 4?"]
+
+    fill_round(page, "8S", GOOD)
+    page.get_by_role("button", name="Save round 4").tap()
+    expect(page.locator("[data-saved]")).to_contain_text("Round 4 saved.")
+    expect(page.locator(".messages")).to_have_count(0)
 
 
 def test_a_saved_round_joins_the_table_without_the_table_being_sent_again(
