@@ -181,12 +181,7 @@ def test_a_save_replaces_what_the_page_said_before(phone_page: Page) -> None:
     session = open_session(page, rounds=4)
     page.goto(f"/sessions/{session.pk}/rounds/{session.rounds.get(number=4).pk}/edit/")
     asked: list[str] = []
-
-    def accept(dialog) -> None:
-        asked.append(dialog.message)
-        dialog.accept()
-
-    page.once("dialog", accept)
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
     page.get_by_role("button", name="Delete round 4").tap()
     # The last round: no later round moves up, and neither question nor message says so.
     expect(page.locator(".messages")).to_have_text("Round 4 deleted.")
