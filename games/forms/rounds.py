@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,6 +57,12 @@ class PlayerRow:
             Chip(str(value), str(label), f"{prefix}_{index}", str(value) == chosen)
             for index, (value, label) in enumerate(self.outcome.field.choices)
         ]
+
+
+def problems_listed(data: Mapping[str, Any]) -> bool:
+    """Whether the form was sent with Save's list of problems still above its button
+    (round_fields.html#problems, whose hidden input says so)."""
+    return data.get("problems") == "listed"
 
 
 class RoundForm(forms.Form):

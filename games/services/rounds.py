@@ -247,6 +247,20 @@ class PlayerCheck:
         return self._best
 
     @property
+    def could_declare(self) -> str | None:
+        """The valid declaration the solver's grouping of these cards makes where the
+        grouping kept makes none: the preview's "when grouped differently" hint. None
+        where the grouping kept is already as good: a declarer's that declares, a
+        shown loser's (whose assessment names no declaration: its measure is the
+        points, and what a costlier grouping would save is the hint's other line)."""
+        best = self.best
+        if best is None or best.declaration is None or self.assessment is None:
+            return None
+        if self.counted or self.assessment.declaration is not None:
+            return None
+        return best.declaration
+
+    @property
     def errors(self) -> list[str]:
         return self.outcome_errors + self.groups_errors
 
@@ -760,11 +774,12 @@ def save_and_replay(
     return SavedRound(played, board, stamp_before)
 
 
-def delete_round(played: Round, user: AnyUser, *, version: int | None = None) -> None:
+def delete_round(played: Round, user: AnyUser, *, version: int | None = None) -> int:
     """Delete a round and close the gap: later rounds move up one number, in
     ascending order and one row at a time, so (session, number) stays unique at
     every step (PostgreSQL checks it per row, not at the end of the statement).
-    With ``version``, only if nobody changed the round since (else RoundConflict)."""
+    With ``version``, only if nobody changed the round since (else RoundConflict).
+    Returns how many later rounds moved up."""
     with transaction.atomic():
         session = GameSession.objects.select_for_update().get(pk=played.session_id)
         current = (
@@ -778,10 +793,13 @@ def delete_round(played: Round, user: AnyUser, *, version: int | None = None) ->
         _record(current, RoundChange.Action.DELETED, user, round_snapshot(current), None)
         number = current.number
         Round.objects.filter(pk=current.pk).delete()
-        later = session.rounds.filter(number__gt=number).order_by("number")
-        for pk in later.values_list("pk", flat=True):
+        later = list(
+            session.rounds.filter(number__gt=number).order_by("number").values_list("pk", flat=True)
+        )
+        for pk in later:
             Round.objects.filter(pk=pk).update(number=F("number") - 1)
         refresh_session(session)
+    return len(later)
 
 
 # The history shows this many of the latest changes; older ones are a tap away, as the

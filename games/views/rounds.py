@@ -12,10 +12,10 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games.access import can_write, round_for, session_for, session_with_rights
-from games.forms.rounds import RoundForm
+from games.access import can_write, rights_in, round_for, session_for, session_with_rights
+from games.forms.rounds import RoundForm, problems_listed
 from games.http import FORM_ERRORS, first_round, posted_id, redirect_for
-from games.models import Round
+from games.models import GameSession, Round
 from games.rules import RulesError
 from games.services.errors import EntryRejected
 from games.services.rounds import (
@@ -99,7 +99,9 @@ def round_preview(request: HttpRequest, pk: int, round_pk: int | None = None) ->
     else:
         played = round_for(request.user, pk, round_pk, "write")
         entry = round_entry_for_edit(played)
-    form = RoundForm(request.POST, entry=entry, final=False)
+    # While Save's list of problems is shown, the round is checked as Save checks it,
+    # so that the list follows the fixes (round_fields.html#problems).
+    form = RoundForm(request.POST, entry=entry, final=problems_listed(request.POST))
     form.is_valid()
     return TemplateResponse(
         request, "partials/round_fields.html#preview", {"form": form, "entry": entry}
@@ -157,6 +159,8 @@ def _round_context(played: Round, form: RoundForm | None, writer: bool) -> dict:
         "form": form,
         "entry": form.entry if form else None,
         "writer": writer,
+        # Whether deleting it moves later rounds up (the delete button asks first).
+        "later_rounds": writer and session.rounds.filter(number__gt=played.number).exists(),
         "preview_url": reverse("games:round_edit_preview", args=[session.pk, played.pk]),
         "arrange_url": reverse("games:round_edit_arrange", args=[session.pk, played.pk]),
     }
@@ -229,15 +233,37 @@ def round_delete(request: HttpRequest, pk: int, round_pk: int) -> HttpResponse:
     version = posted_id(request, "version")
     if version is None:
         return HttpResponseBadRequest("Reload the round and delete it from there.")
+    # Undo, right after Save: the round's cards go back into the form, to fix and save
+    # again (Undo is mostly tapped for a mistake). Read them before they go.
+    cards = edit_form_data(played) if request.htmx and request.POST.get("undo") == "1" else None
     try:
-        delete_round(played, request.user, version=version)
+        moved = delete_round(played, request.user, version=version)
     except RoundConflict as conflict:
         messages.error(request, str(conflict))
         if conflict.theirs is not None:
             return redirect_for(request, reverse("games:round_edit", args=[pk, round_pk]))
-    else:
-        messages.success(request, f"Round {played.number} deleted; later rounds moved up.")
+        return redirect_for(request, reverse("games:session_detail", args=[pk]))
+    deleted = f"Round {played.number} deleted" + ("; later rounds moved up." if moved else ".")
+    if cards is not None:
+        return _undone(request, played.session, cards, deleted)
+    messages.success(request, deleted)
     return redirect_for(request, reverse("games:session_detail", args=[pk]))
+
+
+def _undone(
+    request: HttpRequest, session: GameSession, cards: dict, deleted: str
+) -> TemplateResponse:
+    """Undo's answer, in place: the table without the round, and the next round's form
+    holding its cards as saved (``cards``: its edit form's values), previewed."""
+    board = load_scoreboard(session)
+    data = {name: value for name, value in cards.items() if name != "version"}
+    form = RoundForm(data, entry=new_round_entry(session, board), final=False)
+    form.is_valid()
+    context = round_entry_context(
+        request, session, board, rights_in(request.user, session), form=form
+    )
+    context["undone"] = f"{deleted} Its cards are back in the form below, to fix and save again."
+    return TemplateResponse(request, "games/session.html#form_and_table", context)
 
 
 @login_required

@@ -331,16 +331,24 @@
 
   // --- After Save -----------------------------------------------------------------
   // The problems are listed right above Save: show them there and let a screen reader
-  // read them first. A link in the list goes to its player (and aims the picker there).
+  // read them first (not the list a preview brings again, with those left, while the
+  // player types). A link in the list goes to its player (and aims the picker there).
   function followProblems(root) {
-    var problems = root.querySelector && root.querySelector("[data-problems]");
+    var problems = root.querySelector && root.querySelector("[data-problems][data-read-first]");
     if (problems) {
       problems.scrollIntoView({ block: "center" });
       problems.focus({ preventScroll: true });
     }
-    var saved = root.querySelector && root.querySelector("[data-saved]");
+    var saved = root.querySelector && root.querySelector("[data-saved], [data-undone]");
     // The next round starts here: the totals line, "Round N saved", the cut joker.
     if (saved) (saved.closest("#round-entry") || saved).scrollIntoView({ block: "start" });
+    // What the page said before (a hand handed in, a round deleted) came before this
+    // save or undo: its message replaces them.
+    if (saved) {
+      document.querySelectorAll("main > .messages").forEach(function (old) {
+        old.parentNode.removeChild(old);
+      });
+    }
     // Undo is for the moment after Save; later a round is deleted from its own page.
     var undo = root.querySelector && root.querySelector("[data-undo]");
     if (undo) {

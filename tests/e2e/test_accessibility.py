@@ -240,6 +240,18 @@ def session_refused(page: Page) -> None:
     expect(page.locator('[data-preview="Ben"]')).to_contain_text("'8X' is not a card")
 
 
+def session_refused_then_fixed_in_part(page: Page) -> None:
+    """Saved with the typing mistake, then Ben's fixed and Chen's hand wrong: the list
+    above Save, brought again by the preview, holds only what is left."""
+    session_refused(page)
+    problems = page.locator("[data-problems]")
+    expect(problems).to_be_focused()
+    page.locator('fieldset[data-player="Ben"]').get_by_label("Groups").fill(SHOWN_8S)
+    choose_outcome(page.locator('fieldset[data-player="Chen"]'), "shown")
+    expect(problems).to_contain_text("Chen must show all 21 cards, not 0")
+    expect(problems).not_to_contain_text("'8X' is not a card")
+
+
 def round_saved(page: Page) -> None:
     """Just saved: the next round's form under "Round 3 saved" and its Undo."""
     user = sign_in(page, "asha")
@@ -248,6 +260,14 @@ def round_saved(page: Page) -> None:
     fill_round(page, "8S", ROUND_1)
     page.get_by_role("button", name="Save round 3").click()
     expect(page.locator("[data-saved]")).to_contain_text("Round 3 saved")
+
+
+def round_undone(page: Page) -> None:
+    """Undo tapped: round 3's cards back in the form, under what Undo did."""
+    round_saved(page)
+    page.locator("[data-saved]").get_by_role("button", name="Undo").click()
+    expect(page.locator("[data-undone]")).to_contain_text("Its cards are back in the form")
+    expect(page.locator('[data-settlement="Ben"]')).to_be_visible()
 
 
 def pool_over(page: Page) -> None:
@@ -790,7 +810,9 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "session-typo": session_with_a_typo,
     "session-preview": session_with_a_preview,
     "session-refused": session_refused,
+    "session-refused-fixed-in-part": session_refused_then_fixed_in_part,
     "round-saved": round_saved,
+    "round-undone": round_undone,
     "pool-over": pool_over,
     "round": round_page,
     "round-edit": round_edit,

@@ -11,10 +11,18 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.models import GameSession, Round, RoundChange
+from games.services.rounds import edit_form_data
 from games.services.sessions import create_session
 from tests.support.builders import play
 from tests.support.hands import SHOWN_8S, WIN_8S
-from tests.support.pages import PHONE_DEVICE, assert_in_view, fill_round, player, sign_in
+from tests.support.pages import (
+    PHONE_DEVICE,
+    assert_in_view,
+    choose_outcome,
+    fill_round,
+    player,
+    sign_in,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -86,6 +94,42 @@ def test_every_mistake_is_said_right_above_save(
     assert not Round.objects.filter(number=11).exists()
 
 
+def test_the_list_of_problems_goes_once_they_are_fixed(
+    phone_page: Page, look_at: Callable[..., None]
+) -> None:
+    page = phone_page
+    open_session(page)
+    short = "2H 3H 4H"
+    typo = SHOWN_8S.replace("10C", "1C")
+    fill_round(page, "8S", GOOD | {"Ben": ("shown", typo), "Chen": ("shown", short)})
+    page.get_by_role("button", name="Save round 1").tap()
+    problems = page.locator("[data-problems]")
+    expect(problems).to_contain_text("Not saved: 2 things to fix")
+    expect(problems).to_be_focused()  # read out first (and the new form is live)
+
+    # Ben's typo fixed: only Chen's short hand is left on the list.
+    player(page, "Ben").get_by_label("Groups").fill(SHOWN_8S)
+    expect(problems).to_contain_text("Not saved: 1 thing to fix")
+    expect(problems).not_to_contain_text("is not a card")
+    expect(problems).to_contain_text("Chen must show all 21 cards, not 3")
+    # Typing goes on where it was: the list that follows the fixes takes no focus.
+    expect(player(page, "Ben").get_by_label("Groups")).to_be_focused()
+    problems.scroll_into_view_if_needed()
+    look_at(page, "problems-left-phone", full_page=False)
+    page.emulate_media(color_scheme="dark")
+    look_at(page, "problems-left-phone-dark", full_page=False)
+    page.emulate_media(color_scheme="light")
+
+    # Chen dropped after all: nothing left, and the list goes.
+    player(page, "Chen").get_by_label("Groups").fill("")
+    choose_outcome(player(page, "Chen"), "first_drop")
+    expect(page.locator("#settlement")).to_contain_text("Settlement")
+    expect(problems).to_have_count(0)
+    look_at(page, "problems-fixed-phone", full_page=False)
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator("[data-saved]")).to_contain_text("Round 1 saved.")
+
+
 def test_a_problem_links_to_its_player(phone_page: Page) -> None:
     page = phone_page
     open_session(page)
@@ -110,12 +154,43 @@ def test_a_saved_round_says_so_in_view_and_can_be_undone(
     expect(page.get_by_role("heading", name="Round 6")).to_be_visible()
     look_at(page, "round-saved-phone", full_page=False)
 
+    as_saved = edit_form_data(session.rounds.get(number=5))
     saved.get_by_role("button", name="Undo").tap()
-    expect(page.locator(".messages")).to_contain_text("Round 5 deleted")
+    undone = page.locator("[data-undone]")
+    expect(undone).to_have_text(
+        "Round 5 deleted. Its cards are back in the form below, to fix and save again."
+    )
+    assert_in_view(page, undone)
     expect(page.get_by_role("heading", name="Round 5")).to_be_visible()
     assert session.rounds.count() == 4
     # Recorded in the history like any delete.
     assert RoundChange.objects.filter(session=session, action="deleted").count() == 1
+    # The round is back in the form, previewed, to fix and save again.
+    expect(page.get_by_label("Cut joker")).to_have_value("8S")
+    groups = as_saved[f"groups_{session.seats.get(player__name='Ben').pk}"]
+    expect(player(page, "Ben").get_by_label("Groups")).to_have_value(groups)
+    expect(page.locator('[data-settlement="Ben"]')).to_be_visible()
+    look_at(page, "round-undone-phone", full_page=False)
+    page.get_by_role("button", name="Save round 5").tap()
+    expect(page.locator("[data-saved]")).to_contain_text("Round 5 saved.")
+    assert session.rounds.count() == 5
+
+
+def test_a_save_replaces_what_the_page_said_before(phone_page: Page) -> None:
+    page = phone_page
+    session = open_session(page, rounds=4)
+    page.goto(f"/sessions/{session.pk}/rounds/{session.rounds.get(number=4).pk}/edit/")
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    page.get_by_role("button", name="Delete round 4").tap()
+    # The last round: no later round moves up, and neither question nor message says so.
+    expect(page.locator(".messages")).to_have_text("Round 4 deleted.")
+    assert asked == ["Delete round 4?"]
+
+    fill_round(page, "8S", GOOD)
+    page.get_by_role("button", name="Save round 4").tap()
+    expect(page.locator("[data-saved]")).to_contain_text("Round 4 saved.")
+    expect(page.locator(".messages")).to_have_count(0)
 
 
 def test_a_saved_round_joins_the_table_without_the_table_being_sent_again(

@@ -192,3 +192,48 @@ def test_a_13_card_session_arranges_13_cards(scorer: Client, user: User) -> None
         PlayerHand("Asha", "declared", tuple(tuple(g) for g in parse_groups(text))),
     )
     assert judged.declaration == "show13"
+
+
+# The walk-through's round 2 (cut 5H): a loser who typed his three pure sequences with
+# cards left loose; the preview arranges them into that declaration (2 points).
+LOOSE_DECLARATION = "2D 3D 4D | 6S 7S 8S | QC KC AC | 9S 10S JS | 2H 2C 2S | KD KS 7D 8D 5H 9D"
+
+
+def test_a_loser_already_grouped_as_a_declaration_is_not_told_to_arrange(
+    scorer: Client, table: GameSession
+) -> None:
+    url = reverse("games:round_preview", args=[table.pk])
+    hands = dict(ROUND_1, Ben=("shown", LOOSE_DECLARATION))
+    response = scorer.post(url, round_data(table, "5H", hands), headers=HTMX)
+
+    ben = ben_in(response).check
+    assert ben.arranged and ben.assessment.hand_points == 2
+    assert ben.best.declaration == "three_pure"  # the cards do declare, as shown
+    html = response.content.decode()
+    assert "Hand points: <strong>2</strong>" in html
+    assert "when grouped differently" not in html
+    assert "Press Arrange" not in html
+
+
+def test_a_loser_typed_as_a_declaration_is_not_told_to_arrange(
+    scorer: Client, table: GameSession
+) -> None:
+    # The same cards typed in the declaration's own groups: kept as typed, 2 points.
+    typed = "2S 2H 2C | 6S 7S 8S 9S 10S JS | KS KD KC | 2D 3D 4D | 7D 8D 9D | QC 5H AC"
+    url = reverse("games:round_preview", args=[table.pk])
+    response = scorer.post(
+        url, round_data(table, "5H", dict(ROUND_1, Ben=("shown", typed))), headers=HTMX
+    )
+
+    ben = ben_in(response).check
+    assert not ben.arranged and ben.assessment.hand_points == 2
+    assert "when grouped differently" not in response.content.decode()
+
+
+def test_the_edit_page_does_not_tell_a_declaration_shown_to_arrange(
+    scorer: Client, table: GameSession
+) -> None:
+    played = play(table, "5H", dict(ROUND_1, Ben=("shown", LOOSE_DECLARATION)))
+    page = scorer.get(reverse("games:round_edit", args=[table.pk, played.pk])).content.decode()
+    assert "Hand points: <strong>2</strong>" in page
+    assert "when grouped differently" not in page

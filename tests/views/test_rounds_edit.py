@@ -9,6 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import GameSession, League, Membership, Round
+from games.services.rounds import edit_form_data
 from games.services.scoreboard import load_scoreboard
 from tests.support.builders import expected_totals, make_session, play, round_data, seat_pk
 from tests.support.hands import (
@@ -204,6 +205,45 @@ def test_deleting_a_round_renumbers_and_recomputes(scorer: Client, table, three_
     assert totals(table) == expected_totals("21-points", PLAYERS, ROUNDS[1:]).totals
     page = scorer.get(response.url).content.decode()
     assert "Round 1 deleted; later rounds moved up." in page
+
+
+def test_deleting_the_last_round_moves_no_rounds_up(scorer: Client, table, three_rounds) -> None:
+    response = scorer.post(delete_url(three_rounds[2]), {"version": 1})
+
+    page = scorer.get(response.url).content.decode()
+    assert "Round 3 deleted." in page
+    assert "moved up" not in page
+
+
+def test_undo_puts_the_rounds_cards_back_in_the_form(scorer: Client, table, three_rounds) -> None:
+    as_saved = edit_form_data(three_rounds[1])  # what its edit form would show
+    data = {"version": 1, "undo": "1"}
+    response = scorer.post(delete_url(three_rounds[1]), data, headers={"HX-Request": "true"})
+
+    assert response.status_code == 200
+    assert response.template_name == "games/session.html#form_and_table"
+    html = response.content.decode()
+    assert (
+        "Round 2 deleted; later rounds moved up. Its cards are back in the form below, to fix"
+        " and save again." in html
+    )
+    # Round 3 moved up: the form is round 3's, with round 2's cards as saved.
+    assert table.rounds.count() == 2
+    form = response.context_data["form"]
+    assert form.expected_number == 3
+    assert form.data == {name: value for name, value in as_saved.items() if name != "version"}
+    assert form.data[f"outcome_{seat_pk(table, 'Ben')}"] == "declared"
+    assert 'value="5H"' in html
+    assert "<h3>Settlement</h3>" in html  # previewed, ready to fix and save
+
+
+def test_undo_of_the_last_round_gives_its_number_back(scorer: Client, table, three_rounds) -> None:
+    data = {"version": 1, "undo": "1"}
+    response = scorer.post(delete_url(three_rounds[2]), data, headers={"HX-Request": "true"})
+
+    html = response.content.decode()
+    assert "Round 3 deleted. Its cards are back in the form below" in html
+    assert "Save round 3" in html
 
 
 def test_deleting_the_middle_round_of_many_keeps_numbers_gapless(scorer: Client, table) -> None:

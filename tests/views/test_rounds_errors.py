@@ -347,3 +347,43 @@ def test_errors_on_an_earlier_round_leave_it_as_it_was(scorer: Client, table: Ga
     played.refresh_from_db()
     assert played.version == 1
     assert played.entries.get(player__name="Ben").score == -92
+
+
+def preview_after_save(client: Client, session: GameSession, hands: dict) -> str:
+    """The live preview's answer while Save's list of problems is still shown."""
+    url = reverse("games:round_preview", args=[session.pk])
+    data = round_data(session, "8S", GOOD | hands) | {"problems": "listed", "key": "0badcafe"}
+    return html_lib.unescape(client.post(url, data, headers=HTMX).content.decode())
+
+
+def test_the_list_of_problems_goes_once_the_preview_checks_clean(
+    scorer: Client, table: GameSession
+) -> None:
+    typo = SHOWN_8S.replace("10C", "1C")
+    saved = html_lib.unescape(post_round(scorer, table, {"Ben": ("shown", typo)}).content.decode())
+    assert "Not saved: 1 thing to fix" in saved
+    assert '<input type="hidden" name="problems" value="listed">' in saved
+
+    fixed = preview_after_save(scorer, table, {})
+
+    # The list's place comes back empty, out of band: the list is gone.
+    place = fixed.split('id="problems-0badcafe"')[1].split("</div>")[0]
+    assert 'hx-swap-oob="true"' in place and "Not saved" not in place
+    assert "<h3>Settlement</h3>" in fixed
+
+
+def test_the_list_of_problems_keeps_only_those_left(scorer: Client, table: GameSession) -> None:
+    # Two problems after Save; Ben's typo fixed, Chen's short hand is left (a problem
+    # only Save finds: the preview then checks as Save does).
+    short = "2H 3H 4H"
+    hands = {"Ben": ("shown", SHOWN_8S.replace("10C", "1C")), "Chen": ("shown", short)}
+    assert "Not saved: 2 things to fix" in html_lib.unescape(
+        post_round(scorer, table, hands).content.decode()
+    )
+
+    left = preview_after_save(scorer, table, {"Chen": ("shown", short)})
+
+    problems = left.split("data-problems")[1]
+    assert "Not saved: 1 thing to fix" in problems
+    assert "Chen" in problems and "is not a card" not in problems
+    assert "role=" not in problems.split(">")[0]  # not read out again at each preview
