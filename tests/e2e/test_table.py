@@ -180,6 +180,30 @@ def test_a_phone_at_a_table_the_scorer_closes_says_so_and_keeps_the_hand(
     look_at(phone, "table-seat-closed-phone")
 
 
+def test_close_table_mode_is_in_sight_once_phones_hold_seats(
+    new_context: Callable[..., Any], look_at: Callable[..., None]
+) -> None:
+    session, _phone = ben_at_a_table(new_context)  # Ben's phone holds a seat
+    scorer = new_context(**TOUCH).new_page()
+    signed_in_as(scorer, session.created_by)
+    scorer.goto(f"/sessions/{session.pk}/")
+    expect(scorer.locator(".table-link")).not_to_have_attribute("open", "")  # folded
+
+    close = scorer.get_by_role("button", name="Close table mode")
+    expect(close).to_be_visible()
+    close.scroll_into_view_if_needed()
+    look_at(scorer, "table-scorer-close-phone", full_page=False)
+    scorer.emulate_media(color_scheme="dark")
+    look_at(scorer, "table-scorer-close-phone-dark", full_page=False)
+    asked = []
+    scorer.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    close.tap()
+
+    expect(scorer.get_by_role("button", name="Open table mode")).to_be_visible()
+    assert asked and asked[0].startswith("Close table mode?")
+    assert GameSession.objects.get(pk=session.pk).table_token is None
+
+
 def test_a_hand_handed_in_after_its_link_was_replaced_says_so_and_stays_as_typed(
     new_context: Callable[..., Any], look_at: Callable[..., None]
 ) -> None:

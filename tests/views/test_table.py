@@ -97,6 +97,22 @@ def test_closing_table_mode_makes_the_link_a_404(scorer: Client, table: GameSess
     assert "Open table mode" in page_of(scorer, table)
 
 
+def test_close_table_mode_stays_in_sight_once_the_link_is_folded(
+    scorer: Client, table: GameSession
+) -> None:
+    seat_phone(table, "Ben")  # a phone holds a seat: the link's details fold
+
+    html = page_of(scorer, table)
+
+    details = html[html.index('<details class="table-link"') : html.index("</details>")]
+    assert " open" not in details.split(">", 1)[0]
+    assert 'value="close"' not in details  # not hidden in the fold...
+    after = html[html.index("</details>", html.index('<details class="table-link"')) :]
+    close = after[: after.index("</section>")]
+    assert "Close table mode</button>" in close  # ...but right under it, in table mode
+    assert 'hx-confirm="Close table mode?' in close  # and it still asks first
+
+
 # --- Picking a seat ------------------------------------------------------------------------
 
 
