@@ -814,6 +814,7 @@ IN_THE_DARK = (
     "league-detail",
     "standings",
     "table-hand",
+    "table-hand-in",
     "table-scorer",
     "not-found",
     "database-down",

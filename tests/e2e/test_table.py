@@ -5,6 +5,7 @@ tap, and the players' phones move on to the next round by themselves."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -178,6 +179,40 @@ def test_a_phone_at_a_table_the_scorer_closes_says_so_and_keeps_the_hand(
     expect(phone.locator("[data-table-closed]")).to_have_count(1)
     expect(phone.get_by_text("Offline")).to_have_count(0)
     look_at(phone, "table-seat-closed-phone")
+
+
+def test_hand_in_says_handed_in_where_the_finger_is(
+    new_context: Callable[..., Any], look_at: Callable[..., None]
+) -> None:
+    _session, phone = ben_at_a_table(new_context)
+    phone.get_by_label("Cut joker").fill("8S")
+    phone.get_by_label("Cards").fill(SHOWN_8S)
+    expect(phone.locator('[data-preview="Ben"]')).to_contain_text("Hand points: 102")
+    hand_in = phone.get_by_role("button", name="Hand in")
+
+    hand_in.tap()
+
+    handed = phone.locator("#seat-handed")
+    expect(handed).to_contain_text("✓ Handed in. If you change anything, tap Hand in again")
+    expect(handed).to_be_in_viewport()  # under the button, not only at the page's top
+    expect(hand_in).to_be_in_viewport()
+    expect(hand_in).to_be_focused()  # a screen reader reads it out with the button
+    expect(hand_in).to_have_accessible_description(re.compile("Handed in"))
+    stepped_back = hand_in.evaluate("button => getComputedStyle(button).backgroundColor")
+    look_at(phone, "table-seat-handed-in-phone", full_page=False)
+    phone.emulate_media(color_scheme="dark")
+    look_at(phone, "table-seat-handed-in-phone-dark", full_page=False)
+    phone.emulate_media(color_scheme="light")
+
+    # A card changed: no longer in until it is handed in again, said in the same place.
+    phone.get_by_label("Cards").fill(SHOWN_8S.removesuffix(" 8C"))
+    expect(handed).to_be_empty()
+    expect(phone.locator("[data-handed-in]")).to_have_count(0)
+    solid = hand_in.evaluate("button => getComputedStyle(button).backgroundColor")
+    assert solid != stepped_back  # the button asks to be tapped again
+    phone.get_by_label("Cards").fill(SHOWN_8S)
+    hand_in.tap()
+    expect(handed).to_contain_text("✓ Handed in")
 
 
 def test_close_table_mode_is_in_sight_once_phones_hold_seats(

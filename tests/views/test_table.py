@@ -219,6 +219,62 @@ def test_a_hand_in_any_order_is_checked_on_its_own_and_handed_in(table: GameSess
     assert TableHand.objects.get().status == "in"
 
 
+def _under_hand_in(html: str) -> str:
+    """What the seat's phone shows right under its Hand in button."""
+    button = html.index('id="seat-hand-in"')
+    return html[button : html.index("</form>", button)]
+
+
+def test_handed_in_is_said_under_the_hand_in_button_the_finger_is_on(
+    table: GameSession,
+) -> None:
+    phone = seat_phone(table, "Ben")
+
+    response = phone.post(
+        url("table_hand", table),
+        hand_data(table, "Ben", "shown", SHOWN_8S),
+        headers={"HX-Request": "true"},
+    )
+
+    under = _under_hand_in(response.content.decode())
+    assert 'aria-describedby="seat-handed"' in under  # read out with the button
+    assert 'id="seat-handed" class="seat-handed" role="status"' in under
+    assert "✓ Handed in. If you change anything, tap Hand in again" in under
+    # Without JavaScript the page comes back whole, saying it in the same place.
+    assert "✓ Handed in." in _under_hand_in(phone.get(url("table_hand", table)).content.decode())
+
+
+def test_changing_a_handed_in_hand_takes_the_handed_in_line_away(table: GameSession) -> None:
+    phone = seat_phone(table, "Ben")
+    hand_in(phone, table, "Ben", ("shown", SHOWN_8S), edit=3)
+
+    preview = phone.post(
+        url("table_hand_preview", table),
+        hand_data(table, "Ben", "shown", LOOSE_148, edit=4),
+        headers={"HX-Request": "true"},
+    )
+
+    html = preview.content.decode()
+    handed = re.search(r'<div id="seat-handed"[^>]*>(.*?)</div>', html, re.S)
+    assert 'hx-swap-oob="innerHTML"' in handed[0]  # its box stays: a screen reader hears it
+    assert handed[1].strip() == ""  # no longer "Handed in" under the button
+    assert "data-handed-in" not in html
+
+
+def test_a_hand_the_scorer_entered_is_said_handed_in_under_the_phones_button(
+    scorer: Client, table: GameSession
+) -> None:
+    phone = seat_phone(table, "Ben")
+    scorer.post(
+        reverse("games:table_correct", args=[table.pk, seat_pk(table, "Ben")]),
+        hand_data(table, "Ben", "shown", SHOWN_8S),
+    )
+
+    html = phone.get(url("table_hand", table)).content.decode()
+
+    assert "✓ Handed in (by the scorer)." in _under_hand_in(html)
+
+
 @pytest.mark.parametrize(
     ("hand", "message"),
     [
