@@ -161,24 +161,49 @@ def test_the_auto_save_switch_follows_on_the_scorers_other_phone(
     expect(first.locator("[data-auto-save]")).to_have_attribute("data-auto-save", "off")
 
 
+def expect_only_shown(phone: Page, cards: str) -> None:
+    """A hand at a table link gone: on the screen as typed, to be read out, and
+    nothing on it that invites entering cards; what to do next where Hand in was."""
+    expect(phone.get_by_label("Cards")).to_have_value(cards)
+    expect(phone.get_by_label("Cards")).to_be_disabled()
+    expect(phone.locator("[data-picker]:visible")).to_have_count(0)
+    for radio in phone.locator('input[type="radio"]').all():
+        expect(radio).to_be_disabled()
+    expect(phone.locator(".chip:visible")).to_have_text(["Shown"])  # the outcome, in words
+    expect(phone.get_by_role("button", name="Hand in")).to_have_count(0)
+    note = phone.locator("[data-closed-note]")
+    expect(note).to_contain_text("Show your hand to the scorer")
+    expect(note).to_contain_text("scan its QR code again")
+    expect(note).to_be_in_viewport()
+
+
 def test_a_phone_at_a_table_the_scorer_closes_says_so_and_keeps_the_hand(
     new_context: Callable[..., Any], look_at: Callable[..., None]
 ) -> None:
     from games.services.table import close_table
 
     session, phone = ben_at_a_table(new_context)
+    phone.get_by_label("Cut joker").fill("8S")
     phone.get_by_label("Cards").fill(SHOWN_8S[:20])
+    expect(phone.locator('[data-preview="Ben"]')).to_contain_text("must show all 21 cards")
 
     close_table(session)
 
     expect(phone.locator("[data-table-closed]")).to_contain_text("no longer works")
-    expect(phone.get_by_label("Cards")).to_have_value(SHOWN_8S[:20])
     expect(phone.locator("[data-offline], [data-outage]")).to_have_count(0)  # not "offline"
-    phone.get_by_label("Cards").fill(SHOWN_8S[:30])  # its live check, sent to the old link
-    expect(phone.locator("#seat-check")).to_be_empty()
-    expect(phone.locator("[data-table-closed]")).to_have_count(1)
+    expect_only_shown(phone, SHOWN_8S[:20])
     expect(phone.get_by_text("Offline")).to_have_count(0)
-    look_at(phone, "table-seat-closed-phone")
+    look_at(phone, "table-seat-closed-phone", full_page=False)
+    phone.emulate_media(color_scheme="dark")
+    look_at(phone, "table-seat-closed-phone-dark", full_page=False)
+
+    # Reloaded at the old link: the same, the hand as typed on this phone.
+    phone.reload()
+    expect(phone.locator("[data-refused]")).to_contain_text("The scorer closed table mode")
+    expect_only_shown(phone, SHOWN_8S[:20])
+    phone.reload()  # its draft is kept as typed, however often it is opened
+    expect_only_shown(phone, SHOWN_8S[:20])
+    look_at(phone, "table-seat-closed-reloaded-phone-dark")
 
 
 def test_hand_in_says_handed_in_where_the_finger_is(

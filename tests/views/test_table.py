@@ -668,6 +668,7 @@ def test_a_hand_sent_as_the_scorer_closes_table_mode_is_told_so_and_stays_as_typ
     assert SHOWN_8S in html  # what was typed is still on the screen
     assert "data-table-closed" in html and "/hand/status/" not in html  # no more polls
     assert "data-save" not in html and "data-leave" not in html  # nothing more to send
+    _only_shown(html)
     assert not TableHand.objects.exists()
 
     # Its live check, sent as the table closed, says so where the hand is checked.
@@ -747,6 +748,17 @@ def test_a_hand_sent_after_its_link_went_is_told_why_and_stays_as_typed(
     assert not TableHand.objects.exists()
     table.refresh_from_db()
     assert table.table_token is None or table.table_token not in html  # never the new link
+    _only_shown(html)
+
+
+def _only_shown(html: str) -> None:
+    """A hand at a gone link is shown to be read out, with nothing inviting more."""
+    assert re.search(r'<form class="round-form seat-form"[^>]* data-closed novalidate>', html, re.S)
+    assert re.search(r'<fieldset class="player"[^>]* disabled>', html)  # outcome, cards
+    assert "data-picker" not in html and "/hand/preview/" not in html  # nothing to tap
+    note = re.search(r"<p [^>]*data-closed-note[^>]*>(.*?)</p>", html, re.S)
+    assert "hidden" not in note[0]
+    assert "Show your hand to the scorer" in note[1] and "scan its QR code again" in note[1]
 
 
 def test_a_hand_sent_to_a_table_link_that_never_was_is_a_404(table: GameSession) -> None:
@@ -779,6 +791,7 @@ def test_a_phone_opening_its_hand_page_after_the_link_went_is_told_why(
     assert "The scorer closed table mode" in html and "This table link no longer works" in html
     assert "Ben's hand" in html
     assert "/hand/status/" not in html and "data-save" not in html
+    _only_shown(html)
     # Anyone else, or a link that never was, learns nothing.
     assert Client().get(old_hand_url).status_code == 404
     never = reverse("games:table_hand", args=[new_share_token()])
