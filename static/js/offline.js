@@ -161,9 +161,10 @@
     return changed;
   }
 
-  // Kept as typed; a form nobody has typed into leaves nothing behind.
+  // Kept as typed; a form nobody has typed into leaves nothing behind. (A seat's hand at
+  // a table link gone is only shown, its fields disabled: its draft stays as typed.)
   function keep(form) {
-    if (!store || !form.isConnected) return;
+    if (!store || !form.isConnected || form.hasAttribute("data-closed")) return;
     var key = keyOf(form);
     var values = valuesOf(form);
     var before = read(key);
@@ -210,7 +211,9 @@
       });
       if (!draft.queued) say(form, RESTORED, "data-draft-restored", true);
     }
-    if (draft.queued) {
+    if (draft.queued && form.hasAttribute("data-closed")) {
+      unqueue(form); // its table link is gone: shown, never to be sent
+    } else if (draft.queued) {
       queue(form);
       if (navigator.onLine) window.setTimeout(sendWaiting, 500);
     }

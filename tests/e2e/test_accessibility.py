@@ -652,6 +652,31 @@ def table_left_gone(page: Page) -> None:
     expect(page.get_by_label("Cards")).to_have_value(SHOWN_8S[:20])
 
 
+def table_closed_followed(page: Page) -> None:
+    """A phone typing its hand as the scorer closes table mode: its status says so,
+    the hand stays to be read out, its fields disabled, the picker and Hand in gone."""
+    from games.services.table import close_table
+
+    session = friday(User.objects.create_user("asha", password=PASSWORD))
+    open_table(session)
+    _seat_phone(page, session, "Ben")
+    page.get_by_label("Cut joker").fill("8S")
+    page.get_by_label("Cards").fill(SHOWN_8S[:20])
+    expect(page.locator('[data-preview="Ben"]')).to_contain_text("must show all 21 cards")
+    close_table(session)
+    expect(page.locator("[data-closed-note]")).to_be_visible()
+    expect(page.get_by_label("Cards")).to_be_disabled()
+
+
+def table_link_gone_reloaded(page: Page) -> None:
+    """The same phone reloaded at its old link: the hand as typed on it, only shown."""
+    table_closed_followed(page)
+    page.reload()
+    expect(page.locator("[data-refused]")).to_contain_text("The scorer closed table mode")
+    expect(page.get_by_label("Cards")).to_have_value(SHOWN_8S[:20])
+    expect(page.get_by_label("Cards")).to_be_disabled()
+
+
 def table_scorer(page: Page) -> None:
     """The scorer's page: one seat in, one typing, one with a problem."""
     _at_table(sign_in(page, "asha"))
@@ -850,6 +875,8 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "table-closed": table_closed,
     "table-link-replaced": table_link_replaced,
     "table-left-gone": table_left_gone,
+    "table-closed-followed": table_closed_followed,
+    "table-link-gone-reloaded": table_link_gone_reloaded,
     "table-scorer": table_scorer,
     "table-scorer-all-in": table_scorer_all_in,
     "table-correct": table_correct,
@@ -904,6 +931,8 @@ IN_THE_DARK = (
     "standings",
     "standings-pool-tab",
     "table-hand",
+    "table-hand-in",
+    "table-closed-followed",
     "table-scorer",
     "not-found",
     "database-down",

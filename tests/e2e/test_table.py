@@ -5,6 +5,7 @@ tap, and the players' phones move on to the next round by themselves."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -160,24 +161,107 @@ def test_the_auto_save_switch_follows_on_the_scorers_other_phone(
     expect(first.locator("[data-auto-save]")).to_have_attribute("data-auto-save", "off")
 
 
+def expect_only_shown(phone: Page, cards: str) -> None:
+    """A hand at a table link gone: on the screen as typed, to be read out, and
+    nothing on it that invites entering cards; what to do next where Hand in was."""
+    expect(phone.get_by_label("Cards")).to_have_value(cards)
+    expect(phone.get_by_label("Cards")).to_be_disabled()
+    expect(phone.locator("[data-picker]:visible")).to_have_count(0)
+    for radio in phone.locator('input[type="radio"]').all():
+        expect(radio).to_be_disabled()
+    expect(phone.locator(".chip:visible")).to_have_text(["Shown"])  # the outcome, in words
+    expect(phone.get_by_role("button", name="Hand in")).to_have_count(0)
+    note = phone.locator("[data-closed-note]")
+    expect(note).to_contain_text("Show your hand to the scorer")
+    expect(note).to_contain_text("scan its QR code again")
+    expect(note).to_be_in_viewport()
+
+
 def test_a_phone_at_a_table_the_scorer_closes_says_so_and_keeps_the_hand(
     new_context: Callable[..., Any], look_at: Callable[..., None]
 ) -> None:
     from games.services.table import close_table
 
     session, phone = ben_at_a_table(new_context)
+    phone.get_by_label("Cut joker").fill("8S")
     phone.get_by_label("Cards").fill(SHOWN_8S[:20])
+    expect(phone.locator('[data-preview="Ben"]')).to_contain_text("must show all 21 cards")
 
     close_table(session)
 
     expect(phone.locator("[data-table-closed]")).to_contain_text("no longer works")
-    expect(phone.get_by_label("Cards")).to_have_value(SHOWN_8S[:20])
     expect(phone.locator("[data-offline], [data-outage]")).to_have_count(0)  # not "offline"
-    phone.get_by_label("Cards").fill(SHOWN_8S[:30])  # its live check, sent to the old link
-    expect(phone.locator("#seat-check")).to_be_empty()
-    expect(phone.locator("[data-table-closed]")).to_have_count(1)
+    expect_only_shown(phone, SHOWN_8S[:20])
     expect(phone.get_by_text("Offline")).to_have_count(0)
-    look_at(phone, "table-seat-closed-phone")
+    look_at(phone, "table-seat-closed-phone", full_page=False)
+    phone.emulate_media(color_scheme="dark")
+    look_at(phone, "table-seat-closed-phone-dark", full_page=False)
+
+    # Reloaded at the old link: the same, the hand as typed on this phone.
+    phone.reload()
+    expect(phone.locator("[data-refused]")).to_contain_text("The scorer closed table mode")
+    expect_only_shown(phone, SHOWN_8S[:20])
+    phone.reload()  # its draft is kept as typed, however often it is opened
+    expect_only_shown(phone, SHOWN_8S[:20])
+    look_at(phone, "table-seat-closed-reloaded-phone-dark")
+
+
+def test_hand_in_says_handed_in_where_the_finger_is(
+    new_context: Callable[..., Any], look_at: Callable[..., None]
+) -> None:
+    _session, phone = ben_at_a_table(new_context)
+    phone.get_by_label("Cut joker").fill("8S")
+    phone.get_by_label("Cards").fill(SHOWN_8S)
+    expect(phone.locator('[data-preview="Ben"]')).to_contain_text("Hand points: 102")
+    hand_in = phone.get_by_role("button", name="Hand in")
+
+    hand_in.tap()
+
+    handed = phone.locator("#seat-handed")
+    expect(handed).to_contain_text("✓ Handed in. If you change anything, tap Hand in again")
+    expect(handed).to_be_in_viewport()  # under the button, not only at the page's top
+    expect(hand_in).to_be_in_viewport()
+    expect(hand_in).to_be_focused()  # a screen reader reads it out with the button
+    expect(hand_in).to_have_accessible_description(re.compile("Handed in"))
+    stepped_back = hand_in.evaluate("button => getComputedStyle(button).backgroundColor")
+    look_at(phone, "table-seat-handed-in-phone", full_page=False)
+    phone.emulate_media(color_scheme="dark")
+    look_at(phone, "table-seat-handed-in-phone-dark", full_page=False)
+    phone.emulate_media(color_scheme="light")
+
+    # A card changed: no longer in until it is handed in again, said in the same place.
+    phone.get_by_label("Cards").fill(SHOWN_8S.removesuffix(" 8C"))
+    expect(handed).to_be_empty()
+    expect(phone.locator("[data-handed-in]")).to_have_count(0)
+    solid = hand_in.evaluate("button => getComputedStyle(button).backgroundColor")
+    assert solid != stepped_back  # the button asks to be tapped again
+    phone.get_by_label("Cards").fill(SHOWN_8S)
+    hand_in.tap()
+    expect(handed).to_contain_text("✓ Handed in")
+
+
+def test_close_table_mode_is_in_sight_once_phones_hold_seats(
+    new_context: Callable[..., Any], look_at: Callable[..., None]
+) -> None:
+    session, _phone = ben_at_a_table(new_context)  # Ben's phone holds a seat
+    scorer = new_context(**TOUCH).new_page()
+    signed_in_as(scorer, session.created_by)
+    scorer.goto(f"/sessions/{session.pk}/")
+    expect(scorer.locator(".table-link")).not_to_have_attribute("open", "")  # folded
+
+    close = scorer.get_by_role("button", name="Close table mode")
+    expect(close).to_be_visible()
+    close.scroll_into_view_if_needed()
+    look_at(scorer, "table-scorer-close-phone", full_page=False)
+    scorer.emulate_media(color_scheme="dark")
+    look_at(scorer, "table-scorer-close-phone-dark", full_page=False)
+    asked = []
+    scorer.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    close.tap()
+
+    expect(scorer.get_by_role("button", name="Open table mode")).to_be_visible()
+    assert asked and asked[0].startswith("Close table mode?")
+    assert GameSession.objects.get(pk=session.pk).table_token is None
 
 
 def test_a_hand_handed_in_after_its_link_was_replaced_says_so_and_stays_as_typed(

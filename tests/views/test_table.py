@@ -97,6 +97,22 @@ def test_closing_table_mode_makes_the_link_a_404(scorer: Client, table: GameSess
     assert "Open table mode" in page_of(scorer, table)
 
 
+def test_close_table_mode_stays_in_sight_once_the_link_is_folded(
+    scorer: Client, table: GameSession
+) -> None:
+    seat_phone(table, "Ben")  # a phone holds a seat: the link's details fold
+
+    html = page_of(scorer, table)
+
+    details = html[html.index('<details class="table-link"') : html.index("</details>")]
+    assert " open" not in details.split(">", 1)[0]
+    assert 'value="close"' not in details  # not hidden in the fold...
+    after = html[html.index("</details>", html.index('<details class="table-link"')) :]
+    close = after[: after.index("</section>")]
+    assert "Close table mode</button>" in close  # ...but right under it, in table mode
+    assert 'hx-confirm="Close table mode?' in close  # and it still asks first
+
+
 # --- Picking a seat ------------------------------------------------------------------------
 
 
@@ -201,6 +217,62 @@ def test_a_hand_in_any_order_is_checked_on_its_own_and_handed_in(table: GameSess
     assert "Valid declaration" in html and "Arranged by the rules" in html
     assert "data-handed-in" in html
     assert TableHand.objects.get().status == "in"
+
+
+def _under_hand_in(html: str) -> str:
+    """What the seat's phone shows right under its Hand in button."""
+    button = html.index('id="seat-hand-in"')
+    return html[button : html.index("</form>", button)]
+
+
+def test_handed_in_is_said_under_the_hand_in_button_the_finger_is_on(
+    table: GameSession,
+) -> None:
+    phone = seat_phone(table, "Ben")
+
+    response = phone.post(
+        url("table_hand", table),
+        hand_data(table, "Ben", "shown", SHOWN_8S),
+        headers={"HX-Request": "true"},
+    )
+
+    under = _under_hand_in(response.content.decode())
+    assert 'aria-describedby="seat-handed"' in under  # read out with the button
+    assert 'id="seat-handed" class="seat-handed" role="status"' in under
+    assert "✓ Handed in. If you change anything, tap Hand in again" in under
+    # Without JavaScript the page comes back whole, saying it in the same place.
+    assert "✓ Handed in." in _under_hand_in(phone.get(url("table_hand", table)).content.decode())
+
+
+def test_changing_a_handed_in_hand_takes_the_handed_in_line_away(table: GameSession) -> None:
+    phone = seat_phone(table, "Ben")
+    hand_in(phone, table, "Ben", ("shown", SHOWN_8S), edit=3)
+
+    preview = phone.post(
+        url("table_hand_preview", table),
+        hand_data(table, "Ben", "shown", LOOSE_148, edit=4),
+        headers={"HX-Request": "true"},
+    )
+
+    html = preview.content.decode()
+    handed = re.search(r'<div id="seat-handed"[^>]*>(.*?)</div>', html, re.S)
+    assert 'hx-swap-oob="innerHTML"' in handed[0]  # its box stays: a screen reader hears it
+    assert handed[1].strip() == ""  # no longer "Handed in" under the button
+    assert "data-handed-in" not in html
+
+
+def test_a_hand_the_scorer_entered_is_said_handed_in_under_the_phones_button(
+    scorer: Client, table: GameSession
+) -> None:
+    phone = seat_phone(table, "Ben")
+    scorer.post(
+        reverse("games:table_correct", args=[table.pk, seat_pk(table, "Ben")]),
+        hand_data(table, "Ben", "shown", SHOWN_8S),
+    )
+
+    html = phone.get(url("table_hand", table)).content.decode()
+
+    assert "✓ Handed in (by the scorer)." in _under_hand_in(html)
 
 
 @pytest.mark.parametrize(
@@ -596,6 +668,7 @@ def test_a_hand_sent_as_the_scorer_closes_table_mode_is_told_so_and_stays_as_typ
     assert SHOWN_8S in html  # what was typed is still on the screen
     assert "data-table-closed" in html and "/hand/status/" not in html  # no more polls
     assert "data-save" not in html and "data-leave" not in html  # nothing more to send
+    _only_shown(html)
     assert not TableHand.objects.exists()
 
     # Its live check, sent as the table closed, says so where the hand is checked.
@@ -675,6 +748,17 @@ def test_a_hand_sent_after_its_link_went_is_told_why_and_stays_as_typed(
     assert not TableHand.objects.exists()
     table.refresh_from_db()
     assert table.table_token is None or table.table_token not in html  # never the new link
+    _only_shown(html)
+
+
+def _only_shown(html: str) -> None:
+    """A hand at a gone link is shown to be read out, with nothing inviting more."""
+    assert re.search(r'<form class="round-form seat-form"[^>]* data-closed novalidate>', html, re.S)
+    assert re.search(r'<fieldset class="player"[^>]* disabled>', html)  # outcome, cards
+    assert "data-picker" not in html and "/hand/preview/" not in html  # nothing to tap
+    note = re.search(r"<p [^>]*data-closed-note[^>]*>(.*?)</p>", html, re.S)
+    assert "hidden" not in note[0]
+    assert "Show your hand to the scorer" in note[1] and "scan its QR code again" in note[1]
 
 
 def test_a_hand_sent_to_a_table_link_that_never_was_is_a_404(table: GameSession) -> None:
@@ -707,6 +791,7 @@ def test_a_phone_opening_its_hand_page_after_the_link_went_is_told_why(
     assert "The scorer closed table mode" in html and "This table link no longer works" in html
     assert "Ben's hand" in html
     assert "/hand/status/" not in html and "data-save" not in html
+    _only_shown(html)
     # Anyone else, or a link that never was, learns nothing.
     assert Client().get(old_hand_url).status_code == 404
     never = reverse("games:table_hand", args=[new_share_token()])
