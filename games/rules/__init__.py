@@ -63,6 +63,7 @@ from .totals import (
     hands_after_elimination,
     pot_of,
     pot_split,
+    rejoins_played,
     remaining_drops,
     session_state,
 )
@@ -117,6 +118,7 @@ __all__ = [
     "pot_of",
     "pot_split",
     "presets_listing",
+    "rejoins_played",
     "remaining_drops",
     "round_errors",
     "score_round",

@@ -99,6 +99,9 @@ def test_distance_to_the_ceiling_and_eliminations_are_shown(scorer: Client, user
     assert 'max="101" value="41"' in html and "41 to go" in html
     assert "out in round 2" in html
     assert '<span class="badge badge-out">out</span>' in html
+    # Chen is out: his card says so, with no distance to the ceiling ("0 to go").
+    chen = re.search(r'<li class="standing is-out" data-player="Chen">.*?</li>', html, re.S)[0]
+    assert "to go" not in chen and "<meter" not in chen
     # The next round is for Asha and Ben only.
     round_entry = html.split('id="round-entry"')[1].split('id="scoreboard"')[0]
     assert 'data-player="Chen"' not in round_entry
