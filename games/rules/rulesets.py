@@ -53,6 +53,18 @@ def choice_label(value: object) -> str:
     return CHOICE_LABELS.get(value, str(value)) if isinstance(value, str) else str(value)
 
 
+def option_text(value: object) -> str:
+    """An option's value as the house rules say it: "on", "off", "empty", a choice
+    by its label, a list of choices, a number as itself."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if value is None:
+        return "empty"
+    if isinstance(value, tuple):
+        return ", ".join(choice_label(item) for item in value) or "none"
+    return choice_label(value)
+
+
 def _option(label: str, help: str, **extra: Any) -> Any:
     """A dataclass field with what a player reads about it attached: its label, a
     few words on the house-rules page, and its meaning, the line beneath them (and

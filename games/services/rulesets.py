@@ -1,4 +1,5 @@
-"""Which ruleset a session or league plays under, and one line about each preset."""
+"""Which ruleset a session or league plays under, one line about each preset, and the
+house rules a session plays in words."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from games.rules import (
     get_ruleset,
     is_net,
 )
+from games.rules.rulesets import OPTION_NAMES, option_label, option_text
 
 
 def ruleset_of(session: GameSession | League) -> Ruleset:
@@ -40,3 +42,21 @@ def describe_preset(name: str) -> str:
         else:
             parts.append(f"game ends at {rules.ceiling}")
     return " · ".join(parts)
+
+
+def house_rule_changes(ruleset: Ruleset) -> tuple[str, ...]:
+    """Each option ``ruleset`` changes from its preset, as the house-rules form labels
+    it, with the preset's value: "First drop costs 25 (preset 30)". Once play starts
+    this is the only place a player sees them (the ceiling is shown on its own)."""
+    preset = PRESETS[ruleset.preset]
+    changes = []
+    for name in OPTION_NAMES:
+        value, was = getattr(ruleset, name), getattr(preset, name)
+        if name == "ceiling" or value == was:
+            continue
+        # A number reads after its label ("First drop costs 25"); anything else after
+        # a colon ("Deal show allowed: off").
+        numbers = type(value) is int and type(was) is int
+        said = f"{option_label(name)}{' ' if numbers else ': '}{option_text(value)}"
+        changes.append(f"{said} (preset {option_text(was)})")
+    return tuple(changes)

@@ -27,7 +27,7 @@ from games.rules import (
     rejoins_played,
     session_state,
 )
-from games.services.rulesets import ruleset_of
+from games.services.rulesets import house_rule_changes, ruleset_of
 
 
 @dataclass(frozen=True)
@@ -185,6 +185,11 @@ class Scoreboard:
     def rejoins(self) -> bool:
         """Whether anyone has rejoined, or may: the table then explains it."""
         return any(c.rejoined_after or c.rejoin_at is not None for c in self.columns)
+
+    @property
+    def house_rules(self) -> tuple[str, ...]:
+        """The session's rules that differ from its preset, in words."""
+        return house_rule_changes(self.ruleset)
 
     @property
     def rejoins_played(self) -> bool:

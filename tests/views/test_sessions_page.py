@@ -190,3 +190,28 @@ def test_a_long_session_page_shows_its_latest_ten_rounds_and_older_ones_on_reque
 
 def rounds_in(html: str) -> list[int]:
     return [int(n) for n in re.findall(r'<tr data-round="(\d+)"', html)]
+
+
+def test_the_house_rules_stay_in_sight_under_the_title_once_play_starts(
+    scorer: Client, user: User
+) -> None:
+    changed = make_session(user, overrides={"first_drop": 25})
+    play(changed, "8S", ROUND_1)
+    plain = make_session(user)
+
+    html = scorer.get(detail(changed)).content.decode()
+
+    assert (
+        '<p class="meta session-rules" data-house-rules>'
+        "House rules: First drop costs 25 (preset 30)</p>"
+    ) in html
+    assert "data-house-rules" not in scorer.get(detail(plain)).content.decode()
+
+
+def test_many_house_rules_fold_behind_their_count(scorer: Client, user: User) -> None:
+    session = make_session(user, overrides={"first_drop": 25, "middle_drop": 50, "hand_cap": 100})
+
+    html = scorer.get(detail(session)).content.decode()
+
+    assert "<summary>House rules: 3 changes from the preset</summary>" in html
+    assert "<li>Middle drop costs 50 (preset 70)</li>" in html

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from games.models import GameSession, Round
 from games.services.sessions import create_session
-from tests.support.builders import play, pool_with_chen_rejoined, round_data
+from tests.support.builders import make_session, play, pool_with_chen_rejoined, round_data
 from tests.support.hands import ROUND_1
 from tests.support.reads import copies_of
 from tests.support.score_rows import score_rows
@@ -242,3 +242,11 @@ def test_the_share_page_keeps_the_out_total_in_its_round_and_the_rejoin_on_its_o
         ["3 7♣", "0 0", "80 +20", "81 +20"],
     ]
     assert '<span class="badge">rejoined at 61 after round 2</span>' in html
+
+
+def test_the_share_page_says_the_house_rules(client: Client, user: User) -> None:
+    session = make_session(user, overrides={"first_drop": 25})
+
+    html = client.get(shared(session)).content.decode()
+
+    assert "House rules: First drop costs 25 (preset 30)</p>" in html
