@@ -99,6 +99,17 @@ def pool_with_chen_out(user: User, **kwargs) -> GameSession:
     return pool
 
 
+# The score table of pool_with_chen_rejoined, each row's cells after its heading, as
+# a player reads them: round 2 keeps the total that put Chen out (80 + 40 = 120); his
+# rejoin at 61 is a line of its own, and round 3 adds to it (61 + 20 = 81).
+CHEN_REJOINED_CELLS = [
+    ["0 0", "40 +40", "80 +80"],
+    ["0 0", "60 +20", "120 +40 out"],
+    ["", "", "61 rejoined"],
+    ["0 0", "80 +20", "81 +20"],
+]
+
+
 def pool_with_chen_rejoined(user: User, **kwargs) -> GameSession:
     """pool_with_chen_out, then Chen rejoins at 61 (Ben's 60, plus one) and round 3 is
     played: Asha declares, Ben and Chen drop first (+20): Asha 0, Ben 80, Chen 81."""
