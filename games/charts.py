@@ -386,8 +386,14 @@ def running_totals_svg(
     for name in state.players:
         segments: list[list[Mark]] = [[Mark(0, 0, f"{name} before round 1: 0")]]
         for line in state.lines:
-            total = line.totals[name]
+            if line.scores.get(name) is not None:
+                total = line.totals[name]
+                out = name in line.eliminated
+                label = f"{name} after round {line.number}: {total}" + (" (out)" if out else "")
+                segments[-1].append(Mark(line.number, total, label, "out" if out else "point"))
             if name in line.rejoined:
+                # The line stops at the total that put them out and starts again here.
+                total = line.rejoined[name]
                 rejoin = Mark(
                     line.number,
                     total,
@@ -395,10 +401,6 @@ def running_totals_svg(
                     "rejoin",
                 )
                 segments.append([rejoin])
-            elif line.scores.get(name) is not None:
-                out = name in line.eliminated
-                label = f"{name} after round {line.number}: {total}" + (" (out)" if out else "")
-                segments[-1].append(Mark(line.number, total, label, "out" if out else "point"))
         status = []
         if name in state.winners:
             status.append("winner")
@@ -409,7 +411,9 @@ def running_totals_svg(
         )
         kept = (_thin_marks(segment) for segment in segments if segment)
         lines.append(Line(name, tuple(tuple(segment) for segment in kept), legend))
-    values = [0.0] + [float(v) for line in state.lines for v in line.totals.values()]
+    values = [0.0] + [
+        float(v) for line in state.lines for v in (*line.totals.values(), *line.rejoined.values())
+    ]
     if rule_at is not None and _near(rule_at, values):
         values.append(float(rule_at))
     y_ticks = nice_ticks(min(values), max(values))

@@ -25,6 +25,7 @@ from games.rules import (
     get_ruleset,
     option_help,
     option_label,
+    option_text,
 )
 
 # The session's own ceiling field stands for the `ceiling` option.
@@ -98,17 +99,6 @@ def _beside(message: str) -> str:
     "Lowest deal show cost must not be above highest deal show cost.")."""
     message = _NAMED.sub(lambda name: _in_a_sentence(option_label(name[0])), message)
     return message[:1].upper() + message[1:] + ("" if message.endswith(".") else ".")
-
-
-def _as_text(value: Any) -> str:
-    """An option's value as the house rules say it beside a changed option."""
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    if value is None:
-        return "empty"
-    if isinstance(value, tuple):
-        return ", ".join(choice_label(item) for item in value) or "none"
-    return choice_label(value)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -224,7 +214,7 @@ class RulesetForm(forms.Form):
             changed = bound.field.clean(bound.value()) != _jsonable(base)
         except forms.ValidationError:
             changed = True  # as typed it is not the preset's (its error says why)
-        return RuleOption(bound, changed, _as_text(base))
+        return RuleOption(bound, changed, option_text(base))
 
     def house_rules_have_errors(self) -> bool:
         return self.is_bound and any(self[f"rule_{name}"].errors for name in HOUSE_RULES)

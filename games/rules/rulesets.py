@@ -53,6 +53,18 @@ def choice_label(value: object) -> str:
     return CHOICE_LABELS.get(value, str(value)) if isinstance(value, str) else str(value)
 
 
+def option_text(value: object) -> str:
+    """An option's value as the house rules say it: "on", "off", "empty", a choice
+    by its label, a list of choices, a number as itself."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if value is None:
+        return "empty"
+    if isinstance(value, tuple):
+        return ", ".join(choice_label(item) for item in value) or "none"
+    return choice_label(value)
+
+
 def _option(label: str, help: str, **extra: Any) -> Any:
     """A dataclass field with what a player reads about it attached: its label, a
     few words on the house-rules page, and its meaning, the line beneath them (and
@@ -641,3 +653,21 @@ def _jokers(rules: Ruleset) -> str:
     if rules.upper_lower_jokers:
         jokers += " and the cut suit's next card up and down"
     return f"jokers: {jokers}"
+
+
+def house_rule_changes(ruleset: Ruleset) -> tuple[str, ...]:
+    """Each option ``ruleset`` changes from its preset, as the house-rules form labels
+    it, with the preset's value: "First drop costs 25 (preset 30)". Once play starts
+    this is the only place a player sees them (the ceiling is shown on its own)."""
+    preset = PRESETS[ruleset.preset]
+    changes = []
+    for name in OPTION_NAMES:
+        value, was = getattr(ruleset, name), getattr(preset, name)
+        if name == "ceiling" or value == was:
+            continue
+        # A number reads after its label ("First drop costs 25"); anything else after
+        # a colon ("Deal show allowed: off").
+        numbers = type(value) is int and type(was) is int
+        said = f"{option_label(name)}{' ' if numbers else ': '}{option_text(value)}"
+        changes.append(f"{said} (preset {option_text(was)})")
+    return tuple(changes)

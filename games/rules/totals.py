@@ -11,13 +11,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .errors import RulesError
-from .rulesets import Ruleset
+from .rulesets import Ruleset, is_pool
 
 
 @dataclass(frozen=True)
 class RoundLine:
     """One row of the score table: each seated player's score this round (None when
-    they sat out, eliminated) and the running totals after it."""
+    they sat out, eliminated) and the running totals it left them at. A player who
+    rejoins after the round keeps, in ``totals``, the total that put them out; the
+    total they buy back in at is ``rejoined``, the start of their next round."""
 
     number: int
     scores: dict[str, int | None]
@@ -156,12 +158,13 @@ def session_state(
                 over = [p for p in remaining if _reached(_loss(totals[p], net), ceiling, mode)]
                 if len(remaining) == 1 or len(over) == len(remaining):
                     finished, winners = True, tuple(remaining)
+        after_round = dict(totals)  # before any rejoin: the round's own arithmetic
         rejoined = apply_rejoins(number) if not finished else {}
         lines.append(
             RoundLine(
                 number=number,
                 scores={p: scores.get(p) for p in players},
-                totals=dict(totals),
+                totals=after_round,
                 eliminated=out_now,
                 rejoined=rejoined,
             )
@@ -206,18 +209,27 @@ def hands_after_elimination(state: SessionState) -> list[tuple[str, int]]:
     return stray
 
 
+def rejoins_played(ruleset: Ruleset, ceiling: int | None) -> bool:
+    """Whether a player who is out may buy back in: a pool with a rejoin cutoff."""
+    return ruleset.rejoin_cutoff is not None and is_pool(ruleset, ceiling)
+
+
 def _rejoin_problem(ruleset: Ruleset, state: SessionState, player: str) -> str | None:
     cutoff = ruleset.rejoin_cutoff
-    if cutoff is None or state.ceiling is None or ruleset.ceiling_mode == "game_ends":
+    if cutoff is None or not rejoins_played(ruleset, state.ceiling):
         return "rejoining is not played under these rules"
     if state.finished:
         return "the session is over"
     if player not in state.eliminated_in:
         return f"{player} is still in"
     above = [p for p in state.active if _loss(state.totals[p], state.net) > cutoff]
+    if len(above) == 1:
+        (name,) = above
+        return f"{name} is still in at {state.totals[name]}, above the cutoff of {cutoff}"
     if above:
-        names = ", ".join(f"{p} ({state.totals[p]})" for p in above)
-        return f"no rejoining once a player still in is above {cutoff}: {names}"
+        names = ", ".join(f"{p} ({state.totals[p]})" for p in above[:-1])
+        last = f"{above[-1]} ({state.totals[above[-1]]})"
+        return f"{names} and {last} are still in, above the cutoff of {cutoff}"
     return None
 
 

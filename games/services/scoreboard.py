@@ -23,10 +23,20 @@ from games.rules import (
     Ruleset,
     SessionState,
     hands_after_elimination,
+    house_rule_changes,
     is_pool,
+    rejoins_played,
     session_state,
 )
 from games.services.rulesets import ruleset_of
+
+
+@dataclass(frozen=True)
+class Rejoined:
+    """A player bought back in after round ``after_round``, at ``total``."""
+
+    after_round: int
+    total: int
 
 
 @dataclass(frozen=True)
@@ -40,17 +50,22 @@ class Column:
     eliminated_in: int | None
     winner: bool
     deals_next: bool
-    rejoined_after: tuple[int, ...] = ()  # rounds after which the player bought back in
+    rejoined: tuple[Rejoined, ...] = ()  # each time the player bought back in
     # Pool rules, for a player who is out: the total they may rejoin at now, or why
     # they may not (both None where rejoining is not played).
     rejoin_at: int | None = None
     rejoin_refused: str | None = None
 
+    @property
+    def rejoined_after(self) -> tuple[int, ...]:
+        """The rounds after which the player bought back in."""
+        return tuple(rejoin.after_round for rejoin in self.rejoined)
+
 
 @dataclass(frozen=True)
 class Cell:
     score: int | None  # None: sat out (eliminated earlier)
-    total: int
+    total: int  # after this round; for a player it put out, the total that did
     out: bool  # eliminated by this round
     rejoined: int | None = None  # bought back in after this round, at this total
 
@@ -60,6 +75,11 @@ class Row:
     round: Round
     dealer: str | None
     cells: tuple[Cell, ...]
+
+    @property
+    def rejoins(self) -> bool:
+        """Whether anyone bought back in after this round: the table shows a line for it."""
+        return any(cell.rejoined is not None for cell in self.cells)
 
 
 # A round as the score table reads it: (id, number, dealer seat id, cut joker, version).
@@ -166,6 +186,16 @@ class Scoreboard:
     def rejoins(self) -> bool:
         """Whether anyone has rejoined, or may: the table then explains it."""
         return any(c.rejoined_after or c.rejoin_at is not None for c in self.columns)
+
+    @property
+    def house_rules(self) -> tuple[str, ...]:
+        """The session's rules that differ from its preset, in words."""
+        return house_rule_changes(self.ruleset)
+
+    @property
+    def rejoins_played(self) -> bool:
+        """Whether these rules let a player who is out buy back in."""
+        return rejoins_played(self.ruleset, self.state.ceiling)
 
     @property
     def rejoins_made(self) -> tuple[RejoinMade, ...]:
@@ -391,10 +421,10 @@ def _replay(
             f"{name} was out before round {number} but has a hand in it (an earlier round "
             f"was edited): it still counts. Edit or delete round {number} if it should not."
         )
-    rejoined_after: dict[str, list[int]] = {name: [] for name in names}
+    rejoined: dict[str, list[Rejoined]] = {name: [] for name in names}
     for line in state.lines:
-        for name in line.rejoined:
-            rejoined_after[name].append(line.number)
+        for name, total in line.rejoined.items():
+            rejoined[name].append(Rejoined(line.number, total))
     by_name = {seat.player.name: seat for seat in seats}
     columns = tuple(
         Column(
@@ -405,7 +435,7 @@ def _replay(
             eliminated_in=state.eliminated_in.get(seat.player.name),
             winner=seat.player.name in state.winners,
             deals_next=seat.player.name == state.next_dealer,
-            rejoined_after=tuple(rejoined_after[seat.player.name]),
+            rejoined=tuple(rejoined[seat.player.name]),
             **_rejoin_offer(state, ruleset, seat.player.name),
         )
         for seat in seats
@@ -426,7 +456,8 @@ def _replay(
 def _rejoin_offer(state: SessionState, ruleset: Ruleset, name: str) -> dict:
     """For a player who is out, under rules that let them buy back in: the total
     they would rejoin at now, or the rules service's reason why they may not."""
-    if name not in state.eliminated_in or state.finished or ruleset.rejoin_cutoff is None:
+    out = name in state.eliminated_in and not state.finished
+    if not out or not rejoins_played(ruleset, state.ceiling):
         return {}
     problem = state.rejoin_problem(name)
     if problem:

@@ -69,17 +69,22 @@ PLAYER_COLUMNS = (
     "score",
     "total",
 )
+# After "total" where the rules let a player who is out buy back in: the total they
+# rejoined at after the round (the round's own total is the one that put them out).
+REJOIN_COLUMN = "rejoined at"
 
 
 def session_history(session: GameSession) -> Table:
     """A session's rounds, one row each: number, dealer and cut joker, who entered it
     and when, how often it was edited and last by whom and when; then for every seat
     the player's outcome, groups in card notation, declaration and stored figures,
-    and the running total as the rules service replays it."""
+    and the running total as the rules service replays it (in a pool with rejoins,
+    then the total a player rejoined at after the round)."""
     board = load_scoreboard(session)
+    columns = (*PLAYER_COLUMNS, REJOIN_COLUMN) if board.rejoins_played else PLAYER_COLUMNS
     header = list(ROUND_COLUMNS)
     for seat in board.seats:
-        header += [f"{seat.player.name}: {column}" for column in PLAYER_COLUMNS]
+        header += [f"{seat.player.name}: {column}" for column in columns]
     hands: dict[int, dict[int, HandEntry]] = {}
     for entry in HandEntry.objects.filter(round__session=session):
         hands.setdefault(entry.round_id, {})[entry.player_id] = entry
@@ -92,6 +97,8 @@ def session_history(session: GameSession) -> Table:
         cells += trails.get(row.round.pk, _Trail()).cells(authors.get(row.round.pk))
         for seat, cell in zip(board.seats, row.cells, strict=True):
             cells += _entry_cells(entries.get(seat.player_id), cell.total)
+            if board.rejoins_played:
+                cells.append(cell.rejoined)
         rows.append(tuple(cells))
     return Table(title=str(session), sheet="Rounds", header=tuple(header), rows=tuple(rows))
 

@@ -98,7 +98,10 @@ def test_a_rejoin_starts_a_new_piece_of_line_at_the_rejoining_total() -> None:
     assert state.lines[1].rejoined == {"Ben": 21}
     root = parse(running_totals_svg(state, None))
     ben = lines_of(root)["Ben"]
-    assert len(ben) == 2  # up to round 1, then from the rejoin on
+    assert len(ben) == 2  # up to round 2, where he went out, then from the rejoin on
+    assert len(ben[0]) == 3  # 0, 80, then 110 (out), before the rejoin at 21
+    titles = [t.text for t in root.iter(f"{SVG}title")]
+    assert "Ben after round 2: 110 (out)" in titles
     rings = [c for c in root.iter(f"{SVG}circle") if c.get("class") == "chart-rejoin"]
     assert "Ben rejoined after round 2 at 21" in rings[0].find(f"{SVG}title").text
 

@@ -36,7 +36,7 @@ from games.services.table import claim_seat, open_table, write_hand
 from games.transfer.league_export import export_league
 from games.transfer.league_import import import_league
 from tests.support.big_league import LONG_NAME, big_league, long_session
-from tests.support.builders import play, pool_with_chen_out
+from tests.support.builders import play, pool_with_chen_out, pool_with_chen_rejoined
 from tests.support.club import build_club, mixed_league
 from tests.support.hands import SHOWN_8S, WIN_8S, WIN_13
 from tests.support.pages import (
@@ -370,6 +370,15 @@ def table_view(page: Page) -> None:
     session = pool_with_chen_out(User.objects.create_user("asha", password=PASSWORD))
     page.goto(f"/shared/{session.share_token}/big/")
     expect(page.locator('[data-big-player="Chen"] [data-big-out]')).to_be_visible()
+
+
+def pool_rejoined(page: Page) -> None:
+    """A pool in which Chen rejoined after round 2, under a house rule: the rejoin's
+    own line in the table, his card saying so, the house rules under the title."""
+    user = sign_in(page, "asha")
+    session = pool_with_chen_rejoined(user, overrides={"rejoin_cutoff": 70})
+    page.goto(f"/sessions/{session.pk}/")
+    expect(page.locator("tr.rejoin-row")).to_be_visible()
 
 
 def league_list(page: Page) -> None:
@@ -851,6 +860,7 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "big-league-round-edit": big_league_round_edit,
     "big-league-standings": big_league_standings,
     "table-view": table_view,
+    "pool-rejoined": pool_rejoined,
     "league-list": league_list,
     "league-new": league_new,
     "league-detail": league_detail,
@@ -922,6 +932,7 @@ IN_THE_DARK = (
     "session-preview",
     "round-saved",
     "pool-over",
+    "pool-rejoined",
     "round",
     "shared-long",
     "big-league-session",

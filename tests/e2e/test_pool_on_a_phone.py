@@ -1,7 +1,8 @@
 """A pool game to its end on a phone: the round that puts two players out is typed
 through the form, the page marks them out, shows the distance bars and the winner
 without a reload; deleting that round in the browser reopens the session, with the
-totals the rules service gives for the rounds left."""
+totals the rules service gives for the rounds left. A player who is out rejoins on a
+phone: the table keeps the round that put them out as it added up."""
 
 from __future__ import annotations
 
@@ -9,15 +10,22 @@ from collections.abc import Callable
 
 import pytest
 from django.contrib.auth.models import User
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from games.models import GameSession
 from games.rules import PlayerHand, get_ruleset, parse_card, parse_groups, score_round
 from games.rules.totals import SessionState, session_state
 from games.services.rounds import check_round, new_round_entry, save_round
 from games.services.sessions import create_session
+from tests.support.builders import CHEN_REJOINED_CELLS, pool_with_chen_out
 from tests.support.hands import WIN_13
-from tests.support.pages import assert_red_and_readable, choose_outcome
+from tests.support.pages import (
+    assert_red_and_readable,
+    choose_outcome,
+    fill_round,
+    horizontal_overflow,
+    sign_in,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -76,6 +84,9 @@ def assert_standings(page: Page, state: SessionState) -> None:
     for name in PLAYERS:
         standing = page.locator(f'.standing[data-player="{name}"]')
         expect(standing.locator("[data-standing-total]")).to_have_text(str(state.totals[name]))
+        if name in state.eliminated_in:  # out: no distance left to show ("0 to go")
+            expect(standing.locator("meter, [data-distance]")).to_have_count(0)
+            continue
         distance = state.distance_to_ceiling(name)
         expect(standing.locator("meter")).to_have_attribute("value", str(distance))
         expect(standing.locator("[data-distance]")).to_have_text(f"{distance} to go")
@@ -136,3 +147,63 @@ def test_a_pool_game_ends_and_reopens_on_a_phone(
     assert_standings(page, expected([EARLY, EARLY]))
     page.set_viewport_size({"width": 375, "height": 667})
     assert overflow(page) <= 0
+
+
+def cell_texts(row: Locator) -> list[str]:
+    return [" ".join(text.split()) for text in row.locator("th, td").all_inner_texts()]
+
+
+def test_a_rejoin_on_a_phone_asks_first_and_keeps_the_round_that_put_the_player_out(
+    phone_page: Page, look_at: Callable[..., None]
+) -> None:
+    page = phone_page
+    # Chen is out at 120 (80 + 40) after round 2; Ben has 60, under the house rule's
+    # cutoff of 70, so Chen may rejoin at 61.
+    session = pool_with_chen_out(sign_in(page, "pool"), overrides={"rejoin_cutoff": 70})
+    page.goto(f"/sessions/{session.pk}/")
+    expect(page.locator("[data-house-rules]")).to_have_text(
+        "House rules: Rejoin limit 70 (preset 79)"
+    )
+    look_at(page, "session-pool-house-rules-phone", full_page=False)
+    rejoin = page.get_by_role("button", name="Rejoin at 61")
+    rejoin.scroll_into_view_if_needed()
+    look_at(page, "session-pool-rejoin-offered-phone", full_page=False)
+
+    # Asked first: dismissed, nothing happens.
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    rejoin.click()
+    expect(rejoin).to_be_visible()
+    assert asked == ["Rejoin Chen at 61? That is a new buy-in (you can take it back)."]
+    assert not session.rejoins.exists()
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    rejoin.click()
+    expect(page.locator(".messages")).to_contain_text("Chen rejoined.")
+    fill_round(
+        page,
+        "7C",
+        {"Asha": ("declared", WIN_13), "Ben": ("first_drop", ""), "Chen": ("first_drop", "")},
+    )
+    page.get_by_role("button", name="Save round 3").click()
+    expect(page.locator('tr[data-round="3"]')).to_be_visible()
+
+    rows = page.locator("#score-rows tr")
+    assert [cell_texts(rows.nth(i))[1:] for i in range(4)] == CHEN_REJOINED_CELLS
+    expect(rows.nth(2).locator("th")).to_have_text("Rejoin")
+    chen = page.locator('.standing[data-player="Chen"]')
+    expect(chen).to_contain_text("rejoined at 61 after round 2")
+    expect(chen.locator("[data-distance]")).to_have_text("20 to go")
+    assert horizontal_overflow(page) <= 0
+    page.locator(".table-scroll").scroll_into_view_if_needed()
+    look_at(page, "session-pool-rejoined-phone", full_page=False)
+    page.emulate_media(color_scheme="dark")
+    look_at(page, "session-pool-rejoined-phone-dark", full_page=False)
+
+    # The share page: the same rows, without the edit links.
+    page.goto(f"/shared/{session.share_token}/")
+    rows = page.locator("#score-rows tr")
+    assert [cell_texts(rows.nth(i))[1:] for i in range(4)] == CHEN_REJOINED_CELLS
+    expect(rows.nth(2).locator("th")).to_have_text("Rejoin")
+    expect(page.locator("[data-house-rules]")).to_contain_text("Rejoin limit 70")
+    look_at(page, "shared-pool-rejoined-phone")

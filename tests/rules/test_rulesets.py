@@ -11,6 +11,7 @@ from games.rules.rulesets import (
     OPTION_SECTIONS,
     as_stored_before_exact_texts,
     describe_preset,
+    house_rule_changes,
     option_help,
     option_label,
     presets_listing,
@@ -247,3 +248,21 @@ def test_each_preset_is_described_in_a_line_of_its_own_options() -> None:
     )
     lines = [describe_preset(name) for name in PRESETS]
     assert len(set(lines)) == len(lines)
+
+
+def test_house_rules_say_each_change_as_the_form_labels_it_with_the_presets_value() -> None:
+    rules = get_ruleset(
+        "21-points",
+        {"first_drop": 25, "deal_show": False, "declarations": ["three_pure", "tunnelas"]},
+    )
+    # In the rule model's order, as the house-rules form lists them.
+    assert house_rule_changes(rules) == (
+        "Ways to declare: Three pure sequences, Tunnelas (preset Three pure sequences, "
+        "Tunnelas, Dublees, Jokers)",
+        "First drop costs 25 (preset 30)",
+        "Deal show allowed: off (preset on)",
+    )
+
+
+def test_a_preset_played_as_it_is_has_no_house_rules() -> None:
+    assert house_rule_changes(PRESETS["13-pool-101"]) == ()

@@ -134,18 +134,41 @@ def test_an_eliminated_player_rejoins_at_the_highest_total_still_in_plus_one():
     assert state.eliminated_in == {}
 
 
+def test_a_rejoin_keeps_the_total_that_put_the_player_out_in_its_round():
+    # Ben 46 + 78 = 124 in round 2: out. He rejoins at 61; round 2 still adds up to 124,
+    # and round 3 starts from 61.
+    rounds = [
+        {"Asha": 0, "Ben": 46, "Chen": 20},
+        {"Asha": 0, "Ben": 78, "Chen": 40},
+        {"Asha": 12, "Ben": 20, "Chen": 0},
+    ]
+    state = session_state(POOL_101, ABC, rounds, rejoins=[("Ben", 2)])
+    second, third = state.lines[1:]
+    assert second.totals["Ben"] == 124 and second.eliminated == ("Ben",)
+    assert second.rejoined == {"Ben": 61}
+    assert third.totals["Ben"] == 81
+
+
 def test_no_rejoining_once_a_player_still_in_is_above_the_cutoff():
     from games.rules import RulesError
 
     rounds = [{"Asha": 80, "Ben": 105, "Chen": 10}]
     state = session_state(POOL_101, ABC, rounds)
-    assert "above 79: Asha (80)" in state.rejoin_problem("Ben")
+    assert state.rejoin_problem("Ben") == "Asha is still in at 80, above the cutoff of 79"
     with pytest.raises(RulesError) as error:
         session_state(POOL_101, ABC, rounds, rejoins=[("Ben", 1)])
     assert error.value.field == "rejoins[0]"
     assert state.rejoin_problem("Chen") == "Chen is still in"
     assert session_state(PRESETS["21-kodai"], ABC, []).rejoin_problem("Ben") == (
         "rejoining is not played under these rules"
+    )
+
+
+def test_the_cutoff_names_every_player_still_in_above_it_once():
+    four = [*ABC, "Dev"]
+    state = session_state(POOL_101, four, [{"Asha": 80, "Ben": 105, "Chen": 90, "Dev": 0}])
+    assert state.rejoin_problem("Ben") == (
+        "Asha (80) and Chen (90) are still in, above the cutoff of 79"
     )
 
 

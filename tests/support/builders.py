@@ -14,8 +14,8 @@ from games.models import GameSession
 from games.rules import PlayerHand, get_ruleset, parse_card, parse_groups, score_round
 from games.rules.totals import session_state
 from games.services.rounds import check_round, new_round_entry, save_round
-from games.services.sessions import close_session, create_session
-from tests.support.hands import POOL_ROUNDS, ROUND_1
+from games.services.sessions import close_session, create_session, rejoin
+from tests.support.hands import POOL_ROUNDS, ROUND_1, WIN_13
 
 Hands = Mapping[str, tuple[str, str]]
 
@@ -96,6 +96,27 @@ def pool_with_chen_out(user: User, **kwargs) -> GameSession:
     pool = make_session(user, preset="13-pool-101", **kwargs)
     for hands in POOL_ROUNDS:
         play(pool, "7C", hands)
+    return pool
+
+
+# The score table of pool_with_chen_rejoined, each row's cells after its heading, as
+# a player reads them: round 2 keeps the total that put Chen out (80 + 40 = 120); his
+# rejoin at 61 is a line of its own, and round 3 adds to it (61 + 20 = 81).
+CHEN_REJOINED_CELLS = [
+    ["0 0", "40 +40", "80 +80"],
+    ["0 0", "60 +20", "120 +40 out"],
+    ["", "", "61 rejoined"],
+    ["0 0", "80 +20", "81 +20"],
+]
+
+
+def pool_with_chen_rejoined(user: User, **kwargs) -> GameSession:
+    """pool_with_chen_out, then Chen rejoins at 61 (Ben's 60, plus one) and round 3 is
+    played: Asha declares, Ben and Chen drop first (+20): Asha 0, Ben 80, Chen 81."""
+    pool = pool_with_chen_out(user, **kwargs)
+    rejoin(pool, pool.seats.get(player__name="Chen"), user)
+    third = {name: ("first_drop", "") for name in ("Ben", "Chen")}
+    play(pool, "7C", {"Asha": ("declared", WIN_13), **third})
     return pool
 
 

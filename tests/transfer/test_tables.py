@@ -140,6 +140,24 @@ def test_a_player_who_is_out_has_no_hand_but_keeps_their_total(scorer: Client, u
     assert rows[2][total] == str(board.rows[1].cells[1].total)
 
 
+def test_a_rejoin_keeps_the_out_total_in_its_round_and_says_where_it_restarts(
+    scorer: Client, user: User
+) -> None:
+    session = rejoin_session(user, None, MAR)
+    header, *rows = read_csv(
+        scorer.get(reverse("games:session_rounds_csv", args=[session.pk])).content
+    )
+    total, rejoined = header.index("Ben: total"), header.index("Ben: rejoined at")
+    assert header[-1] == "Chen: rejoined at"
+    # Ben: 80 + 80 = 160 in round 2 (out), rejoined at 41, then 41 + 80 = 121.
+    assert [(row[total], row[rejoined]) for row in rows] == [
+        ("80", ""),
+        ("160", "41"),
+        ("121", ""),
+        ("121", ""),
+    ]
+
+
 def test_each_round_says_who_entered_it_when_and_who_edited_it_last(
     scorer: Client, user: User
 ) -> None:

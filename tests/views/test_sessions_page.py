@@ -99,6 +99,9 @@ def test_distance_to_the_ceiling_and_eliminations_are_shown(scorer: Client, user
     assert 'max="101" value="41"' in html and "41 to go" in html
     assert "out in round 2" in html
     assert '<span class="badge badge-out">out</span>' in html
+    # Chen is out: his card says so, with no distance to the ceiling ("0 to go").
+    chen = re.search(r'<li class="standing is-out" data-player="Chen">.*?</li>', html, re.S)[0]
+    assert "to go" not in chen and "<meter" not in chen
     # The next round is for Asha and Ben only.
     round_entry = html.split('id="round-entry"')[1].split('id="scoreboard"')[0]
     assert 'data-player="Chen"' not in round_entry
@@ -187,3 +190,28 @@ def test_a_long_session_page_shows_its_latest_ten_rounds_and_older_ones_on_reque
 
 def rounds_in(html: str) -> list[int]:
     return [int(n) for n in re.findall(r'<tr data-round="(\d+)"', html)]
+
+
+def test_the_house_rules_stay_in_sight_under_the_title_once_play_starts(
+    scorer: Client, user: User
+) -> None:
+    changed = make_session(user, overrides={"first_drop": 25})
+    play(changed, "8S", ROUND_1)
+    plain = make_session(user)
+
+    html = scorer.get(detail(changed)).content.decode()
+
+    assert (
+        '<p class="meta session-rules" data-house-rules>'
+        "House rules: First drop costs 25 (preset 30)</p>"
+    ) in html
+    assert "data-house-rules" not in scorer.get(detail(plain)).content.decode()
+
+
+def test_many_house_rules_fold_behind_their_count(scorer: Client, user: User) -> None:
+    session = make_session(user, overrides={"first_drop": 25, "middle_drop": 50, "hand_cap": 100})
+
+    html = scorer.get(detail(session)).content.decode()
+
+    assert "<summary>House rules: 3 changes from the preset</summary>" in html
+    assert "<li>Middle drop costs 50 (preset 70)</li>" in html

@@ -3,6 +3,7 @@ rejoining a pool, ending a points game by hand, the stakes, and who may use each
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 import pytest
@@ -15,8 +16,15 @@ from games.services.money import money_of
 from games.services.rounds import new_round_entry
 from games.services.scoreboard import load_scoreboard
 from games.services.sessions import rejoin
-from tests.support.builders import make_session, play, pool_with_chen_out
+from tests.support.builders import (
+    CHEN_REJOINED_CELLS,
+    make_session,
+    play,
+    pool_with_chen_out,
+    pool_with_chen_rejoined,
+)
 from tests.support.hands import ROUND_1, WIN_13
+from tests.support.score_rows import score_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -61,6 +69,30 @@ def test_an_eliminated_player_rejoins_at_the_highest_total_still_in_plus_one(
     assert Rejoin.objects.get().after_round == 2
 
 
+def test_a_rejoin_keeps_the_total_that_put_the_player_out_and_shows_its_own_line(
+    scorer: Client, user: User
+) -> None:
+    pool = pool_with_chen_rejoined(user)
+
+    html = scorer.get(url("session_detail", pool)).content.decode()
+
+    rows = score_rows(html)
+    assert [row[0] for row in rows] == ["1 ✎ 7♣", "2 ✎ 7♣", "Rejoin", "3 ✎ 7♣"]
+    assert [row[1:] for row in rows] == CHEN_REJOINED_CELLS
+    assert '<span class="badge">rejoined at 61 after round 2</span>' in html
+
+
+def test_rejoining_asks_first_as_it_buys_in_again(scorer: Client, user: User) -> None:
+    pool = pool_with_chen_out(user)
+
+    html = scorer.get(url("session_detail", pool)).content.decode()
+
+    rejoin_form = re.search(r'<form class="rejoin-form".*?</form>', html, re.S)[0]
+    assert 'hx-confirm="Rejoin Chen at 61? That is a new buy-in (you can take it back)."' in (
+        rejoin_form
+    )
+
+
 def test_no_rejoin_once_a_player_still_in_is_above_the_cutoff(scorer: Client, user: User) -> None:
     pool = make_session(user, preset="13-pool-101", players=("Asha", "Ben", "Chen", "Dev"))
     # Chen 80 + 40 = 120 (out); Ben 40 + 40 = 80, above the cutoff of 79.
@@ -90,8 +122,10 @@ def test_no_rejoin_once_a_player_still_in_is_above_the_cutoff(scorer: Client, us
         url("session_rejoin", pool), {"seat": pool.seats.get(player__name="Chen").pk}, follow=True
     )
 
-    assert "No rejoining: no rejoining once a player still in is above 79: Ben (80)" in page
-    assert "Chen may not rejoin" in response.content.decode()
+    assert "No rejoining: Ben is still in at 80, above the cutoff of 79." in page
+    assert "Chen may not rejoin: Ben is still in at 80, above the cutoff of 79." in (
+        response.content.decode()
+    )
     assert not Rejoin.objects.exists()
 
 

@@ -14,9 +14,16 @@ from django.urls import reverse
 
 from games.models import GameSession, Round
 from games.services.sessions import create_session
-from tests.support.builders import play, round_data
+from tests.support.builders import (
+    CHEN_REJOINED_CELLS,
+    make_session,
+    play,
+    pool_with_chen_rejoined,
+    round_data,
+)
 from tests.support.hands import ROUND_1
 from tests.support.reads import copies_of
+from tests.support.score_rows import score_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -225,3 +232,24 @@ def test_the_share_page_reads_no_more_the_longer_the_session(
     (short_queries, short_rows), (long_queries, long_rows) = cost(short), cost(long)
     assert short_queries == long_queries
     assert short_rows == long_rows == 10
+
+
+def test_the_share_page_keeps_the_out_total_in_its_round_and_the_rejoin_on_its_own_line(
+    client: Client, user: User
+) -> None:
+    pool = pool_with_chen_rejoined(user)
+
+    html = client.get(shared(pool)).content.decode()
+
+    rows = score_rows(html)
+    assert [row[0] for row in rows] == ["1 7♣", "2 7♣", "Rejoin", "3 7♣"]
+    assert [row[1:] for row in rows] == CHEN_REJOINED_CELLS
+    assert '<span class="badge">rejoined at 61 after round 2</span>' in html
+
+
+def test_the_share_page_says_the_house_rules(client: Client, user: User) -> None:
+    session = make_session(user, overrides={"first_drop": 25})
+
+    html = client.get(shared(session)).content.decode()
+
+    assert "House rules: First drop costs 25 (preset 30)</p>" in html

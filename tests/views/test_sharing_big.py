@@ -16,7 +16,7 @@ from django.urls import reverse
 from games.models import GameSession, Round
 from games.services.scoreboard import load_scoreboard
 from games.services.sessions import close_session
-from tests.support.builders import play, pool_with_chen_out, round_data
+from tests.support.builders import play, pool_with_chen_out, pool_with_chen_rejoined, round_data
 from tests.support.hands import ROUND_1
 from tests.support.reads import copies_of
 
@@ -88,6 +88,15 @@ def test_a_pool_shows_its_ceiling_who_is_out_and_how_far_the_others_have_to_go(
     for column in board.columns:
         if not column.eliminated_in:
             assert f"{column.distance} to go" in html
+
+
+def test_a_player_who_rejoined_shows_the_total_they_rejoined_at(client: Client, user: User) -> None:
+    pool = pool_with_chen_rejoined(user)
+
+    html = client.get(big(pool)).content.decode()
+
+    assert totals_in(html)["Chen"] == 81
+    assert "data-big-rejoined>rejoined at 61 after round 2</span>" in html
 
 
 def test_the_winner_is_named_when_the_session_is_over(client: Client, table: GameSession) -> None:
