@@ -499,9 +499,7 @@ def table_hand(page: Page) -> None:
     page.locator('[data-picker] [data-card="8S"]').click()
     for code in ("2D", "3D", "4D", "9C", "10C", "JC"):
         page.locator(f'[data-picker] [data-card="{code}"]').click()
-    expect(page.locator('[data-preview="Ben"]')).to_contain_text(
-        "Ben must show all 21 cards, not 6"
-    )
+    expect(page.locator('[data-preview="Ben"]')).to_contain_text("must show all 21 cards, not 6")
 
 
 def table_hand_refused(page: Page) -> None:

@@ -43,7 +43,7 @@ MISTAKES = {
     "short hand": (
         "8S",
         GOOD | {"Ben": ("shown", SHOWN_8S.removesuffix(" 8C"))},
-        "Ben must show all 21 cards",
+        "must show all 21 cards",
     ),
     "no winner": ("8S", GOOD | {"Asha": ("shown", WIN_8S)}, "no winner"),
     "two winners": ("8S", GOOD | {"Ben": ("declared", SHOWN_8S)}, "more than one winner"),
@@ -55,7 +55,7 @@ MISTAKES = {
         GOOD
         | {"Asha": ("declared", WIN_8S.replace("3D", "3X")), "Ben": ("shown", "")}
         | {"Chen": ("shown", SHOWN_8S.removesuffix(" 8C"))},
-        ("'3X' is not a card", "Ben must show all 21 cards, not 0", "Chen must show all 21"),
+        ("'3X' is not a card", "must show all 21 cards, not 0", "must show all 21"),
     ),
     "invalid declaration": (
         "8S",
