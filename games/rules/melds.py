@@ -27,6 +27,10 @@ class Kind(StrEnum):
 
     @property
     def label(self) -> str:
+        """The kind as a player reads it beside the group. Cards that make no group are
+        the loose cards of a hand, not an input error: "loose cards", not "invalid"."""
+        if self is Kind.INVALID:
+            return "loose cards"
         return self.value.replace("_", " ")
 
 

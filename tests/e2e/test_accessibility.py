@@ -222,6 +222,18 @@ def session_refused(page: Page) -> None:
     expect(page.locator('[data-preview="Ben"]')).to_contain_text("'8X' is not a card")
 
 
+def session_false_declaration(page: Page) -> None:
+    """Saved with a declaration that is not valid: why, for each way, above Save and
+    beside Asha, whose loose cards and dublees are marked as such."""
+    session = friday(sign_in(page, "asha"))
+    page.goto(f"/sessions/{session.pk}/")
+    false = "2C 3C 4C | 5D 6D 7D | 8S 9S 10S | QH QH | KC KC | JD JD | 3S 6C 9D 10H KH JH"
+    fill_round(page, "8S", ROUND_1 | {"Asha": ("declared", false)})
+    page.get_by_role("button", name="Save round 3").click()
+    expect(page.locator("[data-problems]")).to_contain_text("3S 6C 9D 10H KH JH is no group")
+    expect(page.locator('[data-preview="Asha"] .kind-invalid')).to_have_text("loose cards")
+
+
 def round_saved(page: Page) -> None:
     """Just saved: the next round's form under "Round 3 saved" and its Undo."""
     user = sign_in(page, "asha")
@@ -302,7 +314,7 @@ def big_league_session(page: Page) -> None:
 
 
 def big_league_round_edit(page: Page) -> None:
-    """A played round of eight, edited: its settlement table is wider than the phone."""
+    """A played round of eight, edited: its settlement table, long names wrapped."""
     session = long_session(sign_in(page, "asha"), None, 8)
     page.goto(f"/sessions/{session.pk}/rounds/{session.rounds.get(number=8).pk}/edit/")
     expect(page.locator(".settlement-table")).to_be_visible()
@@ -725,6 +737,7 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "session-typo": session_with_a_typo,
     "session-preview": session_with_a_preview,
     "session-refused": session_refused,
+    "session-false-declaration": session_false_declaration,
     "round-saved": round_saved,
     "pool-over": pool_over,
     "round": round_page,
@@ -802,6 +815,7 @@ IN_THE_DARK = (
     "sign-in-refused",
     "session-typo",
     "session-preview",
+    "session-false-declaration",
     "round-saved",
     "pool-over",
     "round",

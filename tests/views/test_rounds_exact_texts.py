@@ -155,3 +155,22 @@ def test_a_problem_in_the_list_above_save_names_its_player_once(
     problems = problems_above_save(response.content.decode())
     assert "<strong>Ben</strong>: must show all 21 cards, not 20</a>" in problems
     assert "Ben must show" not in problems
+
+
+def test_loose_cards_are_called_so_in_the_preview_and_on_the_round_page(
+    scorer: Client, table: GameSession
+) -> None:
+    data = round_data(table, "8S", ROUND_1)
+    preview = scorer.post(reverse("games:round_preview", args=[table.pk]), data, headers=HTMX)
+    assert '<span class="kind kind-invalid">loose cards</span>' in preview.content.decode()
+    assert ">invalid<" not in preview.content.decode()
+
+    scorer.post(reverse("games:round_create", args=[table.pk]), data)
+    played = Round.objects.get()
+    # A round saved when the page still wrote the rules' kind name reads the same.
+    ben = played.entries.get(player__name="Ben")
+    ben.breakdown["groups"] = [group | {"label": "invalid"} for group in ben.breakdown["groups"]]
+    ben.save()
+    html = scorer.get(reverse("games:round_detail", args=[table.pk, played.pk])).content.decode()
+    assert '<span class="kind kind-invalid">loose cards</span>' in html
+    assert ">invalid<" not in html
