@@ -27,6 +27,10 @@ class Kind(StrEnum):
 
     @property
     def label(self) -> str:
+        """The kind as a player reads it beside the group. Cards that make no group are
+        the loose cards of a hand, not an input error: "loose cards", not "invalid"."""
+        if self is Kind.INVALID:
+            return "loose cards"
         return self.value.replace("_", " ")
 
 
@@ -224,32 +228,40 @@ def classify(cards: Sequence[Card], roles: JokerRoles) -> Kind:
 
 
 def describe_invalid(cards: Sequence[Card], roles: JokerRoles) -> str:
-    """Why a group is not a valid meld, in words a player at the table understands."""
+    """Why a group is not a valid meld, in words a player at the table understands,
+    after its cards: "5H 6D 7C: neither one suit for a sequence nor one rank for a set"."""
+    return f"{format_cards(cards)}: {why_no_group(cards, roles)}"
+
+
+def why_no_group(cards: Sequence[Card], roles: JokerRoles) -> str:
+    """Why these cards are no valid meld, without naming them. Plain words, with no
+    parenthesis or semicolon: a declaration's explanation puts it in parentheses
+    among its other reasons (scoring.why_not_declared)."""
     rules = roles.ruleset
     size = len(cards)
-    shown = format_cards(cards)
+    if size == 2 and rules.tunnelas_and_dublees:
+        if len(set(cards)) == 1:  # two printed jokers: natural pairs are dublees
+            return "two printed jokers make a dublee only where the rules say so"
+        return "two cards are a group only as a dublee, two identical cards"
     if size < 3:
-        if rules.tunnelas_and_dublees:
-            return f"{shown}: two cards make a group only as a dublee (two identical cards)"
-        return f"{shown}: a set or sequence needs at least 3 cards"
+        return "a set or sequence needs at least 3 cards"
     naturals = [card for card in cards if not roles.is_joker(card)]
     suits = {card.suit for card in naturals}
     ranks = Counter(card.rank for card in naturals)
     if len(set(cards)) == 1 and cards[0].is_printed_joker:
-        return f"{shown}: printed jokers make a tunnela only where the rules say so"
+        return "printed jokers make a tunnela only where the rules say so"
     if len(ranks) == 1 and len(suits) < len(naturals):
         if len(set(naturals)) == 1 and not rules.tunnelas_and_dublees:
-            return f"{shown}: identical cards are not a set (each suit only once)"
-        return f"{shown}: a set needs a different suit for every natural card"
+            return "identical cards are not a set: each suit only once"
+        return "a set needs a different suit for every natural card"
     if len(ranks) == 1 and size > 4:
-        return f"{shown}: a set has at most 4 cards"
+        return "a set has at most 4 cards"
     if len(suits) == 1:
         if any(count > 1 for count in ranks.values()):
-            return f"{shown}: a sequence cannot hold the same rank twice"
+            return "a sequence cannot hold the same rank twice"
         if size > MAX_RUN:
-            return f"{shown}: a sequence has at most 13 cards"
-        return (
-            f"{shown}: the cards do not fit one run of {size} "
-            "(an Ace is low or high, never both; jokers must fill every gap)"
-        )
-    return f"{shown}: neither one suit (a sequence) nor one rank (a set)"
+            return "a sequence has at most 13 cards"
+        if ACE in ranks:
+            return "an Ace is low or high, never both, and every gap in the run needs a joker"
+        return "the run has a gap that no joker fills"
+    return "neither one suit for a sequence nor one rank for a set"

@@ -22,8 +22,8 @@ from .melds import (
     JokerRoles,
     Kind,
     classify,
-    describe_invalid,
     joker_roles,
+    why_no_group,
 )
 from .rulesets import DECLARATION_WAYS, Ruleset
 
@@ -225,39 +225,106 @@ def on_deal_line(groups: Groups, kinds: Sequence[Kind], roles: JokerRoles, way: 
 def why_not_declared(
     groups: Groups, kinds: Sequence[Kind], roles: JokerRoles, on_deal: bool = False
 ) -> str:
-    """What is missing from a declaration that is not valid."""
+    """Why these groups are no declaration, for each way the ruleset allows (RULES §4,
+    in its order), in a player's words: "3 pure sequences (enough), but 3S 6C 9D is
+    no group (...); 0 tunnelas (3 needed); 2 dublees (8 needed); ..."."""
     rules = roles.ruleset
-    pure = sum(kind in PURE_KINDS for kind in kinds)
-    bad = [g for g, kind in zip(groups, kinds, strict=True) if kind not in VALID_MELDS]
-    reasons = []
-    if "three_pure" in rules.declarations:
-        reasons.append(
-            f"{pure} pure sequence{'s' if pure != 1 else ''} ({rules.pure_needed} needed)"
+    reasons = [
+        _why_not(way, groups, kinds, roles, on_deal)
+        for way in DECLARATION_WAYS
+        if way in rules.declarations
+    ]
+    return "; ".join(reasons) or "these rules allow no way to declare"
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def _and(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _why_not(
+    way: str, groups: Groups, kinds: Sequence[Kind], roles: JokerRoles, on_deal: bool
+) -> str:
+    """What one way of declaring lacks. Only the three-pure way and the 13-card show
+    ask every group to be a meld; the others leave the rest of the cards free."""
+    rules = roles.ruleset
+    if way == "three_pure":
+        pure = _pure_count(kinds)
+        held = _plural(pure, "pure sequence")
+        if Kind.TUNNELA in kinds:  # a tunnela counts as a pure sequence (RULES §3)
+            held = f"{held} or tunnela{'' if pure == 1 else 's'}"
+        enough = pure >= rules.pure_needed
+        return _with_faults(
+            f"{held} ({'enough' if enough else f'{rules.pure_needed} needed'})",
+            enough,
+            groups,
+            kinds,
+            roles,
+            "a three-pure declaration",
         )
-    if rules.wins_on_deal:
-        # The ways a win on the deal makes easier: say what was short, and remind a
-        # scorer who did not mark a win on the deal that it would have been enough.
-        for way in ("dublees", "jokers"):
-            if way not in rules.declarations:
-                continue
-            if way == "dublees":
-                count, held = kinds.count(Kind.DUBLEE), f"{kinds.count(Kind.DUBLEE)} dublees"
-            else:
-                count = _largest_joker_group(groups, roles)
-                held = f"{count} jokers in one group"
-            early = needed(way, rules, on_deal=True)
-            if on_deal:
-                reasons.append(f"{held} ({early} needed on the deal)")
-            elif count >= early:
-                reasons.append(f"{held} ({needed(way, rules)} needed, {early} if won on the deal)")
-    if "show13" in rules.declarations:
-        sequences = sum(kind in SEQUENCE_KINDS for kind in kinds)
-        reasons.append(
-            f"{pure} pure and {sequences} sequences in all (1 pure and 2 sequences needed)"
-        )
-    if bad:
-        reasons.append(describe_invalid(bad[0], roles))
-    return "; ".join(reasons) or "no declaration way holds"
+    if way == "show13":
+        pure = _pure_count(kinds)
+        others = len([kind for kind in kinds if kind in SEQUENCE_KINDS]) - pure
+        enough = pure >= 1 and others + pure >= 2
+        if enough:
+            held = "a pure sequence and a second sequence (enough)"
+        else:
+            held = (
+                f"{_plural(pure, 'pure sequence')} and {_plural(others, 'other sequence')} "
+                "(a pure sequence and a second sequence needed)"
+            )
+        return _with_faults(held, enough, groups, kinds, roles, "a 13-card show")
+    if way == "tunnelas":
+        return f"{_plural(kinds.count(Kind.TUNNELA), 'tunnela')} ({rules.tunnelas_needed} needed)"
+    if way == "marriages":
+        marriages = sum(is_marriage_group(g, roles) for g in groups)
+        return f"{_plural(marriages, 'marriage group')} ({rules.marriages_needed} needed)"
+    if way == "dublees":
+        count = kinds.count(Kind.DUBLEE)
+        held = _plural(count, "dublee")
+    else:
+        count = _largest_joker_group(groups, roles)
+        held = f"{_plural(count, 'joker')} in one group"
+    # A win on the deal needs fewer (Kodai): say so to a scorer who marked it, and
+    # remind one who did not where it would have been enough.
+    early = needed(way, rules, on_deal=True) if rules.wins_on_deal else None
+    if early is not None and on_deal:
+        return f"{held} ({early} needed on the deal)"
+    if early is not None and count >= early:
+        return f"{held} ({needed(way, rules)} needed, {early} if won on the deal)"
+    return f"{held} ({needed(way, rules)} needed)"
+
+
+def _with_faults(
+    held: str,
+    enough: bool,
+    groups: Groups,
+    kinds: Sequence[Kind],
+    roles: JokerRoles,
+    declaration: str,
+) -> str:
+    """``held`` and then the groups that are no meld, where ``declaration`` needs every
+    group to be one: cards that are no group, and dublees (a group of 21-card rummy,
+    but no meld: RULES §4 lists the melds). Where ``held`` is ``enough`` those groups
+    are all that is wrong, so each says why it is no group."""
+    loose = [g for g, kind in zip(groups, kinds, strict=True) if kind == Kind.INVALID]
+    pairs = [format_cards(g) for g, kind in zip(groups, kinds, strict=True) if kind == Kind.DUBLEE]
+    if enough:
+        faults = [f"{format_cards(g)} is no group ({why_no_group(g, roles)})" for g in loose]
+    elif loose:
+        are = "is no group" if len(loose) == 1 else "are no groups"
+        faults = [f"{_and([format_cards(g) for g in loose])} {are}"]
+    else:
+        faults = []
+    if pairs:
+        are = "is a dublee" if len(pairs) == 1 else "are dublees"
+        faults.append(f"{_and(pairs)} {are}, not allowed in {declaration}")
+    if not faults:
+        return held
+    return f"{held}{', but' if enough else ', and'} {', and '.join(faults)}"
 
 
 # --- Counting a loser's hand (§5) --------------------------------------------------------

@@ -14,7 +14,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from games.models import HandEntry
-from games.rules import ARRANGED_OUTCOMES, RANK_NAMES, SUIT_SYMBOLS, choice_label
+from games.rules import ARRANGED_OUTCOMES, RANK_NAMES, SUIT_SYMBOLS, Kind, choice_label
 
 register = template.Library()
 
@@ -87,6 +87,16 @@ def signed(value: int | None) -> str:
 def outcome_label(value: str) -> str:
     try:
         return HandEntry.Outcome(value).label
+    except ValueError:
+        return value
+
+
+@register.filter
+def kind_label(value: str) -> str:
+    """A saved group's kind (``invalid``) as the preview names it ("loose cards"),
+    rounds saved before the words changed included."""
+    try:
+        return Kind(value).label
     except ValueError:
         return value
 

@@ -252,6 +252,18 @@ def session_refused_then_fixed_in_part(page: Page) -> None:
     expect(problems).not_to_contain_text("'8X' is not a card")
 
 
+def session_false_declaration(page: Page) -> None:
+    """Saved with a declaration that is not valid: why, for each way, above Save and
+    beside Asha, whose loose cards and dublees are marked as such."""
+    session = friday(sign_in(page, "asha"))
+    page.goto(f"/sessions/{session.pk}/")
+    false = "2C 3C 4C | 5D 6D 7D | 8S 9S 10S | QH QH | KC KC | JD JD | 3S 6C 9D 10H KH JH"
+    fill_round(page, "8S", ROUND_1 | {"Asha": ("declared", false)})
+    page.get_by_role("button", name="Save round 3").click()
+    expect(page.locator("[data-problems]")).to_contain_text("3S 6C 9D 10H KH JH is no group")
+    expect(page.locator('[data-preview="Asha"] .kind-invalid')).to_have_text("loose cards")
+
+
 def round_saved(page: Page) -> None:
     """Just saved: the next round's form under "Round 3 saved" and its Undo."""
     user = sign_in(page, "asha")
@@ -350,7 +362,7 @@ def big_league_session(page: Page) -> None:
 
 
 def big_league_round_edit(page: Page) -> None:
-    """A played round of eight, edited: its settlement table is wider than the phone."""
+    """A played round of eight, edited: its settlement table, long names wrapped."""
     session = long_session(sign_in(page, "asha"), None, 8)
     page.goto(f"/sessions/{session.pk}/rounds/{session.rounds.get(number=8).pk}/edit/")
     expect(page.locator(".settlement-table")).to_be_visible()
@@ -563,9 +575,7 @@ def table_hand(page: Page) -> None:
     page.locator('[data-picker] [data-card="8S"]').click()
     for code in ("2D", "3D", "4D", "9C", "10C", "JC"):
         page.locator(f'[data-picker] [data-card="{code}"]').click()
-    expect(page.locator('[data-preview="Ben"]')).to_contain_text(
-        "Ben must show all 21 cards, not 6"
-    )
+    expect(page.locator('[data-preview="Ben"]')).to_contain_text("must show all 21 cards, not 6")
 
 
 def table_hand_refused(page: Page) -> None:
@@ -845,6 +855,7 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "session-preview": session_with_a_preview,
     "session-refused": session_refused,
     "session-refused-fixed-in-part": session_refused_then_fixed_in_part,
+    "session-false-declaration": session_false_declaration,
     "round-saved": round_saved,
     "round-undone": round_undone,
     "pool-over": pool_over,
@@ -930,6 +941,7 @@ IN_THE_DARK = (
     "sign-in-refused",
     "session-typo",
     "session-preview",
+    "session-false-declaration",
     "round-saved",
     "pool-over",
     "pool-rejoined",

@@ -18,6 +18,7 @@ from tests.support.hands import SHOWN_8S, WIN_8S
 from tests.support.pages import (
     PHONE_DEVICE,
     assert_in_view,
+    boxes_once_they,
     choose_outcome,
     fill_round,
     player,
@@ -51,7 +52,7 @@ MISTAKES = {
     "short hand": (
         "8S",
         GOOD | {"Ben": ("shown", SHOWN_8S.removesuffix(" 8C"))},
-        "Ben must show all 21 cards",
+        "must show all 21 cards",
     ),
     "no winner": ("8S", GOOD | {"Asha": ("shown", WIN_8S)}, "no winner"),
     "two winners": ("8S", GOOD | {"Ben": ("declared", SHOWN_8S)}, "more than one winner"),
@@ -63,7 +64,7 @@ MISTAKES = {
         GOOD
         | {"Asha": ("declared", WIN_8S.replace("3D", "3X")), "Ben": ("shown", "")}
         | {"Chen": ("shown", SHOWN_8S.removesuffix(" 8C"))},
-        ("'3X' is not a card", "Ben must show all 21 cards, not 0", "Chen must show all 21"),
+        ("'3X' is not a card", "must show all 21 cards, not 0", "must show all 21"),
     ),
     "invalid declaration": (
         "8S",
@@ -312,3 +313,56 @@ def test_eight_players_fit_a_phone_with_the_round_column_kept(phone_page: Page) 
     assert running.evaluate("el => parseFloat(getComputedStyle(el).fontSize)") > cell.locator(
         ".score"
     ).evaluate("el => parseFloat(getComputedStyle(el).fontSize)")
+
+
+# Six long names, one a single long word: the settlement's widest first column.
+LONG_NAMES = [
+    "Venkataraghavan Subramaniam",
+    "Bartholomew Fitzgerald-Smythe",
+    "Gopalakrishnan Ramasubramanian",
+    "Wolfeschlegelsteinhausen",
+    "Maximiliana Featherstonehaugh",
+    "Anastasia Papadopoulou",
+]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_settlement_shows_every_score_on_a_phone(
+    phone_page: Page, look_at: Callable[..., None], scheme: str
+) -> None:
+    # The settlement previewed under the form, with a wrong declaration (the longest
+    # outcome) and long names: the Score column, the figure players care about, is
+    # on the screen whole, and the table has nothing to scroll to.
+    page = phone_page
+    page.emulate_media(color_scheme=scheme)
+    user = sign_in(page, "asha")
+    session = create_session(
+        user, preset="21-points", overrides={}, players=LONG_NAMES, name="Long names"
+    )
+    page.goto(f"/sessions/{session.pk}/")
+    asha, ben, chen, dev, esha, femi = LONG_NAMES
+    hands = {
+        asha: ("declared", WIN_8S),
+        ben: ("invalid_declaration", ""),
+        chen: ("shown", SHOWN_8S),
+        dev: ("first_drop", ""),
+        esha: ("middle_drop", ""),
+        femi: ("invalid_declaration", ""),
+    }
+    fill_round(page, "8S", hands)
+    settlement = page.locator("#settlement .settlement-table")
+    expect(settlement.locator("[data-settlement]")).to_have_count(6)
+    expect(settlement).to_contain_text("Invalid declaration")
+    scores = [settlement.locator("thead th").last]
+    scores += [
+        settlement.locator(f'[data-settlement="{name}"] .round-score') for name in LONG_NAMES
+    ]
+    width = page.viewport_size["width"]
+    boxes = boxes_once_they(
+        page, scores, lambda boxes: all(box["x"] + box["width"] <= width for box in boxes)
+    )
+    assert all(box["x"] >= 0 and box["x"] + box["width"] <= width for box in boxes), boxes
+    box = page.locator("#settlement .table-scroll")
+    assert box.evaluate("el => el.scrollWidth <= el.clientWidth")
+    settlement.scroll_into_view_if_needed()
+    look_at(page, f"settlement-long-names-{scheme}", full_page=False)

@@ -196,6 +196,27 @@ def test_on_deal_errors_name_the_field(request_, field, says):
     assert says in out["error"]
 
 
+def test_a_false_declaration_keeps_the_error_shape_and_says_why():
+    # The QA walk's hand: enough pure sequences, but dublees and six loose cards.
+    groups = "2c3c4c | 5d6d7d | 8s9s10s | qh qh | kc kc | jd jd | 3s 6c 9d 10h kh jh"
+    request_ = {
+        "ruleset": "21-points",
+        "cut_joker": "AS",
+        "players": [
+            {"name": "Esha", "outcome": "declared", "groups": groups},
+            {"name": "Ben", "outcome": "first_drop"},
+        ],
+    }
+    done = run("score", stdin=json.dumps(request_))
+    assert done.returncode == 2
+    out = json.loads(done.stdout)
+    assert set(out) == {"error", "field"} and out["field"] == "players[0].groups"
+    assert out["error"].startswith(
+        "Esha's declaration is not valid: 3 pure sequences (enough), but 3S 6C 9D 10H KH JH "
+        "is no group"
+    )
+
+
 def test_presets_list_the_options_of_issue_14_with_their_meaning():
     listing = json.loads(run("presets").stdout)
     new = (

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from games.rules import RoundErrors, RulesError, get_ruleset, parse_card, round_errors
+from games.rules import (
+    RoundErrors,
+    RulesError,
+    get_ruleset,
+    parse_card,
+    round_errors,
+    score_round,
+)
 from tests.support.hands import (
     DUBLEES,
     EIGHT_JOKERS,
@@ -12,6 +19,7 @@ from tests.support.hands import (
     JOKER_TUNNELA_MARRIAGES,
     MARRIAGES,
     NINE_JOKERS,
+    SIX_DUBLEES,
     TUNNELAS,
     WIN_8S,
     WIN_PLAIN,
@@ -282,3 +290,84 @@ def test_round_errors_are_what_score_round_refuses():
     ]
     errors = round_errors(get_ruleset("21-points"), parse_card("8S"), hands)
     assert [e.field for e in errors] == [e.field for e in errors_of("21-points", "8S", *hands)]
+
+
+# --- Why a declaration is not valid: each way the ruleset allows, in a player's words ---
+
+# The QA walk's hand: three pure sequences, three dublees and six loose cards.
+ESHA = "2C 3C 4C | 5D 6D 7D | 8S 9S 10S | QH QH | KC KC | JD JD | 3S 6C 9D 10H KH JH"
+
+
+def why_not(preset: str, cut: str, text: str, **overrides) -> str:
+    """The reason a declared hand is refused, between the name and the advice."""
+    rules = get_ruleset(preset, overrides)
+    with pytest.raises(RoundErrors) as caught:
+        score_round(
+            rules, parse_card(cut), [hand("Esha", "declared", text), hand("L", "first_drop")]
+        )
+    [error] = caught.value.errors
+    assert error.message.endswith(
+        ". If that is how it was shown, enter it as an invalid declaration"
+    )
+    return error.message.removeprefix("Esha's declaration is not valid: ").split(". If that")[0]
+
+
+def test_enough_pure_sequences_are_said_to_be_enough_and_the_loose_cards_named():
+    # The dublees are a dublee each (two decks' QH), but no meld: three pure sequences
+    # ask every other group to be a set or sequence (RULES §4).
+    assert why_not("21-points", "AS", ESHA) == (
+        "3 pure sequences (enough), but 3S 6C 9D 10H KH JH is no group (neither one suit "
+        "for a sequence nor one rank for a set), and QH QH, KC KC and JD JD are dublees, "
+        "not allowed in a three-pure declaration; 0 tunnelas (3 needed); 3 dublees "
+        "(8 needed); 0 jokers in one group (8 needed)"
+    )
+
+
+def test_too_few_pure_sequences_name_the_groups_that_are_none():
+    # Cut 8S: 8C and 7S are jokers, a group of two of them is no group.
+    text = "2D 3D 4D | QD QS QC | KH KH | 5D 9D 10H | 6H 6D 4C 2S 3H | 8C 7S | 2C 3C 5C"
+    assert why_not("21-points", "8S", text) == (
+        "1 pure sequence (3 needed), and 5D 9D 10H, 6H 6D 4C 2S 3H, 8C 7S and 2C 3C 5C are "
+        "no groups, and KH KH is a dublee, not allowed in a three-pure declaration; "
+        "0 tunnelas (3 needed); 1 dublee (8 needed); 2 jokers in one group (8 needed)"
+    )
+
+
+def test_tunnelas_are_counted_with_the_pure_sequences():
+    text = "5H 5H 5H | 6C 6C 6C | 2D 3D 4D | QS QH QC | 9H 10H JH | KS KD PJ | 4C 5C 7C"
+    assert why_not("21-kodai", "8S", text) == (
+        "4 pure sequences or tunnelas (enough), but 4C 5C 7C is no group (the run has a gap "
+        "that no joker fills); 2 tunnelas (3 needed); 0 dublees (8 needed); "
+        "0 jokers in one group (9 needed); 0 marriage groups (2 needed)"
+    )
+
+
+def test_only_the_ways_the_rules_allow_are_explained():
+    text = SIX_DUBLEES
+    assert why_not("21-points", "8S", text, declarations=["dublees"]) == "6 dublees (8 needed)"
+
+
+def test_a_13_card_show_short_of_sequences():
+    # Seed 004's wrong show 1 (cut 2C): both sequences hold a joker.
+    text = "3S 4S PJ 6S | JD 2C KD | 8C 8S 8D | AC AD AS"
+    assert why_not("13-points", "2C", text) == (
+        "0 pure sequences and 2 other sequences (a pure sequence and a second sequence needed)"
+    )
+
+
+def test_a_13_card_show_with_its_sequences_and_a_wrong_set():
+    # Seed 004's wrong show 2: K♥ K♠ K♥ holds two hearts.
+    text = "6C 7C 8C 9C | 4D 5D 6D | 3D 3H 3C | KH KS KH"
+    assert why_not("13-points", "JS", text) == (
+        "a pure sequence and a second sequence (enough), but KH KS KH is no group "
+        "(a set needs a different suit for every natural card)"
+    )
+
+
+def test_a_13_card_show_has_no_dublees():
+    text = "AH 2H 3H | 9S 10S JS QS | 5D 6D 7H | 4C 4C | KC"
+    assert why_not("13-points", "7C", text) == (
+        "a pure sequence and a second sequence (enough), but 4C 4C is no group (a set or "
+        "sequence needs at least 3 cards), and KC is no group (a set or sequence needs at "
+        "least 3 cards)"
+    )

@@ -84,7 +84,7 @@ def test_check_round_previews_each_hand_while_typing(table: GameSession) -> None
     assert check.jokers == ("8C", "8D", "8H", "8S", "7S", "9S", "PJ")
     asha = check.players[0]
     assert [str(g.kind) for g in asha.assessment.groups] == ["pure_sequence", "invalid"]
-    assert asha.assessment.problems == ("Asha must show all 21 cards, not 5",)
+    assert asha.assessment.problems == ("must show all 21 cards, not 5",)
     assert check.result is None and not check.has_errors  # nothing is wrong yet, only unfinished
 
 
@@ -218,7 +218,7 @@ def test_a_short_hand_is_never_arranged(table: GameSession) -> None:
 
     ben = check.players[1]
     assert not ben.arranged and len(ben.hand.groups) == 1
-    assert ben.groups_errors == ["Ben must show all 21 cards, not 20"]
+    assert ben.groups_errors == ["must show all 21 cards, not 20"]
 
 
 def test_a_card_error_names_the_token_and_where_it_is(table: GameSession) -> None:

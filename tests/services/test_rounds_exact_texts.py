@@ -89,7 +89,7 @@ def test_the_mark_on_a_loser_is_said_beside_their_outcome(kodai: GameSession) ->
     check = check_round(new_round_entry(kodai), "8S", hands, final=True, on_deal=[ben])
     assert not check.valid
     assert check.players[1].outcome_errors == [
-        "Ben: only a declared winner wins on the deal, not a middle drop"
+        "only a declared winner wins on the deal, not a middle drop"
     ]
 
 

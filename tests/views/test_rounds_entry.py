@@ -138,7 +138,7 @@ def test_preview_classifies_groups_and_shows_points_beside_each_player(
     assert '<span class="points">left out</span>' in ben
     assert "Hand points: <strong>102</strong>" in ben
     asha = html.split('data-preview="Asha"')[1].split("</div>")[0]
-    assert "Asha must show all 21 cards, not 3" in asha
+    assert "must show all 21 cards, not 3" in asha
     # The jokers of the cut, out of band; no settlement until every hand is complete.
     key = response.context_data["form"].form_key
     assert f'<p id="jokers-{key}" class="jokers" data-jokers hx-swap-oob="true">' in html

@@ -1,8 +1,10 @@
 """The round form under the rules of issue 14: "Won on the deal" for a Kodai winner,
-"Deal show" for Paplu losers, and the round page saying which rule applied."""
+"Deal show" for Paplu losers, and the round page saying which rule applied; and the
+exact words of a refused round's problems."""
 
 from __future__ import annotations
 
+import html as html_lib
 import re
 
 import pytest
@@ -107,3 +109,68 @@ def test_a_paplu_round_form_offers_the_deal_show(scorer: Client, user: User) -> 
     html = scorer.get(reverse("games:round_detail", args=[paplu.pk, played.pk])).content.decode()
     assert "<li>deal show: a fixed 60, whatever the hand holds</li>" in html
     assert "<li>first drop: pays the declarer only, receives at most 40 from each</li>" in html
+
+
+# The QA walk's false declaration: three pure sequences, three dublees, six loose cards.
+ESHA = "2c3c4c | 5d6d7d | 8s9s10s | qh qh | kc kc | jd jd | 3s 6c 9d 10h kh jh"
+ESHA_WHY = (
+    "the declaration is not valid: 3 pure sequences (enough), but 3S 6C 9D 10H KH JH is no "
+    "group (neither one suit for a sequence nor one rank for a set), and QH QH, KC KC and "
+    "JD JD are dublees, not allowed in a three-pure declaration; 0 tunnelas (3 needed); "
+    "3 dublees (8 needed); 0 jokers in one group (8 needed). If that is how it was shown, "
+    "enter it as an invalid declaration"
+)
+
+
+def problems_above_save(html: str) -> str:
+    return html_lib.unescape(html.split("data-problems")[1].split("</ul>")[0])
+
+
+def test_a_false_declaration_says_why_for_each_way_and_names_the_player_once(
+    scorer: Client, user: User
+) -> None:
+    session = make_session(user, players=("Esha", "Ben"))
+    hands = {"Esha": ("declared", ESHA), "Ben": ("first_drop", "")}
+
+    response = scorer.post(
+        reverse("games:round_create", args=[session.pk]), round_data(session, "AS", hands)
+    )
+
+    assert response.status_code == 422
+    html = response.content.decode()
+    beside = html_lib.unescape(html.split('data-preview="Esha"')[1].split("</ul>")[0])
+    assert f"<li>{ESHA_WHY}</li>" in beside
+    assert f"<strong>Esha</strong>: {ESHA_WHY}</a>" in problems_above_save(html)
+    assert not Round.objects.exists()
+
+
+def test_a_problem_in_the_list_above_save_names_its_player_once(
+    scorer: Client, table: GameSession
+) -> None:
+    short = ROUND_1["Ben"][1].removesuffix(" 8C")
+    data = round_data(table, "8S", {**ROUND_1, "Ben": ("shown", short)})
+
+    response = scorer.post(reverse("games:round_create", args=[table.pk]), data)
+
+    problems = problems_above_save(response.content.decode())
+    assert "<strong>Ben</strong>: must show all 21 cards, not 20</a>" in problems
+    assert "Ben must show" not in problems
+
+
+def test_loose_cards_are_called_so_in_the_preview_and_on_the_round_page(
+    scorer: Client, table: GameSession
+) -> None:
+    data = round_data(table, "8S", ROUND_1)
+    preview = scorer.post(reverse("games:round_preview", args=[table.pk]), data, headers=HTMX)
+    assert '<span class="kind kind-invalid">loose cards</span>' in preview.content.decode()
+    assert ">invalid<" not in preview.content.decode()
+
+    scorer.post(reverse("games:round_create", args=[table.pk]), data)
+    played = Round.objects.get()
+    # A round saved when the page still wrote the rules' kind name reads the same.
+    ben = played.entries.get(player__name="Ben")
+    ben.breakdown["groups"] = [group | {"label": "invalid"} for group in ben.breakdown["groups"]]
+    ben.save()
+    html = scorer.get(reverse("games:round_detail", args=[table.pk, played.pk])).content.decode()
+    assert '<span class="kind kind-invalid">loose cards</span>' in html
+    assert ">invalid<" not in html

@@ -279,9 +279,9 @@ def test_a_hand_the_scorer_entered_is_said_handed_in_under_the_phones_button(
     ("hand", "message"),
     [
         (("shown", SHOWN_8S.removesuffix("8C") + "8X"), "&#x27;8X&#x27; is not a card"),
-        (("shown", SHOWN_8S.removesuffix(" 8C")), "Ben must show all 21 cards, not 20"),
+        (("shown", SHOWN_8S.removesuffix(" 8C")), "must show all 21 cards, not 20"),
         (("declared", SHOWN_8S), "declaration is not valid"),
-        (("shown", SHOWN_8S + " 2C 2C 2C"), "Ben must show all 21 cards, not 24"),
+        (("shown", SHOWN_8S + " 2C 2C 2C"), "must show all 21 cards, not 24"),
     ],
     ids=["typo", "short", "false declaration", "too many"],
 )
