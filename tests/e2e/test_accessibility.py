@@ -248,7 +248,7 @@ def session_refused_then_fixed_in_part(page: Page) -> None:
     expect(problems).to_be_focused()
     page.locator('fieldset[data-player="Ben"]').get_by_label("Groups").fill(SHOWN_8S)
     choose_outcome(page.locator('fieldset[data-player="Chen"]'), "shown")
-    expect(problems).to_contain_text("Chen must show all 21 cards, not 0")
+    expect(problems).to_contain_text("Chen: must show all 21 cards, not 0")
     expect(problems).not_to_contain_text("'8X' is not a card")
 
 

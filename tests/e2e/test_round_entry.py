@@ -112,7 +112,7 @@ def test_the_list_of_problems_goes_once_they_are_fixed(
     player(page, "Ben").get_by_label("Groups").fill(SHOWN_8S)
     expect(problems).to_contain_text("Not saved: 1 thing to fix")
     expect(problems).not_to_contain_text("is not a card")
-    expect(problems).to_contain_text("Chen must show all 21 cards, not 3")
+    expect(problems).to_contain_text("Chen: must show all 21 cards, not 3")
     # Typing goes on where it was: the list that follows the fixes takes no focus.
     expect(player(page, "Ben").get_by_label("Groups")).to_be_focused()
     problems.scroll_into_view_if_needed()
