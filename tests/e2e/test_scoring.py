@@ -88,7 +88,8 @@ def sign_in_and_start_a_session(page: Page, username: str) -> None:
         page.get_by_label(f"Seat {number}", exact=True).fill(name)
     expect(page.get_by_label("21-card points")).to_be_checked()
     page.get_by_role("button", name="Start session").click()
-    expect(page.get_by_role("heading", level=1)).to_contain_text("Session")
+    # Unnamed: called by its game and day.
+    expect(page.get_by_role("heading", level=1)).to_contain_text("21-card points, ")
     expect(page.locator("[data-next-dealer]")).to_contain_text("Asha")
 
 
