@@ -548,6 +548,9 @@ class Rejoin(models.Model):
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="rejoins")
     after_round = models.PositiveIntegerField()
     created_by = _optional_link(settings.AUTH_USER_MODEL, "+")
+    # Who rejoined the player, from an imported league file where it names nobody the
+    # import made a member: plain text, as Round.entered_by_name.
+    created_by_name = models.CharField(max_length=150, blank=True, validators=[validate_name])
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -664,6 +667,9 @@ class RoundChange(models.Model):
     number = models.PositiveIntegerField()  # the round's number when it was changed
     action = models.CharField(max_length=10, choices=Action.choices)
     changed_by = _optional_link(settings.AUTH_USER_MODEL, "+")
+    # Who made a change an imported league file records, where the file names nobody
+    # the import made a member: plain text, as Round.entered_by_name.
+    changed_by_name = models.CharField(max_length=150, blank=True, validators=[validate_name])
     changed_at = models.DateTimeField(default=timezone.now, db_index=True)
     # {"cut_joker", "dealer", "version", "entries": [{"player", "outcome", "groups",
     # "score"}]}: written by services/rounds.py only.
@@ -676,3 +682,9 @@ class RoundChange(models.Model):
 
     def __str__(self) -> str:
         return f"Round {self.number} {self.get_action_display().lower()} in {self.session}"
+
+    @property
+    def author(self) -> str:
+        """Who made the change (`changed_by`): their username, or the name an imported
+        file gave; "" if neither is known."""
+        return self.changed_by.get_username() if self.changed_by else self.changed_by_name
