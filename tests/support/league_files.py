@@ -17,6 +17,7 @@ import openpyxl
 import pytest
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db.models import F
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -139,10 +140,10 @@ MAY = datetime.date(2024, 5, 3)
 def build_eventful_league(user: User) -> League:
     """`build_league`'s club, with what a round's record holds beyond its hands: an
     evening whose round 1 was edited twice (by Ben, then by Dev, who has left since),
-    whose round 2 was deleted (round 3 moved up), whose new round 3 saved itself in
-    table mode (each hand from its player's phone) and one of whose rounds was changed
-    in the admin (no history); a rejoin made by Ben; and Chen renamed "Chen Li" since,
-    so the history still names "Chen"."""
+    whose round 2 was deleted (round 3 moved up), whose round 7 saved itself in
+    table mode (each hand from its player's phone), played an hour ago, one of whose
+    rounds was changed in the admin since (no history says so); a rejoin made by Ben;
+    and Chen renamed "Chen Li" since, so the history still names "Chen"."""
     league = build_league(user)
     ben = User.objects.get(username="ben")
     dev = User.objects.create_user(username="dev", password="x")
@@ -155,6 +156,8 @@ def build_eventful_league(user: User) -> League:
     edit(session, 1, POINTS_ROUNDS[1], ben)
     edit(session, 1, POINTS_ROUNDS[0], dev)
     delete_round(session.rounds.get(number=2), user)
+    for cut, hands in POINTS_ROUNDS * 2:  # rounds 3 to 6: eleven changes in all
+        play(session, cut, hands, user)
     entry = new_round_entry(session)
     cut, hands = POINTS_ROUNDS[1]
     check = check_round(entry, cut, _typed(session, hands), final=True)
@@ -167,6 +170,10 @@ def build_eventful_league(user: User) -> League:
         entered_by_name="table mode (saved by itself)",
     )
     dev.delete()
+    # Played an hour ago; round 2 changed in the admin since (no history says so).
+    hour = datetime.timedelta(hours=1)
+    session.changes.update(changed_at=F("changed_at") - hour)
+    session.rounds.update(created_at=F("created_at") - hour, updated_at=F("updated_at") - hour)
     Round.objects.filter(session=session, number=2).update(updated_at=timezone.now(), version=2)
     Rejoin.objects.filter(session__league=league).update(created_by=ben)
     Player.objects.filter(name="Chen").update(name="Chen Li")
