@@ -416,6 +416,44 @@ _VERSION_3_HAND = (
 )
 
 
+def round_then(played: dict) -> dict:
+    """A round of a file as the history keeps it (services.rounds.round_snapshot),
+    written out here on its own: what an import must take a change's round to be."""
+    return {
+        "cut_joker": played["cut_joker"],
+        "dealer": played["dealer"],
+        "version": played.get("version", 1),
+        "entries": [
+            {
+                key: hand[key]
+                for key in ("player", "outcome", "on_deal", "groups", "score")
+                if key in hand
+            }
+            for hand in played["entries"]
+        ],
+    }
+
+
+def with_history_written_out(data: dict) -> dict:
+    """The file with a history that holds every kind of change, written out in full:
+    round 1 of the first session with rounds edited (to itself) after its creation,
+    then a round deleted (as the round 1 it was). A file a fuzzer can reach into."""
+    data = copy.deepcopy(data)
+    session = next(session for session in data["sessions"] if session["rounds"])
+    first = round_then(session["rounds"][0])
+    changes = session["changes"]
+    created = next(i for i, change in enumerate(changes) if change["round"] == 1)
+    at = changes[created]["changed_at"]
+    changes[created] |= {"before": None, "after": first}
+    edit = {"round": 1, "number": 1, "action": "edited", "changed_by": None, "changed_at": at}
+    deletion = edit | {"round": None, "number": len(session["rounds"]) + 1, "action": "deleted"}
+    changes[created + 1 : created + 1] = [
+        edit | {"before": first, "after": first},
+        deletion | {"before": first, "after": None},
+    ]
+    return data
+
+
 def set_at(path: str, value: object):
     """A change to the export: the value at a dotted path (list indexes as numbers)."""
 

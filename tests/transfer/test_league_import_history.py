@@ -17,8 +17,10 @@ from tests.support.league_files import (
     counts,
     post_file,
     refused,
+    round_then,
     set_at,
     tampered,
+    with_history_written_out,
 )
 
 pytestmark = pytest.mark.django_db
@@ -228,18 +230,7 @@ def test_a_change_may_give_what_the_rest_of_the_file_says(moved: dict) -> None:
     # What the export leaves out, written out in full, is the same history.
     session = moved["sessions"][4]
     (played,) = session["rounds"]
-    session["changes"][0] |= {
-        "before": None,
-        "after": {
-            "cut_joker": played["cut_joker"],
-            "dealer": played["dealer"],
-            "version": 1,
-            "entries": [
-                {key: hand[key] for key in ("player", "outcome", "groups", "score")}
-                for hand in played["entries"]
-            ],
-        },
-    }
+    session["changes"][0] |= {"before": None, "after": round_then(played)}
     session["rounds"][0] |= {
         "version": 1,
         "created_at": session["changes"][0]["changed_at"],
@@ -269,3 +260,19 @@ def test_a_file_before_version_4_reads_no_history_even_if_it_holds_one(moved: di
 
     assert not RoundChange.objects.filter(session__league=league).exists()
     assert League.objects.get(slug="club") == league
+
+
+def test_a_history_written_out_in_full_imports_as_it_says(moved: dict) -> None:
+    data = with_history_written_out(moved)
+    changes = data["sessions"][0]["changes"]
+
+    league = import_league(json.dumps(data)).league
+
+    session = league.sessions.get(played_on="2024-01-05")
+    stored = session.changes.order_by("changed_at", "pk")
+    assert [(c.action, c.round.number if c.round else None) for c in stored] == [
+        (change["action"], change["round"]) for change in changes
+    ]
+    assert [(c.before, c.after) for c in stored[:3]] == [
+        (change["before"], change["after"]) for change in changes[:3]
+    ]
