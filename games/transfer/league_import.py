@@ -691,7 +691,11 @@ def _changes(
     begun: set[int] = set()  # the rounds with a change so far
     for index, (change, number) in enumerate(zip(read, numbers, strict=True)):
         at, here = f"{where}, change {index + 1}", f"{path}.changes[{index}]"
-        action = _column(RoundChange, "action", change, at)
+        action = change.get("action")
+        if action not in _ACTIONS:
+            raise ImportRefused(
+                f'{at}: "action" must be one of {", ".join(_ACTIONS)}, not {action!r:.40}.'
+            )
         changed_at = _moment(change, "changed_at", at, here, latest)
         if changed_at is None:
             raise ImportRefused(f"{at}: {here}.changed_at: a change needs the time it was made.")
@@ -755,6 +759,7 @@ def _as_changed(planned: _RoundPlan) -> dict[str, Any]:
     return round_as_changed(planned.cut_joker, planned.dealer, planned.version, hands)
 
 
+_ACTIONS = tuple(RoundChange.Action.values)
 # What each kind of change has before and after it (True: a round, False: nothing),
 # and what it says when a side is not so.
 _SIDES = {
@@ -1259,18 +1264,46 @@ def _write(plan: _LeaguePlan, owner: AbstractBaseUser | None, keep_members: bool
 
 
 def _restore_times(rows: list[Model], planned: Iterable[Any], *fields: str) -> None:
-    """The planned times (where not None) of rows bulk_create stamped with the time
-    of the import: bulk_update, unlike bulk_create, leaves auto_now fields as set."""
-    restored = []
+    """Give rows that bulk_create stamped with the time of the import (auto_now_add,
+    auto_now) their planned times, where the plan has them (else the import's stay).
+
+    One UPDATE … FROM (VALUES …) a batch: bulk_update wrote a CASE arm a row and took
+    a third of the time of a 10,000-round import. Both databases name a VALUES list's
+    columns column1, column2, …"""
+    changed = []
     for row, plan in zip(rows, planned, strict=True):
-        times = {field: getattr(plan, field) for field in fields}
-        if any(moment is not None for moment in times.values()):
-            for field, moment in times.items():
-                if moment is not None:
-                    setattr(row, field, moment)
-            restored.append(row)
-    if restored:
-        type(restored[0]).objects.bulk_update(restored, fields, batch_size=_INSERT_BATCH)
+        times = [getattr(plan, field) for field in fields]
+        if any(moment is not None for moment in times):
+            current = (getattr(row, field) for field in fields)
+            changed.append(
+                (
+                    row.pk,
+                    *(
+                        connection.ops.adapt_datetimefield_value(mine or theirs)
+                        for mine, theirs in zip(times, current, strict=True)
+                    ),
+                )
+            )
+    if not changed:
+        return
+    model = type(rows[0])
+    quote = connection.ops.quote_name
+    table = quote(model._meta.db_table)
+    sets = ", ".join(
+        f"{quote(model._meta.get_field(field).column)} = v.column{number}"
+        for number, field in enumerate(fields, start=2)
+    )
+    width = len(fields) + 1
+    batch = min(_INSERT_BATCH, (connection.features.max_query_params or 10**6) // width)
+    row = "(" + ", ".join(["%s"] * width) + ")"
+    with connection.cursor() as cursor:
+        for start in range(0, len(changed), batch):
+            part = changed[start : start + batch]
+            cursor.execute(
+                f"UPDATE {table} SET {sets} FROM (VALUES {', '.join([row] * len(part))}) AS v "
+                f"WHERE {table}.{quote(model._meta.pk.column)} = v.column1",
+                [value for values in part for value in values],
+            )
 
 
 def _listed(username: str, role: str, claimed: str | None) -> dict[str, str]:

@@ -104,7 +104,10 @@ def without(path: str):
             set_at(f"{NIGHT}.changes.3.action", "created"),
             "change 4: round 1 is created after a change of it.",
         ),
-        (set_at(f"{NIGHT}.changes.0.action", "undone"), "change 1: action: Value 'undone'"),
+        (
+            set_at(f"{NIGHT}.changes.0.action", "undone"),
+            "change 1: \"action\" must be one of created, edited, deleted, not 'undone'.",
+        ),
         (
             set_at(f"{NIGHT}.changes.0.number", 0),
             "sessions[6].changes[0].number must be a round's number, from 1",
