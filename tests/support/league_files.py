@@ -398,22 +398,9 @@ def as_version_3(data: dict) -> dict:
             for entry in played["entries"]:
                 figures = {"declaration": "", "value_points": 0, "claims": 0} | entry
                 entry.clear()
-                entry.update({key: figures[key] for key in _VERSION_3_HAND if key in figures})
+                # In the order version 3 wrote a hand: the one a hand records in.
+                entry.update({key: figures[key] for key in HandEntry.RECORDED if key in figures})
     return data
-
-
-# A hand as version 3 wrote it, in its order.
-_VERSION_3_HAND = (
-    "player",
-    "outcome",
-    "on_deal",
-    "groups",
-    "declaration",
-    "hand_points",
-    "value_points",
-    "claims",
-    "score",
-)
 
 
 def round_then(played: dict) -> dict:
