@@ -9,9 +9,11 @@ and recreated; the name must start with ``scorekeeper_bench``), migrates it, and
 writes a league file as ``export_league`` writes it: N rounds of 21-card points in
 sessions of --per-session rounds, 4 players a table out of 12. The rounds are real:
 the winner's hand is dealt to declare the three-pure way, the others are dealt at
-random and shown (or drop), and the file's figures are the rules service's. With
---minimal, every round is the smallest a file can hold (two players, one drops, the
-other wins by default): the most rounds per megabyte, as a hostile file would be.
+random and shown (or drop), and the file's figures are the rules service's. Each
+session's history holds every round's entry, by whom and when (format version 4;
+--no-history leaves it out, as files before version 4 had none). With --minimal,
+every round is the smallest a file can hold (two players, one drops, the other wins
+by default): the most rounds per megabyte, as a hostile file would be.
 
 Then it imports the file --runs times through the import page (the test client
 posts it as a browser would, signed in; the league's slug changes between runs),
@@ -26,6 +28,7 @@ not timed) and the process's peak resident memory.
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
 import platform
@@ -99,10 +102,12 @@ def dealt_round(rng: random.Random, ruleset, names: list[str]) -> dict | None:
                 "player": hand.name,
                 "outcome": scored.outcome,
                 "groups": [[card.code for card in group] for group in hand.groups],
-                "declaration": scored.declaration or "",
+                # As the export writes a hand: no declaration, value points or claims
+                # where there are none.
+                **({"declaration": scored.declaration} if scored.declaration else {}),
                 "hand_points": scored.hand_points,
-                "value_points": scored.value_points,
-                "claims": scored.claims,
+                **({"value_points": scored.value_points} if scored.value_points else {}),
+                **({"claims": scored.claims} if scored.claims else {}),
                 "score": scored.score,
             }
             for hand, scored in zip(hands, result.players, strict=True)
@@ -121,7 +126,16 @@ def minimal_round(names: list[str]) -> dict:
     }
 
 
-def league_file(rounds: int, per_session: int, minimal: bool, seed: int) -> dict:
+def entered(played_on: str, number: int) -> str:
+    """When round ``number`` of an evening was entered: every three minutes from 19:00,
+    to the microsecond as the export writes it."""
+    evening = datetime.datetime.fromisoformat(f"{played_on}T19:00:07+00:00")
+    return (evening + datetime.timedelta(minutes=3 * number, microseconds=number)).isoformat()
+
+
+def league_file(
+    rounds: int, per_session: int, minimal: bool, seed: int, history: bool = True
+) -> dict:
     from games.rules import get_ruleset
     from games.transfer.league_file import FORMAT, VERSION
 
@@ -152,6 +166,18 @@ def league_file(rounds: int, per_session: int, minimal: bool, seed: int) -> dict
                 {"number": number, "dealer": dealer, "entered_by": "bench", **played}
             )
         played_on = f"{2000 + day // 365:04d}-{1 + day % 365 // 31:02d}-{1 + day % 28:02d}"
+        # The history export_league writes: each round's entry, by whom and when (the
+        # round after it is the round as the file holds it, and is left out).
+        changes = [
+            {
+                "round": number,
+                "number": number,
+                "action": "created",
+                "changed_by": "bench",
+                "changed_at": entered(played_on, number),
+            }
+            for number in range(1, count + 1)
+        ]
         sessions.append(
             {
                 "name": f"Evening {len(sessions) + 1}",
@@ -172,6 +198,7 @@ def league_file(rounds: int, per_session: int, minimal: bool, seed: int) -> dict
                 ],
                 "rejoins": [],
                 "rounds": played_rounds,
+                **({"changes": changes} if history else {}),
             }
         )
     return {
@@ -232,7 +259,7 @@ def run(args: argparse.Namespace) -> dict:
     from games.uploads import MAX_UPLOAD_BYTES
 
     log(f"building a file of {args.rounds:,} rounds")
-    data = league_file(args.rounds, args.per_session, args.minimal, args.seed)
+    data = league_file(args.rounds, args.per_session, args.minimal, args.seed, args.history)
     size = len(dumps(data).encode())
     through_page = size <= MAX_UPLOAD_BYTES
     user = User.objects.create_user("bench", password=None)
@@ -254,6 +281,7 @@ def run(args: argparse.Namespace) -> dict:
         "hand_entries": HandEntry.objects.filter(round__session__league__slug="bench-1").count(),
         "players_per_table": 2 if args.minimal else 4,
         "minimal_rounds": args.minimal,
+        "history": args.history,
         "file_mb": round(size / 2**20, 2),
         "through": "the import page"
         if through_page
@@ -276,6 +304,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=10_000)
     parser.add_argument("--per-session", type=int, default=25, help="rounds per session")
     parser.add_argument("--minimal", action="store_true", help="two players, no cards")
+    parser.add_argument(
+        "--no-history",
+        dest="history",
+        action="store_false",
+        help="no changes in the file (as before format version 4)",
+    )
     parser.add_argument("--runs", type=int, default=3, help="timed imports")
     parser.add_argument("--seed", type=int, default=9)
     parser.add_argument("--database", default="scorekeeper_bench_import")

@@ -72,6 +72,12 @@ def _optional_link(to: type[models.Model] | str, related_name: str) -> models.Fo
     )
 
 
+def _name_from_file() -> models.CharField:
+    """Who did something, as an imported league file names them where the import made
+    them no member here: plain text, never linked to an account (issue 9)."""
+    return models.CharField(max_length=150, blank=True, validators=[validate_name])
+
+
 def new_share_token() -> str:
     # 16 random bytes: 128 bits, URL-safe, 22 characters. Guessing one is hopeless.
     return secrets.token_urlsafe(16)
@@ -365,9 +371,9 @@ class Round(models.Model):
     # Who saved the round last: its author until someone edits it (the history,
     # RoundChange, keeps who entered it and every edit since).
     entered_by = _optional_link(settings.AUTH_USER_MODEL, "entered_rounds")
-    # Who entered a round that came from an imported league file, as the file names
-    # them: plain text, never linked to an account here (issue 9).
-    entered_by_name = models.CharField(max_length=150, blank=True, validators=[validate_name])
+    # Who saved a round that came from an imported league file, where it is nobody's
+    # account here (or table mode, when the round saved itself).
+    entered_by_name = _name_from_file()
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     # Optimistic concurrency: an edit saves only if the version it started from is
@@ -551,6 +557,7 @@ class Rejoin(models.Model):
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="rejoins")
     after_round = models.PositiveIntegerField()
     created_by = _optional_link(settings.AUTH_USER_MODEL, "+")
+    created_by_name = _name_from_file()  # who rejoined the player, from a league file
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -670,6 +677,7 @@ class RoundChange(models.Model):
     number = models.PositiveIntegerField()  # the round's number when it was changed
     action = models.CharField(max_length=10, choices=Action.choices)
     changed_by = _optional_link(settings.AUTH_USER_MODEL, "+")
+    changed_by_name = _name_from_file()  # who made the change, from a league file
     changed_at = models.DateTimeField(default=timezone.now, db_index=True)
     # {"cut_joker", "dealer", "version", "entries": [{"player", "outcome", "groups",
     # "score"}]}: written by services/rounds.py only.
@@ -682,3 +690,9 @@ class RoundChange(models.Model):
 
     def __str__(self) -> str:
         return f"Round {self.number} {self.get_action_display().lower()} in {self.session}"
+
+    @property
+    def author(self) -> str:
+        """Who made the change (`changed_by`): their username, or the name an imported
+        file gave; "" if neither is known."""
+        return self.changed_by.get_username() if self.changed_by else self.changed_by_name

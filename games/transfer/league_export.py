@@ -1,7 +1,11 @@
-"""A whole league as JSON (the league file), which `league_import` restores exactly."""
+"""A whole league as JSON (the league file), which `league_import` restores exactly:
+its house rules, members, players and claims, and every session with its seats,
+rejoins, rounds and hands and its history of changes (league_file.py says what a
+file leaves out because the rest of it says so)."""
 
 from __future__ import annotations
 
+import datetime
 import json
 from collections.abc import Mapping
 from decimal import Decimal
@@ -18,17 +22,26 @@ from games.models import (
     PlayerClaim,
     Rejoin,
     Round,
+    RoundChange,
     Seat,
 )
-from games.transfer.league_file import FORMAT, VERSION
+from games.transfer.league_file import (
+    FORMAT,
+    VERSION,
+    History,
+    round_as_changed,
+    said_by_history,
+)
 
 
 def export_league(league: League, *, share_tokens: bool = True) -> dict[str, Any]:
     """Everything `import_league` needs to restore the league: its rules, members,
     players and who claimed which ("this is me"), and every session with its seats,
-    rounds and hands and the session it is the rematch of, sessions in the order they
-    are rated (the day played, then as created). Figures are included so
-    the file reads on its own; the import re-scores and checks them.
+    rejoins, rounds and hands, its history of changes (who entered and changed each
+    round, when, and the round before and after) and the session it is the rematch
+    of, sessions in the order they are rated (the day played, then as created).
+    Figures are included so the file reads on its own; the import re-scores and
+    checks them.
 
     Without ``share_tokens`` (a member who is not shown the share links) each
     session's token is null, and an import makes a new one."""
@@ -38,7 +51,7 @@ def export_league(league: League, *, share_tokens: bool = True) -> dict[str, Any
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
             Prefetch(
                 "rejoins",
-                queryset=Rejoin.objects.select_related("seat__player").order_by(
+                queryset=Rejoin.objects.select_related("seat__player", "created_by").order_by(
                     "after_round", "pk"
                 ),
             ),
@@ -51,6 +64,13 @@ def export_league(league: League, *, share_tokens: bool = True) -> dict[str, Any
             Prefetch(
                 "rounds__entries",
                 queryset=HandEntry.objects.select_related("player").order_by("pk"),
+            ),
+            # In the order the history page reads them (services.rounds.changes_of).
+            Prefetch(
+                "changes",
+                queryset=RoundChange.objects.select_related("changed_by").order_by(
+                    "changed_at", "pk"
+                ),
             ),
         )
         .order_by("played_on", "pk")
@@ -95,6 +115,9 @@ def export_league(league: League, *, share_tokens: bool = True) -> dict[str, Any
 def _export_session(
     session: GameSession, share_tokens: bool, number_of: Mapping[int, int]
 ) -> dict[str, Any]:
+    played = list(session.rounds.all())
+    rounds = [_export_round(one) for one in played]
+    changes = _export_changes(list(session.changes.all()), played, rounds)
     return {
         "name": session.name,
         "preset": session.preset,
@@ -114,33 +137,91 @@ def _export_session(
             {"player": seat.player.name, "position": seat.position} for seat in session.seats.all()
         ],
         "rejoins": [
-            {"player": rejoin.seat.player.name, "after_round": rejoin.after_round}
+            {
+                "player": rejoin.seat.player.name,
+                "after_round": rejoin.after_round,
+                "created_at": rejoin.created_at.isoformat(),
+                "created_by": _username(rejoin.created_by) or rejoin.created_by_name or None,
+            }
             for rejoin in session.rejoins.all()
         ],
-        "rounds": [
+        "rounds": rounds,
+        "changes": changes,
+    }
+
+
+def _export_round(played: Round) -> dict[str, Any]:
+    return {
+        "number": played.number,
+        "dealer": played.dealer.player.name if played.dealer else None,
+        "cut_joker": played.cut_joker,
+        # Who saved it last.
+        "entered_by": played.author or None,
+        **({"version": played.version} if played.version != 1 else {}),
+        # Left out by _export_changes where the history says them.
+        "created_at": played.created_at.isoformat(),
+        "updated_at": played.updated_at.isoformat(),
+        "entries": [
             {
-                "number": played.number,
-                "dealer": played.dealer.player.name if played.dealer else None,
-                "cut_joker": played.cut_joker,
-                "entered_by": played.author or None,
-                "entries": [
-                    {
-                        "player": entry.player.name,
-                        "outcome": entry.outcome,
-                        **({"on_deal": True} if entry.on_deal else {}),
-                        "groups": entry.groups,
-                        "declaration": entry.declaration,
-                        "hand_points": entry.hand_points,
-                        "value_points": entry.value_points,
-                        "claims": entry.claims,
-                        "score": entry.score,
-                    }
-                    for entry in played.entries.all()
-                ],
+                "player": entry.player.name,
+                "outcome": entry.outcome,
+                **({"on_deal": True} if entry.on_deal else {}),
+                "groups": entry.groups,
+                **({"declaration": entry.declaration} if entry.declaration else {}),
+                "hand_points": entry.hand_points,
+                **({"value_points": entry.value_points} if entry.value_points else {}),
+                **({"claims": entry.claims} if entry.claims else {}),
+                "score": entry.score,
             }
-            for played in session.rounds.all()
+            for entry in played.entries.all()
         ],
     }
+
+
+def _export_changes(
+    changes: list[RoundChange], played: list[Round], rounds: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The session's history, oldest first, without what the rest of the file says
+    (league_file.History); and each round's times left out where its history says
+    them (a round and its change are written in one save)."""
+    number_of = {one.pk: one.number for one in played}
+    numbers = [number_of.get(change.round_id) for change in changes]
+    written = {item["number"]: item for item in rounds}
+
+    def round_now(number: int) -> dict[str, Any]:
+        item = written[number]
+        return round_as_changed(
+            item["cut_joker"], item["dealer"], item.get("version", 1), item["entries"]
+        )
+
+    history = History(numbers, round_now)
+    created: dict[int, datetime.datetime] = {}
+    last: dict[int, datetime.datetime] = {}
+    items = []
+    for index, (change, number) in enumerate(zip(changes, numbers, strict=True)):
+        item = {
+            "round": number,
+            "number": change.number,
+            "action": change.action,
+            "changed_by": change.author or None,
+            "changed_at": change.changed_at.isoformat(),
+        }
+        if change.before != history.before(change.action, number):
+            item["before"] = change.before
+        if change.after != history.after(index, change.action, number):
+            item["after"] = change.after
+        history.record(number, change.after)
+        if number is not None:
+            if change.action == RoundChange.Action.CREATED:
+                created[number] = change.changed_at
+            last[number] = change.changed_at
+        items.append(item)
+    for one, item in zip(played, rounds, strict=True):
+        if said_by_history(one.created_at, created.get(one.number)):
+            del item["created_at"]
+        if said_by_history(one.updated_at, last.get(one.number)):
+            del item["updated_at"]
+    return items
 
 
 def _decimal(value: Decimal | None) -> str | None:

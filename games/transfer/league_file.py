@@ -1,6 +1,11 @@
-"""The league file's format: its name and version, shared by the export and the import."""
+"""The league file's format: its name and version, and what the export and the import
+both read the same way (what a file may leave out because it follows from the rest)."""
 
 from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 # The JSON export's name and version: an import refuses any other, so a later change
 # of the format can never be read as this one by mistake.
@@ -10,11 +15,110 @@ FORMAT = "scorekeeper-league"
 # player) and each session's "rematch_of" (the number, from 1, of the session in
 # this file's "sessions" it is the rematch of, or null). A player is its name alone:
 # a player's "user" of earlier files is read as that member's claim.
-VERSION = 3
+# 4: each session's record of its rounds, as its history page, round pages and round
+# history downloads show it: its "changes" (the audit trail, oldest first: {"round",
+# "number", "action", "changed_by", "changed_at", "before", "after"}), each round's
+# "version" (left out while 1) and, where its history does not say them, its
+# "created_at" and "updated_at"; each rejoin's "created_at" and "created_by". A hand
+# leaves out a declaration of none, value points and claims of 0, as it leaves out
+# "on_deal" when false: its score, which they make up, is always there (and checked).
+VERSION = 4
 # Versions an import still reads: a version-1 file's rules are read as the presets
 # were before issue 14 (games.rules.rulesets.BEFORE_EXACT_TEXTS), so its rounds score
-# as they were played; a file before version 3 has no claims and no rematches.
-READABLE = (1, 2, 3)
+# as they were played; a file before version 3 has no claims and no rematches, one
+# before version 4 no history (its sessions' history pages start empty).
+READABLE = (1, 2, 3, 4)
 # The first version whose rules are issue 14's presets: a file before it is read with
 # the presets of its day.
 EXACT_TEXTS = 2
+# The first version that carries the rounds' history, and whose authors are accounts
+# where they can be (games/transfer/league_import.py).
+HISTORY = 4
+
+# --- What a version-4 file may leave out ---------------------------------------------------
+#
+# Every round has at least one change in its history (its creation), which holds the
+# whole round once more: written out each time, the history made a league's file
+# twice as large, and a big league's no longer fitted the import page's 10 MB. So a
+# change leaves out what the file says elsewhere:
+#
+# - "before" of a change that is not a round's creation, where it is the "after" of the
+#   previous change of the same round ("round": the round's number in the file now);
+#   a creation has nothing before it (null, or left out);
+# - "after" of a round's last change, where it is the round as the file holds it
+#   (`round_as_changed`); a deletion leaves nothing after it (null, or left out);
+# - a round's "created_at" and "updated_at", where they are the times of its creation
+#   and of its last change in the history (the app writes a round and its change in one
+#   save, milliseconds apart: `SAME_SAVE`).
+#
+# A change of a round deleted since ("round": null) gives both its before and after.
+
+# A round's time and its change's that are this close are the same save.
+SAME_SAVE = datetime.timedelta(seconds=1)
+
+
+def round_as_changed(
+    cut_joker: str, dealer: str | None, version: int, hands: Iterable[Mapping[str, Any]]
+) -> dict[str, Any]:
+    """A round as the history keeps it (services.rounds.round_snapshot), from the round
+    as a league file gives it: ``hands`` in the file's order, each with its "player",
+    "outcome", "on_deal", "groups" and "score"."""
+    return {
+        "cut_joker": cut_joker,
+        "dealer": dealer,
+        "version": version,
+        "entries": [
+            {
+                "player": hand["player"],
+                "outcome": hand["outcome"],
+                **({"on_deal": True} if hand.get("on_deal") else {}),
+                "groups": hand["groups"],
+                "score": hand["score"],
+            }
+            for hand in hands
+        ],
+    }
+
+
+def said_by_history(moment: datetime.datetime, change: datetime.datetime | None) -> bool:
+    """Whether a round's time is its history's: that of its change in the same save."""
+    return change is not None and abs(moment - change) < SAME_SAVE
+
+
+class _Nothing:
+    def __repr__(self) -> str:
+        return "NOTHING"
+
+
+# What a change must give itself: nothing in the rest of the file says it.
+NOTHING: Any = _Nothing()
+
+
+class History:
+    """A session's changes walked in their order, and what each may leave out: the
+    export leaves out what this gives, the import takes it from here.
+
+    ``rounds``: each change's round, as its number in the file (None: deleted since).
+    ``round_now(number)``: that round as the file holds it (`round_as_changed`)."""
+
+    def __init__(self, rounds: Iterable[int | None], round_now) -> None:
+        self._last = {number: index for index, number in enumerate(rounds) if number is not None}
+        self._round_now = round_now
+        self._after: dict[int, Any] = {}
+
+    def before(self, action: str, number: int | None) -> Any:
+        if action == "created":
+            return None
+        return self._after.get(number, NOTHING) if number is not None else NOTHING
+
+    def after(self, index: int, action: str, number: int | None) -> Any:
+        if action == "deleted":
+            return None
+        if number is not None and self._last[number] == index:
+            return self._round_now(number)
+        return NOTHING
+
+    def record(self, number: int | None, after: Any) -> None:
+        """The change just walked left its round as ``after``."""
+        if number is not None:
+            self._after[number] = after

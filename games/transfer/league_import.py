@@ -1,8 +1,9 @@
 """Importing a league file: every value checked and every round re-scored by the rules
 service before anything is written, then one transaction of bulk writes, so a league
-is restored completely or not at all. An import acts on nobody but the importer (its
-members and their "this is me" claims are listed for the owner to invite, share
-tokens are always new, round authors are kept as text).
+is restored completely or not at all, its rounds' history with it (version 4 on). An
+import acts on nobody but the importer (its members and their "this is me" claims
+are listed for the owner to invite, share tokens are always new, whoever entered or
+changed a round is an account only if the import made them a member, else a name).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import gc
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -34,6 +35,7 @@ from games.models import (
     PlayerClaim,
     Rejoin,
     Round,
+    RoundChange,
     Seat,
     validate_groups,
 )
@@ -53,11 +55,26 @@ from games.services import ratings, standing_months
 from games.services.results import SeatResult, one_hand, seat_results
 from games.services.rounds import breakdown_of
 from games.services.sessions import name_key
-from games.transfer.league_file import EXACT_TEXTS, FORMAT, READABLE
+from games.transfer.league_file import (
+    EXACT_TEXTS,
+    FORMAT,
+    HISTORY,
+    NOTHING,
+    READABLE,
+    History,
+    round_as_changed,
+)
 
 
 class ImportRefused(Exception):
     """A league file that cannot be restored as it is; nothing was written."""
+
+
+# What the importer of a file before version 4 is told (the import page, the command).
+BEFORE_HISTORY = (
+    "This file was exported before league files kept the rounds' history: its "
+    "sessions' history pages start empty, and who entered each round is kept as a name."
+)
 
 
 @dataclass(frozen=True)
@@ -66,6 +83,9 @@ class Imported:
     # The file's members, (username, role), who were not added: the owner may invite
     # them (the league's page lists them).
     invitable: tuple[tuple[str, str], ...] = ()
+    # Whether the file held its rounds' history (version 4 on): before, none was kept
+    # in a file, and its sessions' history pages start empty.
+    history: bool = True
 
 
 @contextmanager
@@ -101,16 +121,26 @@ def import_league(
     on the league for the owner to invite (``Imported.invitable``), each with the
     player they claimed ("this is me"), which they make again with one tap once they
     are members (the importer's own claim is made at once); its share links
-    are never used (every session gets a new one); the authors of its rounds are
-    kept as text, linked to no account; its players are linked to no account. Only
-    an administrator's ``keep_members`` (``manage.py import_league --keep-members``)
-    adds the file's members, creating the accounts missing here with no usable
-    password, and makes their claims again.
+    are never used (every session gets a new one); its players are linked to no
+    account. Only an administrator's ``keep_members`` (``manage.py import_league
+    --keep-members``) adds the file's members, creating the accounts missing here
+    with no usable password, and makes their claims again.
+
+    Each session's history comes back as the file has it (version 4 on): every
+    change with its time, author and the round before and after, each round's version
+    and times, each rejoin's time and author. An author is linked to an account as a
+    claim is: a member of the file whom the import made a member (the importer; every
+    member with ``keep_members``); anyone else is kept as a name, linked to no
+    account. A file before version 4 holds no history: its authors are names, its
+    rounds and rejoins are timed at the import, and ``Imported.history`` is False.
 
     Raises ImportRefused, writing nothing, for a file that is not JSON or not this
     format and version, a slug already in use, a name that is not printable text, a
-    date or number the database could not store and read back, a value the models
-    would refuse, or a round the rules service does not score as the file says; and,
+    date or number the database could not store and read back (or, version 4 on, a
+    time in the future), a value the models would refuse, a round the rules service
+    does not score as the file says, or a history that does not hold together (a
+    change of a round the session does not have, a round before or after that is not
+    one, changes out of order, a round last changed before it was entered); and,
     before scoring any, for a file of more than ``max_rounds`` rounds (the import
     page's limit: every round is scored again, which takes time).
     """
@@ -172,8 +202,33 @@ class _RoundPlan:
     number: int
     dealer: str | None
     cut_joker: str
-    author: str  # who entered it, as the file names them ("" if it does not)
+    author: str  # who saved it last, as the file names them ("" if it does not)
     entries: tuple[_EntryPlan, ...]
+    version: int = 1
+    # From the file or its history (version 4); None: the time of the import.
+    created_at: datetime.datetime | None = None
+    updated_at: datetime.datetime | None = None
+
+
+@dataclass(frozen=True)
+class _RejoinPlan:
+    player: str
+    after_round: int
+    created_at: datetime.datetime | None = None  # None: the time of the import
+    author: str = ""
+
+
+@dataclass(frozen=True)
+class _ChangePlan:
+    """One change of a session's history (RoundChange), its before and after whole."""
+
+    round: int | None  # the round's number in the file now; None: deleted since
+    number: int
+    action: str
+    author: str
+    changed_at: datetime.datetime
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
 
 
 @dataclass(frozen=True)
@@ -182,10 +237,24 @@ class _SessionPlan:
     created_at: datetime.datetime | None
     seats: tuple[tuple[str, int], ...]  # (player, position)
     first_dealer: str | None
-    rejoins: tuple[tuple[str, int], ...]  # (player, after round)
+    rejoins: tuple[_RejoinPlan, ...]  # in the order they are replayed
     rounds: tuple[_RoundPlan, ...]
     results: dict[str, SeatResult]  # by player
     rematch_of: int | None  # the number (from 1) in the file of the session it follows
+    changes: tuple[_ChangePlan, ...] = ()  # oldest first
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """How a file of its version is read."""
+
+    # Written before issue 14: its rules are the presets of then (its sessions were
+    # scored under them, and its league keeps its house rules as they were).
+    earlier: bool = False
+    # Version 4 on: the rounds' history and times, authors as accounts where they can
+    # be, and no time later than the import (`latest`).
+    history: bool = False
+    latest: datetime.datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -198,6 +267,7 @@ class _LeaguePlan:
     players: dict[str, str | None]  # name → the username a file before claims linked it to
     sessions: tuple[_SessionPlan, ...]
     claims: dict[str, str]  # username → the player they said "this is me" of
+    history: bool = False  # the file holds the rounds' history (version 4 on)
 
 
 def _plan(data: object) -> _LeaguePlan:
@@ -211,14 +281,16 @@ def _plan(data: object) -> _LeaguePlan:
             f"This league file is format version {version!r}; "
             f"this scorekeeper reads versions {', '.join(map(str, READABLE))}."
         )
-    # Written before issue 14: its rules are the presets of then (its sessions were
-    # scored under them, and its league keeps its house rules as they were).
-    earlier = version < EXACT_TEXTS
-    league = _league_columns(_object(doc.get("league"), '"league"'), earlier)
+    reading = _Reading(
+        earlier=version < EXACT_TEXTS,
+        history=version >= HISTORY,
+        latest=timezone.now() + _CLOCKS if version >= HISTORY else None,
+    )
+    league = _league_columns(_object(doc.get("league"), '"league"'), reading.earlier)
     members = _members(_list(doc, "members", "The file"))
     players = _players(_list(doc, "players", "The file"))
     sessions = tuple(
-        _session_plan(_object(item, f"Session {index}"), index, players, earlier)
+        _session_plan(_object(item, f"Session {index}"), index, players, reading)
         for index, item in enumerate(_list(doc, "sessions", "The file"), start=1)
     )
     _check_rematches(sessions)
@@ -229,7 +301,7 @@ def _plan(data: object) -> _LeaguePlan:
     for name, username in players.items():
         if username in members and username not in claims and name not in claims.values():
             claims[username] = name
-    return _LeaguePlan(league, members, players, sessions, claims)
+    return _LeaguePlan(league, members, players, sessions, claims, reading.history)
 
 
 def _league_columns(data: Mapping[str, Any], earlier: bool = False) -> dict[str, Any]:
@@ -329,7 +401,7 @@ def _check_rematches(sessions: tuple[_SessionPlan, ...]) -> None:
 
 
 def _session_plan(
-    data: Mapping[str, Any], index: int, players: Mapping, earlier: bool = False
+    data: Mapping[str, Any], index: int, players: Mapping, reading: _Reading = _Reading()
 ) -> _SessionPlan:
     where = f"Session {index}"
     path = f"sessions[{index - 1}]"
@@ -346,11 +418,11 @@ def _session_plan(
         "buy_in": _money(GameSession, "buy_in", data, where, path),
         "overrides": _overrides(data, where, path),
         "ceiling": _number(GameSession, "ceiling", data, where, path, optional=True),
-        "closed_at": _moment(data, "closed_at", where, path),
+        "closed_at": _moment(data, "closed_at", where, path, reading.latest),
     }
-    if earlier:
+    if reading.earlier:
         columns["overrides"] = as_stored_before_exact_texts(columns["preset"], columns["overrides"])
-    created_at = _moment(data, "created_at", where, path)
+    created_at = _moment(data, "created_at", where, path, reading.latest)
     where = _session_label(index, columns["name"], columns["played_on"])
     ruleset = _ruleset(columns["preset"], columns["overrides"], where)
     if columns["ceiling"] is not None and columns["ceiling"] <= 0:
@@ -362,14 +434,23 @@ def _session_plan(
         _round_plan(_object(item, f"{where}, round {number}"), number, where, ruleset, seated)
         for number, item in enumerate(_list(data, "rounds", where), start=1)
     )
-    rejoins = _rejoins(_list(data, "rejoins", where), where, seated, len(rounds))
+    rejoins = _rejoins(_list(data, "rejoins", where), where, path, seated, len(rounds), reading)
     _check_sums(rounds, where, path)
     results, finished = _replay(ruleset, columns, seats, first_dealer, rejoins, rounds, where)
     columns["status"] = GameSession.Status.FINISHED if finished else GameSession.Status.ACTIVE
     rematch_of = _get(data, "rematch_of", int, where, optional=True)
+    changes: tuple[_ChangePlan, ...] = ()
+    if reading.history:
+        rounds = tuple(
+            _recorded_round(item, planned, f"{where}, round {planned.number}", path, reading)
+            for item, planned in zip(_list(data, "rounds", where), rounds, strict=True)
+        )
+        items = _get(data, "changes", list, where, optional=True) or []
+        changes = _changes(items, rounds, where, path, reading.latest)
+        rounds = _round_times(rounds, changes, where)
     # In field order: every local is named for its field.
     return _SessionPlan(
-        columns, created_at, seats, first_dealer, rejoins, rounds, results, rematch_of
+        columns, created_at, seats, first_dealer, rejoins, rounds, results, rematch_of, changes
     )
 
 
@@ -431,16 +512,11 @@ def _round_plan(
         ) from None
     for entry, scored in zip(entries, result.players, strict=True):
         _check_figures(entry, scored, f"{where}, {scored.name}")
-    author = _get(data, "entered_by", str, where, optional=True) or ""
-    try:
-        author = clean_name(author, max_length=Round._meta.get_field("entered_by_name").max_length)
-    except ValidationError as error:
-        raise ImportRefused(f"{where}: entered by: {' '.join(error.messages)}") from None
     return _RoundPlan(
         number=number,
         dealer=_seated(data, "dealer", seated, where),
         cut_joker=cut_joker,
-        author=author,
+        author=_name_in(data, "entered_by", where),
         entries=tuple(
             _EntryPlan(hand.name, cards, scored)
             for hand, cards, scored in zip(hands, groups, result.players, strict=True)
@@ -506,17 +582,25 @@ def _check_figures(entry: Mapping[str, Any], scored: PlayerResult, where: str) -
         )
 
 
-def _rejoins(items: list, where: str, seated: set[str], rounds: int) -> tuple[tuple[str, int], ...]:
+def _rejoins(
+    items: list, where: str, path: str, seated: set[str], rounds: int, reading: _Reading
+) -> tuple[_RejoinPlan, ...]:
     rejoins = []
-    for item in items:
+    for index, item in enumerate(items):
         rejoin = _object(item, f"{where}: a rejoin")
         name = _seated(rejoin, "player", seated, where, optional=False)
         after = _get(rejoin, "after_round", int, f"{where}: {name}'s rejoin")
         if not 1 <= after <= rounds:
             raise ImportRefused(f"{where}: {name} rejoins after round {after!s:.20}, not played.")
-        rejoins.append((name, after))
+        if reading.history:
+            here = f"{path}.rejoins[{index}]"
+            created_at = _moment(rejoin, "created_at", where, here, reading.latest)
+            author = _name_in(rejoin, "created_by", f"{where}: {name}'s rejoin")
+            rejoins.append(_RejoinPlan(name, after, created_at, author))
+        else:
+            rejoins.append(_RejoinPlan(name, after))
     # In the order the session page replays them (services.load_scoreboard).
-    return tuple(sorted(rejoins, key=lambda rejoin: rejoin[1]))
+    return tuple(sorted(rejoins, key=lambda rejoin: rejoin.after_round))
 
 
 def _check_sums(rounds: tuple[_RoundPlan, ...], where: str, path: str) -> None:
@@ -537,7 +621,7 @@ def _replay(
     columns: Mapping[str, Any],
     seats: tuple[tuple[str, int], ...],
     first_dealer: str | None,
-    rejoins: tuple[tuple[str, int], ...],
+    rejoins: tuple[_RejoinPlan, ...],
     rounds: tuple[_RoundPlan, ...],
     where: str,
 ) -> tuple[dict[str, SeatResult], bool]:
@@ -556,7 +640,7 @@ def _replay(
             ceiling=columns["ceiling"],
             dealers=[r.dealer for r in rounds if r.dealer is not None],
             first_dealer=first_dealer,
-            rejoins=rejoins,
+            rejoins=[(rejoin.player, rejoin.after_round) for rejoin in rejoins],
             closed=columns["closed_at"] is not None,
         )
     except RulesError as error:
@@ -567,6 +651,235 @@ def _replay(
         for entry in r.entries
     )
     return seat_results(state, hands), state.finished
+
+
+# --- The rounds' history (version 4) ---------------------------------------------------------
+
+
+def _recorded_round(
+    data: Mapping[str, Any], planned: _RoundPlan, where: str, path: str, reading: _Reading
+) -> _RoundPlan:
+    """A round with what its record holds besides its hands: its version and times."""
+    here = f"{path}.rounds[{planned.number - 1}]"
+    version = _number(Round, "version", data, where, here, optional=True)
+    if version is not None and version < 1:
+        raise ImportRefused(f"{where}: {here}.version must be 1 or more, not {version}.")
+    return replace(
+        planned,
+        version=version or 1,
+        created_at=_moment(data, "created_at", where, here, reading.latest),
+        updated_at=_moment(data, "updated_at", where, here, reading.latest),
+    )
+
+
+def _changes(
+    items: list,
+    rounds: tuple[_RoundPlan, ...],
+    where: str,
+    path: str,
+    latest: datetime.datetime | None,
+) -> tuple[_ChangePlan, ...]:
+    """A session's history, each change with its before and after whole: what the file
+    leaves out is taken from the rest of it (league_file.History)."""
+    read = [_object(item, f"{where}, change {index}") for index, item in enumerate(items, start=1)]
+    numbers = [
+        _changed_round(change, len(rounds), f"{where}, change {index}")
+        for index, change in enumerate(read, start=1)
+    ]
+    history = History(numbers, lambda number: _as_changed(rounds[number - 1]))
+    changes: list[_ChangePlan] = []
+    begun: set[int] = set()  # the rounds with a change so far
+    for index, (change, number) in enumerate(zip(read, numbers, strict=True)):
+        at, here = f"{where}, change {index + 1}", f"{path}.changes[{index}]"
+        action = change.get("action")
+        if action not in _ACTIONS:
+            raise ImportRefused(
+                f'{at}: "action" must be one of {", ".join(_ACTIONS)}, not {action!r:.40}.'
+            )
+        changed_at = _moment(change, "changed_at", at, here, latest)
+        if changed_at is None:
+            raise ImportRefused(f"{at}: {here}.changed_at: a change needs the time it was made.")
+        if changes and changed_at < changes[-1].changed_at:
+            raise ImportRefused(
+                f"{at}: {here}.changed_at ({changed_at.isoformat()}) is earlier than the change "
+                "before it: a session's changes are listed in the order they were made."
+            )
+        then = _number(RoundChange, "number", change, at, here)
+        if then < 1:
+            raise ImportRefused(f"{at}: {here}.number must be a round's number, from 1, not 0.")
+        if action == RoundChange.Action.DELETED and number is not None:
+            raise ImportRefused(
+                f'{at}: a deleted round is no round of the file: "round" must be null, '
+                f"not {number}."
+            )
+        if action == RoundChange.Action.CREATED and number in begun:
+            raise ImportRefused(f"{at}: round {number} is created after a change of it.")
+        before = (
+            _round_then(change["before"], at, f"{here}.before")
+            if "before" in change
+            else history.before(action, number)
+        )
+        after = (
+            _round_then(change["after"], at, f"{here}.after")
+            if "after" in change
+            else history.after(index, action, number)
+        )
+        _check_sides(action, number, before, after, at)
+        history.record(number, after)
+        if number is not None:
+            begun.add(number)
+        author = _name_in(change, "changed_by", at)
+        changes.append(_ChangePlan(number, then, action, author, changed_at, before, after))
+    return tuple(changes)
+
+
+def _changed_round(change: Mapping[str, Any], rounds: int, where: str) -> int | None:
+    """The round a change is of, as its number in the file; None: deleted since."""
+    number = _get(change, "round", int, where, optional=True)
+    if number is not None and not 1 <= number <= rounds:
+        which = f"1 to {rounds}" if rounds else "this session has none"
+        raise ImportRefused(
+            f'{where}: "round" must be the number of a round of the session ({which}), or '
+            f"null for a round deleted since; not {number!s:.20}."
+        )
+    return number
+
+
+def _as_changed(planned: _RoundPlan) -> dict[str, Any]:
+    hands = (
+        {
+            "player": entry.player,
+            "outcome": entry.result.outcome,
+            "on_deal": entry.result.on_deal,
+            "groups": entry.groups,
+            "score": entry.result.score,
+        }
+        for entry in planned.entries
+    )
+    return round_as_changed(planned.cut_joker, planned.dealer, planned.version, hands)
+
+
+_ACTIONS = tuple(RoundChange.Action.values)
+# What each kind of change has before and after it (True: a round, False: nothing),
+# and what it says when a side is not so.
+_SIDES = {
+    RoundChange.Action.CREATED: (
+        (False, 'a creation has nothing before it: "before" must be null'),
+        (True, 'a creation gives the round as it was entered in "after"'),
+    ),
+    RoundChange.Action.EDITED: (
+        (True, 'an edit gives the round before it in "before"'),
+        (True, 'an edit gives the round after it in "after"'),
+    ),
+    RoundChange.Action.DELETED: (
+        (True, 'a deletion gives the round deleted in "before"'),
+        (False, 'a deletion leaves nothing after it: "after" must be null'),
+    ),
+}
+
+
+def _check_sides(action: str, number: int | None, before: Any, after: Any, where: str) -> None:
+    for side, value in (("before", before), ("after", after)):
+        if value is NOTHING:
+            if number is None:
+                why = "a change of a round deleted since gives the round before and after it"
+            elif side == "before":
+                why = f"no earlier change of round {number} says it"
+            else:
+                why = f"only round {number}'s last change may leave it out"
+            raise ImportRefused(f'{where}: "{side}" is missing, and {why}.')
+    for value, (wanted, message) in zip((before, after), _SIDES[action], strict=True):
+        if (value is not None) != wanted:
+            raise ImportRefused(f"{where}: {message}.")
+
+
+# A round as the history keeps it (services.rounds.round_snapshot), and each hand of it.
+_ROUND_THEN = ("cut_joker", "dealer", "version", "entries")
+_HAND_THEN = ("player", "outcome", "on_deal", "groups", "score", "entered_by")
+# Who entered a hand in table mode: "Ben's phone", "asha (scorer)".
+_HAND_AUTHOR_LENGTH = 200
+
+
+def _round_then(value: object, where: str, path: str) -> dict[str, Any] | None:
+    """A round before or after a change, as the history keeps it; None for null."""
+    if value is None:
+        return None
+    data = _shaped(value, _ROUND_THEN, where, path)
+    cut_joker = _get(data, "cut_joker", str, f"{where}: {path}")
+    if cut_joker not in CARD_CODES:
+        raise ImportRefused(f"{where}: {path}: the cut joker {cut_joker!r:.20} is not a card code.")
+    version = _get(data, "version", int, f"{where}: {path}")
+    if not 1 <= version <= _INT_HIGH:
+        raise ImportRefused(f"{where}: {path}.version must be from 1 to {_INT_HIGH}.")
+    hands = _get(data, "entries", list, f"{where}: {path}")
+    return {
+        "cut_joker": cut_joker,
+        "dealer": _name_in(data, "dealer", f"{where}: {path}", limit=_PLAYER_NAME) or None,
+        "version": version,
+        "entries": [
+            _hand_then(hand, where, f"{path}.entries[{index}]") for index, hand in enumerate(hands)
+        ],
+    }
+
+
+def _hand_then(value: object, where: str, path: str) -> dict[str, Any]:
+    data = _shaped(value, _HAND_THEN, where, path)
+    at = f"{where}: {path}"
+    player = _name_in(data, "player", at, limit=_PLAYER_NAME)
+    if not player:
+        raise ImportRefused(f'{at}: "player" must name the player.')
+    outcome = _get(data, "outcome", str, at)
+    if outcome not in HandEntry.Outcome.values:
+        raise ImportRefused(f"{at}: {outcome!r:.40} is not an outcome.")
+    score = _get(data, "score", int, at)
+    if not _INT_LOW <= score <= _INT_HIGH:
+        raise ImportRefused(f"{at}: the score is too large to store.")
+    hand: dict[str, Any] = {"player": player, "outcome": outcome}
+    if "on_deal" in data:
+        hand["on_deal"] = _get(data, "on_deal", bool, at)
+    hand |= {"groups": _groups(data, at), "score": score}
+    if "entered_by" in data:
+        hand["entered_by"] = _name_in(data, "entered_by", at, limit=_HAND_AUTHOR_LENGTH)
+    return hand
+
+
+def _shaped(value: object, keys: tuple[str, ...], where: str, path: str) -> Mapping[str, Any]:
+    """A JSON object holding no key but ``keys``: the history keeps nothing else."""
+    if not isinstance(value, dict):
+        raise ImportRefused(f"{where}: {path} must be a JSON object or null, not {value!r:.40}.")
+    for key in value:
+        if key not in keys:
+            raise ImportRefused(
+                f'{where}: {path} holds "{key:.40}", which a round\'s history does not; it '
+                f"holds {', '.join(keys)}."
+            )
+    return value
+
+
+def _round_times(
+    rounds: tuple[_RoundPlan, ...], changes: tuple[_ChangePlan, ...], where: str
+) -> tuple[_RoundPlan, ...]:
+    """Each round's times: the file's, else its history's (its creation, its last
+    change). A round that gives only one of them was entered and last changed then."""
+    created: dict[int, datetime.datetime] = {}
+    last: dict[int, datetime.datetime] = {}
+    for change in changes:
+        if change.round is not None:
+            if change.action == RoundChange.Action.CREATED:
+                created[change.round] = change.changed_at
+            last[change.round] = change.changed_at
+    timed = []
+    for planned in rounds:
+        created_at = planned.created_at or created.get(planned.number)
+        updated_at = planned.updated_at or last.get(planned.number) or created_at
+        created_at = created_at or updated_at
+        if created_at is not None and updated_at < created_at:
+            raise ImportRefused(
+                f"{where}, round {planned.number}: it was last changed "
+                f"({updated_at.isoformat()}) before it was entered ({created_at.isoformat()})."
+            )
+        timed.append(replace(planned, created_at=created_at, updated_at=updated_at))
+    return tuple(timed)
 
 
 # --- Reading values of the file ------------------------------------------------------------
@@ -591,6 +904,13 @@ _EARLIEST = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
 _LATEST = datetime.datetime(2101, 1, 1, tzinfo=datetime.UTC)  # not included
 # House-rule numbers: as many digits as the house-rules form takes.
 _OPTION_LIMIT = 9_999_999
+# How far ahead of this server's clock the one that wrote a file may run: a time
+# later than the import by more than this is refused (version 4 on).
+_CLOCKS = datetime.timedelta(minutes=10)
+# Who did something, as a file names them (a username, or a name it was given): as
+# long as the columns that keep such names (Round.entered_by_name and its kin).
+_AUTHOR_LENGTH = Round._meta.get_field("entered_by_name").max_length
+_PLAYER_NAME = Player._meta.get_field("name").max_length
 
 
 def _get(
@@ -660,6 +980,17 @@ def _clean(
         return model._meta.get_field(name).clean(value, None)
     except ValidationError as error:
         label = name.replace("_", " ") + (f" ({path})" if path else "")
+        raise ImportRefused(f"{where}: {label}: {' '.join(error.messages)}") from None
+
+
+def _name_in(data: Mapping[str, Any], key: str, where: str, *, limit: int = _AUTHOR_LENGTH) -> str:
+    """A name the file gives as text (who did something, a player in the history),
+    held to the rule for names; "" where it gives none."""
+    name = _get(data, key, str, where, optional=True) or ""
+    try:
+        return clean_name(name, max_length=limit)
+    except ValidationError as error:
+        label = key.replace("_", " ")
         raise ImportRefused(f"{where}: {label}: {' '.join(error.messages)}") from None
 
 
@@ -738,10 +1069,17 @@ def _day(data: Mapping[str, Any], name: str, where: str, path: str) -> datetime.
     return day
 
 
-def _moment(data: Mapping[str, Any], name: str, where: str, path: str) -> datetime.datetime | None:
+def _moment(
+    data: Mapping[str, Any],
+    name: str,
+    where: str,
+    path: str,
+    latest: datetime.datetime | None = None,
+) -> datetime.datetime | None:
     """A date and time with its time zone (as the export writes them), from 1970 to
     2100 wherever on earth: a moment the databases cannot read back would break
-    every page that shows it."""
+    every page that shows it. With ``latest``, no later than that: a record of what
+    happened (version 4 on)."""
     value = data.get(name)
     if value is None:
         return None
@@ -762,6 +1100,11 @@ def _moment(data: Mapping[str, Any], name: str, where: str, path: str) -> dateti
     if not _EARLIEST <= moment < _LATEST:
         raise ImportRefused(
             f"{where}: {path}.{name}: {label} must be from 1970 to 2100, not {value!r:.40}."
+        )
+    if latest is not None and moment > latest:
+        raise ImportRefused(
+            f"{where}: {path}.{name}: {label} is in the future ({value!r:.40}): a file "
+            "records what has happened."
         )
     return moment
 
@@ -812,6 +1155,15 @@ def _write(plan: _LeaguePlan, owner: AbstractBaseUser | None, keep_members: bool
         for username, name in plan.claims.items()
         if username in member_ids
     )
+    # Who entered, changed or rejoined what, as the file names them: a member of the
+    # file whom this import made a member (as their claims) is that account here;
+    # anyone else is kept as a name, linked to no account (issue 9). Before version 4
+    # every author is a name.
+    accounts = (
+        {name: pk for name, pk in member_ids.items() if name in plan.members}
+        if plan.history
+        else {}
+    )
     sessions = GameSession.objects.bulk_create(
         (
             GameSession(league=league, created_by=owner, **planned.columns)
@@ -855,31 +1207,103 @@ def _write(plan: _LeaguePlan, owner: AbstractBaseUser | None, keep_members: bool
                 number=planned.number,
                 dealer=seat(session, planned.dealer),
                 cut_joker=planned.cut_joker,
-                entered_by_name=planned.author,
+                entered_by_id=accounts.get(planned.author),
+                entered_by_name="" if planned.author in accounts else planned.author,
+                version=planned.version,
             )
             for session, planned_session in zip(sessions, plan.sessions, strict=True)
             for planned in planned_session.rounds
         ),
         batch_size=_INSERT_BATCH,
     )
-    planned_rounds = (r for planned in plan.sessions for r in planned.rounds)
-    _insert_hands(
-        _hand_row(played, entry, players[entry.player])
-        for played, planned in zip(rounds, planned_rounds, strict=True)
-        for entry in planned.entries
-    )
-    Rejoin.objects.bulk_create(
+    planned_rounds = [r for planned in plan.sessions for r in planned.rounds]
+    _insert_rows(
+        HandEntry,
+        _HAND_FIELDS,
         (
-            Rejoin(session=session, seat=seat(session, name), after_round=after)
+            _hand_row(played, entry, players[entry.player])
+            for played, planned in zip(rounds, planned_rounds, strict=True)
+            for entry in planned.entries
+        ),
+    )
+    # auto_now_add and auto_now gave every round the time of the import: the file's
+    # (or its history's), where it has them.
+    _restore_times(rounds, planned_rounds, "created_at", "updated_at")
+    rejoins = Rejoin.objects.bulk_create(
+        (
+            Rejoin(
+                session=session,
+                seat=seat(session, rejoin.player),
+                after_round=rejoin.after_round,
+                created_by_id=accounts.get(rejoin.author),
+                created_by_name="" if rejoin.author in accounts else rejoin.author,
+            )
             for session, planned in zip(sessions, plan.sessions, strict=True)
-            for name, after in planned.rejoins
+            for rejoin in planned.rejoins
         ),
         batch_size=_INSERT_BATCH,
+    )
+    _restore_times(rejoins, [r for planned in plan.sessions for r in planned.rejoins], "created_at")
+    round_id = {
+        (played.session_id, number): played.pk
+        for played, number in zip(rounds, (r.number for r in planned_rounds), strict=True)
+    }
+    _insert_rows(
+        RoundChange,
+        _CHANGE_FIELDS,
+        (
+            _change_row(session.pk, change, round_id, accounts)
+            for session, planned in zip(sessions, plan.sessions, strict=True)
+            for change in planned.changes
+        ),
     )
     # Rated once, in the order the sessions were played, as after a round is saved.
     standing_months.rebuild([league.pk])
     ratings.replay(league.pk)
-    return Imported(league, invitable)
+    return Imported(league, invitable, plan.history)
+
+
+def _restore_times(rows: list[Model], planned: Iterable[Any], *fields: str) -> None:
+    """Give rows that bulk_create stamped with the time of the import (auto_now_add,
+    auto_now) their planned times, where the plan has them (else the import's stay).
+
+    One UPDATE … FROM (VALUES …) a batch: bulk_update wrote a CASE arm a row and took
+    a third of the time of a 10,000-round import. Both databases name a VALUES list's
+    columns column1, column2, …"""
+    changed = []
+    for row, plan in zip(rows, planned, strict=True):
+        times = [getattr(plan, field) for field in fields]
+        if any(moment is not None for moment in times):
+            current = (getattr(row, field) for field in fields)
+            changed.append(
+                (
+                    row.pk,
+                    *(
+                        connection.ops.adapt_datetimefield_value(mine or theirs)
+                        for mine, theirs in zip(times, current, strict=True)
+                    ),
+                )
+            )
+    if not changed:
+        return
+    model = type(rows[0])
+    quote = connection.ops.quote_name
+    table = quote(model._meta.db_table)
+    sets = ", ".join(
+        f"{quote(model._meta.get_field(field).column)} = v.column{number}"
+        for number, field in enumerate(fields, start=2)
+    )
+    width = len(fields) + 1
+    batch = min(_INSERT_BATCH, (connection.features.max_query_params or 10**6) // width)
+    row = "(" + ", ".join(["%s"] * width) + ")"
+    with connection.cursor() as cursor:
+        for start in range(0, len(changed), batch):
+            part = changed[start : start + batch]
+            cursor.execute(
+                f"UPDATE {table} SET {sets} FROM (VALUES {', '.join([row] * len(part))}) AS v "
+                f"WHERE {table}.{quote(model._meta.pk.column)} = v.column1",
+                [value for values in part for value in values],
+            )
 
 
 def _listed(username: str, role: str, claimed: str | None) -> dict[str, str]:
@@ -922,6 +1346,18 @@ def _player_rows(wanted: Iterable[str]) -> dict[str, Player]:
 
 # HandEntry's columns as _hand_row gives them.
 _HAND_FIELDS = ("round", *HandEntry.RECORDED, "breakdown")
+# RoundChange's columns as _change_row gives them.
+_CHANGE_FIELDS = (
+    "session",
+    "round",
+    "number",
+    "action",
+    "changed_by",
+    "changed_by_name",
+    "changed_at",
+    "before",
+    "after",
+)
 
 
 def _hand_row(played: Round, entry: _EntryPlan, player: Player) -> tuple:
@@ -942,23 +1378,41 @@ def _hand_row(played: Round, entry: _EntryPlan, player: Player) -> tuple:
     )
 
 
-def _insert_hands(rows: Iterable[tuple]) -> None:
-    """Insert the hands, the largest table of a league (several rows per round), by
-    COPY on PostgreSQL and one prepared INSERT on SQLite.
+def _change_row(
+    session: int, change: _ChangePlan, round_id: Mapping[tuple[int, int], int], accounts
+) -> tuple:
+    """One change as a row of RoundChange's table (its JSON as text)."""
+    return (
+        session,
+        None if change.round is None else round_id[session, change.round],
+        change.number,
+        change.action,
+        accounts.get(change.author),
+        "" if change.author in accounts else change.author,
+        connection.ops.adapt_datetimefield_value(change.changed_at),
+        None if change.before is None else json.dumps(change.before),
+        None if change.after is None else json.dumps(change.after),
+    )
+
+
+def _insert_rows(model: type[Model], fields: tuple[str, ...], rows: Iterable[tuple]) -> None:
+    """Insert rows of the largest tables of a league, its hands (several a round) and
+    its history (a change or more a round), by COPY on PostgreSQL and one prepared
+    INSERT on SQLite.
 
     Not with bulk_create: on PostgreSQL it sends a batch of rows as arrays (UNNEST),
     and psycopg escapes the JSON of every hand inside an array literal in Python,
     quote by quote, which took most of the time of a large import. The values are
-    those the model would store: ids, text, whole numbers, true or false and JSON
-    text."""
+    those the model would store: ids, text, whole numbers, true or false, times as
+    the database takes them and JSON text."""
     quote = connection.ops.quote_name
-    table = quote(HandEntry._meta.db_table)
-    columns = ", ".join(quote(HandEntry._meta.get_field(name).column) for name in _HAND_FIELDS)
+    table = quote(model._meta.db_table)
+    columns = ", ".join(quote(model._meta.get_field(name).column) for name in fields)
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             with cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
                 for row in rows:
                     copy.write_row(row)
         else:
-            values = ", ".join(["%s"] * len(_HAND_FIELDS))
+            values = ", ".join(["%s"] * len(fields))
             cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({values})", list(rows))

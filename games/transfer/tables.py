@@ -120,11 +120,12 @@ class _Trail:
     edits: int = 0
     edited_by: str | None = None
     edited_at: datetime.datetime | None = None
-    known: bool = False  # the trail has the round's creation (not an imported round)
+    known: bool = False  # the trail has the round's creation
 
     def cells(self, author: str | None) -> list[Value]:
-        # A round with no creation in the trail (imported, or added in the admin): its
-        # author as the round names them, and no time rather than a wrong one.
+        # A round with no creation in the trail (imported from a league file before
+        # version 4, or added in the admin): its author as the round names them, and
+        # no time rather than a wrong one.
         return [
             self.entered_by if self.known else author,
             _local(self.entered_at),
@@ -144,7 +145,7 @@ def _trails(session: GameSession) -> dict[int, _Trail]:
     )
     for change in changes:
         trail = trails.setdefault(change.round_id, _Trail())
-        who = change.changed_by.get_username() if change.changed_by else None
+        who = change.author or None
         if change.action == RoundChange.Action.CREATED:
             trail.entered_by, trail.entered_at, trail.known = who, change.changed_at, True
         elif change.action == RoundChange.Action.EDITED:

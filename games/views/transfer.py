@@ -26,7 +26,7 @@ from games.http import FORM_ERRORS, download
 from games.models import GameSession, Membership
 from games.queries.standings import league_games, pick_game
 from games.transfer.league_export import dumps, export_league
-from games.transfer.league_import import ImportRefused, import_league
+from games.transfer.league_import import BEFORE_HISTORY, ImportRefused, import_league
 from games.transfer.tables import Table, session_history, standings_table, to_csv, to_xlsx
 from games.uploads import MAX_UPLOAD_MB
 
@@ -135,6 +135,8 @@ def league_import(request: HttpRequest) -> HttpResponse:
         else:
             league = imported.league
             messages.success(request, f"Imported {league.name}.")
+            if not imported.history:
+                messages.info(request, BEFORE_HISTORY)
             if imported.invitable:
                 count = len(imported.invitable)
                 messages.info(

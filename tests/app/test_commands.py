@@ -19,10 +19,13 @@ from games.models import (
     GameSession,
     HandEntry,
     League,
+    RoundChange,
 )
 from games.rules import PlayerHand, get_ruleset, parse_card, score_round
 from games.services.scoreboard import load_scoreboard
+from games.transfer.league_import import BEFORE_HISTORY
 from tests.support.league_files import (
+    as_version_3,
     counts,
     snapshot,
     wipe,
@@ -141,6 +144,22 @@ def test_the_import_command_adds_the_files_members_only_when_told(moved: dict, t
         "ben": "scorer",
         "chen": "viewer",
     }
+
+
+def test_the_import_command_says_when_a_file_holds_no_history(moved: dict, tmp_path) -> None:
+    target = tmp_path / "club.json"
+    for version, data in ((4, moved), (3, as_version_3(moved))):
+        data["league"]["slug"] = f"club-{version}"
+        target.write_text(json.dumps(data), encoding="utf-8")
+        out = io.StringIO()
+
+        call_command("import_league", str(target), "--keep-members", stdout=out)
+
+        # A file before version 4 held no history: the sessions' history pages start
+        # empty, and the importer is told so; a file of version 4 brings its own.
+        assert (BEFORE_HISTORY in out.getvalue()) == (version == 3)
+        changes = RoundChange.objects.filter(session__league__slug=f"club-{version}")
+        assert changes.exists() == (version == 4)
 
 
 def test_make_icons_draws_a_red_heart_on_a_white_card_on_the_felt(tmp_path) -> None:

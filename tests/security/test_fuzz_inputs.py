@@ -36,12 +36,13 @@ from hypothesis import strategies as st
 
 from games.forms.fields import CardListField, NumbersField
 from games.forms.sessions import SessionForm
-from games.models import League, Membership
+from games.models import League, Membership, Round
 from games.rules import CardError, parse_card
 from games.transfer.league_export import dumps, export_league
 from tests.support.builders import round_data, seat_pk, session_form_data
 from tests.support.forms import form_on
 from tests.support.hands import LOOSE_148, ROUND_1
+from tests.support.league_files import with_history_written_out
 from tests.support.profiles import examples
 from tests.support.world import World, changed_tables, fingerprint, round_form
 
@@ -862,8 +863,10 @@ JSON = st.recursive(
 
 
 def _league_file(world: World) -> dict:
-    """The league's own export, as a new league: another slug, new share links."""
-    doc = json.loads(dumps(export_league(world.league)))
+    """The league's own export, as a new league: another slug, new share links, and a
+    history holding every kind of change, written out in full (the export leaves out
+    what the rest of the file says), so that rounds before and after can be damaged."""
+    doc = with_history_written_out(json.loads(dumps(export_league(world.league))))
     doc["league"]["slug"] = "imported-club"
     for number, session in enumerate(doc["sessions"]):
         session["share_token"] = f"imported-token-{number:08d}"
@@ -941,7 +944,7 @@ def edited(draw, doc: dict) -> dict:
     may hold but the app must refuse or store safely."""
     data = copy.deepcopy(doc)
     session = draw(st.sampled_from(data["sessions"]))
-    kind = draw(st.sampled_from(["date", "moment", "name", "number"]))
+    kind = draw(st.sampled_from(["date", "moment", "name", "number", "history"]))
     if kind == "date":
         session["played_on"] = draw(DAYS)
     elif kind == "moment":
@@ -957,6 +960,8 @@ def edited(draw, doc: dict) -> dict:
             session["name"] = name
         elif session["rounds"]:
             draw(st.sampled_from(session["rounds"]))["entered_by"] = name
+    elif kind == "history":
+        _edit_history(draw, session)
     else:
         number = draw(HUGE_NUMBERS)
         target = draw(st.sampled_from(["ceiling", "position", "override", "money", "buy_in"]))
@@ -969,6 +974,34 @@ def edited(draw, doc: dict) -> dict:
         else:
             session[target] = number
     return data
+
+
+def _edit_history(draw, session: dict) -> None:
+    """One time, name or number of a session's record of its rounds (format version 4)
+    replaced: a change's, a round's or a rejoin's, or a round in a change's before or
+    after."""
+    records = [
+        *(("change", change) for change in session["changes"]),
+        *(("round", played) for played in session["rounds"]),
+        *(("rejoin", rejoin) for rejoin in session["rejoins"]),
+    ]
+    if not records:
+        return
+    kind, record = draw(st.sampled_from(records))
+    times = {"change": ["changed_at"], "round": ["created_at", "updated_at"]}
+    names = {"change": "changed_by", "round": "entered_by", "rejoin": "created_by"}
+    numbers = {"change": ["round", "number"], "round": ["version"], "rejoin": ["after_round"]}
+    what = draw(st.sampled_from(["moment", "name", "number", "round then"]))
+    if what == "moment":
+        record[draw(st.sampled_from(times.get(kind, ["created_at"])))] = draw(MOMENTS)
+    elif what == "name":
+        record[names[kind]] = draw(NAMES)
+    elif what == "number":
+        record[draw(st.sampled_from(numbers[kind]))] = draw(HUGE_NUMBERS)
+    elif kind == "change" and isinstance(record.get("after"), dict):
+        hand = draw(st.sampled_from(record["after"]["entries"] or [{}]))
+        key = draw(st.sampled_from(["player", "entered_by", "score", "groups", "outcome"]))
+        hand[key] = draw(NAMES | HUGE_NUMBERS | st.sampled_from([[["2h"]], "won", None]))
 
 
 @st.composite
@@ -1022,11 +1055,18 @@ def test_a_damaged_league_file_is_refused_or_imported_whole_never_a_server_error
 
 def _league_pages() -> list[str]:
     """The pages of the league imported just now: its page, its standings, its
-    sessions' pages and charts."""
+    sessions' pages, charts, histories and round downloads, and its rounds' pages."""
     league = League.objects.order_by("-pk").first()
     pages = [_url("league_detail", league.slug), _url("league_standings", league.slug)]
     for pk in league.sessions.values_list("pk", flat=True):
         pages += [_url("session_detail", pk), _url("session_totals_chart", pk)]
+        # What the file's history shows: its changes, its rounds and their downloads.
+        pages += [_url("session_history", pk) + "?from=1", _url("session_rounds_csv", pk)]
+        pages.append(_url("session_rounds_xlsx", pk))
+    for session, played in Round.objects.filter(session__league=league).values_list(
+        "session", "pk"
+    ):
+        pages.append(_url("round_detail", session, played))
     return pages
 
 

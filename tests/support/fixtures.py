@@ -1,6 +1,7 @@
 """Fixtures that test modules of several directories share (a pytest plugin that
 tests/conftest.py loads): a league with everything an export holds, its export,
-the export moved to an empty database, a signed-in stranger, and a count of the
+the export moved to an empty database (also of the league whose rounds were edited,
+deleted and entered in table mode), a signed-in stranger, and a count of the
 sessions' replays."""
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from django.test import Client, override_settings
 from games.models import League
 from games.services import scoreboard
 from games.transfer.league_export import export_league
-from tests.support.league_files import build_league, wipe
+from tests.support.league_files import build_eventful_league, build_league, wipe
 from tests.support.world import FAST_HASHERS
 
 
@@ -29,20 +30,30 @@ def exported(league: League) -> dict:
     return export_league(league)
 
 
-@pytest.fixture(scope="session")
-def _league_file(django_db_setup, django_db_blocker) -> dict:
-    """The export of `league` (its owner the `user` fixture's "asha"), built once for
-    the whole run in a transaction that is then rolled back: building the league is
-    the dearest step of the import tests, and each of them starts from the file."""
+def _exported_once(django_db_blocker, build) -> dict:
+    """The export of the league ``build`` makes (its owner the `user` fixture's
+    "asha"), in a transaction that is then rolled back."""
     with (
         django_db_blocker.unblock(),
         override_settings(PASSWORD_HASHERS=FAST_HASHERS),
         transaction.atomic(),
     ):
         owner = User.objects.create_user(username="asha", password="x")
-        data = export_league(build_league(owner))
+        data = export_league(build(owner))
         transaction.set_rollback(True)
     return data
+
+
+@pytest.fixture(scope="session")
+def _league_file(django_db_setup, django_db_blocker) -> dict:
+    """The export of `league`, built once for the whole run: building the league is
+    the dearest step of the import tests, and each of them starts from the file."""
+    return _exported_once(django_db_blocker, build_league)
+
+
+@pytest.fixture(scope="session")
+def _eventful_file(django_db_setup, django_db_blocker) -> dict:
+    return _exported_once(django_db_blocker, build_eventful_league)
 
 
 @pytest.fixture
@@ -51,6 +62,14 @@ def moved(_league_file: dict, db) -> dict:
     copy of its own for each test, which may change it."""
     wipe()
     return copy.deepcopy(_league_file)
+
+
+@pytest.fixture
+def moved_eventful(_eventful_file: dict, db) -> dict:
+    """As `moved`, the export of `build_eventful_league`: its history holds edits, a
+    deletion, table mode's hands and an author since gone."""
+    wipe()
+    return copy.deepcopy(_eventful_file)
 
 
 @pytest.fixture

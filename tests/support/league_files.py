@@ -1,6 +1,8 @@
 """League files for the export and import tests: a league holding everything an
-export carries, a snapshot of it that ids do not name (what must survive an export
-and an import unchanged), changes to an exported file, and the upload a browser sends."""
+export carries (and one whose rounds were also edited, deleted, entered in table mode
+and by a member since gone), a snapshot of it that ids do not name (what must survive
+an export and an import unchanged), changes to an exported file, a file as it was
+before version 4, and the upload a browser sends."""
 
 from __future__ import annotations
 
@@ -13,8 +15,9 @@ from decimal import Decimal
 
 import openpyxl
 import pytest
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db.models import F
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -30,12 +33,20 @@ from games.models import (
     RatingChange,
     Rejoin,
     Round,
+    RoundChange,
     Seat,
 )
 from games.queries.standings import standings_of
+from games.services.rounds import (
+    check_round,
+    delete_round,
+    new_round_entry,
+    round_entry_for_edit,
+    save_round,
+)
 from games.services.scoreboard import load_scoreboard
 from games.transfer.league_import import ImportRefused, import_league
-from tests.support.builders import make_session, play
+from tests.support.builders import Hands, make_session, play, seat_pk
 from tests.support.club import FEB, FIRST, LOSE, MAR, WIN, build_club, pool_session
 from tests.support.hands import LOOSE_148, SHOWN_8S, THREE_PURE, WIN_8S
 
@@ -123,6 +134,64 @@ def build_league(user: User) -> League:
     return league
 
 
+MAY = datetime.date(2024, 5, 3)
+
+
+def build_eventful_league(user: User) -> League:
+    """`build_league`'s club, with what a round's record holds beyond its hands: an
+    evening whose round 1 was edited twice (by Ben, then by Dev, who has left since),
+    whose round 2 was deleted (round 3 moved up), whose round 7 saved itself in
+    table mode (each hand from its player's phone), played an hour ago, one of whose
+    rounds was changed in the admin since (no history says so); a rejoin made by Ben;
+    and Chen renamed "Chen Li" since, so the history still names "Chen"."""
+    league = build_league(user)
+    ben = User.objects.get(username="ben")
+    dev = User.objects.create_user(username="dev", password="x")
+    Membership.objects.create(league=league, user=dev, role=Membership.Role.SCORER)
+    session = make_session(user, name="Long night", league=league)
+    GameSession.objects.filter(pk=session.pk).update(played_on=MAY)
+    for cut, hands in POINTS_ROUNDS:
+        play(session, cut, hands, user)
+    play(session, *POINTS_ROUNDS[0], ben)
+    edit(session, 1, POINTS_ROUNDS[1], ben)
+    edit(session, 1, POINTS_ROUNDS[0], dev)
+    delete_round(session.rounds.get(number=2), user)
+    for cut, hands in POINTS_ROUNDS * 2:  # rounds 3 to 6: eleven changes in all
+        play(session, cut, hands, user)
+    entry = new_round_entry(session)
+    cut, hands = POINTS_ROUNDS[1]
+    check = check_round(entry, cut, _typed(session, hands), final=True)
+    phones = {seat.player_id: f"{seat.player.name}'s phone" for seat in entry.seats}
+    save_round(
+        entry,
+        check,
+        AnonymousUser(),
+        authors=phones,
+        entered_by_name="table mode (saved by itself)",
+    )
+    dev.delete()
+    # Played an hour ago; round 2 changed in the admin since (no history says so).
+    hour = datetime.timedelta(hours=1)
+    session.changes.update(changed_at=F("changed_at") - hour)
+    session.rounds.update(created_at=F("created_at") - hour, updated_at=F("updated_at") - hour)
+    Round.objects.filter(session=session, number=2).update(updated_at=timezone.now(), version=2)
+    Rejoin.objects.filter(session__league=league).update(created_by=ben)
+    Player.objects.filter(name="Chen").update(name="Chen Li")
+    return league
+
+
+def edit(session: GameSession, number: int, played: tuple[str, Hands], user: User) -> None:
+    """Edit a round through the services, as the edit form does."""
+    saved = session.rounds.get(number=number)
+    entry = round_entry_for_edit(saved)
+    check = check_round(entry, played[0], _typed(session, played[1]), final=True)
+    save_round(entry, check, user, version=saved.version)
+
+
+def _typed(session: GameSession, hands: Hands) -> dict:
+    return {seat_pk(session, name): hand for name, hand in hands.items()}
+
+
 def snapshot(league: League) -> dict:
     """Everything about a league that ids do not name: what must survive an export and
     an import unchanged."""
@@ -192,13 +261,19 @@ def session_snapshot(session: GameSession) -> dict:
             )
             for seat in session.seats.order_by("position")
         ],
-        "rejoins": [(r.seat.player.name, r.after_round) for r in session.rejoins.all()],
+        "rejoins": [
+            (r.seat.player.name, r.after_round, r.created_at, _author(r.created_by, r))
+            for r in session.rejoins.all()
+        ],
+        # A round's times are not here: an import takes them from its history, which
+        # was written in the same save (league_file.SAME_SAVE), unless the file says.
         "rounds": [
             (
                 played.number,
                 played.dealer.player.name if played.dealer else None,
                 played.cut_joker,
-                played.author,  # an imported round's author is kept as text
+                played.author,  # an account here, or the name the file gives
+                played.version,
                 [
                     (
                         entry.player.name,
@@ -217,8 +292,24 @@ def session_snapshot(session: GameSession) -> dict:
             )
             for played in session.rounds.order_by("number")
         ],
+        "changes": [
+            (
+                change.round.number if change.round else None,
+                change.number,
+                change.action,
+                change.author,
+                change.changed_at,
+                change.before,
+                change.after,
+            )
+            for change in session.changes.order_by("changed_at", "pk")
+        ],
         "totals": [column.total for column in load_scoreboard(session).columns],
     }
+
+
+def _author(user: User | None, row: Rejoin) -> str:
+    return user.username if user else row.created_by_name
 
 
 def standings_snapshot(league: League, **dates) -> list[tuple]:
@@ -261,6 +352,7 @@ def counts() -> tuple[int, ...]:
         HandEntry,
         Rejoin,
         PlayerClaim,
+        RoundChange,
     )
     return tuple(model.objects.count() for model in models)
 
@@ -288,6 +380,65 @@ def refused(text: str | bytes, owner: User | None = None) -> str:
         import_league(text, owner=owner)
     assert counts() == before
     return str(caught.value)
+
+
+def as_version_3(data: dict) -> dict:
+    """The file as format version 3 wrote it: no history, no round versions or times,
+    no rejoin times or authors, and every hand's figures."""
+    data = copy.deepcopy(data)
+    data["version"] = 3
+    for session in data["sessions"]:
+        session.pop("changes", None)
+        for rejoin in session["rejoins"]:
+            rejoin.pop("created_at", None)
+            rejoin.pop("created_by", None)
+        for played in session["rounds"]:
+            for key in ("version", "created_at", "updated_at"):
+                played.pop(key, None)
+            for entry in played["entries"]:
+                figures = {"declaration": "", "value_points": 0, "claims": 0} | entry
+                entry.clear()
+                # In the order version 3 wrote a hand: the one a hand records in.
+                entry.update({key: figures[key] for key in HandEntry.RECORDED if key in figures})
+    return data
+
+
+def round_then(played: dict) -> dict:
+    """A round of a file as the history keeps it (services.rounds.round_snapshot),
+    written out here on its own: what an import must take a change's round to be."""
+    return {
+        "cut_joker": played["cut_joker"],
+        "dealer": played["dealer"],
+        "version": played.get("version", 1),
+        "entries": [
+            {
+                key: hand[key]
+                for key in ("player", "outcome", "on_deal", "groups", "score")
+                if key in hand
+            }
+            for hand in played["entries"]
+        ],
+    }
+
+
+def with_history_written_out(data: dict) -> dict:
+    """The file with a history that holds every kind of change, written out in full:
+    round 1 of the first session with rounds edited (to itself) after its creation,
+    then a round deleted (as the round 1 it was). A file a fuzzer can reach into."""
+    data = copy.deepcopy(data)
+    session = next(session for session in data["sessions"] if session["rounds"])
+    first = round_then(session["rounds"][0])
+    changes = session["changes"]
+    created = next(i for i, change in enumerate(changes) if change["round"] == 1)
+    at = changes[created]["changed_at"]
+    changes[created] |= {"before": None, "after": first}
+    edit = {"round": 1, "number": 1, "action": "edited", "changed_by": None, "changed_at": at}
+    deletion = edit | {"round": None, "number": len(session["rounds"]) + 1, "action": "deleted"}
+    changes[created + 1 : created + 1] = [
+        edit | {"before": first, "after": first},
+        deletion | {"before": first, "after": None},
+    ]
+    return data
 
 
 def set_at(path: str, value: object):

@@ -14,6 +14,7 @@ from django.utils import timezone
 from games.models import (
     GameSession,
     League,
+    Rejoin,
 )
 from games.transfer.league_import import import_league
 from tests.support.league_files import (
@@ -50,7 +51,7 @@ def test_json_export_holds_the_league_its_sessions_rounds_and_hands(
     today = timezone.localdate().isoformat()
     assert response["Content-Disposition"] == f'attachment; filename="club-{today}.json"'
     data = json.loads(response.content)
-    assert (data["format"], data["version"]) == ("scorekeeper-league", 3)
+    assert (data["format"], data["version"]) == ("scorekeeper-league", 4)
     assert data["league"] == {
         "name": "Friday club",
         "slug": "club",
@@ -78,7 +79,10 @@ def test_json_export_holds_the_league_its_sessions_rounds_and_hands(
         "2024-04-20",
     ]
     rejoined = sessions[3]
-    assert rejoined["rejoins"] == [{"player": "Ben", "after_round": 2}]
+    made = Rejoin.objects.get(session__share_token=rejoined["share_token"]).created_at
+    assert rejoined["rejoins"] == [
+        {"player": "Ben", "after_round": 2, "created_at": made.isoformat(), "created_by": None}
+    ]
     assert [len(r["entries"]) for r in rejoined["rounds"]] == [3, 3, 3, 2]
     closed = sessions[4]
     assert closed["closed_at"] is not None and closed["buy_in"] == "10.00"
@@ -86,6 +90,7 @@ def test_json_export_holds_the_league_its_sessions_rounds_and_hands(
     assert closed["overrides"] == {"first_drop": 25} and closed["first_dealer"] == "Chen"
     assert [seat["player"] for seat in closed["seats"]] == ["Asha", "Ben", "Chen"]
     played = GameSession.objects.get(share_token=closed["share_token"]).rounds.get()
+    # Its version (1) and times are left out: the history says them.
     assert closed["rounds"] == [
         {
             "number": 1,
@@ -93,23 +98,48 @@ def test_json_export_holds_the_league_its_sessions_rounds_and_hands(
             "cut_joker": "8S",
             "entered_by": "ben",
             "entries": [
+                # A declaration of none, value points and claims of 0 left out.
                 {
-                    "player": entry.player.name,
-                    "outcome": entry.outcome,
-                    "groups": entry.groups,
-                    "declaration": entry.declaration,
-                    "hand_points": entry.hand_points,
-                    "value_points": entry.value_points,
-                    "claims": entry.claims,
-                    "score": entry.score,
-                }
-                for entry in played.entries.order_by("pk")
+                    "player": "Asha",
+                    "outcome": "declared",
+                    "groups": played.entries.get(player__name="Asha").groups,
+                    "declaration": "three_pure",
+                    "hand_points": 0,
+                    "value_points": -10,
+                    "score": 117,
+                },
+                {
+                    "player": "Ben",
+                    "outcome": "shown",
+                    "groups": played.entries.get(player__name="Ben").groups,
+                    "hand_points": 102,
+                    "value_points": 10,
+                    "score": -92,
+                },
+                {
+                    "player": "Chen",
+                    "outcome": "first_drop",
+                    "groups": [],
+                    "hand_points": 25,  # the house rules' first drop
+                    "score": -25,
+                },
             ],
+        }
+    ]
+    # Its history: who entered it and when; the round after is the round above.
+    change = played.changes.get()
+    assert closed["changes"] == [
+        {
+            "round": 1,
+            "number": 1,
+            "action": "created",
+            "changed_by": "ben",
+            "changed_at": change.changed_at.isoformat(),
         }
     ]
     kodai = sessions[5]["rounds"][0]["entries"]
     # Hands in seat order; the losers pay claims for their jokers.
-    assert [(entry["player"], entry["claims"]) for entry in kodai] == [
+    assert [(entry["player"], entry.get("claims", 0)) for entry in kodai] == [
         ("Chen", 10),
         ("Asha", 0),
         ("Ben", 10),

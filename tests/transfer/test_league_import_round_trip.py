@@ -1,23 +1,35 @@
-"""What a club would miss after moving its league by file (format version 3): the
-rematch links between sessions, the members' "this is me" claims, and standings that
-read the same; and a file written before version 3 still imports. (That the whole
-league comes back exactly, and exports as the same file, is test_league_import's
-first test.)"""
+"""What a club would miss after moving its league by file: the rematch links between
+sessions, the members' "this is me" claims (format version 3), standings that read
+the same, and each session's record of its rounds (version 4): its history page, its
+round pages and its round history downloads say what the original's did; and files
+written before versions 3 and 4 still import. (That the whole league comes back
+exactly, and exports as the same file, is test_league_import's first test.)"""
 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 
-from games.models import GameSession, League, Membership, Player
+from games.models import GameSession, League, Membership, Player, Rejoin, Round, RoundChange
 from games.transfer.league_export import dumps, export_league
-from games.transfer.league_import import import_league
+from games.transfer.league_file import SAME_SAVE
+from games.transfer.league_import import BEFORE_HISTORY, import_league
 from tests.support.forms import forms_in
-from tests.support.league_files import post_file, standings_snapshot, wipe
+from tests.support.league_files import (
+    as_version_3,
+    build_eventful_league,
+    post_file,
+    read_xlsx,
+    snapshot,
+    standings_snapshot,
+    wipe,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -186,3 +198,192 @@ def test_a_claim_by_someone_no_longer_a_member_is_left_out_and_the_file_imports(
     imported = import_league(text, keep_members=True).league
 
     assert list(imported.claims.values_list("user__username", flat=True)) == ["asha"]
+
+
+# --- Each session's record of its rounds (version 4) ----------------------------------------
+
+
+def record_pages(client: Client, league: League) -> dict[str, object]:
+    """What a club reads of its sessions' rounds: each session's history page (the
+    latest changes, and all of them), each round's page and history, and the round
+    history as CSV and XLSX; with the ids, which differ from one database to another,
+    named by the session's place in the league and the round's number (an unnamed
+    session is called by its id: "Session 12")."""
+    pages: dict[str, object] = {}
+    for place, session in enumerate(league.sessions.order_by("played_on", "pk"), start=1):
+        ids = {f"/sessions/{session.pk}/": f"/sessions/s{place}/"}
+        for played in session.rounds.all():
+            ids[f"/sessions/{session.pk}/rounds/{played.pk}/"] = (
+                f"/sessions/s{place}/rounds/r{played.number}/"
+            )
+        urls = {"history": reverse("games:session_history", args=[session.pk])}
+        urls["all changes"] = urls["history"] + "?from=1"
+        for played in session.rounds.order_by("number"):
+            urls[f"round {played.number}"] = reverse(
+                "games:round_detail", args=[session.pk, played.pk]
+            )
+            urls[f"round {played.number} history"] = (
+                reverse("games:round_history", args=[session.pk, played.pk]) + "?from=1"
+            )
+        for name, url in urls.items():
+            response = client.get(url)
+            assert response.status_code == 200, url
+            main = _main(response.content.decode(), ids)
+            pages[f"session {place}, {name}"] = re.sub(
+                rf"\bSession {session.pk}\b", f"Session s{place}", main
+            )
+        csv = client.get(reverse("games:session_rounds_csv", args=[session.pk])).content
+        xlsx = client.get(reverse("games:session_rounds_xlsx", args=[session.pk])).content
+        pages[f"session {place}, csv"] = csv
+        pages[f"session {place}, xlsx"] = [
+            [cell.value for cell in row] for row in read_xlsx(xlsx, "Rounds").iter_rows()
+        ]
+    return pages
+
+
+def _main(html: str, ids: dict[str, str]) -> str:
+    main = html[html.index("<main") : html.index("</main>")]
+    # The longest first: a round's address begins with its session's.
+    for old in sorted(ids, key=len, reverse=True):
+        main = main.replace(old, ids[old])
+    return main
+
+
+def test_an_imported_leagues_history_round_pages_and_downloads_say_what_the_originals_did(
+    user: User, client: Client
+) -> None:
+    league = build_eventful_league(user)
+    client.force_login(user)
+    before = record_pages(client, league)
+    # What is compared covers what matters: edits by a member and by one since gone, a
+    # deleted round, hands entered on the players' phones, a player renamed since.
+    history = before["session 7, all changes"]
+    assert "Round 1 edited</strong>\n            by ben" in history
+    assert "by someone no longer here" in history and "Round 2 deleted" in history
+    assert "entered by Ben&#x27;s phone" in history and "<strong>Chen</strong>" in history
+    assert "entered by table mode (saved by itself)" in before["session 7, round 7"]
+    assert "last changed by ben" in before["session 7, round 2"]  # in the admin
+    assert "Show 1 earlier change" in before["session 7, history"]
+    # Round 1 in the download: entered by Asha, when; edited twice, last by Dev (gone).
+    entered_by, entered_at, edits, edited_by, edited_at = before["session 7, xlsx"][1][3:8]
+    assert (entered_by, edits, edited_by) == ("asha", 2, None)
+    assert entered_at and edited_at  # to the second, as a spreadsheet takes them
+    text = dumps(export_league(league))
+    wipe()
+
+    imported = import_league(text, keep_members=True).league
+
+    client.force_login(User.objects.get(username="asha"))
+    assert record_pages(client, imported) == before
+
+
+def test_history_authors_are_accounts_of_members_the_import_adds_names_otherwise(
+    moved_eventful: dict,
+) -> None:
+    asha = User.objects.create_user(username="asha", password="x")
+    ben = User.objects.create_user(username="ben", password="x")  # not added: a name
+    # The file's own word on who did what, name by name.
+    sessions = moved_eventful["sessions"]
+    said = sorted(c["changed_by"] or "" for s in sessions for c in s["changes"])
+    entered = sorted(r["entered_by"] or "" for s in sessions for r in s["rounds"])
+    assert set(said) == {"", "asha", "ben", "chen"} and set(entered) == set(said) | {
+        "table mode (saved by itself)"
+    }
+
+    league = import_league(json.dumps(moved_eventful), owner=asha).league
+
+    # The importer's own are their account's; everyone else's are names.
+    changes = RoundChange.objects.filter(session__league=league)
+    assert sorted(change.author for change in changes) == said
+    assert set(changes.filter(changed_by=asha).values_list("changed_by_name", flat=True)) == {""}
+    assert changes.filter(changed_by=asha).count() == said.count("asha")
+    assert not changes.filter(changed_by__isnull=True, changed_by_name="asha").exists()
+    rounds = Round.objects.filter(session__league=league)
+    assert sorted(played.author for played in rounds) == entered
+    assert rounds.filter(entered_by=asha).count() == entered.count("asha")
+    assert set(rounds.exclude(entered_by=asha).values_list("entered_by", flat=True)) == {None}
+    assert not ben.entered_rounds.exists()
+    assert Rejoin.objects.get(session__league=league).created_by_name == "ben"
+
+    # An administrator's import with the file's members makes Ben's his own.
+    wipe()
+    league = import_league(json.dumps(moved_eventful), keep_members=True).league
+    ben = User.objects.get(username="ben")
+    assert RoundChange.objects.filter(changed_by=ben).count() == said.count("ben")
+    assert Rejoin.objects.get(session__league=league).created_by == ben
+
+
+def test_a_rounds_times_are_the_files_or_those_of_its_history(user: User) -> None:
+    league = build_eventful_league(user)
+    times = {
+        (played.session.played_on, played.session.name, played.number): (
+            played.created_at,
+            played.updated_at,
+        )
+        for played in Round.objects.filter(session__league=league).select_related("session")
+    }
+    data = export_league(league)
+    # Round 2 of the long night was changed in the admin, after its history: the file
+    # says when. Every other round's times are its history's.
+    long_night = data["sessions"][-1]["rounds"]
+    assert [("created_at" in r, "updated_at" in r) for r in long_night] == [
+        (False, False),
+        (False, True),
+        *[(False, False)] * 5,
+    ]
+    wipe()
+
+    imported = import_league(json.dumps(data), keep_members=True).league
+
+    for played in Round.objects.filter(session__league=imported).select_related("session"):
+        created, updated = times[played.session.played_on, played.session.name, played.number]
+        assert abs(played.created_at - created) < SAME_SAVE
+        assert abs(played.updated_at - updated) < SAME_SAVE
+        trail = list(played.changes.order_by("changed_at", "pk"))
+        assert played.created_at == trail[0].changed_at
+        if (played.session.name, played.number) != ("Long night", 2):
+            assert played.updated_at == trail[-1].changed_at
+    changed = Round.objects.get(session__league=imported, session__name="Long night", number=2)
+    assert changed.updated_at == times[changed.session.played_on, "Long night", 2][1]
+
+
+def test_a_file_before_version_4_imports_as_before_and_says_it_has_no_history(
+    moved: dict, stranger: Client
+) -> None:
+    response = post_file(stranger, as_version_3(moved), follow=True)
+
+    assert escape(BEFORE_HISTORY) in response.content.decode()
+    league = League.objects.get(slug="club")
+    assert not RoundChange.objects.exists()
+    rounds = Round.objects.filter(session__league=league)
+    assert set(rounds.values_list("version", "entered_by")) == {(1, None)}
+    session = league.sessions.get(name="Points night")
+    page = stranger.get(reverse("games:session_history", args=[session.pk])).content.decode()
+    assert "No changes recorded yet." in page
+    # A file of version 4 says nothing of the kind.
+    moved["league"]["slug"] = "club-4"
+    response = post_file(stranger, moved, follow=True)
+    assert escape(BEFORE_HISTORY) not in response.content.decode()
+    assert RoundChange.objects.filter(session__league__slug="club-4").count() == 12
+
+
+def test_a_league_imported_from_a_file_before_version_4_exports_its_rounds_times(
+    moved: dict,
+) -> None:
+    # Its rounds have no history: their times (the import's) are all the file can
+    # say, and an import of that file keeps them.
+    league = import_league(json.dumps(as_version_3(moved))).league
+    data = export_league(league)
+    assert all(
+        "created_at" in played and "updated_at" in played and not session["changes"]
+        for session in data["sessions"]
+        for played in session["rounds"]
+    )
+    before = snapshot(league)["sessions"]
+    times = sorted(Round.objects.values_list("created_at", "updated_at"))
+    wipe()
+
+    again = import_league(json.dumps(data)).league
+
+    assert snapshot(again)["sessions"] == before
+    assert sorted(Round.objects.values_list("created_at", "updated_at")) == times

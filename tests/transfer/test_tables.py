@@ -26,6 +26,7 @@ from tests.support.club import FEB, FIRST, JAN, MAR, mixed_league
 from tests.support.hands import SHOWN_8S, WIN_8S
 from tests.support.league_files import (
     POINTS_ROUNDS,
+    as_version_3,
     points_session,
     post_file,
     read_csv,
@@ -189,16 +190,29 @@ def test_each_round_says_who_entered_it_when_and_who_edited_it_last(
     assert rows[2][3] == "asha" and rows[2][5:8] == ["0", "", ""]
 
 
-def test_an_imported_round_names_its_author_and_no_time_it_does_not_know(
+def test_a_round_imported_from_a_file_before_version_4_names_its_author_and_no_time(
     moved: dict, stranger: Client
 ) -> None:
-    post_file(stranger, moved)
+    post_file(stranger, as_version_3(moved))
     session = GameSession.objects.get(name="Points night")
 
     rows = read_csv(stranger.get(reverse("games:session_rounds_csv", args=[session.pk])).content)
 
     # Who entered it, as the file says; not when: the import's moment would be wrong.
     assert rows[1][3:8] == ["ben", "", "0", "", ""]
+
+
+def test_an_imported_round_says_who_entered_it_and_when_as_the_file_does(
+    moved: dict, stranger: Client
+) -> None:
+    entered = moved["sessions"][4]["changes"][0]["changed_at"]
+    post_file(stranger, moved)
+    session = GameSession.objects.get(name="Points night")
+
+    rows = read_csv(stranger.get(reverse("games:session_rounds_csv", args=[session.pk])).content)
+
+    at = timezone.localtime(datetime.datetime.fromisoformat(entered)).replace(microsecond=0)
+    assert rows[1][3:8] == ["ben", at.replace(tzinfo=None).isoformat(sep=" "), "0", "", ""]
 
 
 def test_text_that_looks_like_a_formula_stays_text(scorer: Client, user: User) -> None:

@@ -3,9 +3,11 @@ league: every round is scored again by the rules service, and a file that does n
 score, or whose slug is taken, is refused with nothing written.
 
 As on the import page, the file acts on nobody: its members are not added (unless
---keep-members), its share links are not used (each session gets a new one) and
-the authors of its rounds are kept as text. Unlike the page, there is no upload
-limit: this is how a file too large for the page is imported."""
+--keep-members), its share links are not used (each session gets a new one), and
+whoever entered or changed a round in its history is an account only if the import
+made them a member (--owner, if the file lists them; every member with
+--keep-members), a name otherwise. Unlike the page, there is no upload limit: this is
+how a file too large for the page is imported."""
 
 from __future__ import annotations
 
@@ -15,15 +17,15 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.transfer.league_import import ImportRefused, import_league
+from games.transfer.league_import import BEFORE_HISTORY, ImportRefused, import_league
 
 
 class Command(BaseCommand):
     help = (
         "Import a league from a JSON file written by export_league, as a new league. "
         "The file's members are not added unless --keep-members is given; --owner "
-        "makes an existing user its owner. Share links are always new, and the authors "
-        "of rounds are kept as text, linked to no account."
+        "makes an existing user its owner. Share links are always new, and who entered or "
+        "changed a round is linked to an account only if the import made them a member."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -72,6 +74,8 @@ class Command(BaseCommand):
         self.stdout.write(
             f"Imported {league.name} ({league.slug}): {league.sessions.count()} sessions."
         )
+        if not imported.history:
+            self.stdout.write(BEFORE_HISTORY)
         if imported.invitable:
             names = ", ".join(username for username, _ in imported.invitable)
             self.stdout.write(
