@@ -126,19 +126,14 @@ def league_new(request: HttpRequest) -> HttpResponse:
 @require_safe
 def league_detail(request: HttpRequest, slug: str) -> TemplateResponse:
     league, role = league_for(request.user, slug)
-    return TemplateResponse(request, "leagues/detail.html", _detail_context(request, league, role))
+    return _detail_page(request, league, role)
 
 
-def _detail_context(
-    request: HttpRequest,
-    league: League,
-    role: str,
-    *,
-    member_form: MemberForm | None = None,
-    invite_form: InviteForm | None = None,
-) -> dict:
-    """The league page's context; ``member_form`` is "Add a member", ``invite_form``
-    the invite link's form, sent back with its errors as typed."""
+def _detail_page(
+    request: HttpRequest, league: League, role: str, **sent_back: MemberForm | InviteForm
+) -> TemplateResponse:
+    """The league page; with a form ``sent_back`` ("Add a member" as ``member_form``,
+    the invite link's as ``invite_form``) as typed, its problems on it, answered 422."""
     context = {
         "league": league,
         "role": role,
@@ -146,17 +141,18 @@ def _detail_context(
         "scorer": role in (Membership.Role.OWNER, Membership.Role.SCORER),
         "members": members(league),
         "sessions": league_sessions(league)[:100],
-        "member_form": member_form or MemberForm(),
+        "member_form": sent_back.get("member_form") or MemberForm(),
         "roles": Membership.Role.choices,
         "rules": defaults_of(league),
         "invitable": invitable(league) if role == Membership.Role.OWNER else [],
         "invites": _invite_rows(request, league) if role == Membership.Role.OWNER else [],
-        "invite_form": invite_form or InviteForm(),
+        "invite_form": sent_back.get("invite_form") or InviteForm(),
         "my_player": claimed_player(league, request.user),
     }
     if context["my_player"] is None:
         context["file_claim"] = claimed_in_file(league, request.user)
-    return context
+    status = FORM_ERRORS if sent_back else 200
+    return TemplateResponse(request, "leagues/detail.html", context, status=status)
 
 
 def _invite_rows(request: HttpRequest, league: League) -> list[dict]:
@@ -230,8 +226,7 @@ def member_add(request: HttpRequest, slug: str) -> HttpResponse:
             # would otherwise carry over to this page).
             return redirect(reverse("games:league_detail", args=[league.slug]) + "#members-title")
     # The name as typed, the reason beside it: a typo is fixed, not typed again.
-    context = _detail_context(request, league, role, member_form=form)
-    return TemplateResponse(request, "leagues/detail.html", context, status=FORM_ERRORS)
+    return _detail_page(request, league, role, member_form=form)
 
 
 @login_required
@@ -290,8 +285,7 @@ def invite_create(request: HttpRequest, slug: str) -> HttpResponse:
                 f"until {invite.expires_at:%d %b %Y}. Copy it below.",
             )
             return _to_invites(league)
-    context = _detail_context(request, league, role, invite_form=form)
-    return TemplateResponse(request, "leagues/detail.html", context, status=FORM_ERRORS)
+    return _detail_page(request, league, role, invite_form=form)
 
 
 @login_required
