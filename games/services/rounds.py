@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -602,6 +603,104 @@ def round_snapshot(
     return snapshot
 
 
+@dataclass(frozen=True)
+class HandChanged:
+    """What an edit changed in one player's hand, each part as (before, after) and
+    None where it stayed: the outcome in words, the score, the cards (those taken out,
+    those put in; both empty when the same cards were only grouped otherwise) and who
+    entered the hand (table mode's "Ben's phone"; "" for the round form)."""
+
+    player: str
+    outcome: tuple[str, str] | None = None
+    score: tuple[int | None, int | None] | None = None
+    cards: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+    entered_by: tuple[str, str] | None = None
+
+
+@dataclass(frozen=True)
+class RoundChanged:
+    """What an edit changed in a round, from its audit snapshots: the cut joker and
+    the dealer as (before, after) where they changed, and each hand that changed, in
+    the round's order."""
+
+    cut_joker: tuple[str, str] | None = None
+    dealer: tuple[str, str] | None = None
+    hands: tuple[HandChanged, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.cut_joker or self.dealer or self.hands)
+
+
+# A player missing from one side of an edit (the stored snapshots allow it).
+NOT_IN_THE_ROUND = "not in the round"
+
+
+def _outcome_words(hand: Mapping | None) -> str:
+    if hand is None:
+        return NOT_IN_THE_ROUND
+    try:
+        words = str(HandEntry.Outcome(hand["outcome"]).label)
+    except ValueError:
+        words = hand["outcome"]
+    return words + (" on the deal" if hand.get("on_deal") else "")
+
+
+def _cards_changed(before: Mapping | None, after: Mapping | None, outcome_changed: bool):
+    """(taken out, put in), each in the order the hand holds them; ((), ()) when only
+    the grouping changed; None when nothing did, or when one side shows no cards
+    because its outcome (a drop) says so already."""
+    old = [card for group in (before or {}).get("groups") or () for card in group]
+    new = [card for group in (after or {}).get("groups") or () for card in group]
+    if outcome_changed and not (old and new):
+        return None
+    if sorted(old) == sorted(new):
+        same_groups = (before or {}).get("groups") == (after or {}).get("groups")
+        return None if same_groups else ((), ())
+    return _minus(old, new), _minus(new, old)
+
+
+def _minus(cards: list[str], less: list[str]) -> tuple[str, ...]:
+    """``cards`` without one copy of each card of ``less`` (two decks hold two)."""
+    left = Counter(less)
+    kept = []
+    for card in cards:
+        if left[card]:
+            left[card] -= 1
+        else:
+            kept.append(card)
+    return tuple(kept)
+
+
+def _pair(before, after):
+    return None if before == after else (before, after)
+
+
+def round_changed(before: Mapping, after: Mapping) -> RoundChanged:
+    """What an edit changed, read from its audit snapshots (round_snapshot's): what
+    the history shows first, the two whole rounds only folded under it."""
+    old = {hand["player"]: hand for hand in before.get("entries", ())}
+    new = {hand["player"]: hand for hand in after.get("entries", ())}
+    names = list(old) + [name for name in new if name not in old]
+    hands = []
+    for name in names:
+        was, now = old.get(name), new.get(name)
+        outcome = _pair(_outcome_words(was), _outcome_words(now))
+        changed = HandChanged(
+            player=name,
+            outcome=outcome,
+            score=_pair(was and was.get("score"), now and now.get("score")),
+            cards=_cards_changed(was, now, outcome is not None),
+            entered_by=_pair((was or {}).get("entered_by", ""), (now or {}).get("entered_by", "")),
+        )
+        if changed != HandChanged(player=name):
+            hands.append(changed)
+    return RoundChanged(
+        cut_joker=_pair(before.get("cut_joker") or "", after.get("cut_joker") or ""),
+        dealer=_pair(before.get("dealer") or "", after.get("dealer") or ""),
+        hands=tuple(hands),
+    )
+
+
 def _record(played: Round, action: str, user: AnyUser, before: dict | None, after: dict | None):
     RoundChange.objects.create(
         session_id=played.session_id,
@@ -851,5 +950,9 @@ def changes_of(
         .annotate(total=Subquery(places.values("total")[:1]))
         .order_by("-changed_at", "-pk")
     )
+    # An edit says what it changed first; the whole rounds before and after are folded.
+    for change in rows:
+        both = change.before is not None and change.after is not None
+        change.what_changed = round_changed(change.before, change.after) if both else None
     start, pinned = fold_start(rows[0].total if rows else 0, latest=LATEST_CHANGES, first=first)
     return Fold(rows=rows, first=start, pinned=pinned, step=LATEST_CHANGES)

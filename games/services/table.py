@@ -269,12 +269,15 @@ def write_hand(
     final: bool,
     user: AnyUser | None = None,
     on_deal: bool = False,
+    checked_as_handed_in: bool = False,
 ) -> HandWritten:
     """Store ``seat``'s hand of round ``number`` as typed: ``final`` hands it in, if
     it checks on its own (check_hand), else it is kept as typed with the problems
     the scorer then sees. ``user`` is the scorer correcting the hand (None: the
     seat's phone). ``outcome`` and ``text`` are None where the form refused them;
     ``on_deal`` marks a winner as winning on the deal (kodai).
+    ``checked_as_handed_in``: a hand typed (not handed in) under the list of what Hand
+    in refused is checked as Hand in checks it, so that the list follows the fixes.
 
     Raises RoundMovedOn for a round that is not the one being entered (already
     saved: a late hand), TableClosed when table mode was closed (or, for a phone,
@@ -305,7 +308,7 @@ def write_hand(
             _cut_text(table_round, cut_text),
             outcome,
             text,
-            final=final,
+            final=final or checked_as_handed_in,
             on_deal=on_deal,
         )
         problems = check.cut_errors + check.errors

@@ -136,7 +136,10 @@ def round_arrange(request: HttpRequest, pk: int, round_pk: int | None = None) ->
         )
     except RulesError as error:
         problem = error.message
-    form = RoundForm(data, entry=entry, final=False)
+    # Save's list of problems, if shown, is checked again as the preview does: it keeps
+    # those left (it does not go, nor take the focus from the finger, with the fields).
+    listed = problems_listed(request.POST)
+    form = RoundForm(data, entry=entry, final=listed)
     form.is_valid()
     if problem and not form.has_error(field):
         form.add_error(field, problem)
@@ -147,6 +150,7 @@ def round_arrange(request: HttpRequest, pk: int, round_pk: int | None = None) ->
     else:
         context = _round_context(played, form, True)
         template = "partials/round_fields.html" if request.htmx else "games/round.html"
+    context["problems_follow"] = listed
     return TemplateResponse(request, template, context, status=status)
 
 

@@ -30,6 +30,7 @@ from games.access import (
     session_for_table_token,
     session_with_rights,
 )
+from games.forms.rounds import problems_listed
 from games.forms.table import HandForm
 from games.http import FORM_ERRORS, id_in, nothing_new, posted_id, private, redirect_for
 from games.models import GameSession, Seat
@@ -253,14 +254,24 @@ def table_hand_preview(request: HttpRequest, token: str) -> HttpResponse:
     entry = new_round_entry(session)
     table_round = table_round_of(session)
     hand = hand_of(table_round, seat)
+    # While Hand in's list of problems is shown, the hand is checked as Hand in checks
+    # it, so that the list follows the fixes (round_fields.html#problems), as on the
+    # round form.
+    listed = problems_listed(request.POST)
     form = HandForm(
-        request.POST, entry=entry, seat=seat, table_round=table_round, hand=hand, final=False
+        request.POST, entry=entry, seat=seat, table_round=table_round, hand=hand, final=listed
     )
     closed = False
     if form.is_valid():
         try:
             written = write_hand(
-                session, seat, form.expected_number, **form.typed(), edit=form.edit, final=False
+                session,
+                seat,
+                form.expected_number,
+                **form.typed(),
+                edit=form.edit,
+                final=False,
+                checked_as_handed_in=listed,
             )
         except RoundMovedOn:
             # The round was saved (or undone) meanwhile: nothing to check; the status

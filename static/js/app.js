@@ -435,12 +435,36 @@
     });
   }
 
+  // A round form's fields marked wrong (aria-invalid) by Save follow the live check,
+  // which is not swapped over the fields being typed in: each player's preview says
+  // whether their outcome and groups are wrong now, the cut joker's errors whether it is.
+  function markFields() {
+    document.querySelectorAll("[data-preview][id^='preview-']").forEach(function (preview) {
+      var fieldset = document.getElementById("player-" + preview.id.slice("preview-".length));
+      if (!fieldset) return;
+      markWrong(fieldset.querySelectorAll("textarea[data-groups]"), preview.hasAttribute("data-groups-wrong"));
+      markWrong(fieldset.querySelectorAll(".outcomes input"), preview.hasAttribute("data-outcome-wrong"));
+    });
+    document.querySelectorAll("[data-cut-errors]").forEach(function (errors) {
+      var field = errors.parentNode.querySelector("input[data-cut]");
+      if (field) markWrong([field], Boolean(errors.querySelector("li")));
+    });
+  }
+
+  function markWrong(fields, wrong) {
+    Array.prototype.forEach.call(fields, function (field) {
+      if (wrong) field.setAttribute("aria-invalid", "true");
+      else field.removeAttribute("aria-invalid");
+    });
+  }
+
   document.addEventListener("htmx:afterSettle", function () {
     // The live poll's element holds the round count and next dealer of the table shown.
     var board = document.getElementById("scoreboard-live");
     if (board) followTable(board);
     keepPickerInView();
     pruneErrorSummaries();
+    markFields();
   });
 
   // Quick picks on the new-session form: seat a known player in the first empty

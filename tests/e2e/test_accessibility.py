@@ -31,6 +31,7 @@ from games.services.leagues import (
     join_by_invite,
     revoke_invite,
 )
+from games.services.rounds import check_round, round_entry_for_edit, save_and_replay
 from games.services.sessions import create_session, rematch
 from games.services.table import claim_seat, open_table, write_hand
 from games.transfer.league_export import export_league
@@ -330,6 +331,22 @@ def history_folded(page: Page) -> None:
     copies_of(session.rounds.get(number=1), 24, recorded=True)
     page.goto(f"/sessions/{session.pk}/history/")
     expect(page.locator("[data-show-all]")).to_have_text("All 25 changes")
+
+
+def history_edited(page: Page) -> None:
+    """A round edited (Chen's first drop made a middle drop): what changed first, the
+    whole round before and after unfolded under it."""
+    user = sign_in(page, "asha")
+    session = friday(user, rounds=1)
+    played = session.rounds.get(number=1)
+    entry = round_entry_for_edit(played)
+    hands = ROUND_1 | {"Chen": ("middle_drop", "")}
+    typed = {seat.pk: hands[seat.player.name] for seat in entry.seats}
+    save_and_replay(entry, check_round(entry, "8S", typed, final=True), user, version=1)
+    page.goto(f"/sessions/{session.pk}/history/")
+    expect(page.locator("[data-what-changed]")).to_contain_text("Chen: First drop → Middle drop")
+    page.get_by_text("The whole round before and after").click()
+    expect(page.get_by_role("heading", name="Before")).to_be_visible()
 
 
 def history_long(page: Page) -> None:
@@ -866,6 +883,7 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "shared-long": shared_long,
     "history-folded": history_folded,
     "history-long": history_long,
+    "history-edited": history_edited,
     "big-league-player": big_league_player,
     "big-league-session": big_league_session,
     "big-league-round-edit": big_league_round_edit,
@@ -936,6 +954,7 @@ CASES = [pytest.param(name, "phone", "light", id=f"{name}-phone") for name in PA
 # axe run costs about 0.6 s of CPU, and the rest share these pages' pieces.
 IN_THE_DARK = (
     "home",
+    "history-edited",
     "new-session",
     "league-rules-changed",
     "sign-in-refused",

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from games.models import GameSession, Round, RoundChange
 from games.services.rounds import edit_form_data
@@ -95,18 +95,25 @@ def test_every_mistake_is_said_right_above_save(
     assert not Round.objects.filter(number=11).exists()
 
 
+def save_refused(page: Page, cut: str, hands: dict, said: str) -> Locator:
+    """A new session's first round typed with problems and Save tapped: the list above
+    Save, once it says ``said`` and has the focus (read out first; the new form is live)."""
+    open_session(page)
+    fill_round(page, cut, hands)
+    page.get_by_role("button", name="Save round 1").tap()
+    problems = page.locator("[data-problems]")
+    expect(problems).to_contain_text(said)
+    expect(problems).to_be_focused()
+    return problems
+
+
 def test_the_list_of_problems_goes_once_they_are_fixed(
     phone_page: Page, look_at: Callable[..., None]
 ) -> None:
     page = phone_page
-    open_session(page)
-    short = "2H 3H 4H"
     typo = SHOWN_8S.replace("10C", "1C")
-    fill_round(page, "8S", GOOD | {"Ben": ("shown", typo), "Chen": ("shown", short)})
-    page.get_by_role("button", name="Save round 1").tap()
-    problems = page.locator("[data-problems]")
-    expect(problems).to_contain_text("Not saved: 2 things to fix")
-    expect(problems).to_be_focused()  # read out first (and the new form is live)
+    hands = GOOD | {"Ben": ("shown", typo), "Chen": ("shown", "2H 3H 4H")}
+    problems = save_refused(page, "8S", hands, "Not saved: 2 things to fix")
 
     # Ben's typo fixed: only Chen's short hand is left on the list.
     player(page, "Ben").get_by_label("Groups").fill(SHOWN_8S)
@@ -129,6 +136,53 @@ def test_the_list_of_problems_goes_once_they_are_fixed(
     look_at(page, "problems-fixed-phone", full_page=False)
     page.get_by_role("button", name="Save round 1").tap()
     expect(page.locator("[data-saved]")).to_contain_text("Round 1 saved.")
+
+
+def test_arrange_keeps_the_list_of_problems_left(
+    phone_page: Page, look_at: Callable[..., None]
+) -> None:
+    page = phone_page
+    hands = GOOD | {"Chen": ("shown", "2H 3H 4H")}
+    problems = save_refused(page, "8S", hands, "Not saved: 1 thing to fix")
+
+    # Ben's cards arranged while Chen's short hand is still listed: the list stays, and
+    # the finger stays on Arrange (the list is not read out, nor scrolled to, again).
+    arrange = player(page, "Ben").get_by_role("button", name="Arrange")
+    arrange.tap()
+    expect(player(page, "Ben").get_by_label("Groups")).not_to_have_value(SHOWN_8S)
+    expect(problems).to_contain_text("Chen: must show all 21 cards, not 3")
+    expect(problems).not_to_be_focused()
+    assert_in_view(page, player(page, "Ben").get_by_role("button", name="Arrange"))
+    problems.scroll_into_view_if_needed()
+    look_at(page, "problems-after-arrange-phone", full_page=False)
+    # It still follows the fixes: Chen drops, and it goes.
+    player(page, "Chen").get_by_label("Groups").fill("")
+    choose_outcome(player(page, "Chen"), "first_drop")
+    expect(problems).to_have_count(0)
+
+
+def test_a_field_save_marked_wrong_is_unmarked_once_the_preview_finds_it_fine(
+    phone_page: Page, look_at: Callable[..., None]
+) -> None:
+    page = phone_page
+    typo = SHOWN_8S.replace("10C", "1C")
+    problems = save_refused(page, "8X", GOOD | {"Ben": ("shown", typo)}, "2 things to fix")
+    cut = page.get_by_label("Cut joker")
+    groups = player(page, "Ben").get_by_label("Groups")
+    under_cut = page.locator("[data-cut-errors]")
+    expect(under_cut).to_contain_text("Cut joker: '8X' is not a card")
+    expect(cut).to_have_attribute("aria-invalid", "true")
+    expect(groups).to_have_attribute("aria-invalid", "true")
+
+    cut.fill("8S")
+    expect(under_cut).to_be_empty()
+    expect(cut).not_to_have_attribute("aria-invalid", "true")
+    expect(groups).to_have_attribute("aria-invalid", "true")  # still wrong: still marked
+    groups.fill(SHOWN_8S)
+    expect(groups).not_to_have_attribute("aria-invalid", "true")
+    expect(problems).to_have_count(0)
+    page.get_by_label("Cut joker").scroll_into_view_if_needed()
+    look_at(page, "fixed-fields-unmarked-phone", full_page=False)
 
 
 def test_a_problem_links_to_its_player(phone_page: Page) -> None:

@@ -240,6 +240,34 @@ def test_hand_in_says_handed_in_where_the_finger_is(
     expect(handed).to_contain_text("✓ Handed in")
 
 
+def test_the_list_hand_in_refused_follows_the_fixes_on_the_seat_phone(
+    new_context: Callable[..., Any], look_at: Callable[..., None]
+) -> None:
+    _session, phone = ben_at_a_table(new_context)
+    phone.get_by_label("Cut joker").fill("8S")
+    phone.get_by_label("Cards").fill(SHOWN_8S.removesuffix(" 8C"))
+    phone.get_by_role("button", name="Hand in").tap()
+    problems = phone.locator("[data-problems]")
+    expect(problems).to_contain_text("Not saved: 1 thing to fix")
+    expect(problems).to_contain_text("must show all 21 cards, not 20")
+    expect(problems).to_be_focused()  # read out first, and the new form is live
+
+    # Still a card short after another change: still listed, with the count of now.
+    phone.get_by_label("Cards").fill(SHOWN_8S.removesuffix(" JS 8C"))
+    expect(problems).to_contain_text("must show all 21 cards, not 19")
+    expect(phone.get_by_label("Cards")).to_be_focused()  # typing goes on where it was
+    problems.scroll_into_view_if_needed()
+    look_at(phone, "table-seat-problems-left-phone", full_page=False)
+    phone.emulate_media(color_scheme="dark")
+    look_at(phone, "table-seat-problems-left-phone-dark", full_page=False)
+    phone.emulate_media(color_scheme="light")
+    # Whole again: the list goes, and Hand in hands it in.
+    phone.get_by_label("Cards").fill(SHOWN_8S)
+    expect(problems).to_have_count(0)
+    phone.get_by_role("button", name="Hand in").tap()
+    expect(phone.locator("#seat-handed")).to_contain_text("✓ Handed in")
+
+
 def test_close_table_mode_is_in_sight_once_phones_hold_seats(
     new_context: Callable[..., Any], look_at: Callable[..., None]
 ) -> None:

@@ -315,3 +315,77 @@ def test_the_history_shows_exactly_the_changes_its_fold_counts(user: User, count
         ), first
         start, pinned = fold_start(count, latest=rounds.LATEST_CHANGES, first=first)
         assert (fold.first, fold.pinned, fold.last) == (start, pinned, count), first
+
+
+# --- What an edit changed (the history's first lines) -----------------------------------
+
+
+def _snapshot(cut: str, dealer: str, *hands: tuple) -> dict:
+    """A round as the audit trail keeps it (round_snapshot): each hand's player,
+    outcome, groups, score and, optionally, a dict of what else it holds."""
+    entries = []
+    for name, outcome, groups, score, *extra in hands:
+        hand = {"player": name, "outcome": outcome, "groups": groups, "score": score}
+        entries.append(hand | (extra[0] if extra else {}))
+    return {"cut_joker": cut, "dealer": dealer, "version": 1, "entries": entries}
+
+
+def test_an_edit_says_what_changed_hand_by_hand() -> None:
+    run, others = [["5H", "6H", "7H"]], [["9S", "9S", "9C"], ["KD", "2C"]]
+    before = _snapshot(
+        "5H",
+        "Ben",
+        ("Asha", "declared", run + others, 283),
+        ("Esha", "shown", others, -12),
+        ("Dev", "shown", [["2D", "3D", "4D"], ["KS", "QS"]], -25),
+        ("Chen", "first_drop", [], -25),
+    )
+    after = _snapshot(
+        "8S",
+        "Ben",
+        ("Asha", "declared", run + others, 229),
+        ("Esha", "middle_drop", [], -70),
+        ("Dev", "shown", [["2D", "3D", "4D", "KS"], ["QS"]], -25),
+        ("Chen", "first_drop", [], -25),
+    )
+
+    assert rounds.round_changed(before, after) == rounds.RoundChanged(
+        cut_joker=("5H", "8S"),
+        hands=(
+            rounds.HandChanged("Asha", score=(283, 229)),
+            # The drop says the cards went: they are not listed as taken out.
+            rounds.HandChanged("Esha", outcome=("Shown", "Middle drop"), score=(-12, -70)),
+            rounds.HandChanged("Dev", cards=((), ())),  # the same cards grouped otherwise
+        ),
+    )
+
+
+def test_an_edit_names_the_cards_swapped_and_who_entered_the_hand() -> None:
+    phone = {"entered_by": "Ben's phone"}  # table mode's author of the hand
+    before = _snapshot(
+        "8S",
+        "Asha",
+        ("Ben", "shown", [["2D", "3D", "4D"], ["KS", "KS", "7C"]], -30, phone),
+        ("Chen", "declared", [["5C", "6C", "7C"]], 30, {"on_deal": True}),
+    )
+    after = _snapshot(
+        "8S",
+        "Chen",
+        ("Ben", "shown", [["2D", "3D", "4D"], ["KS", "9H", "7C"]], -30),
+        ("Chen", "declared", [["5C", "6C", "7C"]], 30),
+    )
+
+    assert rounds.round_changed(before, after) == rounds.RoundChanged(
+        dealer=("Asha", "Chen"),
+        hands=(
+            # One of two copies of K♠ gone: only that one is named.
+            rounds.HandChanged("Ben", cards=(("KS",), ("9H",)), entered_by=("Ben's phone", "")),
+            rounds.HandChanged("Chen", outcome=("Declared on the deal", "Declared")),
+        ),
+    )
+
+
+def test_an_edit_that_changed_nothing_kept_says_nothing_changed() -> None:
+    same = _snapshot("8S", "Asha", ("Ben", "shown", [["2D", "3D", "4D"]], -9))
+    changed = rounds.round_changed(same, same | {"version": 2})
+    assert changed == rounds.RoundChanged() and not changed

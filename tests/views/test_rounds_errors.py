@@ -385,3 +385,45 @@ def test_the_list_of_problems_keeps_only_those_left(scorer: Client, table: GameS
     assert "Not saved: 1 thing to fix" in problems
     assert "Chen" in problems and "is not a card" not in problems
     assert "role=" not in problems.split(">")[0]  # not read out again at each preview
+
+
+def test_arrange_keeps_the_list_of_problems_with_those_left(
+    scorer: Client, table: GameSession
+) -> None:
+    # Chen's short hand stays a problem; Ben's cards are arranged meanwhile.
+    short = "2H 3H 4H"
+    assert "Not saved: 1 thing to fix" in html_lib.unescape(
+        post_round(scorer, table, {"Chen": ("shown", short)}).content.decode()
+    )
+    url = reverse("games:round_arrange", args=[table.pk])
+    data = round_data(table, "8S", GOOD | {"Chen": ("shown", short)})
+    data |= {"problems": "listed", "key": "0badcafe", "arrange": seat_pk(table, "Ben")}
+
+    arranged = html_lib.unescape(scorer.post(url, data, headers=HTMX).content.decode())
+
+    problems = arranged.split('id="problems-0badcafe"')[1]
+    assert "Not saved: 1 thing to fix" in problems
+    assert "Chen</strong>: must show all 21 cards, not 3" in problems
+    # In place, quietly: the finger stays on Arrange, nothing is read out again.
+    opening = problems.split("data-problems")[1].split(">")[0]
+    assert "data-read-first" not in opening and "role=" not in opening
+
+
+def test_the_preview_clears_the_cut_jokers_error_and_marks_once_fixed(
+    scorer: Client, table: GameSession
+) -> None:
+    saved = html_lib.unescape(
+        post_round(scorer, table, {"Ben": ("shown", "2D 3D")}, cut="8X").content.decode()
+    )
+    assert 'data-cut aria-invalid="true"' in saved
+    assert "Cut joker: '8X' is not a card" in saved.split("data-cut-errors")[1].split("</div>")[0]
+    assert "data-groups-wrong" in preview_of(saved, table, "Ben").split(">")[0]
+
+    # The cut joker fixed: its place under the field comes back empty, out of band.
+    fixed = preview_after_save(scorer, table, {"Ben": ("shown", "2D 3D")})
+    cut = fixed.split('id="cut-errors-0badcafe"')[1].split("</div>")[0]
+    assert 'hx-swap-oob="true"' in cut and "is not a card" not in cut
+    assert "data-groups-wrong" in fixed.split('data-preview="Ben"')[1].split(">")[0]
+    # Ben's hand fixed too: his preview no longer says his groups are wrong.
+    fine = preview_after_save(scorer, table, {})
+    assert "data-groups-wrong" not in fine.split('data-preview="Ben"')[1].split(">")[0]

@@ -3,6 +3,7 @@ changes first, a phone screen or so, and the older ones a link away."""
 
 from __future__ import annotations
 
+import html as entities
 import re
 from unittest import mock
 
@@ -13,7 +14,7 @@ from django.urls import reverse
 
 from games.models import GameSession
 from games.services import rounds
-from tests.support.builders import make_session, play
+from tests.support.builders import make_session, play, round_data
 from tests.support.hands import ROUND_1
 from tests.support.reads import copies_of
 
@@ -25,6 +26,14 @@ def hundred_rounds(user: User) -> GameSession:
     session = make_session(user, name="Marathon", ceiling=None)
     copies_of(play(session, "8S", ROUND_1), 99, recorded=True)
     return session
+
+
+def _changed(html: str) -> list[str]:
+    """The lines of what the latest edit changed, as a reader reads them."""
+    found = re.search(r"<ul class=\"what-changed\"[^>]*>(.*?)</ul>", html, re.S)
+    assert found, "no list of what changed"
+    lines = re.findall(r"<li[^>]*>(.*?)</li>", found.group(1), re.S)
+    return [entities.unescape(" ".join(re.sub(r"<[^>]+>", "", line).split())) for line in lines]
 
 
 def _shown(html: str) -> list[str]:
@@ -122,3 +131,61 @@ def test_a_round_saved_while_the_history_is_read_shifts_nothing_it_shows(
     # A reload shows the round saved meanwhile, as the 13th of 13.
     reloaded = scorer.get(reverse("games:session_history", args=[session.pk])).content.decode()
     assert _shown(reloaded)[0] == "13" and "The 3 earlier changes are not shown." in reloaded
+
+
+def test_an_edit_says_first_what_changed_and_folds_the_whole_rounds(
+    scorer: Client, user: User
+) -> None:
+    session = make_session(user, name="Friday")
+    played = play(session, "8S", ROUND_1)
+    edited = ROUND_1 | {"Ben": ("middle_drop", "")}
+    edit = reverse("games:round_edit", args=[session.pk, played.pk])
+    assert scorer.post(edit, round_data(session, "8S", edited, version=1)).status_code == 302
+
+    html = scorer.get(reverse("games:session_history", args=[session.pk])).content.decode()
+
+    assert _changed(html) == [
+        "Asha: score +122 → +100",
+        "Ben: Shown → Middle drop, score −92 → −70",
+    ]
+    # The whole round before and after, a tap away (a <details>: no script needed).
+    edit_html = html[html.index("Round 1 edited") : html.index("Round 1 created")]
+    assert '<details class="change-full">' in edit_html
+    assert "<summary>The whole round before and after</summary>" in edit_html
+    assert "<h3>Before</h3>" in edit_html and "<h3>After</h3>" in edit_html
+    # A creation is shown whole, as before: nothing to compare it with.
+    created_html = html[html.index("Round 1 created") :]
+    assert "what-changed" not in created_html and "<details" not in created_html
+
+
+def test_an_edit_names_the_cards_it_swapped_and_who_entered_them(
+    scorer: Client, user: User
+) -> None:
+    session = make_session(user, name="Friday")
+    hand = {"player": "Ben", "outcome": "shown", "score": -30}
+    before = {
+        "cut_joker": "8S",
+        "dealer": "Asha",
+        "entries": [
+            hand
+            | {"groups": [["2D", "3D", "4D"], ["KS", "KS", "7C"]], "entered_by": "Ben's phone"},
+            hand | {"player": "Chen", "groups": [["5C", "6C", "7C"], ["9H"]]},
+        ],
+    }
+    after = {
+        "cut_joker": "8S",
+        "dealer": "Chen",
+        "entries": [
+            hand | {"groups": [["2D", "3D", "4D"], ["KS", "9H", "7C"]]},
+            hand | {"player": "Chen", "groups": [["5C", "6C", "7C", "9H"]]},
+        ],
+    }
+    session.changes.create(number=1, action="edited", before=before, after=after)
+
+    html = scorer.get(reverse("games:session_history", args=[session.pk])).content.decode()
+
+    assert _changed(html) == [
+        "Dealt by Asha → Chen",
+        "Ben: cards K♠ → 9♥, entered by Ben's phone → the round form",
+        "Chen: the same cards grouped otherwise",
+    ]

@@ -300,6 +300,30 @@ def test_bad_input_on_a_seat_phone_is_said_in_place_and_the_hand_is_not_in(
     assert states(panel(scorer, table))["Ben"] == "problem"
 
 
+def test_the_list_hand_in_refused_follows_the_fixes_on_the_seat_phone(table: GameSession) -> None:
+    phone = seat_phone(table, "Ben")
+    short = SHOWN_8S.removesuffix(" 8C")
+    refused = hand_in(phone, table, "Ben", ("shown", short), edit=2).content.decode()
+    assert "Not saved: 1 thing to fix" in refused
+    listed = {"problems": "listed", "key": "0badcafe"}
+
+    def typed(groups: str, edit: int) -> str:
+        data = hand_data(table, "Ben", "shown", groups, edit=edit) | listed
+        html = phone.post(
+            url("table_hand_preview", table), data, headers={"HX-Request": "true"}
+        ).content.decode()
+        return html.split('id="problems-0badcafe"')[1].split('id="cut-errors')[0]
+
+    # Still short (checked as Hand in checks it, not as a hand being typed): still listed.
+    still = typed(short[:-3], 3)
+    assert 'hx-swap-oob="true"' in still
+    assert "Not saved: 1 thing to fix" in still and "must show all 21 cards, not 19" in still
+    # The missing card added: the list's place comes back empty, and the hand is not in.
+    fixed = typed(SHOWN_8S, 4)
+    assert 'hx-swap-oob="true"' in fixed and "Not saved" not in fixed
+    assert TableHand.objects.get().status == "typing"
+
+
 def test_a_handed_in_hand_can_be_changed_until_the_round_is_saved(table: GameSession) -> None:
     phone = seat_phone(table, "Ben")
     hand_in(phone, table, "Ben", ("shown", SHOWN_8S), edit=3)
