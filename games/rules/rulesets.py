@@ -585,7 +585,9 @@ def _validated(name: Any, value: Any) -> Any:
         raise RulesError(
             f"{name} must list some of {', '.join(meta['choices'])}, not {value!r}", where
         )
-    return tuple(dict.fromkeys(value))
+    # In the choices' order (RULES.md's, for the ways to declare), whatever order they
+    # came in: the solver tries them in this order, and a reordering is no house rule.
+    return tuple(choice for choice in meta["choices"] if choice in value)
 
 
 def _validated_int(name: str, value: Any, meta: Any, where: str) -> int:

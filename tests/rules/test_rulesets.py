@@ -266,3 +266,13 @@ def test_house_rules_say_each_change_as_the_form_labels_it_with_the_presets_valu
 
 def test_a_preset_played_as_it_is_has_no_house_rules() -> None:
     assert house_rule_changes(PRESETS["13-pool-101"]) == ()
+
+
+def test_the_ways_to_declare_keep_the_rules_order_whatever_order_they_come_in() -> None:
+    shuffled = get_ruleset("21-points", {"declarations": ["jokers", "dublees", "three_pure"]})
+    assert shuffled.declarations == ("three_pure", "dublees", "jokers")
+    # The preset's ways in another order are the preset's ways: no house rule to show.
+    reordered = get_ruleset(
+        "21-points", {"declarations": list(reversed(PRESETS["21-points"].declarations))}
+    )
+    assert house_rule_changes(reordered) == ()
