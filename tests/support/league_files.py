@@ -45,6 +45,7 @@ from games.services.rounds import (
     save_round,
 )
 from games.services.scoreboard import load_scoreboard
+from games.services.table import SAVED_BY_ITSELF
 from games.transfer.league_import import ImportRefused, import_league
 from tests.support.builders import Hands, make_session, play, seat_pk
 from tests.support.club import FEB, FIRST, LOSE, MAR, WIN, build_club, pool_session
@@ -167,7 +168,7 @@ def build_eventful_league(user: User) -> League:
         check,
         AnonymousUser(),
         authors=phones,
-        entered_by_name="table mode (saved by itself)",
+        entered_by_name=SAVED_BY_ITSELF,
     )
     dev.delete()
     # Played an hour ago; round 2 changed in the admin since (no history says so).
