@@ -473,6 +473,21 @@ def import_refused(page: Page) -> None:
     assert_thumb_sized(page.get_by_label("League file"))
 
 
+def import_file_chosen(page: Page) -> None:
+    """A league's own file chosen again: its name is filled in, to keep or change."""
+    league = a_league(sign_in(page, "asha"))
+    page.goto("/import/league/")
+    page.get_by_label("League file").set_input_files(
+        {
+            "name": "friday.json",
+            "mimeType": "application/json",
+            "buffer": json.dumps(export_league(league)).encode(),
+        }
+    )
+    expect(page.get_by_label("League name")).to_have_value("Friday club")
+    assert_thumb_sized(page.get_by_label("League name"))
+
+
 def not_found(page: Page) -> None:
     sign_in(page, "asha")
     response = page.goto("/sessions/999999/")
@@ -815,12 +830,11 @@ def rematch_started(page: Page) -> None:
 
 def moved_league(owner: User) -> League:
     """The Friday club in which Ben said "this is me", exported and imported again as
-    another league by its owner: Ben is listed, not added, with his claim."""
+    another league by its owner (at an address of its own): Ben is listed, not added,
+    with his claim."""
     league = a_league(owner)
     claim_player(league, Player.objects.get(name="Ben"), User.objects.get(username="ben"))
-    data = export_league(league)
-    data["league"]["slug"] = "friday-moved"
-    return import_league(json.dumps(data), owner=owner).league
+    return import_league(json.dumps(export_league(league)), owner=owner).league
 
 
 def league_imported(page: Page) -> None:
@@ -883,6 +897,7 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "standings-pool-tab": standings_pool_tab,
     "player": player_page,
     "import-refused": import_refused,
+    "import-file-chosen": import_file_chosen,
     "not-found": not_found,
     "forbidden": forbidden,
     "outage": outage,
