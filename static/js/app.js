@@ -280,7 +280,9 @@
       }
       countCopies(picker);
     });
-    var picks = root.querySelectorAll ? root.querySelectorAll("[data-picks]") : [];
+    // The picks come alone too (out of band, once another league is picked).
+    var picks = root.querySelectorAll ? Array.prototype.slice.call(root.querySelectorAll("[data-picks]")) : [];
+    if (root.matches && root.matches("[data-picks]")) picks.push(root);
     picks.forEach(function (box) {
       box.hidden = false;
       markPicks(box.closest("fieldset"));

@@ -36,7 +36,7 @@ from games.services.table import claim_seat, open_table, write_hand
 from games.transfer.league_export import export_league
 from games.transfer.league_import import import_league
 from tests.support.big_league import LONG_NAME, big_league, long_session
-from tests.support.builders import play, pool_with_chen_out, pool_with_chen_rejoined
+from tests.support.builders import make_session, play, pool_with_chen_out, pool_with_chen_rejoined
 from tests.support.club import build_club, mixed_league
 from tests.support.hands import SHOWN_8S, WIN_8S, WIN_13
 from tests.support.pages import (
@@ -194,6 +194,24 @@ def new_session(page: Page) -> None:
     expect(page.locator(".errorlist").first).to_be_visible()
     # Seen on the screenshot, not by axe: the date was a bare 21 px field.
     assert_thumb_sized(page.get_by_label("Played on"))
+
+
+def new_session_league_picked(page: Page) -> None:
+    """The Friday club and its copy imported from its file (the same names, other
+    players), the copy picked: each name one chip, the copy's players first, and a tap
+    lights one chip."""
+    user = sign_in(page, "asha")
+    copy = moved_league(user)
+    make_session(user, players=("Dev", "Asha"))  # an own table, with the clubs' Asha
+    page.goto("/sessions/new/")
+    chips = page.locator("[data-pick]")
+    expect(chips).to_have_text(["Asha", "Dev", "Ben", "Chen"])
+    page.get_by_label("League (optional)").select_option(str(copy.pk))
+    expect(page.get_by_label("Point ceiling")).to_have_value("101")  # the league's pool
+    expect(chips).to_have_text(["Asha", "Ben", "Chen", "Dev"])
+    page.get_by_role("button", name="Asha", exact=True).click()
+    expect(page.get_by_label("Seat 1", exact=True)).to_have_value("Asha")
+    expect(page.locator('[data-pick][aria-pressed="true"]')).to_have_text(["Asha"])
 
 
 def session_with_a_typo(page: Page) -> None:
@@ -896,6 +914,7 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "standings": standings,
     "standings-pool-tab": standings_pool_tab,
     "player": player_page,
+    "new-session-league-picked": new_session_league_picked,
     "import-refused": import_refused,
     "import-file-chosen": import_file_chosen,
     "not-found": not_found,
