@@ -19,6 +19,13 @@ TOO_LARGE = (
 
 
 class LeagueImportForm(forms.Form):
+    file = forms.FileField(
+        label="League file",
+        help_text="A .json file exported from a league's standings page or by "
+        "manage.py export_league.",
+        widget=forms.FileInput(attrs={"accept": ".json,application/json", "data-league-file": ""}),
+    )
+
     # As the league form takes a name. Empty: the file's (the page fills it in from the
     # file chosen, to keep or change).
     name = NameField(
@@ -27,12 +34,6 @@ class LeagueImportForm(forms.Form):
         label="League name",
         help_text="Empty: the name in the file.",
         widget=forms.TextInput(attrs={"data-league-name": "", "autocapitalize": "words"}),
-    )
-    file = forms.FileField(
-        label="League file",
-        help_text="A .json file exported from a league's standings page or by "
-        "manage.py export_league.",
-        widget=forms.FileInput(attrs={"accept": ".json,application/json", "data-league-file": ""}),
     )
 
     def clean_file(self):
