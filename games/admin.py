@@ -339,11 +339,17 @@ class StandingMonthAdmin(LeaguePlayerFigureAdmin):
 class RoundChangeAdmin(ReadOnlyAdmin):
     # The audit trail: deleting an entry is allowed (e.g. by a data request), changing
     # one is not.
-    list_display = ["session", "number", "action", "changed_by", "changed_at"]
+    list_display = ["session", "number", "action", "said_by", "changed_at"]
     list_filter = ["action"]
-    search_fields = ["session__name", "changed_by__username"]
+    search_fields = ["session__name", "changed_by__username", "changed_by_name"]
     list_select_related = ["session", "changed_by"]
     date_hierarchy = "changed_at"
+
+    # An author kept as a name (an imported file's, a round that saved itself) has no
+    # account: shown as the history page shows it.
+    @admin.display(description="By", ordering="changed_by__username")
+    def said_by(self, change: RoundChange) -> str:
+        return change.said_by
 
 
 @admin.register(TableRound)

@@ -696,3 +696,9 @@ class RoundChange(models.Model):
         """Who made the change (`changed_by`): their username, or the name an imported
         file gave; "" if neither is known."""
         return self.changed_by.get_username() if self.changed_by else self.changed_by_name
+
+    @property
+    def said_by(self) -> str:
+        """Who made the change, as the history page and the admin say it: an author
+        neither kept nor linked is an account deleted since."""
+        return self.author or "someone no longer here"

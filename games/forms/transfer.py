@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django import forms
 
+from games.models import League
+from games.names import NameField
 from games.uploads import MAX_UPLOAD_BYTES, MAX_UPLOAD_MB
 
 # A league file larger than this is refused before it is read (games/uploads.py
@@ -21,7 +23,17 @@ class LeagueImportForm(forms.Form):
         label="League file",
         help_text="A .json file exported from a league's standings page or by "
         "manage.py export_league.",
-        widget=forms.FileInput(attrs={"accept": ".json,application/json"}),
+        widget=forms.FileInput(attrs={"accept": ".json,application/json", "data-league-file": ""}),
+    )
+
+    # As the league form takes a name. Empty: the file's (the page fills it in from the
+    # file chosen, to keep or change).
+    name = NameField(
+        max_length=League._meta.get_field("name").max_length,
+        required=False,
+        label="League name",
+        help_text="Empty: the name in the file.",
+        widget=forms.TextInput(attrs={"data-league-name": "", "autocapitalize": "words"}),
     )
 
     def clean_file(self):

@@ -701,13 +701,24 @@ def round_changed(before: Mapping, after: Mapping) -> RoundChanged:
     )
 
 
-def _record(played: Round, action: str, user: AnyUser, before: dict | None, after: dict | None):
+def _record(
+    played: Round,
+    action: str,
+    user: AnyUser,
+    before: dict | None,
+    after: dict | None,
+    name: str = "",
+) -> None:
+    """One change of the history, by ``user``, else by ``name`` (a round that saved
+    itself in table mode): the history says who as the round page does."""
+    changed_by = user if user.is_authenticated else None
     RoundChange.objects.create(
         session_id=played.session_id,
         round=played if action != RoundChange.Action.DELETED else None,
         number=played.number,
         action=action,
-        changed_by=user if user.is_authenticated else None,
+        changed_by=changed_by,
+        changed_by_name=name if changed_by is None else "",
         before=before,
         after=after,
     )
@@ -881,7 +892,8 @@ def save_and_replay(
         ]
         HandEntry.objects.bulk_create(hands)
         action = RoundChange.Action.CREATED if before is None else RoundChange.Action.EDITED
-        _record(played, action, user, before, round_snapshot(played, authors, hands))
+        after = round_snapshot(played, authors, hands)
+        _record(played, action, user, before, after, entered_by_name)
         if board is not None:
             # The table as it was, with this round as now saved: no second read.
             board = with_round(board, played, {hand.player_id: hand.score for hand in hands})

@@ -94,6 +94,26 @@ def players_for_seats(
     return ids
 
 
+def known_names(user: AnyUser, league: League | None = None, limit: int = 200) -> list[str]:
+    """The names the new-session form offers, each once (names compare as name_key
+    does), in the order a typed name is matched (players_for_seats): the league's
+    players first, then those of the user's own tables, then those of their other
+    leagues; alphabetical within each, and spelt as the player a tap would seat.
+    Two leagues that share a club's names (one imported from the other's file) are
+    one chip a name, not two."""
+    offered: dict[str, str] = {}
+    for players in _seating_tiers(user, league):
+        tier: dict[str, str] = {}
+        for name in players.order_by("pk").values_list("name", flat=True):
+            key = name_key(name)
+            if key not in offered:
+                tier.setdefault(key, name)  # the oldest, as a typed name finds
+        offered |= dict(sorted(tier.items()))
+        if len(offered) >= limit:
+            break
+    return list(offered.values())[:limit]
+
+
 def _lock_seating(user: AnyUser, league: League | None) -> None:
     """One seating at a time per league (per user outside leagues): two phones
     seating the same new name at once then make one player, the second finding the

@@ -104,6 +104,11 @@ class RoundNotReady(EntryRejected):
         self.check = check
 
 
+# Who a round that saved itself is by (the round page, its history and a league file
+# say so): nobody tapped Save.
+SAVED_BY_ITSELF = "table mode (saved by itself)"
+
+
 # --- The table link and the seats -------------------------------------------------------
 
 
@@ -602,7 +607,7 @@ def _save(
         expected_number=entry.number,
         submission=table_round.submission,
         authors=authors,
-        entered_by_name="" if user else "table mode (saved by itself)",
+        entered_by_name="" if user else SAVED_BY_ITSELF,
     ).round
 
 

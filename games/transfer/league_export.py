@@ -99,6 +99,7 @@ def export_league(league: League, *, share_tokens: bool = True) -> dict[str, Any
             "preset": league.preset,
             "overrides": league.overrides,
             "money_per_point": _decimal(league.money_per_point),
+            "table_auto_save": league.table_auto_save,
         },
         "members": [{"username": m.user.get_username(), "role": m.role} for m in members],
         "players": [
@@ -128,6 +129,8 @@ def _export_session(
         "closed_at": session.closed_at.isoformat() if session.closed_at else None,
         "money_per_point": _decimal(session.money_per_point),
         "buy_in": _decimal(session.buy_in),
+        # Left out while the session follows its league.
+        **({} if session.table_auto_save is None else {"table_auto_save": session.table_auto_save}),
         "share_token": session.share_token if share_tokens else None,
         "created_by": _username(session.created_by),
         "first_dealer": session.first_dealer.player.name if session.first_dealer else None,

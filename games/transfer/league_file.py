@@ -22,6 +22,9 @@ FORMAT = "scorekeeper-league"
 # "created_at" and "updated_at"; each rejoin's "created_at" and "created_by". A hand
 # leaves out a declaration of none, value points and claims of 0, as it leaves out
 # "on_deal" when false: its score, which they make up, is always there (and checked).
+# Table mode's "save rounds by themselves": the league's "table_auto_save" and a
+# session's own (left out while it follows the league's); absent, as in files written
+# before it was kept, it is off.
 VERSION = 4
 # Versions an import still reads: a version-1 file's rules are read as the presets
 # were before issue 14 (games.rules.rulesets.BEFORE_EXACT_TEXTS), so its rounds score

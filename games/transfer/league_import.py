@@ -52,6 +52,7 @@ from games.rules import (
 from games.rules.rulesets import as_stored_before_exact_texts
 from games.rules.totals import session_state
 from games.services import ratings, standing_months
+from games.services.leagues import fresh_slug
 from games.services.results import SeatResult, one_hand, seat_results
 from games.services.rounds import breakdown_of
 from games.services.sessions import name_key
@@ -113,9 +114,16 @@ def import_league(
     owner: AbstractBaseUser | None = None,
     keep_members: bool = False,
     max_rounds: int | None = None,
+    name: str = "",
 ) -> Imported:
     """Restore a league from the text of a file `export_league` wrote, as a new
-    league of which ``owner`` (the user importing, if any) is the only member.
+    league of which ``owner`` (the user importing, if any) is the only member, named
+    ``name`` (held to the rule for names), else as the file names it.
+
+    Its address is its own (services.leagues.fresh_slug): the file's, or the typed
+    name's, with a random suffix if another league has it. So the same file imports
+    again as another league, and no message tells the importer that a league of
+    that name exists here.
 
     A file may not act on anyone else (issue 9): its members are not added but kept
     on the league for the owner to invite (``Imported.invitable``), each with the
@@ -135,7 +143,7 @@ def import_league(
     rounds and rejoins are timed at the import, and ``Imported.history`` is False.
 
     Raises ImportRefused, writing nothing, for a file that is not JSON or not this
-    format and version, a slug already in use, a name that is not printable text, a
+    format and version, a name that is not printable text (the file's or ``name``), a
     date or number the database could not store and read back (or, version 4 on, a
     time in the future), a value the models would refuse, a round the rules service
     does not score as the file says, or a history that does not hold together (a
@@ -144,19 +152,24 @@ def import_league(
     before scoring any, for a file of more than ``max_rounds`` rounds (the import
     page's limit: every round is scored again, which takes time).
     """
+    name = _league_name(name)
     data = read_league_file(raw)
     if max_rounds is not None:
         _check_round_count(data, max_rounds)
     plan = _plan(data)
+    if name and name != plan.league["name"]:
+        # Another name: the file's address was the file's name's.
+        plan = replace(plan, league=plan.league | {"name": name, "slug": ""})
+    with transaction.atomic():
+        return _write(plan, owner, keep_members)
+
+
+def _league_name(name: str) -> str:
+    """The name typed for the league, as the league form takes it; "" for none."""
     try:
-        with transaction.atomic():
-            return _write(plan, owner, keep_members)
-    except IntegrityError:
-        # Checked before writing; only a league created meanwhile gets here.
-        raise ImportRefused(
-            f"A league with the slug {plan.league['slug']!r} was created while this file "
-            "was imported; nothing was imported. Try again."
-        ) from None
+        return clean_name(name, max_length=League._meta.get_field("name").max_length)
+    except ValidationError as error:
+        raise ImportRefused(f"The league's name: {' '.join(error.messages)}") from None
 
 
 def _check_round_count(data: object, limit: int) -> None:
@@ -308,19 +321,17 @@ def _league_columns(data: Mapping[str, Any], earlier: bool = False) -> dict[str,
     where = "League"
     columns = {
         "name": _name_column(League, "name", data, where, "league.name"),
-        "slug": _column(League, "slug", data, where),
+        # The address the league had, kept where it is free (services.leagues.fresh_slug).
+        "slug": "" if data.get("slug") is None else _column(League, "slug", data, where),
         "preset": _column(League, "preset", data, where),
         "money_per_point": _money(League, "money_per_point", data, where, "league"),
         "overrides": _overrides(data, where, "league"),
+        # Absent (a file written before it was kept): off, as for a new league.
+        "table_auto_save": _get(data, "table_auto_save", bool, where, optional=True) or False,
     }
     if earlier:
         columns["overrides"] = as_stored_before_exact_texts(columns["preset"], columns["overrides"])
     _ruleset(columns["preset"], columns["overrides"], where)
-    if League.objects.filter(slug=columns["slug"]).exists():
-        raise ImportRefused(
-            f"A league with the slug {columns['slug']!r} already exists: nothing was imported. "
-            "Change the slug in the file to import it as another league."
-        )
     return columns
 
 
@@ -419,6 +430,8 @@ def _session_plan(
         "overrides": _overrides(data, where, path),
         "ceiling": _number(GameSession, "ceiling", data, where, path, optional=True),
         "closed_at": _moment(data, "closed_at", where, path, reading.latest),
+        # Absent or null: as the league says (off in a file written before it was kept).
+        "table_auto_save": _get(data, "table_auto_save", bool, where, optional=True),
     }
     if reading.earlier:
         columns["overrides"] = as_stored_before_exact_texts(columns["preset"], columns["overrides"])
@@ -1139,10 +1152,7 @@ def _write(plan: _LeaguePlan, owner: AbstractBaseUser | None, keep_members: bool
     invitable = () if keep_members else _invitable(plan.members, owner)
     if owner is not None:
         roles[owner.pk] = Membership.Role.OWNER
-    league = League.objects.create(
-        **plan.league,
-        imported_members=[_listed(u, r, plan.claims.get(u)) for u, r in invitable],
-    )
+    league = _new_league(plan.league, [_listed(u, r, plan.claims.get(u)) for u, r in invitable])
     Membership.objects.bulk_create(
         Membership(league=league, user_id=user, role=role) for user, role in roles.items()
     )
@@ -1261,6 +1271,21 @@ def _write(plan: _LeaguePlan, owner: AbstractBaseUser | None, keep_members: bool
     standing_months.rebuild([league.pk])
     ratings.replay(league.pk)
     return Imported(league, invitable, plan.history)
+
+
+def _new_league(columns: Mapping[str, Any], listed: list[dict[str, str]]) -> League:
+    """The league, at a free address: another import or a new league may take the one
+    picked before this is written (a savepoint lets the next try go on)."""
+    for _attempt in range(3):
+        slug = fresh_slug(columns["name"], columns["slug"])
+        try:
+            with transaction.atomic():
+                return League.objects.create(**(columns | {"slug": slug}), imported_members=listed)
+        except IntegrityError:
+            continue
+    raise ImportRefused(
+        "No free address was found for this league; nothing was imported. Try again."
+    )
 
 
 def _restore_times(rows: list[Model], planned: Iterable[Any], *fields: str) -> None:

@@ -33,7 +33,7 @@ from games.http import (
     redirect_for,
     rules_reset,
 )
-from games.models import GameSession, League, Player
+from games.models import GameSession, League
 from games.queries.players import my_players
 from games.rules import PRESETS
 from games.services.errors import EntryRejected
@@ -46,6 +46,7 @@ from games.services.sessions import (
     cancel_rejoin,
     close_session,
     create_session,
+    known_names,
     rejoin,
     rematch,
     reopen_session,
@@ -68,10 +69,11 @@ def home(request: HttpRequest) -> TemplateResponse:
 
 
 def _session_form_context(request: HttpRequest, form: SessionForm) -> dict:
-    # Only players this user has seen at a table: names from other leagues stay there.
-    visible = sessions_visible_to(request.user).values("pk")
-    known = Player.objects.filter(seats__session__in=visible).distinct().order_by("name")
-    return {"form": form, "known_players": known[:200]}
+    # Only players this user has seen at a table (names from other leagues stay there),
+    # the chosen league's first.
+    chosen = {"league": str(form["league"].value() or "")}
+    league = _chosen_league(form.fields["league"].queryset, chosen)
+    return {"form": form, "known_players": known_names(request.user, league)}
 
 
 def _chosen_league(leagues, data) -> League | None:
@@ -107,8 +109,13 @@ def session_new(request: HttpRequest) -> TemplateResponse | HttpResponse:
                 request, "partials/ruleset_fields.html#preset_rules", {"form": form}
             )
         if request.htmx and "league" in request.GET:
-            # A league was picked: its preset and house rules become the defaults.
-            return TemplateResponse(request, "partials/ruleset_fields.html", {"form": form})
+            # A league was picked: its preset and house rules become the defaults, and
+            # its players come first among the names offered.
+            return TemplateResponse(
+                request,
+                "games/session_new.html#league_picked",
+                _session_form_context(request, form),
+            )
         return TemplateResponse(
             request, "games/session_new.html", _session_form_context(request, form)
         )

@@ -118,8 +118,9 @@ def league_export(request: HttpRequest, slug: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def league_import(request: HttpRequest) -> HttpResponse:
     """Upload a league file: the league is restored as a new league of which the
-    user is the only member; the file's members are listed on the league's page for
-    them to invite. Anything wrong with the file is a form error, nothing saved."""
+    user is the only member, under the name they give or the file's, at an address of
+    its own; the file's members are listed on the league's page for them to invite.
+    Anything wrong with the file is a form error, nothing saved."""
     form = (
         LeagueImportForm(request.POST, request.FILES)
         if request.method == "POST"
@@ -128,7 +129,10 @@ def league_import(request: HttpRequest) -> HttpResponse:
     if form.is_bound and form.is_valid():
         try:
             imported = import_league(
-                form.cleaned_data["file"].read(), owner=request.user, max_rounds=MAX_IMPORT_ROUNDS
+                form.cleaned_data["file"].read(),
+                owner=request.user,
+                max_rounds=MAX_IMPORT_ROUNDS,
+                name=form.cleaned_data["name"],
             )
         except ImportRefused as error:
             form.add_error("file", str(error))

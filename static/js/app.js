@@ -280,7 +280,9 @@
       }
       countCopies(picker);
     });
-    var picks = root.querySelectorAll ? root.querySelectorAll("[data-picks]") : [];
+    // The picks come alone too (out of band, once another league is picked).
+    var picks = root.querySelectorAll ? Array.prototype.slice.call(root.querySelectorAll("[data-picks]")) : [];
+    if (root.matches && root.matches("[data-picks]")) picks.push(root);
     picks.forEach(function (box) {
       box.hidden = false;
       markPicks(box.closest("fieldset"));
@@ -508,6 +510,28 @@
   document.addEventListener("input", function (event) {
     var field = event.target;
     if (field.matches && field.matches("input[data-seat]")) markPicks(field.closest("fieldset"));
+  });
+
+  // --- Importing a league ----------------------------------------------------------
+  // The league's name field shows the name in the file chosen, to keep or change. A
+  // name typed by hand stays; empty, the import takes the file's anyway.
+  document.addEventListener("change", function (event) {
+    var input = event.target;
+    if (!input.matches || !input.matches("input[data-league-file]")) return;
+    var name = input.form && input.form.querySelector("input[data-league-name]");
+    var file = input.files && input.files[0];
+    if (!name || !file || !file.text) return;
+    file.text().then(function (text) {
+      var league = JSON.parse(text).league;
+      var given = league && typeof league.name === "string" ? league.name.trim() : "";
+      var untouched = !name.value.trim() || name.value === name.getAttribute("data-from-file");
+      if (given && untouched) {
+        name.value = given;
+        name.setAttribute("data-from-file", given);
+      }
+    }).catch(function () {
+      // Not a league file: the import says why.
+    });
   });
 
   // --- Table mode: a seat's phone --------------------------------------------------

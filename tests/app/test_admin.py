@@ -17,6 +17,7 @@ from games.models import (
     Player,
     PlayerClaim,
     Round,
+    RoundChange,
     Seat,
 )
 
@@ -90,6 +91,23 @@ def test_round_page_shows_hand_entries_inline(admin_client: Client, played_round
 
     assert "entries-TOTAL_FORMS" in html
     assert 'value="declared" selected' in html
+
+
+def test_the_history_list_names_every_author_as_the_history_page_does(
+    admin_client: Client, played_round: Round
+) -> None:
+    session = played_round.session
+    asha = User.objects.get(username="asha")
+    for changed_by, name in ((asha, ""), (None, "table mode (saved by itself)"), (None, "")):
+        RoundChange.objects.create(
+            session=session, number=1, action="created", changed_by=changed_by, changed_by_name=name
+        )
+
+    html = admin_client.get(_url(RoundChange, "changelist")).content.decode()
+    for said in ("asha", "table mode (saved by itself)", "someone no longer here"):
+        assert f'<td class="field-said_by">{said}</td>' in html
+    found = admin_client.get(_url(RoundChange, "changelist"), {"q": "saved by itself"})
+    assert found.context["cl"].result_count == 1
 
 
 def test_player_autocomplete_finds_players(admin_client: Client, played_round: Round) -> None:

@@ -110,11 +110,11 @@ def test_the_commands_refuse_what_they_cannot_do(league: League, tmp_path) -> No
         call_command("export_league", "nope")
     with pytest.raises(CommandError, match="Cannot read"):
         call_command("import_league", str(tmp_path / "missing.json"), "--keep-members")
-    taken = tmp_path / "club.json"
-    call_command("export_league", "club", "-o", str(taken), stderr=io.StringIO())
+    exported = tmp_path / "club.json"
+    call_command("export_league", "club", "-o", str(exported), stderr=io.StringIO())
     before = counts()
-    with pytest.raises(CommandError, match="slug 'club' already exists"):
-        call_command("import_league", str(taken), "--keep-members")
+    with pytest.raises(CommandError, match="The league's name: A name may hold only printable"):
+        call_command("import_league", str(exported), "--keep-members", "--name", "Club\x07")
     assert counts() == before
 
 
@@ -135,10 +135,11 @@ def test_the_import_command_adds_the_files_members_only_when_told(moved: dict, t
         out.getvalue()
     )
 
-    moved["league"]["slug"] = "club-kept"
-    target.write_text(json.dumps(moved), encoding="utf-8")
-    call_command("import_league", str(target), "--keep-members", stdout=io.StringIO())
-    kept = League.objects.get(slug="club-kept")
+    # The same file again: another league, under the name given, at that name's address.
+    out = io.StringIO()
+    call_command("import_league", str(target), "--keep-members", "--name", "Kept", stdout=out)
+    kept = League.objects.get(slug="kept")
+    assert kept.name == "Kept" and "Imported Kept (kept): 6 sessions." in out.getvalue()
     assert dict(kept.memberships.values_list("user__username", "role")) == {
         "asha": "owner",
         "ben": "scorer",

@@ -84,7 +84,8 @@ def test_temporary_upload_files_never_outlive_the_request(
     assert len(text) > 1024
 
     assert post_file(stranger, text).status_code == 302
-    assert post_file(stranger, text).status_code == 422  # refused: the slug is taken
+    moved["sessions"][0]["rounds"][0]["entries"][0]["score"] += 1
+    assert post_file(stranger, json.dumps(moved)).status_code == 422  # refused: does not score
     assert post_file(stranger, "{" + " " * 5000).status_code == 422  # not JSON
 
     assert seen_during == [[], [], []]

@@ -37,7 +37,7 @@ from games.services.table import claim_seat, open_table, write_hand
 from games.transfer.league_export import export_league
 from games.transfer.league_import import import_league
 from tests.support.big_league import LONG_NAME, big_league, long_session
-from tests.support.builders import play, pool_with_chen_out, pool_with_chen_rejoined
+from tests.support.builders import make_session, play, pool_with_chen_out, pool_with_chen_rejoined
 from tests.support.club import build_club, mixed_league
 from tests.support.hands import SHOWN_8S, WIN_8S, WIN_13
 from tests.support.pages import (
@@ -195,6 +195,24 @@ def new_session(page: Page) -> None:
     expect(page.locator(".errorlist").first).to_be_visible()
     # Seen on the screenshot, not by axe: the date was a bare 21 px field.
     assert_thumb_sized(page.get_by_label("Played on"))
+
+
+def new_session_league_picked(page: Page) -> None:
+    """The Friday club and its copy imported from its file (the same names, other
+    players), the copy picked: each name one chip, the copy's players first, and a tap
+    lights one chip."""
+    user = sign_in(page, "asha")
+    copy = moved_league(user)
+    make_session(user, players=("Dev", "Asha"))  # an own table, with the clubs' Asha
+    page.goto("/sessions/new/")
+    chips = page.locator("[data-pick]")
+    expect(chips).to_have_text(["Asha", "Dev", "Ben", "Chen"])
+    page.get_by_label("League (optional)").select_option(str(copy.pk))
+    expect(page.get_by_label("Point ceiling")).to_have_value("101")  # the league's pool
+    expect(chips).to_have_text(["Asha", "Ben", "Chen", "Dev"])
+    page.get_by_role("button", name="Asha", exact=True).click()
+    expect(page.get_by_label("Seat 1", exact=True)).to_have_value("Asha")
+    expect(page.locator('[data-pick][aria-pressed="true"]')).to_have_text(["Asha"])
 
 
 def session_with_a_typo(page: Page) -> None:
@@ -488,6 +506,21 @@ def import_refused(page: Page) -> None:
     expect(page.locator(".form-errors")).to_be_visible()
     # Seen on the screenshot, not by axe: the browser's own small "Choose File".
     assert_thumb_sized(page.get_by_label("League file"))
+
+
+def import_file_chosen(page: Page) -> None:
+    """A league's own file chosen again: its name is filled in, to keep or change."""
+    league = a_league(sign_in(page, "asha"))
+    page.goto("/import/league/")
+    page.get_by_label("League file").set_input_files(
+        {
+            "name": "friday.json",
+            "mimeType": "application/json",
+            "buffer": json.dumps(export_league(league)).encode(),
+        }
+    )
+    expect(page.get_by_label("League name")).to_have_value("Friday club")
+    assert_thumb_sized(page.get_by_label("League name"))
 
 
 def not_found(page: Page) -> None:
@@ -832,12 +865,11 @@ def rematch_started(page: Page) -> None:
 
 def moved_league(owner: User) -> League:
     """The Friday club in which Ben said "this is me", exported and imported again as
-    another league by its owner: Ben is listed, not added, with his claim."""
+    another league by its owner (at an address of its own): Ben is listed, not added,
+    with his claim."""
     league = a_league(owner)
     claim_player(league, Player.objects.get(name="Ben"), User.objects.get(username="ben"))
-    data = export_league(league)
-    data["league"]["slug"] = "friday-moved"
-    return import_league(json.dumps(data), owner=owner).league
+    return import_league(json.dumps(export_league(league)), owner=owner).league
 
 
 def league_imported(page: Page) -> None:
@@ -900,7 +932,9 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "standings": standings,
     "standings-pool-tab": standings_pool_tab,
     "player": player_page,
+    "new-session-league-picked": new_session_league_picked,
     "import-refused": import_refused,
+    "import-file-chosen": import_file_chosen,
     "not-found": not_found,
     "forbidden": forbidden,
     "outage": outage,

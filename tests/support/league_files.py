@@ -45,6 +45,7 @@ from games.services.rounds import (
     save_round,
 )
 from games.services.scoreboard import load_scoreboard
+from games.services.table import SAVED_BY_ITSELF
 from games.transfer.league_import import ImportRefused, import_league
 from tests.support.builders import Hands, make_session, play, seat_pk
 from tests.support.club import FEB, FIRST, LOSE, MAR, WIN, build_club, pool_session
@@ -100,11 +101,12 @@ def rejoin_session(user: User, league: League | None, day: datetime.date) -> Gam
 def build_league(user: User) -> League:
     """A club with everything an export holds: pools (finished, running, one with a
     rejoin), a points session with house rules, stakes and a hand-closed ending, a
-    kodai session with claims, members of every role, a rematch, and two members who
+    kodai session with claims (which, alone, does not save rounds by themselves as the
+    league's table mode does), members of every role, a rematch, and two members who
     said "this is me"."""
     league, (january, *_) = build_club(user)
     League.objects.filter(pk=league.pk).update(
-        money_per_point=Decimal("0.50"), overrides={"first_drop": 25}
+        money_per_point=Decimal("0.50"), overrides={"first_drop": 25}, table_auto_save=True
     )
     league.refresh_from_db()
     ben = User.objects.create_user(username="ben", password="x")
@@ -126,7 +128,8 @@ def build_league(user: User) -> League:
     closed.refresh_from_db()
     play(closed, *POINTS_ROUNDS[0], ben)  # the table had stopped: one round ends it
     kodai = make_session(user, preset="21-kodai", league=league, players=("Chen", "Asha", "Ben"))
-    GameSession.objects.filter(pk=kodai.pk).update(played_on=APR)
+    # Its rounds saved only by the scorer's tap, whatever the league's table mode says.
+    GameSession.objects.filter(pk=kodai.pk).update(played_on=APR, table_auto_save=False)
     kodai.refresh_from_db()
     play(kodai, *KODAI_ROUND, chen)
     PlayerClaim.objects.create(league=league, player=Player.objects.get(name="Asha"), user=user)
@@ -167,7 +170,7 @@ def build_eventful_league(user: User) -> League:
         check,
         AnonymousUser(),
         authors=phones,
-        entered_by_name="table mode (saved by itself)",
+        entered_by_name=SAVED_BY_ITSELF,
     )
     dev.delete()
     # Played an hour ago; round 2 changed in the admin since (no history says so).
@@ -204,6 +207,7 @@ def snapshot(league: League) -> dict:
             league.preset,
             league.overrides,
             league.money_per_point,
+            league.table_auto_save,
         ),
         "members": sorted((m.user.username, m.role) for m in league.memberships.all()),
         "players": sorted(
@@ -241,6 +245,7 @@ def session_snapshot(session: GameSession) -> dict:
             session.closed_at,
             session.money_per_point,
             session.buy_in,
+            session.table_auto_save,
             # Not the share link (an import makes new ones) nor who created the session
             # here (whoever imported it).
             session.first_dealer.player.name if session.first_dealer else None,
@@ -387,8 +392,10 @@ def as_version_3(data: dict) -> dict:
     no rejoin times or authors, and every hand's figures."""
     data = copy.deepcopy(data)
     data["version"] = 3
+    data["league"].pop("table_auto_save", None)
     for session in data["sessions"]:
         session.pop("changes", None)
+        session.pop("table_auto_save", None)
         for rejoin in session["rejoins"]:
             rejoin.pop("created_at", None)
             rejoin.pop("created_by", None)

@@ -58,6 +58,7 @@ def test_json_export_holds_the_league_its_sessions_rounds_and_hands(
         "preset": "13-pool-101",
         "overrides": {"first_drop": 25},
         "money_per_point": "0.50",
+        "table_auto_save": True,
     }
     assert data["members"] == [
         {"username": "asha", "role": "owner"},
@@ -137,6 +138,8 @@ def test_json_export_holds_the_league_its_sessions_rounds_and_hands(
             "changed_at": change.changed_at.isoformat(),
         }
     ]
+    # Table mode's choice: a session's own, only where it does not follow the league.
+    assert [s.get("table_auto_save") for s in sessions] == [None] * 5 + [False]
     kodai = sessions[5]["rounds"][0]["entries"]
     # Hands in seat order; the losers pay claims for their jokers.
     assert [(entry["player"], entry.get("claims", 0)) for entry in kodai] == [

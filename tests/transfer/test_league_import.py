@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import gc
 import json
+import re
 
 import pytest
 from django.contrib.auth.models import User
@@ -161,21 +162,46 @@ def test_figures_that_are_not_the_rules_services_are_refused(moved: dict) -> Non
     assert "the rules service scores" in message
 
 
-def test_a_league_whose_slug_is_taken_is_refused(league: League, exported: dict) -> None:
-    message = refused(json.dumps(exported))
-    assert "slug 'club' already exists" in message
-
-
-def test_a_league_imported_again_under_another_slug_is_a_copy_with_its_own_links(
+def test_a_league_imported_again_is_a_copy_with_its_own_links(
     league: League, exported: dict
 ) -> None:
-    data = copy.deepcopy(exported)
-    data["league"]["slug"] = "club-copy"
-    copied = import_league(json.dumps(data)).league
+    copied = import_league(json.dumps(exported)).league
     tokens = set(copied.sessions.values_list("share_token", flat=True))
     assert len(tokens) == 6 and not tokens & set(
         league.sessions.values_list("share_token", flat=True)
     )
+
+
+@pytest.mark.parametrize(
+    ("slug", "name", "address"),
+    [
+        (None, "", "friday-club"),  # a file that gives none: the name's
+        ("new", "", "friday-club"),  # the new-league page's address: never a league's
+        ("club", "Friday club", "club"),  # the file's name, as typed: its address
+        ("club", "Ciné-club du vendredi", "cine-club-du-vendredi"),
+    ],
+)
+def test_a_league_keeps_its_address_unless_it_gets_another_name(
+    moved: dict, slug: str | None, name: str, address: str
+) -> None:
+    moved["league"]["slug"] = slug
+    assert import_league(json.dumps(moved), name=name).league.slug == address
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("Friday\x00club", "The league's name: A name may hold only printable text: U+0000"),
+        ("F" * 101, "The league's name: A name may be at most 100 characters long"),
+    ],
+)
+def test_a_league_name_that_the_league_form_would_refuse_is_refused(
+    moved: dict, name: str, message: str
+) -> None:
+    before = counts()
+    with pytest.raises(importer.ImportRefused, match=re.escape(message)):
+        import_league(json.dumps(moved), name=name)
+    assert counts() == before
 
 
 @pytest.mark.parametrize(

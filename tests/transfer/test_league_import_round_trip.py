@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from games.models import GameSession, League, Membership, Player, Rejoin, Round, RoundChange
+from games.services.leagues import create_league
 from games.transfer.league_export import dumps, export_league
 from games.transfer.league_file import SAME_SAVE
 from games.transfer.league_import import BEFORE_HISTORY, import_league
@@ -28,6 +29,7 @@ from tests.support.league_files import (
     read_xlsx,
     snapshot,
     standings_snapshot,
+    upload,
     wipe,
 )
 
@@ -125,6 +127,54 @@ def test_every_member_and_claim_comes_back_with_keep_members(league: League) -> 
         ("Asha", "asha"),
         ("Ben", "ben"),
     ]
+
+
+def test_a_league_imported_again_on_its_own_server_is_a_whole_copy_at_an_address_of_its_own(
+    league: League,
+) -> None:
+    before = snapshot(league)
+    # What is compared covers table mode's choices: the league's, and a session's own.
+    assert before["league"][-1] is True and before["sessions"][5]["columns"][10] is False
+    text = dumps(export_league(league))
+
+    copied = import_league(text, keep_members=True).league
+
+    assert copied.slug != "club" and copied.slug.startswith("club-")
+    assert snapshot(copied) == before | {
+        "league": (before["league"][0], copied.slug, *before["league"][2:])
+    }
+    assert snapshot(League.objects.get(slug="club")) == before  # the original as it was
+    # And the copy exports as the same file, but for its address and new share links.
+    again, original = export_league(copied), json.loads(text)
+    for data in (again, original):
+        data["exported_at"] = data["league"]["slug"] = None
+        for session in data["sessions"]:
+            session["share_token"] = session["created_by"] = None
+    assert again == original
+
+
+def test_the_importer_names_the_league_and_no_message_says_another_has_that_name(
+    moved: dict,
+) -> None:
+    asha = User.objects.create_user(username="asha", password="x")
+    theirs = create_league(asha, name="Club", preset="21-points", overrides={})
+    client = signed_in(User.objects.create_user(username="zed", password="x"))
+
+    # The file's address is another club's here: zed is told nothing of it.
+    response = post_file(client, moved, follow=True)
+    html = response.content.decode()
+    ours = League.objects.exclude(pk=theirs.pk).get(memberships__user__username="zed")
+    assert ours.name == "Friday club" and ours.slug not in ("club", theirs.slug)
+    assert "Imported Friday club." in html
+    assert not re.search(r"slug|already exists|another league", html, re.IGNORECASE)
+
+    # A name typed on the page is the league's, and its address is the name's.
+    response = client.post(
+        reverse("games:league_import"), {"name": "  Tuesday   club ", **upload(json.dumps(moved))}
+    )
+    renamed = League.objects.get(name="Tuesday club")
+    assert response["Location"] == reverse("games:league_detail", args=["tuesday-club"])
+    assert renamed.sessions.count() == 6 and renamed.slug == "tuesday-club"
 
 
 def test_an_imported_leagues_standings_equal_the_exported_leagues(
@@ -262,6 +312,7 @@ def test_an_imported_leagues_history_round_pages_and_downloads_say_what_the_orig
     assert "by someone no longer here" in history and "Round 2 deleted" in history
     assert "entered by Ben&#x27;s phone" in history and "<strong>Chen</strong>" in history
     assert "entered by table mode (saved by itself)" in before["session 7, round 7"]
+    assert "Round 7 created</strong>\n            by table mode (saved by itself)," in history
     assert "last changed by ben" in before["session 7, round 2"]  # in the admin
     assert "Show 1 earlier change" in before["session 7, history"]
     # Round 1 in the download: entered by Asha, when; edited twice, last by Dev (gone).
@@ -286,9 +337,8 @@ def test_history_authors_are_accounts_of_members_the_import_adds_names_otherwise
     sessions = moved_eventful["sessions"]
     said = sorted(c["changed_by"] or "" for s in sessions for c in s["changes"])
     entered = sorted(r["entered_by"] or "" for s in sessions for r in s["rounds"])
-    assert set(said) == {"", "asha", "ben", "chen"} and set(entered) == set(said) | {
-        "table mode (saved by itself)"
-    }
+    # "": Dev's, gone since; and a round that saved itself says so in both.
+    assert set(said) == set(entered) == {"", "asha", "ben", "chen", "table mode (saved by itself)"}
 
     league = import_league(json.dumps(moved_eventful), owner=asha).league
 
@@ -355,6 +405,9 @@ def test_a_file_before_version_4_imports_as_before_and_says_it_has_no_history(
     assert escape(BEFORE_HISTORY) in response.content.decode()
     league = League.objects.get(slug="club")
     assert not RoundChange.objects.exists()
+    # Table mode's "save rounds by themselves" was not kept then: off, as for a new league.
+    assert not league.table_auto_save
+    assert set(league.sessions.values_list("table_auto_save", flat=True)) == {None}
     rounds = Round.objects.filter(session__league=league)
     assert set(rounds.values_list("version", "entered_by")) == {(1, None)}
     session = league.sessions.get(name="Points night")

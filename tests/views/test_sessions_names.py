@@ -85,3 +85,41 @@ def test_seating_suggests_only_players_of_the_users_own_sessions_and_leagues(
 
     assert _suggested(page) == {"Ben", "Chen", "Kiran", "Lena"}
     assert _suggested(tossed) == {"Ben", "Chen", "Kiran", "Lena"}
+
+
+def _chips(html: str) -> list[str]:
+    return re.findall(r'data-pick="([^"]*)"', html)
+
+
+def _listed(html: str) -> list[str]:
+    datalist = re.search(r'<datalist id="known-players"[^>]*>(.*?)</datalist>', html, re.S)
+    return re.findall(r'<option value="([^"]*)">', datalist.group(1))
+
+
+def test_names_two_leagues_share_are_offered_once_the_chosen_leagues_first(
+    scorer: Client, user
+) -> None:
+    make_session(user, players=("asha", "Zoë"))  # the user's own table
+    # A club and its copy imported from its file: the same names, other players.
+    friday = League.objects.create(name="Friday", slug="friday", preset="21-points")
+    copy = League.objects.create(name="Friday (copy)", slug="friday-copy", preset="21-points")
+    for league, players in ((friday, ("Asha", "Ben", "Chen")), (copy, ("ASHA", "Ben", "Dev"))):
+        Membership.objects.create(league=league, user=user, role=Membership.Role.SCORER)
+        owner = User.objects.create_user(f"owner-{league.slug}", password="a-long-pass-phrase")
+        Membership.objects.create(league=league, user=owner, role=Membership.Role.OWNER)
+        make_session(owner, players=players, league=league)
+    assert Player.objects.count() == 8  # three Ashas, two Bens
+
+    anywhere = scorer.get(reverse("games:session_new")).content.decode()
+    in_copy = scorer.get(reverse("games:session_new"), {"league": copy.pk}).content.decode()
+    # Picking the league on the page brings its players first, out of band.
+    picked = scorer.get(
+        reverse("games:session_new"), {"league": copy.pk}, headers={"HX-Request": "true"}
+    ).content.decode()
+
+    # As a typed name is matched: the league's, then the user's own tables', then those
+    # of their other leagues; each name once, spelt as the player a tap seats.
+    assert _chips(anywhere) == _listed(anywhere) == ["asha", "Zoë", "Ben", "Chen", "Dev"]
+    assert _chips(in_copy) == _listed(in_copy) == ["ASHA", "Ben", "Dev", "Zoë", "Chen"]
+    assert _chips(picked) == _listed(picked) == ["ASHA", "Ben", "Dev", "Zoë", "Chen"]
+    assert picked.count('hx-swap-oob="true"') == 2 and 'id="game-rules"' in picked

@@ -139,6 +139,29 @@ def test_a_league_file_that_is_refused_shows_why(moved: dict, stranger: Client) 
     assert not League.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("name", "error"),
+    [
+        ("Friday\u202eclub", "A name may hold only printable text: U+202E"),
+        ("F" * 101, "Ensure this value has at most 100 characters"),
+    ],
+)
+def test_a_league_name_is_held_to_the_league_forms_rule_beside_its_field(
+    moved: dict, stranger: Client, name: str, error: str
+) -> None:
+    page = stranger.get(reverse("games:league_import")).content.decode()
+    assert '<label for="id_name">League name</label>' in page
+
+    response = stranger.post(
+        reverse("games:league_import"), {"name": name, **upload(json.dumps(moved))}
+    )
+
+    assert response.status_code == 422
+    errors = response.context["form"].errors
+    assert list(errors) == ["name"] and error in errors["name"][0]
+    assert not League.objects.exists()
+
+
 def test_the_import_form_needs_a_file_and_a_signed_in_user(
     client: Client, stranger: Client
 ) -> None:

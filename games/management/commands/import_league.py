@@ -1,6 +1,7 @@
 """Restore a league from a file export_league (or the league page) wrote, as a new
 league: every round is scored again by the rules service, and a file that does not
-score, or whose slug is taken, is refused with nothing written.
+score is refused with nothing written. The league keeps the file's name (or --name)
+and its address where it is free, else gets one of its own.
 
 As on the import page, the file acts on nobody: its members are not added (unless
 --keep-members), its share links are not used (each session gets a new one), and
@@ -36,6 +37,12 @@ class Command(BaseCommand):
             help="an existing user who becomes an owner of the new league",
         )
         parser.add_argument(
+            "--name",
+            default="",
+            help="the new league's name (default: the file's); its address is the file's, "
+            "or the name's, with a random suffix if another league has it",
+        )
+        parser.add_argument(
             "--keep-members",
             action="store_true",
             help="add the file's members with their roles, creating the accounts that do "
@@ -49,6 +56,7 @@ class Command(BaseCommand):
         file: str,
         owner: str | None,
         keep_members: bool,
+        name: str,
         **options: Any,
     ) -> None:
         if owner is None and not keep_members:
@@ -67,7 +75,7 @@ class Command(BaseCommand):
         except OSError as error:
             raise CommandError(f"Cannot read {file}: {error.strerror}.") from None
         try:
-            imported = import_league(raw, owner=user, keep_members=keep_members)
+            imported = import_league(raw, owner=user, keep_members=keep_members, name=name)
         except ImportRefused as error:
             raise CommandError(f"{file}: {error}") from None
         league = imported.league
