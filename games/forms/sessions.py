@@ -5,6 +5,7 @@ stakes.
 from __future__ import annotations
 
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,6 +66,14 @@ class SessionForm(RulesetForm):
         self.toss_cards = read_toss(source.get("toss"))
         if leagues is not None:
             self.fields["league"].queryset = leagues
+            # Two leagues of one name (a league imported again beside itself) read apart
+            # by their addresses.
+            names = Counter(league.name.casefold() for league in leagues)
+            self.fields["league"].label_from_instance = lambda league: (
+                f"{league.name} ({league.slug})"
+                if names[league.name.casefold()] > 1
+                else league.name
+            )
         for number in range(1, MAX_SEATS + 1):
             self.fields[f"seat_{number}"] = NameField(
                 max_length=MAX_NAME, required=False, label=f"Seat {number}"

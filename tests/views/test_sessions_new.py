@@ -318,6 +318,21 @@ def test_a_league_scorer_can_start_a_league_session(scorer: Client, user: User) 
     assert GameSession.objects.get().league == league
 
 
+def test_two_leagues_of_one_name_read_apart_by_their_addresses(scorer: Client, user: User) -> None:
+    for slug in ("friday", "friday-x7k2q9"):  # a league imported again beside itself
+        league = League.objects.create(name="Friday", slug=slug)
+        Membership.objects.create(league=league, user=user, role="scorer")
+    Membership.objects.create(
+        league=League.objects.create(name="Tuesdays", slug="tuesdays"), user=user, role="scorer"
+    )
+
+    html = scorer.get(URL).content.decode()
+
+    select = html.split('name="league"')[1].split("</select>")[0]
+    options = re.findall(r'<option value="\d+">([^<]*)</option>', select)
+    assert options == ["Friday (friday)", "Friday (friday-x7k2q9)", "Tuesdays"]
+
+
 @pytest.mark.parametrize(
     "data",
     [
