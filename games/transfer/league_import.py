@@ -160,8 +160,29 @@ def import_league(
     if name and name != plan.league["name"]:
         # Another name: the file's address was the file's name's.
         plan = replace(plan, league=plan.league | {"name": name, "slug": ""})
+    elif _a_league_of_theirs_is_called(owner, plan.league["name"]):
+        # The same file imported again beside its league: two leagues of one name on
+        # every menu of the importer's would not read apart.
+        again = _imported_again(plan.league["name"])
+        plan = replace(plan, league=plan.league | {"name": again, "slug": ""})
     with transaction.atomic():
         return _write(plan, owner, keep_members)
+
+
+def _a_league_of_theirs_is_called(owner: AbstractBaseUser | None, name: str) -> bool:
+    """Whether ``owner`` is a member of a league of that name (only leagues they see:
+    another club's name is never a reason, so nothing is told of it)."""
+    return (
+        owner is not None
+        and League.objects.filter(memberships__user=owner, name__iexact=name).exists()
+    )
+
+
+def _imported_again(name: str) -> str:
+    """The name of a league imported beside one of the same name: the day it came."""
+    today = timezone.localdate()
+    said = f" (imported {today.day} {today:%b %Y})"
+    return name[: League._meta.get_field("name").max_length - len(said)].rstrip() + said
 
 
 def _league_name(name: str) -> str:

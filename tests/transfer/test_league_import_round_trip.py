@@ -177,6 +177,30 @@ def test_the_importer_names_the_league_and_no_message_says_another_has_that_name
     assert renamed.sessions.count() == 6 and renamed.slug == "tuesday-club"
 
 
+def test_a_league_imported_beside_one_of_its_name_is_named_by_the_day_it_came(
+    moved: dict,
+) -> None:
+    from django.utils import timezone
+
+    zed = User.objects.create_user(username="zed", password="x")
+    create_league(zed, name="FRIDAY CLUB", preset="21-points", overrides={})
+    # Another club's league of the name is no reason: zed does not see it.
+    create_league(
+        User.objects.create_user(username="olga"),
+        name="Tuesday club",
+        preset="21-points",
+        overrides={},
+    )
+    text = json.dumps(moved)
+
+    beside = import_league(text, owner=zed).league
+    today = timezone.localdate()
+    assert beside.name == f"Friday club (imported {today.day} {today:%b %Y})"
+    assert beside.slug.startswith("friday-club-imported-")
+    elsewhere = import_league(text.replace('"Friday club"', '"Tuesday club"'), owner=zed).league
+    assert elsewhere.name == "Tuesday club"
+
+
 def test_an_imported_leagues_standings_equal_the_exported_leagues(
     league: League, client: Client, user: User
 ) -> None:
@@ -414,10 +438,9 @@ def test_a_file_before_version_4_imports_as_before_and_says_it_has_no_history(
     page = stranger.get(reverse("games:session_history", args=[session.pk])).content.decode()
     assert "No changes recorded yet." in page
     # A file of version 4 says nothing of the kind.
-    moved["league"]["slug"] = "club-4"
     response = post_file(stranger, moved, follow=True)
     assert escape(BEFORE_HISTORY) not in response.content.decode()
-    assert RoundChange.objects.filter(session__league__slug="club-4").count() == 12
+    assert RoundChange.objects.filter(session__league=League.objects.latest("pk")).count() == 12
 
 
 def test_a_league_imported_from_a_file_before_version_4_exports_its_rounds_times(
