@@ -14,7 +14,11 @@ pool's penalty points added to a points game's net ones mean nothing. The rating
 the league's one, over every game (`services.ratings`): it comes from the finishing
 places of each finished session, and a first place is a first place whatever the
 game; split per game, a league's side game would rate its players on a handful of
-sessions.
+sessions. So the rating ranks only the league's own game, its table: another game's
+standings rank by that game's own results (sessions won, then points per round), the
+rating shown beside them (a paplu table led by who did best at points and pool is no
+paplu table). The own game's order stays the rating's even once a side game is
+played: the club's table does not turn over the evening someone plays a pool.
 
 Queries here group and filter in the database; none is issued per player.
 """
@@ -178,9 +182,11 @@ def standings_of(
 ) -> list[StandingRow]:
     """Every player who played ``game`` (a preset; None: the league's own) in the
     league's sessions between ``date_from`` and ``date_to`` (``GameSession.played_on``,
-    both inclusive; None: open-ended), best first: by rating, then sessions won, then
-    points per round (the highest first in net totals, the lowest in penalty ones),
-    then name. Only that game's sessions count: points of another game never add up.
+    both inclusive; None: open-ended), best first: the league's own game by rating,
+    then sessions won, then points per round (the highest first in net totals, the
+    lowest in penalty ones), then name; another game by its own results alone
+    (sessions won, points per round, name), its rating only shown. Only that game's
+    sessions count: points of another game never add up.
 
     The rating is the player's current one in the league (`Rating`), or with
     ``date_to`` the one they had after the last rated session played on or before
@@ -199,7 +205,7 @@ def standings_of(
         )
         for player in _rated_players(league, list(summed), date_to)
     ]
-    rows.sort(key=lambda row: _order(row, net))
+    rows.sort(key=lambda row: _order(row, net, by_rating=preset == league.preset))
     return rows
 
 
@@ -292,11 +298,12 @@ def _add(total: dict, more: dict) -> None:
             total[name] = kept + value
 
 
-def _order(row: StandingRow, net: bool) -> tuple:
+def _order(row: StandingRow, net: bool, *, by_rating: bool) -> tuple:
+    """A row's place: by rating first in the league's own game only (see above)."""
     average = row.average_points
+    rating = (row.rating is None, -(row.rating or 0.0)) if by_rating else ()
     return (
-        row.rating is None,
-        -(row.rating or 0.0),
+        *rating,
         -row.sessions_won,
         average is None,
         (-(average or 0.0) if net else (average or 0.0)),

@@ -104,7 +104,14 @@ def session_new(request: HttpRequest) -> TemplateResponse | HttpResponse:
     form = _session_form(request, leagues)
     if request.method == "GET":
         if request.htmx and request.GET.get("preset") in PRESETS:
-            # A preset was picked: its ceiling, house rules and stakes replace the old.
+            # A preset was picked: its ceiling, house rules and stakes replace the old
+            # (with a league, the league's, and its players first).
+            if request.GET.get("league"):
+                return TemplateResponse(
+                    request,
+                    "games/session_new.html#preset_picked",
+                    _session_form_context(request, form),
+                )
             return TemplateResponse(
                 request, "partials/ruleset_fields.html#preset_rules", {"form": form}
             )

@@ -215,6 +215,15 @@ def new_session_league_picked(page: Page) -> None:
     expect(page.locator('[data-pick][aria-pressed="true"]')).to_have_text(["Asha"])
 
 
+def new_session_league_then_preset(page: Page) -> None:
+    """The copy picked, then another game of it: its rules and its players (out of
+    band, with the preset's answer) in place."""
+    new_session_league_picked(page)
+    page.locator('input[name="preset"][value="21-paplu"]').check()
+    expect(page.locator('[name="rules_preset"]')).to_have_value("21-paplu")
+    expect(page.locator("[data-pick]")).to_have_text(["Asha", "Ben", "Chen", "Dev"])
+
+
 def session_with_a_typo(page: Page) -> None:
     user = sign_in(page, "asha")
     session = friday(user)
@@ -933,6 +942,7 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "standings-pool-tab": standings_pool_tab,
     "player": player_page,
     "new-session-league-picked": new_session_league_picked,
+    "new-session-league-then-preset": new_session_league_then_preset,
     "import-refused": import_refused,
     "import-file-chosen": import_file_chosen,
     "not-found": not_found,

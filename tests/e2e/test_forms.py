@@ -5,10 +5,13 @@ differs from the preset in sight, and Reset to the preset's rules works in place
 
 from __future__ import annotations
 
+import contextlib
+import re
 from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page, Route, expect
 
 from games.models import GameSession, League
 from games.services.leagues import create_league
@@ -157,3 +160,47 @@ def test_a_reset_takes_the_rules_problems_off_the_list_at_the_top(
     seat(page, 2).fill("Ben")
     page.get_by_role("button", name="Start session").click()
     expect(page.locator("[data-next-dealer]")).to_be_visible()
+
+
+def test_a_game_picked_while_the_leagues_rules_load_is_the_game_started(
+    phone_page: Page, look_at: Callable[..., None]
+) -> None:
+    """A quick tapper picks the league, then 21-card paplu before the league's rules
+    have come back: the league's late answer must not put its 21-card points back."""
+    page = phone_page
+    league = tuesday_club(sign_in(page, "asha"))
+    page.goto("/sessions/new/")
+    held: list[Route] = []  # the league's answer, held back until paplu is picked
+
+    def hold_the_league(route: Route) -> None:
+        if "preset=" in route.request.url:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(re.compile(r"/sessions/new/\?(.*&)?league="), hold_the_league)
+    page.get_by_label("League (optional)").select_option(str(league.pk))
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(20)
+    assert held, "the league's rules were never asked for"
+    for number, name in enumerate(("Asha", "Ben", "Chen", "Dev"), start=1):
+        seat(page, number).fill(name)
+    paplu = page.get_by_role("radio", name=re.compile("21-card paplu"))
+    paplu.tap()
+    expect(page.locator('[name="rules_preset"]')).to_have_value("21-paplu")
+    # The league's answer arrives late (unless the page dropped it: nothing to arrive).
+    with contextlib.suppress(PlaywrightError):
+        held[0].continue_()
+    page.wait_for_timeout(500)
+    expect(paplu).to_be_checked()
+    expect(page.locator('[name="rules_preset"]')).to_have_value("21-paplu")
+    expect(page.get_by_label("League (optional)")).to_have_value(str(league.pk))
+    assert horizontal_overflow(page) == 0
+    look_at(page, "forms-preset-picked-while-the-league-loads")
+    page.unroute_all()
+    page.get_by_role("button", name="Start session").click()
+    expect(page).to_have_url(re.compile(r"/sessions/\d+/$"))
+    session = GameSession.objects.get()
+    assert (session.preset, session.league_id) == ("21-paplu", league.pk)

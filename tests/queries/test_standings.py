@@ -172,12 +172,36 @@ def test_the_pool_played_in_a_points_league_has_its_own_standings_low_totals_bes
     for dates in ({}, {"date_from": datetime.date.today(), "date_to": datetime.date.today()}):
         rows = standings_of(league, game="13-pool-101", **dates)
         assert [(row.player.name, row.points, row.rounds) for row in rows] == [
-            ("Ben", 60, 2),  # rated by the league's points session: first
-            ("Dev", 0, 2),  # then, unrated alike, the lowest points per round first
+            ("Dev", 0, 2),  # no session won yet: the lowest points per round first,
+            ("Ben", 60, 2),  # Ben's rating from the points session notwithstanding
             ("Farah", 120, 2),
         ]
         # Best round in penalty totals: the lowest.
         assert (rows[2].best_round, rows[2].worst_round) == (40, 80)
+
+
+def test_another_games_standings_rank_by_its_own_wins_then_points_not_the_rating(
+    user: User,
+) -> None:
+    # Asha won the league's points session; Ben beats her at pool once; Dev and Farah
+    # play the pool still running (unrated: no session of theirs finished).
+    league, _, _ = mixed_league(user)
+    beats = [{"Ben": WIN, "Asha": LOSE}] * 2  # Asha shows 80 twice: out at 160
+    pool_session(user, league, datetime.date.today(), ("Ben", "Asha"), beats)
+    rows = standings_of(league, game="13-pool-101")
+    assert [(row.player.name, row.sessions_won, row.points, row.rounds) for row in rows] == [
+        ("Ben", 1, 60 + 0, 4),  # a session won first, though 15 a round
+        ("Dev", 0, 0, 2),  # then the lowest points per round: 0,
+        ("Farah", 0, 120, 2),  # 60,
+        ("Asha", 0, 160, 2),  # 80: last, though rated above the unrated Dev and Farah
+    ]
+    assert [row.rating is not None for row in rows] == [True, False, False, True]
+    assert rows[3].rating > 0
+    # The league's own game keeps the rating's order: Asha, then Chen, then Ben.
+    own = standings_of(league)
+    assert [row.player.name for row in own] == [
+        row.player.name for row in sorted(own, key=lambda row: -row.rating)
+    ]
 
 
 def test_standings_take_a_fixed_number_of_queries_however_many_sessions(user: User) -> None:

@@ -123,3 +123,13 @@ def test_names_two_leagues_share_are_offered_once_the_chosen_leagues_first(
     assert _chips(in_copy) == _listed(in_copy) == ["ASHA", "Ben", "Dev", "Zoë", "Chen"]
     assert _chips(picked) == _listed(picked) == ["ASHA", "Ben", "Dev", "Zoë", "Chen"]
     assert picked.count('hx-swap-oob="true"') == 2 and 'id="game-rules"' in picked
+    # A preset picked while the league's answer was on its way drops that answer
+    # (hx-sync): the preset's brings the league's players first in its stead.
+    preset = scorer.get(
+        reverse("games:session_new"),
+        {"league": copy.pk, "preset": "21-paplu"},
+        headers={"HX-Request": "true"},
+    ).content.decode()
+    assert preset.lstrip().startswith('<div id="preset-rules"')
+    assert _chips(preset) == _listed(preset) == ["ASHA", "Ben", "Dev", "Zoë", "Chen"]
+    assert preset.count('hx-swap-oob="true"') == 2 and 'id="game-rules"' not in preset

@@ -153,6 +153,7 @@ def test_a_points_league_shows_its_points_and_links_to_the_pool_it_also_played(
     league, _, _ = mixed_league(user)
     html = scorer.get(url(league)).content.decode()
     assert "21-card points · net totals: a high score is good" in html
+    assert "Ranked by rating, then sessions won, then points per round: this is the" in html
     # Ben's two points rounds at −92, without the pool's penalty points; Farah and Dev
     # played only the pool.
     assert set(names_in_order(html)) == {"Asha", "Ben", "Chen"}
@@ -171,12 +172,19 @@ def test_a_points_league_shows_its_points_and_links_to_the_pool_it_also_played(
     html = pool.content.decode()
     assert "13-card pool 101 (played in this league besides its 21-card points)" in html
     assert "penalty totals: a low score is good" in html
-    assert names_in_order(html) == ["Ben", "Dev", "Farah"]  # Ben is rated; then 0 before 60
-    assert [cell(html, name, "average") for name in ("Ben", "Dev", "Farah")] == [
-        "30.0",
+    # By the pool's own results, low best: 0 before 30 (though Ben alone is rated)
+    # before 60.
+    assert names_in_order(html) == ["Dev", "Ben", "Farah"]
+    assert [cell(html, name, "average") for name in ("Dev", "Ben", "Farah")] == [
         "0.0",
+        "30.0",
         "60.0",
     ]
+    assert cell(html, "Ben", "rating") != "–"  # the rating still shown, for reference
+    assert (
+        "Ranked by 13-card pool 101 results alone: sessions won, then points per round"
+        " (lowest first); the rating is the league's, over every game, shown for reference."
+    ) in html
     # The date form and "All dates" stay on the pool; the downloads follow it.
     assert '<input type="hidden" name="game" value="13-pool-101">' in html
     assert f'href="{url(league)}?game=13-pool-101"' in html
