@@ -27,6 +27,7 @@ from games.rules import (
     is_pool,
     rejoins_played,
     session_state,
+    take_back_problem,
 )
 from games.services.rulesets import ruleset_of
 
@@ -202,6 +203,16 @@ class Scoreboard:
         """The rejoins as stored, in the order made (read with the rounds)."""
         return self.saved.made if self.saved else ()
 
+    def take_back_problem(self, made: RejoinMade) -> str | None:
+        """Why the rejoin ``made`` may no longer be taken back, or None (the rules
+        service decides: until the next round is played, and not once it is over)."""
+        return take_back_problem(self.state, made.after_round)
+
+    @property
+    def rejoins_to_take_back(self) -> tuple[RejoinMade, ...]:
+        """The rejoins the scorer may still take back: those the page offers."""
+        return tuple(made for made in self.rejoins_made if not self.take_back_problem(made))
+
     @property
     def playing_seats(self) -> tuple[Seat, ...]:
         """Seats still in, in seat order: the players of the next round."""
@@ -315,7 +326,8 @@ class SavedScores:
 
 @dataclass(frozen=True)
 class RejoinMade:
-    """A rejoin as stored (one the replay ignored too): the scorer may take it back."""
+    """A rejoin as stored (one the replay ignored too): the scorer may take it back
+    until the next round is played."""
 
     pk: int
     name: str

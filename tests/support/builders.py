@@ -120,6 +120,15 @@ def pool_with_chen_rejoined(user: User, **kwargs) -> GameSession:
     return pool
 
 
+def pool_won_by_asha(user: User, **kwargs) -> GameSession:
+    """pool_with_chen_rejoined, then round 4: Asha declares, Ben and Chen middle-drop
+    (+40) to 120 and 121, both out: the pool is over and Asha, at 0, won it."""
+    pool = pool_with_chen_rejoined(user, **kwargs)
+    fourth = {name: ("middle_drop", "") for name in ("Ben", "Chen")}
+    play(pool, "7C", {"Asha": ("declared", WIN_13), **fourth})
+    return pool
+
+
 def finished_session(user: User | None, **kwargs) -> GameSession:
     """A 21-points session of Asha, Ben and Chen (in that order) with round 1 played
     (Asha declared) and ended by hand: finished, Asha won."""
