@@ -140,7 +140,7 @@ def test_a_rejoin_can_be_taken_back_until_the_next_round_asking_first(
         r'<form[^>]*>(?:(?!</form>).)*data-take-back="Chen".*?</form>', page, re.S
     )
     assert (
-        'hx-confirm="Take back Chen\'s rejoin? Chen is out again, and the pot loses '
+        "hx-confirm=\"Take back Chen's rejoin? Chen is out again, and the pot loses "
         'that buy-in."' in take_back[0]
     )
 
