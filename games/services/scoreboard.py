@@ -47,7 +47,7 @@ class Column:
     seat: Seat
     name: str
     total: int
-    distance: int | None  # points left before the ceiling, None without one
+    distance: int | None  # points left before the ceiling: None without one, or once over
     eliminated_in: int | None
     winner: bool
     deals_next: bool
@@ -443,7 +443,8 @@ def _replay(
             seat=seat,
             name=seat.player.name,
             total=state.totals[seat.player.name],
-            distance=state.distance_to_ceiling(seat.player.name),
+            # Once the session is over nobody has points "to go": the winner is marked.
+            distance=None if state.finished else state.distance_to_ceiling(seat.player.name),
             eliminated_in=state.eliminated_in.get(seat.player.name),
             winner=seat.player.name in state.winners,
             deals_next=seat.player.name == state.next_dealer,

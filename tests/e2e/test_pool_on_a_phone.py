@@ -84,7 +84,8 @@ def assert_standings(page: Page, state: SessionState) -> None:
     for name in PLAYERS:
         standing = page.locator(f'.standing[data-player="{name}"]')
         expect(standing.locator("[data-standing-total]")).to_have_text(str(state.totals[name]))
-        if name in state.eliminated_in:  # out: no distance left to show ("0 to go")
+        # Out, or the session over: no distance left to show ("0 to go", "76 to go").
+        if name in state.eliminated_in or state.finished:
             expect(standing.locator("meter, [data-distance]")).to_have_count(0)
             continue
         distance = state.distance_to_ceiling(name)
