@@ -14,10 +14,9 @@ from games.services.errors import EntryRejected
 from games.services.scoreboard import load_scoreboard
 from games.services.sessions import cancel_rejoin, create_session, rejoin, toss_seats
 from tests.support.builders import (
+    PLAYED_ON_REJOINS,
     make_session,
     pool_with_chen_out,
-    pool_with_chen_rejoined,
-    pool_won_by_asha,
 )
 
 pytestmark = pytest.mark.django_db
@@ -65,13 +64,7 @@ def test_a_rejoin_is_taken_back_before_the_next_round(user: User) -> None:
     assert load_scoreboard(pool).state.eliminated_in == {"Chen": 2}
 
 
-@pytest.mark.parametrize(
-    ("build", "why"),
-    [
-        (pool_with_chen_rejoined, "round 3 has been played since"),
-        (pool_won_by_asha, "the session is over"),
-    ],
-)
+@pytest.mark.parametrize(("build", "why"), PLAYED_ON_REJOINS)
 def test_a_rejoin_played_on_is_not_taken_back(user: User, build, why: str) -> None:
     # Chen played rounds after buying back in: without the rejoin those scores would
     # belong to a player who was out.

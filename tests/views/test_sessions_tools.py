@@ -18,11 +18,11 @@ from games.services.scoreboard import load_scoreboard
 from games.services.sessions import rejoin
 from tests.support.builders import (
     CHEN_REJOINED_CELLS,
+    PLAYED_ON_REJOINS,
     make_session,
     play,
     pool_with_chen_out,
     pool_with_chen_rejoined,
-    pool_won_by_asha,
 )
 from tests.support.hands import ROUND_1, WIN_13
 from tests.support.score_rows import score_rows
@@ -151,13 +151,7 @@ def test_a_rejoin_can_be_taken_back_until_the_next_round_asking_first(
     assert load_scoreboard(pool).state.eliminated_in == {"Chen": 2}
 
 
-@pytest.mark.parametrize(
-    ("build", "why"),
-    [
-        (pool_with_chen_rejoined, "round 3 has been played since"),
-        (pool_won_by_asha, "the session is over"),
-    ],
-)
+@pytest.mark.parametrize(("build", "why"), PLAYED_ON_REJOINS)
 def test_a_rejoin_played_on_offers_no_take_back_and_a_stale_one_is_refused_in_words(
     scorer: Client, user: User, build, why: str
 ) -> None:
