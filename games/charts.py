@@ -504,11 +504,14 @@ def rating_history_svg(
         )
     x = _x_scale(first, max(last, first + 1))
     dates = {p.sequence: p.played_on for p in everything}
-    x_ticks = []
+    x_ticks: list[tuple[float, str]] = []
     if everything:
         picks = sorted({first, last, *thin(sorted(dates), 4)})
         for sequence in picks:
-            x_ticks.append((sequence, _short_date(dates[sequence])))
+            label = _short_date(dates[sequence])
+            # Two sessions of one evening: the day is said once, under its first.
+            if not x_ticks or x_ticks[-1][1] != label:
+                x_ticks.append((sequence, label))
         x_ticks = _spread(x_ticks, x)
     lines = [
         Line(

@@ -98,8 +98,6 @@ def session_page_context(
         "manager": manager,
         "share": share_links(request, session) if manager else None,
         "stakes_form": (stakes or stakes_form(session, board)) if manager else None,
-        # Read with the board's replay: one look at the rejoins per page.
-        "rejoins": board.rejoins_made if rights.write else (),
     }
 
 

@@ -72,6 +72,7 @@ from .totals import (
     rejoins_played,
     remaining_drops,
     session_state,
+    take_back_problem,
 )
 from .transfers import Transfer, balances_from_totals, settle
 
@@ -136,6 +137,7 @@ __all__ = [
     "score_round",
     "session_state",
     "settle",
+    "take_back_problem",
     "toss",
     "toss_strength",
 ]

@@ -214,6 +214,19 @@ def rejoins_played(ruleset: Ruleset, ceiling: int | None) -> bool:
     return ruleset.rejoin_cutoff is not None and is_pool(ruleset, ceiling)
 
 
+def take_back_problem(state: SessionState, after_round: int) -> str | None:
+    """Why a rejoin made after round ``after_round`` may no longer be taken back, or
+    None while it may: only until the next round is played (that round was dealt with
+    the player in, and taking the rejoin back would leave them scores in rounds they
+    were out of), and never once the session is over."""
+    if state.finished:
+        return "the session is over"
+    last = state.lines[-1].number if state.lines else 0
+    if after_round < last:
+        return f"round {after_round + 1} has been played since"
+    return None
+
+
 def _rejoin_problem(ruleset: Ruleset, state: SessionState, player: str) -> str | None:
     cutoff = ruleset.rejoin_cutoff
     if cutoff is None or not rejoins_played(ruleset, state.ceiling):

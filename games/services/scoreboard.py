@@ -27,6 +27,7 @@ from games.rules import (
     is_pool,
     rejoins_played,
     session_state,
+    take_back_problem,
 )
 from games.services.rulesets import ruleset_of
 
@@ -46,7 +47,7 @@ class Column:
     seat: Seat
     name: str
     total: int
-    distance: int | None  # points left before the ceiling, None without one
+    distance: int | None  # points left before the ceiling: None without one, or once over
     eliminated_in: int | None
     winner: bool
     deals_next: bool
@@ -202,6 +203,16 @@ class Scoreboard:
         """The rejoins as stored, in the order made (read with the rounds)."""
         return self.saved.made if self.saved else ()
 
+    def take_back_problem(self, made: RejoinMade) -> str | None:
+        """Why the rejoin ``made`` may no longer be taken back, or None (the rules
+        service decides: until the next round is played, and not once it is over)."""
+        return take_back_problem(self.state, made.after_round)
+
+    @property
+    def rejoins_to_take_back(self) -> tuple[RejoinMade, ...]:
+        """The rejoins the scorer may still take back: those the page offers."""
+        return tuple(made for made in self.rejoins_made if not self.take_back_problem(made))
+
     @property
     def playing_seats(self) -> tuple[Seat, ...]:
         """Seats still in, in seat order: the players of the next round."""
@@ -315,7 +326,8 @@ class SavedScores:
 
 @dataclass(frozen=True)
 class RejoinMade:
-    """A rejoin as stored (one the replay ignored too): the scorer may take it back."""
+    """A rejoin as stored (one the replay ignored too): the scorer may take it back
+    until the next round is played."""
 
     pk: int
     name: str
@@ -431,7 +443,8 @@ def _replay(
             seat=seat,
             name=seat.player.name,
             total=state.totals[seat.player.name],
-            distance=state.distance_to_ceiling(seat.player.name),
+            # Once the session is over nobody has points "to go": the winner is marked.
+            distance=None if state.finished else state.distance_to_ceiling(seat.player.name),
             eliminated_in=state.eliminated_in.get(seat.player.name),
             winner=seat.player.name in state.winners,
             deals_next=seat.player.name == state.next_dealer,

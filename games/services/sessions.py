@@ -306,12 +306,21 @@ def rejoin(session: GameSession, seat: Seat, user: AnyUser) -> Rejoin:
 
 
 def cancel_rejoin(session: GameSession, rejoin_pk: int) -> None:
-    """Take back a rejoin entered by mistake; later totals are replayed without it."""
+    """Take back a rejoin entered by mistake, while the rules service allows it: before
+    the next round is played (a page left open, or a forged post, is refused)."""
     with transaction.atomic():
         session = GameSession.objects.select_for_update().get(pk=session.pk)
-        deleted, _ = session.rejoins.filter(pk=rejoin_pk).delete()
-        if not deleted:
+        board = load_scoreboard(session)
+        made = next((m for m in board.rejoins_made if m.pk == rejoin_pk), None)
+        if made is None:
             raise EntryRejected("That rejoin was already taken back.")
+        problem = board.take_back_problem(made)
+        if problem:
+            raise EntryRejected(
+                f"{made.name}'s rejoin after round {made.after_round} can no longer be "
+                f"taken back: {problem}."
+            )
+        session.rejoins.filter(pk=made.pk).delete()
         refresh_session(session)
 
 

@@ -13,7 +13,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
-from django_htmx.http import reswap, retarget
+from django_htmx.http import replace_url, reswap, retarget
 
 from games import live
 from games.access import (
@@ -231,6 +231,16 @@ def _try_change(
     return _back_to_session(request, session)
 
 
+def _refused(request: HttpRequest, session: GameSession, why: str) -> HttpResponse:
+    """A change refused: the whole session page as it is now, ``why`` at its top,
+    answered 422 so that htmx swaps it in (a boosted form's page stays the session's)."""
+    messages.error(request, why)
+    context = session_page_context(request, session, load_scoreboard(session))
+    response = TemplateResponse(request, "games/session.html", context, status=FORM_ERRORS)
+    session_url = reverse("games:session_detail", args=[session.pk])
+    return replace_url(response, session_url) if request.htmx else response
+
+
 @login_required
 @require_POST
 def session_stakes(request: HttpRequest, pk: int) -> HttpResponse:
@@ -282,9 +292,14 @@ def session_rejoin(request: HttpRequest, pk: int) -> HttpResponse:
         rejoin_pk = posted_id(request, "cancel")
         if rejoin_pk is None:
             return HttpResponseBadRequest("Say which rejoin to take back.")
-        return _try_change(
-            request, session, lambda: cancel_rejoin(session, rejoin_pk), "Rejoin taken back."
-        )
+        try:
+            cancel_rejoin(session, rejoin_pk)
+        except EntryRejected as error:
+            # A page left open past the next round, or a forged post: the session page
+            # as it is now, saying why (answered in place, even over htmx).
+            return _refused(request, session, str(error))
+        messages.success(request, "Rejoin taken back.")
+        return _back_to_session(request, session)
     seat_pk = posted_id(request, "seat")
     seat = session.seats.select_related("player").filter(pk=seat_pk).first()
     if seat_pk is None or seat is None:

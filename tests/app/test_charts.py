@@ -306,6 +306,20 @@ def test_the_dates_under_a_rating_history_do_not_run_into_each_other(sessions: i
     assert len(spans) >= 2
 
 
+def test_two_sessions_of_one_day_are_dated_once() -> None:
+    # Was "26 Nov 26 26 Nov 26": the same day under each of the evening's sessions.
+    day = datetime.date(2026, 11, 26)
+    evening = [RatingPoint(0, day, 1.0, 1), RatingPoint(1, day, 2.5, 2)]
+    week = [*evening, RatingPoint(2, day + datetime.timedelta(days=1), 3.0, 3)]
+
+    def dates_under(points: list[RatingPoint]) -> list[str]:
+        svg = parse(rating_history_svg([("Asha", points)]))
+        return [text for *_, text in label_spans(svg, "chart-x")]
+
+    assert dates_under(evening) == ["26 Nov 26"]
+    assert dates_under(week) == ["26 Nov 26", "27 Nov 26"]
+
+
 def test_a_long_name_in_the_legend_is_shortened_but_its_total_and_status_are_whole() -> None:
     # "Venkataraghavan Subramaniam 120 (out in round 3)" ran off the drawing's edge at
     # "(out in round": the name gives way instead, the whole entry is its tooltip.

@@ -32,7 +32,7 @@ from games.services.leagues import (
     revoke_invite,
 )
 from games.services.rounds import check_round, round_entry_for_edit, save_and_replay
-from games.services.sessions import create_session, rematch
+from games.services.sessions import create_session, rejoin, rematch
 from games.services.table import claim_seat, open_table, write_hand
 from games.transfer.league_export import export_league
 from games.transfer.league_import import import_league
@@ -435,6 +435,29 @@ def pool_rejoined(page: Page) -> None:
     session = pool_with_chen_rejoined(user, overrides={"rejoin_cutoff": 70})
     page.goto(f"/sessions/{session.pk}/")
     expect(page.locator("tr.rejoin-row")).to_be_visible()
+
+
+def pool_take_back(page: Page) -> None:
+    """Chen has just rejoined, before the next round: the rejoin may be taken back."""
+    user = sign_in(page, "asha")
+    session = pool_with_chen_out(user)
+    rejoin(session, session.seats.get(player__name="Chen"), user)
+    page.goto(f"/sessions/{session.pk}/")
+    expect(page.locator("[data-take-back]")).to_be_visible()
+
+
+def pool_take_back_refused(page: Page) -> None:
+    """A take back sent from a page left open past the next round: refused in words."""
+    pool_take_back(page)
+    session = GameSession.objects.get()
+    play(
+        session,
+        "7C",
+        {"Asha": ("declared", WIN_13), "Ben": ("first_drop", ""), "Chen": ("first_drop", "")},
+    )
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("[data-take-back]").click()
+    expect(page.locator(".message-error")).to_contain_text("can no longer be taken back")
 
 
 def league_list(page: Page) -> None:
@@ -931,6 +954,8 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "big-league-standings": big_league_standings,
     "table-view": table_view,
     "pool-rejoined": pool_rejoined,
+    "pool-take-back": pool_take_back,
+    "pool-take-back-refused": pool_take_back_refused,
     "league-list": league_list,
     "league-new": league_new,
     "league-detail": league_detail,

@@ -84,7 +84,8 @@ def assert_standings(page: Page, state: SessionState) -> None:
     for name in PLAYERS:
         standing = page.locator(f'.standing[data-player="{name}"]')
         expect(standing.locator("[data-standing-total]")).to_have_text(str(state.totals[name]))
-        if name in state.eliminated_in:  # out: no distance left to show ("0 to go")
+        # Out, or the session over: no distance left to show ("0 to go", "76 to go").
+        if name in state.eliminated_in or state.finished:
             expect(standing.locator("meter, [data-distance]")).to_have_count(0)
             continue
         distance = state.distance_to_ceiling(name)
@@ -180,6 +181,15 @@ def test_a_rejoin_on_a_phone_asks_first_and_keeps_the_round_that_put_the_player_
     page.once("dialog", lambda dialog: dialog.accept())
     rejoin.click()
     expect(page.locator(".messages")).to_contain_text("Chen rejoined.")
+    # Until the next round is played the rejoin may be taken back, asking first.
+    take_back = page.get_by_role("button", name="Take back")
+    take_back.scroll_into_view_if_needed()
+    look_at(page, "session-pool-take-back-phone", full_page=False)
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    take_back.click()
+    expect(take_back).to_be_visible()
+    assert asked[-1] == "Take back Chen's rejoin? Chen is out again, and the pot loses that buy-in."
+    assert session.rejoins.exists()
     fill_round(
         page,
         "7C",
@@ -187,6 +197,10 @@ def test_a_rejoin_on_a_phone_asks_first_and_keeps_the_round_that_put_the_player_
     )
     page.get_by_role("button", name="Save round 3").click()
     expect(page.locator('tr[data-round="3"]')).to_be_visible()
+    # Chen has played round 3 back in: the rejoin is no longer taken back, nor offered.
+    expect(page.locator("[data-take-back]")).to_have_count(0)
+    page.reload()
+    expect(page.locator("[data-take-back]")).to_have_count(0)
 
     rows = page.locator("#score-rows tr")
     assert [cell_texts(rows.nth(i))[1:] for i in range(4)] == CHEN_REJOINED_CELLS

@@ -216,3 +216,19 @@ def test_hands_after_elimination_names_the_rounds_an_edit_left_behind() -> None:
     rounds = [{"Ben": 20, "Chen": 101}, {"Ben": 20, "Chen": 20}]
     state = session_state(ruleset, ["Asha", "Ben", "Chen"], [{"Asha": 0} | r for r in rounds])
     assert hands_after_elimination(state) == [("Chen", 2)]
+
+
+def test_a_rejoin_may_be_taken_back_only_until_the_next_round_is_played():
+    from games.rules import take_back_problem
+
+    # Ben out in round 1, rejoined at 61 after it.
+    rounds = [{"Asha": 40, "Ben": 105, "Chen": 60}, {"Asha": 20, "Ben": 0, "Chen": 0}]
+    state = session_state(POOL_101, ABC, rounds[:1], rejoins=[("Ben", 1)])
+    assert take_back_problem(state, 1) is None
+    played_on = session_state(POOL_101, ABC, rounds, rejoins=[("Ben", 1)])
+    assert take_back_problem(played_on, 1) == "round 2 has been played since"
+    # Round 3 puts Asha and Ben out: Chen wins, and nothing is taken back any more.
+    over = session_state(
+        POOL_101, ABC, [*rounds, {"Asha": 50, "Ben": 50, "Chen": 0}], rejoins=[("Ben", 1)]
+    )
+    assert over.finished and take_back_problem(over, 3) == "the session is over"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import pytest
 from django.contrib.auth.models import User
 
 from games.forms.sessions import SessionForm
@@ -118,6 +119,23 @@ def pool_with_chen_rejoined(user: User, **kwargs) -> GameSession:
     third = {name: ("first_drop", "") for name in ("Ben", "Chen")}
     play(pool, "7C", {"Asha": ("declared", WIN_13), **third})
     return pool
+
+
+def pool_won_by_asha(user: User, **kwargs) -> GameSession:
+    """pool_with_chen_rejoined, then round 4: Asha declares, Ben and Chen middle-drop
+    (+40) to 120 and 121, both out: the pool is over and Asha, at 0, won it."""
+    pool = pool_with_chen_rejoined(user, **kwargs)
+    fourth = {name: ("middle_drop", "") for name in ("Ben", "Chen")}
+    play(pool, "7C", {"Asha": ("declared", WIN_13), **fourth})
+    return pool
+
+
+# Chen's rejoin after round 2, played on: each builder with why it may no longer be
+# taken back (the rules service's words).
+PLAYED_ON_REJOINS = [
+    pytest.param(pool_with_chen_rejoined, "round 3 has been played since", id="next-round"),
+    pytest.param(pool_won_by_asha, "the session is over", id="over"),
+]
 
 
 def finished_session(user: User | None, **kwargs) -> GameSession:

@@ -12,7 +12,14 @@ from django.urls import reverse
 
 from games.models import GameSession, League, Membership, Round
 from games.templatetags.cards import points
-from tests.support.builders import expected_totals, make_session, play, round_data, seat_pk
+from tests.support.builders import (
+    expected_totals,
+    make_session,
+    play,
+    pool_won_by_asha,
+    round_data,
+    seat_pk,
+)
 from tests.support.hands import LOOSE_148, ROUND_1, THREE_PURE, WIN_8S, WIN_13
 from tests.support.reads import copies_of
 
@@ -105,6 +112,23 @@ def test_distance_to_the_ceiling_and_eliminations_are_shown(scorer: Client, user
     # The next round is for Asha and Ben only.
     round_entry = html.split('id="round-entry"')[1].split('id="scoreboard"')[0]
     assert 'data-player="Chen"' not in round_entry
+
+
+def test_once_a_pool_is_over_nobody_has_points_to_go(scorer: Client, user: User) -> None:
+    pool = pool_won_by_asha(user)
+
+    html = scorer.get(detail(pool)).content.decode()
+
+    # Asha won at 0: she is marked the winner, with no "101 to go" nor its bar.
+    asha = re.search(
+        r'<li class="standing is-winner" data-player="Asha">\s*'
+        r'<span class="standing-name">(.*?)</span>\s*'
+        r'<span class="standing-total" data-standing-total>0</span>\s*</li>',
+        html,
+        re.S,
+    )
+    assert asha and " ".join(asha[1].split()) == 'Asha <span class="badge badge-win">winner</span>'
+    assert "to go" not in html and "<meter" not in html
 
 
 def test_a_finished_session_shows_the_winner_and_no_form(scorer: Client, user: User) -> None:

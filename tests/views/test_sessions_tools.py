@@ -18,6 +18,7 @@ from games.services.scoreboard import load_scoreboard
 from games.services.sessions import rejoin
 from tests.support.builders import (
     CHEN_REJOINED_CELLS,
+    PLAYED_ON_REJOINS,
     make_session,
     play,
     pool_with_chen_out,
@@ -129,14 +130,47 @@ def test_no_rejoin_once_a_player_still_in_is_above_the_cutoff(scorer: Client, us
     assert not Rejoin.objects.exists()
 
 
-def test_a_rejoin_can_be_taken_back(scorer: Client, user: User) -> None:
+def test_a_rejoin_can_be_taken_back_until_the_next_round_asking_first(
+    scorer: Client, user: User
+) -> None:
     pool = pool_with_chen_out(user)
     made = rejoin(pool, pool.seats.get(player__name="Chen"), user)
+    page = scorer.get(url("session_detail", pool)).content.decode()
+    take_back = re.search(
+        r'<form[^>]*>(?:(?!</form>).)*data-take-back="Chen".*?</form>', page, re.S
+    )
+    assert (
+        "hx-confirm=\"Take back Chen's rejoin? Chen is out again, and the pot loses "
+        'that buy-in."' in take_back[0]
+    )
 
-    scorer.post(url("session_rejoin", pool), {"cancel": made.pk})
+    response = scorer.post(url("session_rejoin", pool), {"cancel": made.pk}, follow=True)
 
+    assert "Rejoin taken back." in response.content.decode()
     assert not Rejoin.objects.exists()
     assert load_scoreboard(pool).state.eliminated_in == {"Chen": 2}
+
+
+@pytest.mark.parametrize(("build", "why"), PLAYED_ON_REJOINS)
+def test_a_rejoin_played_on_offers_no_take_back_and_a_stale_one_is_refused_in_words(
+    scorer: Client, user: User, build, why: str
+) -> None:
+    pool = build(user)
+    made = Rejoin.objects.get()
+    assert "data-take-back" not in scorer.get(url("session_detail", pool)).content.decode()
+
+    # A page left open since the rejoin (or a forged post), over htmx as a tap sends it.
+    response = scorer.post(url("session_rejoin", pool), {"cancel": made.pk}, HTTP_HX_REQUEST="true")
+
+    assert response.status_code == 422
+    assert response["HX-Replace-Url"] == url("session_detail", pool)
+    page = response.content.decode()
+    assert (
+        '<li class="message message-error">Chen&#x27;s rejoin after round 2 can no longer be '
+        f"taken back: {why}.</li>"
+    ) in page
+    assert "data-take-back" not in page
+    assert Rejoin.objects.get() == made
 
 
 def test_points_games_do_not_rejoin(scorer: Client, table: GameSession) -> None:

@@ -16,7 +16,13 @@ from django.urls import reverse
 from games.models import GameSession, Round
 from games.services.scoreboard import load_scoreboard
 from games.services.sessions import close_session
-from tests.support.builders import play, pool_with_chen_out, pool_with_chen_rejoined, round_data
+from tests.support.builders import (
+    play,
+    pool_with_chen_out,
+    pool_with_chen_rejoined,
+    pool_won_by_asha,
+    round_data,
+)
 from tests.support.hands import ROUND_1
 from tests.support.reads import copies_of
 
@@ -109,6 +115,20 @@ def test_the_winner_is_named_when_the_session_is_over(client: Client, table: Gam
     assert board.finished
     assert f"Session over: <strong>{' and '.join(board.winners)}</strong>" in html
     assert "Next to deal" not in html
+
+
+def test_once_a_pool_is_over_the_winner_is_marked_with_nothing_to_go(
+    client: Client, user: User
+) -> None:
+    pool = pool_won_by_asha(user)
+
+    html = client.get(big(pool)).content.decode()
+
+    asha = re.search(
+        r'data-big-player="Asha">.*?<span class="big-notes">(.*?)</span>\s*</li>', html, re.S
+    )
+    assert asha[1].strip() == '<span class="badge badge-win">winner</span>'
+    assert "to go" not in html
 
 
 def test_it_follows_the_share_pages_poll_answered_unchanged_from_the_cache(
