@@ -99,9 +99,13 @@ class PlayerResult:
     # What the player paid each other player for value cards, by name (payments > 0).
     paid_to: tuple[tuple[str, int], ...] = ()
     on_deal: bool = False  # a declared winner who won on the deal
+    # Why hand_points is not the sum of the groups' counts, in a player's words
+    # ("Capped at 120", "First drop: a fixed 30"); None where it is that sum.
+    rule_applied: str | None = None
 
     def as_dict(self) -> dict:
-        # "on_deal" only where the input had it, so every other answer keeps its shape.
+        # "on_deal" only where the input had it, and "rule_applied" only where a rule
+        # replaced the count, so every other answer keeps its shape.
         return {
             "name": self.name,
             "outcome": self.outcome,
@@ -109,6 +113,7 @@ class PlayerResult:
             "declaration": self.declaration,
             "groups": [group.as_dict() for group in self.groups],
             "hand_points": self.hand_points,
+            **({"rule_applied": self.rule_applied} if self.rule_applied else {}),
             "value_points": self.value_points,
             "claims": self.claims,
             "score": self.score,
@@ -419,6 +424,11 @@ class _HandCost:
     points: int
     lines: list[str] = field(default_factory=list)
     free: bool = False
+    rule: str | None = None  # why points is not the count (PlayerResult.rule_applied)
+
+
+def _capitalised(words: str) -> str:
+    return words[:1].upper() + words[1:]
 
 
 def _shown_cost(
@@ -437,6 +447,7 @@ def _shown_cost(
     if free:
         cost.lines.append(f"{free}: no points and no claims")
         cost.free = True
+        cost.rule = f"{_capitalised(free)} — no points, no claims"
         return cost
     count = sum(counting.counted)
     if hand.outcome == "deal_show" and rules.deal_show_fixed is not None:
@@ -444,12 +455,14 @@ def _shown_cost(
         # whatever the hand holds; the value cards are settled with everyone's (§6).
         cost.points = rules.deal_show_fixed
         cost.lines.append(f"deal show: a fixed {cost.points}, whatever the hand holds")
+        cost.rule = f"Deal show: a fixed {cost.points} whatever the cards"
         return cost
     two_point = two_point_reason(hand.groups, kinds, roles)
     if hand.outcome == "deal_show":
         if two_point:
             cost.points = rules.two_point_loss
             cost.lines.append(f"two-point hand ({two_point}): deal show costs {cost.points}")
+            cost.rule = f"Two-point hand ({two_point})"
             return cost
         half = count // 2
         cost.points = min(max(half, rules.deal_show_min), rules.deal_show_max)
@@ -457,20 +470,35 @@ def _shown_cost(
             f"deal show: half of {count} is {half}, kept within "
             f"{rules.deal_show_min}..{rules.deal_show_max} = {cost.points}"
         )
+        cost.rule = _half_rule(count, half, rules)
         return cost
     if two_point:
         cost.points = rules.two_point_loss
         cost.lines.append(f"two-point hand ({two_point}): loses {cost.points}")
+        cost.rule = f"Two-point hand ({two_point})"
         return cost
     cost.points = count
     cost.lines.append(f"count {count}")
     if count == 0 and rules.zero_count_becomes:
         cost.points = rules.zero_count_becomes
         cost.lines.append(f"a count of 0 becomes {cost.points}")
+        cost.rule = f"A count of 0 costs {cost.points}"
     if cost.points > rules.hand_cap:
         cost.lines.append(f"capped at {rules.hand_cap}")
         cost.points = rules.hand_cap
+        cost.rule = f"Capped at {rules.hand_cap}"
     return cost
+
+
+def _half_rule(count: int, half: int, rules: Ruleset) -> str:
+    """A halved deal show in a player's words: what was halved, and the bound
+    that held it where one did (RULES §5: half, floor, 2..60)."""
+    if half > rules.deal_show_max:
+        return f"Deal show: half the count ({half}), at most {rules.deal_show_max}"
+    if half < rules.deal_show_min:
+        return f"Deal show: half the count ({half}), at least {rules.deal_show_min}"
+    rounded = ", rounded down" if count % 2 else ""
+    return f"Deal show: half the count of {count}{rounded}"
 
 
 @dataclass(frozen=True)
@@ -484,6 +512,7 @@ class HandAssessment:
     free: bool  # a Kodai free hand: no points, no claims
     lines: tuple[str, ...]
     problems: tuple[str, ...] = ()  # what stops the round from being scored as entered
+    rule_applied: str | None = None  # as PlayerResult.rule_applied, for this hand alone
 
 
 def _assess(hand: PlayerHand, kinds: Sequence[Kind], roles: JokerRoles) -> HandAssessment:
@@ -493,6 +522,7 @@ def _assess(hand: PlayerHand, kinds: Sequence[Kind], roles: JokerRoles) -> HandA
     declaration = None
     hand_points: int | None = None
     free = False
+    rule = None
     if hand.outcome == "declared":
         declaration = declaration_way(hand.groups, kinds, roles, hand.on_deal)
         lines = [f"declared: {declaration.replace('_', ' ')}" if declaration else "declared"]
@@ -504,11 +534,13 @@ def _assess(hand: PlayerHand, kinds: Sequence[Kind], roles: JokerRoles) -> HandA
         counting = count_groups(hand.groups, kinds, roles)
         counted, left_out = counting.counted, counting.left_out
         cost = _shown_cost(hand, kinds, counting, roles)
-        hand_points, free, lines = cost.points, cost.free, cost.lines
+        hand_points, free, lines, rule = cost.points, cost.free, cost.lines, cost.rule
     else:
         # A fixed penalty: the cards don't count.
         hand_points = getattr(rules, hand.outcome)
         lines = [f"{hand.outcome.replace('_', ' ')}: {hand_points}"]
+        rule = f"{_capitalised(hand.outcome.replace('_', ' '))}: a fixed {hand_points}"
+
     if rules.ace_marriage_pure:
         lines += [
             f"{format_cards(group)}: the K A 2 marriage counted as a rummy (Ace cut)"
@@ -519,7 +551,7 @@ def _assess(hand: PlayerHand, kinds: Sequence[Kind], roles: JokerRoles) -> HandA
         GroupResult(tuple(group), kind, points, out)
         for group, kind, points, out in zip(hand.groups, kinds, counted, left_out, strict=True)
     )
-    return HandAssessment(groups, declaration, hand_points, free, tuple(lines))
+    return HandAssessment(groups, declaration, hand_points, free, tuple(lines), rule_applied=rule)
 
 
 def assess_hand(ruleset: Ruleset, cut: Card, hand: PlayerHand) -> HandAssessment:
@@ -873,6 +905,7 @@ def _settle(
     group_results: list[tuple[GroupResult, ...]] = []
     lines: list[list[str]] = [[] for _ in hands]
     free = [False] * count
+    rules_applied: list[str | None] = [None] * count
 
     by_default = hands[winner].outcome == "default_win"
     for i, (hand, kinds) in enumerate(zip(hands, kinds_of, strict=True)):
@@ -880,6 +913,7 @@ def _settle(
         declarations[i] = assessment.declaration
         hand_points[i] = assessment.hand_points or 0
         free[i] = assessment.free
+        rules_applied[i] = assessment.rule_applied
         lines[i] += assessment.lines
         group_results.append(assessment.groups)
         if by_default and rules.default_win_drop is not None and hand.outcome in DROP_OUTCOMES:
@@ -887,6 +921,9 @@ def _settle(
             hand_points[i] = rules.default_win_drop
             lines[i].append(
                 f"won by default by {hands[winner].name}: every drop pays {hand_points[i]}"
+            )
+            rules_applied[i] = (
+                f"{hands[winner].name} won by default: every drop pays {hand_points[i]}"
             )
 
     value_points = [0] * count
@@ -941,6 +978,7 @@ def _settle(
             value_paid=value_paid[i],
             paid_to=paid_to[i],
             on_deal=hand.on_deal,
+            rule_applied=rules_applied[i],
         )
         for i, hand in enumerate(hands)
     )

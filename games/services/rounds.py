@@ -262,6 +262,21 @@ class PlayerCheck:
         return best.declaration
 
     @property
+    def hand_points(self) -> int | None:
+        """What the hand costs: once the round scores, the settlement's figure (a hand
+        alone cannot tell that a Paplu default win makes every drop pay 30)."""
+        if self.result is not None:
+            return self.result.hand_points
+        return self.assessment.hand_points if self.assessment else None
+
+    @property
+    def rule_applied(self) -> str | None:
+        """Why :attr:`hand_points` is not the groups' sum, in words, or None."""
+        if self.result is not None:
+            return self.result.rule_applied
+        return self.assessment.rule_applied if self.assessment else None
+
+    @property
     def errors(self) -> list[str]:
         return self.outcome_errors + self.groups_errors
 
@@ -544,8 +559,11 @@ def _place_errors(check: RoundCheck, errors: Iterable[RulesError]) -> None:
 
 
 def breakdown_of(result: PlayerResult) -> dict:
+    # "rule_applied" (why the hand points are not the groups' sum) only where a rule
+    # replaced the count: rounds saved before it was kept show no such line.
     return {
         "lines": list(result.breakdown),
+        **({"rule_applied": result.rule_applied} if result.rule_applied else {}),
         "groups": [
             {
                 "cards": [card.code for card in group.cards],

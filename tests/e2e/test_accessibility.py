@@ -39,7 +39,7 @@ from games.transfer.league_import import import_league
 from tests.support.big_league import LONG_NAME, big_league, long_session
 from tests.support.builders import make_session, play, pool_with_chen_out, pool_with_chen_rejoined
 from tests.support.club import build_club, mixed_league
-from tests.support.hands import SHOWN_8S, WIN_8S, WIN_13
+from tests.support.hands import ONE_PURE, SEVEN_DOUBLES, SHOWN_8S, WIN_8S, WIN_13, WIN_PLAIN
 from tests.support.pages import (
     PASSWORD,
     choose_outcome,
@@ -290,6 +290,29 @@ def session_false_declaration(page: Page) -> None:
     page.get_by_role("button", name="Save round 3").click()
     expect(page.locator("[data-problems]")).to_contain_text("3S 6C 9D 10H KH JH is no group")
     expect(page.locator('[data-preview="Asha"] .kind-invalid')).to_have_text("loose cards")
+
+
+def session_deal_show(page: Page) -> None:
+    """Paplu: Ben's deal show previewed, its groups' figures beside a fixed 60 and the
+    line that says why."""
+    session = make_session(sign_in(page, "asha"), preset="21-paplu")
+    page.goto(f"/sessions/{session.pk}/")
+    fill_round(
+        page, "8S", ROUND_1 | {"Asha": ("declared", WIN_PLAIN), "Ben": ("deal_show", ONE_PURE)}
+    )
+    expect(page.locator('[data-preview="Ben"] [data-hand-rule]')).to_have_text(
+        "Deal show: a fixed 60 whatever the cards"
+    )
+
+
+def round_free_hand(page: Page) -> None:
+    """Kodai: the saved round of Ben's free hand, 0 hand points under groups that count."""
+    session = make_session(sign_in(page, "asha"), preset="21-kodai")
+    played = play(session, "8S", ROUND_1 | {"Ben": ("shown", SEVEN_DOUBLES)})
+    page.goto(f"/sessions/{session.pk}/rounds/{played.pk}/")
+    expect(page.locator('[data-player="Ben"] [data-hand-rule]')).to_have_text(
+        "Free hand: 7 doubles — no points, no claims"
+    )
 
 
 def round_saved(page: Page) -> None:
@@ -937,7 +960,9 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "session-refused": session_refused,
     "session-refused-fixed-in-part": session_refused_then_fixed_in_part,
     "session-false-declaration": session_false_declaration,
+    "session-deal-show": session_deal_show,
     "round-saved": round_saved,
+    "round-free-hand": round_free_hand,
     "round-undone": round_undone,
     "pool-over": pool_over,
     "round": round_page,
@@ -1030,7 +1055,9 @@ IN_THE_DARK = (
     "session-typo",
     "session-preview",
     "session-false-declaration",
+    "session-deal-show",
     "round-saved",
+    "round-free-hand",
     "pool-over",
     "pool-rejoined",
     "round",

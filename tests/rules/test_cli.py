@@ -359,3 +359,12 @@ def test_json_is_read_and_written_as_utf8_whatever_the_locale():
     out = json.loads(done.stdout)
     assert [p["name"] for p in out["players"]] == ["Ásha", "Bén"]
     assert [p["score"] for p in out["players"]] == [30, -30]
+
+
+def test_a_rule_that_replaced_the_count_is_a_key_of_its_own():
+    # Ben's middle drop is a fixed 60 (RULES §5): "rule_applied" says so; Asha's
+    # declaration costs nothing, and her answer keeps the shape it had before.
+    done = run("score", stdin=json.dumps(on_deal_round(True)))
+    asha, ben = json.loads(done.stdout)["players"]
+    assert (ben["hand_points"], ben["rule_applied"]) == (60, "Middle drop: a fixed 60")
+    assert "rule_applied" not in asha

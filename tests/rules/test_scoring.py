@@ -454,6 +454,134 @@ def test_breakdown_says_what_was_left_out_and_why():
     assert "count 105" in text
 
 
+# --- Why the hand points are not the groups' sum -------------------------------------------
+
+DEAL_SHOW_3 = ZERO_COUNT.replace("8C 8D", "3S 8C")  # counts 3 (8C a joker)
+
+
+@pytest.mark.parametrize(
+    ("preset", "text", "outcome", "win", "points", "rule"),
+    [
+        ("21-points", LOOSE_148, "shown", WIN_PLAIN, 120, "Capped at 120"),
+        ("21-kodai", LOOSE_148, "shown", WIN_PLAIN, 100, "Capped at 100"),
+        ("21-points", ZERO_COUNT, "shown", WIN_PLAIN, 2, "A count of 0 costs 2"),
+        ("21-points", SIX_DUBLEES, "shown", WIN_PLAIN, 2, "Two-point hand (6 dublees)"),
+        (
+            "21-points",
+            SEVEN_JOKERS,
+            "shown",
+            WIN_PLAIN,
+            2,
+            "Two-point hand (7 jokers in one group)",
+        ),
+        ("21-paplu", TUNNELAS, "shown", DUBLEES, 2, "Two-point hand (3 tunnelas)"),
+        (
+            "21-points",
+            THREE_PURE_LOSER,
+            "shown",
+            WIN_PLAIN,
+            2,
+            "Two-point hand (groups form a valid three-pure declaration)",
+        ),
+        # Deal show, 21-points: half the count, rounded down, kept within 2..60.
+        (
+            "21-points",
+            ONE_PURE,
+            "deal_show",
+            WIN_PLAIN,
+            52,
+            "Deal show: half the count of 105, rounded down",
+        ),
+        (
+            "21-points",
+            LOOSE_148,
+            "deal_show",
+            WIN_PLAIN,
+            60,
+            "Deal show: half the count (74), at most 60",
+        ),
+        (
+            "21-points",
+            DEAL_SHOW_3,
+            "deal_show",
+            WIN_PLAIN,
+            2,
+            "Deal show: half the count (1), at least 2",
+        ),
+        ("21-points", SIX_DUBLEES, "deal_show", WIN_PLAIN, 2, "Two-point hand (6 dublees)"),
+        # Paplu: a fixed 60 whatever the hand holds (ONE_PURE counts 113 there).
+        (
+            "21-paplu",
+            ONE_PURE,
+            "deal_show",
+            WIN_PLAIN,
+            60,
+            "Deal show: a fixed 60 whatever the cards",
+        ),
+        (
+            "21-kodai",
+            SEVEN_DOUBLES,
+            "shown",
+            WIN_8S,
+            0,
+            "Free hand: 7 doubles — no points, no claims",
+        ),
+        (
+            "21-kodai",
+            KODAI_EIGHT_JOKERS,
+            "shown",
+            WIN_8S,
+            0,
+            "Free hand: 8 jokers — no points, no claims",
+        ),
+        ("21-points", "", "first_drop", WIN_PLAIN, 30, "First drop: a fixed 30"),
+        ("21-paplu", "", "middle_drop", WIN_PLAIN, 60, "Middle drop: a fixed 60"),
+        ("21-kodai", "", "invalid_declaration", WIN_PLAIN, 100, "Invalid declaration: a fixed 100"),
+        ("21-points", "", "declare_timeout", WIN_PLAIN, 120, "Declare timeout: a fixed 120"),
+    ],
+)
+def test_the_rule_that_replaced_the_count_is_named(preset, text, outcome, win, points, rule):
+    loser = lose(preset, text, outcome, win=win)
+    assert (loser.hand_points, loser.rule_applied) == (points, rule)
+    assert loser.as_dict()["rule_applied"] == rule
+
+
+def test_13_card_cap_is_named():
+    # Seed example's Ivan: no pure sequence, 90 → 80.
+    text = "4S PJ 6S | 8H 8C 8S | AD KD 2C 5H 9C 10H JH"
+    loser = lose("13-points", text, cut="7C", win=GUS)
+    assert (sum(g.counted for g in loser.groups), loser.rule_applied) == (90, "Capped at 80")
+
+
+@pytest.mark.parametrize(
+    ("preset", "text", "points"),
+    [
+        ("21-points", ONE_PURE, 105),  # as counted
+        ("21-kodai", ZERO_COUNT, 0),  # Kodai keeps a count of 0
+    ],
+)
+def test_a_hand_that_costs_its_count_names_no_rule(preset, text, points):
+    loser = lose(preset, text)
+    assert (loser.hand_points, sum(g.counted for g in loser.groups)) == (points, points)
+    assert loser.rule_applied is None
+    assert "rule_applied" not in loser.as_dict()  # the command line's shape as before
+
+
+def test_a_default_win_names_the_drop_every_dropper_pays():
+    result = play(
+        "21-paplu",
+        "8S",
+        hand("W", "default_win"),
+        hand("A", "first_drop"),
+        hand("B", "middle_drop"),
+    )
+    assert [result[n].rule_applied for n in "AB"] == [
+        "W won by default: every drop pays 30",
+        "W won by default: every drop pays 30",
+    ]
+    assert result["W"].rule_applied is None
+
+
 # --- The work of scoring a round -----------------------------------------------------------
 
 

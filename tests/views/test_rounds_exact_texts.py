@@ -15,7 +15,7 @@ from django.urls import reverse
 from games.models import GameSession, Round
 from tests.support.builders import make_session, round_data, seat_pk
 from tests.support.forms import forms_in
-from tests.support.hands import ONE_PURE, ROUND_1, SEVEN_DOUBLES, WIN_PLAIN, shuffled
+from tests.support.hands import ONE_PURE, ROUND_1, SEVEN_DOUBLES, WIN_8S, WIN_PLAIN, shuffled
 
 pytestmark = pytest.mark.django_db
 
@@ -174,3 +174,59 @@ def test_loose_cards_are_called_so_in_the_preview_and_on_the_round_page(
     html = scorer.get(reverse("games:round_detail", args=[table.pk, played.pk])).content.decode()
     assert '<span class="kind kind-invalid">loose cards</span>' in html
     assert ">invalid<" not in html
+
+
+# The QA walk's two settlements whose group figures do not add up to the hand points.
+# Kodai: Ben's seven dublees count 136 card by card, but they are a free hand.
+FREE_HAND = {
+    "Asha": ("declared", WIN_8S),
+    "Ben": ("shown", SEVEN_DOUBLES),
+    "Chen": ("first_drop", ""),
+}
+FREE_HAND_RULE = "Free hand: 7 doubles — no points, no claims"
+# Paplu: Ben's deal show (113 card by card) costs a fixed 60.
+DEAL_SHOW = {**ROUND_1, "Asha": ("declared", WIN_PLAIN), "Ben": ("deal_show", ONE_PURE)}
+DEAL_SHOW_RULE = "Deal show: a fixed 60 whatever the cards"
+
+
+def preview_of(html: str, name: str) -> str:
+    return html.split(f'data-preview="{name}"')[1].split('class="hand-preview"')[0]
+
+
+def saved_hand(html: str, name: str) -> str:
+    return html.split(f'data-player="{name}"')[1].split("</article>")[0]
+
+
+@pytest.mark.parametrize(
+    ("preset", "hands", "points", "rule"),
+    [
+        ("21-kodai", FREE_HAND, 0, FREE_HAND_RULE),
+        ("21-paplu", DEAL_SHOW, 60, DEAL_SHOW_RULE),
+    ],
+)
+def test_hand_points_that_are_not_the_groups_sum_say_why(
+    scorer: Client, user: User, preset: str, hands: dict, points: int, rule: str
+) -> None:
+    session = make_session(user, preset=preset)
+    data = round_data(session, "8S", hands)
+    line = f'<span class="hand-rule" data-hand-rule>{rule}</span>'
+
+    preview = scorer.post(reverse("games:round_preview", args=[session.pk]), data, headers=HTMX)
+    ben = preview_of(preview.content.decode(), "Ben")
+    assert re.search(rf"Hand points: <strong>{points}</strong>\s*{line}\s*</p>", ben)
+
+    scorer.post(reverse("games:round_create", args=[session.pk]), data)
+    played = Round.objects.get()
+    url = reverse("games:round_detail", args=[session.pk, played.pk])
+    saved = saved_hand(scorer.get(url).content.decode(), "Ben")
+    assert re.search(rf"Hand points {points}[^<]*{line}\s*</p>", saved)
+    # Asha's win costs what its groups count: nothing to explain.
+    assert "data-hand-rule" not in saved_hand(scorer.get(url).content.decode(), "Asha")
+
+    # A round saved before the reason was kept still shows, without the line.
+    ben = played.entries.get(player__name="Ben")
+    del ben.breakdown["rule_applied"]
+    ben.save()
+    saved = saved_hand(scorer.get(url).content.decode(), "Ben")
+    assert f"Hand points {points}" in saved
+    assert "data-hand-rule" not in saved
