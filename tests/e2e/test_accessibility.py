@@ -44,6 +44,7 @@ from tests.support.pages import (
     PASSWORD,
     choose_outcome,
     fill_round,
+    seat_hands_in,
     seat_types_unaware,
     sign_in,
 )
@@ -751,8 +752,12 @@ def table_handed_in_gone_reloaded(page: Page) -> None:
     hand as handed in, only shown, under one message that says it was handed in."""
     from games.services.table import close_table
 
-    table_hand_in(page)
-    close_table(GameSession.objects.get())
+    session = friday(User.objects.create_user("asha", password=PASSWORD))
+    open_table(session)
+    _seat_phone(page, session, "Asha")
+    choose_outcome(page.locator('fieldset[data-player="Asha"]'), "declared")
+    seat_hands_in(page, "8S", WIN_8S)
+    close_table(session)
     page.reload()
     expect(page.locator("[data-table-closed]")).to_contain_text("You had handed this hand in.")
     expect(page.get_by_label("Cards")).to_have_value(WIN_8S)

@@ -18,7 +18,13 @@ from games.services.sessions import create_session
 from games.services.table import open_table
 from tests.support.builders import play
 from tests.support.hands import ROUND_1, SHOWN_8S, WIN_8S, shuffled
-from tests.support.pages import PHONE_DEVICE, seat_types_unaware, sign_in, signed_in_as
+from tests.support.pages import (
+    PHONE_DEVICE,
+    seat_hands_in,
+    seat_types_unaware,
+    sign_in,
+    signed_in_as,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -227,10 +233,7 @@ def test_a_hand_handed_in_stays_on_the_phone_at_a_link_gone_and_says_it_was_hand
     from games.services.table import close_table, replace_table_link
 
     session, phone = ben_at_a_table(new_context)
-    phone.get_by_label("Cut joker").fill("8S")
-    phone.get_by_label("Cards").fill(SHOWN_8S)
-    phone.get_by_role("button", name="Hand in").tap()
-    expect(phone.locator("#seat-handed")).to_contain_text("✓ Handed in")
+    seat_hands_in(phone, "8S", SHOWN_8S)
     happened = {
         "close": "The scorer closed table mode, so this link takes no more hands. Show your "
         "hand to the scorer, who enters the round.",
@@ -261,10 +264,7 @@ def test_a_hand_handed_in_is_forgotten_on_the_phone_once_its_round_is_saved(
     from games.services.table import close_table
 
     session, phone = ben_at_a_table(new_context)
-    phone.get_by_label("Cut joker").fill("8S")
-    phone.get_by_label("Cards").fill(SHOWN_8S)
-    phone.get_by_role("button", name="Hand in").tap()
-    expect(phone.locator("#seat-handed")).to_contain_text("✓ Handed in")
+    seat_hands_in(phone, "8S", SHOWN_8S)
 
     play(session, "8S", ROUND_1)  # round 1 saved (by the scorer)
     expect(phone.locator("[data-round-title]")).to_have_text("Round 2")  # moved on itself
