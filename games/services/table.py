@@ -372,14 +372,15 @@ def _check_table_open(session: GameSession, locked: GameSession, seat: Seat | No
 # table mode closed (else the link replaced), and "Leave this seat" tapped (else a hand
 # sent). Closing or replacing the link freed every seat, so there is none to leave.
 _LINK_GONE = {
-    (True, False): "The scorer closed table mode: your hand was not kept. Show it to the "
-    "scorer, who enters the round.",
-    (False, False): "The scorer made a new table link: your hand was not kept. Open the new "
-    "link and pick your seat again.",
+    (True, False): "The scorer closed table mode, so this link takes no more hands. Show "
+    "your hand to the scorer, who enters the round.",
+    (False, False): "The scorer made a new table link, so this one takes no more hands. "
+    "Show your hand to the scorer, or scan the new link's QR code and pick your seat again.",
     (True, True): "The scorer closed table mode: every seat is free, so this phone has none "
     "to leave. Show your hand to the scorer, who enters the round.",
     (False, True): "The scorer made a new table link: every seat is free, so this phone has "
-    "none to leave. Open the new link and pick your seat again.",
+    "none to leave. Show your hand to the scorer, or scan the new link's QR code and pick "
+    "your seat again.",
 }
 
 

@@ -68,6 +68,7 @@ SEAT_POLL_SECONDS = 3
 TABLE_POLL_SECONDS = 2
 SAVED_ROUND = 403  # a hand for a round already saved: refused, and said so
 TABLE_GONE = 410  # a hand sent as the scorer closed table mode or replaced its link
+NOT_HANDED_IN = "Not handed in."  # what became of a hand sent from a link gone
 
 
 def _no_store(response: HttpResponse) -> HttpResponse:
@@ -195,9 +196,10 @@ def table_hand(request: HttpRequest, token: str) -> HttpResponse:
     except (TableClosed, SeatReleased) as gone:
         # Closed, replaced or released after the checks above: the hand stays on the
         # screen as typed, under what happened (and a closed table is no longer polled).
-        closed = isinstance(gone, TableClosed)
-        context = _hand_context(session, seat, form, refused=str(gone), closed=closed)
-        return _hand_page(request, context, TABLE_GONE if closed else 409)
+        if isinstance(gone, TableClosed):
+            context = _hand_context(session, seat, form, **_gone(gone, NOT_HANDED_IN))
+            return _hand_page(request, context, TABLE_GONE)
+        return _hand_page(request, _hand_context(session, seat, form, refused=str(gone)), 409)
     except EntryRejected as error:  # out of the session, or the session is over
         return _hand_page(request, _hand_context(session, seat, refused=str(error)), FORM_ERRORS)
     if written.saved is not None:
@@ -239,8 +241,15 @@ def _hand_from_gone_link(
         # Never the hand stored now: since the link went, the seat may be someone
         # else's. What this phone typed comes back from its own drafts (offline.js).
         form = HandForm(entry=entry, seat=seat, table_round=table_round, hand=None, final=False)
-    context = _hand_context(session, seat, form, refused=str(gone), closed=True)
+    fate = NOT_HANDED_IN if request.method == "POST" and not leaving else ""
+    context = _hand_context(session, seat, form, **_gone(gone, fate))
     return _hand_page(request, context, TABLE_GONE)
+
+
+def _gone(gone: TableClosed, fate: str = "") -> dict:
+    """A page at a table link gone says one thing (games/table_seat.html#status): what
+    became of the hand (``fate``), of the link, and what to do next."""
+    return {"closed": True, "gone": str(gone), "fate": fate}
 
 
 @require_POST
@@ -261,7 +270,7 @@ def table_hand_preview(request: HttpRequest, token: str) -> HttpResponse:
     form = HandForm(
         request.POST, entry=entry, seat=seat, table_round=table_round, hand=hand, final=listed
     )
-    closed = False
+    gone_link: dict = {"closed": False}  # table mode closed meanwhile: said, and not polled
     if form.is_valid():
         try:
             written = write_hand(
@@ -278,26 +287,30 @@ def table_hand_preview(request: HttpRequest, token: str) -> HttpResponse:
             # poll moves the page on (a refresh here could come from a form already
             # replaced, and wipe the message its replacement shows).
             return HttpResponse(status=204)
+        except TableClosed as gone:
+            gone_link = _gone(gone)  # said once, by the status (not again in the check)
         except EntryRejected as error:
             form.add_error(None, str(error))
-            closed = isinstance(error, TableClosed)
         else:
             form.file_errors(written.check)
             form.hand = written.hand
     table_round = table_round_of(session)  # the cut joker this phone may just have set
     hand = hand_of(table_round, seat)
-    context = _seat_urls(session) | {
-        "session": session,
-        "form": form,
-        "entry": entry,
-        "seat": seat,
-        "hand": hand,
-        "table_cut": table_round.cut_joker if table_round else "",
-        "stamp": seat_stamp(session, table_round, hand),
-        "poll_seconds": SEAT_POLL_SECONDS,
-        "seat_phone_status": True,  # "handed in" becomes "not handed in" at once
-        "closed": closed,  # table mode closed meanwhile: the status stops polling
-    }
+    context = (
+        _seat_urls(session)
+        | {
+            "session": session,
+            "form": form,
+            "entry": entry,
+            "seat": seat,
+            "hand": hand,
+            "table_cut": table_round.cut_joker if table_round else "",
+            "stamp": seat_stamp(session, table_round, hand),
+            "poll_seconds": SEAT_POLL_SECONDS,
+            "seat_phone_status": True,  # "handed in" becomes "not handed in" at once
+        }
+        | gone_link
+    )
     return _no_store(TemplateResponse(request, "games/table_seat.html#check", context))
 
 
@@ -310,15 +323,18 @@ def _session_of_link(request: HttpRequest, token: str) -> GameSession | HttpResp
     except Http404:
         if not request.htmx:
             raise
-        return _link_gone(request)
+        return _link_gone(request, token)
 
 
-def _link_gone(request: HttpRequest) -> HttpResponse:
+def _link_gone(request: HttpRequest, token: str) -> HttpResponse:
     """A phone's status poll or live check from a table link closed or replaced since
-    it opened it: the status says so and stops polling (a 404 would only show
-    "offline" under the hand, which stays on the screen as typed). The live check
-    brings it out of band."""
+    it opened it: the status says so, as a reload there would, and stops polling (a
+    404 would only show "offline" under the hand, which stays on the screen as
+    typed). The live check brings it out of band."""
+    seat = seat_of_gone_link(request, token)
     context = {"closed": True, "oob": request.method == "POST"}
+    if seat is not None:  # which of closed or replaced, from the phone's own seat
+        context |= _gone(link_gone(seat.session.table_token))
     return _no_store(TemplateResponse(request, "games/table_seat.html#status", context))
 
 

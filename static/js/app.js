@@ -566,7 +566,8 @@
   // out, and nothing on it invites entering more, as on the page the server renders
   // at a gone link (games/table_seat.html#hand_form, "closed").
   function closeSeatForms() {
-    if (!document.querySelector("#seat-status [data-table-closed]")) return;
+    var told = document.querySelector("#seat-status [data-table-closed]");
+    if (!told) return;
     document.querySelectorAll("form[data-seat-form]:not([data-closed])").forEach(function (form) {
       form.setAttribute("data-closed", ""); // first: offline.js keeps the draft as it was
       if (form.contains(document.activeElement)) document.activeElement.blur();
@@ -579,11 +580,14 @@
       form.querySelectorAll("[data-picker], [data-hand-in]").forEach(function (part) {
         part.hidden = true;
       });
-      var note = form.querySelector("[data-closed-note]");
-      if (note) {
-        note.hidden = false;
-        note.scrollIntoView({ block: "nearest" }); // where the picker the finger was on was
-      }
+      // What happened and what to do, right above the hand (the finger was on the
+      // picker, below it).
+      told.scrollIntoView({ block: "nearest" });
+    });
+    // Every seat is free already: there is none to leave (the page at a gone link has
+    // no such button either).
+    document.querySelectorAll("#seat-hand .leave-form").forEach(function (leave) {
+      leave.hidden = true;
     });
   }
 

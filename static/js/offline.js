@@ -171,7 +171,25 @@
     if (!before && form._draftInitial && same(values, form._draftInitial)) return;
     if (form._draftKey && form._draftKey !== key) store.removeItem(form._draftKey); // renumbered
     form._draftKey = key;
-    write(key, { values: values, at: Date.now(), queued: ours(before) && Boolean(before.queued) });
+    // Still the hand handed in while nothing in it changed (a swap that rewrites it as is).
+    var handed = ours(before) && Boolean(before.handed) && same(values, before.values);
+    write(key, { values: values, at: Date.now(), queued: ours(before) && Boolean(before.queued), handed: handed });
+  }
+
+  // A seat's hand handed in stays kept on the phone, marked "handed", until its round
+  // is saved (earlierQueued drops it then): at a table link gone since, the server
+  // shows nothing of the seat's hand (the seat may be someone else's by then), so this
+  // is what brings it back, to be read out, and what says it had been handed in.
+  function sayHanded() {
+    var fate = document.querySelector("#seat-status [data-hand-fate]");
+    var forms = document.querySelectorAll("form[data-seat-form][data-closed][data-draft]");
+    var handed = Array.prototype.some.call(forms, function (form) {
+      var draft = store && read(keyOf(form));
+      return ours(draft) && Boolean(draft.handed);
+    });
+    if (!fate || !handed) return;
+    fate.textContent = fate.getAttribute("data-handed");
+    fate.hidden = false;
   }
 
   // A new-round (or seat) form meets its scope's drafts: one for a round saved since
@@ -202,6 +220,10 @@
     form._draftInitial = valuesOf(form);
     var draft = earlierQueued(form) || read(keyOf(form)) || adopted(form);
     if (!ours(draft) || !draft.values) return;
+    var closed = form.hasAttribute("data-closed");
+    // Handed in: the server holds it (the scorer may have corrected it since), its page
+    // is right while the link works.
+    if (draft.handed && !closed) return;
     var changed = apply(form, draft.values);
     form._draftKey = keyOf(form);
     if (changed.length) {
@@ -209,8 +231,10 @@
       changed.forEach(function (field) {
         field.dispatchEvent(new Event("input", { bubbles: true }));
       });
-      if (!draft.queued) say(form, RESTORED, "data-draft-restored", true);
+      // (At a link gone, the one message there says all: the hand is simply back.)
+      if (!draft.queued && !closed) say(form, RESTORED, "data-draft-restored", true);
     }
+    sayHanded();
     if (draft.queued && form.hasAttribute("data-closed")) {
       unqueue(form); // its table link is gone: shown, never to be sent
     } else if (draft.queued) {
@@ -415,8 +439,17 @@
         if (!xhr || !xhr.status) return; // no answer: sendError or timeout follows
         var save = sentBy(event);
         if (!save) return;
+        if (xhr.status === 200 && save.form.hasAttribute("data-seat-form")) {
+          // Handed in: kept, marked so (sayHanded), until the round is saved.
+          var kept = store && read(save.key);
+          var values = ours(kept) ? kept.values : valuesOf(save.form);
+          if (store) write(save.key, { values: values, at: Date.now(), queued: false, handed: true });
+          save.form.removeAttribute("data-queued");
+          if (save.queued) noteSent(sentText(save));
+          return;
+        }
         if (xhr.status === 200) {
-          // Saved (or handed in): nothing left to keep for this round.
+          // Saved: nothing left to keep for this round.
           if (store) store.removeItem(save.key);
           save.form.removeAttribute("data-queued");
           if (save.queued) noteSent(sentText(save));
@@ -457,6 +490,8 @@
     });
 
     document.addEventListener("htmx:afterSettle", placeSentNote);
+    // After static/js/app.js's own (it closes the form a status poll says is gone).
+    document.addEventListener("htmx:afterSettle", sayHanded);
   } else {
     document.addEventListener("DOMContentLoaded", function () {
       document.querySelectorAll("form[data-draft]").forEach(setUp);

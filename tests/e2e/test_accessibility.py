@@ -44,6 +44,7 @@ from tests.support.pages import (
     PASSWORD,
     choose_outcome,
     fill_round,
+    seat_hands_in,
     seat_types_unaware,
     sign_in,
 )
@@ -740,8 +741,8 @@ def table_closed(page: Page) -> None:
 
     with mock.patch("games.views.table.write_hand", closing_first):
         page.get_by_role("button", name="Hand in").click()
-        expect(page.locator("[data-refused]")).to_contain_text("The scorer closed table mode")
-    expect(page.locator("[data-table-closed]")).to_be_visible()
+        told = page.locator("[data-table-closed]")
+        expect(told).to_contain_text("Not handed in. The scorer closed table mode")
     expect(page.get_by_label("Cards")).to_have_value(SHOWN_8S)
     expect(page.get_by_role("button", name="Hand in")).to_have_count(0)
 
@@ -757,7 +758,7 @@ def table_link_replaced(page: Page) -> None:
     seat_types_unaware(page, "Ben", SHOWN_8S)
     replace_table_link(session)
     page.get_by_role("button", name="Hand in").click()
-    expect(page.locator("[data-refused]")).to_contain_text("The scorer made a new table link")
+    expect(page.locator("[data-table-closed]")).to_contain_text("The scorer made a new table link")
     expect(page.get_by_label("Cards")).to_have_value(SHOWN_8S)
 
 
@@ -772,7 +773,7 @@ def table_left_gone(page: Page) -> None:
     seat_types_unaware(page, "Ben", SHOWN_8S[:20])
     replace_table_link(session)
     page.get_by_role("button", name="Not Ben? Leave this seat").click()
-    expect(page.locator("[data-refused]")).to_contain_text("this phone has none to leave")
+    expect(page.locator("[data-table-closed]")).to_contain_text("this phone has none to leave")
     expect(page.get_by_label("Cards")).to_have_value(SHOWN_8S[:20])
 
 
@@ -788,7 +789,7 @@ def table_closed_followed(page: Page) -> None:
     page.get_by_label("Cards").fill(SHOWN_8S[:20])
     expect(page.locator('[data-preview="Ben"]')).to_contain_text("must show all 21 cards")
     close_table(session)
-    expect(page.locator("[data-closed-note]")).to_be_visible()
+    expect(page.locator("[data-table-closed]")).to_contain_text("The scorer closed table mode")
     expect(page.get_by_label("Cards")).to_be_disabled()
 
 
@@ -796,8 +797,25 @@ def table_link_gone_reloaded(page: Page) -> None:
     """The same phone reloaded at its old link: the hand as typed on it, only shown."""
     table_closed_followed(page)
     page.reload()
-    expect(page.locator("[data-refused]")).to_contain_text("The scorer closed table mode")
+    expect(page.locator("[data-table-closed]")).to_contain_text("The scorer closed table mode")
     expect(page.get_by_label("Cards")).to_have_value(SHOWN_8S[:20])
+    expect(page.get_by_label("Cards")).to_be_disabled()
+
+
+def table_handed_in_gone_reloaded(page: Page) -> None:
+    """A hand handed in, table mode closed, the phone reloaded at its old link: the
+    hand as handed in, only shown, under one message that says it was handed in."""
+    from games.services.table import close_table
+
+    session = friday(User.objects.create_user("asha", password=PASSWORD))
+    open_table(session)
+    _seat_phone(page, session, "Asha")
+    choose_outcome(page.locator('fieldset[data-player="Asha"]'), "declared")
+    seat_hands_in(page, "8S", WIN_8S)
+    close_table(session)
+    page.reload()
+    expect(page.locator("[data-table-closed]")).to_contain_text("You had handed this hand in.")
+    expect(page.get_by_label("Cards")).to_have_value(WIN_8S)
     expect(page.get_by_label("Cards")).to_be_disabled()
 
 
@@ -1010,6 +1028,7 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "table-left-gone": table_left_gone,
     "table-closed-followed": table_closed_followed,
     "table-link-gone-reloaded": table_link_gone_reloaded,
+    "table-handed-in-gone-reloaded": table_handed_in_gone_reloaded,
     "table-scorer": table_scorer,
     "table-scorer-all-in": table_scorer_all_in,
     "table-correct": table_correct,
@@ -1071,6 +1090,7 @@ IN_THE_DARK = (
     "table-hand",
     "table-hand-in",
     "table-closed-followed",
+    "table-handed-in-gone-reloaded",
     "table-scorer",
     "not-found",
     "database-down",

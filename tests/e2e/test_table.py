@@ -16,8 +16,15 @@ from games.models import GameSession, RoundChange
 from games.rules import parse_cards
 from games.services.sessions import create_session
 from games.services.table import open_table
-from tests.support.hands import SHOWN_8S, WIN_8S, shuffled
-from tests.support.pages import PHONE_DEVICE, seat_types_unaware, sign_in, signed_in_as
+from tests.support.builders import play
+from tests.support.hands import ROUND_1, SHOWN_8S, WIN_8S, shuffled
+from tests.support.pages import (
+    PHONE_DEVICE,
+    seat_hands_in,
+    seat_types_unaware,
+    sign_in,
+    signed_in_as,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -161,9 +168,19 @@ def test_the_auto_save_switch_follows_on_the_scorers_other_phone(
     expect(first.locator("[data-auto-save]")).to_have_attribute("data-auto-save", "off")
 
 
+def told_once(phone: Page):
+    """The one message a phone at a table link gone shows: what became of its hand
+    and of the link, and what to do next (no refusal above it, no note under the hand,
+    no "What you typed ... is back")."""
+    others = phone.locator("[data-refused], [data-closed-note], [data-draft-restored]")
+    expect(others).to_have_count(0)
+    expect(phone.locator("main .message:visible")).to_have_count(1)
+    return phone.locator("#seat-status [data-table-closed]")
+
+
 def expect_only_shown(phone: Page, cards: str) -> None:
     """A hand at a table link gone: on the screen as typed, to be read out, and
-    nothing on it that invites entering cards; what to do next where Hand in was."""
+    nothing on it that invites entering cards; what to do next said once, above it."""
     expect(phone.get_by_label("Cards")).to_have_value(cards)
     expect(phone.get_by_label("Cards")).to_be_disabled()
     expect(phone.locator("[data-picker]:visible")).to_have_count(0)
@@ -171,10 +188,10 @@ def expect_only_shown(phone: Page, cards: str) -> None:
         expect(radio).to_be_disabled()
     expect(phone.locator(".chip:visible")).to_have_text(["Shown"])  # the outcome, in words
     expect(phone.get_by_role("button", name="Hand in")).to_have_count(0)
-    note = phone.locator("[data-closed-note]")
-    expect(note).to_contain_text("Show your hand to the scorer")
-    expect(note).to_contain_text("scan its QR code again")
-    expect(note).to_be_in_viewport()
+    expect(phone.locator("[data-leave]:visible")).to_have_count(0)  # every seat is free
+    told = told_once(phone)
+    expect(told).to_contain_text("Show your hand to the scorer")
+    expect(told).to_be_in_viewport()
 
 
 def test_a_phone_at_a_table_the_scorer_closes_says_so_and_keeps_the_hand(
@@ -189,7 +206,7 @@ def test_a_phone_at_a_table_the_scorer_closes_says_so_and_keeps_the_hand(
 
     close_table(session)
 
-    expect(phone.locator("[data-table-closed]")).to_contain_text("no longer works")
+    expect(phone.locator("[data-table-closed]")).to_contain_text("The scorer closed table mode")
     expect(phone.locator("[data-offline], [data-outage]")).to_have_count(0)  # not "offline"
     expect_only_shown(phone, SHOWN_8S[:20])
     expect(phone.get_by_text("Offline")).to_have_count(0)
@@ -199,11 +216,65 @@ def test_a_phone_at_a_table_the_scorer_closes_says_so_and_keeps_the_hand(
 
     # Reloaded at the old link: the same, the hand as typed on this phone.
     phone.reload()
-    expect(phone.locator("[data-refused]")).to_contain_text("The scorer closed table mode")
+    expect(told_once(phone)).to_have_text(
+        "The scorer closed table mode, so this link takes no more hands. Show your hand to "
+        "the scorer, who enters the round."
+    )  # never handed in: nothing said of it
     expect_only_shown(phone, SHOWN_8S[:20])
     phone.reload()  # its draft is kept as typed, however often it is opened
     expect_only_shown(phone, SHOWN_8S[:20])
     look_at(phone, "table-seat-closed-reloaded-phone-dark")
+
+
+@pytest.mark.parametrize("scorer_does", ["close", "replace"])
+def test_a_hand_handed_in_stays_on_the_phone_at_a_link_gone_and_says_it_was_handed_in(
+    new_context: Callable[..., Any], look_at: Callable[..., None], scorer_does: str
+) -> None:
+    from games.services.table import close_table, replace_table_link
+
+    session, phone = ben_at_a_table(new_context)
+    seat_hands_in(phone, "8S", SHOWN_8S)
+    happened = {
+        "close": "The scorer closed table mode, so this link takes no more hands. Show your "
+        "hand to the scorer, who enters the round.",
+        "replace": "The scorer made a new table link, so this one takes no more hands. Show "
+        "your hand to the scorer, or scan the new link's QR code and pick your seat again.",
+    }[scorer_does]
+
+    {"close": close_table, "replace": replace_table_link}[scorer_does](session)
+
+    # Its poll learns it: the hand stays, said to have been handed in (not "Not sent").
+    told = phone.locator("#seat-status [data-table-closed]")
+    expect(told).to_have_text(f"You had handed this hand in. {happened}")
+    expect_only_shown(phone, SHOWN_8S)
+    look_at(phone, f"table-seat-handed-in-{scorer_does}-phone", full_page=False)
+
+    # Reloaded at the old link: the hand as handed in, from this phone's own keeping.
+    phone.reload()
+    expect(told_once(phone)).to_have_text(f"You had handed this hand in. {happened}")
+    expect_only_shown(phone, SHOWN_8S)
+    look_at(phone, f"table-seat-handed-in-{scorer_does}-reloaded-phone", full_page=False)
+    phone.emulate_media(color_scheme="dark")
+    look_at(phone, f"table-seat-handed-in-{scorer_does}-reloaded-phone-dark", full_page=False)
+
+
+def test_a_hand_handed_in_is_forgotten_on_the_phone_once_its_round_is_saved(
+    new_context: Callable[..., Any],
+) -> None:
+    from games.services.table import close_table
+
+    session, phone = ben_at_a_table(new_context)
+    seat_hands_in(phone, "8S", SHOWN_8S)
+
+    play(session, "8S", ROUND_1)  # round 1 saved (by the scorer)
+    expect(phone.locator("[data-round-title]")).to_have_text("Round 2")  # moved on itself
+    close_table(session)
+    phone.reload()
+
+    # Round 2's hand: nothing of round 1 comes back, nor is said to be handed in.
+    expect(told_once(phone)).not_to_contain_text("handed")
+    expect(phone.get_by_label("Cards")).to_have_value("")
+    expect(phone.get_by_label("Cards")).to_be_disabled()
 
 
 def test_hand_in_says_handed_in_where_the_finger_is(
@@ -303,8 +374,9 @@ def test_a_hand_handed_in_after_its_link_was_replaced_says_so_and_stays_as_typed
     replace_table_link(session)
     phone.get_by_role("button", name="Hand in").tap()
 
-    expect(phone.locator("[data-refused]")).to_contain_text("The scorer made a new table link")
-    expect(phone.locator("[data-table-closed]")).to_contain_text("no longer works")
+    expect(told_once(phone)).to_contain_text(
+        "Not handed in. The scorer made a new table link, so this one takes no more hands."
+    )
     expect(phone.get_by_label("Cards")).to_have_value(SHOWN_8S)
     expect(phone.get_by_text("error 404")).to_have_count(0)
     expect(phone.get_by_role("button", name="Hand in")).to_have_count(0)
@@ -312,7 +384,7 @@ def test_a_hand_handed_in_after_its_link_was_replaced_says_so_and_stays_as_typed
 
     # Reloaded at the old link: the same words, and the hand as typed on this phone.
     phone.reload()
-    expect(phone.locator("[data-refused]")).to_contain_text("The scorer made a new table link")
+    expect(told_once(phone)).to_contain_text("The scorer made a new table link")
     expect(phone.get_by_label("Cards")).to_have_value(SHOWN_8S)
     expect(phone.get_by_role("button", name="Hand in")).to_have_count(0)
 
@@ -328,10 +400,9 @@ def test_leaving_a_seat_after_the_scorer_closed_table_mode_says_so_and_keeps_the
     close_table(session)
     phone.get_by_role("button", name="Not Ben? Leave this seat").tap()
 
-    expect(phone.locator("[data-refused]")).to_contain_text(
+    expect(told_once(phone)).to_contain_text(
         "The scorer closed table mode: every seat is free, so this phone has none to leave."
     )
-    expect(phone.locator("[data-table-closed]")).to_contain_text("no longer works")
     expect(phone.get_by_text("No such table")).to_have_count(0)
     expect(phone.get_by_label("Cards")).to_have_value(SHOWN_8S[:20])  # to show the scorer
     expect(phone.get_by_role("button", name="Hand in")).to_have_count(0)

@@ -175,6 +175,20 @@ def seat_types_unaware(page: Page, name: str, cards: str) -> None:
     expect(preview(page, name)).to_be_visible()
 
 
+def seat_hands_in(page: Page, cut: str, cards: str) -> None:
+    """A seat's phone types the cut joker and ``cards`` and taps Hand in; returns once
+    the phone keeps the hand as handed in (its own answer in: the status poll can say
+    "✓ Handed in" a moment before it)."""
+    page.get_by_label("Cut joker").fill(cut)
+    page.get_by_label("Cards").fill(cards)
+    page.get_by_role("button", name="Hand in").tap()
+    expect(page.locator("#seat-handed")).to_contain_text("✓ Handed in")
+    page.wait_for_function(
+        """() => Object.keys(localStorage).some((key) =>
+             key.startsWith("scorekeeper:draft:table-") && JSON.parse(localStorage[key]).handed)"""
+    )
+
+
 def _luminance(rgb: list[float]) -> float:
     def channel(value: float) -> float:
         value /= 255

@@ -6,6 +6,7 @@ not do."""
 from __future__ import annotations
 
 import re
+from html import unescape
 from unittest import mock
 
 import pytest
@@ -690,8 +691,9 @@ def test_a_hand_sent_as_the_scorer_closes_table_mode_is_told_so_and_stays_as_typ
 
     html = response.content.decode()
     assert response.status_code == 410 and 'id="seat-hand"' in html  # swapped in place
-    assert "The scorer closed table mode: your hand was not kept." in html
-    assert "This table link no longer works" in html
+    assert _gone_message(html).startswith(
+        "Not handed in. The scorer closed table mode, so this link takes no more hands."
+    )
     assert SHOWN_8S in html  # what was typed is still on the screen
     assert "data-table-closed" in html and "/hand/status/" not in html  # no more polls
     assert "data-save" not in html and "data-leave" not in html  # nothing more to send
@@ -706,8 +708,9 @@ def test_a_hand_sent_as_the_scorer_closes_table_mode_is_told_so_and_stays_as_typ
             url("table_hand_preview", table), hand_data(table, "Ben", "shown", SHOWN_8S[:20])
         )
     html = preview.content.decode()
-    assert preview.status_code == 200 and "The scorer closed table mode" in html
-    assert "data-table-closed" in html and not TableHand.objects.exists()
+    assert preview.status_code == 200  # said once, by the status (not in the check too)
+    assert _gone_message(html).startswith("The scorer closed table mode")
+    assert html.count("The scorer closed table mode") == 1 and not TableHand.objects.exists()
 
 
 def test_a_hand_sent_as_the_scorer_frees_the_seat_is_told_so(table: GameSession) -> None:
@@ -743,15 +746,15 @@ def test_a_phone_following_a_table_that_closed_is_told_so_and_stops_asking(
 
     html = response.content.decode()
     assert response.status_code == 200 and 'id="seat-status"' in html  # swapped in place
-    assert "This table link no longer works" in html and "hx-get" not in html
+    assert _gone_message(html).startswith("The scorer closed table mode") and "hx-get" not in html
     assert phone.get(status).status_code == 404  # a browser opening it: no such table
 
 
 @pytest.mark.parametrize(
     ("scorer_does", "told"),
     [
-        ("close", "The scorer closed table mode: your hand was not kept."),
-        ("replace", "The scorer made a new table link: your hand was not kept."),
+        ("close", "Not handed in. The scorer closed table mode, so this link takes no more"),
+        ("replace", "Not handed in. The scorer made a new table link, so this one takes no"),
     ],
 )
 def test_a_hand_sent_after_its_link_went_is_told_why_and_stays_as_typed(
@@ -769,7 +772,7 @@ def test_a_hand_sent_after_its_link_went_is_told_why_and_stays_as_typed(
 
     html = response.content.decode()
     assert response.status_code == 410 and 'id="seat-hand"' in html  # swapped in place
-    assert told in html and "This table link no longer works" in html
+    assert _gone_message(html).startswith(told)
     assert SHOWN_8S in html  # what was typed is still on the screen
     assert "/hand/status/" not in html and "data-save" not in html  # nothing more to send
     assert not TableHand.objects.exists()
@@ -783,9 +786,16 @@ def _only_shown(html: str) -> None:
     assert re.search(r'<form class="round-form seat-form"[^>]* data-closed novalidate>', html, re.S)
     assert re.search(r'<fieldset class="player"[^>]* disabled>', html)  # outcome, cards
     assert "data-picker" not in html and "/hand/preview/" not in html  # nothing to tap
-    note = re.search(r"<p [^>]*data-closed-note[^>]*>(.*?)</p>", html, re.S)
-    assert "hidden" not in note[0]
-    assert "Show your hand to the scorer" in note[1] and "scan its QR code again" in note[1]
+    assert "Show your hand to the scorer" in _gone_message(html)
+
+
+def _gone_message(html: str) -> str:
+    """The one thing a phone at a table link gone is told (its status, above the hand),
+    as read: no refusal above it, no note under the hand."""
+    told = re.findall(r"<p [^>]*data-table-closed[^>]*>(.*?)</p>", html, re.S)
+    assert len(told) == 1 and "data-refused" not in html and "data-closed-note" not in html
+    hidden = r"<strong [^>]*data-hand-fate[^>]* hidden>\s*</strong>"  # nothing said of it
+    return " ".join(unescape(re.sub(hidden + "|<[^>]+>", "", told[0])).split())
 
 
 def test_a_hand_sent_to_a_table_link_that_never_was_is_a_404(table: GameSession) -> None:
@@ -815,7 +825,11 @@ def test_a_phone_opening_its_hand_page_after_the_link_went_is_told_why(
 
     html = response.content.decode()
     assert response.status_code == 410
-    assert "The scorer closed table mode" in html and "This table link no longer works" in html
+    # Closed, and what to do; what became of the hand is the phone's to say (offline.js).
+    assert _gone_message(html) == (
+        "The scorer closed table mode, so this link takes no more hands. Show your hand to "
+        "the scorer, who enters the round."
+    )
     assert "Ben's hand" in html
     assert "/hand/status/" not in html and "data-save" not in html
     _only_shown(html)
@@ -847,7 +861,7 @@ def test_leaving_a_seat_after_its_link_went_is_told_why_not_a_404(
     html = response.content.decode()
     assert response.status_code == 410
     assert 'id="seat-hand"' in html and ("<html" in html) is not htmx  # in place, or the page
-    assert told in html and "This table link no longer works" in html
+    assert _gone_message(html).startswith(told)
     assert "Ben's hand" in html
     assert "/hand/status/" not in html and "data-save" not in html and "data-leave" not in html
     table.refresh_from_db()
