@@ -347,7 +347,7 @@
     // What the page said before (a hand handed in, a round deleted) came before this
     // save or undo: its message replaces them.
     if (saved) {
-      document.querySelectorAll("main > .messages").forEach(function (old) {
+      document.querySelectorAll("main > .page-messages").forEach(function (old) {
         old.parentNode.removeChild(old);
       });
     }
