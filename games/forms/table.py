@@ -66,6 +66,11 @@ class HandForm(RoundForm):
             "on_deal": bool(cleaned.get(f"on_deal_{self.seat.pk}")),
         }
 
+    def to_write(self) -> dict[str, Any]:
+        """What services.table.write_hand stores of this form: the hand as typed, the
+        round it was typed for and the edit it follows."""
+        return self.typed() | {"number": self.expected_number, "edit": self.edit}
+
     @property
     def row(self):
         return self.rows()[0]

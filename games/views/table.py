@@ -186,9 +186,7 @@ def table_hand(request: HttpRequest, token: str) -> HttpResponse:
     if not form.is_valid():
         return _hand_page(request, _hand_context(session, seat, form), FORM_ERRORS)
     try:
-        written = write_hand(
-            session, seat, form.expected_number, **form.typed(), edit=form.edit, final=True
-        )
+        written = write_hand(session, seat, **form.to_write(), final=True)
     except RoundMovedOn as moved:
         # A late hand: nothing is stored; the phone gets the round that is open now.
         status = SAVED_ROUND if moved.saved else 404
@@ -274,13 +272,7 @@ def table_hand_preview(request: HttpRequest, token: str) -> HttpResponse:
     if form.is_valid():
         try:
             written = write_hand(
-                session,
-                seat,
-                form.expected_number,
-                **form.typed(),
-                edit=form.edit,
-                final=False,
-                checked_as_handed_in=listed,
+                session, seat, **form.to_write(), final=False, checked_as_handed_in=listed
             )
         except RoundMovedOn:
             # The round was saved (or undone) meanwhile: nothing to check; the status
@@ -578,15 +570,7 @@ def table_correct(request: HttpRequest, pk: int, seat_pk: int) -> HttpResponse:
         )
     if form.is_valid():
         try:
-            written = write_hand(
-                session,
-                seat,
-                form.expected_number,
-                **form.typed(),
-                edit=form.edit,
-                final=True,
-                user=request.user,
-            )
+            written = write_hand(session, seat, **form.to_write(), final=True, user=request.user)
         except RoundMovedOn as moved:
             messages.error(request, str(moved))
             return _back(request, session)
