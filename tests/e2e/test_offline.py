@@ -65,7 +65,9 @@ def worker_ready(page: Page) -> None:
     """The service worker is installed, active and controls the page."""
     state = page.evaluate("navigator.serviceWorker.ready.then(r => r.active.state)")
     assert state in {"activating", "activated"}
-    page.wait_for_function("navigator.serviceWorker.controller?.state === 'activated'")
+    # A function, not an expression: Playwright polls an expression with eval(), which
+    # the app's Content-Security-Policy refuses whenever the first look is not enough.
+    page.wait_for_function("() => navigator.serviceWorker.controller?.state === 'activated'")
 
 
 def assert_typed(page: Page) -> None:

@@ -128,8 +128,8 @@ def enter_three_rounds(
         expect(page.locator(".scores")).to_have_count(0)  # nothing was saved
         # The form was swapped in anew: type once htmx has wired it up (a person
         # cannot type within those milliseconds; a test can).
-        page.wait_for_function(
-            "document.querySelector('#settlement')['htmx-internal-data'] !== undefined"
+        page.wait_for_function(  # a function: an expression is polled with eval(), see CSP
+            "() => document.querySelector('#settlement')['htmx-internal-data'] !== undefined"
             " && !document.querySelector('.htmx-settling, .htmx-swapping')"
         )
         player(page, "Ben").get_by_label("Groups").fill(SHOWN_8S)
