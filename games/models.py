@@ -480,6 +480,15 @@ class HandEntry(models.Model):
     def __str__(self) -> str:
         return f"{self.player} in {self.round}: {self.get_outcome_display()}"
 
+    @classmethod
+    def outcome_words(cls, outcome: str) -> str:
+        """An outcome as the pages name it ("Middle drop"); one this app does not
+        know (stored by an older one, in a snapshot of the history) as it is."""
+        try:
+            return str(cls.Outcome(outcome).label)
+        except ValueError:
+            return outcome
+
     def clean(self) -> None:
         if (
             self.round_id

@@ -131,12 +131,6 @@ def _text(value: int | str) -> SafeString:
     return SafeString(value)
 
 
-def league_is_net(league: League) -> bool:
-    """Whether the league's ruleset keeps net totals (a high score is good) rather
-    than penalty totals (a low one is)."""
-    return net_totals(league.preset, league)
-
-
 @dataclass(frozen=True)
 class Game:
     """A game (preset) played in a league: its standings are its own."""

@@ -29,7 +29,7 @@ from .cards import (
     parse_groups,
 )
 from .errors import RoundErrors, RulesError
-from .melds import JokerRoles, Kind, classify, describe_invalid, joker_roles
+from .melds import JokerRoles, Kind, classify, joker_roles, why_no_group
 from .rulesets import (
     OPTION_NAMES,
     OPTION_SECTIONS,
@@ -112,7 +112,6 @@ __all__ = [
     "card_label",
     "choice_label",
     "classify",
-    "describe_invalid",
     "describe_preset",
     "format_cards",
     "format_groups",
@@ -140,4 +139,5 @@ __all__ = [
     "take_back_problem",
     "toss",
     "toss_strength",
+    "why_no_group",
 ]

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from .cards import ACE, KING, PRINTED_JOKER, SUITS, Card, all_cards, format_cards
+from .cards import ACE, KING, PRINTED_JOKER, SUITS, Card, all_cards
 from .rulesets import Ruleset
 
 MAX_RUN = 13  # A..K with the Ace low, or 2..A with it high: never both
@@ -225,12 +225,6 @@ def classify(cards: Sequence[Card], roles: JokerRoles) -> Kind:
     if _is_set(naturals, size):
         return Kind.SET
     return Kind.INVALID
-
-
-def describe_invalid(cards: Sequence[Card], roles: JokerRoles) -> str:
-    """Why a group is not a valid meld, in words a player at the table understands,
-    after its cards: "5H 6D 7C: neither one suit for a sequence nor one rank for a set"."""
-    return f"{format_cards(cards)}: {why_no_group(cards, roles)}"
 
 
 def why_no_group(cards: Sequence[Card], roles: JokerRoles) -> str:

@@ -656,11 +656,9 @@ NOT_IN_THE_ROUND = "not in the round"
 def _outcome_words(hand: Mapping | None) -> str:
     if hand is None:
         return NOT_IN_THE_ROUND
-    try:
-        words = str(HandEntry.Outcome(hand["outcome"]).label)
-    except ValueError:
-        words = hand["outcome"]
-    return words + (" on the deal" if hand.get("on_deal") else "")
+    return HandEntry.outcome_words(hand["outcome"]) + (
+        " on the deal" if hand.get("on_deal") else ""
+    )
 
 
 def _cards_changed(before: Mapping | None, after: Mapping | None, outcome_changed: bool):

@@ -47,7 +47,7 @@ class Column:
     seat: Seat
     name: str
     total: int
-    distance: int | None  # points left before the ceiling: None without one, or once over
+    distance: int | None  # points left before the ceiling: None without one, once out or over
     eliminated_in: int | None
     winner: bool
     deals_next: bool
@@ -443,8 +443,7 @@ def _replay(
             seat=seat,
             name=seat.player.name,
             total=state.totals[seat.player.name],
-            # Once the session is over nobody has points "to go": the winner is marked.
-            distance=None if state.finished else state.distance_to_ceiling(seat.player.name),
+            distance=_to_go(state, seat.player.name),
             eliminated_in=state.eliminated_in.get(seat.player.name),
             winner=seat.player.name in state.winners,
             deals_next=seat.player.name == state.next_dealer,
@@ -464,6 +463,14 @@ def _replay(
         warnings=tuple(ignored),
         saved=saved,
     )
+
+
+def _to_go(state: SessionState, name: str) -> int | None:
+    """The distance the table shows: none for a player who is out (the badge says
+    so), nor once the session is over (the winner is marked)."""
+    if state.finished or name in state.eliminated_in:
+        return None
+    return state.distance_to_ceiling(name)
 
 
 def _rejoin_offer(state: SessionState, ruleset: Ruleset, name: str) -> dict:

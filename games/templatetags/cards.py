@@ -85,10 +85,7 @@ def signed(value: int | None) -> str:
 
 @register.filter
 def outcome_label(value: str) -> str:
-    try:
-        return HandEntry.Outcome(value).label
-    except ValueError:
-        return value
+    return HandEntry.outcome_words(value)
 
 
 @register.filter

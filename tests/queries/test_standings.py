@@ -15,7 +15,7 @@ from games.models import GameSession, League, Rating, RatingChange, Seat
 from games.queries.standings import (
     figures,
     league_games,
-    league_is_net,
+    net_totals,
     rating_history,
     standings_of,
 )
@@ -256,7 +256,7 @@ def test_any_date_range_adds_up_exactly_as_the_seats_do(user: User) -> None:
     ]
     for day in days:
         pool_session(user, league, day, ("Dev", "Asha"), [{"Dev": WIN, "Asha": LOSE}] * 2)
-    net = league_is_net(league)
+    net = net_totals(league.preset, league)
     ends = [None, *days, JAN, FEB, MAR, datetime.date(2024, 2, 1), datetime.date(2024, 3, 31)]
     for date_from in ends:
         for date_to in ends:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.rules import Kind, classify, describe_invalid
+from games.rules import Kind, classify, why_no_group
 from tests.support.rules import cards, roles
 
 
@@ -166,26 +166,24 @@ def test_printed_joker_cut_makes_every_ace_a_joker():
     ],
 )
 def test_invalid_groups_are_explained(group, words):
-    assert words in describe_invalid(cards(group), roles("21-points", "8S"))
+    assert words in why_no_group(cards(group), roles("21-points", "8S"))
 
 
 def test_short_groups_are_explained_by_what_they_hold():
     # One card is not "two cards"; two printed jokers are two identical cards, a
     # dublee only where printed_joker_dublee is on.
-    assert describe_invalid(cards("5H"), roles("21-points", "8S")) == (
-        "5H: a set or sequence needs at least 3 cards"
+    assert why_no_group(cards("5H"), roles("21-points", "8S")) == (
+        "a set or sequence needs at least 3 cards"
     )
     no_joker_pairs = roles("21-points", "8S", printed_joker_dublee=False)
-    assert describe_invalid(cards("PJ PJ"), no_joker_pairs) == (
-        "PJ PJ: two printed jokers make a dublee only where the rules say so"
+    assert why_no_group(cards("PJ PJ"), no_joker_pairs) == (
+        "two printed jokers make a dublee only where the rules say so"
     )
 
 
 def test_a_broken_run_mentions_the_ace_only_when_it_holds_one():
     r = roles("21-points", "8S")
-    assert describe_invalid(cards("2C 3C 5C"), r) == (
-        "2C 3C 5C: the run has a gap that no joker fills"
-    )
-    assert describe_invalid(cards("KH AH 2H"), r) == (
-        "KH AH 2H: an Ace is low or high, never both, and every gap in the run needs a joker"
+    assert why_no_group(cards("2C 3C 5C"), r) == ("the run has a gap that no joker fills")
+    assert why_no_group(cards("KH AH 2H"), r) == (
+        "an Ace is low or high, never both, and every gap in the run needs a joker"
     )
