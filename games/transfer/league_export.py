@@ -5,7 +5,6 @@ file leaves out because the rest of it says so)."""
 
 from __future__ import annotations
 
-import datetime
 import json
 from collections.abc import Mapping
 from decimal import Decimal
@@ -30,6 +29,7 @@ from games.transfer.league_file import (
     VERSION,
     History,
     round_as_changed,
+    round_times_in_history,
     said_by_history,
 )
 
@@ -198,8 +198,6 @@ def _export_changes(
         )
 
     history = History(numbers, round_now)
-    created: dict[int, datetime.datetime] = {}
-    last: dict[int, datetime.datetime] = {}
     items = []
     for index, (change, number) in enumerate(zip(changes, numbers, strict=True)):
         item = {
@@ -214,11 +212,11 @@ def _export_changes(
         if change.after != history.after(index, change.action, number):
             item["after"] = change.after
         history.record(number, change.after)
-        if number is not None:
-            if change.action == RoundChange.Action.CREATED:
-                created[number] = change.changed_at
-            last[number] = change.changed_at
         items.append(item)
+    created, last = round_times_in_history(
+        (number, change.action, change.changed_at)
+        for change, number in zip(changes, numbers, strict=True)
+    )
     for one, item in zip(played, rounds, strict=True):
         if said_by_history(one.created_at, created.get(one.number)):
             del item["created_at"]

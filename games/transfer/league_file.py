@@ -83,6 +83,22 @@ def round_as_changed(
     }
 
 
+def round_times_in_history(
+    changes: Iterable[tuple[int | None, str, datetime.datetime]],
+) -> tuple[dict[int, datetime.datetime], dict[int, datetime.datetime]]:
+    """When each round was entered and last changed, by its number in the file, as
+    its history says (``changes``: each change's round, action and time, in order):
+    the times a round may leave out (the export) and takes from there (the import)."""
+    created: dict[int, datetime.datetime] = {}
+    last: dict[int, datetime.datetime] = {}
+    for number, action, changed_at in changes:
+        if number is not None:
+            if action == "created":
+                created[number] = changed_at
+            last[number] = changed_at
+    return created, last
+
+
 def said_by_history(moment: datetime.datetime, change: datetime.datetime | None) -> bool:
     """Whether a round's time is its history's: that of its change in the same save."""
     return change is not None and abs(moment - change) < SAME_SAVE

@@ -64,6 +64,7 @@ from games.transfer.league_file import (
     READABLE,
     History,
     round_as_changed,
+    round_times_in_history,
 )
 
 
@@ -895,13 +896,9 @@ def _round_times(
 ) -> tuple[_RoundPlan, ...]:
     """Each round's times: the file's, else its history's (its creation, its last
     change). A round that gives only one of them was entered and last changed then."""
-    created: dict[int, datetime.datetime] = {}
-    last: dict[int, datetime.datetime] = {}
-    for change in changes:
-        if change.round is not None:
-            if change.action == RoundChange.Action.CREATED:
-                created[change.round] = change.changed_at
-            last[change.round] = change.changed_at
+    created, last = round_times_in_history(
+        (change.round, change.action, change.changed_at) for change in changes
+    )
     timed = []
     for planned in rounds:
         created_at = planned.created_at or created.get(planned.number)
