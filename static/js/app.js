@@ -719,9 +719,39 @@
     });
   }
 
+  // A field changed before htmx listened (a tap while a slow phone was still loading
+  // the page's scripts, or the browser restoring a form on Back) asked for no preview:
+  // ask for it once htmx listens, or the preview would show the round as it was.
+  function changedBeforeLoad(field) {
+    if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
+    if (field.options && field.multiple) {
+      return Array.prototype.some.call(field.options, function (option) {
+        return option.selected !== option.defaultSelected;
+      });
+    }
+    if (field.options) {
+      // With no option marked selected, the first one is.
+      var initial = 0;
+      Array.prototype.forEach.call(field.options, function (option) {
+        if (option.defaultSelected) initial = option.index;
+      });
+      return field.selectedIndex !== initial;
+    }
+    return "defaultValue" in field && field.value !== field.defaultValue;
+  }
+
+  function previewEarlyChanges(root) {
+    if (root !== document.body) return;
+    document.querySelectorAll("form").forEach(function (form) {
+      if (!form.querySelector("[hx-trigger^='input']")) return;
+      if (Array.prototype.some.call(form.elements, changedBeforeLoad)) window.htmx.trigger(form, "input");
+    });
+  }
+
   if (window.htmx) {
     // Runs for the page and again for every piece htmx swaps in (a fresh form).
     window.htmx.onLoad(init);
+    window.htmx.onLoad(previewEarlyChanges);
     ["htmx:responseError", "htmx:sendError", "htmx:timeout"].forEach(function (name) {
       document.addEventListener(name, function (event) {
         sayFailed(event.detail.elt, event);

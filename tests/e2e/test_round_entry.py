@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from django.urls import reverse
+from playwright.sync_api import Locator, Page, Route, expect
 
 from games.models import GameSession, Round, RoundChange
 from games.services.rounds import edit_form_data
@@ -22,6 +23,7 @@ from tests.support.pages import (
     choose_outcome,
     fill_round,
     player,
+    preview,
     sign_in,
 )
 
@@ -183,6 +185,34 @@ def test_a_field_save_marked_wrong_is_unmarked_once_the_preview_finds_it_fine(
     expect(problems).to_have_count(0)
     page.get_by_label("Cut joker").scroll_into_view_if_needed()
     look_at(page, "fixed-fields-unmarked-phone", full_page=False)
+
+
+def test_a_tap_before_the_page_has_loaded_is_previewed(fresh_phone_page: Page) -> None:
+    """A finger quicker than a slow phone: the page is drawn, but its scripts are still
+    on their way when an outcome is tapped. The tap is not lost: once they run, the
+    hand is previewed as tapped."""
+    page = fresh_phone_page
+    session = open_session(page, rounds=1)
+    held: list[Route] = []
+    page.route("**/js/share.js*", lambda route: held.append(route))  # DOMContentLoaded waits
+    edit = reverse("games:round_edit", args=[session.pk, session.rounds.get().pk])
+    page.goto(edit, wait_until="commit")
+    choose_outcome(player(page, "Chen"), "middle_drop")
+    page.wait_for_timeout(1000)  # the tap is in, the page still loading: nothing heard it
+    assert len(held) == 1
+    expect(preview(page, "Chen")).to_contain_text("Hand points: 30")  # the first drop saved
+    held[0].continue_()
+    expect(preview(page, "Chen")).to_contain_text("Hand points: 70")
+
+
+def test_a_page_loaded_untouched_asks_for_no_preview(fresh_phone_page: Page) -> None:
+    page = fresh_phone_page
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    session = open_session(page, rounds=1)
+    page.goto(reverse("games:round_edit", args=[session.pk, session.rounds.get().pk]))
+    page.wait_for_timeout(800)  # longer than a preview waits after a change
+    assert not [url for url in asked if "preview" in url]
 
 
 def test_a_problem_links_to_its_player(phone_page: Page) -> None:
