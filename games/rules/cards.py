@@ -114,13 +114,23 @@ class CardError(RulesError):
     """A token in card notation that is not a card, with where it was found."""
 
     def __init__(
-        self, message: str, *, token: str, offset: int, group: int, index: int, field: str = ""
+        self,
+        message: str,
+        *,
+        token: str,
+        offset: int,
+        group: int,
+        index: int,
+        field: str = "",
+        unplaced: str = "",
     ) -> None:
         super().__init__(message, field)
         self.token = token
         self.offset = offset  # 0-based character offset in the parsed text
         self.group = group  # 1-based group number
         self.index = index  # 1-based card number within the group
+        # The message without where in the groups it was: for a text of one card.
+        self.unplaced = unplaced or message
 
 
 _SUIT = "[SHDC♠♥♦♣♤♡♢♧][\ufe0e\ufe0f]?"
@@ -223,6 +233,7 @@ def _bad_token(text: str, pos: int, group: int, index: int) -> CardError:
         offset=pos,
         group=group,
         index=index,
+        unplaced=f"{token!r} is not a card{hint}",
     )
 
 
@@ -234,7 +245,12 @@ def parse_cards(text: str) -> list[Card]:
 def parse_card(text: str) -> Card:
     """Parse exactly one card, e.g. the cut joker."""
     stripped = text.strip()
-    cards = parse_cards(stripped)
+    try:
+        cards = parse_cards(stripped)
+    except CardError as error:  # one card stands in no group: not "(group 1, card 1)"
+        raise CardError(
+            error.unplaced, token=error.token, offset=error.offset, group=1, index=1
+        ) from None
     if len(cards) != 1:
         raise CardError(f"{stripped!r} is not one card", token=stripped, offset=0, group=1, index=1)
     return cards[0]

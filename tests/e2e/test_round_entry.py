@@ -21,6 +21,7 @@ from tests.support.pages import (
     assert_in_view,
     boxes_once_they,
     choose_outcome,
+    edge_looks_red,
     fill_round,
     player,
     preview,
@@ -175,10 +176,14 @@ def test_a_field_save_marked_wrong_is_unmarked_once_the_preview_finds_it_fine(
     expect(under_cut).to_contain_text("Cut joker: '8X' is not a card")
     expect(cut).to_have_attribute("aria-invalid", "true")
     expect(groups).to_have_attribute("aria-invalid", "true")
+    assert edge_looks_red(cut) and edge_looks_red(groups)  # marked where they stand
+    cut.scroll_into_view_if_needed()
+    look_at(page, "fields-marked-wrong-phone", full_page=False)
 
     cut.fill("8S")
     expect(under_cut).to_be_empty()
     expect(cut).not_to_have_attribute("aria-invalid", "true")
+    assert not edge_looks_red(cut)
     expect(groups).to_have_attribute("aria-invalid", "true")  # still wrong: still marked
     groups.fill(SHOWN_8S)
     expect(groups).not_to_have_attribute("aria-invalid", "true")

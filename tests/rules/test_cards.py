@@ -109,6 +109,17 @@ def test_parse_card_wants_exactly_one_card():
         parse_card("")
 
 
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [("8X", "'8X' is not a card"), ("8", "'8' is not a card: it needs a suit (S, H, D or C)")],
+)
+def test_one_card_that_is_not_a_card_is_said_without_a_place_in_groups(text, said):
+    # The cut joker is one card: "(group 1, card 1)" would point at groups it has not.
+    with pytest.raises(CardError) as error:
+        parse_card(text)
+    assert error.value.message == said
+
+
 def test_format_and_parse_round_trip():
     groups = parse_groups("5h6h7h | 10s 10s 10s | PJ qd | A-3C")
     assert format_groups(groups) == "5H 6H 7H | 10S 10S 10S | PJ QD | AC 2C 3C"

@@ -213,6 +213,14 @@ def looks_red(locator: Locator) -> bool:
     return red - max(green, blue) >= 80
 
 
+def edge_looks_red(locator: Locator) -> bool:
+    """A person sees the field's edge as red (a field marked wrong)."""
+    red, green, blue = locator.evaluate(
+        "(element) => getComputedStyle(element).borderTopColor.match(/[\\d.]+/g).map(Number)"
+    )[:3]
+    return red - max(green, blue) >= 80
+
+
 def assert_red_and_readable(locator: Locator) -> None:
     """Hearts and diamonds: red, as on the cards, and readable where they stand."""
     assert looks_red(locator), locator.evaluate(_COLOURS)
