@@ -5,11 +5,18 @@ from __future__ import annotations
 import datetime
 
 from django import forms
+from django.http import QueryDict
 
 
 class StandingsFilter(forms.Form):
     """The standings' date range, from the query string (?from=...&to=...; both
     optional, both inclusive)."""
+
+    @classmethod
+    def from_query(cls, query: QueryDict) -> StandingsFilter:
+        """The filter a page or download's query string asks for: unbound (every
+        date) when it names neither date, as a link without them does."""
+        return cls(query if ("from" in query or "to" in query) else None)
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -44,7 +44,7 @@ RECENT_ROUNDS = 20
 @require_safe
 def league_standings(request: HttpRequest, slug: str) -> TemplateResponse:
     league = league_for(request.user, slug)[0]
-    form = StandingsFilter(request.GET if ("from" in request.GET or "to" in request.GET) else None)
+    form = StandingsFilter.from_query(request.GET)
     date_from, date_to = form.range
     games = league_games(league)
     game = pick_game(games, request.GET.get("game"))

@@ -72,7 +72,7 @@ def _standings_table(request: HttpRequest, slug: str, extension: str) -> tuple[T
     """The standings as the page shows them, with the same ?game=&from=&to=, and the
     name of the file (which names a game other than the league's own)."""
     league = league_for(request.user, slug)[0]
-    form = StandingsFilter(request.GET if ("from" in request.GET or "to" in request.GET) else None)
+    form = StandingsFilter.from_query(request.GET)
     if form.is_bound and not form.is_valid():
         raise BadRequest("The dates are not valid: use YYYY-MM-DD, the start before the end.")
     date_from, date_to = form.range
