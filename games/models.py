@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import datetime
 import secrets
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -688,8 +690,8 @@ class RoundChange(models.Model):
     changed_by = _optional_link(settings.AUTH_USER_MODEL, "+")
     changed_by_name = _name_from_file()  # who made the change, from a league file
     changed_at = models.DateTimeField(default=timezone.now, db_index=True)
-    # {"cut_joker", "dealer", "version", "entries": [{"player", "outcome", "groups",
-    # "score"}]}: written by services/rounds.py only.
+    # A round as round_then() shapes it: written by services/rounds.py, and by a league
+    # file's import as the file's history gives it.
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
 
@@ -699,6 +701,32 @@ class RoundChange(models.Model):
 
     def __str__(self) -> str:
         return f"Round {self.number} {self.get_action_display().lower()} in {self.session}"
+
+    @staticmethod
+    def round_then(
+        cut_joker: str, dealer: str | None, version: int, hands: Iterable[Mapping[str, Any]]
+    ) -> dict[str, Any]:
+        """A round as ``before`` and ``after`` keep it: enough to show what it was.
+        ``hands`` in the round's order, each with its "player" (name), "outcome",
+        "on_deal", "groups" and "score", and "entered_by" where table mode knows who
+        entered it."""
+        return {
+            "cut_joker": cut_joker,
+            "dealer": dealer,
+            "version": version,
+            "entries": [
+                {
+                    "player": hand["player"],
+                    "outcome": hand["outcome"],
+                    # Only where it is so, so the trail of every other round is as it was.
+                    **({"on_deal": True} if hand.get("on_deal") else {}),
+                    "groups": hand["groups"],
+                    "score": hand["score"],
+                    **({"entered_by": hand["entered_by"]} if "entered_by" in hand else {}),
+                }
+                for hand in hands
+            ],
+        }
 
     @property
     def author(self) -> str:

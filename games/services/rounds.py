@@ -598,27 +598,20 @@ def round_snapshot(
     of their ids), their players loaded; otherwise they are read."""
     if entries is None:
         entries = played.entries.select_related("player").order_by("pk")
-    snapshot = {
-        "cut_joker": played.cut_joker,
-        "dealer": played.dealer.player.name if played.dealer_id else None,
-        "version": played.version,
-        "entries": [
-            {
-                "player": entry.player.name,
-                "outcome": entry.outcome,
-                # Only where it is so, so the trail of every other round is as it was.
-                **({"on_deal": True} if entry.on_deal else {}),
-                "groups": entry.groups,
-                "score": entry.score,
-            }
-            for entry in entries
-        ],
-    }
-    if authors:
-        for hand, entry in zip(snapshot["entries"], entries, strict=True):
-            if entry.player_id in authors:
-                hand["entered_by"] = authors[entry.player_id]
-    return snapshot
+    authors = authors or {}
+    hands = (
+        {
+            "player": entry.player.name,
+            "outcome": entry.outcome,
+            "on_deal": entry.on_deal,
+            "groups": entry.groups,
+            "score": entry.score,
+            **({"entered_by": authors[entry.player_id]} if entry.player_id in authors else {}),
+        }
+        for entry in entries
+    )
+    dealer = played.dealer.player.name if played.dealer_id else None
+    return RoundChange.round_then(played.cut_joker, dealer, played.version, hands)
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,6 @@ from games.transfer.league_file import (
     FORMAT,
     VERSION,
     History,
-    round_as_changed,
     round_times_in_history,
     said_by_history,
 )
@@ -193,7 +192,7 @@ def _export_changes(
 
     def round_now(number: int) -> dict[str, Any]:
         item = written[number]
-        return round_as_changed(
+        return RoundChange.round_then(
             item["cut_joker"], item["dealer"], item.get("version", 1), item["entries"]
         )
 

@@ -4,7 +4,7 @@ both read the same way (what a file may leave out because it follows from the re
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 # The JSON export's name and version: an import refuses any other, so a later change
@@ -49,7 +49,7 @@ HISTORY = 4
 #   previous change of the same round ("round": the round's number in the file now);
 #   a creation has nothing before it (null, or left out);
 # - "after" of a round's last change, where it is the round as the file holds it
-#   (`round_as_changed`); a deletion leaves nothing after it (null, or left out);
+#   (`RoundChange.round_then`); a deletion leaves nothing after it (null, or left out);
 # - a round's "created_at" and "updated_at", where they are the times of its creation
 #   and of its last change in the history (the app writes a round and its change in one
 #   save, milliseconds apart: `SAME_SAVE`).
@@ -58,29 +58,6 @@ HISTORY = 4
 
 # A round's time and its change's that are this close are the same save.
 SAME_SAVE = datetime.timedelta(seconds=1)
-
-
-def round_as_changed(
-    cut_joker: str, dealer: str | None, version: int, hands: Iterable[Mapping[str, Any]]
-) -> dict[str, Any]:
-    """A round as the history keeps it (services.rounds.round_snapshot), from the round
-    as a league file gives it: ``hands`` in the file's order, each with its "player",
-    "outcome", "on_deal", "groups" and "score"."""
-    return {
-        "cut_joker": cut_joker,
-        "dealer": dealer,
-        "version": version,
-        "entries": [
-            {
-                "player": hand["player"],
-                "outcome": hand["outcome"],
-                **({"on_deal": True} if hand.get("on_deal") else {}),
-                "groups": hand["groups"],
-                "score": hand["score"],
-            }
-            for hand in hands
-        ],
-    }
 
 
 def round_times_in_history(
@@ -118,7 +95,7 @@ class History:
     export leaves out what this gives, the import takes it from here.
 
     ``rounds``: each change's round, as its number in the file (None: deleted since).
-    ``round_now(number)``: that round as the file holds it (`round_as_changed`)."""
+    ``round_now(number)``: that round as the file holds it (`RoundChange.round_then`)."""
 
     def __init__(self, rounds: Iterable[int | None], round_now) -> None:
         self._last = {number: index for index, number in enumerate(rounds) if number is not None}

@@ -63,7 +63,6 @@ from games.transfer.league_file import (
     NOTHING,
     READABLE,
     History,
-    round_as_changed,
     round_times_in_history,
 )
 
@@ -791,7 +790,7 @@ def _as_changed(planned: _RoundPlan) -> dict[str, Any]:
         }
         for entry in planned.entries
     )
-    return round_as_changed(planned.cut_joker, planned.dealer, planned.version, hands)
+    return RoundChange.round_then(planned.cut_joker, planned.dealer, planned.version, hands)
 
 
 _ACTIONS = tuple(RoundChange.Action.values)
