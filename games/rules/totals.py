@@ -54,6 +54,15 @@ class SessionState:
             for other in self.players
         )
 
+    @property
+    def ceiling_total(self) -> int | None:
+        """The ceiling as a total the table may show: a penalty total's ceiling itself;
+        in net totals, where it limits what a player has lost, that loss (-250 for a
+        ceiling of 250), so that "508 to go" beside a total of 258 reads right."""
+        if self.ceiling is None:
+            return None
+        return -self.ceiling if self.net else self.ceiling
+
     def distance_to_ceiling(self, player: str) -> int | None:
         """Points a player may still lose before reaching the ceiling (0 at or past it)."""
         if self.ceiling is None:

@@ -175,6 +175,10 @@ class Scoreboard:
         return self.state.ceiling
 
     @property
+    def ceiling_total(self) -> int | None:
+        return self.state.ceiling_total
+
+    @property
     def last_round(self) -> int:
         """The number of the latest round played, 0 before the first."""
         return self.state.lines[-1].number if self.state.lines else 0

@@ -255,6 +255,26 @@
     });
   }
 
+  // Where the picker starts: under the cut joker while it is empty, else under the
+  // first hand still short of cards (all of them in: the first player's).
+  function aimAtStart(picker) {
+    var form = formOf(picker);
+    var cut = cutField(form);
+    if (cut && !cut.value.trim()) return aim(picker, cut, false);
+    aim(picker, nextHand(picker, null) || groupsFields(form)[0], false);
+  }
+
+  // What was typed, put back after a reload (static/js/offline.js), fills the fields
+  // the picker was aimed among when the page was drawn: aim it again from the start.
+  // Left under the cut joker put back, the next card tapped would replace it.
+  document.addEventListener("draft:restored", function (event) {
+    var picker = pickerOf(event.target);
+    if (!picker) return;
+    markOutcomes(event.target, picker);
+    aimAtStart(picker);
+    countCopies(picker);
+  });
+
   function init(root) {
     var pickers = root.matches && root.matches("[data-picker]") ? [root] : [];
     pickers = pickers.concat(Array.prototype.slice.call(root.querySelectorAll("[data-picker]")));
@@ -271,13 +291,7 @@
         picker.querySelector('[data-key="keyboard"]').setAttribute("aria-pressed", "true");
       }
       markOutcomes(form, picker);
-      var cut = cutField(form);
-      if (cut && !cut.value.trim()) aim(picker, cut, false);
-      else {
-        var next = nextHand(picker, null);
-        if (next) aim(picker, next, false);
-        else aim(picker, groupsFields(form)[0], false);
-      }
+      aimAtStart(picker);
       countCopies(picker);
     });
     // The picks come alone too (out of band, once another league is picked).

@@ -231,6 +231,8 @@
       changed.forEach(function (field) {
         field.dispatchEvent(new Event("input", { bubbles: true }));
       });
+      // The card picker (static/js/app.js) aims itself again at what is left to enter.
+      form.dispatchEvent(new CustomEvent("draft:restored", { bubbles: true }));
       // (At a link gone, the one message there says all: the hand is simply back.)
       if (!draft.queued && !closed) say(form, RESTORED, "data-draft-restored", true);
     }

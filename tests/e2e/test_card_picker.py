@@ -121,3 +121,26 @@ def test_cards_tapped_in_any_order_are_arranged_and_saved(phone_page: Page) -> N
     expect(page.locator("[data-saved]")).to_contain_text("Round 1 saved.")
     saved = session.rounds.get().entries.get(player__name="Asha")
     assert len(saved.groups) == 4 and saved.declaration == "show13"
+
+
+def test_a_round_put_back_after_a_reload_goes_on_where_it_stopped(phone_page: Page) -> None:
+    """A reload (a pull to refresh, a phone that dropped the tab) puts back what was
+    typed; the picker goes on under the first hand still short of cards. The next card
+    tapped is that hand's: it used to replace the cut joker put back."""
+    page = phone_page
+    open_pool(page, ["Asha", "Ben"])
+    picker = page.locator("[data-picker]")
+    picker.locator('[data-card="7C"]').tap()
+    choose_outcome(page.locator('fieldset[data-player="Asha"]'), "declared")
+    tap_hand(picker, WIN_13)
+    ben = page.locator('fieldset[data-player="Ben"]')
+    expect(ben.locator("[data-picker]")).to_be_visible()
+
+    page.reload()
+    expect(page.locator("[data-draft-restored]")).to_be_visible()
+    expect(page.get_by_label("Cut joker")).to_have_value("7C")
+    expect(ben.locator("[data-picker]")).to_be_visible()
+    expect(picker.locator("[data-picker-for]")).to_contain_text("Ben")
+    picker.locator('[data-card="2D"]').tap()
+    expect(ben.get_by_label("Groups")).to_have_value("2D")
+    expect(page.get_by_label("Cut joker")).to_have_value("7C")

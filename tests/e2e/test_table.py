@@ -319,7 +319,7 @@ def test_the_list_hand_in_refused_follows_the_fixes_on_the_seat_phone(
     phone.get_by_label("Cards").fill(SHOWN_8S.removesuffix(" 8C"))
     phone.get_by_role("button", name="Hand in").tap()
     problems = phone.locator("[data-problems]")
-    expect(problems).to_contain_text("Not saved: 1 thing to fix")
+    expect(problems).to_contain_text("Not handed in: 1 thing to fix")
     expect(problems).to_contain_text("must show all 21 cards, not 20")
     expect(problems).to_be_focused()  # read out first, and the new form is live
 

@@ -76,6 +76,13 @@ def test_net_ceiling_limits_what_a_player_may_lose():
     assert state.finished
     assert state.winners == ("Asha",)  # the highest net total
     assert state.distance_to_ceiling("Ben") == 26
+    # Shown as a total: what a net total may fall to, so 26 to go from -54 reads right.
+    assert state.ceiling_total == -80
+
+
+def test_a_penalty_ceiling_is_shown_as_itself():
+    assert session_state(PRESETS["13-pool-101"], ABC, []).ceiling_total == 101
+    assert session_state(PRESETS["13-points"], ABC, []).ceiling_total is None
 
 
 def test_the_deal_passes_clockwise_to_the_next_player_still_in():

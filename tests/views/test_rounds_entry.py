@@ -161,9 +161,16 @@ def test_preview_settles_the_round_once_every_hand_is_complete(scorer: Client, t
 
 
 def test_preview_without_a_cut_joker_asks_for_it(scorer: Client, table: GameSession) -> None:
-    response = scorer.post(preview(table), round_data(table, "", {"Ben": ("shown", "2D 3D 4D")}))
+    hands = {"Ben": ("shown", "2D 3D 4D"), "Chen": ("first_drop", "")}
+    response = scorer.post(preview(table), round_data(table, "", hands))
 
-    assert "Enter the cut joker to see the groups." in response.content.decode()
+    previews = response.content.decode().split('data-preview="')
+    said = {
+        part.split('"')[0]: "Enter the cut joker to see the groups." in part
+        for part in previews[1:]
+    }
+    # Asked of a hand with cards, not of a player who dropped and shows none.
+    assert said["Ben"] and not said["Chen"]
 
 
 def test_preview_of_an_earlier_round_uses_that_rounds_players(scorer: Client, table) -> None:

@@ -80,3 +80,20 @@ def test_a_rating_below_zero_is_written_with_a_minus_sign(
     ):
         text = words_on(scorer.get(url).content.decode())
         assert not re.findall(r"(?<![\w-])-\d", text), (url, re.findall(r".{20}-\d+", text))
+
+
+def test_a_net_sessions_ceiling_is_said_as_the_total_it_limits(scorer: Client, user: User) -> None:
+    """Net totals: a ceiling of 250 limits what a player may lose. Said as "ceiling
+    250", Asha's "372 to go" beside her +122 read wrongly; "ceiling −250" reads right."""
+    session = make_session(user, name="Capped", ceiling=250)
+    play(session, "8S", ROUND_1)  # Asha +122, Ben −92, Chen −30
+    pages = {
+        "session": reverse("games:session_detail", args=[session.pk]),
+        "share": reverse("games:shared_session", args=[session.share_token]),
+        "table view": reverse("games:shared_big", args=[session.share_token]),
+    }
+    for page, url in pages.items():
+        text = " ".join(words_on(scorer.get(url).content.decode()).split())
+        assert f"ceiling {MINUS}250" in text, page
+    text = " ".join(words_on(scorer.get(pages["session"]).content.decode()).split())
+    assert "372 to go" in text and "158 to go" in text

@@ -305,7 +305,7 @@ def test_the_list_hand_in_refused_follows_the_fixes_on_the_seat_phone(table: Gam
     phone = seat_phone(table, "Ben")
     short = SHOWN_8S.removesuffix(" 8C")
     refused = hand_in(phone, table, "Ben", ("shown", short), edit=2).content.decode()
-    assert "Not saved: 1 thing to fix" in refused
+    assert "Not handed in: 1 thing to fix" in refused  # nothing is saved on a seat phone
     listed = {"problems": "listed", "key": "0badcafe"}
 
     def typed(groups: str, edit: int) -> str:
@@ -318,10 +318,10 @@ def test_the_list_hand_in_refused_follows_the_fixes_on_the_seat_phone(table: Gam
     # Still short (checked as Hand in checks it, not as a hand being typed): still listed.
     still = typed(short[:-3], 3)
     assert 'hx-swap-oob="true"' in still
-    assert "Not saved: 1 thing to fix" in still and "must show all 21 cards, not 19" in still
+    assert "Not handed in: 1 thing to fix" in still and "must show all 21 cards, not 19" in still
     # The missing card added: the list's place comes back empty, and the hand is not in.
     fixed = typed(SHOWN_8S, 4)
-    assert 'hx-swap-oob="true"' in fixed and "Not saved" not in fixed
+    assert 'hx-swap-oob="true"' in fixed and "Not handed in" not in fixed
     assert TableHand.objects.get().status == "typing"
 
 
