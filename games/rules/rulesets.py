@@ -82,6 +82,15 @@ def _points(label: str, help: str, minimum: int = 0) -> Any:
     return _option(label, help, minimum=minimum)
 
 
+def ceiling_as_total(ceiling: int | None, net: bool) -> int | None:
+    """The ceiling as a total the table may show: a penalty total's ceiling itself; in
+    net totals, where it limits what a player has lost, that loss (-250 for a ceiling
+    of 250), so that "508 to go" beside a total of 258 reads right."""
+    if ceiling is None:
+        return None
+    return -ceiling if net else ceiling
+
+
 @dataclass(frozen=True)
 class Ruleset:
     """All options of one rule set. Build one with :func:`get_ruleset`."""
@@ -332,6 +341,11 @@ class Ruleset:
             allowed.append("declare_timeout")
         allowed.append("default_win")
         return tuple(allowed)
+
+    @property
+    def ceiling_total(self) -> int | None:
+        """The ceiling as a total (``ceiling_as_total``), for these rules' totals."""
+        return ceiling_as_total(self.ceiling, self.totals == "net")
 
     @property
     def wins_on_deal(self) -> bool:

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .errors import RulesError
-from .rulesets import Ruleset, is_pool
+from .rulesets import Ruleset, ceiling_as_total, is_pool
 
 
 @dataclass(frozen=True)
@@ -56,12 +56,8 @@ class SessionState:
 
     @property
     def ceiling_total(self) -> int | None:
-        """The ceiling as a total the table may show: a penalty total's ceiling itself;
-        in net totals, where it limits what a player has lost, that loss (-250 for a
-        ceiling of 250), so that "508 to go" beside a total of 258 reads right."""
-        if self.ceiling is None:
-            return None
-        return -self.ceiling if self.net else self.ceiling
+        """The session's ceiling as a total (``ceiling_as_total``)."""
+        return ceiling_as_total(self.ceiling, self.net)
 
     def distance_to_ceiling(self, player: str) -> int | None:
         """Points a player may still lose before reaching the ceiling (0 at or past it)."""

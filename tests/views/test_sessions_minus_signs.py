@@ -97,3 +97,11 @@ def test_a_net_sessions_ceiling_is_said_as_the_total_it_limits(scorer: Client, u
         assert f"ceiling {MINUS}250" in text, page
     text = " ".join(words_on(scorer.get(pages["session"]).content.decode()).split())
     assert "372 to go" in text and "158 to go" in text
+
+
+def test_a_net_leagues_ceiling_is_said_as_the_total_it_limits(scorer: Client, user: User) -> None:
+    capped = create_league(user, name="Capped", preset="21-points", overrides={"ceiling": 250})
+    pool = create_league(user, name="Pool", preset="13-pool-101", overrides={})
+    for league, said in ((capped, f"ceiling {MINUS}250"), (pool, "ceiling 101")):
+        page = scorer.get(reverse("games:league_detail", args=[league.slug])).content.decode()
+        assert said in " ".join(words_on(page).split()), league
