@@ -220,14 +220,13 @@ def _back_to_session(request: HttpRequest, session: GameSession) -> HttpResponse
 def _try_change(
     request: HttpRequest, session: GameSession, change: Callable[[], object], done: str
 ) -> HttpResponse:
-    """Make a change the rules may refuse, then go back to the session page saying
-    that it was done or why it was not."""
+    """Make a change the rules may refuse: done, back to the session page saying so;
+    refused, the session page as it is now saying why (``_refused``)."""
     try:
         change()
     except EntryRejected as error:
-        messages.error(request, str(error))
-    else:
-        messages.success(request, done)
+        return _refused(request, session, str(error))
+    messages.success(request, done)
     return _back_to_session(request, session)
 
 

@@ -226,7 +226,10 @@ def test_ending_a_session_by_hand_reads_and_replays_it_once(
 
 def test_a_pool_cannot_be_ended_by_hand(scorer: Client, user: User) -> None:
     pool = pool_with_chen_out(user)
-    response = scorer.post(url("session_close", pool), follow=True)
+    response = scorer.post(url("session_close", pool), HTTP_HX_REQUEST="true")
+    # Refused as any change is (Take back too): the session page as it is, saying why.
+    assert response.status_code == 422
+    assert response["HX-Replace-Url"] == url("session_detail", pool)
     assert "Only a points game with a round played can be ended here." in (
         response.content.decode()
     )
