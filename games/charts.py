@@ -369,19 +369,17 @@ def _shorten(text: str, limit: int) -> str:
 
 def running_totals_svg(
     state: SessionState,
-    ceiling: int | None = None,
     *,
     title: str = "Running totals",
     id_prefix: str = "totals",
     own_style: bool = False,
 ) -> SafeString:
     """Each player's running total after every round (from ``state.lines``) as a
-    line from 0 before round 1, the ceiling as a marked rule when there is one (in
-    net totals it bounds what a player may lose: drawn at minus the ceiling), and a
+    line from 0 before round 1, the ceiling as a marked rule when there is one (as a
+    total: in net totals it bounds what a player may lose, -250 for 250), and a
     legend with each player's total now. A player's line stops where they are out
     (a cross) and starts again where they rejoin (a ring)."""
-    ceiling = state.ceiling if ceiling is None else ceiling
-    rule_at = None if ceiling is None else (-ceiling if state.net else ceiling)
+    rule_at = state.ceiling_total
     lines = []
     for name in state.players:
         segments: list[list[Mark]] = [[Mark(0, 0, f"{name} before round 1: 0")]]
@@ -422,9 +420,9 @@ def running_totals_svg(
     x_ticks = round_ticks(rounds, x)
     summary = ", ".join(f"{name} {_number(state.totals[name])}" for name in state.players)
     description = f"After {rounds} round{'s' if rounds != 1 else ''}: {summary}." + (
-        f" Ceiling {ceiling}." if ceiling is not None else ""
+        f" Ceiling {_number(rule_at)}." if rule_at is not None else ""
     )
-    rules = [] if rule_at is None else [(rule_at, f"ceiling {ceiling}")]
+    rules = [] if rule_at is None else [(rule_at, f"ceiling {_number(rule_at)}")]
     return _render(
         lines,
         x,

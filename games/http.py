@@ -87,7 +87,6 @@ def chart_response(session: GameSession) -> HttpResponse:
     board = load_scoreboard(session)
     svg = charts.running_totals_svg(
         board.state,
-        board.ceiling,
         title=f"Running totals: {session}",
         id_prefix="totals",
         own_style=True,  # an image: the page's dark theme cannot reach into it

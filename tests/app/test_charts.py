@@ -38,7 +38,7 @@ POOL_ROUNDS = [
 
 def test_each_players_line_follows_their_running_totals() -> None:
     state = session_state(POOL, ("Asha", "Ben", "Chen"), POOL_ROUNDS)
-    root = parse(running_totals_svg(state, None))
+    root = parse(running_totals_svg(state))
     drawn = lines_of(root)
     assert set(drawn) == {"Asha", "Ben", "Chen"}
     values, ys, xs = [], [], []
@@ -59,7 +59,7 @@ def test_each_players_line_follows_their_running_totals() -> None:
 def test_an_eliminated_players_line_stops_at_the_round_that_put_them_out() -> None:
     state = session_state(POOL, ("Asha", "Ben", "Chen"), POOL_ROUNDS)
     assert state.eliminated_in == {"Ben": 3}
-    root = parse(running_totals_svg(state, None))
+    root = parse(running_totals_svg(state))
     (ben,) = lines_of(root)["Ben"]
     assert len(ben) == 4  # before round 1, then rounds 1 to 3
     crosses = [p for p in root.iter(f"{SVG}path") if p.get("class") == "chart-out"]
@@ -69,7 +69,7 @@ def test_an_eliminated_players_line_stops_at_the_round_that_put_them_out() -> No
 
 def test_the_ceiling_is_a_marked_line_at_its_value() -> None:
     state = session_state(POOL, ("Asha", "Ben", "Chen"), POOL_ROUNDS)
-    root = parse(running_totals_svg(state, None))
+    root = parse(running_totals_svg(state))
     (rule,) = [g for g in root.iter(f"{SVG}g") if g.get("class") == "chart-rule"]
     assert rule.get("data-value") == "101"
     assert "ceiling 101" in "".join(rule.itertext())
@@ -85,18 +85,20 @@ def test_the_ceiling_is_a_marked_line_at_its_value() -> None:
 def test_no_ceiling_no_rule_and_in_net_totals_the_limit_is_below_zero() -> None:
     points = get_ruleset("21-points")
     state = session_state(points, ("Asha", "Ben"), [{"Asha": 120, "Ben": -120}])
-    root = parse(running_totals_svg(state, None))
+    root = parse(running_totals_svg(state))
     assert not [g for g in root.iter(f"{SVG}g") if g.get("class") == "chart-rule"]
-    root = parse(running_totals_svg(session_state(points, ("Asha", "Ben"), [], ceiling=300), None))
+    root = parse(running_totals_svg(session_state(points, ("Asha", "Ben"), [], ceiling=300)))
     (rule,) = [g for g in root.iter(f"{SVG}g") if g.get("class") == "chart-rule"]
     assert rule.get("data-value") == "-300"
+    # Labelled where it is drawn: the total it limits, with its minus sign.
+    assert "ceiling \u2212300" in "".join(rule.itertext())
 
 
 def test_a_rejoin_starts_a_new_piece_of_line_at_the_rejoining_total() -> None:
     rounds = [{"Asha": 0, "Ben": 80, "Chen": 20}, {"Asha": 20, "Ben": 30, "Chen": 0}]
     state = session_state(POOL, ("Asha", "Ben", "Chen"), rounds, rejoins=[("Ben", 2)])
     assert state.lines[1].rejoined == {"Ben": 21}
-    root = parse(running_totals_svg(state, None))
+    root = parse(running_totals_svg(state))
     ben = lines_of(root)["Ben"]
     assert len(ben) == 2  # up to round 2, where he went out, then from the rejoin on
     assert len(ben[0]) == 3  # 0, 80, then 110 (out), before the rejoin at 21
@@ -109,7 +111,7 @@ def test_a_rejoin_starts_a_new_piece_of_line_at_the_rejoining_total() -> None:
 def test_names_are_escaped_and_the_chart_is_labelled() -> None:
     name = '<script>alert("x")</script> & Co'
     state = session_state(POOL, (name, "Ben"), [{name: 0, "Ben": 40}])
-    svg = str(running_totals_svg(state, None, title="Friday <night>"))
+    svg = str(running_totals_svg(state, title="Friday <night>"))
     assert "<script>" not in svg
     root = parse(svg)  # still well-formed XML
     assert root.get("role") == "img"
@@ -127,7 +129,7 @@ def test_the_legend_gives_each_players_total_and_the_winner() -> None:
     rounds = [*POOL_ROUNDS, {"Asha": 80, "Chen": 0}]
     state = session_state(POOL, ("Asha", "Ben", "Chen"), rounds)
     assert state.winners == ("Chen",)
-    root = parse(running_totals_svg(state, None))
+    root = parse(running_totals_svg(state))
     legend = "".join(
         next(g for g in root.iter(f"{SVG}g") if g.get("class") == "chart-legend").itertext()
     )
@@ -150,7 +152,7 @@ def long_session(rounds: int, ceiling: int | None = None):
 
 @pytest.mark.parametrize("rounds", [9, 25, 40, 42, 99, 100, 1000, 1234, 5001])
 def test_the_round_numbers_under_a_long_session_do_not_run_into_each_other(rounds: int) -> None:
-    root = parse(running_totals_svg(long_session(rounds), None))
+    root = parse(running_totals_svg(long_session(rounds)))
     spans = label_spans(root, "chart-x")
     width = float(root.get("width"))
     assert spans[0][2] == "0" and spans[-1][2] == str(rounds)
@@ -165,7 +167,7 @@ def test_large_totals_keep_their_minus_sign_on_the_drawing() -> None:
     state = session_state(
         get_ruleset("21-points"), ("Asha", "Ben"), [{"Asha": 15000, "Ben": -15000}], ceiling=20000
     )
-    root = parse(running_totals_svg(state, None))
+    root = parse(running_totals_svg(state))
     spans = label_spans(root, "chart-y")
     assert min(left for left, *_ in spans) >= 0, spans
     texts = [text for *_, text in spans]
@@ -176,14 +178,16 @@ def test_a_ceiling_far_beyond_the_totals_is_named_at_the_edge_not_drawn_to_scale
     # 42 rounds within ±600 under a ceiling of 20000: drawn to scale, the lines were
     # a flat band; they now fill the plot and the ceiling is named at its bottom edge.
     state = long_session(42, ceiling=20000)
-    root = parse(running_totals_svg(state, None))
+    root = parse(running_totals_svg(state))
     (rule,) = [g for g in root.iter(f"{SVG}g") if "chart-rule" in g.get("class")]
     assert rule.get("data-value") == "-20000"
     assert rule.find(f"{SVG}line") is None
-    assert "".join(rule.itertext()) == "ceiling 20000 ↓"
+    assert (
+        "".join(rule.itertext()) == "ceiling −20000 ↓"
+    )  # a net ceiling, said as the total it limits
     ys = [y for pieces in lines_of(root).values() for piece in pieces for _, y in piece]
     assert max(ys) - min(ys) > 90  # the lines use at least half the plot's 180 units
-    assert "Ceiling 20000" in root.find(f"{SVG}desc").text
+    assert "Ceiling −20000" in root.find(f"{SVG}desc").text
 
 
 def history(name: str, ordinals: list[float], start: int = 0) -> tuple[str, list[RatingPoint]]:
@@ -200,7 +204,7 @@ def test_a_long_sessions_chart_stays_small_and_keeps_its_ends() -> None:
     points = get_ruleset("21-points")
     rounds = [{"Asha": 3, "Ben": -1, "Chen": -2} for _ in range(5_000)]
     state = session_state(points, ("Asha", "Ben", "Chen"), rounds)
-    svg = str(running_totals_svg(state, None))
+    svg = str(running_totals_svg(state))
     root = parse(svg)
     (asha,) = lines_of(root)["Asha"]
     assert len(asha) <= 160
@@ -272,7 +276,7 @@ def test_a_chart_served_as_an_image_carries_its_dark_theme_and_an_inline_one_doe
     # An <img> cannot see the page's stylesheets; a page's inline <style> would be
     # refused by the Content-Security-Policy.
     state = session_state(POOL, ("Asha", "Ben", "Chen"), POOL_ROUNDS)
-    image = parse(running_totals_svg(state, None, own_style=True))
+    image = parse(running_totals_svg(state, own_style=True))
     (style,) = image.iter(f"{SVG}style")
     assert "prefers-color-scheme: dark" in style.text
     assert not list(parse(rating_history_svg([])).iter(f"{SVG}style"))
@@ -326,7 +330,7 @@ def test_a_long_name_in_the_legend_is_shortened_but_its_total_and_status_are_who
     long = "Venkataraghavan Subramaniam"
     rounds = [{long: 40, "Ben": 0}, {long: 40, "Ben": 20}, {long: 40, "Ben": 20}]
     state = session_state(POOL, (long, "Ben"), rounds)
-    root = parse(running_totals_svg(state, None))
+    root = parse(running_totals_svg(state))
     legend = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "chart-legend")
     entry = next(t for t in legend.iter(f"{SVG}text") if "Venkat" in "".join(t.itertext()))
     shown = entry.text
@@ -339,6 +343,6 @@ def test_a_right_to_left_name_keeps_its_total_after_it() -> None:
     # Without isolating the name, "محمد 40" was laid out as "40 محمد" on the page.
     name = "محمد الأحمد"
     state = session_state(POOL, (name, "Ben"), [{name: 40, "Ben": 0}])
-    root = parse(running_totals_svg(state, None))
+    root = parse(running_totals_svg(state))
     legend = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "chart-legend")
     assert f"{name}\u200e 40" in "".join(legend.itertext())
