@@ -43,6 +43,15 @@ def cards(codes: Iterable[object]) -> SafeString:
     return format_html_join(" ", "{}", ((card(code),) for code in codes))
 
 
+@register.filter
+def groups(groups: Iterable[Iterable[object]]) -> SafeString:
+    """A hand's groups, "|" between them, each kept whole on a line where it fits
+    (app.css: .cards-group): wrapped mid-group, a line break hid where a group ended."""
+    return format_html_join(
+        " | ", '<span class="cards-group">{}</span>', ((cards(group),) for group in groups)
+    )
+
+
 # A score's minus sign: the typographic one (U+2212) the charts draw, not the hyphen
 # "-280" was written with. Eyes read it as wide as a plus; screen readers say "minus".
 MINUS = "\u2212"

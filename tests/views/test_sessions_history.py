@@ -156,6 +156,9 @@ def test_an_edit_says_first_what_changed_and_folds_the_whole_rounds(
     # A creation is shown whole, as before: nothing to compare it with.
     created_html = html[html.index("Round 1 created") :]
     assert "what-changed" not in created_html and "<details" not in created_html
+    # Each of a hand's groups is kept whole where it fits a line: Asha's seven.
+    asha = created_html[created_html.index("<strong>Asha</strong>") :].split("</li>")[0]
+    assert asha.count('<span class="cards-group">') == 7 and asha.count(" | ") == 6
 
 
 def test_an_edit_names_the_cards_it_swapped_and_who_entered_them(
