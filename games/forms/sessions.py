@@ -137,7 +137,11 @@ class SessionForm(RulesetForm):
         self.players = self.seated()
         cleaned = super().clean()
         if not typed[-1]:
-            self.add_error("first_dealer", "The first dealer must be one of the seated players.")
+            # With nobody seated, "Seat at least two players" says all there is to fix.
+            if self.players:
+                self.add_error(
+                    "first_dealer", "The first dealer must be one of the seated players."
+                )
         else:
             self.dealer_index = sum(typed) - 1  # empty rows before the dealer don't count
         if self.ruleset is not None:

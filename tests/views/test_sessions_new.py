@@ -295,6 +295,15 @@ def test_a_toss_with_one_player_says_so(scorer: Client) -> None:
     assert "Seat at least two players." in response.content.decode()
 
 
+def test_a_toss_with_nobody_seated_says_only_that(scorer: Client) -> None:
+    response = scorer.post(URL, session_form_data(action="toss"), headers={"HX-Request": "true"})
+
+    assert response.status_code == 422
+    errors = response.context_data["form"].errors
+    assert errors["seat_1"] == ["Seat at least two players."]
+    assert "first_dealer" not in errors  # no seat to be the dealer's: nothing more to say
+
+
 def test_picking_a_preset_over_htmx_returns_its_ceiling_and_house_rules(scorer: Client) -> None:
     response = scorer.get(URL, {"preset": "13-pool-101"}, headers={"HX-Request": "true"})
 
