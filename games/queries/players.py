@@ -146,6 +146,23 @@ def claimed_player(league: League, user: AbstractBaseUser) -> Player | None:
     return claim.player if claim else None
 
 
+# How many names "Which player are you?" lists at the most: a club's regulars; past
+# that, the standings (with their player pages) are the way to one's name.
+UNCLAIMED_LISTED = 60
+
+
+def unclaimed_players(league: League) -> list[Player]:
+    """The players of ``league``'s sessions nobody has claimed there yet, by name: a
+    member who has not said which one they are finds theirs among them (issue 15),
+    even before the first round, when the standings list nobody."""
+    return list(
+        Player.objects.filter(seats__session__league=league)
+        .exclude(claims__league=league)
+        .distinct()
+        .order_by("name", "pk")[:UNCLAIMED_LISTED]
+    )
+
+
 def claimed_in_file(league: League, user: AbstractBaseUser) -> Player | None:
     """The player an imported league file says ``user`` claimed ("this is me") in
     ``league``, while nobody has claimed that player here: the import made no claim

@@ -31,7 +31,7 @@ from games.access import (
 from games.forms.leagues import InviteForm, LeagueForm, MemberForm, RoleForm
 from games.http import FORM_ERRORS, rules_reset
 from games.models import League, Membership
-from games.queries.players import claimed_in_file, claimed_player
+from games.queries.players import claimed_in_file, claimed_player, unclaimed_players
 from games.rules import PRESETS, RulesError
 from games.services.leagues import (
     RANK,
@@ -151,6 +151,7 @@ def _detail_page(
     }
     if context["my_player"] is None:
         context["file_claim"] = claimed_in_file(league, request.user)
+        context["unclaimed"] = unclaimed_players(league)
     status = FORM_ERRORS if sent_back else 200
     return TemplateResponse(request, "leagues/detail.html", context, status=status)
 

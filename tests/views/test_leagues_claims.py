@@ -129,3 +129,25 @@ def test_a_claim_in_another_league_is_not_shown(club: League, user: User) -> Non
     assert "Harbour Club" not in text
     assert "claimed by" not in text
     assert "This is me" in text
+
+
+def test_a_new_member_finds_their_name_on_the_league_page_before_any_round(user: User) -> None:
+    """Joined through an invite before the first round, the standings list nobody: the
+    league page lists the names nobody has claimed, each a way to "This is me"."""
+    league = create_league(user, name="New Club", preset="21-points", overrides={})
+    make_session(user, league=league)  # seated, no round yet
+    claim_player(league, named("Asha"), user)
+    _ben, client = member("ben", league)
+
+    page = client.get(reverse("games:league_detail", args=[league.slug])).content.decode()
+
+    listed = page[page.index("Which player are you?") : page.index("</details>")]
+    for name in ("Ben", "Chen"):
+        link = reverse("games:player_detail", args=[named(name).pk])
+        assert f'href="{link}">{name}</a>' in listed
+    assert ">Asha</a>" not in listed  # claimed already
+    assert "This is me" in player_page(client, "Chen")
+    # Once they have said who they are, the question is gone.
+    claim(client, league, "Ben")
+    page = client.get(reverse("games:league_detail", args=[league.slug])).content.decode()
+    assert "Which player are you?" not in page
