@@ -267,12 +267,10 @@
   // What was typed, put back after a reload (static/js/offline.js), fills the fields
   // the picker was aimed among when the page was drawn: aim it again from the start.
   // Left under the cut joker put back, the next card tapped would replace it.
+  // (The input events of the fields put back have recounted and marked already.)
   document.addEventListener("draft:restored", function (event) {
     var picker = pickerOf(event.target);
-    if (!picker) return;
-    markOutcomes(event.target, picker);
-    aimAtStart(picker);
-    countCopies(picker);
+    if (picker) aimAtStart(picker);
   });
 
   function init(root) {
@@ -736,21 +734,9 @@
   // A field changed before htmx listened (a tap while a slow phone was still loading
   // the page's scripts, or the browser restoring a form on Back) asked for no preview:
   // ask for it once htmx listens, or the preview would show the round as it was.
+  // (A round form holds text fields and radios, no select.)
   function changedBeforeLoad(field) {
     if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
-    if (field.options && field.multiple) {
-      return Array.prototype.some.call(field.options, function (option) {
-        return option.selected !== option.defaultSelected;
-      });
-    }
-    if (field.options) {
-      // With no option marked selected, the first one is.
-      var initial = 0;
-      Array.prototype.forEach.call(field.options, function (option) {
-        if (option.defaultSelected) initial = option.index;
-      });
-      return field.selectedIndex !== initial;
-    }
     return "defaultValue" in field && field.value !== field.defaultValue;
   }
 
