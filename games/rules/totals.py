@@ -219,11 +219,15 @@ def rejoins_played(ruleset: Ruleset, ceiling: int | None) -> bool:
     return ruleset.rejoin_cutoff is not None and is_pool(ruleset, ceiling)
 
 
-def take_back_problem(state: SessionState, after_round: int) -> str | None:
-    """Why a rejoin made after round ``after_round`` may no longer be taken back, or
-    None while it may: only until the next round is played (that round was dealt with
-    the player in, and taking the rejoin back would leave them scores in rounds they
-    were out of), and never once the session is over."""
+def take_back_problem(state: SessionState, after_round: int, player: str) -> str | None:
+    """Why ``player``'s rejoin after round ``after_round`` may no longer be taken back,
+    or None while it may: only until the next round is played (that round was dealt
+    with the player in, and taking the rejoin back would leave them scores in rounds
+    they were out of), and never once the session is over. A rejoin the replay did not
+    count (an edit put it past the cutoff) may always be: nothing was dealt on it."""
+    counted = any(line.number == after_round and player in line.rejoined for line in state.lines)
+    if not counted:
+        return None
     if state.finished:
         return "the session is over"
     last = state.lines[-1].number if state.lines else 0

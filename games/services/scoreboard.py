@@ -210,7 +210,7 @@ class Scoreboard:
     def take_back_problem(self, made: RejoinMade) -> str | None:
         """Why the rejoin ``made`` may no longer be taken back, or None (the rules
         service decides: until the next round is played, and not once it is over)."""
-        return take_back_problem(self.state, made.after_round)
+        return take_back_problem(self.state, made.after_round, made.name)
 
     @property
     def rejoins_to_take_back(self) -> tuple[RejoinMade, ...]:
@@ -331,7 +331,7 @@ class SavedScores:
 @dataclass(frozen=True)
 class RejoinMade:
     """A rejoin as stored (one the replay ignored too): the scorer may take it back
-    until the next round is played."""
+    until the next round is played (one the replay ignored, at any time)."""
 
     pk: int
     name: str

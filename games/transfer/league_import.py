@@ -157,14 +157,15 @@ def import_league(
     if max_rounds is not None:
         _check_round_count(data, max_rounds)
     plan = _plan(data)
-    if name and name != plan.league["name"]:
+    final = name or plan.league["name"]
+    if _a_league_of_theirs_is_called(owner, final):
+        # Beside a league of theirs of that name (the same file imported again, or the
+        # name typed): two leagues of one name on every menu of theirs would not read
+        # apart.
+        final = _imported_again(final)
+    if final != plan.league["name"]:
         # Another name: the file's address was the file's name's.
-        plan = replace(plan, league=plan.league | {"name": name, "slug": ""})
-    elif _a_league_of_theirs_is_called(owner, plan.league["name"]):
-        # The same file imported again beside its league: two leagues of one name on
-        # every menu of the importer's would not read apart.
-        again = _imported_again(plan.league["name"])
-        plan = replace(plan, league=plan.league | {"name": again, "slug": ""})
+        plan = replace(plan, league=plan.league | {"name": final, "slug": ""})
     with transaction.atomic():
         return _write(plan, owner, keep_members)
 

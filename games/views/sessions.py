@@ -291,14 +291,10 @@ def session_rejoin(request: HttpRequest, pk: int) -> HttpResponse:
         rejoin_pk = posted_id(request, "cancel")
         if rejoin_pk is None:
             return HttpResponseBadRequest("Say which rejoin to take back.")
-        try:
-            cancel_rejoin(session, rejoin_pk)
-        except EntryRejected as error:
-            # A page left open past the next round, or a forged post: the session page
-            # as it is now, saying why (answered in place, even over htmx).
-            return _refused(request, session, str(error))
-        messages.success(request, "Rejoin taken back.")
-        return _back_to_session(request, session)
+        # Refused for a page left open past the next round, or a forged post.
+        return _try_change(
+            request, session, lambda: cancel_rejoin(session, rejoin_pk), "Rejoin taken back."
+        )
     seat_pk = posted_id(request, "seat")
     seat = session.seats.select_related("player").filter(pk=seat_pk).first()
     if seat_pk is None or seat is None:

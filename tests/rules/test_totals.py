@@ -231,11 +231,14 @@ def test_a_rejoin_may_be_taken_back_only_until_the_next_round_is_played():
     # Ben out in round 1, rejoined at 61 after it.
     rounds = [{"Asha": 40, "Ben": 105, "Chen": 60}, {"Asha": 20, "Ben": 0, "Chen": 0}]
     state = session_state(POOL_101, ABC, rounds[:1], rejoins=[("Ben", 1)])
-    assert take_back_problem(state, 1) is None
+    assert take_back_problem(state, 1, "Ben") is None
     played_on = session_state(POOL_101, ABC, rounds, rejoins=[("Ben", 1)])
-    assert take_back_problem(played_on, 1) == "round 2 has been played since"
+    assert take_back_problem(played_on, 1, "Ben") == "round 2 has been played since"
     # Round 3 puts Asha and Ben out: Chen wins, and nothing is taken back any more.
     over = session_state(
         POOL_101, ABC, [*rounds, {"Asha": 50, "Ben": 50, "Chen": 0}], rejoins=[("Ben", 1)]
     )
-    assert over.finished and take_back_problem(over, 3) == "the session is over"
+    assert over.finished and take_back_problem(over, 1, "Ben") == "the session is over"
+    # A rejoin the replay did not count (not in any round's rejoins): nothing was dealt
+    # on it, so it may be taken back whenever.
+    assert take_back_problem(played_on, 1, "Chen") is None

@@ -199,6 +199,9 @@ def test_a_league_imported_beside_one_of_its_name_is_named_by_the_day_it_came(
     assert beside.slug.startswith("friday-club-imported-")
     elsewhere = import_league(text.replace('"Friday club"', '"Tuesday club"'), owner=zed).league
     assert elsewhere.name == "Tuesday club"
+    # A name typed on the import page that is one of zed's leagues' is no way round it.
+    typed = import_league(text, owner=zed, name="Friday Club").league
+    assert typed.name == f"Friday Club (imported {today.day} {today:%b %Y})"
 
 
 def test_an_imported_leagues_standings_equal_the_exported_leagues(
