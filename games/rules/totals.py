@@ -238,7 +238,7 @@ def take_back_problem(state: SessionState, after_round: int, player: str) -> str
 
 def _rejoin_problem(ruleset: Ruleset, state: SessionState, player: str) -> str | None:
     cutoff = ruleset.rejoin_cutoff
-    if cutoff is None or not rejoins_played(ruleset, state.ceiling):
+    if not rejoins_played(ruleset, state.ceiling):  # no cutoff, or not a pool
         return "rejoining is not played under these rules"
     if state.finished:
         return "the session is over"

@@ -188,11 +188,6 @@ class Scoreboard:
         return is_pool(self.ruleset, self.state.ceiling)
 
     @property
-    def rejoins(self) -> bool:
-        """Whether anyone has rejoined, or may: the table then explains it."""
-        return any(c.rejoined_after or c.rejoin_at is not None for c in self.columns)
-
-    @property
     def house_rules(self) -> tuple[str, ...]:
         """The session's rules that differ from its preset, in words."""
         return house_rule_changes(self.ruleset)

@@ -847,14 +847,14 @@ def _round_then(value: object, where: str, path: str) -> dict[str, Any] | None:
     if not 1 <= version <= _INT_HIGH:
         raise ImportRefused(f"{where}: {path}.version must be from 1 to {_INT_HIGH}.")
     hands = _get(data, "entries", list, f"{where}: {path}")
-    return {
-        "cut_joker": cut_joker,
-        "dealer": _name_in(data, "dealer", f"{where}: {path}", limit=_PLAYER_NAME) or None,
-        "version": version,
-        "entries": [
-            _hand_then(hand, where, f"{path}.entries[{index}]") for index, hand in enumerate(hands)
-        ],
-    }
+    dealer = _name_in(data, "dealer", f"{where}: {path}", limit=_PLAYER_NAME) or None
+    # Shaped as the app keeps it (an "on_deal": false is left out, as a save leaves it).
+    return RoundChange.round_then(
+        cut_joker,
+        dealer,
+        version,
+        (_hand_then(hand, where, f"{path}.entries[{index}]") for index, hand in enumerate(hands)),
+    )
 
 
 def _hand_then(value: object, where: str, path: str) -> dict[str, Any]:
@@ -871,7 +871,7 @@ def _hand_then(value: object, where: str, path: str) -> dict[str, Any]:
         raise ImportRefused(f"{at}: the score is too large to store.")
     hand: dict[str, Any] = {"player": player, "outcome": outcome}
     if "on_deal" in data:
-        hand["on_deal"] = _get(data, "on_deal", bool, at)
+        hand["on_deal"] = _get(data, "on_deal", bool, at)  # checked; False is left out
     hand |= {"groups": _groups(data, at), "score": score}
     if "entered_by" in data:
         hand["entered_by"] = _name_in(data, "entered_by", at, limit=_HAND_AUTHOR_LENGTH)

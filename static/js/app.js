@@ -457,7 +457,7 @@
       var fieldset = document.getElementById("player-" + preview.id.slice("preview-".length));
       if (!fieldset) return;
       markWrong(fieldset.querySelectorAll("textarea[data-groups]"), preview.hasAttribute("data-groups-wrong"));
-      markWrong(fieldset.querySelectorAll(".outcomes input"), preview.hasAttribute("data-outcome-wrong"));
+      markWrong(fieldset.querySelectorAll(".outcomes input[type=radio]"), preview.hasAttribute("data-outcome-wrong"));
     });
     document.querySelectorAll("[data-cut-errors]").forEach(function (errors) {
       var field = errors.parentNode.querySelector("input[data-cut]");

@@ -307,6 +307,8 @@
     var waiting = document.querySelectorAll("form[data-draft][data-queued]");
     Array.prototype.forEach.call(waiting, function (form) {
       if (form._inFlight) return;
+      // Closed meanwhile (its table link gone): shown, never to be sent, as at load.
+      if (form.hasAttribute("data-closed")) return unqueue(form);
       var button = saveButton(form);
       if (form.requestSubmit) form.requestSubmit(button || undefined);
       else if (window.htmx) window.htmx.trigger(form, "submit");
