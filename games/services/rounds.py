@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Count, F, Max, Q, Subquery, Window
+from django.db.models import Count, F, Max, Q, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
@@ -963,14 +963,12 @@ def changes_of(
         place=Window(RowNumber(), order_by=(F("changed_at").asc(), F("pk").asc())),
     )
     # fold_start's choice, made in the query: the latest ones, and any from ``first`` on.
+    # A filter on the windows is applied after them (Django wraps the query), so the
+    # total and the places still count every change, not only the ones shown.
     shown = Q(place__gt=F("total") - LATEST_CHANGES)
     if first is not None and first >= 1:
         shown |= Q(place__gte=first)
-    rows = tuple(
-        changes.filter(pk__in=places.filter(shown).values("pk"))
-        .annotate(total=Subquery(places.values("total")[:1]))
-        .order_by("-changed_at", "-pk")
-    )
+    rows = tuple(places.filter(shown).order_by("-changed_at", "-pk"))
     # An edit says what it changed first; the whole rounds before and after are folded.
     for change in rows:
         both = change.before is not None and change.after is not None
