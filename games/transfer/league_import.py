@@ -14,6 +14,7 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -239,10 +240,10 @@ class _RoundPlan:
     cut_joker: str
     author: str  # who saved it last, as the file names them ("" if it does not)
     entries: tuple[_EntryPlan, ...]
-    version: int = 1
+    version: int
     # From the file or its history (version 4); None: the time of the import.
-    created_at: datetime.datetime | None = None
-    updated_at: datetime.datetime | None = None
+    created_at: datetime.datetime | None
+    updated_at: datetime.datetime | None
 
 
 @dataclass(frozen=True)
@@ -289,7 +290,12 @@ class _Reading:
     # Version 4 on: the rounds' history and times, authors as accounts where they can
     # be, and no time later than the import (`latest`).
     history: bool = False
-    latest: datetime.datetime | None = None
+
+    @cached_property
+    def latest(self) -> datetime.datetime | None:
+        """The latest time a file that keeps its history may give: the import's, read
+        once, give or take the clocks of two servers; None for a file before it."""
+        return timezone.now() + _CLOCKS if self.history else None
 
 
 @dataclass(frozen=True)
@@ -316,11 +322,7 @@ def _plan(data: object) -> _LeaguePlan:
             f"This league file is format version {version!r}; "
             f"this scorekeeper reads versions {', '.join(map(str, READABLE))}."
         )
-    reading = _Reading(
-        earlier=version < EXACT_TEXTS,
-        history=version >= HISTORY,
-        latest=timezone.now() + _CLOCKS if version >= HISTORY else None,
-    )
+    reading = _Reading(earlier=version < EXACT_TEXTS, history=version >= HISTORY)
     league = _league_columns(_object(doc.get("league"), '"league"'), reading.earlier)
     members = _members(_list(doc, "members", "The file"))
     players = _players(_list(doc, "players", "The file"))
@@ -466,7 +468,9 @@ def _session_plan(
     seated = {name for name, _ in seats}
     first_dealer = _seated(data, "first_dealer", seated, where)
     rounds = tuple(
-        _round_plan(_object(item, f"{where}, round {number}"), number, where, ruleset, seated)
+        _round_plan(
+            _object(item, f"{where}, round {number}"), number, where, path, ruleset, seated, reading
+        )
         for number, item in enumerate(_list(data, "rounds", where), start=1)
     )
     rejoins = _rejoins(_list(data, "rejoins", where), where, path, seated, len(rounds), reading)
@@ -476,10 +480,6 @@ def _session_plan(
     rematch_of = _get(data, "rematch_of", int, where, optional=True)
     changes: tuple[_ChangePlan, ...] = ()
     if reading.history:
-        rounds = tuple(
-            _recorded_round(item, planned, f"{where}, round {planned.number}", path, reading)
-            for item, planned in zip(_list(data, "rounds", where), rounds, strict=True)
-        )
         items = _get(data, "changes", list, where, optional=True) or []
         changes = _changes(items, rounds, where, path, reading.latest)
         rounds = _round_times(rounds, changes, where)
@@ -512,8 +512,16 @@ def _seats(items: list, where: str, path: str, players: Mapping) -> tuple[tuple[
 
 
 def _round_plan(
-    data: Mapping[str, Any], expected: int, session: str, ruleset: Ruleset, seated: set[str]
+    data: Mapping[str, Any],
+    expected: int,
+    session: str,
+    path: str,
+    ruleset: Ruleset,
+    seated: set[str],
+    reading: _Reading,
 ) -> _RoundPlan:
+    """A round scored by the rules service, with what its record holds besides its
+    hands where the file keeps it (version 4 on): its version and times."""
     number = _get(data, "number", int, f"{session}, round {expected}")
     if number != expected:
         raise ImportRefused(
@@ -547,6 +555,11 @@ def _round_plan(
         ) from None
     for entry, scored in zip(entries, result.players, strict=True):
         _check_figures(entry, scored, f"{where}, {scored.name}")
+    version, created_at, updated_at = (
+        _recorded(data, where, f"{path}.rounds[{number - 1}]", reading.latest)
+        if reading.history
+        else (1, None, None)
+    )
     return _RoundPlan(
         number=number,
         dealer=_seated(data, "dealer", seated, where),
@@ -556,6 +569,9 @@ def _round_plan(
             _EntryPlan(hand.name, cards, scored)
             for hand, cards, scored in zip(hands, groups, result.players, strict=True)
         ),
+        version=version,
+        created_at=created_at,
+        updated_at=updated_at,
     )
 
 
@@ -691,19 +707,18 @@ def _replay(
 # --- The rounds' history (version 4) ---------------------------------------------------------
 
 
-def _recorded_round(
-    data: Mapping[str, Any], planned: _RoundPlan, where: str, path: str, reading: _Reading
-) -> _RoundPlan:
-    """A round with what its record holds besides its hands: its version and times."""
-    here = f"{path}.rounds[{planned.number - 1}]"
+def _recorded(
+    data: Mapping[str, Any], where: str, here: str, latest: datetime.datetime | None
+) -> tuple[int, datetime.datetime | None, datetime.datetime | None]:
+    """A round's version, creation and last change as its record keeps them (version
+    4 on); a time it leaves out is its history's (_round_times)."""
     version = _number(Round, "version", data, where, here, optional=True)
     if version is not None and version < 1:
         raise ImportRefused(f"{where}: {here}.version must be 1 or more, not {version}.")
-    return replace(
-        planned,
-        version=version or 1,
-        created_at=_moment(data, "created_at", where, here, reading.latest),
-        updated_at=_moment(data, "updated_at", where, here, reading.latest),
+    return (
+        version or 1,
+        _moment(data, "created_at", where, here, latest),
+        _moment(data, "updated_at", where, here, latest),
     )
 
 
@@ -1183,10 +1198,8 @@ def _write(plan: _LeaguePlan, owner: AbstractBaseUser | None, keep_members: bool
         for username, name in plan.claims.items()
         if username in member_ids
     )
-    # Who entered, changed or rejoined what, as the file names them: a member of the
-    # file whom this import made a member (as their claims) is that account here;
-    # anyone else is kept as a name, linked to no account (issue 9). Before version 4
-    # every author is a name.
+    # The accounts authors are linked to (_by): the members of the file whom this
+    # import made members, as their claims are. Before version 4 every author is a name.
     accounts = (
         {name: pk for name, pk in member_ids.items() if name in plan.members}
         if plan.history
@@ -1235,8 +1248,7 @@ def _write(plan: _LeaguePlan, owner: AbstractBaseUser | None, keep_members: bool
                 number=planned.number,
                 dealer=seat(session, planned.dealer),
                 cut_joker=planned.cut_joker,
-                entered_by_id=accounts.get(planned.author),
-                entered_by_name="" if planned.author in accounts else planned.author,
+                **_by("entered_by", planned.author, accounts),
                 version=planned.version,
             )
             for session, planned_session in zip(sessions, plan.sessions, strict=True)
@@ -1263,8 +1275,7 @@ def _write(plan: _LeaguePlan, owner: AbstractBaseUser | None, keep_members: bool
                 session=session,
                 seat=seat(session, rejoin.player),
                 after_round=rejoin.after_round,
-                created_by_id=accounts.get(rejoin.author),
-                created_by_name="" if rejoin.author in accounts else rejoin.author,
+                **_by("created_by", rejoin.author, accounts),
             )
             for session, planned in zip(sessions, plan.sessions, strict=True)
             for rejoin in planned.rejoins
@@ -1421,17 +1432,28 @@ def _hand_row(played: Round, entry: _EntryPlan, player: Player) -> tuple:
     )
 
 
+def _by(field: str, author: str, accounts: Mapping[str, int]) -> dict[str, Any]:
+    """Who entered, changed or rejoined something (``field``: entered_by, changed_by,
+    created_by), as the file names them, in the row's two columns: a member of the file
+    whom this import made a member is that account here; anyone else is kept as a
+    name, linked to no account (issue 9)."""
+    if author in accounts:
+        return {f"{field}_id": accounts[author], f"{field}_name": ""}
+    return {f"{field}_id": None, f"{field}_name": author}
+
+
 def _change_row(
     session: int, change: _ChangePlan, round_id: Mapping[tuple[int, int], int], accounts
 ) -> tuple:
     """One change as a row of RoundChange's table (its JSON as text)."""
+    by = _by("changed_by", change.author, accounts)
     return (
         session,
         None if change.round is None else round_id[session, change.round],
         change.number,
         change.action,
-        accounts.get(change.author),
-        "" if change.author in accounts else change.author,
+        by["changed_by_id"],
+        by["changed_by_name"],
         connection.ops.adapt_datetimefield_value(change.changed_at),
         None if change.before is None else json.dumps(change.before),
         None if change.after is None else json.dumps(change.after),
