@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import gc
+import itertools
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -163,7 +164,7 @@ def import_league(
         # Beside a league of theirs of that name (the same file imported again, or the
         # name typed): two leagues of one name on every menu of theirs would not read
         # apart.
-        final = _imported_again(final)
+        final = _imported_again(owner, final)
     if final != plan.league["name"]:
         # Another name: the file's address was the file's name's.
         plan = replace(plan, league=plan.league | {"name": final, "slug": ""})
@@ -180,11 +181,16 @@ def _a_league_of_theirs_is_called(owner: AbstractBaseUser | None, name: str) -> 
     )
 
 
-def _imported_again(name: str) -> str:
-    """The name of a league imported beside one of the same name: the day it came."""
+def _imported_again(owner: AbstractBaseUser, name: str) -> str:
+    """The name of a league imported beside one of the same name: the day it came, and
+    how many came that day where that name is theirs too ("imported 26 Nov 2026, 2"),
+    so the third import of a file on one day reads apart from the second."""
     today = timezone.localdate()
-    said = f" (imported {today.day} {today:%b %Y})"
-    return name[: League._meta.get_field("name").max_length - len(said)].rstrip() + said
+    day = f"imported {today.day} {today:%b %Y}"
+    said = (f" ({day})" if count == 1 else f" ({day}, {count})" for count in itertools.count(1))
+    limit = League._meta.get_field("name").max_length
+    names = (name[: limit - len(ending)].rstrip() + ending for ending in said)
+    return next(again for again in names if not _a_league_of_theirs_is_called(owner, again))
 
 
 def _league_name(name: str) -> str:

@@ -199,9 +199,32 @@ def test_a_league_imported_beside_one_of_its_name_is_named_by_the_day_it_came(
     assert beside.slug.startswith("friday-club-imported-")
     elsewhere = import_league(text.replace('"Friday club"', '"Tuesday club"'), owner=zed).league
     assert elsewhere.name == "Tuesday club"
-    # A name typed on the import page that is one of zed's leagues' is no way round it.
+    # A name typed on the import page that is one of zed's leagues' is no way round it
+    # (and the day's name is taken now: the import above's, whatever the case).
     typed = import_league(text, owner=zed, name="Friday Club").league
-    assert typed.name == f"Friday Club (imported {today.day} {today:%b %Y})"
+    assert typed.name == f"Friday Club (imported {today.day} {today:%b %Y}, 2)"
+
+
+def test_a_file_imported_three_times_in_a_day_gives_three_leagues_of_three_names(
+    moved: dict,
+) -> None:
+    from django.utils import timezone
+
+    zed = User.objects.create_user(username="zed", password="x")
+    text = json.dumps(moved)
+
+    names = [import_league(text, owner=zed).league.name for _ in range(4)]
+
+    today = timezone.localdate()
+    assert names == [
+        "Friday club",
+        f"Friday club (imported {today.day} {today:%b %Y})",
+        f"Friday club (imported {today.day} {today:%b %Y}, 2)",
+        f"Friday club (imported {today.day} {today:%b %Y}, 3)",
+    ]
+    # Each at an address of its own, as its name reads.
+    slugs = League.objects.filter(memberships__user=zed).values_list("slug", flat=True)
+    assert len(set(slugs)) == 4
 
 
 def test_an_imported_leagues_standings_equal_the_exported_leagues(
