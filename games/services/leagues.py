@@ -9,8 +9,6 @@ service before they are stored, as everywhere else.
 from __future__ import annotations
 
 import datetime
-import secrets
-import string
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Literal
@@ -43,34 +41,19 @@ def _slug_base(name: str) -> str:
     return f"{base}-league" if base in RESERVED_SLUGS else base
 
 
-def _unique_slug(name: str) -> str:
-    base = _slug_base(name)
+def fresh_slug(name: str, wanted: str = "") -> str:
+    """A free address for a new league: ``wanted`` (an imported file's) or its name's,
+    numbered if another league has it ("club-2", "club-3"), as people read and say
+    an address. Whose league has it is never said: a league a user may not see
+    answers 404 at its address as a league that does not exist (access.league_for)."""
+    base = wanted if wanted and wanted not in RESERVED_SLUGS else _slug_base(name)
+    limit = League._meta.get_field("slug").max_length
     slug, number = base, 1
     while League.objects.filter(slug=slug).exists():
         number += 1
-        slug = f"{base}-{number}"
+        suffix = f"-{number}"
+        slug = base[: limit - len(suffix)].rstrip("-") + suffix
     return slug
-
-
-# What a taken address gets after it for an imported league: random, so the address
-# says nothing of how many leagues share the name, and nobody can guess it.
-_SLUG_SUFFIX = string.ascii_lowercase + string.digits
-_SLUG_SUFFIX_LENGTH = 6
-
-
-def fresh_slug(name: str, wanted: str = "") -> str:
-    """A free address for an imported league: ``wanted`` (the file's) or the name's,
-    with a random suffix if another league has it. Taken or not, nothing is said
-    of the other league: the importer may not even see it."""
-    base = wanted if wanted and wanted not in RESERVED_SLUGS else _slug_base(name)
-    if not League.objects.filter(slug=base).exists():
-        return base
-    limit = League._meta.get_field("slug").max_length - _SLUG_SUFFIX_LENGTH - 1
-    while True:
-        suffix = "".join(secrets.choice(_SLUG_SUFFIX) for _ in range(_SLUG_SUFFIX_LENGTH))
-        slug = f"{base[:limit].rstrip('-')}-{suffix}"
-        if not League.objects.filter(slug=slug).exists():
-            return slug
 
 
 def create_league(
@@ -88,7 +71,7 @@ def create_league(
             with transaction.atomic():
                 league = League.objects.create(
                     name=name,
-                    slug=_unique_slug(name),
+                    slug=fresh_slug(name),
                     preset=preset,
                     overrides=overrides,
                     money_per_point=money_per_point,

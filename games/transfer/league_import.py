@@ -123,9 +123,9 @@ def import_league(
     ``name`` (held to the rule for names), else as the file names it.
 
     Its address is its own (services.leagues.fresh_slug): the file's, or the typed
-    name's, with a random suffix if another league has it. So the same file imports
-    again as another league, and no message tells the importer that a league of
-    that name exists here.
+    name's, numbered as a new league's is if another league has it ("club-2"). So
+    the same file imports again as another league, and no message tells the
+    importer whose league has that address.
 
     A file may not act on anyone else (issue 9): its members are not added but kept
     on the league for the owner to invite (``Imported.invitable``), each with the

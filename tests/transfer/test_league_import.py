@@ -23,6 +23,7 @@ from games.models import (
     PlayerClaim,
     Round,
 )
+from games.services.leagues import create_league
 from games.transfer import league_import as importer
 from games.transfer.league_export import dumps, export_league
 from games.transfer.league_import import import_league
@@ -186,6 +187,21 @@ def test_a_league_keeps_its_address_unless_it_gets_another_name(
 ) -> None:
     moved["league"]["slug"] = slug
     assert import_league(json.dumps(moved), name=name).league.slug == address
+
+
+def test_a_league_whose_address_is_taken_is_numbered_as_a_new_league_would_be(
+    moved: dict, user: User
+) -> None:
+    create_league(user, name="Club", preset="21-points", overrides={})
+    text = json.dumps(moved)  # its address "club", as the league made by hand has
+
+    assert import_league(text).league.slug == "club-2"
+    assert create_league(user, name="Club", preset="21-points", overrides={}).slug == "club-3"
+    # An address as long as the column keeps its number within it.
+    long = "c" * League._meta.get_field("slug").max_length
+    moved["league"]["slug"] = long
+    assert import_league(json.dumps(moved)).league.slug == long
+    assert import_league(json.dumps(moved)).league.slug == long[:-2] + "-2"
 
 
 @pytest.mark.parametrize(

@@ -40,7 +40,7 @@ class Command(BaseCommand):
             "--name",
             default="",
             help="the new league's name (default: the file's); its address is the file's, "
-            "or the name's, with a random suffix if another league has it",
+            "or the name's, numbered (club-2) if another league has it",
         )
         parser.add_argument(
             "--keep-members",
