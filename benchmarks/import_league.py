@@ -233,7 +233,9 @@ def import_once(data: dict, slug: str, user, through_page: bool) -> tuple[float,
     from games.transfer.league_export import dumps
     from games.transfer.league_import import import_league
 
-    data["league"]["slug"] = slug
+    # A name of its own too: a league imported beside one of its importer's of the same
+    # name is named by the day, and its address follows that name, not the file's.
+    data["league"]["name"] = data["league"]["slug"] = slug
     raw = dumps(data).encode()
     if through_page:
         client = Client()
