@@ -95,8 +95,6 @@ from datetime import datetime, timedelta
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 PHONE = {"width": 390, "height": 844}
 HOST = "127.0.0.1"
 NAMES = ("Asha", "Ben", "Chen", "Dev", "Esi", "Femi")
@@ -749,7 +747,13 @@ def run(args) -> tuple[dict, list[str]]:
     from playwright.sync_api import sync_playwright
 
     from games.services.sessions import create_session
+    from tests.support.browser import CHROMIUM_FLAGS, HOW_TO_GET_CHROMIUM, find_chromium
 
+    # The Chromium the browser tests drive (CHROMIUM_PATH, else the system's, else
+    # Playwright's download).
+    chromium = find_chromium(playwright_cache=True)
+    if chromium is None:
+        raise SystemExit(HOW_TO_GET_CHROMIUM)
     rng = random.Random(args.seed)
     deals = {key: deal(rng, key, preset, players) for key, preset, players in ROUNDS}
     user = User.objects.create_user("scorer", password=None)
@@ -785,7 +789,7 @@ def run(args) -> tuple[dict, list[str]]:
         tables = []
         try:
             with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
                 try:
                     for key, played in deals.items():
                         report[key] = {}

@@ -9,7 +9,8 @@
                  management commands, migrations) and scorekeeper/ (settings, static
                  files)
 - ``security/``  across the app: the access matrix, fuzzed input, concurrency, faults
-- ``benchmarks/`` benchmarks/ scripts run at a tiny size, so that none rots
+- ``benchmarks/`` benchmarks/ scripts run at a tiny size, so that none rots (all but
+                 entry.py, a 30 s browser run of whole rounds: run it by hand)
 - ``e2e/``       the browser (Playwright, marker ``e2e``)
 - ``support/``   what tests share: hands, builders, fixtures, page helpers; no tests
 

@@ -26,7 +26,7 @@ from django.core.signals import request_finished, request_started
 from django.db import connection
 from playwright.sync_api import Browser, Error, Page, expect
 
-from tests.support.browser import HOW_TO_GET_CHROMIUM, find_chromium
+from tests.support.browser import CHROMIUM_FLAGS, HOW_TO_GET_CHROMIUM, find_chromium
 from tests.support.pages import DESKTOP, PHONE_DEVICE, WAIT_MS
 
 # Playwright's sync API keeps an asyncio event loop running in the main thread
@@ -39,8 +39,6 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 expect.set_options(timeout=WAIT_MS)
 
 SCREENSHOTS = Path(__file__).parent / "screenshots"
-
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
 DEVICES: dict[str, dict[str, Any]] = {
     "phone": PHONE_DEVICE,

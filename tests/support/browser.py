@@ -26,6 +26,9 @@ SYSTEM_PATHS = (
     "/usr/bin/chromium-browser",
     "/usr/bin/google-chrome",
 )
+# How every Chromium here is launched (the browser tests, benchmarks/entry.py): no
+# sandbox (a container's root), no GPU, nothing fetched in the background.
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 # Debian's packages, the headless shell first (see above).
 PACKAGES = ("chromium-headless-shell", "chromium")
 HOW_TO_GET_CHROMIUM = (

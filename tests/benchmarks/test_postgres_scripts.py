@@ -1,10 +1,10 @@
-"""The PostgreSQL benchmarks still run against the app as it is now, each at a tiny
-size: benchmarks/http.py fills a tiny league and measures every page and write it
-reports (its fill writes rows with COPY, so a model change it does not know of, a new
-required column, fails here rather than on the day someone needs the figures);
-share.py serves a short session's share page, poll and chart; import_league.py
-imports a small league file. PostgreSQL only: each benchmark makes and drops a
-database of its own on the local server."""
+"""The benchmarks that run as scripts on PostgreSQL still work with the app as it is
+now, each at a tiny size: benchmarks/http.py fills a tiny league and measures every
+page and write it reports (its fill writes rows with COPY, so a model change it does
+not know of, a new required column, fails here rather than on the day someone needs
+the figures); share.py serves a short session's share page, poll and chart;
+import_league.py imports a small league file. PostgreSQL only: each benchmark makes
+and drops a database of its own on the local server."""
 
 from __future__ import annotations
 
