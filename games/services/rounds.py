@@ -553,7 +553,6 @@ def breakdown_of(result: PlayerResult) -> dict:
             {
                 "cards": [card.code for card in group.cards],
                 "kind": str(group.kind),
-                "label": group.kind.label,
                 "counted": group.counted,
                 "left_out": group.left_out,
             }
