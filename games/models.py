@@ -460,8 +460,12 @@ class HandEntry(models.Model):
     claims = models.IntegerField(default=0)
     score = models.IntegerField(default=0)
     # What the rules service said, kept so pages show it without recomputing:
-    # {"lines": [readable lines], "groups": [{"cards", "kind", "label", "counted",
-    # "left_out"}], "value_cards": [codes]}. Written by services.save_round only.
+    # {"lines": [readable lines], "groups": [{"cards", "kind", "counted", "left_out"}],
+    # "value_cards": [codes]}, and "rule_applied" where a rule replaced the count.
+    # Written by every save of a round (services/rounds.py) and a league file's import
+    # (which rebuilds it: a league file does not carry it). Hands saved earlier keep
+    # a "label" per group too (the kind in words), which nothing reads: the round page
+    # names a kind through the kind_label filter.
     breakdown = models.JSONField(default=dict, blank=True)
 
     class Meta:

@@ -11,12 +11,19 @@ class RulesError(ValueError):
 
     ``field`` names the part of the input at fault in the JSON command line's terms,
     e.g. ``cut_joker``, ``overrides.hand_cap``, ``players[1].groups[2][0]``.
+
+    ``beside`` is the message as a form says it beside the fields of the player it
+    concerns, which their name already heads: the same words without the name ("must
+    show all 21 cards, not 20" where the message, which the command line prints
+    alone, is "Esha must show all 21 cards, not 20"). It is the message itself where
+    that does not name the player at ``field``.
     """
 
-    def __init__(self, message: str, field: str = "") -> None:
+    def __init__(self, message: str, field: str = "", *, beside: str = "") -> None:
         super().__init__(message)
         self.message = message
         self.field = field
+        self.beside = beside or message
 
     def as_dict(self) -> dict[str, str]:
         return {"error": self.message, "field": self.field}
@@ -29,5 +36,6 @@ class RoundErrors(RulesError):
     def __init__(self, errors: Sequence[RulesError]) -> None:
         if not errors:
             raise ValueError("RoundErrors needs at least one error")
-        super().__init__(errors[0].message, errors[0].field)
+        first = errors[0]
+        super().__init__(first.message, first.field, beside=first.beside)
         self.errors = list(errors)

@@ -511,7 +511,9 @@ class HandAssessment:
     hand_points: int | None  # None for the winner
     free: bool  # a Kodai free hand: no points, no claims
     lines: tuple[str, ...]
-    problems: tuple[str, ...] = ()  # what stops the round from being scored as entered
+    # What stops the round from being scored as entered, said beside the player: no
+    # name ("must show all 21 cards, not 20", see RulesError.beside).
+    problems: tuple[str, ...] = ()
     rule_applied: str | None = None  # as PlayerResult.rule_applied, for this hand alone
 
 
@@ -561,7 +563,7 @@ def assess_hand(ruleset: Ruleset, cut: Card, hand: PlayerHand) -> HandAssessment
     Value points and claims need the whole round: see :func:`score_round`."""
     roles = joker_roles(ruleset, cut)
     kinds = [classify(group, roles) for group in hand.groups]
-    problems = [error.message for error in _hand_errors(0, hand, ruleset)]
+    problems = [error.beside for error in _hand_errors(0, hand, ruleset)]
     if hand.outcome not in ruleset.outcomes:
         return HandAssessment((), None, None, False, (), tuple(problems))
     assessment = _assess(hand, kinds, roles)
@@ -736,12 +738,12 @@ def _winner_errors(hands: Sequence[PlayerHand]) -> list[RulesError]:
             if hand is not winner and hand.outcome not in DROP_OUTCOMES | {"invalid_declaration"}
         ]
         if still_in:
+            said = (
+                f"cannot win by default while {', '.join(still_in)} still played: "
+                "only the last player left wins by default"
+            )
             return [
-                RulesError(
-                    f"{winner.name} cannot win by default while {', '.join(still_in)} "
-                    "still played: only the last player left wins by default",
-                    f"players[{winners[0]}].outcome",
-                )
+                RulesError(f"{winner.name} {said}", f"players[{winners[0]}].outcome", beside=said)
             ]
     return []
 
@@ -750,48 +752,36 @@ def _hand_errors(
     index: int, hand: PlayerHand, rules: Ruleset, cards_read: bool = True
 ) -> list[RulesError]:
     where = f"players[{index}]"
+
+    # Each message names the player, "Esha: unknown outcome ..." or "Esha must show
+    # ...", and says the same beside them without the name.
+    def headed(said: str, field: str) -> RulesError:
+        return RulesError(f"{hand.name}: {said}", f"{where}.{field}", beside=said)
+
+    def opened(said: str, field: str) -> RulesError:
+        return RulesError(f"{hand.name} {said}", f"{where}.{field}", beside=said)
+
     if hand.outcome not in OUTCOMES:
-        return [RulesError(f"{hand.name}: unknown outcome {hand.outcome!r}", f"{where}.outcome")]
+        return [headed(f"unknown outcome {hand.outcome!r}", "outcome")]
     if hand.outcome not in rules.outcomes:
-        return [
-            RulesError(
-                f"{hand.name}: outcome {hand.outcome} is not played under {rules.preset}",
-                f"{where}.outcome",
-            )
-        ]
+        return [headed(f"outcome {hand.outcome} is not played under {rules.preset}", "outcome")]
     errors = []
     if hand.on_deal and not rules.wins_on_deal:
-        errors.append(
-            RulesError(
-                f"{hand.name}: winning on the deal is not played under {rules.preset}",
-                f"{where}.on_deal",
-            )
-        )
+        errors.append(headed(f"winning on the deal is not played under {rules.preset}", "on_deal"))
     elif hand.on_deal and hand.outcome != "declared":
         errors.append(
-            RulesError(
-                f"{hand.name}: only a declared winner wins on the deal, not a "
-                f"{hand.outcome.replace('_', ' ')}",
-                f"{where}.on_deal",
+            headed(
+                f"only a declared winner wins on the deal, not a {hand.outcome.replace('_', ' ')}",
+                "on_deal",
             )
         )
     if not cards_read:
         return errors
     size = len(hand.cards)
     if hand.outcome in FULL_HAND_OUTCOMES and size != rules.hand_size:
-        errors.append(
-            RulesError(
-                f"{hand.name} must show all {rules.hand_size} cards, not {size}",
-                f"{where}.groups",
-            )
-        )
+        errors.append(opened(f"must show all {rules.hand_size} cards, not {size}", "groups"))
     elif size > rules.hand_size:
-        errors.append(
-            RulesError(
-                f"{hand.name} holds {size} cards: a hand has {rules.hand_size}",
-                f"{where}.groups",
-            )
-        )
+        errors.append(opened(f"holds {size} cards: a hand has {rules.hand_size}", "groups"))
     return errors
 
 
@@ -817,12 +807,15 @@ def _copy_errors(hands: Sequence[PlayerHand], roles: JokerRoles) -> list[RulesEr
                     on_table = (
                         " (one more is the cut card on the table)" if card == roles.cut else ""
                     )
+                    counted = (
+                        f"{card.code} is entered {seen[card]} times in this round, but "
+                        f"{decks} decks hold only {allowed}{on_table}"
+                    )
                     errors.append(
                         RulesError(
-                            f"{card.code} is entered {seen[card]} times in this round, but "
-                            f"{decks} decks hold only {allowed}{on_table}: check "
-                            f"{hand.name}'s group {group_index + 1}",
+                            f"{counted}: check {hand.name}'s group {group_index + 1}",
                             f"players[{index}].groups[{group_index}][{card_index}]",
+                            beside=f"{counted}: check group {group_index + 1}",
                         )
                     )
     return errors
@@ -869,12 +862,14 @@ def _round_errors(
             and complete
             and not declaration_way(hand.groups, kinds, roles, hand.on_deal)
         ):
+            said = (
+                "declaration is not valid: "
+                f"{why_not_declared(hand.groups, kinds, roles, hand.on_deal)}. If that "
+                "is how it was shown, enter it as an invalid declaration"
+            )
             errors.append(
                 RulesError(
-                    f"{hand.name}'s declaration is not valid: "
-                    f"{why_not_declared(hand.groups, kinds, roles, hand.on_deal)}. If that "
-                    "is how it was shown, enter it as an invalid declaration",
-                    f"players[{index}].groups",
+                    f"{hand.name}'s {said}", f"players[{index}].groups", beside=f"the {said}"
                 )
             )
     return errors

@@ -421,10 +421,6 @@ def _read_hands(entry: RoundEntry, cut_text, hands: TypedHands, *, final, on_dea
         # yet ("must show all 21 cards, not 0" beside every player would be noise).
         if check.cut is not None and (text or outcome not in FULL_HAND_OUTCOMES):
             _preview(ruleset, check.cut, player)
-            shown = player.assessment
-            if shown is not None and shown.problems:  # beside the player, as its errors
-                problems = tuple(_beside(player.name, problem) for problem in shown.problems)
-                player.assessment = dataclasses.replace(shown, problems=problems)
 
     return check
 
@@ -516,19 +512,6 @@ def _unscored_errors(
     return round_errors(ruleset, cut, hands, unread)
 
 
-def _beside(name: str, message: str) -> str:
-    """A rules message about one player (it names them: the command line prints it
-    alone) as the page files it beside that player, whose name is already there: the
-    player's fields are headed by it, and the lists of problems put it first ("Esha:
-    must show all 21 cards, not 22", not "Esha: Esha must ...")."""
-    for opening, instead in ((f"{name}: ", ""), (f"{name}'s ", "the "), (f"{name} ", "")):
-        if message.startswith(opening):
-            message = instead + message.removeprefix(opening)
-            break
-    # Too many copies of a card: "..., check Esha's group 2".
-    return message.replace(f"check {name}'s group", "check group")
-
-
 def _place_errors(check: RoundCheck, errors: Iterable[RulesError]) -> None:
     """Put each error of the rules service next to the player it concerns: its field
     indexes the list of hands we passed, which is the round's seat order."""
@@ -537,7 +520,9 @@ def _place_errors(check: RoundCheck, errors: Iterable[RulesError]) -> None:
         match = _PLAYER_FIELD.match(error.field)
         if match and int(match[1]) < len(players):
             player = players[int(match[1])]
-            message = _beside(player.name, error.message)
+            # Said without the player's name, which heads their fields and which the
+            # lists of problems put first ("Esha: must show all 21 cards, not 22").
+            message = error.beside
             # "Won on the deal" is part of the outcome's choice in the form.
             if match[2] in ("outcome", "on_deal"):
                 player.outcome_errors.append(message)
@@ -568,7 +553,6 @@ def breakdown_of(result: PlayerResult) -> dict:
             {
                 "cards": [card.code for card in group.cards],
                 "kind": str(group.kind),
-                "label": group.kind.label,
                 "counted": group.counted,
                 "left_out": group.left_out,
             }

@@ -68,23 +68,22 @@ def home(request: HttpRequest) -> TemplateResponse:
     return TemplateResponse(request, "games/home.html", context)
 
 
-def _session_form_context(request: HttpRequest, form: SessionForm) -> dict:
+def _session_form_context(request: HttpRequest, form: SessionForm, league: League | None) -> dict:
     # Only players this user has seen at a table (names from other leagues stay there),
     # the chosen league's first.
-    chosen = {"league": str(form["league"].value() or "")}
-    league = _chosen_league(form.fields["league"].queryset, chosen)
     return {"form": form, "known_players": known_names(request.user, league)}
 
 
-def _chosen_league(leagues, data) -> League | None:
+def _chosen_league(request: HttpRequest, leagues) -> League | None:
     """The league picked in the form (GET or POST), if the user may start sessions
-    in it: its house rules and stakes are then the form's defaults."""
-    pk = id_in(data, "league")
+    in it: its house rules and stakes are then the form's defaults, and its players
+    the first names offered. Every form the request shows (as sent, tossed, rules
+    reset) keeps that choice, so it is looked up once."""
+    pk = id_in(request.POST if request.method == "POST" else request.GET, "league")
     return None if pk is None else leagues.filter(pk=pk).first()
 
 
-def _session_form(request: HttpRequest, leagues) -> SessionForm:
-    league = _chosen_league(leagues, request.POST if request.method == "POST" else request.GET)
+def _session_form(request: HttpRequest, leagues, league: League | None) -> SessionForm:
     defaults = ruleset_of(league) if league else None
     if request.method == "POST":
         return SessionForm(request.POST, leagues=leagues, defaults=defaults)
@@ -101,7 +100,8 @@ def _session_form(request: HttpRequest, leagues) -> SessionForm:
 @require_http_methods(["GET", "POST"])
 def session_new(request: HttpRequest) -> TemplateResponse | HttpResponse:
     leagues = leagues_for_scorer(request.user)
-    form = _session_form(request, leagues)
+    league = _chosen_league(request, leagues)
+    form = _session_form(request, leagues, league)
     if request.method == "GET":
         if request.htmx and request.GET.get("preset") in PRESETS:
             # A preset was picked: its ceiling, house rules and stakes replace the old
@@ -110,7 +110,7 @@ def session_new(request: HttpRequest) -> TemplateResponse | HttpResponse:
                 return TemplateResponse(
                     request,
                     "games/session_new.html#preset_picked",
-                    _session_form_context(request, form),
+                    _session_form_context(request, form, league),
                 )
             return TemplateResponse(
                 request, "partials/ruleset_fields.html#preset_rules", {"form": form}
@@ -121,23 +121,23 @@ def session_new(request: HttpRequest) -> TemplateResponse | HttpResponse:
             return TemplateResponse(
                 request,
                 "games/session_new.html#league_picked",
-                _session_form_context(request, form),
+                _session_form_context(request, form, league),
             )
         return TemplateResponse(
-            request, "games/session_new.html", _session_form_context(request, form)
+            request, "games/session_new.html", _session_form_context(request, form, league)
         )
 
     if request.POST.get("action") == "reset_rules":
-        context = _session_form_context(request, form.reset_rules(leagues=leagues))
+        context = _session_form_context(request, form.reset_rules(leagues=leagues), league)
         return rules_reset(request, "games/session_new.html", context)
     valid = form.is_valid()
     if request.POST.get("action") == "toss":
-        return _toss(request, form, leagues)
+        return _toss(request, form, leagues, league)
     if not valid:
         return TemplateResponse(
             request,
             "games/session_new.html",
-            _session_form_context(request, form),
+            _session_form_context(request, form, league),
             status=FORM_ERRORS,
         )
     session = create_session(
@@ -156,13 +156,15 @@ def session_new(request: HttpRequest) -> TemplateResponse | HttpResponse:
     return redirect("games:session_detail", pk=session.pk)
 
 
-def _toss(request: HttpRequest, form: SessionForm, leagues) -> TemplateResponse:
+def _toss(
+    request: HttpRequest, form: SessionForm, leagues, league: League | None
+) -> TemplateResponse:
     """Deal a card to each typed player, seat them by rank, the lowest deals first."""
     template = "games/session_new.html#seating" if request.htmx else "games/session_new.html"
     seat_errors = any(key.startswith("seat_") for key in form.errors)
     if seat_errors:
         return TemplateResponse(
-            request, template, _session_form_context(request, form), status=FORM_ERRORS
+            request, template, _session_form_context(request, form, league), status=FORM_ERRORS
         )
     preset = form.cleaned_data.get("preset") or "21-points"
     dealt = toss_seats(form.players, form.ruleset or PRESETS[preset])
@@ -174,7 +176,7 @@ def _toss(request: HttpRequest, form: SessionForm, leagues) -> TemplateResponse:
     data["first_dealer"] = str(len(dealt))
     data["toss"] = sign_toss(dealt)  # the cards stay on the form through an error
     tossed = SessionForm(data, leagues=leagues, defaults=form.defaults)
-    return TemplateResponse(request, template, _session_form_context(request, tossed))
+    return TemplateResponse(request, template, _session_form_context(request, tossed, league))
 
 
 @login_required

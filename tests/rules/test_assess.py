@@ -29,7 +29,7 @@ def test_a_declared_hand_previews_its_way():
 
 def test_problems_are_listed_while_typing():
     short = assess("declared", "2H 3H 4H | 5C 6C")
-    assert short.problems == ("A must show all 21 cards, not 5",)
+    assert short.problems == ("must show all 21 cards, not 5",)  # said beside A: no name
     wrong = assess("declared", WIN_8S.replace("8H", "9D"))
     assert wrong.problems[0].startswith("not a valid declaration")
     not_played = assess("deal_show", ONE_PURE, preset="13-points", cut="7C")

@@ -282,14 +282,62 @@ def test_a_round_not_scored_yet_still_reports_what_can_be_told():
     )
 
 
-def test_round_errors_are_what_score_round_refuses():
+# A false declaration, a short hand and a fourth KH; Must and KH are named like the
+# word their error opens with.
+THREE_MISTAKES = (
+    hand("Asha", "declared", WIN_8S.replace("3D 3C 8H", "3D 3C 9D")),
+    hand("Must", "shown", "2H 3H"),
+    hand("KH", "middle_drop", "KH KH KH"),
+)
+
+
+def test_an_error_about_a_player_is_said_beside_them_without_their_name():
+    # Each keeps the word their error opens with.
+    errors = round_errors(get_ruleset("21-points"), parse_card("8S"), THREE_MISTAKES)
+    copies = "KH is entered 4 times in this round, but 3 decks hold only 3"
+    assert [(e.message, e.beside) for e in errors[:2]] == [
+        ("Must must show all 21 cards, not 2", "must show all 21 cards, not 2"),
+        (f"{copies}: check KH's group 1", f"{copies}: check group 1"),
+    ]
+    declared = errors[2]
+    assert declared.message.startswith("Asha's declaration is not valid: 4 pure sequences")
+    assert declared.beside == "the" + declared.message.removeprefix("Asha's")
+
+
+def test_an_error_about_a_players_outcome_is_said_beside_them_without_their_name():
     hands = [
-        hand("A", "declared", WIN_8S.replace("3D 3C 8H", "3D 3C 9D")),
-        hand("B", "shown", "2H 3H"),
-        hand("C", "middle_drop", "KH KH KH"),
+        hand("Too", "default_win"),
+        hand("Ben", "shown", WIN_PLAIN),
+        hand("Holds", "middle_drop", WIN_8S + " | 5D"),
+        hand("Unknown", "scooted"),
     ]
     errors = round_errors(get_ruleset("21-points"), parse_card("8S"), hands)
-    assert [e.field for e in errors] == [e.field for e in errors_of("21-points", "8S", *hands)]
+    assert [(e.message, e.beside) for e in errors] == [
+        ("Holds holds 22 cards: a hand has 21", "holds 22 cards: a hand has 21"),
+        ("Unknown: unknown outcome 'scooted'", "unknown outcome 'scooted'"),
+    ]
+    del hands[3]
+    [default_win] = round_errors(get_ruleset("21-points"), parse_card("8S"), hands[:2])
+    assert default_win.message == f"Too {default_win.beside}"
+    assert default_win.beside.startswith("cannot win by default while Ben still played")
+
+
+def test_an_error_about_the_round_is_said_the_same_beside_anyone():
+    hands = [hand("A", "shown", WIN_8S), hand("B", "first_drop")]
+    [error] = round_errors(get_ruleset("21-points"), parse_card("8S"), hands)
+    assert error.message == "no winner: one player must have declared (or won by default)"
+    assert error.beside == error.message
+    # Several errors behave as the first where one is wanted: its words beside too.
+    hands = [hand("Must", "shown", "2H"), hand("B", "declared", WIN_PLAIN)]
+    with pytest.raises(RoundErrors) as caught:
+        score_round(get_ruleset("21-points"), parse_card("8S"), hands)
+    assert caught.value.beside == "must show all 21 cards, not 1"
+
+
+def test_round_errors_are_what_score_round_refuses():
+    errors = round_errors(get_ruleset("21-points"), parse_card("8S"), THREE_MISTAKES)
+    refused = errors_of("21-points", "8S", *THREE_MISTAKES)
+    assert [e.field for e in errors] == [e.field for e in refused]
 
 
 # --- Why a declaration is not valid: each way the ruleset allows, in a player's words ---

@@ -59,7 +59,6 @@ def test_saved_entries_keep_what_the_rules_service_computed(table: GameSession) 
     assert ben.breakdown["groups"][0] == {
         "cards": ["2D", "3D", "4D"],
         "kind": "pure_sequence",
-        "label": "pure sequence",
         "counted": 0,
         "left_out": True,
     }

@@ -88,6 +88,39 @@ def test_too_many_copies_of_a_card_across_the_round(scorer: Client, table: GameS
     assert_nothing_saved()
 
 
+def test_a_player_named_like_a_card_keeps_every_word_of_the_error_beside_them(
+    scorer: Client, user: User
+) -> None:
+    # Initials that spell a card: the error about its copies opens with the card,
+    # which is not the player's name to take off.
+    session = make_session(user, players=("Asha", "Ben", "KH"))
+    hands = {"Asha": GOOD["Asha"], "Ben": GOOD["Ben"], "KH": ("middle_drop", "KH 2C 3C")}
+    url = reverse("games:round_create", args=[session.pk])
+
+    response = scorer.post(url, round_data(session, "8S", hands), headers=HTMX)
+
+    assert response.status_code == 422
+    html = html_lib.unescape(response.content.decode())
+    message = "KH is entered 4 times in this round, but 3 decks hold only 3: check group 1"
+    assert message in preview_of(html, session, "KH")
+    assert f"<strong>KH</strong>: {message}" in html.split("data-problems")[1]
+    assert_nothing_saved()
+
+
+def test_a_player_called_not_keeps_the_not_of_a_false_declaration_beside_them(
+    scorer: Client, user: User
+) -> None:
+    session = make_session(user, players=("Asha", "Ben", "not"))
+    url = reverse("games:round_preview", args=[session.pk])
+
+    response = scorer.post(
+        url, round_data(session, "8S", {"not": ("declared", LOOSE_148)}), headers=HTMX
+    )
+
+    preview = html_lib.unescape(preview_of(response.content.decode(), session, "not"))
+    assert '<p class="problem">not a valid declaration: ' in preview
+
+
 def test_a_false_declaration(scorer: Client, table: GameSession) -> None:
     response = post_round(scorer, table, {"Asha": ("declared", LOOSE_148)}, headers=HTMX)
 

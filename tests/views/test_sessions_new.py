@@ -8,11 +8,14 @@ import re
 import pytest
 from django.contrib.auth.models import User
 from django.core import signing
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.models import GameSession, League, Membership, Player
-from tests.support.builders import session_form_data
+from games.services.leagues import create_league
+from tests.support.builders import make_session, session_form_data
 from tests.support.forms import forms_in, hidden
 
 pytestmark = pytest.mark.django_db
@@ -32,8 +35,6 @@ def test_start_page_needs_sign_in(client: Client) -> None:
 def test_start_page_lists_presets_with_descriptions_and_house_rules(
     scorer: Client, user: User
 ) -> None:
-    from tests.support.builders import make_session
-
     make_session(user, players=("Dev", "Eli"))  # a table this user played at
     Player.objects.create(name="Zed")  # a name from someone else's table
 
@@ -56,8 +57,6 @@ def test_start_page_lists_presets_with_descriptions_and_house_rules(
 
 
 def test_creating_a_session_seats_players_and_redirects_to_it(scorer: Client, user: User) -> None:
-    from tests.support.builders import make_session
-
     ben = make_session(user, players=("Ben", "Dev")).seats.get(position=1).player
     data = session_form_data(
         seat_1="Asha", seat_2="ben", seat_4="Chen", first_dealer="4", name="Friday"
@@ -340,6 +339,22 @@ def test_two_leagues_of_one_name_read_apart_by_their_addresses(scorer: Client, u
     select = html.split('name="league"')[1].split("</select>")[0]
     options = re.findall(r'<option value="\d+">([^<]*)</option>', select)
     assert options == ["Friday (friday)", "Friday (friday-x7k2q9)", "Tuesdays"]
+
+
+def test_picking_a_league_reads_it_once_for_its_rules_and_its_players(
+    scorer: Client, user: User
+) -> None:
+    league = create_league(user, name="Tuesdays", preset="13-points", overrides={})
+    make_session(user, players=("Gus", "Hana"), league=league)
+
+    with CaptureQueriesContext(connection) as queries:
+        response = scorer.get(URL, {"league": league.pk}, headers={"HX-Request": "true"})
+
+    assert response.template_name == "games/session_new.html#league_picked"
+    html = response.content.decode()
+    assert 'name="rules_preset" value="13-points"' in html and '<option value="Gus">' in html
+    by_id = re.compile(rf'"games_league"\."id" = {league.pk}\b')
+    assert len([query for query in queries if by_id.search(query["sql"])]) == 1
 
 
 @pytest.mark.parametrize(
