@@ -605,13 +605,12 @@ _CARDS = {code: parse_card(code) for code in CARD_CODES}
 
 
 def _named(error: RulesError, hands: list[PlayerHand]) -> str:
-    """A rules error with the player it concerns named (its field indexes the hands)."""
-    if error.field.startswith("players["):
+    """A rules error with the player it concerns named (its field indexes the hands):
+    a message that names them already says otherwise beside them (RulesError.beside)."""
+    if error.field.startswith("players[") and error.beside == error.message:
         index = error.field[len("players[") :].split("]", 1)[0]
         if index.isascii() and index.isdigit() and int(index) < len(hands):
-            name = hands[int(index)].name
-            if not error.message.startswith(name):
-                return f"{name}: {error.message}"
+            return f"{hands[int(index)].name}: {error.message}"
     return error.message
 
 
