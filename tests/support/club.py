@@ -83,8 +83,6 @@ def scores_of(name: str, evenings=EVENINGS) -> list[int]:
 # drop). The same evening a 13-card pool 101 was played in the league, still running:
 # POOL_ROUNDS with Dev in Asha's seat and Farah in Chen's (Dev 0 + 0, Ben 40 + 20,
 # Farah 80 + 40: out at 120).
-MIXED_POINTS = {"Asha": (244, 2), "Ben": (-184, 2), "Chen": (-60, 2)}  # points, rounds
-MIXED_POOL = {"Dev": (0, 2), "Ben": (60, 2), "Farah": (120, 2)}
 
 
 def mixed_league(user: User, slug: str = "friday") -> tuple[League, GameSession, GameSession]:
