@@ -8,8 +8,6 @@ import io
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from games.models import GameSession, League, PlayerClaim, StandingMonth
 from games.rules.rulesets import BEFORE_EXACT_TEXTS
@@ -35,25 +33,19 @@ def test_the_models_need_no_new_migration() -> None:
 def test_sessions_and_leagues_keep_the_rules_they_were_played_under(user) -> None:
     # Issue 14 changed the 21-paplu and 21-kodai presets; sessions and leagues store
     # only what differs from their preset, so migration 0007 writes the old values in.
-    before = [("games", "0006_player_names_not_unique")]
-    executor = MigrationExecutor(connection)
-    latest = executor.loader.graph.leaf_nodes()
-    executor.migrate(before)
-    old = executor.loader.project_state(before).apps
-    leagues, sessions = old.get_model("games", "League"), old.get_model("games", "GameSession")
-    paplu_club = leagues.objects.create(name="P", slug="p", preset="21-paplu", overrides={})
-    leagues.objects.create(name="K", slug="k", preset="21-kodai", overrides={"hand_cap": 90})
-    leagues.objects.create(name="Q", slug="q", preset="21-points", overrides={})
-    paplu = sessions.objects.create(league=paplu_club, preset="21-paplu", overrides={})
-    # A Paplu session that played deal shows by house rule, as half the count then.
-    halves = sessions.objects.create(preset="21-paplu", overrides={"deal_show": True})
-    for position, name in enumerate(("Asha", "Ben", "Chen"), start=1):
-        player = old.get_model("games", "Player").objects.create(name=name)
-        old.get_model("games", "Seat").objects.create(
-            session=paplu, player=player, position=position
-        )
-
-    MigrationExecutor(connection).migrate(latest)
+    with migrated_back_to("0006_player_names_not_unique") as old:
+        leagues, sessions = old.get_model("games", "League"), old.get_model("games", "GameSession")
+        paplu_club = leagues.objects.create(name="P", slug="p", preset="21-paplu", overrides={})
+        leagues.objects.create(name="K", slug="k", preset="21-kodai", overrides={"hand_cap": 90})
+        leagues.objects.create(name="Q", slug="q", preset="21-points", overrides={})
+        paplu = sessions.objects.create(league=paplu_club, preset="21-paplu", overrides={})
+        # A Paplu session that played deal shows by house rule, as half the count then.
+        halves = sessions.objects.create(preset="21-paplu", overrides={"deal_show": True})
+        for position, name in enumerate(("Asha", "Ben", "Chen"), start=1):
+            player = old.get_model("games", "Player").objects.create(name=name)
+            old.get_model("games", "Seat").objects.create(
+                session=paplu, player=player, position=position
+            )
 
     earlier = BEFORE_EXACT_TEXTS["21-paplu"]
     assert League.objects.get(slug="p").overrides == earlier
@@ -74,36 +66,32 @@ def test_sessions_and_leagues_keep_the_rules_they_were_played_under(user) -> Non
 
 @pytest.mark.django_db(transaction=True)
 def test_a_players_account_link_becomes_claims_where_they_are_a_member(capsys) -> None:
-    before = [("games", "0011_performance_indexes")]
-    executor = MigrationExecutor(connection)
-    latest = executor.loader.graph.leaf_nodes()
-    executor.migrate(before)
-    old = executor.loader.project_state(before).apps
-    users = old.get_model("auth", "User")
-    leagues, memberships = old.get_model("games", "League"), old.get_model("games", "Membership")
-    players, seats = old.get_model("games", "Player"), old.get_model("games", "Seat")
-    sessions, claims = old.get_model("games", "GameSession"), old.get_model("games", "PlayerClaim")
-    asha, ben = users.objects.create(username="asha"), users.objects.create(username="ben")
-    club, other, third = (
-        leagues.objects.create(name=name, slug=name) for name in ("club", "other", "third")
-    )
-    memberships.objects.create(league=club, user=asha, role="scorer")
-    memberships.objects.create(league=third, user=asha, role="viewer")
-    memberships.objects.create(league=third, user=ben, role="viewer")
-    linked = players.objects.create(name="Asha", user=asha)
-    stranger = players.objects.create(name="Ben")
-    for league in (club, other, third):
-        session = sessions.objects.create(league=league, preset="21-points", overrides={})
-        seats.objects.create(session=session, player=linked, position=1)
-        seats.objects.create(session=session, player=stranger, position=2)
-    # In the third league Ben already said "this is me" of the linked player.
-    claims.objects.create(league=third, player=linked, user=ben)
-    # A link with no league to claim in (changed by hand since the import that set it).
-    alone = players.objects.create(name="Dev", user=users.objects.create(username="dev"))
-    personal = sessions.objects.create(preset="21-points", overrides={})
-    seats.objects.create(session=personal, player=alone, position=1)
-
-    MigrationExecutor(connection).migrate(latest)
+    with migrated_back_to("0011_performance_indexes") as old:
+        users = old.get_model("auth", "User")
+        leagues = old.get_model("games", "League")
+        memberships = old.get_model("games", "Membership")
+        players, seats = old.get_model("games", "Player"), old.get_model("games", "Seat")
+        sessions = old.get_model("games", "GameSession")
+        claims = old.get_model("games", "PlayerClaim")
+        asha, ben = users.objects.create(username="asha"), users.objects.create(username="ben")
+        club, other, third = (
+            leagues.objects.create(name=name, slug=name) for name in ("club", "other", "third")
+        )
+        memberships.objects.create(league=club, user=asha, role="scorer")
+        memberships.objects.create(league=third, user=asha, role="viewer")
+        memberships.objects.create(league=third, user=ben, role="viewer")
+        linked = players.objects.create(name="Asha", user=asha)
+        stranger = players.objects.create(name="Ben")
+        for league in (club, other, third):
+            session = sessions.objects.create(league=league, preset="21-points", overrides={})
+            seats.objects.create(session=session, player=linked, position=1)
+            seats.objects.create(session=session, player=stranger, position=2)
+        # In the third league Ben already said "this is me" of the linked player.
+        claims.objects.create(league=third, player=linked, user=ben)
+        # A link with no league to claim in (changed by hand since the import that set it).
+        alone = players.objects.create(name="Dev", user=users.objects.create(username="dev"))
+        personal = sessions.objects.create(preset="21-points", overrides={})
+        seats.objects.create(session=personal, player=alone, position=1)
 
     # A claim where she is a member and the player sat; none in "other" (not a member);
     # the third league's own claim stands.
@@ -118,35 +106,35 @@ def test_a_players_account_link_becomes_claims_where_they_are_a_member(capsys) -
 def test_standings_months_kept_before_are_split_by_game() -> None:
     # Before 0014 a league's months summed every game played in it: a pool's penalty
     # points counted in a points league's standings. The migration rebuilds them.
-    old, latest = migrated_back_to("0013_remove_player_user")
-    league = old.get_model("games", "League").objects.create(
-        name="Friday Club", slug="friday", preset="21-points", overrides={}
-    )
-    sessions, seats = old.get_model("games", "GameSession"), old.get_model("games", "Seat")
-    ben = old.get_model("games", "Player").objects.create(name="Ben")
-    day = datetime.date(2024, 3, 15)
-    for preset, points, best in (("21-points", -184, -92), ("13-pool-101", 60, 20)):
-        session = sessions.objects.create(league=league, preset=preset, overrides={}, played_on=day)
-        seats.objects.create(
-            session=session,
-            player=ben,
-            position=1,
-            rounds_played=2,
-            points=points,
-            best_round=best,
-            worst_round=best,
+    with migrated_back_to("0013_remove_player_user") as old:
+        league = old.get_model("games", "League").objects.create(
+            name="Friday Club", slug="friday", preset="21-points", overrides={}
         )
-    months = old.get_model("games", "StandingMonth")
-    rebuild([league.pk], seat_model=seats, month_model=months)
-    assert months.objects.get().points == -124  # both games summed
-
-    MigrationExecutor(connection).migrate(latest)
+        sessions, seats = old.get_model("games", "GameSession"), old.get_model("games", "Seat")
+        ben = old.get_model("games", "Player").objects.create(name="Ben")
+        day = datetime.date(2024, 3, 15)
+        for preset, points, best in (("21-points", -184, -92), ("13-pool-101", 60, 20)):
+            session = sessions.objects.create(
+                league=league, preset=preset, overrides={}, played_on=day
+            )
+            seats.objects.create(
+                session=session,
+                player=ben,
+                position=1,
+                rounds_played=2,
+                points=points,
+                best_round=best,
+                worst_round=best,
+            )
+        months = old.get_model("games", "StandingMonth")
+        rebuild([league.pk], seat_model=seats, month_model=months)
+        assert months.objects.get().points == -124  # both games summed
 
     assert sorted(StandingMonth.objects.values_list("preset", "points", "rounds")) == [
         ("13-pool-101", 60, 2),
         ("21-points", -184, 2),
     ]
     # Going back, the months are one per player and month again.
-    old, _ = migrated_back_to("0013_remove_player_user")
-    assert list(old.get_model("games", "StandingMonth").objects.values_list("points")) == [(-124,)]
-    MigrationExecutor(connection).migrate(latest)
+    with migrated_back_to("0013_remove_player_user") as old:
+        months = old.get_model("games", "StandingMonth")
+        assert list(months.objects.values_list("points")) == [(-124,)]

@@ -31,13 +31,18 @@ from games.services.leagues import (
     join_by_invite,
     revoke_invite,
 )
-from games.services.rounds import check_round, round_entry_for_edit, save_and_replay
 from games.services.sessions import create_session, rejoin, rematch
 from games.services.table import claim_seat, open_table, write_hand
 from games.transfer.league_export import export_league
 from games.transfer.league_import import import_league
 from tests.support.big_league import LONG_NAME, big_league, long_session
-from tests.support.builders import make_session, play, pool_with_chen_out, pool_with_chen_rejoined
+from tests.support.builders import (
+    edit,
+    make_session,
+    play,
+    pool_with_chen_out,
+    pool_with_chen_rejoined,
+)
 from tests.support.club import build_club, mixed_league
 from tests.support.hands import ONE_PURE, SEVEN_DOUBLES, SHOWN_8S, WIN_8S, WIN_13, WIN_PLAIN
 from tests.support.pages import (
@@ -389,11 +394,7 @@ def history_edited(page: Page) -> None:
     whole round before and after unfolded under it."""
     user = sign_in(page, "asha")
     session = friday(user, rounds=1)
-    played = session.rounds.get(number=1)
-    entry = round_entry_for_edit(played)
-    hands = ROUND_1 | {"Chen": ("middle_drop", "")}
-    typed = {seat.pk: hands[seat.player.name] for seat in entry.seats}
-    save_and_replay(entry, check_round(entry, "8S", typed, final=True), user, version=1)
+    edit(session.rounds.get(number=1), "8S", ROUND_1 | {"Chen": ("middle_drop", "")}, user)
     page.goto(f"/sessions/{session.pk}/history/")
     expect(page.locator("[data-what-changed]")).to_contain_text("Chen: First drop → Middle drop")
     page.get_by_text("The whole round before and after").click()

@@ -27,7 +27,7 @@ from games.services.rounds import (
 )
 from games.services.scoreboard import load_scoreboard
 from games.services.sessions import rejoin
-from tests.support.builders import make_session, play, seat_pk
+from tests.support.builders import by_seat, make_session, play
 from tests.support.hands import POOL_ROUNDS, ROUND_1, SHOWN_8S, THREE_PURE, WIN_13
 from tests.support.reads import after_first_read_of_rounds, copies_of, figures
 from tests.support.threads import at_once
@@ -46,8 +46,7 @@ PHONES = 6
 def typed_round(session: GameSession, hands=ROUND_1, cut: str = "8S"):
     """A round as one phone checked it before saving: its entry and check."""
     entry = new_round_entry(session)
-    typed = {seat_pk(session, name): hand for name, hand in hands.items()}
-    check = check_round(entry, cut, typed, final=True)
+    check = check_round(entry, cut, by_seat(session, hands), final=True)
     assert check.valid
     return entry, check
 
@@ -130,8 +129,7 @@ def test_two_phones_editing_one_round_never_overwrite_each_other(user: User) -> 
             loser: ("shown", SHOWN_8S),
             "Chen": ("first_drop", ""),
         }
-        typed = {seat_pk(session, name): hand for name, hand in hands.items()}
-        check = check_round(entry, "9S", typed, final=True)
+        check = check_round(entry, "9S", by_seat(session, hands), final=True)
         assert check.valid
         edits.append(check)
 
@@ -157,8 +155,7 @@ def test_an_edit_and_a_delete_racing_leave_one_consistent_outcome(user: User) ->
     play(session, "8S", ROUND_1)
     entry = round_entry_for_edit(first)
     edited = ROUND_1 | {"Asha": ("declared", THREE_PURE)}  # valid under a 9S cut too
-    typed = {seat_pk(session, name): hand for name, hand in edited.items()}
-    check = check_round(entry, "9S", typed, final=True)
+    check = check_round(entry, "9S", by_seat(session, edited), final=True)
     assert check.valid
 
     results = at_once(

@@ -29,7 +29,7 @@ from games.services.rounds import (
     save_round,
 )
 from games.services.scoreboard import fold_start
-from tests.support.builders import make_session, play, seat_pk
+from tests.support.builders import by_seat, make_session, play, seat_pk
 from tests.support.hands import (
     FIVE_DUBLEES,
     LOOSE_148,
@@ -89,9 +89,7 @@ def test_check_round_previews_each_hand_while_typing(table: GameSession) -> None
 
 def test_check_round_scores_once_every_hand_is_complete(table: GameSession) -> None:
     entry = new_round_entry(table)
-    typed = {seat_pk(table, name): hand for name, hand in ROUND_1[1].items()}
-
-    check = check_round(entry, "8S", typed, final=False)
+    check = check_round(entry, "8S", by_seat(table, ROUND_1[1]), final=False)
 
     assert check.valid
     assert [p.result.score for p in check.players] == [122, -92, -30]
@@ -114,12 +112,7 @@ def test_a_round_typed_card_by_card_saves_as_the_solver_arranges_it(
     solved = [arranged(text, outcome, name) for name, (outcome, text) in hands.items()]
     expected = score_round(PRESETS["21-points"], parse_card("8S"), solved)
 
-    check = check_round(
-        new_round_entry(table),
-        "8S",
-        {seat_pk(table, name): hand for name, hand in hands.items()},
-        final=True,
-    )
+    check = check_round(new_round_entry(table), "8S", by_seat(table, hands), final=True)
     played = save_round(new_round_entry(table), check, table.created_by)
 
     assert [p.arranged for p in check.players] == [True, True, True]
@@ -257,8 +250,7 @@ def test_save_round_refuses_a_new_round_on_a_finished_session(user: User) -> Non
 
     entry = new_round_entry(session)
     assert entry.finished and entry.winners == ("Asha",)
-    typed = {seat_pk(session, n): h for n, h in round_1.items()}
-    check = check_round(entry, "8S", typed, final=True)
+    check = check_round(entry, "8S", by_seat(session, round_1), final=True)
     with pytest.raises(EntryRejected, match="over"):
         save_round(entry, check, user)
     assert Round.objects.count() == 1
@@ -268,7 +260,7 @@ def test_save_round_refuses_an_edit_of_a_changed_round(table: GameSession, user:
     played = play(table, *ROUND_1)
     entry = round_entry_for_edit(played)
     edited = ROUND_1[1] | {"Asha": ("declared", THREE_PURE)}  # valid under a 9S cut too
-    typed = {seat_pk(table, n): h for n, h in edited.items()}
+    typed = by_seat(table, edited)
     check = check_round(entry, "9S", typed, final=True)
 
     save_round(entry, check, user, version=1)

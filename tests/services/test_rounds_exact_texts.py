@@ -18,7 +18,7 @@ from games.services.rounds import (
     save_round,
 )
 from games.services.rulesets import ruleset_of
-from tests.support.builders import make_session, play, seat_pk
+from tests.support.builders import by_seat, make_session, play, seat_pk
 from tests.support.hands import (
     ONE_PURE,
     PAPLU_ROUND,
@@ -37,10 +37,6 @@ def kodai(user: User) -> GameSession:
     return make_session(user, preset="21-kodai")
 
 
-def typed(session: GameSession, hands: dict[str, tuple[str, str]]) -> dict:
-    return {seat_pk(session, name): hand for name, hand in hands.items()}
-
-
 # Kodai, cut 8S: Asha holds seven dublees as dealt; Ben drops later (60).
 ON_DEAL = {
     "Asha": ("declared", SEVEN_DOUBLES),
@@ -54,7 +50,7 @@ def test_a_win_on_the_deal_is_checked_saved_and_kept_in_the_trail(
 ) -> None:
     entry = new_round_entry(kodai)
     asha = seat_pk(kodai, "Asha")
-    check = check_round(entry, "8S", typed(kodai, ON_DEAL), final=True, on_deal=[asha])
+    check = check_round(entry, "8S", by_seat(kodai, ON_DEAL), final=True, on_deal=[asha])
     assert check.valid
 
     played = save_round(entry, check, user)
@@ -77,14 +73,14 @@ def test_a_win_on_the_deal_is_checked_saved_and_kept_in_the_trail(
 
 
 def test_without_the_mark_seven_dublees_are_no_declaration(kodai: GameSession) -> None:
-    check = check_round(new_round_entry(kodai), "8S", typed(kodai, ON_DEAL), final=True)
+    check = check_round(new_round_entry(kodai), "8S", by_seat(kodai, ON_DEAL), final=True)
     asha = check.players[0]
     assert not check.valid
     assert any("7 dublees (8 needed, 7 if won on the deal)" in e for e in asha.groups_errors)
 
 
 def test_the_mark_on_a_loser_is_said_beside_their_outcome(kodai: GameSession) -> None:
-    hands = typed(kodai, ON_DEAL | {"Asha": ("declared", WIN_PLAIN)})
+    hands = by_seat(kodai, ON_DEAL | {"Asha": ("declared", WIN_PLAIN)})
     ben = seat_pk(kodai, "Ben")
     check = check_round(new_round_entry(kodai), "8S", hands, final=True, on_deal=[ben])
     assert not check.valid
@@ -96,7 +92,7 @@ def test_the_mark_on_a_loser_is_said_beside_their_outcome(kodai: GameSession) ->
 def test_a_hand_won_on_the_deal_typed_in_any_order_is_arranged_into_its_dublees(
     kodai: GameSession,
 ) -> None:
-    hands = typed(kodai, ON_DEAL | {"Asha": ("declared", shuffled(SEVEN_DOUBLES))})
+    hands = by_seat(kodai, ON_DEAL | {"Asha": ("declared", shuffled(SEVEN_DOUBLES))})
     asha = seat_pk(kodai, "Asha")
     check = check_round(new_round_entry(kodai), "8S", hands, final=True, on_deal=[asha])
     assert check.valid and check.players[0].arranged
@@ -109,10 +105,10 @@ def test_editing_a_round_won_on_the_deal_keeps_the_mark_when_sent_again(
     asha = seat_pk(kodai, "Asha")
     entry = new_round_entry(kodai)
     played = save_round(
-        entry, check_round(entry, "8S", typed(kodai, ON_DEAL), final=True, on_deal=[asha]), user
+        entry, check_round(entry, "8S", by_seat(kodai, ON_DEAL), final=True, on_deal=[asha]), user
     )
     edit = round_entry_for_edit(played)
-    check = check_round(edit, "8S", typed(kodai, ON_DEAL), final=True, on_deal=[asha])
+    check = check_round(edit, "8S", by_seat(kodai, ON_DEAL), final=True, on_deal=[asha])
     again = save_round(edit, check, user, version=played.version)
     assert again.entries.get(player__name="Asha").on_deal
     # The same edit sent again after its answer was lost saves nothing more.

@@ -14,10 +14,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from games.models import GameSession, Round
-from games.services.rounds import check_round, delete_round, round_entry_for_edit, save_round
+from games.models import GameSession
+from games.services.rounds import delete_round
 from games.services.scoreboard import load_scoreboard
-from tests.support.builders import play, seat_pk
+from tests.support.builders import edit, play
 from tests.support.hands import ROUND_1, SHOWN_8S, THREE_PURE
 from tests.support.reads import after_first_read_of_rounds, figures
 
@@ -28,14 +28,6 @@ BEN_WINS = {
     "Ben": ("declared", THREE_PURE),
     "Chen": ("first_drop", ""),
 }
-
-
-def edit(played: Round, cut: str, hands) -> None:
-    entry = round_entry_for_edit(played)
-    typed = {seat_pk(played.session, name): hand for name, hand in hands.items()}
-    check = check_round(entry, cut, typed, final=True)
-    assert check.valid
-    save_round(entry, check, played.session.created_by, version=played.version)
 
 
 def test_a_round_saved_while_the_table_is_read_does_not_break_it(table: GameSession) -> None:

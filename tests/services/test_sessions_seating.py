@@ -13,7 +13,6 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 from django.urls import reverse
 
@@ -23,6 +22,7 @@ from games.transfer.league_export import export_league
 from games.transfer.league_import import import_league
 from tests.support.builders import make_session, play, session_form_data
 from tests.support.hands import SHOWN_8S, WIN_8S
+from tests.support.schema import migrated_back_to
 
 pytestmark = pytest.mark.django_db
 
@@ -196,20 +196,13 @@ def test_phones_seating_a_new_name_at_once_in_one_league_make_one_player(
 
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_keeps_players_already_shared_shared() -> None:
-    before = [("games", "0005_import_authors_members_printable_names")]
-    executor = MigrationExecutor(connection)
-    latest = executor.loader.graph.leaf_nodes()
-    executor.migrate(before)
-    old = executor.loader.project_state(before).apps
-    players = old.get_model("games", "Player")
-    asha = players.objects.create(name="Asha")
-    for slug in ("one", "two"):
-        league = old.get_model("games", "League").objects.create(name=slug, slug=slug)
-        session = old.get_model("games", "GameSession").objects.create(league=league)
-        old.get_model("games", "Seat").objects.create(session=session, player=asha, position=1)
-
-    executor = MigrationExecutor(connection)
-    executor.migrate(latest)
+    with migrated_back_to("0005_import_authors_members_printable_names") as old:
+        players = old.get_model("games", "Player")
+        asha = players.objects.create(name="Asha")
+        for slug in ("one", "two"):
+            league = old.get_model("games", "League").objects.create(name=slug, slug=slug)
+            session = old.get_model("games", "GameSession").objects.create(league=league)
+            old.get_model("games", "Seat").objects.create(session=session, player=asha, position=1)
 
     assert list(Player.objects.values_list("pk", "name")) == [(asha.pk, "Asha")]
     assert set(Player.objects.get().seats.values_list("session__league__slug", flat=True)) == {

@@ -11,10 +11,10 @@ import pytest
 from django.contrib.auth.models import User
 
 from games.forms.sessions import SessionForm
-from games.models import GameSession
+from games.models import GameSession, Round
 from games.rules import PlayerHand, get_ruleset, parse_card, parse_groups, score_round
 from games.rules.totals import session_state
-from games.services.rounds import check_round, new_round_entry, save_round
+from games.services.rounds import check_round, new_round_entry, round_entry_for_edit, save_round
 from games.services.sessions import close_session, create_session, rejoin
 from tests.support.hands import POOL_ROUNDS, ROUND_1, WIN_13
 
@@ -45,13 +45,26 @@ def round_data(session: GameSession, cut: str, hands: Hands, **extra: object) ->
     return data
 
 
-def play(session: GameSession, cut: str, hands: Hands, user: User | None = None):
+def by_seat(session: GameSession, hands: Hands) -> dict:
+    """Each player's hand keyed by their seat, as the services take a round's hands."""
+    return {seat_pk(session, name): hand for name, hand in hands.items()}
+
+
+def play(session: GameSession, cut: str, hands: Hands, user: User | None = None) -> Round:
     """Save a round through the services, as the form does."""
     entry = new_round_entry(session)
-    typed = {seat_pk(session, name): hand for name, hand in hands.items()}
-    check = check_round(entry, cut, typed, final=True)
+    check = check_round(entry, cut, by_seat(session, hands), final=True)
     assert check.valid, (check.errors, [p.errors for p in check.players])
     return save_round(entry, check, user or session.created_by)
+
+
+def edit(played: Round, cut: str, hands: Hands, user: User | None = None) -> Round:
+    """Save a round again with other hands through the services, as the edit form does
+    (at the version it was read at)."""
+    entry = round_entry_for_edit(played)
+    check = check_round(entry, cut, by_seat(played.session, hands), final=True)
+    assert check.valid, (check.errors, [p.errors for p in check.players])
+    return save_round(entry, check, user or played.session.created_by, version=played.version)
 
 
 def expected_totals(

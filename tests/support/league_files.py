@@ -37,17 +37,11 @@ from games.models import (
     Seat,
 )
 from games.queries.standings import standings_of
-from games.services.rounds import (
-    check_round,
-    delete_round,
-    new_round_entry,
-    round_entry_for_edit,
-    save_round,
-)
+from games.services.rounds import check_round, delete_round, new_round_entry, save_round
 from games.services.scoreboard import load_scoreboard
 from games.services.table import SAVED_BY_ITSELF
 from games.transfer.league_import import ImportRefused, import_league
-from tests.support.builders import Hands, make_session, play, seat_pk
+from tests.support.builders import by_seat, edit, make_session, play
 from tests.support.club import FEB, FIRST, LOSE, MAR, WIN, build_club, pool_session
 from tests.support.hands import LOOSE_148, SHOWN_8S, THREE_PURE, WIN_8S
 
@@ -156,14 +150,14 @@ def build_eventful_league(user: User) -> League:
     for cut, hands in POINTS_ROUNDS:
         play(session, cut, hands, user)
     play(session, *POINTS_ROUNDS[0], ben)
-    edit(session, 1, POINTS_ROUNDS[1], ben)
-    edit(session, 1, POINTS_ROUNDS[0], dev)
+    edit(session.rounds.get(number=1), *POINTS_ROUNDS[1], ben)
+    edit(session.rounds.get(number=1), *POINTS_ROUNDS[0], dev)
     delete_round(session.rounds.get(number=2), user)
     for cut, hands in POINTS_ROUNDS * 2:  # rounds 3 to 6: eleven changes in all
         play(session, cut, hands, user)
     entry = new_round_entry(session)
     cut, hands = POINTS_ROUNDS[1]
-    check = check_round(entry, cut, _typed(session, hands), final=True)
+    check = check_round(entry, cut, by_seat(session, hands), final=True)
     phones = {seat.player_id: f"{seat.player.name}'s phone" for seat in entry.seats}
     save_round(
         entry,
@@ -181,18 +175,6 @@ def build_eventful_league(user: User) -> League:
     Rejoin.objects.filter(session__league=league).update(created_by=ben)
     Player.objects.filter(name="Chen").update(name="Chen Li")
     return league
-
-
-def edit(session: GameSession, number: int, played: tuple[str, Hands], user: User) -> None:
-    """Edit a round through the services, as the edit form does."""
-    saved = session.rounds.get(number=number)
-    entry = round_entry_for_edit(saved)
-    check = check_round(entry, played[0], _typed(session, played[1]), final=True)
-    save_round(entry, check, user, version=saved.version)
-
-
-def _typed(session: GameSession, hands: Hands) -> dict:
-    return {seat_pk(session, name): hand for name, hand in hands.items()}
 
 
 def snapshot(league: League) -> dict:

@@ -16,10 +16,12 @@ import hashlib
 import os
 import sqlite3
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import django
+from django.apps.registry import Apps
 from django.conf import settings
 from django.core.management import call_command
 from django.db.backends.sqlite3.creation import DatabaseCreation
@@ -82,10 +84,12 @@ def copy_migrated_schema(cache_dir: Path) -> Callable[[], None]:
     return undo
 
 
-def migrated_back_to(migration: str):
-    """Migrates the test database back to games' ``migration``; returns the app
-    registry of that moment (its historical models) and the latest migrations, to
-    migrate forward to again."""
+@contextmanager
+def migrated_back_to(migration: str) -> Iterator[Apps]:
+    """The test database migrated back to games' ``migration`` while the block runs,
+    with the app registry of that moment (its historical models) to write old rows
+    with; then migrated forward to the latest migrations again, even when the block
+    fails, so the tests after it find the schema the code expects."""
     from django.db import connection
     from django.db.migrations.executor import MigrationExecutor
 
@@ -93,4 +97,8 @@ def migrated_back_to(migration: str):
     executor = MigrationExecutor(connection)
     latest = executor.loader.graph.leaf_nodes()
     executor.migrate(before)
-    return executor.loader.project_state(before).apps, latest
+    try:
+        yield executor.loader.project_state(before).apps
+    finally:
+        # A new executor: the first one's loader still has the latest applied.
+        MigrationExecutor(connection).migrate(latest)

@@ -18,10 +18,9 @@ from games.models import (
     RoundChange,
 )
 from games.queries.standings import standings_of
-from games.services.rounds import check_round, round_entry_for_edit, save_round
 from games.services.scoreboard import load_scoreboard
 from games.transfer.tables import STANDINGS_HEADER, groups_text
-from tests.support.builders import expected_totals, make_session, play, seat_pk
+from tests.support.builders import edit, expected_totals, make_session, play
 from tests.support.club import FEB, FIRST, JAN, MAR, mixed_league
 from tests.support.hands import SHOWN_8S, WIN_8S
 from tests.support.league_files import (
@@ -166,11 +165,7 @@ def test_each_round_says_who_entered_it_when_and_who_edited_it_last(
     first = session.rounds.get(number=1)
     ben = User.objects.create_user(username="ben", password="x")
     for editor in (user, ben):  # edited twice: by asha, then by ben
-        played = session.rounds.get(number=1)
-        entry = round_entry_for_edit(played)
-        typed = {seat_pk(session, name): hand for name, hand in POINTS_ROUNDS[0][1].items()}
-        check = check_round(entry, "8S", typed, final=True)
-        save_round(entry, check, editor, version=played.version)
+        edit(session.rounds.get(number=1), *POINTS_ROUNDS[0], editor)
 
     rows = read_csv(scorer.get(reverse("games:session_rounds_csv", args=[session.pk])).content)
 

@@ -16,10 +16,9 @@ from django.urls import reverse
 from games.models import GameSession, Membership
 from games.services import scoreboard
 from games.services.leagues import create_league
-from games.services.rounds import check_round, round_entry_for_edit, save_round
 from games.templatetags.cards import points
 from games.views import rounds as views
-from tests.support.builders import make_session, play, round_data, seat_pk
+from tests.support.builders import edit, make_session, play, round_data
 from tests.support.hands import LOOSE_148, ROUND_1, SHOWN_8S, WIN_8S
 
 pytestmark = pytest.mark.django_db
@@ -195,15 +194,12 @@ def test_a_save_into_a_session_changed_meanwhile_replays_it_as_it_now_is(
 
     def board_then_an_edit(session):
         board = original(session)
-        played = session.rounds.get(number=1)
-        entry = round_entry_for_edit(played)
         swapped = {
             "Asha": ("shown", SHOWN_8S),
             "Ben": ("declared", WIN_8S),
             "Chen": ("first_drop", ""),
         }
-        typed = {seat_pk(session, name): hand for name, hand in swapped.items()}
-        save_round(entry, check_round(entry, "8S", typed, final=True), user, version=played.version)
+        edit(session.rounds.get(number=1), "8S", swapped, user)
         counted_replays.clear()
         return board
 
