@@ -24,7 +24,7 @@ from tests.support.hands import (
     TUNNELAS,
     WIN_PLAIN,
 )
-from tests.support.rules import cards
+from tests.support.rules import cards, partitions
 
 # Rules that make the hand points equal the raw count, so that the exhaustive search
 # and the solver are compared on the counting rule itself.
@@ -39,17 +39,6 @@ PLAIN_COUNT = dict(
     free_hand_doubles=None,
     free_hand_jokers=None,
 )
-
-
-def partitions(items):
-    if not items:
-        yield []
-        return
-    first, rest = items[0], items[1:]
-    for partition in partitions(rest):
-        for i in range(len(partition)):
-            yield [*partition[:i], [first, *partition[i]], *partition[i + 1 :]]
-        yield [[first], *partition]
 
 
 def exhaustive_count(ruleset, cut, hand) -> int:

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from games.rules import RulesError
 from games.rules.transfers import balances_from_totals, settle
 from tests.support.profiles import examples
+from tests.support.rules import partitions
 
 
 def apply(balances, transfers):
@@ -47,17 +48,6 @@ def test_balances_must_sum_to_zero():
 def fewest_transfers(amounts: list[int]) -> int:
     """Brute force: the most zero-sum blocks over all set partitions."""
     items = [a for a in amounts if a]
-
-    def partitions(xs):
-        if not xs:
-            yield []
-            return
-        first, rest = xs[0], xs[1:]
-        for p in partitions(rest):
-            for i in range(len(p)):
-                yield [*p[:i], [first, *p[i]], *p[i + 1 :]]
-            yield [[first], *p]
-
     best = max(
         sum(1 for block in p if sum(block) == 0)
         for p in partitions(items)
