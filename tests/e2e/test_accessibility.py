@@ -44,7 +44,15 @@ from tests.support.builders import (
     pool_with_chen_rejoined,
 )
 from tests.support.club import build_club, mixed_league
-from tests.support.hands import ONE_PURE, SEVEN_DOUBLES, SHOWN_8S, WIN_8S, WIN_13, WIN_PLAIN
+from tests.support.hands import (
+    ONE_PURE,
+    ROUND_1,
+    SEVEN_DOUBLES,
+    SHOWN_8S,
+    WIN_8S,
+    WIN_13,
+    WIN_PLAIN,
+)
 from tests.support.pages import (
     PASSWORD,
     choose_outcome,
@@ -59,7 +67,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 RUN_OPTIONS = {"resultTypes": ["violations"], "rules": {"target-size": {"enabled": True}}}
 
-ROUND_1 = {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S), "Chen": ("first_drop", "")}
 ROUND_2 = {"Asha": ("shown", SHOWN_8S), "Ben": ("declared", WIN_8S), "Chen": ("middle_drop", "")}
 # Ben's last card mistyped: 8C as 8X.
 TYPO = SHOWN_8S.removesuffix("8C") + "8X"
@@ -234,12 +241,7 @@ def session_with_a_typo(page: Page) -> None:
     user = sign_in(page, "asha")
     session = friday(user)
     page.goto(f"/sessions/{session.pk}/")
-    page.get_by_label("Cut joker").fill("8S")
-    for name, (outcome, groups) in (ROUND_1 | {"Ben": ("shown", TYPO)}).items():
-        fieldset = page.locator(f'fieldset[data-player="{name}"]')
-        choose_outcome(fieldset, outcome)
-        if groups:  # a drop shows no cards: its field is folded away
-            fieldset.get_by_label("Groups").fill(groups)
+    fill_round(page, "8S", ROUND_1 | {"Ben": ("shown", TYPO)})
     expect(page.locator('[data-preview="Ben"]')).to_contain_text("'8X' is not a card")
     # Typing into Ben's groups: the card picker is open under them.
     page.locator('fieldset[data-player="Ben"]').get_by_label("Groups").focus()
@@ -250,12 +252,7 @@ def session_with_a_preview(page: Page) -> None:
     user = sign_in(page, "asha")
     session = friday(user)
     page.goto(f"/sessions/{session.pk}/")
-    page.get_by_label("Cut joker").fill("8S")
-    for name, (outcome, groups) in ROUND_1.items():
-        fieldset = page.locator(f'fieldset[data-player="{name}"]')
-        choose_outcome(fieldset, outcome)
-        if groups:  # a drop shows no cards: its field is folded away
-            fieldset.get_by_label("Groups").fill(groups)
+    fill_round(page, "8S", ROUND_1)
     expect(page.locator('[data-settlement="Ben"]')).to_be_visible()
 
 
@@ -264,12 +261,7 @@ def session_refused(page: Page) -> None:
     user = sign_in(page, "asha")
     session = friday(user)
     page.goto(f"/sessions/{session.pk}/")
-    page.get_by_label("Cut joker").fill("8S")
-    for name, (outcome, groups) in (ROUND_1 | {"Ben": ("shown", TYPO)}).items():
-        fieldset = page.locator(f'fieldset[data-player="{name}"]')
-        choose_outcome(fieldset, outcome)
-        if groups:  # a drop shows no cards: its field is folded away
-            fieldset.get_by_label("Groups").fill(groups)
+    fill_round(page, "8S", ROUND_1 | {"Ben": ("shown", TYPO)})
     page.get_by_role("button", name="Save round 3").click()
     expect(page.locator('[data-preview="Ben"]')).to_contain_text("'8X' is not a card")
 
@@ -602,12 +594,7 @@ def outage(page: Page) -> None:
     user = sign_in(page, "asha")
     session = friday(user)
     page.goto(f"/sessions/{session.pk}/")
-    page.get_by_label("Cut joker").fill("8S")
-    for name, (outcome, groups) in ROUND_1.items():
-        fieldset = page.locator(f'fieldset[data-player="{name}"]')
-        choose_outcome(fieldset, outcome)
-        if groups:  # a drop shows no cards: its field is folded away
-            fieldset.get_by_label("Groups").fill(groups)
+    fill_round(page, "8S", ROUND_1)
     database_down = render_to_string("errors/database.html")
 
     def answer_503(route: Route) -> None:
@@ -620,25 +607,24 @@ def outage(page: Page) -> None:
     expect(page.locator("form.round-form").get_by_role("alert")).to_contain_text("Not saved")
 
 
-def database_down_page(page: Page) -> None:
-    """The page itself, as a full page load meets it."""
+def _home_answered_with(page: Page, status: int, template: str) -> None:
+    """The home page as a full page load meets it when the server answers with
+    ``template`` alone."""
+    body = render_to_string(template)
     page.route(
         "**/",
-        lambda route: route.fulfill(
-            status=503, body=render_to_string("errors/database.html"), content_type="text/html"
-        ),
+        lambda route: route.fulfill(status=status, body=body, content_type="text/html"),
     )
     page.goto("/")
+
+
+def database_down_page(page: Page) -> None:
+    """The page itself, as a full page load meets it."""
+    _home_answered_with(page, 503, "errors/database.html")
 
 
 def server_error_page(page: Page) -> None:
-    page.route(
-        "**/",
-        lambda route: route.fulfill(
-            status=500, body=render_to_string("500.html"), content_type="text/html"
-        ),
-    )
-    page.goto("/")
+    _home_answered_with(page, 500, "500.html")
 
 
 # --- Table mode (issue 12): a seat's phone and the scorer's live view ------------------
@@ -864,12 +850,7 @@ def round_queued(page: Page) -> None:
     """Save tapped without a network: kept on the phone, said beside the button."""
     session = friday(sign_in(page, "asha"))
     page.goto(f"/sessions/{session.pk}/")
-    page.get_by_label("Cut joker").fill("8S")
-    for name, (outcome, groups) in ROUND_1.items():
-        fieldset = page.locator(f'fieldset[data-player="{name}"]')
-        choose_outcome(fieldset, outcome)
-        if groups:
-            fieldset.get_by_label("Groups").fill(groups)
+    fill_round(page, "8S", ROUND_1)
     expect(page.locator("#settlement")).to_contain_text("Settlement")
     page.context.set_offline(True)
     page.get_by_role("button", name="Save round 3").click()

@@ -22,6 +22,7 @@ from tests.support.pages import (
     horizontal_overflow,
     player,
     preview,
+    sign_in_on_the_page,
 )
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -33,10 +34,7 @@ def test_arrange_on_a_phone(phone_page: Page, look_at: Callable[..., None]) -> N
     session = create_session(
         user, preset="21-points", overrides={}, players=list(PLAYERS), name="Arranged"
     )
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill("arranger")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
+    sign_in_on_the_page(page, "arranger")
     page.goto(f"/sessions/{session.pk}/")
 
     scrambled = [card.code for card in parse_cards(WIN_8S)]

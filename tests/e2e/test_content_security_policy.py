@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 from games.models import League, Membership
 from games.services.rounds import check_round, new_round_entry, save_round
 from games.services.sessions import create_session
-from tests.support.hands import SHOWN_8S, WIN_8S
+from tests.support.hands import ROUND_1, SHOWN_8S, WIN_8S
 from tests.support.pages import fill_round, preview, sign_in, sign_out
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -96,11 +96,7 @@ def test_the_main_pages_run_under_the_policy_without_a_violation(
 
     # The session page with htmx at work: a round typed is previewed and saved.
     _open(page, f"/sessions/{session.pk}/")
-    fill_round(
-        page,
-        "8S",
-        {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S), "Chen": ("first_drop", "")},
-    )
+    fill_round(page, "8S", ROUND_1)
     expect(preview(page, "Ben")).to_contain_text("102")
     page.get_by_role("button", name="Save round 2").click()
     expect(page.locator("#round-entry")).to_contain_text("Round 2 saved.")

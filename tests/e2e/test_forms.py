@@ -15,11 +15,9 @@ from playwright.sync_api import Page, Route, expect
 
 from games.models import GameSession, League
 from games.services.leagues import create_league
-from tests.support.pages import PHONE, horizontal_overflow, sign_in
+from tests.support.pages import PHONE, PLAYERS, horizontal_overflow, sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-PLAYERS = ("Asha", "Ben", "Chen")
 
 
 def seat(page: Page, number: int):

@@ -12,12 +12,11 @@ from playwright.sync_api import Page, expect
 
 from games.models import GameSession, League
 from games.services.sessions import create_session
-from tests.support.hands import SHOWN_8S, WIN_8S
-from tests.support.pages import PASSWORD, fill_round, horizontal_overflow, sign_in
+from tests.support.hands import ROUND_1
+from tests.support.pages import PASSWORD, PHONE, fill_round, horizontal_overflow, sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 390, "height": 844}
 SHARE_POLL_MS = 3_000  # games/views/sharing.py
 
 
@@ -41,11 +40,7 @@ def test_a_spectator_on_the_share_link_sees_a_round_appear(
     expect(spectator.locator(".empty")).to_have_text("No rounds yet.")
     spectator.evaluate("window.notReloaded = true")
 
-    fill_round(
-        scorer,
-        "8S",
-        {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S), "Chen": ("first_drop", "")},
-    )
+    fill_round(scorer, "8S", ROUND_1)
     scorer.get_by_role("button", name="Save round 1").click()
     expect(scorer.locator("#round-entry")).to_contain_text("Round 1 saved.")
 

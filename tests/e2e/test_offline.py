@@ -23,11 +23,12 @@ from games.services.rounds import delete_round
 from games.services.sessions import create_session
 from games.services.table import open_table
 from tests.support.builders import play
-from tests.support.hands import SHOWN_8S, WIN_8S
+from tests.support.hands import ROUND_1, WIN_8S
 from tests.support.pages import (
     PASSWORD,
     PHONE_DEVICE,
     WAIT_MS,
+    assert_round_as_typed,
     fill_round,
     player,
     sign_in,
@@ -40,7 +41,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 # A phone whose pages may register the service worker (the kept pages may not:
 # tests/e2e/conftest.py).
 PHONE_WITH_WORKER = PHONE_DEVICE
-HANDS = {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S), "Chen": ("first_drop", "")}
 QUEUED = "Saved on this phone — will send when back online."
 # Back online, a waiting round goes at once (the "online" event) or, failing that, on
 # static/js/offline.js's 10 s timer; on a busy machine the answer's page load adds
@@ -68,13 +68,6 @@ def worker_ready(page: Page) -> None:
     # A function, not an expression: Playwright polls an expression with eval(), which
     # the app's Content-Security-Policy refuses whenever the first look is not enough.
     page.wait_for_function("() => navigator.serviceWorker.controller?.state === 'activated'")
-
-
-def assert_typed(page: Page) -> None:
-    expect(page.get_by_label("Cut joker")).to_have_value("8S")
-    for name, (outcome, groups) in HANDS.items():
-        expect(player(page, name).locator(f'input[value="{outcome}"]')).to_be_checked()
-        expect(player(page, name).get_by_label("Groups")).to_have_value(groups)
 
 
 def submission(page: Page) -> str:
@@ -154,12 +147,12 @@ def test_a_round_typed_is_back_after_a_reload_and_gone_once_saved(phone_page: Pa
     page = phone_page
     _, session = friday(page)
     page.goto(f"/sessions/{session.pk}/")
-    fill_round(page, "8S", HANDS)
+    fill_round(page, "8S", ROUND_1)
     token = submission(page)
 
     page.reload()
 
-    assert_typed(page)
+    assert_round_as_typed(page, "8S", ROUND_1)
     expect(page.locator("[data-draft-restored]")).to_have_text(
         "What you typed on this phone before is back."
     )
@@ -183,7 +176,7 @@ def test_a_save_without_network_waits_on_the_phone_and_is_sent_once_when_back(
     _, session = friday(page)
     page.goto(f"/sessions/{session.pk}/")
     worker_ready(page)  # the worker controls the page: it must let the POST through
-    fill_round(page, "8S", HANDS)
+    fill_round(page, "8S", ROUND_1)
     expect(page.locator("#settlement")).to_contain_text("Settlement")
     token = submission(page)
 
@@ -195,7 +188,7 @@ def test_a_save_without_network_waits_on_the_phone_and_is_sent_once_when_back(
     expect(note).to_be_in_viewport()
     expect(page.locator("form.round-form").get_by_role("alert")).to_have_count(0)
     assert Round.objects.count() == 0
-    assert_typed(page)
+    assert_round_as_typed(page, "8S", ROUND_1)
 
     page.context.set_offline(False)
 
@@ -214,7 +207,7 @@ def test_a_waiting_round_survives_a_reload_offline_and_is_sent_when_back(
     _, session = friday(page)
     page.goto(f"/sessions/{session.pk}/")
     worker_ready(page)
-    fill_round(page, "8S", HANDS)
+    fill_round(page, "8S", ROUND_1)
     token = submission(page)
     page.context.set_offline(True)
     page.get_by_role("button", name="Save round 1").tap()
@@ -237,7 +230,7 @@ def test_a_server_out_of_reach_is_tried_again_by_itself(fresh_phone_page: Page) 
     page.clock.install()  # time runs as usual; the retry's 10 s are skipped below
     _, session = friday(page)
     page.goto(f"/sessions/{session.pk}/")
-    fill_round(page, "8S", HANDS)
+    fill_round(page, "8S", ROUND_1)
     token = submission(page)
     saves = re.compile(rf".*/sessions/{session.pk}/rounds/$")
     # The phone thinks it is online, but the server cannot be reached.
@@ -257,11 +250,11 @@ def test_a_round_saved_meanwhile_on_another_phone_shows_the_conflict(phone_page:
     page = phone_page
     user, session = friday(page)
     page.goto(f"/sessions/{session.pk}/")
-    fill_round(page, "8S", HANDS)
+    fill_round(page, "8S", ROUND_1)
     page.context.set_offline(True)
     page.get_by_role("button", name="Save round 1").tap()
     expect(page.locator("[data-queued-note]")).to_have_text(QUEUED)
-    play(session, "8S", HANDS, user)  # round 1, saved from another phone
+    play(session, "8S", ROUND_1, user)  # round 1, saved from another phone
 
     page.context.set_offline(False)
 
@@ -272,7 +265,7 @@ def test_a_round_saved_meanwhile_on_another_phone_shows_the_conflict(phone_page:
     expect(page.locator("[data-queued-note]")).to_have_count(0)
     assert Round.objects.filter(session=session).count() == 1
     # What was typed stays, kept now for round 2, the number a Save would give it.
-    assert_typed(page)
+    assert_round_as_typed(page, "8S", ROUND_1)
     assert_drafts(page, session, [draft_key(session, 2)])
 
 
@@ -311,7 +304,7 @@ def test_a_seat_phones_hand_survives_a_reload(phone_page: Page) -> None:
 def test_an_edit_saved_without_network_is_sent_once_when_back(phone_page: Page) -> None:
     page = phone_page
     user, session = friday(page)
-    played = play(session, "8S", HANDS, user)
+    played = play(session, "8S", ROUND_1, user)
     page.goto(f"/sessions/{session.pk}/rounds/{played.pk}/edit/")
     player(page, "Chen").locator('input[value="middle_drop"]').check()
     expect(page.locator('[data-preview="Chen"]')).to_contain_text("Hand points: 70")
@@ -353,7 +346,7 @@ def test_a_hand_handed_in_without_network_is_sent_when_back(phone_page: Page) ->
 def test_an_edit_of_a_round_deleted_meanwhile_is_refused_not_sent(phone_page: Page) -> None:
     page = phone_page
     user, session = friday(page)
-    played = play(session, "8S", HANDS, user)
+    played = play(session, "8S", ROUND_1, user)
     page.goto(f"/sessions/{session.pk}/rounds/{played.pk}/edit/")
     player(page, "Chen").locator('input[value="middle_drop"]').check()
     page.context.set_offline(True)
@@ -393,7 +386,7 @@ def test_signing_out_leaves_nothing_typed_for_the_next_person(phone_page: Page) 
     page = phone_page
     session = a_shared_session(page)
     page.goto(f"/sessions/{session.pk}/")
-    fill_round(page, "8S", HANDS)
+    fill_round(page, "8S", ROUND_1)
     assert_drafts(page, session, [draft_key(session, 1)])
 
     sign_out(page)
@@ -415,7 +408,7 @@ def test_a_round_waiting_to_be_sent_is_asked_about_before_signing_out(
     page = fresh_phone_page
     _, session = friday(page)
     page.goto(f"/sessions/{session.pk}/")
-    fill_round(page, "8S", HANDS)
+    fill_round(page, "8S", ROUND_1)
     # The phone thinks it is online, but the server cannot be reached: the round waits.
     page.route(re.compile(rf".*/sessions/{session.pk}/rounds/$"), lambda route: route.abort())
     page.get_by_role("button", name="Save round 1").tap()
@@ -437,7 +430,7 @@ def test_a_round_waiting_to_be_sent_is_asked_about_before_signing_out(
     assert asked == ["1 round not yet sent: sign out anyway?"]
     # Not signed out: the round still waits, as typed.
     expect(page.locator("[data-queued-note]")).to_have_text(QUEUED)
-    assert_typed(page)
+    assert_round_as_typed(page, "8S", ROUND_1)
     assert_drafts(page, session, [draft_key(session, 1)])
 
     page.once("dialog", answer(accept=True))
@@ -451,7 +444,7 @@ def test_a_draft_is_shown_only_to_the_account_that_typed_it(fresh_phone_page: Pa
     page = fresh_phone_page
     session = a_shared_session(page)
     page.goto(f"/sessions/{session.pk}/")
-    fill_round(page, "8S", HANDS)
+    fill_round(page, "8S", ROUND_1)
     key = draft_key(session, 1)
     assert_drafts(page, session, [key])
 
@@ -469,7 +462,7 @@ def test_a_draft_is_shown_only_to_the_account_that_typed_it(fresh_phone_page: Pa
     sign_in_on_the_page(page, "asha")
     page.goto(f"/sessions/{session.pk}/")
     expect(page.locator("[data-draft-restored]")).to_be_visible()
-    assert_typed(page)
+    assert_round_as_typed(page, "8S", ROUND_1)
 
 
 def test_a_waiting_round_is_sent_only_by_the_account_that_saved_it(
@@ -478,7 +471,7 @@ def test_a_waiting_round_is_sent_only_by_the_account_that_saved_it(
     page = fresh_phone_page
     session = a_shared_session(page)
     page.goto(f"/sessions/{session.pk}/")
-    fill_round(page, "8S", HANDS)
+    fill_round(page, "8S", ROUND_1)
     rounds = re.compile(rf".*/sessions/{session.pk}/rounds/$")
     page.route(rounds, lambda route: route.abort())
     page.get_by_role("button", name="Save round 1").tap()
@@ -517,7 +510,7 @@ def test_signing_out_without_a_network_says_so_and_clears_nothing(
     page = fresh_phone_page
     _, session = friday(page)
     page.goto(f"/sessions/{session.pk}/")
-    fill_round(page, "8S", HANDS)
+    fill_round(page, "8S", ROUND_1)
     key = draft_key(session, 1)
     assert_drafts(page, session, [key])
 
@@ -527,7 +520,7 @@ def test_signing_out_without_a_network_says_so_and_clears_nothing(
     expect(note).to_contain_text("you are still signed in")
     expect(note).to_be_in_viewport()
     look_at(page, "sign-out-offline-phone", full_page=False)
-    assert_typed(page)
+    assert_round_as_typed(page, "8S", ROUND_1)
     assert_drafts(page, session, [key])
 
     page.context.set_offline(False)

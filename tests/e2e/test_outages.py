@@ -21,9 +21,10 @@ from playwright.sync_api import Locator, Page, Route, expect
 
 from games.models import GameSession, HandEntry, Round
 from games.services.sessions import create_session
-from tests.support.hands import SHOWN_8S, WIN_8S
+from tests.support.hands import ROUND_1, SHOWN_8S
 from tests.support.pages import (
     Box,
+    assert_round_as_typed,
     boxes_once_they,
     choose_outcome,
     fill_round,
@@ -34,7 +35,6 @@ from tests.support.pages import (
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-HANDS = {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S), "Chen": ("first_drop", "")}
 KEPT = "Your round is still here — tap Save again"
 QUEUED = "Saved on this phone — will send when back online."
 
@@ -98,13 +98,6 @@ def assert_beside_the_save_button(page: Page, said: Locator) -> None:
     assert note["height"] >= 40 and note["width"] >= 300  # a readable block, not a sliver
 
 
-def assert_everything_typed_is_kept(page: Page) -> None:
-    expect(page.get_by_label("Cut joker")).to_have_value("8S")
-    for name, (outcome, groups) in HANDS.items():
-        expect(player(page, name).locator(f'input[value="{outcome}"]')).to_be_checked()
-        expect(player(page, name).get_by_label("Groups")).to_have_value(groups)
-
-
 def save_once_the_network_is_back(page: Page, tokens: list[str]) -> None:
     with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/rounds/")) as sent:
         save_button(page).click()
@@ -121,7 +114,7 @@ def test_a_database_outage_is_said_beside_save_and_the_round_kept(
 ) -> None:
     page = phone_page
     session = open_session(page)
-    fill_round(page, "8S", HANDS)
+    fill_round(page, "8S", ROUND_1)
     database_down = render_to_string("errors/database.html")
 
     def answer_503(route: Route) -> None:
@@ -135,7 +128,7 @@ def test_a_database_outage_is_said_beside_save_and_the_round_kept(
         expect(alert).to_contain_text("Not saved: the server is having trouble")
         expect(alert).to_contain_text(KEPT)
         assert_beside_the_save_button(page, alert)
-        assert_everything_typed_is_kept(page)
+        assert_round_as_typed(page, "8S", ROUND_1)
         # The preview the tap cancelled comes back: the settlement of what is typed.
         expect(page.locator('[data-settlement="Ben"]')).to_be_visible()
         look_at(page, "outage-503-phone", full_page=False)
@@ -149,7 +142,7 @@ def test_an_unreachable_server_is_said_beside_save_and_the_round_kept(
 ) -> None:
     page = phone_page
     session = open_session(page)
-    fill_round(page, "8S", HANDS)
+    fill_round(page, "8S", ROUND_1)
 
     with saving_fails(page, session, lambda route: route.abort("internetdisconnected")) as tokens:
         save_button(page).click()
@@ -158,7 +151,7 @@ def test_an_unreachable_server_is_said_beside_save_and_the_round_kept(
         expect(note).to_have_text(QUEUED)
         expect(outage_alert(page)).to_have_count(0)
         assert_beside_the_save_button(page, note)
-        assert_everything_typed_is_kept(page)
+        assert_round_as_typed(page, "8S", ROUND_1)
         look_at(page, "outage-unreachable-phone", full_page=False)
         # Tapping again while still offline says it again, once, in the same place
         # (waited for until that second try has met the dead network, too).
@@ -174,7 +167,7 @@ def test_an_unreachable_server_is_said_beside_save_and_the_round_kept(
 def test_a_retry_after_a_lost_answer_finds_the_round_already_saved(phone_page: Page) -> None:
     page = phone_page
     session = open_session(page)
-    fill_round(page, "8S", HANDS)
+    fill_round(page, "8S", ROUND_1)
 
     def save_then_drop_the_answer(route: Route) -> None:
         route.fetch()  # the request reaches the server, which saves the round...
@@ -183,7 +176,7 @@ def test_a_retry_after_a_lost_answer_finds_the_round_already_saved(phone_page: P
     with saving_fails(page, session, save_then_drop_the_answer) as tokens:
         save_button(page).click()
         expect(queued_note(page)).to_have_text(QUEUED)
-        assert_everything_typed_is_kept(page)
+        assert_round_as_typed(page, "8S", ROUND_1)
         assert Round.objects.count() == 1  # saved, though the phone cannot know it
 
     # Tapping Save again answers with the round already saved, not a second one.
@@ -195,7 +188,7 @@ def test_a_retry_after_a_lost_answer_finds_the_round_already_saved(phone_page: P
 def test_a_server_that_does_not_answer_in_time_is_said_too(phone_page: Page) -> None:
     page = phone_page
     session = open_session(page)
-    fill_round(page, "8S", HANDS)
+    fill_round(page, "8S", ROUND_1)
     # The page gives up on a request after 15 s; a test waits less than that.
     assert page.evaluate("htmx.config.timeout") == 15_000
     page.evaluate("htmx.config.timeout = 1000")
@@ -207,7 +200,7 @@ def test_a_server_that_does_not_answer_in_time_is_said_too(phone_page: Page) -> 
         expect(alert).to_contain_text("Not saved: the server took too long to answer")
         expect(alert).to_contain_text(KEPT)
         assert_beside_the_save_button(page, alert)
-        assert_everything_typed_is_kept(page)
+        assert_round_as_typed(page, "8S", ROUND_1)
         for route in held:
             route.abort()
 
@@ -247,7 +240,7 @@ def test_an_edit_that_cannot_reach_the_server_keeps_the_change(
 ) -> None:
     page = phone_page
     session = open_session(page)
-    fill_round(page, "8S", HANDS)
+    fill_round(page, "8S", ROUND_1)
     save_button(page).click()
     expect(page.locator("#round-entry")).to_contain_text("Round 1 saved.")
     played = Round.objects.get()
@@ -302,7 +295,7 @@ def test_a_refused_edit_still_shows_the_error_beside_the_player(phone_page: Page
     comes back as the page with the error and the text as typed."""
     page = phone_page
     open_session(page)
-    fill_round(page, "8S", HANDS)
+    fill_round(page, "8S", ROUND_1)
     save_button(page).click()
     expect(page.locator("#round-entry")).to_contain_text("Round 1 saved.")
     page.get_by_role("link", name="Edit round 1").click()
@@ -328,7 +321,7 @@ def test_arrange_without_a_server_says_so_under_its_row(
 ) -> None:
     page = phone_page
     session = open_session(page)
-    fill_round(page, "8S", HANDS)
+    fill_round(page, "8S", ROUND_1)
     arrange = f"/sessions/{session.pk}/rounds/arrange/"
     matches = lambda address: address.endswith(arrange)  # noqa: E731
     page.route(matches, lambda route: route.abort("internetdisconnected"))
@@ -367,7 +360,7 @@ def test_the_preview_goes_quiet_offline_and_catches_up_by_itself(
     matches = lambda address: address.endswith(previews)  # noqa: E731
     page.route(matches, lambda route: route.abort("internetdisconnected"))
 
-    fill_round(page, "8S", HANDS)
+    fill_round(page, "8S", ROUND_1)
     note = page.locator("form.round-form [data-offline]")
     expect(note).to_have_text("Offline — retrying…")
     expect(page.get_by_role("alert")).to_have_count(0)  # typing is not interrupted by alerts

@@ -13,24 +13,21 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Locator, Page, expect
 
 from games.models import GameSession
-from games.rules import PlayerHand, get_ruleset, parse_card, parse_groups, score_round
-from games.rules.totals import SessionState, session_state
-from games.services.rounds import check_round, new_round_entry, save_round
+from games.rules.totals import SessionState
 from games.services.sessions import create_session
-from tests.support.builders import CHEN_REJOINED_CELLS, pool_with_chen_out
+from tests.support.builders import CHEN_REJOINED_CELLS, expected_totals, play, pool_with_chen_out
 from tests.support.hands import WIN_13
 from tests.support.pages import (
+    PASSWORD,
+    PLAYERS,
     assert_red_and_readable,
-    choose_outcome,
     fill_round,
     horizontal_overflow,
     sign_in,
+    sign_in_on_the_page,
 )
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-PASSWORD = "correct-horse-battery-staple"
-PLAYERS = ("Asha", "Ben", "Chen")
 
 Hands = dict[str, tuple[str, str]]
 EARLY: Hands = {
@@ -47,19 +44,10 @@ DECIDING: Hands = {
 
 
 def expected(rounds: list[Hands]) -> SessionState:
-    ruleset = get_ruleset("13-pool-101")
-    scores = []
-    for hands in rounds:
-        result = score_round(
-            ruleset,
-            parse_card("7C"),
-            [
-                PlayerHand(name, outcome, tuple(tuple(g) for g in parse_groups(text)))
-                for name, (outcome, text) in hands.items()
-            ],
-        )
-        scores.append({p.name: p.score for p in result.players})
-    return session_state(ruleset, PLAYERS, scores, dealers=PLAYERS[: len(rounds)])
+    """The rules service's totals for these rounds (cut 7C), worked out without the
+    app; seat 1 deals first and the deal passes clockwise."""
+    dealers = list(PLAYERS[: len(rounds)])
+    return expected_totals("13-pool-101", PLAYERS, [("7C", h) for h in rounds], dealers=dealers)
 
 
 def pool_with_two_rounds(user: User) -> GameSession:
@@ -67,17 +55,8 @@ def pool_with_two_rounds(user: User) -> GameSession:
         user, preset="13-pool-101", overrides={}, players=list(PLAYERS), name="Pool night"
     )
     for _ in range(2):
-        entry = new_round_entry(session)
-        typed = {s.pk: EARLY[s.player.name] for s in entry.seats}
-        check = check_round(entry, "7C", typed, final=True)
-        save_round(entry, check, user)
+        play(session, "7C", EARLY, user)
     return session
-
-
-def overflow(page: Page) -> int:
-    return page.evaluate(
-        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
-    )
 
 
 def assert_standings(page: Page, state: SessionState) -> None:
@@ -99,21 +78,13 @@ def test_a_pool_game_ends_and_reopens_on_a_phone(
     page = phone_page
     user = User.objects.create_user(username="pool", password=PASSWORD)
     session = pool_with_two_rounds(user)
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill("pool")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
+    sign_in_on_the_page(page, "pool")
     page.goto(f"/sessions/{session.pk}/")
     assert_standings(page, expected([EARLY, EARLY]))
     page.evaluate("window.noReload = true")
 
     # The deciding round, typed on the phone.
-    page.get_by_label("Cut joker").fill("7C")
-    for name, (outcome, groups) in DECIDING.items():
-        fieldset = page.locator(f'fieldset[data-player="{name}"]')
-        choose_outcome(fieldset, outcome)
-        if groups:  # a drop shows no cards: its field is folded away
-            fieldset.get_by_label("Groups").fill(groups)
+    fill_round(page, "7C", DECIDING)
     heart = page.locator('[data-preview="Asha"] .card.suit-h').first
     expect(heart).to_have_text("A♥")
     assert_red_and_readable(heart)
@@ -133,7 +104,7 @@ def test_a_pool_game_ends_and_reopens_on_a_phone(
         expect(standing).to_contain_text("out in round 3")
     expect(page.locator('tr[data-round="3"] .badge-out')).to_have_count(2)
     expect(page.locator('.standing[data-player="Asha"]')).to_contain_text("winner")
-    assert overflow(page) <= 0
+    assert horizontal_overflow(page) <= 0
     look_at(page, "session-pool-over-phone")
 
     # Deleting the deciding round, from its edit page, reopens the session.
@@ -147,7 +118,7 @@ def test_a_pool_game_ends_and_reopens_on_a_phone(
     expect(page.locator(".standing.is-out")).to_have_count(0)
     assert_standings(page, expected([EARLY, EARLY]))
     page.set_viewport_size({"width": 375, "height": 667})
-    assert overflow(page) <= 0
+    assert horizontal_overflow(page) <= 0
 
 
 def cell_texts(row: Locator) -> list[str]:

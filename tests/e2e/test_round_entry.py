@@ -15,7 +15,7 @@ from games.models import GameSession, Round, RoundChange
 from games.services.rounds import edit_form_data
 from games.services.sessions import create_session
 from tests.support.builders import play
-from tests.support.hands import SHOWN_8S, WIN_8S
+from tests.support.hands import ROUND_1, SHOWN_8S, WIN_8S
 from tests.support.pages import (
     PHONE_DEVICE,
     assert_in_view,
@@ -30,7 +30,6 @@ from tests.support.pages import (
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-GOOD = {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S), "Chen": ("first_drop", "")}
 TOUCH = PHONE_DEVICE
 
 
@@ -40,7 +39,7 @@ def open_session(page: Page, rounds: int = 0) -> GameSession:
         user, preset="21-points", overrides={}, players=["Asha", "Ben", "Chen"], name="Friday"
     )
     for _ in range(rounds):
-        play(session, "8S", GOOD)
+        play(session, "8S", ROUND_1)
     page.goto(f"/sessions/{session.pk}/")
     return session
 
@@ -49,29 +48,29 @@ def open_session(page: Page, rounds: int = 0) -> GameSession:
 MISTAKES = {
     "typo": (
         "8S",
-        GOOD | {"Ben": ("shown", SHOWN_8S.removesuffix("8C") + "8X")},
+        ROUND_1 | {"Ben": ("shown", SHOWN_8S.removesuffix("8C") + "8X")},
         "'8X' is not a card",
     ),
     "short hand": (
         "8S",
-        GOOD | {"Ben": ("shown", SHOWN_8S.removesuffix(" 8C"))},
+        ROUND_1 | {"Ben": ("shown", SHOWN_8S.removesuffix(" 8C"))},
         "must show all 21 cards",
     ),
-    "no winner": ("8S", GOOD | {"Asha": ("shown", WIN_8S)}, "no winner"),
-    "two winners": ("8S", GOOD | {"Ben": ("declared", SHOWN_8S)}, "more than one winner"),
-    "no cut joker": ("", GOOD, "Enter the cut joker"),
-    "bad cut joker": ("8Z", GOOD, "Cut joker"),
+    "no winner": ("8S", ROUND_1 | {"Asha": ("shown", WIN_8S)}, "no winner"),
+    "two winners": ("8S", ROUND_1 | {"Ben": ("declared", SHOWN_8S)}, "more than one winner"),
+    "no cut joker": ("", ROUND_1, "Enter the cut joker"),
+    "bad cut joker": ("8Z", ROUND_1, "Cut joker"),
     # Three at once: all said together, none hidden behind another.
     "empty, typo and short": (
         "8S",
-        GOOD
+        ROUND_1
         | {"Asha": ("declared", WIN_8S.replace("3D", "3X")), "Ben": ("shown", "")}
         | {"Chen": ("shown", SHOWN_8S.removesuffix(" 8C"))},
         ("'3X' is not a card", "must show all 21 cards, not 0", "must show all 21"),
     ),
     "invalid declaration": (
         "8S",
-        GOOD | {"Asha": ("declared", SHOWN_8S), "Ben": ("shown", WIN_8S)},
+        ROUND_1 | {"Asha": ("declared", SHOWN_8S), "Ben": ("shown", WIN_8S)},
         "Asha",
     ),
 }
@@ -115,7 +114,7 @@ def test_the_list_of_problems_goes_once_they_are_fixed(
 ) -> None:
     page = phone_page
     typo = SHOWN_8S.replace("10C", "1C")
-    hands = GOOD | {"Ben": ("shown", typo), "Chen": ("shown", "2H 3H 4H")}
+    hands = ROUND_1 | {"Ben": ("shown", typo), "Chen": ("shown", "2H 3H 4H")}
     problems = save_refused(page, "8S", hands, "Not saved: 2 things to fix")
 
     # Ben's typo fixed: only Chen's short hand is left on the list.
@@ -145,7 +144,7 @@ def test_arrange_keeps_the_list_of_problems_left(
     phone_page: Page, look_at: Callable[..., None]
 ) -> None:
     page = phone_page
-    hands = GOOD | {"Chen": ("shown", "2H 3H 4H")}
+    hands = ROUND_1 | {"Chen": ("shown", "2H 3H 4H")}
     problems = save_refused(page, "8S", hands, "Not saved: 1 thing to fix")
 
     # Ben's cards arranged while Chen's short hand is still listed: the list stays, and
@@ -169,7 +168,7 @@ def test_a_field_save_marked_wrong_is_unmarked_once_the_preview_finds_it_fine(
 ) -> None:
     page = phone_page
     typo = SHOWN_8S.replace("10C", "1C")
-    problems = save_refused(page, "8X", GOOD | {"Ben": ("shown", typo)}, "2 things to fix")
+    problems = save_refused(page, "8X", ROUND_1 | {"Ben": ("shown", typo)}, "2 things to fix")
     cut = page.get_by_label("Cut joker")
     groups = player(page, "Ben").get_by_label("Groups")
     under_cut = page.locator("[data-cut-errors]")
@@ -236,7 +235,7 @@ def test_a_saved_round_says_so_in_view_and_can_be_undone(
 ) -> None:
     page = phone_page
     session = open_session(page, rounds=4)
-    fill_round(page, "8S", GOOD)
+    fill_round(page, "8S", ROUND_1)
     page.get_by_role("button", name="Save round 5").tap()
     saved = page.locator("[data-saved]")
     expect(saved).to_contain_text("Round 5 saved.")
@@ -277,7 +276,7 @@ def test_a_save_replaces_what_the_page_said_before(phone_page: Page) -> None:
     expect(page.locator(".messages")).to_have_text("Round 4 deleted.")
     assert asked == ["Delete round 4?"]
 
-    fill_round(page, "8S", GOOD)
+    fill_round(page, "8S", ROUND_1)
     page.get_by_role("button", name="Save round 4").tap()
     expect(page.locator("[data-saved]")).to_contain_text("Round 4 saved.")
     expect(page.locator(".messages")).to_have_count(0)
@@ -292,7 +291,7 @@ def test_a_saved_round_joins_the_table_without_the_table_being_sent_again(
     page.clock.install()  # time runs as usual; the wait for the next poll is skipped
     session = open_session(page, rounds=4)
     stamp = page.locator("#scoreboard-live").get_attribute("data-stamp")
-    fill_round(page, "8S", GOOD)
+    fill_round(page, "8S", ROUND_1)
     with page.expect_response(lambda r: r.request.method == "POST") as answer:
         page.get_by_role("button", name="Save round 5").tap()
     assert '<section id="scoreboard"' not in answer.value.text()
@@ -323,7 +322,7 @@ def test_undo_is_offered_for_five_minutes(fresh_phone_page: Page) -> None:
     open_session(page)
     page.clock.install()
     page.reload()
-    fill_round(page, "8S", GOOD)
+    fill_round(page, "8S", ROUND_1)
     page.get_by_role("button", name="Save round 1").tap()
     undo = page.locator("[data-saved]").get_by_role("button", name="Undo")
     expect(undo).to_be_visible()
@@ -343,7 +342,7 @@ def test_an_open_form_moves_on_when_another_phone_saves_that_round(new_context) 
     player(mine, "Ben").get_by_label("Groups").fill(SHOWN_8S)
     expect(mine.get_by_role("heading", name="Round 3")).to_be_visible()
 
-    play(session, "8S", GOOD)  # another phone saves round 3
+    play(session, "8S", ROUND_1)  # another phone saves round 3
     mine.clock.run_for(6_000)
     moved = mine.locator("[data-moved]")
     expect(moved).to_contain_text("Round 3 was just saved on another phone")
@@ -351,7 +350,7 @@ def test_an_open_form_moves_on_when_another_phone_saves_that_round(new_context) 
     expect(mine.locator("[data-dealer]")).to_contain_text("Asha")  # round 4's dealer
     # What was typed is kept, and saves as round 4.
     expect(player(mine, "Ben").get_by_label("Groups")).to_have_value(SHOWN_8S)
-    fill_round(mine, "8S", GOOD)
+    fill_round(mine, "8S", ROUND_1)
     mine.get_by_role("button", name="Save round 4").tap()
     expect(mine.locator("[data-saved]")).to_contain_text("Round 4 saved.")
     assert list(session.rounds.values_list("number", flat=True).order_by("number")) == [1, 2, 3, 4]

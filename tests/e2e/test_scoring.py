@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 from games.rules.totals import SessionState
 from games.templatetags.cards import points, signed
 from tests.support.builders import expected_totals
-from tests.support.hands import LOOSE_148, SHOWN_8S, THREE_PURE, WIN_8S
+from tests.support.hands import LOOSE_148, ROUND_1, SHOWN_8S, THREE_PURE
 from tests.support.pages import (
     PASSWORD,
     PLAYERS,
@@ -24,6 +24,7 @@ from tests.support.pages import (
     horizontal_overflow,
     player,
     preview,
+    sign_in_on_the_page,
 )
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -38,7 +39,7 @@ ASHA_3 = "2D 3D 4D | 8C 9C 10C | AS 2S 5S 7S JS QS 6H QH KH KH 9D QD 4C 6C JC"
 
 Round = tuple[str, dict[str, tuple[str, str]]]
 ROUNDS: list[Round] = [
-    ("8S", {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S), "Chen": ("first_drop", "")}),
+    ("8S", ROUND_1),
     (
         "5H",
         {
@@ -77,10 +78,7 @@ def assert_totals(page: Page, state: SessionState) -> None:
 
 def sign_in_and_start_a_session(page: Page, username: str) -> None:
     User.objects.create_user(username=username, password=PASSWORD)
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
+    sign_in_on_the_page(page, username)
     page.get_by_role("link", name="Start a session").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Start a session")
     assert horizontal_overflow(page) <= 0
@@ -211,10 +209,7 @@ def test_an_evening_on_a_desktop(desktop_page: Page, look_at: Callable[..., None
 def test_the_toss_seats_players_by_their_cards(phone_page: Page) -> None:
     page = phone_page
     User.objects.create_user(username="toss", password=PASSWORD)
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill("toss")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
+    sign_in_on_the_page(page, "toss")
     page.goto("/sessions/new/")
     for number, name in enumerate(PLAYERS, start=1):
         page.get_by_label(f"Seat {number}", exact=True).fill(name)
@@ -243,10 +238,7 @@ def test_known_players_are_seated_by_a_tap(phone_page: Page) -> None:
     picks = User.objects.create_user(username="picks", password=PASSWORD)
     # Players are offered once this user has sat at a table with them.
     create_session(picks, preset="21-points", overrides={}, players=["Dev", "Esha"])
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill("picks")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
+    sign_in_on_the_page(page, "picks")
     page.goto("/sessions/new/")
     seat_1, seat_2 = (page.get_by_label(f"Seat {n}", exact=True) for n in (1, 2))
 
@@ -269,10 +261,7 @@ def test_a_round_can_be_entered_without_javascript(
     session = create_session(
         user, preset="21-points", overrides={}, players=list(PLAYERS), name="Plain"
     )
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill("nojs")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
+    sign_in_on_the_page(page, "nojs")
     page.goto(f"/sessions/{session.pk}/")
     expect(page.locator("[data-picker]")).to_be_hidden()  # nothing to drive it
 

@@ -13,12 +13,11 @@ from playwright.sync_api import Page, expect
 from games.models import GameSession
 from tests.support.builders import make_session, play
 from tests.support.hands import ROUND_1
-from tests.support.pages import PASSWORD
+from tests.support.pages import PASSWORD, PHONE
 from tests.support.reads import copies_of
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 390, "height": 844}
 SHARE_POLL_MS = 3_000  # games/views/sharing.py
 
 

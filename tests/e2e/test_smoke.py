@@ -5,17 +5,9 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.support.pages import assert_red_and_readable, contrast
+from tests.support.pages import assert_red_and_readable, contrast, horizontal_overflow
 
 pytestmark = pytest.mark.e2e
-
-
-def _horizontal_overflow(page: Page) -> int:
-    # clientWidth, not innerWidth: in a mobile context the layout viewport grows to
-    # fit overflowing content, so innerWidth would hide the very overflow we look for.
-    return page.evaluate(
-        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
-    )
 
 
 def test_home_page_fits_a_phone_without_horizontal_scroll(
@@ -24,12 +16,12 @@ def test_home_page_fits_a_phone_without_horizontal_scroll(
     phone_page.goto("/")
 
     expect(phone_page.get_by_role("heading", level=1)).to_contain_text("Keep score")
-    assert _horizontal_overflow(phone_page) <= 0
+    assert horizontal_overflow(phone_page) <= 0
     look_at(phone_page, "home-phone")
 
     # The narrowest phone we promise to support.
     phone_page.set_viewport_size({"width": 375, "height": 667})
-    assert _horizontal_overflow(phone_page) <= 0
+    assert horizontal_overflow(phone_page) <= 0
 
 
 def test_home_page_loads_styles_and_htmx(phone_page: Page) -> None:
@@ -63,5 +55,5 @@ def test_home_page_on_desktop(desktop_page: Page, look_at: Callable[..., None]) 
     desktop_page.goto("/")
 
     expect(desktop_page).to_have_title("Scorekeeper · rummy scores at the table")
-    assert _horizontal_overflow(desktop_page) <= 0
+    assert horizontal_overflow(desktop_page) <= 0
     look_at(desktop_page, "home-desktop", full_page=False)

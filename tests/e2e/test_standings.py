@@ -12,15 +12,9 @@ from playwright.sync_api import Page, expect
 
 from games.models import Membership
 from tests.support.club import FEB, build_club, mixed_league
-from tests.support.pages import sign_in
+from tests.support.pages import horizontal_overflow, sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-def horizontal_overflow(page: Page) -> int:
-    return page.evaluate(
-        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
-    )
 
 
 def test_standings_and_player_pages_on_a_phone(

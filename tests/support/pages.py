@@ -1,5 +1,6 @@
 """What the browser tests do on a page: sign in, find a player's part of the round
-form and its preview, type a round or a seat's hand, and measure sideways scrolling."""
+form and its preview, type a round (and find it still typed) or a seat's hand, and
+measure sideways scrolling."""
 
 from __future__ import annotations
 
@@ -29,9 +30,9 @@ WAIT_MS = 15_000
 
 
 def sign_in(page: Page, username: str) -> User:
-    """Create a user and give the page their signed-in session cookie. Signing in
-    through the sign-in page is what tests/e2e/test_scoring.py does; every other
-    browser test starts signed in, as a returning player does."""
+    """Create a user and give the page their signed-in session cookie. A few browser
+    tests sign in through the sign-in page (sign_in_on_the_page); the others start
+    signed in, as a returning player does."""
     user = User.objects.create_user(username=username, password=PASSWORD)
     signed_in_as(page, user)
     return user
@@ -141,6 +142,15 @@ def fill_round(page: Page, cut: str, hands: dict[str, tuple[str, str]]) -> None:
         choose_outcome(player(page, name), outcome)
         if groups:  # a drop shows no cards: its field is folded away
             player(page, name).get_by_label("Groups").fill(groups)
+
+
+def assert_round_as_typed(page: Page, cut: str, hands: dict[str, tuple[str, str]]) -> None:
+    """The round form still holds what fill_round typed: the cut joker, and each
+    player's outcome and groups."""
+    expect(page.get_by_label("Cut joker")).to_have_value(cut)
+    for name, (outcome, groups) in hands.items():
+        expect(player(page, name).locator(f'input[value="{outcome}"]')).to_be_checked()
+        expect(player(page, name).get_by_label("Groups")).to_have_value(groups)
 
 
 # The colour of an element's text and of what it is drawn on (the first ancestor with
