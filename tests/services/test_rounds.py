@@ -33,6 +33,7 @@ from tests.support.builders import by_seat, make_session, play, seat_pk
 from tests.support.hands import (
     FIVE_DUBLEES,
     LOOSE_148,
+    ROUND_1,
     SEED_BEN,
     SHOWN_8S,
     THREE_PURE,
@@ -44,14 +45,9 @@ from tests.support.hands import (
 
 pytestmark = pytest.mark.django_db
 
-ROUND_1 = (
-    "8S",
-    {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S), "Chen": ("first_drop", "")},
-)
-
 
 def test_saved_entries_keep_what_the_rules_service_computed(table: GameSession) -> None:
-    played = play(table, *ROUND_1)
+    played = play(table, "8S", ROUND_1)
 
     ben = played.entries.get(player__name="Ben")
     assert (ben.hand_points, ben.value_points, ben.score) == (102, 10, -92)
@@ -89,7 +85,7 @@ def test_check_round_previews_each_hand_while_typing(table: GameSession) -> None
 
 def test_check_round_scores_once_every_hand_is_complete(table: GameSession) -> None:
     entry = new_round_entry(table)
-    check = check_round(entry, "8S", by_seat(table, ROUND_1[1]), final=False)
+    check = check_round(entry, "8S", by_seat(table, ROUND_1), final=False)
 
     assert check.valid
     assert [p.result.score for p in check.players] == [122, -92, -30]
@@ -257,9 +253,9 @@ def test_save_round_refuses_a_new_round_on_a_finished_session(user: User) -> Non
 
 
 def test_save_round_refuses_an_edit_of_a_changed_round(table: GameSession, user: User) -> None:
-    played = play(table, *ROUND_1)
+    played = play(table, "8S", ROUND_1)
     entry = round_entry_for_edit(played)
-    edited = ROUND_1[1] | {"Asha": ("declared", THREE_PURE)}  # valid under a 9S cut too
+    edited = ROUND_1 | {"Asha": ("declared", THREE_PURE)}  # valid under a 9S cut too
     typed = by_seat(table, edited)
     check = check_round(entry, "9S", typed, final=True)
 
@@ -278,7 +274,7 @@ def test_save_round_refuses_an_edit_of_a_changed_round(table: GameSession, user:
 
 
 def test_delete_round_renumbers_later_rounds_without_gaps(table: GameSession) -> None:
-    rounds = [play(table, *ROUND_1) for _ in range(4)]
+    rounds = [play(table, "8S", ROUND_1) for _ in range(4)]
 
     delete_round(rounds[1], table.created_by)
 

@@ -12,19 +12,14 @@ from games.services.rounds import (
     new_round_entry,
 )
 from games.services.scoreboard import load_scoreboard
-from tests.support.builders import expected_totals, make_session, play
-from tests.support.hands import LOOSE_148, SHOWN_8S, THREE_PURE, WIN_8S, WIN_13
+from tests.support.builders import expected_totals, play, pool_with_chen_out
+from tests.support.hands import LOOSE_148, POOL_ROUNDS, ROUND_1, THREE_PURE
 
 pytestmark = pytest.mark.django_db
 
-ROUND_1 = (
-    "8S",
-    {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S), "Chen": ("first_drop", "")},
-)
-
 
 def test_scoreboard_replays_rounds_through_the_rules_service(table: GameSession) -> None:
-    play(table, *ROUND_1)
+    play(table, "8S", ROUND_1)
     round_2 = (
         "5H",
         {
@@ -36,7 +31,7 @@ def test_scoreboard_replays_rounds_through_the_rules_service(table: GameSession)
     play(table, *round_2)
 
     board = load_scoreboard(table)
-    expected = expected_totals("21-points", ("Asha", "Ben", "Chen"), [ROUND_1, round_2])
+    expected = expected_totals("21-points", ("Asha", "Ben", "Chen"), [("8S", ROUND_1), round_2])
 
     assert {c.name: c.total for c in board.columns} == expected.totals
     assert [[cell.total for cell in row.cells] for row in board.rows] == [
@@ -50,25 +45,10 @@ def test_scoreboard_replays_rounds_through_the_rules_service(table: GameSession)
 
 
 def test_pool_session_eliminates_and_finishes_from_derived_state(user: User) -> None:
-    pool = make_session(user, preset="13-pool-101")
-    rounds = [
-        (
-            "7C",
-            {
-                "Asha": ("declared", WIN_13),
-                "Ben": ("middle_drop", ""),
-                "Chen": ("invalid_declaration", ""),
-            },
-        ),
-        (
-            "7C",
-            {"Asha": ("declared", WIN_13), "Ben": ("first_drop", ""), "Chen": ("middle_drop", "")},
-        ),
-    ]
-    for cut, hands in rounds:
-        play(pool, cut, hands)
+    pool = pool_with_chen_out(user)
 
     board = load_scoreboard(pool)
+    rounds = [("7C", hands) for hands in POOL_ROUNDS]
     expected = expected_totals("13-pool-101", ("Asha", "Ben", "Chen"), rounds)
     assert board.state.eliminated_in == expected.eliminated_in == {"Chen": 2}
     assert [c.eliminated_in for c in board.columns] == [None, None, 2]

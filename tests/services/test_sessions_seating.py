@@ -21,12 +21,10 @@ from games.services.sessions import create_session
 from games.transfer.league_export import export_league
 from games.transfer.league_import import import_league
 from tests.support.builders import make_session, play, session_form_data
-from tests.support.hands import SHOWN_8S, WIN_8S
+from tests.support.hands import ROUND_1
 from tests.support.schema import migrated_back_to
 
 pytestmark = pytest.mark.django_db
-
-ROUND = {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S), "Chen": ("first_drop", "")}
 
 
 def club(slug: str, owner: User, *members: tuple[User, str]) -> League:
@@ -47,7 +45,7 @@ def theirs(captain: User) -> GameSession:
     """League "theirs", which the signed-in user is not in: a session with a round
     played by its Asha, Ben and Chen."""
     session = make_session(captain, league=club("theirs", captain))
-    play(session, "8S", ROUND, captain)
+    play(session, "8S", ROUND_1, captain)
     return session
 
 

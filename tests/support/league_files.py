@@ -43,12 +43,12 @@ from games.services.table import SAVED_BY_ITSELF
 from games.transfer.league_import import ImportRefused, import_league
 from tests.support.builders import by_seat, edit, make_session, play
 from tests.support.club import FEB, FIRST, LOSE, MAR, WIN, build_club, pool_session
-from tests.support.hands import LOOSE_148, SHOWN_8S, THREE_PURE, WIN_8S
+from tests.support.hands import LOOSE_148, ROUND_1, THREE_PURE
 
 APR = datetime.date(2024, 4, 20)
 # 21-card points under cut 8S: value points change hands (+10 each way).
 POINTS_ROUNDS = [
-    ("8S", {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S), "Chen": ("first_drop", "")}),
+    ("8S", ROUND_1),
     (
         "8S",
         {

@@ -11,9 +11,18 @@ from django.urls import reverse
 from games.models import GameSession, League, Membership, Round
 from games.services.rounds import edit_form_data
 from games.services.scoreboard import load_scoreboard
-from tests.support.builders import expected_totals, make_session, play, round_data, seat_pk
+from tests.support.builders import (
+    expected_totals,
+    make_session,
+    play,
+    pool_with_chen_out,
+    round_data,
+    seat_pk,
+)
 from tests.support.hands import (
     LOOSE_148,
+    POOL_ROUNDS,
+    ROUND_1,
     SEED_BEN,
     SHOWN_8S,
     THREE_PURE,
@@ -26,7 +35,7 @@ pytestmark = pytest.mark.django_db
 
 PLAYERS = ("Asha", "Ben", "Chen")
 ROUNDS = [
-    ("8S", {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S), "Chen": ("first_drop", "")}),
+    ("8S", ROUND_1),
     (
         "5H",
         {
@@ -123,14 +132,7 @@ def test_editing_round_one_recomputes_every_later_total(
 def test_an_edit_can_move_eliminations_and_the_winner(scorer: Client, user: User) -> None:
     pool = make_session(user, preset="13-pool-101")
     rounds = [
-        (
-            "7C",
-            {
-                "Asha": ("declared", WIN_13),
-                "Ben": ("middle_drop", ""),
-                "Chen": ("invalid_declaration", ""),
-            },
-        ),
+        ("7C", POOL_ROUNDS[0]),
         (
             "7C",
             {"Asha": ("declared", WIN_13), "Ben": ("middle_drop", ""), "Chen": ("middle_drop", "")},
@@ -328,21 +330,7 @@ def test_strangers_and_unknown_rounds_get_404s(client: Client, table, three_roun
 
 
 def test_editing_keeps_the_players_of_that_round(scorer: Client, user: User) -> None:
-    pool = make_session(user, preset="13-pool-101")
-    play(
-        pool,
-        "7C",
-        {
-            "Asha": ("declared", WIN_13),
-            "Ben": ("middle_drop", ""),
-            "Chen": ("invalid_declaration", ""),
-        },
-    )
-    play(
-        pool,
-        "7C",
-        {"Asha": ("declared", WIN_13), "Ben": ("middle_drop", ""), "Chen": ("middle_drop", "")},
-    )
+    pool = pool_with_chen_out(user)
     third = play(pool, "7C", {"Asha": ("declared", WIN_13), "Ben": ("first_drop", "")})
 
     form = scorer.get(edit_url(third)).context_data["form"]

@@ -22,22 +22,11 @@ from tests.support.hands import (
     WIN_8S,
     shuffled,
 )
+from tests.support.urls import create, detail, preview
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
-
-
-def detail(session: GameSession) -> str:
-    return reverse("games:session_detail", args=[session.pk])
-
-
-def create(session: GameSession) -> str:
-    return reverse("games:round_create", args=[session.pk])
-
-
-def preview(session: GameSession) -> str:
-    return reverse("games:round_preview", args=[session.pk])
 
 
 def test_session_page_rejects_post_and_round_create_rejects_get(scorer: Client, table) -> None:

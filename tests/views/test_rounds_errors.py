@@ -13,17 +13,16 @@ from django.urls import reverse
 
 from games.models import GameSession, HandEntry, Round
 from tests.support.builders import make_session, play, round_data, seat_pk
-from tests.support.hands import LOOSE_148, SHOWN_8S, THREE_PURE, WIN_8S
+from tests.support.hands import LOOSE_148, ROUND_1, SHOWN_8S, THREE_PURE, WIN_8S
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
-GOOD = {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S), "Chen": ("first_drop", "")}
 
 
 def post_round(client: Client, session: GameSession, hands: dict, cut: str = "8S", **kwargs):
     url = reverse("games:round_create", args=[session.pk])
-    return client.post(url, round_data(session, cut, GOOD | hands), **kwargs)
+    return client.post(url, round_data(session, cut, ROUND_1 | hands), **kwargs)
 
 
 def preview_of(html: str, session: GameSession, name: str) -> str:
@@ -94,7 +93,7 @@ def test_a_player_named_like_a_card_keeps_every_word_of_the_error_beside_them(
     # Initials that spell a card: the error about its copies opens with the card,
     # which is not the player's name to take off.
     session = make_session(user, players=("Asha", "Ben", "KH"))
-    hands = {"Asha": GOOD["Asha"], "Ben": GOOD["Ben"], "KH": ("middle_drop", "KH 2C 3C")}
+    hands = {"Asha": ROUND_1["Asha"], "Ben": ROUND_1["Ben"], "KH": ("middle_drop", "KH 2C 3C")}
     url = reverse("games:round_create", args=[session.pk])
 
     response = scorer.post(url, round_data(session, "8S", hands), headers=HTMX)
@@ -222,7 +221,7 @@ def test_every_mistake_of_a_round_is_reported_at_once_beside_its_player(
     if round_ == "new":
         url, version = reverse("games:round_create", args=[table.pk]), {}
     else:
-        played = play(table, "8S", GOOD)
+        played = play(table, "8S", ROUND_1)
         url, version = reverse("games:round_edit", args=[table.pk, played.pk]), {"version": 1}
 
     response = scorer.post(url, round_data(table, "8S", THREE_MISTAKES, **version), headers=HTMX)
@@ -298,7 +297,7 @@ def test_an_outcome_the_preset_does_not_play(scorer: Client, user: User) -> None
     ],
 )
 def test_malformed_round_posts_are_form_errors(scorer: Client, table: GameSession, mangle) -> None:
-    data = mangle(round_data(table, "8S", GOOD))
+    data = mangle(round_data(table, "8S", ROUND_1))
 
     for headers in ({}, HTMX):
         response = scorer.post(
@@ -317,7 +316,7 @@ def test_mangled_hidden_fields_are_not_trusted_but_do_not_block_a_round(
 ) -> None:
     # Hidden inputs are not form fields: a junk one is ignored (it used to make the
     # form invalid with an error no one could see), so a good round still saves once.
-    data = round_data(table, "8S", GOOD) | {
+    data = round_data(table, "8S", ROUND_1) | {
         "version": "x",
         "number": "-1",
         "submission": "<script>",
@@ -330,8 +329,8 @@ def test_mangled_hidden_fields_are_not_trusted_but_do_not_block_a_round(
 
 
 def test_an_edit_with_a_mangled_version_saves_nothing(scorer: Client, table: GameSession) -> None:
-    played = play(table, "8S", GOOD)
-    edited = GOOD | {"Chen": ("middle_drop", "")}  # a valid edit, but of which version?
+    played = play(table, "8S", ROUND_1)
+    edited = ROUND_1 | {"Chen": ("middle_drop", "")}  # a valid edit, but of which version?
     data = round_data(table, "8S", edited) | {"version": "x"}
     response = scorer.post(reverse("games:round_edit", args=[table.pk, played.pk]), data)
     assert response.status_code == 422
@@ -366,9 +365,9 @@ def test_a_json_body_is_not_a_server_error(scorer: Client, table: GameSession) -
 
 
 def test_errors_on_an_earlier_round_leave_it_as_it_was(scorer: Client, table: GameSession) -> None:
-    played = play(table, "8S", GOOD)
+    played = play(table, "8S", ROUND_1)
     url = reverse("games:round_edit", args=[table.pk, played.pk])
-    data = round_data(table, "8S", GOOD | {"Ben": ("shown", "2D 3D 4D")}, version=1)
+    data = round_data(table, "8S", ROUND_1 | {"Ben": ("shown", "2D 3D 4D")}, version=1)
 
     response = scorer.post(url, data)
 
@@ -383,7 +382,7 @@ def test_errors_on_an_earlier_round_leave_it_as_it_was(scorer: Client, table: Ga
 def preview_after_save(client: Client, session: GameSession, hands: dict) -> str:
     """The live preview's answer while Save's list of problems is still shown."""
     url = reverse("games:round_preview", args=[session.pk])
-    data = round_data(session, "8S", GOOD | hands) | {"problems": "listed", "key": "0badcafe"}
+    data = round_data(session, "8S", ROUND_1 | hands) | {"problems": "listed", "key": "0badcafe"}
     return html_lib.unescape(client.post(url, data, headers=HTMX).content.decode())
 
 
@@ -429,7 +428,7 @@ def test_arrange_keeps_the_list_of_problems_with_those_left(
         post_round(scorer, table, {"Chen": ("shown", short)}).content.decode()
     )
     url = reverse("games:round_arrange", args=[table.pk])
-    data = round_data(table, "8S", GOOD | {"Chen": ("shown", short)})
+    data = round_data(table, "8S", ROUND_1 | {"Chen": ("shown", short)})
     data |= {"problems": "listed", "key": "0badcafe", "arrange": seat_pk(table, "Ben")}
 
     arranged = html_lib.unescape(scorer.post(url, data, headers=HTMX).content.decode())

@@ -16,26 +16,16 @@ from tests.support.builders import (
     expected_totals,
     make_session,
     play,
+    pool_with_chen_out,
     pool_won_by_asha,
     round_data,
     seat_pk,
 )
-from tests.support.hands import LOOSE_148, ROUND_1, THREE_PURE, WIN_8S, WIN_13
+from tests.support.hands import LOOSE_148, ROUND_1, THREE_PURE, WIN_8S
 from tests.support.reads import copies_of
+from tests.support.urls import create, detail, preview
 
 pytestmark = pytest.mark.django_db
-
-
-def detail(session: GameSession) -> str:
-    return reverse("games:session_detail", args=[session.pk])
-
-
-def create(session: GameSession) -> str:
-    return reverse("games:round_create", args=[session.pk])
-
-
-def preview(session: GameSession) -> str:
-    return reverse("games:round_preview", args=[session.pk])
 
 
 def test_session_page_shows_the_score_table_from_session_state(
@@ -84,21 +74,7 @@ def test_thirteen_card_sessions_offer_only_their_outcomes(scorer: Client, user: 
 
 
 def test_distance_to_the_ceiling_and_eliminations_are_shown(scorer: Client, user: User) -> None:
-    pool = make_session(user, preset="13-pool-101")
-    play(
-        pool,
-        "7C",
-        {
-            "Asha": ("declared", WIN_13),
-            "Ben": ("middle_drop", ""),
-            "Chen": ("invalid_declaration", ""),
-        },
-    )
-    play(
-        pool,
-        "7C",
-        {"Asha": ("declared", WIN_13), "Ben": ("first_drop", ""), "Chen": ("middle_drop", "")},
-    )
+    pool = pool_with_chen_out(user)
 
     html = scorer.get(detail(pool)).content.decode()
 
