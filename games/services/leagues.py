@@ -66,21 +66,27 @@ def create_league(
 ) -> League:
     """A new league with ``user`` as its owner; raises RulesError for bad rules."""
     get_ruleset(preset, overrides)  # the rules service has the last word on options
+    with transaction.atomic():
+        league = league_at_a_free_address(
+            name=name, preset=preset, overrides=overrides, money_per_point=money_per_point
+        )
+        if league is None:
+            raise LeagueError("Could not find a free address for this league; try another name.")
+        Membership.objects.create(league=league, user=user, role=Role.OWNER)
+    return league
+
+
+def league_at_a_free_address(wanted: str = "", **columns: Any) -> League | None:
+    """A new league row at the address fresh_slug picks (``wanted`` where it is free);
+    None if none could be had. Another league may take the address picked before this
+    one is written: the clash is undone by a savepoint and the next address tried."""
     for _attempt in range(3):
         try:
             with transaction.atomic():
-                league = League.objects.create(
-                    name=name,
-                    slug=fresh_slug(name),
-                    preset=preset,
-                    overrides=overrides,
-                    money_per_point=money_per_point,
-                )
-                Membership.objects.create(league=league, user=user, role=Role.OWNER)
-                return league
+                return League.objects.create(**columns, slug=fresh_slug(columns["name"], wanted))
         except IntegrityError:
-            continue  # another league took the slug a moment ago: pick the next one
-    raise LeagueError("Could not find a free address for this league; try another name.")
+            continue
+    return None
 
 
 def update_rules(

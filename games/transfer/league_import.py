@@ -21,7 +21,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, connection, transaction
+from django.db import connection, transaction
 from django.db.backends.base.operations import BaseDatabaseOperations
 from django.db.models import Model
 from django.utils import timezone
@@ -54,7 +54,7 @@ from games.rules import (
 from games.rules.rulesets import as_stored_before_exact_texts
 from games.rules.totals import session_state
 from games.services import ratings, standing_months
-from games.services.leagues import fresh_slug
+from games.services.leagues import league_at_a_free_address
 from games.services.results import SeatResult, one_hand, seat_results
 from games.services.rounds import breakdown_of
 from games.services.sessions import name_key
@@ -1308,18 +1308,14 @@ def _write(plan: _LeaguePlan, owner: AbstractBaseUser | None, keep_members: bool
 
 
 def _new_league(columns: Mapping[str, Any], listed: list[dict[str, str]]) -> League:
-    """The league, at a free address: another import or a new league may take the one
-    picked before this is written (a savepoint lets the next try go on)."""
-    for _attempt in range(3):
-        slug = fresh_slug(columns["name"], columns["slug"])
-        try:
-            with transaction.atomic():
-                return League.objects.create(**(columns | {"slug": slug}), imported_members=listed)
-        except IntegrityError:
-            continue
-    raise ImportRefused(
-        "No free address was found for this league; nothing was imported. Try again."
-    )
+    """The league, at a free address: the file's where no league has it."""
+    given = dict(columns)
+    league = league_at_a_free_address(given.pop("slug"), **given, imported_members=listed)
+    if league is None:
+        raise ImportRefused(
+            "No free address was found for this league; nothing was imported. Try again."
+        )
+    return league
 
 
 def _restore_times(rows: list[Model], planned: Iterable[Any], *fields: str) -> None:
