@@ -16,7 +16,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
-from django_htmx.http import HttpResponseClientRefresh
+from django_htmx.http import HttpResponseClientRefresh, reswap, retarget
 
 from games import live
 from games.access import (
@@ -195,8 +195,7 @@ def table_hand(request: HttpRequest, token: str) -> HttpResponse:
         # Closed, replaced or released after the checks above: the hand stays on the
         # screen as typed, under what happened (and a closed table is no longer polled).
         if isinstance(gone, TableClosed):
-            context = _hand_context(session, seat, form, **_gone(gone, NOT_HANDED_IN))
-            return _hand_page(request, context, TABLE_GONE)
+            return _gone_page(request, seat, token, gone, form, NOT_HANDED_IN)
         return _hand_page(request, _hand_context(session, seat, form, refused=str(gone)), 409)
     except EntryRejected as error:  # out of the session, or the session is over
         return _hand_page(request, _hand_context(session, seat, refused=str(error)), FORM_ERRORS)
@@ -226,22 +225,48 @@ def _hand_from_gone_link(
     seat = seat_of_gone_link(request, token)
     if seat is None:
         raise Http404("No such table.")
+    gone = link_gone(seat.session.table_token, leaving=leaving)
+    if request.method == "POST" and not leaving:
+        _board, entry, table_round, hand = _hand_state(seat.session, seat)
+        form = HandForm(request.POST, entry=entry, seat=seat, table_round=table_round, hand=hand)
+        form.is_valid()  # its fields as typed, with what it says of them
+        return _gone_page(request, seat, token, gone, form, NOT_HANDED_IN)
+    return _gone_page(request, seat, token, gone)
+
+
+def _gone_page(
+    request: HttpRequest,
+    seat: Seat,
+    token: str,
+    gone: TableClosed,
+    form: HandForm | None = None,
+    fate: str = "",
+    status: int = TABLE_GONE,
+) -> HttpResponse:
+    """The seat's page at its table link ``token``, gone: the hand (``form``, else as
+    this phone kept it) only shown, under what became of it and of the link
+    (games/table_seat.html, "closed"): the one place that says how such a page looks,
+    whether a reload, Hand in or the phone's background requests learnt it."""
     session = seat.session
-    gone = link_gone(session.table_token, leaving=leaving)
     # The page keeps the link it came by: a replaced link's phone is never shown the
     # new one (it opens it from the scorer, as after any new link).
     session.table_token = token
-    _board, entry, table_round, hand = _hand_state(session, seat)
-    if request.method == "POST" and not leaving:
-        form = HandForm(request.POST, entry=entry, seat=seat, table_round=table_round, hand=hand)
-        form.is_valid()  # its fields as typed, with what it says of them
-    else:
+    if form is None:
         # Never the hand stored now: since the link went, the seat may be someone
         # else's. What this phone typed comes back from its own drafts (offline.js).
+        _board, entry, table_round, _hand = _hand_state(session, seat)
         form = HandForm(entry=entry, seat=seat, table_round=table_round, hand=None, final=False)
-    fate = NOT_HANDED_IN if request.method == "POST" and not leaving else ""
     context = _hand_context(session, seat, form, **_gone(gone, fate))
-    return _hand_page(request, context, TABLE_GONE)
+    return _hand_page(request, context, status)
+
+
+def _gone_in_place(request: HttpRequest, seat: Seat, token: str, gone: TableClosed) -> HttpResponse:
+    """A seat phone's status poll or live check that finds its link gone: the page a
+    reload there shows, swapped over the hand being typed (offline.js puts back what
+    was typed, from the draft it kept as the phone typed), what happened scrolled into
+    view above it (the finger was on the picker, below it)."""
+    response = _gone_page(request, seat, token, gone, status=200)
+    return reswap(retarget(response, "#seat-hand"), "outerHTML show:#seat-status:top")
 
 
 def _gone(gone: TableClosed, fate: str = "") -> dict:
@@ -268,7 +293,6 @@ def table_hand_preview(request: HttpRequest, token: str) -> HttpResponse:
     form = HandForm(
         request.POST, entry=entry, seat=seat, table_round=table_round, hand=hand, final=listed
     )
-    gone_link: dict = {"closed": False}  # table mode closed meanwhile: said, and not polled
     if form.is_valid():
         try:
             written = write_hand(
@@ -280,7 +304,7 @@ def table_hand_preview(request: HttpRequest, token: str) -> HttpResponse:
             # replaced, and wipe the message its replacement shows).
             return HttpResponse(status=204)
         except TableClosed as gone:
-            gone_link = _gone(gone)  # said once, by the status (not again in the check)
+            return _gone_in_place(request, seat, token, gone)  # closed as it was typed
         except EntryRejected as error:
             form.add_error(None, str(error))
         else:
@@ -288,21 +312,17 @@ def table_hand_preview(request: HttpRequest, token: str) -> HttpResponse:
             form.hand = written.hand
     table_round = table_round_of(session)  # the cut joker this phone may just have set
     hand = hand_of(table_round, seat)
-    context = (
-        _seat_urls(session)
-        | {
-            "session": session,
-            "form": form,
-            "entry": entry,
-            "seat": seat,
-            "hand": hand,
-            "table_cut": table_round.cut_joker if table_round else "",
-            "stamp": seat_stamp(session, table_round, hand),
-            "poll_seconds": SEAT_POLL_SECONDS,
-            "seat_phone_status": True,  # "handed in" becomes "not handed in" at once
-        }
-        | gone_link
-    )
+    context = _seat_urls(session) | {
+        "session": session,
+        "form": form,
+        "entry": entry,
+        "seat": seat,
+        "hand": hand,
+        "table_cut": table_round.cut_joker if table_round else "",
+        "stamp": seat_stamp(session, table_round, hand),
+        "poll_seconds": SEAT_POLL_SECONDS,
+        "seat_phone_status": True,  # "handed in" becomes "not handed in" at once
+    }
     return _no_store(TemplateResponse(request, "games/table_seat.html#check", context))
 
 
@@ -320,13 +340,14 @@ def _session_of_link(request: HttpRequest, token: str) -> GameSession | HttpResp
 
 def _link_gone(request: HttpRequest, token: str) -> HttpResponse:
     """A phone's status poll or live check from a table link closed or replaced since
-    it opened it: the status says so, as a reload there would, and stops polling (a
-    404 would only show "offline" under the hand, which stays on the screen as
-    typed). The live check brings it out of band."""
+    it opened it: the page says so, as a reload there would, and stops polling (a 404
+    would only show "offline" under the hand, which stays on the screen as typed). A
+    phone whose seat there is not known (its seat cookie is another's by now) is told
+    by its status alone; the live check brings that out of band."""
     seat = seat_of_gone_link(request, token)
-    context = {"closed": True, "oob": request.method == "POST"}
     if seat is not None:  # which of closed or replaced, from the phone's own seat
-        context |= _gone(link_gone(seat.session.table_token))
+        return _gone_in_place(request, seat, token, link_gone(seat.session.table_token))
+    context = {"closed": True, "oob": request.method == "POST"}
     return _no_store(TemplateResponse(request, "games/table_seat.html#status", context))
 
 

@@ -573,38 +573,6 @@
     }
   });
 
-  // The scorer closed table mode or made a new link, and the status says so (its poll,
-  // or the live check's answer): the hand stays on the screen as typed, to be read
-  // out, and nothing on it invites entering more, as on the page the server renders
-  // at a gone link (games/table_seat.html#hand_form, "closed").
-  function closeSeatForms() {
-    var told = document.querySelector("#seat-status [data-table-closed]");
-    if (!told) return;
-    document.querySelectorAll("form[data-seat-form]:not([data-closed])").forEach(function (form) {
-      form.setAttribute("data-closed", ""); // first: offline.js keeps the draft as it was
-      if (form.contains(document.activeElement)) document.activeElement.blur();
-      form.querySelectorAll("[data-picker-target]").forEach(function (field) {
-        field.removeAttribute("data-picker-target"); // no longer typed into
-      });
-      form.querySelectorAll("fieldset.player, input[type='text'][data-cut]").forEach(function (field) {
-        field.disabled = true;
-      });
-      form.querySelectorAll("[data-picker], [data-hand-in]").forEach(function (part) {
-        part.hidden = true;
-      });
-      // What happened and what to do, right above the hand (the finger was on the
-      // picker, below it).
-      told.scrollIntoView({ block: "nearest" });
-    });
-    // Every seat is free already: there is none to leave (the page at a gone link has
-    // no such button either).
-    document.querySelectorAll("#seat-hand .leave-form").forEach(function (leave) {
-      leave.hidden = true;
-    });
-  }
-
-  document.addEventListener("htmx:afterSettle", closeSeatForms);
-
   // --- When a request fails --------------------------------------------------------
   // htmx swaps nothing for a 5xx, a dropped connection or a timeout, so without this a
   // tap on Save would seem to do nothing at all. The message goes right under the

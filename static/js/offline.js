@@ -494,8 +494,6 @@
     });
 
     document.addEventListener("htmx:afterSettle", placeSentNote);
-    // After static/js/app.js's own (it closes the form a status poll says is gone).
-    document.addEventListener("htmx:afterSettle", sayHanded);
   } else {
     document.addEventListener("DOMContentLoaded", function () {
       document.querySelectorAll("form[data-draft]").forEach(setUp);

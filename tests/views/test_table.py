@@ -711,6 +711,7 @@ def test_a_hand_sent_as_the_scorer_closes_table_mode_is_told_so_and_stays_as_typ
     assert preview.status_code == 200  # said once, by the status (not in the check too)
     assert _gone_message(html).startswith("The scorer closed table mode")
     assert html.count("The scorer closed table mode") == 1 and not TableHand.objects.exists()
+    _swapped_over_the_hand(preview)
 
 
 def test_a_hand_sent_as_the_scorer_frees_the_seat_is_told_so(table: GameSession) -> None:
@@ -747,7 +748,19 @@ def test_a_phone_following_a_table_that_closed_is_told_so_and_stops_asking(
     html = response.content.decode()
     assert response.status_code == 200 and 'id="seat-status"' in html  # swapped in place
     assert _gone_message(html).startswith("The scorer closed table mode") and "hx-get" not in html
+    _swapped_over_the_hand(response)
     assert phone.get(status).status_code == 404  # a browser opening it: no such table
+
+
+def _swapped_over_the_hand(response) -> None:
+    """A phone's background request that finds its link gone is answered with the page
+    a reload there shows, swapped over the hand being typed: its form only shown, as
+    the server renders it (the phone's draft puts back what was typed)."""
+    html = response.content.decode()
+    assert response.headers["HX-Retarget"] == "#seat-hand"
+    assert response.headers["HX-Reswap"].startswith("outerHTML")
+    assert 'id="seat-hand"' in html and "data-leave" not in html and "data-save" not in html
+    _only_shown(html)
 
 
 @pytest.mark.parametrize(
