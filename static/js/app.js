@@ -701,8 +701,9 @@
 
   // A field changed before htmx listened (a tap while a slow phone was still loading
   // the page's scripts, or the browser restoring a form on Back) asked for no preview:
-  // ask for it once htmx listens, or the preview would show the round as it was.
-  // (A round form holds text fields and radios, no select.)
+  // ask for it once htmx listens, or the preview would show the round as it was
+  // (static/js/offline.js keeps it as a draft too). A round form holds text fields
+  // and radios, no select.
   function changedBeforeLoad(field) {
     if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
     return "defaultValue" in field && field.value !== field.defaultValue;

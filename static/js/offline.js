@@ -116,17 +116,20 @@
     return draft;
   }
 
-  function valuesOf(form) {
+  // What the form holds now, or (``served``) what the page was served with: each
+  // field's default, whatever was typed or tapped since.
+  function valuesOf(form, served) {
     var values = {};
     Array.prototype.forEach.call(form.elements, function (field) {
       if (!field.name || SKIP[field.name] || field.disabled) return;
       if (field.type === "submit" || field.type === "button" || field.type === "file") return;
+      var checked = served ? field.defaultChecked : field.checked;
       if (field.type === "radio") {
-        if (field.checked) values[field.name] = field.value;
+        if (checked) values[field.name] = field.value;
       } else if (field.type === "checkbox") {
-        values[field.name] = field.checked;
+        values[field.name] = checked;
       } else {
-        values[field.name] = field.value;
+        values[field.name] = served && "defaultValue" in field ? field.defaultValue : field.value;
       }
     });
     return values;
@@ -214,17 +217,39 @@
   // Drafts on their way to the server: the form an answer swaps in leaves them be.
   var sending = Object.create(null);
 
+  // A form changed before this file was set up (a tap while a slow phone was still
+  // loading the page's scripts, the browser restoring a form on Back): kept as it
+  // stands, as if typed now. Its changed fields win over a draft put back at the same
+  // time, being the newer; they are the ones that differ from the page as served.
   function setUp(form) {
     if (form._draftReady || !store) return;
     form._draftReady = true;
-    form._draftInitial = valuesOf(form);
+    form._draftInitial = valuesOf(form, true);
+    var now = valuesOf(form);
+    var early = Object.keys(now).concat(Object.keys(form._draftInitial)).filter(function (name) {
+      return now[name] !== form._draftInitial[name];
+    });
+    restore(form, now, early);
+    if (early.length) keep(form);
+  }
+
+  // This form's draft, if this phone keeps one, put back (all but the fields ``early``
+  // changed, which keep their values ``now``).
+  function restore(form, now, early) {
     var draft = earlierQueued(form) || read(keyOf(form)) || adopted(form);
     if (!ours(draft) || !draft.values) return;
     var closed = form.hasAttribute("data-closed");
     // Handed in: the server holds it (the scorer may have corrected it since), its page
     // is right while the link works.
     if (draft.handed && !closed) return;
-    var changed = apply(form, draft.values);
+    var values = {};
+    Object.keys(draft.values).forEach(function (name) {
+      values[name] = draft.values[name];
+    });
+    early.forEach(function (name) {
+      values[name] = now[name];
+    });
+    var changed = apply(form, values);
     form._draftKey = keyOf(form);
     if (changed.length) {
       // The same events typing fires: the picker recounts, the preview asks the server.

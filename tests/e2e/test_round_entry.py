@@ -209,6 +209,63 @@ def test_a_tap_before_the_page_has_loaded_is_previewed(fresh_phone_page: Page) -
     expect(preview(page, "Chen")).to_contain_text("Hand points: 70")
 
 
+def test_a_tap_before_the_page_has_loaded_is_kept_on_the_phone(fresh_phone_page: Page) -> None:
+    """The same quick finger: the tap made while the scripts were on their way is kept
+    on the phone as typed (static/js/offline.js) once they run, before any answer to
+    its preview, so a reload brings it back."""
+    page = fresh_phone_page
+    session = open_session(page, rounds=1)
+    held: list[Route] = []
+    page.route("**/js/share.js*", lambda route: held.append(route))  # DOMContentLoaded waits
+    previews: list[Route] = []
+    page.route("**/preview/", lambda route: previews.append(route))  # never answered
+    page.goto(
+        reverse("games:round_edit", args=[session.pk, session.rounds.get().pk]), wait_until="commit"
+    )
+    choose_outcome(player(page, "Chen"), "middle_drop")
+    page.wait_for_timeout(1000)  # the tap is in, the page still loading: nothing heard it
+    assert len(held) == 1
+    held[0].continue_()
+    page.wait_for_function("() => document.readyState === 'complete'")
+    page.unroute_all(behavior="ignoreErrors")
+
+    page.reload()
+
+    expect(page.locator("[data-draft-restored]")).to_be_visible()
+    expect(player(page, "Chen").locator('input[value="middle_drop"]')).to_be_checked()
+    expect(preview(page, "Chen")).to_contain_text("Hand points: 70")
+
+
+def test_a_tap_before_the_page_has_loaded_stays_over_a_round_kept_before(
+    fresh_phone_page: Page,
+) -> None:
+    """Reloaded over a round typed earlier: what was typed comes back, and a tap made
+    while the scripts were on their way stays (the newer); both are kept for the next
+    reload."""
+    page = fresh_phone_page
+    session = open_session(page, rounds=1)
+    page.goto(reverse("games:round_edit", args=[session.pk, session.rounds.get().pk]))
+    choose_outcome(player(page, "Ben"), "middle_drop")
+    expect(preview(page, "Ben")).to_contain_text("Hand points: 70")
+    held: list[Route] = []
+    page.route("**/js/share.js*", lambda route: held.append(route))  # DOMContentLoaded waits
+    page.reload(wait_until="commit")
+    choose_outcome(player(page, "Chen"), "middle_drop")
+    page.wait_for_timeout(1000)  # the tap is in, the page still loading: nothing heard it
+    assert len(held) == 1
+    held[0].continue_()
+    page.unroute("**/js/share.js*")
+    expect(page.locator("[data-draft-restored]")).to_be_visible()
+    expect(player(page, "Chen").locator('input[value="middle_drop"]')).to_be_checked()
+    expect(player(page, "Ben").locator('input[value="middle_drop"]')).to_be_checked()
+
+    page.reload()
+
+    for name in ("Ben", "Chen"):
+        expect(player(page, name).locator('input[value="middle_drop"]')).to_be_checked()
+        expect(preview(page, name)).to_contain_text("Hand points: 70")
+
+
 def test_a_page_loaded_untouched_asks_for_no_preview(fresh_phone_page: Page) -> None:
     page = fresh_phone_page
     asked: list[str] = []
