@@ -5,6 +5,7 @@ rule model, with the rules service's own help text and validation.
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 import types
 import typing
@@ -106,6 +107,7 @@ class RuleOption:
     field: forms.BoundField
     changed: bool  # differs from the shown preset, or cannot be read
     preset_value: str  # the shown preset's value, as text
+    preset_shown: str  # the same as its field shows it, in JSON (the page compares)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -214,7 +216,9 @@ class RulesetForm(forms.Form):
             changed = bound.field.clean(bound.value()) != _jsonable(base)
         except forms.ValidationError:
             changed = True  # as typed it is not the preset's (its error says why)
-        return RuleOption(bound, changed, option_text(base))
+        return RuleOption(
+            bound, changed, option_text(base), json.dumps(_option_initial(preset, name))
+        )
 
     def house_rules_have_errors(self) -> bool:
         return self.is_bound and any(self[f"rule_{name}"].errors for name in HOUSE_RULES)

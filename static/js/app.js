@@ -2,8 +2,9 @@
 // the round form is a plain form and the card picker stays hidden; here the picker
 // types cards into the field being entered, known players can be seated by tap, the
 // problems after Save are shown where the finger is, an open form follows a round
-// saved on another phone, and a request that fails (no network, a 5xx, a timeout) is
-// said beside the button tapped.
+// saved on another phone, the house rules say what differs from the preset as they
+// are changed, and a request that fails (no network, a 5xx, a timeout) is said
+// beside the button tapped.
 (function () {
   "use strict";
 
@@ -522,6 +523,61 @@
   document.addEventListener("input", function (event) {
     var field = event.target;
     if (field.matches && field.matches("input[data-seat]")) markPicks(field.closest("fieldset"));
+  });
+
+  // --- House rules: what differs from the preset -------------------------------------
+  // Each option carries its preset's value as its field shows it (data-preset, JSON:
+  // templates/partials/ruleset_fields.html). As an option is changed, it is marked
+  // changed (its bar, its "Changed: the preset's is ..." note) or not, and each
+  // heading over it counts its changes again: none says "as the preset" of a value
+  // that is not. The server judges the same once the form comes back.
+
+  // A typed value in the terms both sides share: "10,30, 050" is "10 30 50", as the
+  // server's fields read it (a list of numbers or cards, a number, a choice).
+  function asTyped(value) {
+    var parts = String(value === null ? "" : value).toUpperCase().split(/[\s,;/|]+/);
+    return parts.filter(Boolean).map(function (part) {
+      return part.replace(/^(-?)0+(?=\d)/, "$1");
+    }).join(" ");
+  }
+
+  function asThePreset(option) {
+    var preset = JSON.parse(option.getAttribute("data-preset"));
+    var fields = Array.prototype.slice.call(option.querySelectorAll("[name]"));
+    if (Array.isArray(preset)) {
+      // The boxes of a choice of several: the same ones ticked, in any order.
+      var ticked = fields.filter(function (box) {
+        return box.checked;
+      }).map(function (box) {
+        return box.value;
+      });
+      return ticked.sort().join(" ") === preset.slice().sort().join(" ");
+    }
+    if (typeof preset === "boolean") return fields[0].checked === preset;
+    return asTyped(fields[0].value) === asTyped(preset);
+  }
+
+  function markAgainstPreset(option) {
+    var changed = !asThePreset(option);
+    option.classList.toggle("option-changed", changed);
+    var note = option.querySelector("[data-changed]");
+    if (note) note.hidden = !changed;
+    // Each fold over it (its heading, its "more") says how many of its options differ.
+    for (var fold = option.closest("details"); fold; fold = fold.parentElement.closest("details")) {
+      var count = fold.querySelector(":scope > summary [data-rule-count]");
+      if (!count) continue;
+      var changes = fold.querySelectorAll("[data-preset].option-changed").length;
+      count.querySelector("[data-count]").textContent = String(changes);
+      count.querySelector("[data-changed-count]").hidden = !changes;
+      count.querySelector("[data-as-preset]").hidden = Boolean(changes);
+    }
+  }
+
+  ["input", "change"].forEach(function (name) {
+    document.addEventListener(name, function (event) {
+      var option = event.target.closest && event.target.closest("[data-option][data-preset]");
+      if (option) markAgainstPreset(option);
+    });
   });
 
   // --- Importing a league ----------------------------------------------------------

@@ -509,6 +509,19 @@ def league_rules_changed(page: Page) -> None:
     expect(page.locator(".error-summary")).to_be_visible()
 
 
+def league_rules_changed_here(page: Page) -> None:
+    """Options changed on the page, not yet saved: their headings recount, the changed
+    one marked beside its field, the one put back at the preset's no longer."""
+    league = create_league(
+        sign_in(page, "asha"), name="Tuesdays", preset="21-points", overrides={"first_drop": 25}
+    )
+    page.goto(f"/leagues/{league.slug}/rules/")
+    page.get_by_text("19 more, as the preset").click()
+    page.get_by_label("Middle drop costs").fill("65")
+    page.get_by_label("First drop costs", exact=True).fill("30")
+    expect(page.locator("[data-changed]:visible")).to_have_text("Changed: the preset's is 70.")
+
+
 def league_rules_reset(page: Page) -> None:
     league_rules_changed(page)
     page.get_by_role("button", name="Reset to the preset's rules").click()
@@ -987,6 +1000,7 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "league-rules": league_rules,
     "league-rules-read-only": league_rules_read_only,
     "league-rules-changed": league_rules_changed,
+    "league-rules-changed-here": league_rules_changed_here,
     "league-rules-reset": league_rules_reset,
     "standings": standings,
     "standings-pool-tab": standings_pool_tab,

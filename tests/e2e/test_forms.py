@@ -85,7 +85,7 @@ def test_the_league_rules_fold_and_reset_in_place(
     hand_points = rule_section(page, "Hand points")
     expect(hand_points.locator("summary").first).to_contain_text("1 changed")
     expect(page.get_by_label("First drop costs", exact=True)).to_have_value("25")
-    expect(page.locator("[data-changed]")).to_contain_text("the preset's is 30")
+    expect(page.locator("[data-changed]:visible")).to_contain_text("the preset's is 30")
     height = page.evaluate("document.documentElement.scrollHeight")
     assert height < 4 * PHONE["height"], height  # it was eleven screens
     # Every option still one tap away, by keyboard too.
@@ -101,7 +101,7 @@ def test_the_league_rules_fold_and_reset_in_place(
     expect(page.get_by_role("status")).to_contain_text("House rules set back to the preset's")
     expect(page.get_by_label("First drop costs", exact=True)).to_have_value("30")
     expect(page.get_by_label("Middle drop costs")).to_have_value("70")
-    expect(page.locator("[data-changed]")).to_have_count(0)
+    expect(page.locator("[data-changed]:visible")).to_have_count(0)
     expect(page.get_by_label("Name")).to_have_value("Thursday Club")
     assert page.evaluate("window.notReloaded") is True  # in place
     look_at(page, "forms-league-rules-reset")
@@ -112,6 +112,60 @@ def test_the_league_rules_fold_and_reset_in_place(
     expect(page.get_by_text("House rules saved")).to_be_visible()
     league.refresh_from_db()
     assert (league.name, league.overrides) == ("Thursday Club", {})
+
+
+def test_as_the_preset_follows_an_option_as_it_is_changed(
+    phone_page: Page, look_at: Callable[..., None]
+) -> None:
+    """Each heading says how many of its options differ from the preset while they are
+    changed, not only once the form comes back: never "as the preset" of a value that
+    is not, each changed option marked beside its field."""
+    page = phone_page
+    league = tuesday_club(sign_in(page, "asha"))
+    page.goto(f"/leagues/{league.slug}/rules/")
+    hand_points = rule_section(page, "Hand points").locator("summary").first
+    more = page.locator("summary", has_text="19 more")
+    changed = page.locator("[data-changed]:visible")
+    expect(hand_points).to_have_text("Hand points · 1 changed", use_inner_text=True)
+    more.click()
+    middle_drop = page.get_by_label("Middle drop costs")
+
+    middle_drop.fill("65")
+
+    expect(more).to_have_text("19 more, 1 changed", use_inner_text=True)
+    expect(hand_points).to_have_text("Hand points · 2 changed", use_inner_text=True)
+    expect(hand_points).to_match_aria_snapshot("- text: Hand points · 2 changed")  # as read out
+    expect(changed).to_have_text(["Changed: the preset's is 30.", "Changed: the preset's is 70."])
+    hand_points.evaluate("summary => summary.scrollIntoView()")
+    look_at(page, "forms-league-rules-changed-here", full_page=False)
+
+    middle_drop.fill("70")  # the preset's again
+
+    expect(more).to_have_text("19 more, as the preset", use_inner_text=True)
+    expect(hand_points).to_have_text("Hand points · 1 changed", use_inner_text=True)
+    page.get_by_label("First drop costs", exact=True).fill("30")
+    expect(hand_points).to_have_text("Hand points · as the preset", use_inner_text=True)
+    expect(changed).to_have_count(0)
+
+    # A box, and a list typed its own way: as the preset when it says the same.
+    cards = rule_section(page, "Cards and jokers")
+    cards.locator("summary").click()
+    cards.get_by_label("Upper and lower jokers", exact=True).uncheck()
+    expect(cards.locator("summary")).to_have_text(
+        "Cards and jokers · 1 changed", use_inner_text=True
+    )
+    cards.get_by_label("Upper and lower jokers", exact=True).check()
+    expect(cards.locator("summary")).to_have_text(
+        "Cards and jokers · as the preset", use_inner_text=True
+    )
+    values = rule_section(page, "Value cards")
+    values.locator("summary").click()
+    values.get_by_label("Cut card values").fill("10,30, 050")
+    expect(values.locator("summary")).to_have_text(
+        "Value cards · as the preset", use_inner_text=True
+    )
+    values.get_by_label("Cut card values").fill("10, 30")
+    expect(values.locator("summary")).to_have_text("Value cards · 1 changed", use_inner_text=True)
 
 
 def test_reset_works_without_javascript(new_context: Callable[..., object]) -> None:
