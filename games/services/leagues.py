@@ -70,23 +70,22 @@ def create_league(
         league = league_at_a_free_address(
             name=name, preset=preset, overrides=overrides, money_per_point=money_per_point
         )
-        if league is None:
-            raise LeagueError("Could not find a free address for this league; try another name.")
         Membership.objects.create(league=league, user=user, role=Role.OWNER)
     return league
 
 
-def league_at_a_free_address(wanted: str = "", **columns: Any) -> League | None:
-    """A new league row at the address fresh_slug picks (``wanted`` where it is free);
-    None if none could be had. Another league may take the address picked before this
-    one is written: the clash is undone by a savepoint and the next address tried."""
+def league_at_a_free_address(wanted: str = "", **columns: Any) -> League:
+    """A new league row at the address fresh_slug picks (``wanted`` where it is free).
+    Another league may take the address picked before this one is written: the clash
+    is undone by a savepoint and the next address tried, three times before giving up
+    (LeagueError)."""
     for _attempt in range(3):
         try:
             with transaction.atomic():
                 return League.objects.create(**columns, slug=fresh_slug(columns["name"], wanted))
         except IntegrityError:
             continue
-    return None
+    raise LeagueError("Could not find a free address for this league; try another name.")
 
 
 def update_rules(

@@ -54,7 +54,7 @@ from games.rules import (
 from games.rules.rulesets import as_stored_before_exact_texts
 from games.rules.totals import session_state
 from games.services import ratings, standing_months
-from games.services.leagues import league_at_a_free_address
+from games.services.leagues import LeagueError, league_at_a_free_address
 from games.services.results import SeatResult, one_hand, seat_results
 from games.services.rounds import breakdown_of
 from games.services.sessions import name_key
@@ -1310,12 +1310,12 @@ def _write(plan: _LeaguePlan, owner: AbstractBaseUser | None, keep_members: bool
 def _new_league(columns: Mapping[str, Any], listed: list[dict[str, str]]) -> League:
     """The league, at a free address: the file's where no league has it."""
     given = dict(columns)
-    league = league_at_a_free_address(given.pop("slug"), **given, imported_members=listed)
-    if league is None:
+    try:
+        return league_at_a_free_address(given.pop("slug"), **given, imported_members=listed)
+    except LeagueError:
         raise ImportRefused(
             "No free address was found for this league; nothing was imported. Try again."
-        )
-    return league
+        ) from None
 
 
 def _restore_times(rows: list[Model], planned: Iterable[Any], *fields: str) -> None:

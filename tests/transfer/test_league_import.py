@@ -23,6 +23,7 @@ from games.models import (
     PlayerClaim,
     Round,
 )
+from games.services import leagues
 from games.services.leagues import create_league
 from games.transfer import league_import as importer
 from games.transfer.league_export import dumps, export_league
@@ -202,6 +203,18 @@ def test_a_league_whose_address_is_taken_is_numbered_as_a_new_league_would_be(
     moved["league"]["slug"] = long
     assert import_league(json.dumps(moved)).league.slug == long
     assert import_league(json.dumps(moved)).league.slug == long[:-2] + "-2"
+
+
+def test_a_league_that_finds_no_free_address_is_refused_whole(
+    moved: dict, user: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    create_league(user, name="Club", preset="21-points", overrides={})
+    # Another league takes each address picked between the pick and the write.
+    monkeypatch.setattr(leagues, "fresh_slug", lambda name, wanted="": "club")
+
+    message = refused(json.dumps(moved))
+
+    assert message == "No free address was found for this league; nothing was imported. Try again."
 
 
 @pytest.mark.parametrize(
