@@ -227,11 +227,17 @@ def _hand_from_gone_link(
         raise Http404("No such table.")
     gone = link_gone(seat.session.table_token, leaving=leaving)
     if request.method == "POST" and not leaving:
-        _board, entry, table_round, hand = _hand_state(seat.session, seat)
-        form = HandForm(request.POST, entry=entry, seat=seat, table_round=table_round, hand=hand)
-        form.is_valid()  # its fields as typed, with what it says of them
-        return _gone_page(request, seat, token, gone, form, NOT_HANDED_IN)
+        return _gone_page(request, seat, token, gone, _as_sent(request, seat), NOT_HANDED_IN)
     return _gone_page(request, seat, token, gone)
+
+
+def _as_sent(request: HttpRequest, seat: Seat) -> HandForm:
+    """The hand this phone sent (Hand in, or its live check), as typed, with what the
+    form says of it: shown, not stored, once its link is gone."""
+    _board, entry, table_round, hand = _hand_state(seat.session, seat)
+    form = HandForm(request.POST, entry=entry, seat=seat, table_round=table_round, hand=hand)
+    form.is_valid()
+    return form
 
 
 def _gone_page(
@@ -260,12 +266,16 @@ def _gone_page(
     return _hand_page(request, context, status)
 
 
-def _gone_in_place(request: HttpRequest, seat: Seat, token: str, gone: TableClosed) -> HttpResponse:
+def _gone_in_place(
+    request: HttpRequest, seat: Seat, token: str, gone: TableClosed, form: HandForm | None = None
+) -> HttpResponse:
     """A seat phone's status poll or live check that finds its link gone: the page a
-    reload there shows, swapped over the hand being typed (offline.js puts back what
-    was typed, from the draft it kept as the phone typed), what happened scrolled into
-    view above it (the finger was on the picker, below it)."""
-    response = _gone_page(request, seat, token, gone, status=200)
+    reload there shows, swapped over the hand being typed, what happened scrolled into
+    view above it (the finger was on the picker, below it). A live check's hand is
+    the one it sent (``form``), so the cards stay on the screen even where the phone
+    keeps no draft (storage blocked or full); after a poll, which sends no hand,
+    offline.js puts back what was typed from the draft it kept."""
+    response = _gone_page(request, seat, token, gone, form, status=200)
     return reswap(retarget(response, "#seat-hand"), "outerHTML show:#seat-status:top")
 
 
@@ -304,7 +314,7 @@ def table_hand_preview(request: HttpRequest, token: str) -> HttpResponse:
             # replaced, and wipe the message its replacement shows).
             return HttpResponse(status=204)
         except TableClosed as gone:
-            return _gone_in_place(request, seat, token, gone)  # closed as it was typed
+            return _gone_in_place(request, seat, token, gone, form)  # closed as it was typed
         except EntryRejected as error:
             form.add_error(None, str(error))
         else:
@@ -346,7 +356,9 @@ def _link_gone(request: HttpRequest, token: str) -> HttpResponse:
     by its status alone; the live check brings that out of band."""
     seat = seat_of_gone_link(request, token)
     if seat is not None:  # which of closed or replaced, from the phone's own seat
-        return _gone_in_place(request, seat, token, link_gone(seat.session.table_token))
+        gone = link_gone(seat.session.table_token)
+        sent = _as_sent(request, seat) if request.method == "POST" else None
+        return _gone_in_place(request, seat, token, gone, sent)
     context = {"closed": True, "oob": request.method == "POST"}
     return _no_store(TemplateResponse(request, "games/table_seat.html#status", context))
 

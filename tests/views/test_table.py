@@ -700,17 +700,22 @@ def test_a_hand_sent_as_the_scorer_closes_table_mode_is_told_so_and_stays_as_typ
     _only_shown(html)
     assert not TableHand.objects.exists()
 
-    # Its live check, sent as the table closed, says so where the hand is checked.
+    # Its live check, sent as the table closed: the hand as it was sent, only shown,
+    # swapped in under what became of the link (said once).
     table_link(table)
     phone = seat_phone(table, "Ben")
     with _scorer_acts_first(close_table):
         preview = phone.post(
-            url("table_hand_preview", table), hand_data(table, "Ben", "shown", SHOWN_8S[:20])
+            url("table_hand_preview", table),
+            hand_data(table, "Ben", "shown", SHOWN_8S[:20]),
+            headers={"HX-Request": "true"},
         )
     html = preview.content.decode()
-    assert preview.status_code == 200  # said once, by the status (not in the check too)
+    assert preview.status_code == 200 and "<html" not in html  # the hand's part only
     assert _gone_message(html).startswith("The scorer closed table mode")
     assert html.count("The scorer closed table mode") == 1 and not TableHand.objects.exists()
+    # The cards sent stay on the screen, a draft kept on the phone or not.
+    assert SHOWN_8S[:20] in html
     _swapped_over_the_hand(preview)
 
 
@@ -906,3 +911,25 @@ def test_a_phone_at_a_replaced_link_never_sees_the_hand_the_seats_new_holder_typ
 
     assert "The scorer made a new table link" in html
     assert SHOWN_8S not in html
+
+
+def test_a_live_check_from_a_link_already_gone_keeps_the_hand_it_sent(
+    table: GameSession,
+) -> None:
+    from games.services.table import replace_table_link
+
+    phone = seat_phone(table, "Ben")
+    old_preview = url("table_hand_preview", table)  # the page this phone has open
+    replace_table_link(table)
+
+    checked = phone.post(
+        old_preview,
+        hand_data(table, "Ben", "shown", SHOWN_8S[:20]),
+        headers={"HX-Request": "true"},
+    )
+
+    html = checked.content.decode()
+    assert checked.status_code == 200
+    assert _gone_message(html).startswith("The scorer made a new table link")
+    assert SHOWN_8S[:20] in html and not TableHand.objects.filter(text__isnull=False).exists()
+    _swapped_over_the_hand(checked)
