@@ -83,16 +83,18 @@ def parse_round(data: Any) -> tuple[Ruleset, Card, list[PlayerHand]]:
             errors.append(RulesError(f"player {i + 1} needs a name", f"{where}.name"))
             continue
         if not isinstance(outcome, str):
-            errors.append(RulesError(f"{name} needs an outcome", f"{where}.outcome"))
+            errors.append(RulesError.naming(name, " ", "needs an outcome", f"{where}.outcome"))
             continue
         on_deal = player.get("on_deal", False)
         if not isinstance(on_deal, bool):
-            errors.append(RulesError(f"{name}: on_deal must be true or false", f"{where}.on_deal"))
+            errors.append(
+                RulesError.naming(name, ": ", "on_deal must be true or false", f"{where}.on_deal")
+            )
             continue
         try:
             groups = parse_groups_field(player.get("groups"), f"{where}.groups")
         except RulesError as error:
-            errors.append(RulesError(f"{name}: {error.message}", error.field))
+            errors.append(RulesError.naming(name, ": ", error.message, error.field))
             continue
         hands.append(PlayerHand(name=name, outcome=outcome, groups=groups, on_deal=on_deal))
     if errors:

@@ -742,9 +742,7 @@ def _winner_errors(hands: Sequence[PlayerHand]) -> list[RulesError]:
                 f"cannot win by default while {', '.join(still_in)} still played: "
                 "only the last player left wins by default"
             )
-            return [
-                RulesError(f"{winner.name} {said}", f"players[{winners[0]}].outcome", beside=said)
-            ]
+            return [RulesError.naming(winner.name, " ", said, f"players[{winners[0]}].outcome")]
     return []
 
 
@@ -756,10 +754,10 @@ def _hand_errors(
     # Each message names the player, "Esha: unknown outcome ..." or "Esha must show
     # ...", and says the same beside them without the name.
     def headed(said: str, field: str) -> RulesError:
-        return RulesError(f"{hand.name}: {said}", f"{where}.{field}", beside=said)
+        return RulesError.naming(hand.name, ": ", said, f"{where}.{field}")
 
     def opened(said: str, field: str) -> RulesError:
-        return RulesError(f"{hand.name} {said}", f"{where}.{field}", beside=said)
+        return RulesError.naming(hand.name, " ", said, f"{where}.{field}")
 
     if hand.outcome not in OUTCOMES:
         return [headed(f"unknown outcome {hand.outcome!r}", "outcome")]
@@ -868,8 +866,8 @@ def _round_errors(
                 "is how it was shown, enter it as an invalid declaration"
             )
             errors.append(
-                RulesError(
-                    f"{hand.name}'s {said}", f"players[{index}].groups", beside=f"the {said}"
+                RulesError.naming(
+                    hand.name, "'s ", said, f"players[{index}].groups", beside=f"the {said}"
                 )
             )
     return errors
