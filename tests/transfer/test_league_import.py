@@ -155,6 +155,22 @@ def test_a_round_that_does_not_score_is_refused(moved: dict) -> None:
     assert gc.isenabled()  # on again after a refusal too
 
 
+def test_a_refusal_that_names_its_player_names_them_once(moved: dict) -> None:
+    def three_aces(data: dict) -> None:
+        # Round 1 of January: Ben's first group made of Asha's first card, three times.
+        entries = data["sessions"][0]["rounds"][0]["entries"]
+        groups = [list(group) for group in entries[0]["groups"]]
+        groups[0] = [groups[0][0]] * len(groups[0])
+        entries[1]["groups"] = groups
+
+    message = refused(tampered(moved, three_aces))
+
+    assert message == (
+        "Session 1 (played 2024-01-05), round 1 does not score under its rules: AH is "
+        "entered 3 times in this round, but 2 decks hold only 2: check Ben's group 1."
+    )
+
+
 def test_figures_that_are_not_the_rules_services_are_refused(moved: dict) -> None:
     def more_points(data: dict) -> None:
         data["sessions"][4]["rounds"][0]["entries"][1]["score"] += 1
