@@ -184,7 +184,9 @@ def _a_league_of_theirs_is_called(owner: AbstractBaseUser | None, name: str) -> 
 def _imported_again(owner: AbstractBaseUser, name: str) -> str:
     """The name of a league imported beside one of the same name: the day it came, and
     how many came that day where that name is theirs too ("imported 26 Nov 2026, 2"),
-    so the third import of a file on one day reads apart from the second."""
+    so the third import of a file on one day reads apart from the second. Picked
+    before the import's transaction and not a unique column: two imports of one file
+    by one owner at the same moment may still share a name (the owner renames one)."""
     today = timezone.localdate()
     day = f"imported {today.day} {today:%b %Y}"
     said = (f" ({day})" if count == 1 else f" ({day}, {count})" for count in itertools.count(1))
