@@ -629,6 +629,35 @@
     }
   });
 
+  // The status says the table link is gone while the hand is still open: the server
+  // swaps the closed page in itself when it knows this phone's seat there
+  // (views/table.py, _gone_in_place), but when it does not (the phone's seat cookie is
+  // another seat's by now) only the status comes. The hand is closed here as
+  // games/table_seat.html's closed state shows it (the one place that says how it
+  // looks: data-closed, which app.css and offline.js read; fields disabled; no picker,
+  // Hand in or Leave), to be read out as typed.
+  function closeSeatHand(root) {
+    var told = root.id === "seat-status" && root.querySelector("[data-table-closed]");
+    var open = document.querySelectorAll("form[data-seat-form]:not([data-closed])");
+    if (!told || !open.length) return;
+    open.forEach(function (form) {
+      form.setAttribute("data-closed", ""); // first: offline.js keeps the draft as it was
+      if (form.contains(document.activeElement)) document.activeElement.blur();
+      form.querySelectorAll("fieldset.player, input[type='text'][data-cut]").forEach(function (field) {
+        field.disabled = true;
+      });
+      form.querySelectorAll("[data-picker], [data-hand-in]").forEach(function (part) {
+        part.hidden = true;
+      });
+      // offline.js: never sent now, and "You had handed this hand in" if it was.
+      form.dispatchEvent(new CustomEvent("seat:closed", { bubbles: true }));
+    });
+    document.querySelectorAll("#seat-hand .leave-form").forEach(function (leave) {
+      leave.hidden = true;
+    });
+    told.scrollIntoView({ block: "nearest" }); // the finger was on the picker, below it
+  }
+
   // --- When a request fails --------------------------------------------------------
   // htmx swaps nothing for a 5xx, a dropped connection or a timeout, so without this a
   // tap on Save would seem to do nothing at all. The message goes right under the
@@ -777,6 +806,7 @@
     // Runs for the page and again for every piece htmx swaps in (a fresh form).
     window.htmx.onLoad(init);
     window.htmx.onLoad(previewEarlyChanges);
+    window.htmx.onLoad(closeSeatHand);
     ["htmx:responseError", "htmx:sendError", "htmx:timeout"].forEach(function (name) {
       document.addEventListener(name, function (event) {
         sayFailed(event.detail.elt, event);

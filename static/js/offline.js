@@ -270,6 +270,14 @@
     }
   }
 
+  // A seat's hand closed in place (static/js/app.js: its status says the link is gone,
+  // the server knowing no seat of this phone's there), as restore() does at load: shown,
+  // never to be sent, and said to have been handed in if it was.
+  document.addEventListener("seat:closed", function (event) {
+    unqueue(event.target);
+    sayHanded();
+  });
+
   // --- Messages beside the form ---------------------------------------------------
 
   function saveButton(form) {
@@ -332,8 +340,6 @@
     var waiting = document.querySelectorAll("form[data-draft][data-queued]");
     Array.prototype.forEach.call(waiting, function (form) {
       if (form._inFlight) return;
-      // Closed meanwhile (its table link gone): shown, never to be sent, as at load.
-      if (form.hasAttribute("data-closed")) return unqueue(form);
       var button = saveButton(form);
       if (form.requestSubmit) form.requestSubmit(button || undefined);
       else if (window.htmx) window.htmx.trigger(form, "submit");
