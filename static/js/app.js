@@ -820,9 +820,20 @@
   // (static/js/offline.js keeps it as a draft too). A round form holds text fields
   // and radios, no select.
   function changedBeforeLoad(field) {
-    if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
-    return "defaultValue" in field && field.value !== field.defaultValue;
+    return fieldState(field, true) !== fieldState(field, false);
   }
+
+  // A field as it is now, or (``served``) as the page was served: its default, whatever
+  // was typed or tapped since. A box or radio: ticked or not; another field: its value
+  // (a select keeps no default: it reads as served). offline.js's drafts read fields by
+  // it too, so both say alike what changed since the page was served (this file runs
+  // first: templates/base.html).
+  function fieldState(field, served) {
+    if (field.type === "checkbox" || field.type === "radio") return served ? field.defaultChecked : field.checked;
+    return served && "defaultValue" in field ? field.defaultValue : field.value;
+  }
+
+  window.scorekeeper = { fieldState: fieldState };
 
   function previewEarlyChanges(root) {
     if (root !== document.body) return;

@@ -117,20 +117,16 @@
   }
 
   // What the form holds now, or (``served``) what the page was served with: each
-  // field's default, whatever was typed or tapped since.
+  // field's default, whatever was typed or tapped since (static/js/app.js's fieldState,
+  // which says the same for its preview of what changed before the page listened).
   function valuesOf(form, served) {
     var values = {};
     Array.prototype.forEach.call(form.elements, function (field) {
       if (!field.name || SKIP[field.name] || field.disabled) return;
       if (field.type === "submit" || field.type === "button" || field.type === "file") return;
-      var checked = served ? field.defaultChecked : field.checked;
-      if (field.type === "radio") {
-        if (checked) values[field.name] = field.value;
-      } else if (field.type === "checkbox") {
-        values[field.name] = checked;
-      } else {
-        values[field.name] = served && "defaultValue" in field ? field.defaultValue : field.value;
-      }
+      var state = window.scorekeeper.fieldState(field, served);
+      if (field.type !== "radio") values[field.name] = state;
+      else if (state) values[field.name] = field.value;
     });
     return values;
   }
