@@ -19,12 +19,20 @@ class NumbersField(forms.CharField):
             raise forms.ValidationError("Enter whole numbers separated by commas, e.g. 10, 30, 50.")
         return [int(part) for part in parts]
 
+    def widget_attrs(self, widget: forms.Widget) -> dict[str, Any]:
+        # Read as here by static/js/app.js too (asRead: "as the preset" as it is typed).
+        return super().widget_attrs(widget) | {"data-list": "numbers"}
+
 
 class CardListField(forms.CharField):
     """Card codes typed as ``AS 2C``; the rules service judges them."""
 
     def to_python(self, value: Any) -> list[str]:
         return [part for part in re.split(r"[\s,;/|]+", super().to_python(value)) if part]
+
+    def widget_attrs(self, widget: forms.Widget) -> dict[str, Any]:
+        # Read as here by static/js/app.js too (asRead: "as the preset" as it is typed).
+        return super().widget_attrs(widget) | {"data-list": "cards"}
 
 
 MONEY_HELP = "With 2 decimals, e.g. 0.10."

@@ -352,8 +352,9 @@ def _link_gone(request: HttpRequest, token: str) -> HttpResponse:
     """A phone's status poll or live check from a table link closed or replaced since
     it opened it: the page says so, as a reload there would, and stops polling (a 404
     would only show "offline" under the hand, which stays on the screen as typed). A
-    phone whose seat there is not known (its seat cookie is another's by now) is told
-    by its status alone; the live check brings that out of band."""
+    phone whose seat there is not known (its seat cookie is another's by now, or gone)
+    is told by its status alone (the live check brings that out of band), and
+    static/js/app.js closes its hand as the page here would show it."""
     seat = seat_of_gone_link(request, token)
     if seat is not None:  # which of closed or replaced, from the phone's own seat
         gone = link_gone(seat.session.table_token)

@@ -532,13 +532,29 @@
   // heading over it counts its changes again: none says "as the preset" of a value
   // that is not. The server judges the same once the form comes back.
 
-  // A typed value in the terms both sides share: "10,30, 050" is "10 30 50", as the
-  // server's fields read it (a list of numbers or cards, a number, a choice).
-  function asTyped(value) {
-    var parts = String(value === null ? "" : value).toUpperCase().split(/[\s,;/|]+/);
-    return parts.filter(Boolean).map(function (part) {
-      return part.replace(/^(-?)0+(?=\d)/, "$1");
-    }).join(" ");
+  // A value as the server's field reads it (games/forms/fields.py, data-list; Django's
+  // number field), so the page never says "as the preset" where the server then says
+  // "changed": a list of numbers split at spaces, commas, ";" or "/"; a list of cards
+  // split at those and "|", as typed (case counts); a number (empty: none); a choice
+  // exactly. null: the server would not take it, so it is not the preset's.
+  function asRead(field, value) {
+    var text = String(value === null ? "" : value).trim();
+    var kind = field.getAttribute("data-list") || field.type;
+    if (kind === "cards") return text.split(/[\s,;/|]+/).filter(Boolean).join(" ");
+    if (kind === "numbers") return wholeNumbers(text.split(/[\s,;/]+/).filter(Boolean), /^-?\d{1,7}$/);
+    if (kind === "number") return text && wholeNumbers([text], /^-?\d+(\.0*)?$/);
+    return text;
+  }
+
+  // Each as Python's int() has it ("050" is 50, "5.0" is 5, "-0" is 0); null if one is
+  // not a whole number, or there is none.
+  function wholeNumbers(parts, whole) {
+    var all = parts.length && parts.every(function (part) {
+      return whole.test(part);
+    });
+    return all ? parts.map(function (part) {
+      return String(parseInt(part, 10));
+    }).join(" ") : null;
   }
 
   function asThePreset(option) {
@@ -554,7 +570,8 @@
       return ticked.sort().join(" ") === preset.slice().sort().join(" ");
     }
     if (typeof preset === "boolean") return fields[0].checked === preset;
-    return asTyped(fields[0].value) === asTyped(preset);
+    var typed = asRead(fields[0], fields[0].value);
+    return typed !== null && typed === asRead(fields[0], preset);
   }
 
   function markAgainstPreset(option) {
@@ -578,6 +595,19 @@
       var option = event.target.closest && event.target.closest("[data-option][data-preset]");
       if (option) markAgainstPreset(option);
     });
+  });
+
+  // A form the browser fills again (Back, a reload that keeps what was typed) shows the
+  // server's marks for values no longer there: every option is judged again once the
+  // page (or a piece swapped in) is loaded, and when it is shown again.
+  function markAllAgainstPreset(root) {
+    var options = Array.prototype.slice.call(root.querySelectorAll("[data-option][data-preset]"));
+    if (root.matches && root.matches("[data-option][data-preset]")) options.push(root);
+    options.forEach(markAgainstPreset);
+  }
+
+  window.addEventListener("pageshow", function () {
+    markAllAgainstPreset(document);
   });
 
   // --- Importing a league ----------------------------------------------------------
@@ -628,6 +658,35 @@
       event.detail.isError = false;
     }
   });
+
+  // The status says the table link is gone while the hand is still open: the server
+  // swaps the closed page in itself when it knows this phone's seat there
+  // (views/table.py, _gone_in_place), but when it does not (the phone's seat cookie is
+  // another seat's by now) only the status comes. The hand is closed here as
+  // games/table_seat.html's closed state shows it (the one place that says how it
+  // looks: data-closed, which app.css and offline.js read; fields disabled; no picker,
+  // Hand in or Leave), to be read out as typed.
+  function closeSeatHand(root) {
+    var told = root.id === "seat-status" && root.querySelector("[data-table-closed]");
+    var open = document.querySelectorAll("form[data-seat-form]:not([data-closed])");
+    if (!told || !open.length) return;
+    open.forEach(function (form) {
+      form.setAttribute("data-closed", ""); // first: offline.js keeps the draft as it was
+      if (form.contains(document.activeElement)) document.activeElement.blur();
+      form.querySelectorAll("fieldset.player, input[type='text'][data-cut]").forEach(function (field) {
+        field.disabled = true;
+      });
+      form.querySelectorAll("[data-picker], [data-hand-in]").forEach(function (part) {
+        part.hidden = true;
+      });
+      // offline.js: never sent now, and "You had handed this hand in" if it was.
+      form.dispatchEvent(new CustomEvent("seat:closed", { bubbles: true }));
+    });
+    document.querySelectorAll("#seat-hand .leave-form").forEach(function (leave) {
+      leave.hidden = true;
+    });
+    told.scrollIntoView({ block: "nearest" }); // the finger was on the picker, below it
+  }
 
   // --- When a request fails --------------------------------------------------------
   // htmx swaps nothing for a 5xx, a dropped connection or a timeout, so without this a
@@ -761,9 +820,20 @@
   // (static/js/offline.js keeps it as a draft too). A round form holds text fields
   // and radios, no select.
   function changedBeforeLoad(field) {
-    if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
-    return "defaultValue" in field && field.value !== field.defaultValue;
+    return fieldState(field, true) !== fieldState(field, false);
   }
+
+  // A field as it is now, or (``served``) as the page was served: its default, whatever
+  // was typed or tapped since. A box or radio: ticked or not; another field: its value
+  // (a select keeps no default: it reads as served). offline.js's drafts read fields by
+  // it too, so both say alike what changed since the page was served (this file runs
+  // first: templates/base.html).
+  function fieldState(field, served) {
+    if (field.type === "checkbox" || field.type === "radio") return served ? field.defaultChecked : field.checked;
+    return served && "defaultValue" in field ? field.defaultValue : field.value;
+  }
+
+  window.scorekeeper = { fieldState: fieldState };
 
   function previewEarlyChanges(root) {
     if (root !== document.body) return;
@@ -777,6 +847,8 @@
     // Runs for the page and again for every piece htmx swaps in (a fresh form).
     window.htmx.onLoad(init);
     window.htmx.onLoad(previewEarlyChanges);
+    window.htmx.onLoad(closeSeatHand);
+    window.htmx.onLoad(markAllAgainstPreset);
     ["htmx:responseError", "htmx:sendError", "htmx:timeout"].forEach(function (name) {
       document.addEventListener(name, function (event) {
         sayFailed(event.detail.elt, event);

@@ -117,20 +117,16 @@
   }
 
   // What the form holds now, or (``served``) what the page was served with: each
-  // field's default, whatever was typed or tapped since.
+  // field's default, whatever was typed or tapped since (static/js/app.js's fieldState,
+  // which says the same for its preview of what changed before the page listened).
   function valuesOf(form, served) {
     var values = {};
     Array.prototype.forEach.call(form.elements, function (field) {
       if (!field.name || SKIP[field.name] || field.disabled) return;
       if (field.type === "submit" || field.type === "button" || field.type === "file") return;
-      var checked = served ? field.defaultChecked : field.checked;
-      if (field.type === "radio") {
-        if (checked) values[field.name] = field.value;
-      } else if (field.type === "checkbox") {
-        values[field.name] = checked;
-      } else {
-        values[field.name] = served && "defaultValue" in field ? field.defaultValue : field.value;
-      }
+      var state = window.scorekeeper.fieldState(field, served);
+      if (field.type !== "radio") values[field.name] = state;
+      else if (state) values[field.name] = field.value;
     });
     return values;
   }
@@ -270,6 +266,14 @@
     }
   }
 
+  // A seat's hand closed in place (static/js/app.js: its status says the link is gone,
+  // the server knowing no seat of this phone's there), as restore() does at load: shown,
+  // never to be sent, and said to have been handed in if it was.
+  document.addEventListener("seat:closed", function (event) {
+    unqueue(event.target);
+    sayHanded();
+  });
+
   // --- Messages beside the form ---------------------------------------------------
 
   function saveButton(form) {
@@ -332,8 +336,6 @@
     var waiting = document.querySelectorAll("form[data-draft][data-queued]");
     Array.prototype.forEach.call(waiting, function (form) {
       if (form._inFlight) return;
-      // Closed meanwhile (its table link gone): shown, never to be sent, as at load.
-      if (form.hasAttribute("data-closed")) return unqueue(form);
       var button = saveButton(form);
       if (form.requestSubmit) form.requestSubmit(button || undefined);
       else if (window.htmx) window.htmx.trigger(form, "submit");

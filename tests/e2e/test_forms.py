@@ -166,6 +166,44 @@ def test_as_the_preset_follows_an_option_as_it_is_changed(
     )
     values.get_by_label("Cut card values").fill("10, 30")
     expect(values.locator("summary")).to_have_text("Value cards · 1 changed", use_inner_text=True)
+    values.get_by_label("Cut card values").fill("10|30|50")  # the server takes no "|" here
+    expect(values.locator("summary")).to_have_text("Value cards · 1 changed", use_inner_text=True)
+
+
+def test_as_the_preset_reads_a_list_of_cards_as_the_server_does(phone_page: Page) -> None:
+    """Cards may be split by "|" too, but their case counts, as the server reads them."""
+    page = phone_page
+    user = sign_in(page, "asha")
+    league = create_league(user, name="Paplu Club", preset="21-paplu", overrides={})
+    page.goto(f"/leagues/{league.slug}/rules/")
+    values = rule_section(page, "Value cards")
+    values.locator("summary").click()
+    extra = values.get_by_label("Other value cards")
+
+    extra.fill("as 2c")
+    expect(values.locator("summary").first).to_contain_text("1 changed")
+    extra.fill("AS | 2C")
+    expect(values.locator("summary").first).to_contain_text("as the preset")
+
+
+def test_as_the_preset_follows_the_values_back_brings_again(phone_page: Page) -> None:
+    """Back to the house rules, the browser fills the form again with what was typed:
+    the marks follow those values, not the ones the server drew them for."""
+    page = phone_page
+    league = tuesday_club(sign_in(page, "asha"))
+    page.goto(f"/leagues/{league.slug}/rules/")
+    page.locator("summary", has_text="19 more").click()
+    page.get_by_label("Middle drop costs").fill("65")
+    page.get_by_label("First drop costs", exact=True).fill("30")  # the preset's again
+
+    page.goto("/leagues/")
+    page.go_back()
+
+    expect(page.get_by_label("Middle drop costs")).to_have_value("65")  # kept by the browser
+    hand_points = rule_section(page, "Hand points").locator("summary").first
+    expect(hand_points).to_have_text("Hand points · 1 changed", use_inner_text=True)
+    changed = page.locator("[data-changed]:not([hidden])")
+    expect(changed).to_have_text(["Changed: the preset's is 70."])
 
 
 def test_reset_works_without_javascript(new_context: Callable[..., object]) -> None:

@@ -258,6 +258,27 @@ def test_a_hand_handed_in_stays_on_the_phone_at_a_link_gone_and_says_it_was_hand
     look_at(phone, f"table-seat-handed-in-{scorer_does}-reloaded-phone-dark", full_page=False)
 
 
+def test_a_phone_whose_seat_at_a_replaced_link_is_not_known_closes_its_hand_too(
+    new_context: Callable[..., Any],
+) -> None:
+    from games.services.table import replace_table_link
+
+    session, phone = ben_at_a_table(new_context)
+    seat_hands_in(phone, "8S", SHOWN_8S)
+    phone.route(SEAT_POLL, lambda route: route.fulfill(status=204))  # not told meanwhile
+    replace_table_link(session)
+    # Its seat cookie gone (run out, or Leave tapped in another tab): the server no
+    # longer knows which seat this page's was, and says only that the link is gone.
+    phone.context.clear_cookies(name="seat")
+    phone.unroute(SEAT_POLL)
+
+    # The page's next poll learns the link is gone: the hand is only shown there.
+    told = phone.locator("#seat-status [data-table-closed]")
+    expect(told).to_contain_text("You had handed this hand in. This table link no longer works")
+    expect_only_shown(phone, SHOWN_8S)
+    expect(phone.locator("[data-queued-note]")).to_have_count(0)
+
+
 def test_a_hand_handed_in_is_forgotten_on_the_phone_once_its_round_is_saved(
     new_context: Callable[..., Any],
 ) -> None:
