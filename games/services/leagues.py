@@ -1,4 +1,5 @@
-"""League use cases: creating a league, its house rules and its members.
+"""League use cases: creating a league (at a free address, which an imported league
+gets here too), its house rules and its members, invite links and claims.
 
 A league is a club's record, so every change here runs in one transaction and keeps
 one invariant the pages rely on: a league always has at least one owner (otherwise
