@@ -17,7 +17,8 @@ with one declarer whose hand is built to declare validly and losers who show han
 dealt at random from the rest of the shoe (the solver, ``arrange``, groups them as
 well as their cards allow; ``score_round`` then scores the deal).
 
-Each round is entered twice, each time in a fresh session, by the system Chromium
+Each round is entered twice, each time in a fresh session, by the Chromium the
+browser tests drive (CHROMIUM_PATH, else the system's, else Playwright's download)
 at 390×844 with touch (``is_mobile``, ``has_touch``, device scale 2):
 
 - **picker**: only the card picker. Taps: the cut joker, the declarer's outcome

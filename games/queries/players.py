@@ -155,12 +155,12 @@ def unclaimed_players(league: League) -> list[Player]:
     """The players of ``league``'s sessions nobody has claimed there yet, by name: a
     member who has not said which one they are finds theirs among them (issue 15),
     even before the first round, when the standings list nobody."""
-    return list(
-        Player.objects.filter(seats__session__league=league)
-        .exclude(claims__league=league)
-        .distinct()
-        .order_by("name", "pk")[:UNCLAIMED_LISTED]
-    )
+    return list(_unclaimed_in(league).distinct().order_by("name", "pk")[:UNCLAIMED_LISTED])
+
+
+def _unclaimed_in(league: League) -> QuerySet[Player]:
+    """The players of ``league``'s sessions nobody has claimed there."""
+    return Player.objects.filter(seats__session__league=league).exclude(claims__league=league)
 
 
 def claimed_in_file(league: League, user: AbstractBaseUser) -> Player | None:
@@ -183,12 +183,7 @@ def claimed_in_file(league: League, user: AbstractBaseUser) -> Player | None:
     )
     if name is None:
         return None
-    return (
-        Player.objects.filter(seats__session__league=league, name=name)
-        .exclude(claims__league=league)
-        .order_by("pk")
-        .first()
-    )
+    return _unclaimed_in(league).filter(name=name).order_by("pk").first()
 
 
 def is_claimed_by(player: Player, user: AbstractBaseUser) -> bool:

@@ -120,7 +120,9 @@ def import_league(
 ) -> Imported:
     """Restore a league from the text of a file `export_league` wrote, as a new
     league of which ``owner`` (the user importing, if any) is the only member, named
-    ``name`` (held to the rule for names), else as the file names it.
+    ``name`` (held to the rule for names), else as the file names it; beside one of
+    the owner's leagues of that name, by the day it came ("Friday club (imported 26
+    Nov 2026)", then ", 2" and on: _imported_again).
 
     Its address is its own (services.leagues.fresh_slug): the file's, or the typed
     name's, numbered as a new league's is if another league has it ("club-2"). So
@@ -189,10 +191,13 @@ def _imported_again(owner: AbstractBaseUser, name: str) -> str:
     by one owner at the same moment may still share a name (the owner renames one)."""
     today = timezone.localdate()
     day = f"imported {today.day} {today:%b %Y}"
-    said = (f" ({day})" if count == 1 else f" ({day}, {count})" for count in itertools.count(1))
     limit = League._meta.get_field("name").max_length
-    names = (name[: limit - len(ending)].rstrip() + ending for ending in said)
-    return next(again for again in names if not _a_league_of_theirs_is_called(owner, again))
+    for count in itertools.count(1):
+        ending = f" ({day})" if count == 1 else f" ({day}, {count})"
+        again = name[: limit - len(ending)].rstrip() + ending
+        if not _a_league_of_theirs_is_called(owner, again):
+            return again
+    raise AssertionError("unreachable: itertools.count never ends")
 
 
 def _league_name(name: str) -> str:
@@ -1312,8 +1317,9 @@ def _write(plan: _LeaguePlan, owner: AbstractBaseUser | None, keep_members: bool
 def _new_league(columns: Mapping[str, Any], listed: list[dict[str, str]]) -> League:
     """The league, at a free address: the file's where no league has it."""
     given = dict(columns)
+    wanted = given.pop("slug")
     try:
-        return league_at_a_free_address(given.pop("slug"), **given, imported_members=listed)
+        return league_at_a_free_address(wanted, **given, imported_members=listed)
     except LeagueError:
         raise ImportRefused(
             "No free address was found for this league; nothing was imported. Try again."

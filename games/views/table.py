@@ -262,7 +262,9 @@ def _gone_page(
         # else's. What this phone typed comes back from its own drafts (offline.js).
         _board, entry, table_round, _hand = _hand_state(session, seat)
         form = HandForm(entry=entry, seat=seat, table_round=table_round, hand=None, final=False)
-    context = _hand_context(session, seat, form, **_gone(gone, fate))
+    # What became of the hand (``fate``), of the link, and what to do next: said once,
+    # by games/table_seat.html#status.
+    context = _hand_context(session, seat, form, closed=True, gone=str(gone), fate=fate)
     return _hand_page(request, context, status)
 
 
@@ -277,12 +279,6 @@ def _gone_in_place(
     offline.js puts back what was typed from the draft it kept."""
     response = _gone_page(request, seat, token, gone, form, status=200)
     return reswap(retarget(response, "#seat-hand"), "outerHTML show:#seat-status:top")
-
-
-def _gone(gone: TableClosed, fate: str = "") -> dict:
-    """A page at a table link gone says one thing (games/table_seat.html#status): what
-    became of the hand (``fate``), of the link, and what to do next."""
-    return {"closed": True, "gone": str(gone), "fate": fate}
 
 
 @require_POST
