@@ -225,13 +225,13 @@
     var early = Object.keys(now).concat(Object.keys(form._draftInitial)).filter(function (name) {
       return now[name] !== form._draftInitial[name];
     });
-    restore(form, now, early);
+    restore(form, early);
     if (early.length) keep(form);
   }
 
   // This form's draft, if this phone keeps one, put back (all but the fields ``early``
-  // changed, which keep their values ``now``).
-  function restore(form, now, early) {
+  // changed, which keep what they hold).
+  function restore(form, early) {
     var draft = earlierQueued(form) || read(keyOf(form)) || adopted(form);
     if (!ours(draft) || !draft.values) return;
     var closed = form.hasAttribute("data-closed");
@@ -240,10 +240,7 @@
     if (draft.handed && !closed) return;
     var values = {};
     Object.keys(draft.values).forEach(function (name) {
-      values[name] = draft.values[name];
-    });
-    early.forEach(function (name) {
-      values[name] = now[name];
+      if (early.indexOf(name) < 0) values[name] = draft.values[name];
     });
     var changed = apply(form, values);
     form._draftKey = keyOf(form);
