@@ -492,6 +492,12 @@ def league_detail(page: Page) -> None:
     page.goto(f"/leagues/{league.slug}/")
 
 
+def league_detail_which_player(page: Page) -> None:
+    league_detail(page)
+    page.get_by_text("Which player are you?").tap()
+    expect(page.locator("[data-which-player] a.chip").first).to_be_visible()
+
+
 def league_rules(page: Page) -> None:
     league = a_league(sign_in(page, "asha"))
     page.goto(f"/leagues/{league.slug}/rules/")
@@ -997,6 +1003,7 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "league-list": league_list,
     "league-new": league_new,
     "league-detail": league_detail,
+    "league-detail-which-player": league_detail_which_player,
     "league-rules": league_rules,
     "league-rules-read-only": league_rules_read_only,
     "league-rules-changed": league_rules_changed,

@@ -9,9 +9,9 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
 from games.models import League, Membership
-from games.services.rounds import check_round, new_round_entry, save_round
 from games.services.sessions import create_session
-from tests.support.hands import ROUND_1, SHOWN_8S, WIN_8S
+from tests.support.builders import play
+from tests.support.hands import ROUND_1
 from tests.support.pages import fill_round, preview, sign_in, sign_out
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -70,10 +70,7 @@ def test_the_main_pages_run_under_the_policy_without_a_violation(
         name="Friday",
         league=league,
     )
-    entry = new_round_entry(session)
-    hands = [("declared", WIN_8S), ("shown", SHOWN_8S), ("first_drop", "")]
-    typed = {seat.pk: hand for seat, hand in zip(entry.seats, hands, strict=True)}
-    played = save_round(entry, check_round(entry, "8S", typed, final=True), user)
+    played = play(session, "8S", ROUND_1, user)
     asha = session.seats.get(player__name="Asha").player
 
     pages = [

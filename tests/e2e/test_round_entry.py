@@ -191,21 +191,40 @@ def test_a_field_save_marked_wrong_is_unmarked_once_the_preview_finds_it_fine(
     look_at(page, "fixed-fields-unmarked-phone", full_page=False)
 
 
+def tapped_while_loading(
+    page: Page, load: Callable[[], object], tap: Callable[[], object]
+) -> Callable[[], None]:
+    """A finger quicker than a slow phone: the page loaded with its last script held
+    back (DOMContentLoaded, htmx and offline.js wait for it), ``tap`` made while it is
+    drawn. Returns what lets the script go."""
+    held: list[Route] = []
+    page.route("**/js/share.js*", lambda route: held.append(route))
+    load()
+    tap()
+    page.wait_for_timeout(1000)  # the tap is in, the page still loading: nothing heard it
+    assert len(held) == 1
+
+    def let_go() -> None:
+        held[0].continue_()
+        page.unroute("**/js/share.js*")
+
+    return let_go
+
+
 def test_a_tap_before_the_page_has_loaded_is_previewed(fresh_phone_page: Page) -> None:
     """A finger quicker than a slow phone: the page is drawn, but its scripts are still
     on their way when an outcome is tapped. The tap is not lost: once they run, the
     hand is previewed as tapped."""
     page = fresh_phone_page
     session = open_session(page, rounds=1)
-    held: list[Route] = []
-    page.route("**/js/share.js*", lambda route: held.append(route))  # DOMContentLoaded waits
     edit = reverse("games:round_edit", args=[session.pk, session.rounds.get().pk])
-    page.goto(edit, wait_until="commit")
-    choose_outcome(player(page, "Chen"), "middle_drop")
-    page.wait_for_timeout(1000)  # the tap is in, the page still loading: nothing heard it
-    assert len(held) == 1
+    let_go = tapped_while_loading(
+        page,
+        lambda: page.goto(edit, wait_until="commit"),
+        lambda: choose_outcome(player(page, "Chen"), "middle_drop"),
+    )
     expect(preview(page, "Chen")).to_contain_text("Hand points: 30")  # the first drop saved
-    held[0].continue_()
+    let_go()
     expect(preview(page, "Chen")).to_contain_text("Hand points: 70")
 
 
@@ -215,17 +234,14 @@ def test_a_tap_before_the_page_has_loaded_is_kept_on_the_phone(fresh_phone_page:
     its preview, so a reload brings it back."""
     page = fresh_phone_page
     session = open_session(page, rounds=1)
-    held: list[Route] = []
-    page.route("**/js/share.js*", lambda route: held.append(route))  # DOMContentLoaded waits
     previews: list[Route] = []
     page.route("**/preview/", lambda route: previews.append(route))  # never answered
-    page.goto(
-        reverse("games:round_edit", args=[session.pk, session.rounds.get().pk]), wait_until="commit"
-    )
-    choose_outcome(player(page, "Chen"), "middle_drop")
-    page.wait_for_timeout(1000)  # the tap is in, the page still loading: nothing heard it
-    assert len(held) == 1
-    held[0].continue_()
+    edit = reverse("games:round_edit", args=[session.pk, session.rounds.get().pk])
+    tapped_while_loading(
+        page,
+        lambda: page.goto(edit, wait_until="commit"),
+        lambda: choose_outcome(player(page, "Chen"), "middle_drop"),
+    )()
     page.wait_for_function("() => document.readyState === 'complete'")
     page.unroute_all(behavior="ignoreErrors")
 
@@ -247,14 +263,11 @@ def test_a_tap_before_the_page_has_loaded_stays_over_a_round_kept_before(
     page.goto(reverse("games:round_edit", args=[session.pk, session.rounds.get().pk]))
     choose_outcome(player(page, "Ben"), "middle_drop")
     expect(preview(page, "Ben")).to_contain_text("Hand points: 70")
-    held: list[Route] = []
-    page.route("**/js/share.js*", lambda route: held.append(route))  # DOMContentLoaded waits
-    page.reload(wait_until="commit")
-    choose_outcome(player(page, "Chen"), "middle_drop")
-    page.wait_for_timeout(1000)  # the tap is in, the page still loading: nothing heard it
-    assert len(held) == 1
-    held[0].continue_()
-    page.unroute("**/js/share.js*")
+    tapped_while_loading(
+        page,
+        lambda: page.reload(wait_until="commit"),
+        lambda: choose_outcome(player(page, "Chen"), "middle_drop"),
+    )()
     expect(page.locator("[data-draft-restored]")).to_be_visible()
     expect(player(page, "Chen").locator('input[value="middle_drop"]')).to_be_checked()
     expect(player(page, "Ben").locator('input[value="middle_drop"]')).to_be_checked()

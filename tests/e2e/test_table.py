@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from games.models import GameSession, RoundChange
 from games.rules import parse_cards
 from games.services.sessions import create_session
-from games.services.table import open_table
+from games.services.table import close_table, open_table, replace_table_link
 from tests.support.builders import play
 from tests.support.hands import ROUND_1, SHOWN_8S, WIN_8S, shuffled
 from tests.support.pages import (
@@ -197,8 +197,6 @@ def expect_only_shown(phone: Page, cards: str) -> None:
 def test_a_phone_at_a_table_the_scorer_closes_says_so_and_keeps_the_hand(
     new_context: Callable[..., Any], look_at: Callable[..., None]
 ) -> None:
-    from games.services.table import close_table
-
     session, phone = ben_at_a_table(new_context)
     phone.get_by_label("Cut joker").fill("8S")
     phone.get_by_label("Cards").fill(SHOWN_8S[:20])
@@ -230,8 +228,6 @@ def test_a_phone_at_a_table_the_scorer_closes_says_so_and_keeps_the_hand(
 def test_a_hand_handed_in_stays_on_the_phone_at_a_link_gone_and_says_it_was_handed_in(
     new_context: Callable[..., Any], look_at: Callable[..., None], scorer_does: str
 ) -> None:
-    from games.services.table import close_table, replace_table_link
-
     session, phone = ben_at_a_table(new_context)
     seat_hands_in(phone, "8S", SHOWN_8S)
     happened = {
@@ -261,8 +257,6 @@ def test_a_hand_handed_in_stays_on_the_phone_at_a_link_gone_and_says_it_was_hand
 def test_a_phone_whose_seat_at_a_replaced_link_is_not_known_closes_its_hand_too(
     new_context: Callable[..., Any],
 ) -> None:
-    from games.services.table import replace_table_link
-
     session, phone = ben_at_a_table(new_context)
     seat_hands_in(phone, "8S", SHOWN_8S)
     phone.route(SEAT_POLL, lambda route: route.fulfill(status=204))  # not told meanwhile
@@ -282,8 +276,6 @@ def test_a_phone_whose_seat_at_a_replaced_link_is_not_known_closes_its_hand_too(
 def test_a_hand_handed_in_is_forgotten_on_the_phone_once_its_round_is_saved(
     new_context: Callable[..., Any],
 ) -> None:
-    from games.services.table import close_table
-
     session, phone = ben_at_a_table(new_context)
     seat_hands_in(phone, "8S", SHOWN_8S)
 
@@ -387,8 +379,6 @@ def test_close_table_mode_is_in_sight_once_phones_hold_seats(
 def test_a_hand_handed_in_after_its_link_was_replaced_says_so_and_stays_as_typed(
     new_context: Callable[..., Any], look_at: Callable[..., None]
 ) -> None:
-    from games.services.table import replace_table_link
-
     session, phone = ben_at_a_table(new_context)
     seat_types_unaware(phone, "Ben", SHOWN_8S)  # Hand in is tapped on the page as it was
 
@@ -413,8 +403,6 @@ def test_a_hand_handed_in_after_its_link_was_replaced_says_so_and_stays_as_typed
 def test_leaving_a_seat_after_the_scorer_closed_table_mode_says_so_and_keeps_the_hand(
     new_context: Callable[..., Any], look_at: Callable[..., None]
 ) -> None:
-    from games.services.table import close_table
-
     session, phone = ben_at_a_table(new_context)
     seat_types_unaware(phone, "Ben", SHOWN_8S[:20])  # Leave is tapped on the page as it was
 

@@ -14,6 +14,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import escape
 
 from games.models import GameSession, League, Membership, Player, Rejoin, Round, RoundChange
@@ -180,8 +181,6 @@ def test_the_importer_names_the_league_and_no_message_says_another_has_that_name
 def test_a_league_imported_beside_one_of_its_name_is_named_by_the_day_it_came(
     moved: dict,
 ) -> None:
-    from django.utils import timezone
-
     zed = User.objects.create_user(username="zed", password="x")
     create_league(zed, name="FRIDAY CLUB", preset="21-points", overrides={})
     # Another club's league of the name is no reason: zed does not see it.
@@ -205,11 +204,9 @@ def test_a_league_imported_beside_one_of_its_name_is_named_by_the_day_it_came(
     assert typed.name == f"Friday Club (imported {today.day} {today:%b %Y}, 2)"
 
 
-def test_a_file_imported_three_times_in_a_day_gives_three_leagues_of_three_names(
+def test_each_import_of_a_file_on_one_day_gets_a_name_of_its_own(
     moved: dict,
 ) -> None:
-    from django.utils import timezone
-
     zed = User.objects.create_user(username="zed", password="x")
     text = json.dumps(moved)
 

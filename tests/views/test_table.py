@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from games.models import GameSession, HandEntry, RoundChange, TableHand, new_share_token
 from games.services.leagues import create_league
-from games.services.table import set_auto_save
+from games.services.table import close_table, release_seat, replace_table_link, set_auto_save
 from tests.support.builders import make_session, play, seat_pk
 from tests.support.forms import form_on
 from tests.support.hands import LOOSE_148, POOL_ROUNDS, ROUND_1, SHOWN_8S, WIN_8S, shuffled
@@ -679,8 +679,6 @@ def _scorer_acts_first(action):
 def test_a_hand_sent_as_the_scorer_closes_table_mode_is_told_so_and_stays_as_typed(
     table: GameSession,
 ) -> None:
-    from games.services.table import close_table
-
     phone = seat_phone(table, "Ben")
     with _scorer_acts_first(close_table):
         response = phone.post(
@@ -720,8 +718,6 @@ def test_a_hand_sent_as_the_scorer_closes_table_mode_is_told_so_and_stays_as_typ
 
 
 def test_a_hand_sent_as_the_scorer_frees_the_seat_is_told_so(table: GameSession) -> None:
-    from games.services.table import release_seat
-
     phone = seat_phone(table, "Ben")
     with _scorer_acts_first(
         lambda session: release_seat(session, session.seats.get(pk=seat_pk(session, "Ben")))
@@ -741,8 +737,6 @@ def test_a_hand_sent_as_the_scorer_frees_the_seat_is_told_so(table: GameSession)
 def test_a_phone_following_a_table_that_closed_is_told_so_and_stops_asking(
     table: GameSession,
 ) -> None:
-    from games.services.table import close_table
-
     phone = seat_phone(table, "Ben")
     html = phone.get(url("table_hand", table)).content.decode()
     status = re.search(r'hx-get="([^"]*/hand/status/\?[^"]*)"', html)[1].replace("&amp;", "&")
@@ -778,8 +772,6 @@ def _swapped_over_the_hand(response) -> None:
 def test_a_hand_sent_after_its_link_went_is_told_why_and_stays_as_typed(
     table: GameSession, scorer_does: str, told: str
 ) -> None:
-    from games.services.table import close_table, replace_table_link
-
     phone = seat_phone(table, "Ben")
     old_hand_url = url("table_hand", table)
     {"close": close_table, "replace": replace_table_link}[scorer_does](table)
@@ -823,8 +815,6 @@ def test_a_hand_sent_to_a_table_link_that_never_was_is_a_404(table: GameSession)
     never = reverse("games:table_hand", args=[new_share_token()])
     assert phone.post(never, data).status_code == 404
     # Nor does a phone that held no seat at a closed table learn anything from it.
-    from games.services.table import close_table
-
     old_hand_url = url("table_hand", table)
     close_table(table)
     assert Client().post(old_hand_url, data).status_code == 404
@@ -833,8 +823,6 @@ def test_a_hand_sent_to_a_table_link_that_never_was_is_a_404(table: GameSession)
 def test_a_phone_opening_its_hand_page_after_the_link_went_is_told_why(
     table: GameSession,
 ) -> None:
-    from games.services.table import close_table
-
     phone = seat_phone(table, "Ben")
     old_hand_url = url("table_hand", table)
     close_table(table)  # which drops the hands kept so far
@@ -868,8 +856,6 @@ def test_a_phone_opening_its_hand_page_after_the_link_went_is_told_why(
 def test_leaving_a_seat_after_its_link_went_is_told_why_not_a_404(
     table: GameSession, scorer_does: str, told: str, htmx: bool
 ) -> None:
-    from games.services.table import close_table, replace_table_link
-
     phone = seat_phone(table, "Ben")
     old_leave_url = url("table_leave", table)
     {"close": close_table, "replace": replace_table_link}[scorer_does](table)
@@ -893,8 +879,6 @@ def test_leaving_a_seat_after_its_link_went_is_told_why_not_a_404(
 def test_a_phone_at_a_replaced_link_never_sees_the_hand_the_seats_new_holder_types(
     table: GameSession,
 ) -> None:
-    from games.services.table import replace_table_link
-
     old_phone = seat_phone(table, "Ben")
     old_hand_url = url("table_hand", table)
     replace_table_link(table)
@@ -916,8 +900,6 @@ def test_a_phone_at_a_replaced_link_never_sees_the_hand_the_seats_new_holder_typ
 def test_a_live_check_from_a_link_already_gone_keeps_the_hand_it_sent(
     table: GameSession,
 ) -> None:
-    from games.services.table import replace_table_link
-
     phone = seat_phone(table, "Ben")
     old_preview = url("table_hand_preview", table)  # the page this phone has open
     replace_table_link(table)
