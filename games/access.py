@@ -38,6 +38,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 
+from games.http import an_id, id_in
 from games.models import (
     GameSession,
     League,
@@ -221,9 +222,10 @@ def phone_seat(request: HttpRequest, session: GameSession) -> Seat | None:
     except (KeyError, signing.BadSignature):
         return None
     seat_pk, _, key = value.partition(":")
-    if not (seat_pk.isascii() and seat_pk.isdigit() and len(seat_pk) <= 18 and key):
+    seat_pk = an_id(seat_pk)
+    if seat_pk is None or not key:
         return None
-    return session.seats.select_related("player").filter(pk=int(seat_pk), phone_key=key).first()
+    return session.seats.select_related("player").filter(pk=seat_pk, phone_key=key).first()
 
 
 def seat_of_gone_link(request: HttpRequest, token: str) -> Seat | None:
@@ -231,10 +233,10 @@ def seat_of_gone_link(request: HttpRequest, token: str) -> Seat | None:
     replaced since: its seat cookie verifies for that session and that very link (a
     phone that never held a seat there, or a link that never existed, gets None). It
     opens nothing: the phone is only told what became of the link."""
-    seat_pk = request.COOKIES.get(SEAT_COOKIE, "").partition(":")[0]
-    if not (seat_pk.isascii() and seat_pk.isdigit() and len(seat_pk) <= 18):
+    seat_pk = an_id(request.COOKIES.get(SEAT_COOKIE, "").partition(":")[0])
+    if seat_pk is None:
         return None
-    seat = Seat.objects.select_related("session__league", "player").filter(pk=int(seat_pk)).first()
+    seat = Seat.objects.select_related("session__league", "player").filter(pk=seat_pk).first()
     if seat is None or seat.session.table_token == token:
         return None
     try:
@@ -252,6 +254,18 @@ def seat_for_phone(request: HttpRequest, session: GameSession) -> Seat:
     if seat is None:
         raise PermissionDenied(SEAT_REFUSED)
     return seat
+
+
+def seat_of_page(request: HttpRequest, seat: Seat | None) -> Seat | None:
+    """``seat`` (the one this phone holds, or held at a link gone since) if the page
+    that sent ``request`` shows it, else None. A seat's page names its seat in its poll
+    and its forms (``seat``), and one phone holds one seat: a page left open on a seat
+    the phone gave up since for another, picked in another tab (a phone shared by two
+    players), holds nothing there, and is never answered with the other seat's hand,
+    nor leaves or hands in for it. A request that names no seat (a page opened at its
+    address) is the phone's."""
+    named = id_in(request.POST if request.method == "POST" else request.GET, "seat")
+    return seat if seat is None or named is None or named == seat.pk else None
 
 
 def sessions_visible_to(user: AnyUser) -> QuerySet[GameSession]:

@@ -42,9 +42,13 @@ def rules_reset(request: HttpRequest, page: str, context: dict) -> TemplateRespo
 
 def id_in(data: QueryDict, name: str) -> int | None:
     """A database id in a form field (``data`` is request.GET or request.POST), or None
-    for anything else: ASCII digits only, since int() also reads "٣" and str.isdigit()
-    passes "²", which int() refuses."""
-    value = data.get(name, "")
+    for anything else."""
+    return an_id(data.get(name, ""))
+
+
+def an_id(value: str) -> int | None:
+    """``value`` as a database id, or None for anything else: ASCII digits only, since
+    int() also reads "٣" and str.isdigit() passes "²", which int() refuses."""
     return int(value) if value.isascii() and value.isdigit() and len(value) <= 18 else None
 
 

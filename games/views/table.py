@@ -26,6 +26,7 @@ from games.access import (
     seat_for,
     seat_for_phone,
     seat_of_gone_link,
+    seat_of_page,
     session_for,
     session_for_table_token,
     session_with_rights,
@@ -181,6 +182,8 @@ def table_hand(request: HttpRequest, token: str) -> HttpResponse:
             return redirect("games:table_seats", token=token)
         return _hand_page(request, _hand_context(session, seat))
     seat = seat_for_phone(request, session)
+    if seat_of_page(request, seat) is None:
+        return _holds_another(request, token, seat, f"{NOT_HANDED_IN} ")
     _board, entry, table_round, hand = _hand_state(session, seat)
     form = HandForm(request.POST, entry=entry, seat=seat, table_round=table_round, hand=hand)
     if not form.is_valid():
@@ -225,6 +228,8 @@ def _hand_from_gone_link(
     seat = seat_of_gone_link(request, token)
     if seat is None:
         raise Http404("No such table.")
+    if seat_of_page(request, seat) is None and request.htmx:
+        return reswap(_gone_for_another_seat(request), "none")
     gone = link_gone(seat.session.table_token, leaving=leaving)
     if request.method == "POST" and not leaving:
         return _gone_page(request, seat, token, gone, _as_sent(request, seat), NOT_HANDED_IN)
@@ -289,6 +294,8 @@ def table_hand_preview(request: HttpRequest, token: str) -> HttpResponse:
     if isinstance(session, HttpResponse):
         return session  # the link is gone: said in place
     seat = seat_for_phone(request, session)
+    if seat_of_page(request, seat) is None:
+        return _holds_another(request, token, seat)
     entry = new_round_entry(session)
     table_round = table_round_of(session)
     hand = hand_of(table_round, seat)
@@ -350,14 +357,35 @@ def _link_gone(request: HttpRequest, token: str) -> HttpResponse:
     would only show "offline" under the hand, which stays on the screen as typed). A
     phone whose seat there is not known (its seat cookie is another's by now, or gone)
     is told by its status alone (the live check brings that out of band), and
-    static/js/app.js closes its hand as the page here would show it."""
-    seat = seat_of_gone_link(request, token)
+    static/js/app.js closes its hand as the page here would show it. So is a page of
+    another seat than the phone held there last (``seat_of_page``)."""
+    seat = seat_of_page(request, seat_of_gone_link(request, token))
     if seat is not None:  # which of closed or replaced, from the phone's own seat
         gone = link_gone(seat.session.table_token)
         sent = _as_sent(request, seat) if request.method == "POST" else None
         return _gone_in_place(request, seat, token, gone, sent)
+    return _gone_for_another_seat(request)
+
+
+def _gone_for_another_seat(request: HttpRequest) -> HttpResponse:
+    """A link gone, said by the status alone: to a phone whose seat there is not known,
+    or is not the seat of the page that asks (static/js/app.js closes its hand)."""
     context = {"closed": True, "oob": request.method == "POST"}
     return _no_store(TemplateResponse(request, "games/table_seat.html#status", context))
+
+
+def _holds_another(request: HttpRequest, token: str, seat: Seat, lead: str = "") -> HttpResponse:
+    """A page of a seat this phone gave up for ``seat``, picked since in another tab
+    (``seat_of_page``): nothing is written for it, and it moves on to the seat the
+    phone holds. What was typed on it is kept (on the server as checked, and in the
+    phone's draft of that seat, static/js/offline.js) for when that seat is picked again."""
+    messages.info(
+        request,
+        f"{lead}This phone holds {seat.player.name}'s seat now, picked in another tab: a "
+        "phone holds one seat at a time. What you typed for the other seat stays on this "
+        "phone, and comes back when that seat is picked on it again.",
+    )
+    return redirect_for(request, reverse("games:table_hand", args=[token]))
 
 
 @require_safe
@@ -381,6 +409,8 @@ def table_hand_status(request: HttpRequest, token: str) -> HttpResponse:
     if seat is None:
         messages.info(request, "This phone no longer holds a seat: pick yours again.")
         return redirect_for(request, reverse("games:table_seats", args=[token]))
+    if seat_of_page(request, seat) is None:
+        return _holds_another(request, token, seat)
     context = _hand_context(session, seat)
     if number != str(context["entry"].number):
         shown = id_in(request.GET, "number")  # the round this phone shows
@@ -405,6 +435,8 @@ def table_leave(request: HttpRequest, token: str) -> HttpResponse:
     except Http404:
         return _hand_from_gone_link(request, token, leaving=True)
     seat = seat_for_phone(request, session)
+    if seat_of_page(request, seat) is None:
+        return _holds_another(request, token, seat, "No seat was left. ")
     release_seat(session, seat)
     messages.info(request, f"This phone no longer holds {seat.player.name}'s seat.")
     response = redirect("games:table_seats", token=token)

@@ -661,8 +661,9 @@
 
   // The status says the table link is gone while the hand is still open: the server
   // swaps the closed page in itself when it knows this phone's seat there
-  // (views/table.py, _gone_in_place), but when it does not (the phone's seat cookie is
-  // another seat's by now) only the status comes. The hand is closed here as
+  // (views/table.py, _gone_in_place), but when it does not (the phone's seat cookie
+  // ran out, or is another seat's by now: games.access.seat_of_page) only the status
+  // comes. The hand is closed here as
   // games/table_seat.html's closed state shows it (the one place that says how it
   // looks: data-closed, which app.css and offline.js read; fields disabled; no picker,
   // Hand in or Leave), to be read out as typed.

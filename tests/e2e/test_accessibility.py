@@ -58,6 +58,7 @@ from tests.support.pages import (
     choose_outcome,
     fill_round,
     seat_hands_in,
+    seat_types,
     seat_types_unaware,
     sign_in,
 )
@@ -791,9 +792,7 @@ def table_closed_followed(page: Page) -> None:
     session = friday(User.objects.create_user("asha", password=PASSWORD))
     open_table(session)
     _seat_phone(page, session, "Ben")
-    page.get_by_label("Cut joker").fill("8S")
-    page.get_by_label("Cards").fill(SHOWN_8S[:20])
-    expect(page.locator('[data-preview="Ben"]')).to_contain_text("must show all 21 cards")
+    expect(seat_types(page, "Ben", SHOWN_8S[:20])).to_contain_text("must show all 21 cards")
     close_table(session)
     expect(page.locator("[data-table-closed]")).to_contain_text("The scorer closed table mode")
     expect(page.get_by_label("Cards")).to_be_disabled()

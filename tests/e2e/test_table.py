@@ -21,6 +21,7 @@ from tests.support.hands import ROUND_1, SHOWN_8S, WIN_8S, shuffled
 from tests.support.pages import (
     PHONE_DEVICE,
     seat_hands_in,
+    seat_types,
     seat_types_unaware,
     sign_in,
     signed_in_as,
@@ -198,9 +199,7 @@ def test_a_phone_at_a_table_the_scorer_closes_says_so_and_keeps_the_hand(
     new_context: Callable[..., Any], look_at: Callable[..., None]
 ) -> None:
     session, phone = ben_at_a_table(new_context)
-    phone.get_by_label("Cut joker").fill("8S")
-    phone.get_by_label("Cards").fill(SHOWN_8S[:20])
-    expect(phone.locator('[data-preview="Ben"]')).to_contain_text("must show all 21 cards")
+    expect(seat_types(phone, "Ben", SHOWN_8S[:20])).to_contain_text("must show all 21 cards")
 
     close_table(session)
 
@@ -271,6 +270,29 @@ def test_a_phone_whose_seat_at_a_replaced_link_is_not_known_closes_its_hand_too(
     expect(told).to_contain_text("You had handed this hand in. This table link no longer works")
     expect_only_shown(phone, SHOWN_8S)
     expect(phone.locator("[data-queued-note]")).to_have_count(0)
+
+
+def test_a_phone_shared_by_two_players_holds_one_seat_and_keeps_the_hand_typed_for_each(
+    new_context: Callable[..., Any], look_at: Callable[..., None]
+) -> None:
+    session, ben = ben_at_a_table(new_context)
+    expect(seat_types(ben, "Ben", SHOWN_8S[:20])).to_contain_text("must show all 21 cards")
+
+    # Chen picks his seat in another tab of the same phone, which gives Ben's up.
+    chen = ben.context.new_page()
+    pick_seat(chen, f"/table/{session.table_token}/", "Chen")
+
+    # Ben's page, at its next poll, moves on to the seat the phone holds, saying why:
+    # never Chen's status or "This field is required" over Ben's cards.
+    expect(ben.get_by_role("heading", level=1)).to_have_text("Chen's hand")
+    expect(ben.get_by_role("alert").or_(ben.locator(".message"))).to_contain_text(
+        ["This phone holds Chen's seat now, picked in another tab"]
+    )
+    look_at(ben, "table-seat-moved-to-another-phone", full_page=False)
+    # Chen hands the phone back: Ben's seat picked again, his cards are there as typed.
+    ben.get_by_role("button", name="Not Chen? Leave this seat").tap()
+    ben.get_by_role("button", name="Ben").tap()
+    expect(ben.get_by_label("Cards")).to_have_value(SHOWN_8S[:20])
 
 
 def test_a_hand_handed_in_is_forgotten_on_the_phone_once_its_round_is_saved(

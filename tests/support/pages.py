@@ -174,15 +174,24 @@ _COLOURS = """el => {
 }"""
 
 
+def seat_types(page: Page, name: str, cards: str) -> Locator:
+    """A seat's phone (holding ``name``'s seat) types the cut joker 8S and ``cards``;
+    returns the live check's answer about them, once it came (the hand checked and
+    kept on the server)."""
+    page.get_by_label("Cut joker").fill("8S")
+    page.get_by_label("Cards").fill(cards)
+    checked = preview(page, name)
+    expect(checked).to_be_visible()
+    return checked
+
+
 def seat_types_unaware(page: Page, name: str, cards: str) -> None:
     """A seat's phone (holding ``name``'s seat, its page loaded) types the cut joker and
     ``cards``, checked and kept, while its status poll is answered "nothing new": what
     the scorer does next goes unnoticed, and the next tap is made on the page as it was."""
     page.route("**/hand/status/**", lambda route: route.fulfill(status=204))
     page.wait_for_load_state()  # htmx listens: what is typed is checked and kept
-    page.get_by_label("Cut joker").fill("8S")
-    page.get_by_label("Cards").fill(cards)
-    expect(preview(page, name)).to_be_visible()
+    seat_types(page, name, cards)
 
 
 def seat_hands_in(page: Page, cut: str, cards: str) -> None:

@@ -38,10 +38,11 @@ def hand_data(
     cut: str = "8S",
     edit: int = 1,
 ) -> dict:
-    """The seat form as a phone posts it: the seat's outcome and cards, the round it
-    showed, its edit count and (while the table has none) the cut joker."""
+    """The seat form as a phone posts it: the seat it is of, its outcome and cards, the
+    round it showed, its edit count and (while the table has none) the cut joker."""
     pk = seat_pk(session, name)
     return {
+        "seat": str(pk),
         "cut_joker": cut,
         f"outcome_{pk}": outcome,
         f"groups_{pk}": groups,

@@ -565,10 +565,83 @@ def test_a_seat_cookie_cannot_be_forged_for_another_seat(table: GameSession) -> 
 
 def test_fields_for_another_seat_in_a_phones_form_are_ignored(table: GameSession) -> None:
     phone = seat_phone(table, "Ben")
-    data = hand_data(table, "Ben", *ROUND_1["Ben"]) | hand_data(table, "Asha", "shown", LOOSE_148)
+    # Asha's fields beside Ben's, in a form of Ben's seat.
+    data = hand_data(table, "Asha", "shown", LOOSE_148) | hand_data(table, "Ben", *ROUND_1["Ben"])
     response = phone.post(url("table_hand", table), data)
     assert response.status_code == 200
     assert list(TableHand.objects.values_list("seat__player__name", "text")) == [("Ben", SHOWN_8S)]
+
+
+def _two_pages_on_one_phone(table: GameSession) -> tuple[Client, str]:
+    """A phone shared by two players: Ben's seat picked, his page open (its status
+    poll's address returned), then Chen's picked in another tab of the same phone,
+    which gives Ben's seat up."""
+    phone = seat_phone(table, "Ben")
+    html = phone.get(url("table_hand", table)).content.decode()
+    poll = re.search(r'hx-get="([^"]*/hand/status/\?[^"]*)"', html)[1].replace("&amp;", "&")
+    assert f"seat={seat_pk(table, 'Ben')}" in poll  # the page names its seat
+    seat_phone(table, "Chen", phone)
+    return phone, poll
+
+
+def _moved_on_to_chens_seat(table: GameSession, response, lead: str = "") -> None:
+    """Answered with the page of the seat the phone holds, saying why."""
+    assert response.status_code == 200
+    assert response.headers["HX-Redirect"] == url("table_hand", table)
+    said = [str(message) for message in get_messages(response.wsgi_request)]
+    assert said[-1] == (
+        f"{lead}This phone holds Chen's seat now, picked in another tab: a phone "
+        "holds one seat at a time. What you typed for the other seat stays on this phone, "
+        "and comes back when that seat is picked on it again."
+    )
+
+
+def test_a_page_of_the_seat_a_phone_gave_up_is_moved_on_never_answered_for_the_other_seat(
+    table: GameSession,
+) -> None:
+    phone, poll = _two_pages_on_one_phone(table)
+    htmx = {"HX-Request": "true"}
+    bens_hand = hand_data(table, "Ben", *ROUND_1["Ben"])
+
+    polled = phone.get(poll, headers=htmx)
+    checked = phone.post(url("table_hand_preview", table), bens_hand, headers=htmx)
+    handed = phone.post(url("table_hand", table), bens_hand, headers=htmx)
+    left = phone.post(url("table_leave", table), {"seat": seat_pk(table, "Ben")}, headers=htmx)
+
+    _moved_on_to_chens_seat(table, polled)
+    _moved_on_to_chens_seat(table, checked)
+    _moved_on_to_chens_seat(table, handed, "Not handed in. ")
+    _moved_on_to_chens_seat(table, left, "No seat was left. ")
+    for response in (polled, checked, handed, left):
+        assert "Chen" not in response.content.decode()  # nothing of Chen's seat on Ben's page
+    assert not TableHand.objects.exists()  # Ben's hand was not written as anyone's
+    assert table.seats.get(phone_key__isnull=False).player.name == "Chen"  # still held
+    # Chen's own page is the phone's.
+    chens = hand_in(phone, table, "Chen", ROUND_1["Chen"])
+    assert chens.status_code == 200
+    assert list(TableHand.objects.values_list("seat__player__name", flat=True)) == ["Chen"]
+
+
+def test_a_page_of_the_seat_a_phone_gave_up_at_a_link_gone_is_told_by_its_status_alone(
+    table: GameSession,
+) -> None:
+    phone, poll = _two_pages_on_one_phone(table)
+    hand_url = url("table_hand", table)
+    htmx = {"HX-Request": "true"}
+    close_table(table)
+
+    polled = phone.get(poll, headers=htmx)
+    handed = phone.post(hand_url, hand_data(table, "Ben", *ROUND_1["Ben"]), headers=htmx)
+
+    for response in (polled, handed):
+        html = response.content.decode()
+        # Not Chen's closed page over Ben's: static/js/app.js closes Ben's hand as typed.
+        assert 'id="seat-status"' in html and "data-table-closed" in html
+        assert 'id="seat-hand"' not in html and "Chen" not in html
+        assert "HX-Retarget" not in response.headers
+    assert handed.headers["HX-Reswap"] == "none"  # only the status, out of band
+    reloaded = phone.get(hand_url).content.decode()
+    assert re.search(r'<h1 id="seat-title">Chen.{1,6}s hand</h1>', reloaded)  # the phone's
 
 
 def test_a_seat_cookie_of_another_session_opens_nothing_here(
