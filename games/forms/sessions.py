@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django import forms
 from django.core import signing
-from django.db.models import QuerySet
 from django.utils import timezone
 
 from games.forms.fields import buy_in_field, money_per_point_field
@@ -55,25 +55,33 @@ class SessionForm(RulesetForm):
         widget=forms.RadioSelect,
         label="Deals first",
     )
-    league = forms.ModelChoiceField(queryset=League.objects.none(), required=False)
+    # One of ``leagues`` (a League in cleaned_data), or none.
+    league = forms.TypedChoiceField(choices=[], required=False, empty_value=None)
     money_per_point = money_per_point_field()
     buy_in = buy_in_field()
     toss = forms.CharField(required=False, widget=forms.HiddenInput)
 
-    def __init__(self, *args: Any, leagues: QuerySet[League] | None = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, leagues: Sequence[League] = (), **kwargs: Any) -> None:
+        """``leagues``: those the user may start the session in, read once for the page
+        (its dropdown, this field's check and the view's chosen league)."""
         super().__init__(*args, **kwargs)
         source = self.data if self.is_bound else self.initial
         self.toss_cards = read_toss(source.get("toss"))
-        if leagues is not None:
-            self.fields["league"].queryset = leagues
-            # Two leagues of one name (a league imported again beside itself) read apart
-            # by their addresses.
-            names = Counter(league.name.casefold() for league in leagues)
-            self.fields["league"].label_from_instance = lambda league: (
+        self.leagues = leagues
+        # Two leagues of one name (a league imported again beside itself) read apart
+        # by their addresses.
+        names = Counter(league.name.casefold() for league in leagues)
+        field = self.fields["league"]
+        field.choices = [("", "---------")] + [
+            (
+                str(league.pk),
                 f"{league.name} ({league.slug})"
                 if names[league.name.casefold()] > 1
-                else league.name
+                else league.name,
             )
+            for league in leagues
+        ]
+        field.coerce = {str(league.pk): league for league in leagues}.__getitem__
         for number in range(1, MAX_SEATS + 1):
             self.fields[f"seat_{number}"] = NameField(
                 max_length=MAX_NAME, required=False, label=f"Seat {number}"

@@ -74,16 +74,19 @@ def _session_form_context(request: HttpRequest, form: SessionForm, league: Leagu
     return {"form": form, "known_players": known_names(request.user, league)}
 
 
-def _chosen_league(request: HttpRequest, leagues) -> League | None:
-    """The league picked in the form (GET or POST), if the user may start sessions
-    in it: its house rules and stakes are then the form's defaults, and its players
-    the first names offered. Every form the request shows (as sent, tossed, rules
-    reset) keeps that choice, so it is looked up once."""
+def _chosen_league(request: HttpRequest, leagues: list[League]) -> League | None:
+    """The league picked in the form (GET or POST), if it is one of ``leagues`` (those
+    the user may start sessions in, read once for the page: the form's dropdown and
+    its check take them too): its house rules and stakes are then the form's defaults,
+    and its players the first names offered. Every form the request shows (as sent,
+    tossed, rules reset) keeps that choice."""
     pk = id_in(request.POST if request.method == "POST" else request.GET, "league")
-    return None if pk is None else leagues.filter(pk=pk).first()
+    return next((league for league in leagues if league.pk == pk), None)
 
 
-def _session_form(request: HttpRequest, leagues, league: League | None) -> SessionForm:
+def _session_form(
+    request: HttpRequest, leagues: list[League], league: League | None
+) -> SessionForm:
     defaults = ruleset_of(league) if league else None
     if request.method == "POST":
         return SessionForm(request.POST, leagues=leagues, defaults=defaults)
@@ -99,7 +102,7 @@ def _session_form(request: HttpRequest, leagues, league: League | None) -> Sessi
 @login_required
 @require_http_methods(["GET", "POST"])
 def session_new(request: HttpRequest) -> TemplateResponse | HttpResponse:
-    leagues = leagues_for_scorer(request.user)
+    leagues = list(leagues_for_scorer(request.user))  # read once: see _chosen_league
     league = _chosen_league(request, leagues)
     form = _session_form(request, leagues, league)
     if request.method == "GET":
@@ -157,7 +160,7 @@ def session_new(request: HttpRequest) -> TemplateResponse | HttpResponse:
 
 
 def _toss(
-    request: HttpRequest, form: SessionForm, leagues, league: League | None
+    request: HttpRequest, form: SessionForm, leagues: list[League], league: League | None
 ) -> TemplateResponse:
     """Deal a card to each typed player, seat them by rank, the lowest deals first."""
     template = "games/session_new.html#seating" if request.htmx else "games/session_new.html"
