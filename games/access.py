@@ -264,8 +264,13 @@ def seat_of_page(request: HttpRequest, seat: Seat | None) -> Seat | None:
     players), holds nothing there, and is never answered with the other seat's hand,
     nor leaves or hands in for it. A request that names no seat (a page opened at its
     address) is the phone's."""
-    named = id_in(request.POST if request.method == "POST" else request.GET, "seat")
+    named = seat_named(request)
     return seat if seat is None or named is None or named == seat.pk else None
+
+
+def seat_named(request: HttpRequest) -> int | None:
+    """The seat a table page's request names (``seat_of_page``), if it names one."""
+    return id_in(request.POST if request.method == "POST" else request.GET, "seat")
 
 
 def sessions_visible_to(user: AnyUser) -> QuerySet[GameSession]:

@@ -56,7 +56,12 @@ class SessionForm(RulesetForm):
         label="Deals first",
     )
     # One of ``leagues`` (a League in cleaned_data), or none.
-    league = forms.TypedChoiceField(choices=[], required=False, empty_value=None)
+    league = forms.TypedChoiceField(
+        choices=[],
+        required=False,
+        empty_value=None,
+        error_messages={"invalid_choice": "Pick one of your leagues, or none."},
+    )
     money_per_point = money_per_point_field()
     buy_in = buy_in_field()
     toss = forms.CharField(required=False, widget=forms.HiddenInput)

@@ -25,6 +25,7 @@ from games.access import (
     phone_seat,
     seat_for,
     seat_for_phone,
+    seat_named,
     seat_of_gone_link,
     seat_of_page,
     session_for,
@@ -224,14 +225,18 @@ def _hand_from_gone_link(
     stored. The page opened or reloaded at such a link shows the hand as it was
     kept, under the same words; so does "Leave this seat" tapped there (``leaving``),
     saying that there is no seat left to leave. A link that never existed (or a phone
-    that held no seat there) is a 404."""
+    that held no seat there) is a 404. A page of another seat than the phone held
+    there last (``seat_of_page``) is told by the status alone over htmx (its hand stays
+    as typed, closed by static/js/app.js), else shown the phone's seat's page."""
     seat = seat_of_gone_link(request, token)
     if seat is None:
         raise Http404("No such table.")
-    if seat_of_page(request, seat) is None and request.htmx:
-        return reswap(_gone_for_another_seat(request), "none")
+    ours = seat_of_page(request, seat) is not None
+    if not ours and request.htmx:
+        # Not a 200: static/js/offline.js would take it for the hand handed in.
+        return reswap(_gone_for_another_seat(request, TABLE_GONE), "none")
     gone = link_gone(seat.session.table_token, leaving=leaving)
-    if request.method == "POST" and not leaving:
+    if request.method == "POST" and not leaving and ours:
         return _gone_page(request, seat, token, gone, _as_sent(request, seat), NOT_HANDED_IN)
     return _gone_page(request, seat, token, gone)
 
@@ -367,31 +372,40 @@ def _link_gone(request: HttpRequest, token: str) -> HttpResponse:
     return _gone_for_another_seat(request)
 
 
-def _gone_for_another_seat(request: HttpRequest) -> HttpResponse:
+def _gone_for_another_seat(request: HttpRequest, status: int = 200) -> HttpResponse:
     """A link gone, said by the status alone: to a phone whose seat there is not known,
     or is not the seat of the page that asks (static/js/app.js closes its hand)."""
     context = {"closed": True, "oob": request.method == "POST"}
-    return _no_store(TemplateResponse(request, "games/table_seat.html#status", context))
+    template = "games/table_seat.html#status"
+    return _no_store(TemplateResponse(request, template, context, status=status))
 
 
 def _holds_another(request: HttpRequest, token: str, seat: Seat, lead: str = "") -> HttpResponse:
     """A page of a seat this phone gave up for ``seat``, picked since in another tab
     (``seat_of_page``): nothing is written for it, and it moves on to the seat the
     phone holds. What was typed on it is kept (on the server as checked, and in the
-    phone's draft of that seat, static/js/offline.js) for when that seat is picked again."""
+    phone's draft of that seat, static/js/offline.js) for when that seat is picked
+    again. Over htmx a 409 (htmx follows its redirect all the same): a 200 to Hand
+    in would be taken by offline.js for the hand handed in."""
+    shown = seat.session.seats.select_related("player").filter(pk=seat_named(request)).first()
+    other = f"{shown.player.name}'s seat" if shown else "the other seat"
     messages.info(
         request,
         f"{lead}This phone holds {seat.player.name}'s seat now, picked in another tab: a "
-        "phone holds one seat at a time. What you typed for the other seat stays on this "
-        "phone, and comes back when that seat is picked on it again.",
+        f"phone holds one seat at a time. What you typed for {other} stays on this phone, "
+        "and comes back when that seat is picked on it again.",
     )
-    return redirect_for(request, reverse("games:table_hand", args=[token]))
+    response = redirect_for(request, reverse("games:table_hand", args=[token]))
+    if request.htmx:
+        response.status_code = 409
+    return response
 
 
 @require_safe
 def table_hand_status(request: HttpRequest, token: str) -> HttpResponse:
     """Polled by the seat's phone: 204 while nothing changed for it; the page again
-    once its round is saved or its seat released; else its hand's state and the
+    once its round is saved or its seat released (or, for a page of a seat the phone
+    gave up for another, the page of the one it holds); else its hand's state and the
     table's cut joker."""
     number, stamp = request.GET.get("number", ""), request.GET.get("v", "")
     pk = id_in(request.GET, "s")  # the session, as the phone's page names it
@@ -436,7 +450,7 @@ def table_leave(request: HttpRequest, token: str) -> HttpResponse:
         return _hand_from_gone_link(request, token, leaving=True)
     seat = seat_for_phone(request, session)
     if seat_of_page(request, seat) is None:
-        return _holds_another(request, token, seat, "No seat was left. ")
+        return _holds_another(request, token, seat, "Not left. ")
     release_seat(session, seat)
     messages.info(request, f"This phone no longer holds {seat.player.name}'s seat.")
     response = redirect("games:table_seats", token=token)

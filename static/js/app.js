@@ -647,13 +647,16 @@
   );
 
   // A hand sent for a round already saved (or changed meanwhile by the scorer) is
-  // refused with a 403 or 409 that says so and shows the round open now: swap it in
-  // like a form error, rather than "the server refused it".
+  // refused with a 403 or 409 that says so and shows the round open now, and one sent
+  // at a table link gone with a 410 that shows the page there (or, from a page of a
+  // seat this phone no longer holds, the status alone): swap it in like a form error,
+  // rather than "the server refused it".
   document.addEventListener("htmx:beforeSwap", function (event) {
     var xhr = event.detail.xhr;
     var target = event.detail.target || event.target; // the seat's section the form swaps
     var seatHand = target && target.id === "seat-hand";
-    if (seatHand && xhr && xhr.status >= 400 && xhr.status < 500 && /id="seat-hand"/.test(xhr.responseText || "")) {
+    var says = /id="seat-hand"|data-table-closed/;
+    if (seatHand && xhr && xhr.status >= 400 && xhr.status < 500 && says.test(xhr.responseText || "")) {
       event.detail.shouldSwap = true;
       event.detail.isError = false;
     }

@@ -19,6 +19,7 @@ from games.services.table import close_table, open_table, replace_table_link
 from tests.support.builders import play
 from tests.support.hands import ROUND_1, SHOWN_8S, WIN_8S, shuffled
 from tests.support.pages import (
+    KEPT_AS_HANDED_IN,
     PHONE_DEVICE,
     seat_hands_in,
     seat_types,
@@ -272,7 +273,7 @@ def test_a_phone_whose_seat_at_a_replaced_link_is_not_known_closes_its_hand_too(
     expect(phone.locator("[data-queued-note]")).to_have_count(0)
 
 
-def test_a_phone_shared_by_two_players_holds_one_seat_and_keeps_the_hand_typed_for_each(
+def test_a_phone_shared_by_two_players_holds_one_seat_and_keeps_the_hand_of_the_seat_given_up(
     new_context: Callable[..., Any], look_at: Callable[..., None]
 ) -> None:
     session, ben = ben_at_a_table(new_context)
@@ -288,11 +289,34 @@ def test_a_phone_shared_by_two_players_holds_one_seat_and_keeps_the_hand_typed_f
     expect(ben.get_by_role("alert").or_(ben.locator(".message"))).to_contain_text(
         ["This phone holds Chen's seat now, picked in another tab"]
     )
-    look_at(ben, "table-seat-moved-to-another-phone", full_page=False)
+    look_at(ben, "table-seat-given-up-in-another-tab-phone", full_page=False)
     # Chen hands the phone back: Ben's seat picked again, his cards are there as typed.
     ben.get_by_role("button", name="Not Chen? Leave this seat").tap()
     ben.get_by_role("button", name="Ben").tap()
     expect(ben.get_by_label("Cards")).to_have_value(SHOWN_8S[:20])
+
+
+def test_hand_in_on_a_page_of_a_seat_given_up_at_a_link_gone_is_not_said_handed_in(
+    new_context: Callable[..., Any],
+) -> None:
+    session, ben = ben_at_a_table(new_context)
+    seat_types_unaware(ben, "Ben", SHOWN_8S)  # its poll does not move it on meanwhile
+    chen = ben.context.new_page()
+    pick_seat(chen, f"/table/{session.table_token}/", "Chen")
+    close_table(session)
+
+    ben.get_by_role("button", name="Hand in").tap()
+
+    # Told that the link is gone, Ben's cards shown as typed: never Chen's page, nor
+    # "You had handed this hand in" (it was not).
+    told = ben.locator("#seat-status [data-table-closed]")
+    expect(told).to_contain_text("This table link no longer works")
+    expect(told).not_to_contain_text("You had handed")
+    expect(ben.get_by_role("heading", level=1)).to_have_text("Ben's hand")
+    expect_only_shown(ben, SHOWN_8S)
+    expect(ben.locator("[data-outage]")).to_have_count(0)  # not "the server refused it"
+    # Nor kept on the phone as handed in, to be said so later.
+    assert not ben.evaluate(KEPT_AS_HANDED_IN)
 
 
 def test_a_hand_handed_in_is_forgotten_on_the_phone_once_its_round_is_saved(

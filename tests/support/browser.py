@@ -31,7 +31,9 @@ SYSTEM_PATHS = (
 # GPU its compositing is software anyway: --in-process-gpu does it in the browser
 # process instead of a process of its own, which saved 3-5 s of Chromium's CPU in
 # each of three single-process runs of test_accessibility.py (62-63 s against 66-68 s;
-# 2-3 s in the other browser tests).
+# 2-3 s in the other browser tests). In a whole `make test` that is within the
+# machine's noise (310-314 s of CPU against 314-315 s, two runs each, 2026-11-26).
+# (benchmarks/entry.py's README figures were measured before it.)
 CHROMIUM_FLAGS = [
     "--no-sandbox",
     "--disable-gpu",

@@ -202,10 +202,13 @@ def seat_hands_in(page: Page, cut: str, cards: str) -> None:
     page.get_by_label("Cards").fill(cards)
     page.get_by_role("button", name="Hand in").tap()
     expect(page.locator("#seat-handed")).to_contain_text("✓ Handed in")
-    page.wait_for_function(
-        """() => Object.keys(localStorage).some((key) =>
-             key.startsWith("scorekeeper:draft:table-") && JSON.parse(localStorage[key]).handed)"""
-    )
+    page.wait_for_function(KEPT_AS_HANDED_IN)
+
+
+# Whether the phone keeps a seat's hand marked as handed in (static/js/offline.js),
+# which it says at a table link gone ("You had handed this hand in").
+KEPT_AS_HANDED_IN = """() => Object.keys(localStorage).some((key) =>
+  key.startsWith("scorekeeper:draft:table-") && JSON.parse(localStorage[key]).handed)"""
 
 
 def _luminance(rgb: list[float]) -> float:

@@ -363,7 +363,7 @@ def test_the_page_reads_the_users_leagues_once_for_its_dropdown_check_and_rules(
         assert len(read) == 1, what
 
     refused = scorer.post(URL, typed | {"league": "999"})
-    assert "Select a valid choice" in refused.content.decode()
+    assert "Pick one of your leagues, or none." in refused.content.decode()
     started = GameSession.objects.get()
     assert started.league == tuesdays and started.preset == "13-points"
 

@@ -585,14 +585,15 @@ def _two_pages_on_one_phone(table: GameSession) -> tuple[Client, str]:
 
 
 def _moved_on_to_chens_seat(table: GameSession, response, lead: str = "") -> None:
-    """Answered with the page of the seat the phone holds, saying why."""
-    assert response.status_code == 200
+    """Answered with the page of the seat the phone holds, saying why: a 409 (a 200
+    to Hand in would be kept on the phone as handed in), which htmx follows."""
+    assert response.status_code == 409
     assert response.headers["HX-Redirect"] == url("table_hand", table)
     said = [str(message) for message in get_messages(response.wsgi_request)]
     assert said[-1] == (
-        f"{lead}This phone holds Chen's seat now, picked in another tab: a phone "
-        "holds one seat at a time. What you typed for the other seat stays on this phone, "
-        "and comes back when that seat is picked on it again."
+        f"{lead}This phone holds Chen's seat now, picked in another tab: a phone holds one "
+        "seat at a time. What you typed for Ben's seat stays on this phone, and comes back "
+        "when that seat is picked on it again."
     )
 
 
@@ -611,7 +612,7 @@ def test_a_page_of_the_seat_a_phone_gave_up_is_moved_on_never_answered_for_the_o
     _moved_on_to_chens_seat(table, polled)
     _moved_on_to_chens_seat(table, checked)
     _moved_on_to_chens_seat(table, handed, "Not handed in. ")
-    _moved_on_to_chens_seat(table, left, "No seat was left. ")
+    _moved_on_to_chens_seat(table, left, "Not left. ")
     for response in (polled, checked, handed, left):
         assert "Chen" not in response.content.decode()  # nothing of Chen's seat on Ben's page
     assert not TableHand.objects.exists()  # Ben's hand was not written as anyone's
@@ -640,8 +641,16 @@ def test_a_page_of_the_seat_a_phone_gave_up_at_a_link_gone_is_told_by_its_status
         assert 'id="seat-hand"' not in html and "Chen" not in html
         assert "HX-Retarget" not in response.headers
     assert handed.headers["HX-Reswap"] == "none"  # only the status, out of band
-    reloaded = phone.get(hand_url).content.decode()
-    assert re.search(r'<h1 id="seat-title">Chen.{1,6}s hand</h1>', reloaded)  # the phone's
+    assert handed.status_code == 410  # not handed in (static/js/app.js swaps it all the same)
+    # A reload, or a page without htmx: the page of the phone's seat, nothing checked.
+    reloaded = phone.get(hand_url)
+    plain = phone.post(hand_url, hand_data(table, "Ben", *ROUND_1["Ben"]))
+    for response in (reloaded, plain):
+        html = response.content.decode()
+        assert response.status_code == 410 and "data-table-closed" in html
+        assert re.search(r'<h1 id="seat-title">Chen.{1,6}s hand</h1>', html)
+        assert "This field is required" not in html
+        assert re.search(r"<strong [^>]*data-hand-fate[^>]* hidden>\s*</strong>", html)
 
 
 def test_a_seat_cookie_of_another_session_opens_nothing_here(
