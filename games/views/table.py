@@ -234,7 +234,8 @@ def _hand_from_gone_link(
     ours = seat_of_page(request, seat) is not None
     if not ours and request.htmx:
         # Not a 200: static/js/offline.js would take it for the hand handed in.
-        return reswap(_gone_for_another_seat(request, TABLE_GONE), "none")
+        fate = "" if leaving else NOT_HANDED_IN
+        return reswap(_gone_for_another_seat(request, TABLE_GONE, fate), "none")
     gone = link_gone(seat.session.table_token, leaving=leaving)
     if request.method == "POST" and not leaving and ours:
         return _gone_page(request, seat, token, gone, _as_sent(request, seat), NOT_HANDED_IN)
@@ -372,10 +373,11 @@ def _link_gone(request: HttpRequest, token: str) -> HttpResponse:
     return _gone_for_another_seat(request)
 
 
-def _gone_for_another_seat(request: HttpRequest, status: int = 200) -> HttpResponse:
-    """A link gone, said by the status alone: to a phone whose seat there is not known,
-    or is not the seat of the page that asks (static/js/app.js closes its hand)."""
-    context = {"closed": True, "oob": request.method == "POST"}
+def _gone_for_another_seat(request: HttpRequest, status: int = 200, fate: str = "") -> HttpResponse:
+    """A link gone, said by the status alone (and what became of the hand, ``fate``):
+    to a phone whose seat there is not known, or is not the seat of the page that asks
+    (static/js/app.js closes its hand)."""
+    context = {"closed": True, "oob": request.method == "POST", "fate": fate}
     template = "games/table_seat.html#status"
     return _no_store(TemplateResponse(request, template, context, status=status))
 

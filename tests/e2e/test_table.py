@@ -297,7 +297,7 @@ def test_a_phone_shared_by_two_players_holds_one_seat_and_keeps_the_hand_of_the_
 
 
 def test_hand_in_on_a_page_of_a_seat_given_up_at_a_link_gone_is_not_said_handed_in(
-    new_context: Callable[..., Any],
+    new_context: Callable[..., Any], look_at: Callable[..., None]
 ) -> None:
     session, ben = ben_at_a_table(new_context)
     seat_types_unaware(ben, "Ben", SHOWN_8S)  # its poll does not move it on meanwhile
@@ -310,11 +310,11 @@ def test_hand_in_on_a_page_of_a_seat_given_up_at_a_link_gone_is_not_said_handed_
     # Told that the link is gone, Ben's cards shown as typed: never Chen's page, nor
     # "You had handed this hand in" (it was not).
     told = ben.locator("#seat-status [data-table-closed]")
-    expect(told).to_contain_text("This table link no longer works")
-    expect(told).not_to_contain_text("You had handed")
+    expect(told).to_contain_text("Not handed in. This table link no longer works")
     expect(ben.get_by_role("heading", level=1)).to_have_text("Ben's hand")
     expect_only_shown(ben, SHOWN_8S)
     expect(ben.locator("[data-outage]")).to_have_count(0)  # not "the server refused it"
+    look_at(ben, "table-seat-given-up-closed-phone", full_page=False)
     # Nor kept on the phone as handed in, to be said so later.
     assert not ben.evaluate(KEPT_AS_HANDED_IN)
 

@@ -642,6 +642,7 @@ def test_a_page_of_the_seat_a_phone_gave_up_at_a_link_gone_is_told_by_its_status
         assert "HX-Retarget" not in response.headers
     assert handed.headers["HX-Reswap"] == "none"  # only the status, out of band
     assert handed.status_code == 410  # not handed in (static/js/app.js swaps it all the same)
+    assert re.search(r"<strong [^>]*data-hand-fate[^>]*>Not handed in\.</strong>", handed.text)
     # A reload, or a page without htmx: the page of the phone's seat, nothing checked.
     reloaded = phone.get(hand_url)
     plain = phone.post(hand_url, hand_data(table, "Ben", *ROUND_1["Ben"]))
