@@ -124,14 +124,15 @@
     say(picker);
   }
 
-  function aim(picker, field, scroll) {
+  // ``stay``: the picker is not moved under the field (see cutCame).
+  function aim(picker, field, scroll, stay) {
     var form = formOf(picker);
     form.querySelectorAll("[data-picker-target]").forEach(function (old) {
       old.removeAttribute("data-picker-target");
     });
     field.setAttribute("data-picker-target", "");
     var after = field.hasAttribute("data-cut") ? field.closest(".field-cut") : field;
-    if (after.nextElementSibling !== picker) after.insertAdjacentElement("afterend", picker);
+    if (!stay && after.nextElementSibling !== picker) after.insertAdjacentElement("afterend", picker);
     say(picker);
     // The whole picker in view, the field it fills just above it.
     if (scroll) {
@@ -210,6 +211,11 @@
   function press(picker, key) {
     var field = targetOf(picker);
     var action = key.getAttribute("data-key");
+    if (cameCut && key.getAttribute("data-card") === cameCut.code && Date.now() - cameCut.at < CUT_TAP_MS) {
+      cameCut = null; // the cut joker, tapped here as it came from another phone: it is in
+      return;
+    }
+    cameCut = null;
     if (action === "keyboard") return toggleKeyboard(picker, key);
     if (action === "next") return moveOn(picker, field && !field.hasAttribute("data-cut") ? field : null);
     if (!field) {
@@ -220,6 +226,7 @@
     }
     if (key.hasAttribute("data-card")) {
       if (key.getAttribute("aria-disabled") === "true") return;
+      if (field.nextElementSibling !== picker && !field.hasAttribute("data-cut")) aim(picker, field, true);
       typeCard(field, key.getAttribute("data-card"));
       if (field.hasAttribute("data-cut")) return moveOn(picker, null);
       if (cardsIn(field.value).length >= handSize(picker)) return moveOn(picker, field);
@@ -263,6 +270,26 @@
     var cut = cutField(form);
     if (cut && !cut.value.trim()) return aim(picker, cut, false);
     aim(picker, nextHand(picker, null) || groupsFields(form)[0], false);
+  }
+
+  // The table's cut joker came by the poll (another phone entered it first) while this
+  // phone's picker waited for it: the field became the known cut in its place and size
+  // (games/table_seat.html), and the picker now asks for the hand where it stands, so
+  // nothing moves under a finger on its way to a card; it follows the hand's field
+  // from the next tap (press). A tap on that very card just after is the cut joker,
+  // tapped here too: not the hand's first card.
+  var CUT_TAP_MS = 2000;
+  var cameCut = null; // {code, at}
+  function cutCame(root) {
+    if (root.id !== "seat-cut") return;
+    var form = root.closest("form");
+    var picker = pickerOf(form);
+    var cut = cutField(form);
+    if (!picker || targetOf(picker) || !cut || !cut.value) return;
+    cameCut = { code: cut.value, at: Date.now() };
+    var field = nextHand(picker, null);
+    if (field) aim(picker, field, false, true);
+    countCopies(picker);
   }
 
   // What was typed, put back after a reload (static/js/offline.js), fills the fields
@@ -852,6 +879,7 @@
     window.htmx.onLoad(init);
     window.htmx.onLoad(previewEarlyChanges);
     window.htmx.onLoad(closeSeatHand);
+    window.htmx.onLoad(cutCame);
     window.htmx.onLoad(markAllAgainstPreset);
     ["htmx:responseError", "htmx:sendError", "htmx:timeout"].forEach(function (name) {
       document.addEventListener(name, function (event) {

@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from games.models import GameSession, RoundChange
 from games.rules import parse_cards
 from games.services.sessions import create_session
-from games.services.table import close_table, open_table, replace_table_link
+from games.services.table import close_table, open_table, replace_table_link, set_cut
 from tests.support.builders import play
 from tests.support.hands import ROUND_1, SHOWN_8S, WIN_8S, shuffled
 from tests.support.pages import (
@@ -317,6 +317,32 @@ def test_hand_in_on_a_page_of_a_seat_given_up_at_a_link_gone_is_not_said_handed_
     look_at(ben, "table-seat-given-up-closed-phone", full_page=False)
     # Nor kept on the phone as handed in, to be said so later.
     assert not ben.evaluate(KEPT_AS_HANDED_IN)
+
+
+def test_the_cards_stay_under_the_finger_when_the_tables_cut_joker_comes(
+    new_context: Callable[..., Any], look_at: Callable[..., None]
+) -> None:
+    session, ben = ben_at_a_table(new_context)
+    ben.wait_for_load_state()
+    card = ben.locator('[data-picker] [data-card="8S"]')
+    before = card.bounding_box()
+
+    # Ben's finger is over the cut joker as another phone enters it for the table:
+    # Ben's next poll brings it, and the page says it in place of the field.
+    set_cut(session, 1, "8S")
+    expect(ben.get_by_label("Cut joker")).to_have_value("8S")
+    expect(ben.locator("[data-picker-for]")).to_have_text("Cards for Ben: 0 of 21")  # in place
+    look_at(ben, "table-seat-cut-known-phone", full_page=False)
+    after = card.bounding_box()
+    assert after is not None and before is not None
+    assert abs(after["y"] - before["y"]) < 1, (before, after)  # nothing moved under it
+
+    # The tap lands: the cut joker, as Ben meant it, not his hand's first card.
+    tap_card(ben, "8S")
+    tap_card(ben, "2D")
+    expect(ben.get_by_label("Cards")).to_have_value("2D")
+    expect(ben.get_by_label("Cut joker")).to_have_value("8S")
+    expect(ben.get_by_label("Cut joker")).not_to_be_editable()
 
 
 def test_a_hand_handed_in_is_forgotten_on_the_phone_once_its_round_is_saved(
