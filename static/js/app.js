@@ -285,11 +285,13 @@
     var form = root.closest("form");
     var picker = pickerOf(form);
     var cut = cutField(form);
-    if (!picker || targetOf(picker) || !cut || !cut.value) return;
+    if (!picker || !cut || !cut.value) return;
+    countCopies(picker); // the cut's copies (the scorer may have corrected it)
+    // Waiting for the cut: the picker stood right under its field (aim).
+    if (root.nextElementSibling !== picker || targetOf(picker)) return;
     cameCut = { code: cut.value, at: Date.now() };
     var field = nextHand(picker, null);
     if (field) aim(picker, field, false, true);
-    countCopies(picker);
   }
 
   // What was typed, put back after a reload (static/js/offline.js), fills the fields

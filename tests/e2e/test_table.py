@@ -330,19 +330,21 @@ def test_the_cards_stay_under_the_finger_when_the_tables_cut_joker_comes(
     # Ben's finger is over the cut joker as another phone enters it for the table:
     # Ben's next poll brings it, and the page says it in place of the field.
     set_cut(session, 1, "8S")
-    expect(ben.get_by_label("Cut joker")).to_have_value("8S")
-    expect(ben.locator("[data-picker-for]")).to_have_text("Cards for Ben: 0 of 21")  # in place
-    look_at(ben, "table-seat-cut-known-phone", full_page=False)
+    ben.wait_for_function("() => document.querySelector('#seat-cut-known')", polling="raf")
     after = card.bounding_box()
-    assert after is not None and before is not None
-    assert abs(after["y"] - before["y"]) < 1, (before, after)  # nothing moved under it
-
     # The tap lands: the cut joker, as Ben meant it, not his hand's first card.
     tap_card(ben, "8S")
     tap_card(ben, "2D")
+
+    assert after is not None and before is not None
+    assert abs(after["y"] - before["y"]) < 1, (before, after)  # nothing moved under it
     expect(ben.get_by_label("Cards")).to_have_value("2D")
-    expect(ben.get_by_label("Cut joker")).to_have_value("8S")
+    expect(ben.get_by_label("Cut joker")).to_have_value("8♠")
     expect(ben.get_by_label("Cut joker")).not_to_be_editable()
+    # From that tap on, the picker stands under the hand it fills, as it always does.
+    expect(ben.locator("textarea[data-groups] + [data-picker]")).to_have_count(1)
+    expect(ben.locator("[data-picker-for]")).to_have_text("Cards for Ben: 1 of 21")
+    look_at(ben, "table-seat-cut-known-phone", full_page=False)
 
 
 def test_a_hand_handed_in_is_forgotten_on_the_phone_once_its_round_is_saved(

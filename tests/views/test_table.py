@@ -363,7 +363,7 @@ def test_the_first_cut_joker_entered_is_the_tables(table: GameSession) -> None:
     response = hand_in(ben, table, "Ben", ROUND_1["Ben"], cut="9H")  # ignored: 8S it is
 
     assert 'name="cut_joker" value="8S" data-cut' in page
-    assert re.search(r'<input type="text" id="seat-cut-known"[^>]* value="8S" readonly>', page)
+    assert re.search(r'<input type="text" id="seat-cut-known"[^>]* value="8♠" readonly>', page)
     assert response.status_code == 200
     assert table.table_rounds.get().cut_joker == "8S"
 
