@@ -347,6 +347,23 @@ def test_the_cards_stay_under_the_finger_when_the_tables_cut_joker_comes(
     look_at(ben, "table-seat-cut-known-phone", full_page=False)
 
 
+def test_a_cut_joker_typed_after_another_phones_gives_way_to_the_tables_on_a_reload(
+    new_context: Callable[..., Any],
+) -> None:
+    session, ben = ben_at_a_table(new_context)
+    ben.route(SEAT_POLL, lambda route: route.fulfill(status=204))  # not told meanwhile
+    set_cut(session, 1, "8S")  # another phone's, first
+    seat_types(ben, "Ben", "2D")  # with 8S typed as the cut on Ben's phone: kept as typed
+    ben.get_by_label("Cut joker").fill("9H")  # and changed: the table's stays 8S
+
+    ben.unroute(SEAT_POLL)
+    ben.reload()  # what Ben typed comes back from the phone's draft, but not as the cut
+
+    expect(ben.get_by_label("Cut joker")).to_have_value("8♠")
+    expect(ben.locator('input[type="hidden"][data-cut]')).to_have_value("8S")  # as sent
+    expect(ben.get_by_label("Cards")).to_have_value("2D")
+
+
 def test_a_hand_handed_in_is_forgotten_on_the_phone_once_its_round_is_saved(
     new_context: Callable[..., Any],
 ) -> None:
