@@ -16,8 +16,9 @@ viewer) keeps no rights over the sessions they started in it.
   the claimant or an owner undoes the claim;
 - a table link (table mode): anyone holding it may pick a free seat of a player still
   in; the phone that picked it (its signed seat cookie) may then enter that seat's
-  hand of the round being entered, and nothing else. Scorers (write) open, replace
-  and close the link, release seats, correct hands and save the round.
+  hand of the round being entered, from a page of that seat (``seat_of_page``), and
+  nothing else. Scorers (write) open, replace and close the link, release seats,
+  correct hands and save the round.
 
 Anyone else is told nothing exists (404), so ids and slugs reveal nothing; a member
 without the right role gets a 403. Every view, export, standings query and share page
