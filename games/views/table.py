@@ -102,10 +102,13 @@ def _hand_state(session: GameSession, seat: Seat):
     return board, entry, table_round, hand_of(table_round, seat)
 
 
-def _hand_context(session: GameSession, seat: Seat, form: HandForm | None = None, **extra) -> dict:
+def _hand_context(
+    session: GameSession, seat: Seat, form: HandForm | None = None, state=None, **extra
+) -> dict:
     """The seat's hand of the round being entered: the form as it was left (stored on
-    the server, previewed at once) unless ``form`` is the one just posted."""
-    board, entry, table_round, hand = _hand_state(session, seat)
+    the server, previewed at once) unless ``form`` is the one just posted. ``state``:
+    ``_hand_state`` as read already (nothing saved or undone since), else read here."""
+    board, entry, table_round, hand = state or _hand_state(session, seat)
     playing = seat.pk in {s.pk for s in entry.seats} and not entry.finished
     if form is None and playing:
         form = HandForm(entry=entry, seat=seat, table_round=table_round, hand=hand, final=False)
@@ -185,10 +188,10 @@ def table_hand(request: HttpRequest, token: str) -> HttpResponse:
     seat = seat_for_phone(request, session)
     if seat_of_page(request, seat) is None:
         return _holds_another(request, token, seat, f"{NOT_HANDED_IN} ")
-    _board, entry, table_round, hand = _hand_state(session, seat)
+    state = board, entry, table_round, hand = _hand_state(session, seat)
     form = HandForm(request.POST, entry=entry, seat=seat, table_round=table_round, hand=hand)
     if not form.is_valid():
-        return _hand_page(request, _hand_context(session, seat, form), FORM_ERRORS)
+        return _hand_page(request, _hand_context(session, seat, form, state), FORM_ERRORS)
     try:
         written = write_hand(session, seat, **form.to_write(), final=True)
     except RoundMovedOn as moved:
@@ -212,7 +215,10 @@ def table_hand(request: HttpRequest, token: str) -> HttpResponse:
         return _hand_page(request, _hand_context(session, seat, moved=changed), 409)
     form.file_errors(written.check)
     form.hand = written.hand
-    context = _hand_context(session, seat, form, just_in=not form.errors)
+    # Not saved: the round and its table round as write_hand read them under its lock
+    # (the cut joker may be new), the hand as written; the board read above.
+    state = (board, written.entry, written.table_round, written.hand)
+    context = _hand_context(session, seat, form, state, just_in=not form.errors)
     return _hand_page(request, context, FORM_ERRORS if form.errors else 200)
 
 

@@ -12,7 +12,9 @@ from unittest import mock
 import pytest
 from django.contrib.auth.models import User
 from django.contrib.messages import get_messages
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.models import GameSession, HandEntry, RoundChange, TableHand, new_share_token
@@ -192,6 +194,22 @@ def test_only_players_still_in_can_be_picked(user: User) -> None:
 
 
 # --- A phone's own hand ------------------------------------------------------------------------
+
+
+def test_a_hand_handed_in_replays_the_sessions_rounds_twice_not_three_times(
+    table: GameSession,
+) -> None:
+    for _ in range(3):
+        play(table, "8S", ROUND_1)
+    phone = seat_phone(table, "Ben")
+
+    with CaptureQueriesContext(connection) as queries:
+        response = hand_in(phone, table, "Ben", ROUND_1["Ben"], number=4)
+
+    assert response.status_code == 200 and "Handed in" in response.text
+    # Read for the form, then under write_hand's lock; the page reuses what it read.
+    replays = [query for query in queries if '"games_handentry"."score"' in query["sql"]]
+    assert len(replays) == 2
 
 
 def test_a_hand_is_kept_on_the_server_as_it_is_typed(table: GameSession) -> None:
