@@ -103,7 +103,11 @@ def _hand_state(session: GameSession, seat: Seat):
 
 
 def _hand_context(
-    session: GameSession, seat: Seat, form: HandForm | None = None, state=None, **extra
+    session: GameSession,
+    seat: Seat,
+    form: HandForm | None = None,
+    state: tuple | None = None,
+    **extra,
 ) -> dict:
     """The seat's hand of the round being entered: the form as it was left (stored on
     the server, previewed at once) unless ``form`` is the one just posted. ``state``:
@@ -241,7 +245,7 @@ def _hand_from_gone_link(
     if not ours and request.htmx:
         # Not a 200: static/js/offline.js would take it for the hand handed in.
         fate = "" if leaving else NOT_HANDED_IN
-        return reswap(_gone_for_another_seat(request, TABLE_GONE, fate), "none")
+        return reswap(_gone_by_status_alone(request, TABLE_GONE, fate), "none")
     gone = link_gone(seat.session.table_token, leaving=leaving)
     if request.method == "POST" and not leaving and ours:
         return _gone_page(request, seat, token, gone, _as_sent(request, seat), NOT_HANDED_IN)
@@ -376,10 +380,10 @@ def _link_gone(request: HttpRequest, token: str) -> HttpResponse:
         gone = link_gone(seat.session.table_token)
         sent = _as_sent(request, seat) if request.method == "POST" else None
         return _gone_in_place(request, seat, token, gone, sent)
-    return _gone_for_another_seat(request)
+    return _gone_by_status_alone(request)
 
 
-def _gone_for_another_seat(request: HttpRequest, status: int = 200, fate: str = "") -> HttpResponse:
+def _gone_by_status_alone(request: HttpRequest, status: int = 200, fate: str = "") -> HttpResponse:
     """A link gone, said by the status alone (and what became of the hand, ``fate``):
     to a phone whose seat there is not known, or is not the seat of the page that asks
     (static/js/app.js closes its hand)."""

@@ -140,8 +140,6 @@
     var changed = [];
     Array.prototype.forEach.call(form.elements, function (field) {
       if (!field.name || SKIP[field.name] || !(field.name in values)) return;
-      // The table's cut joker, known (a seat's page): the server's, whatever was typed.
-      if (field.type === "hidden" && field.hasAttribute("data-cut")) return;
       var value = values[field.name];
       if (field.type === "radio") {
         var on = field.value === value;
