@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 from django.core.signals import request_finished, request_started
-from django.db import connection
+from django.db import connection, transaction
 from playwright.sync_api import Browser, Error, Page, expect
 
 from tests.support.browser import CHROMIUM_FLAGS, HOW_TO_GET_CHROMIUM, find_chromium
@@ -116,17 +116,30 @@ class _OneRequestAtATime:
     same hand twice ("UNIQUE constraint failed", a 500 on the page: test_accessibility's
     table-hand-refused, once in five loaded runs). So there the live server answers
     one request at a time, as the app's own SQLite does for writes (BEGIN IMMEDIATE,
-    scorekeeper/settings.py). On PostgreSQL each thread has its own connection and
+    scorekeeper/settings.py).
+
+    The test's own thread takes its turn too, while a browser test runs: for each of
+    its atomic blocks (the app's services it calls to build or change the data) and
+    each query outside one. Otherwise a block it opened while the page's poll was being
+    answered became a savepoint inside that request's transaction, gone when the
+    request's blocks ended ("no such savepoint": test_accessibility's
+    table-handed-in-gone-reloaded, then every later test of that process; once in ten
+    runs of the module, 2026-11-27). On PostgreSQL each thread has its own connection and
     the session's row lock: nothing to do."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.held = threading.local()
+        self.testing = False  # a browser test runs (_browser_quiet_before_flush)
         request_started.connect(self._started, weak=False)
         request_finished.connect(self._finished, weak=False)
 
+    @staticmethod
+    def _shared() -> bool:
+        return connection.vendor == "sqlite" and connection.is_in_memory_db()
+
     def _started(self, **_: Any) -> None:
-        if _serving() and connection.vendor == "sqlite" and connection.is_in_memory_db():
+        if _serving() and self._shared():
             # Never stuck for good behind an answer that was not closed.
             self.held.lock = self.lock.acquire(timeout=WAIT_MS / 1000)
 
@@ -135,8 +148,57 @@ class _OneRequestAtATime:
             self.held.lock = False
             self.lock.release()
 
+    def take(self) -> None:
+        """The test's thread begins an atomic block or a query: its turn, if it does
+        not hold it already (blocks nest)."""
+        depth = getattr(self.held, "depth", 0)
+        if depth == 0:
+            mine = self.testing and not _serving() and self._shared()
+            self.held.turn = mine and self.lock.acquire(timeout=WAIT_MS / 1000)
+        self.held.depth = depth + 1
+
+    def give(self) -> None:
+        self.held.depth -= 1
+        if self.held.depth == 0 and self.held.turn:
+            self.held.turn = False
+            self.lock.release()
+
+    def query(self, execute: Callable[..., Any], *args: Any) -> Any:
+        """An execute wrapper (Django's connection.execute_wrapper) for the test's
+        thread: one query outside an atomic block, in its turn."""
+        if _serving():
+            return execute(*args)
+        self.take()
+        try:
+            return execute(*args)
+        finally:
+            self.give()
+
 
 _one_at_a_time = _OneRequestAtATime()
+_atomic_enter, _atomic_exit = transaction.Atomic.__enter__, transaction.Atomic.__exit__
+
+
+def _atomic_in_turn_enter(self: transaction.Atomic) -> None:
+    _one_at_a_time.take()
+    try:
+        _atomic_enter(self)
+    except BaseException:
+        _one_at_a_time.give()
+        raise
+
+
+def _atomic_in_turn_exit(self: transaction.Atomic, *exc: Any) -> None:
+    try:
+        _atomic_exit(self, *exc)
+    finally:
+        _one_at_a_time.give()
+
+
+# Django has no hook where an atomic block begins and ends; these two wrap it, for
+# every thread, and take a turn only for the test's own (_OneRequestAtATime.take).
+transaction.Atomic.__enter__ = _atomic_in_turn_enter
+transaction.Atomic.__exit__ = _atomic_in_turn_exit
 
 
 @pytest.fixture(scope="session")
@@ -162,12 +224,15 @@ def _browser_quiet_before_flush(
     teardown runs first: a request still in flight when a test ends (the live poll,
     the chart image) would otherwise hold a lock that PostgreSQL's flush waits for
     (a deadlock) or meet an emptied database. The kept pages are blank by now."""
-    yield
-    kept = {page.context for page in _kept.values()}
-    for context in browser.contexts:
-        if context not in kept:
-            context.close()
-    _in_flight.wait_until_none()
+    _one_at_a_time.testing = True
+    with connection.execute_wrapper(_one_at_a_time.query):
+        yield
+        kept = {page.context for page in _kept.values()}
+        for context in browser.contexts:
+            if context not in kept:
+                context.close()
+        _in_flight.wait_until_none()
+    _one_at_a_time.testing = False
 
 
 def _kept_page(
