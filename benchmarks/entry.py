@@ -26,7 +26,7 @@ at 390×844 with touch (``is_mobile``, ``has_touch``, device scale 2):
 - **typed**: the keyboard. Taps: the picker's keyboard key where the phone keeps the
   system keyboard closed (a touch screen), each field to focus it (the cut joker,
   each hand), the declarer's outcome button, Save; keystrokes: every character typed
-  (``page.keyboard.type``).
+  (``Scorer.type``).
 
 Cards go in the natural way by default: each hand in the order dealt, lower case,
 no spaces and no group separators ("5h10cpjqs..."), which the server arranges. With
@@ -359,7 +359,13 @@ class Scorer:
         self.spend(SECONDS["taps"])
 
     def type(self, step: str, text: str) -> None:
-        self.page.keyboard.type(text)
+        """One character at a time, as a phone's on-screen keyboard sends them: text
+        input, with no key codes (the app reads only input events). Playwright's key
+        presses (``keyboard.type``) lost whole hands on Chromium's headless shell: a
+        focused, writable field got the ``keydown`` of every key and no text, a player
+        a run (2026-11-26 and 27)."""
+        for character in text:
+            self.page.keyboard.insert_text(character)
         self.effort(step).keys += len(text)
         self.spend(SECONDS["keys"] * len(text))
 
