@@ -153,8 +153,11 @@ class _OneRequestAtATime:
         not hold it already (blocks nest)."""
         depth = getattr(self.held, "depth", 0)
         if depth == 0:
-            mine = self.testing and not _serving() and self._shared()
-            self.held.turn = mine and self.lock.acquire(timeout=WAIT_MS / 1000)
+            self.held.turn = self.testing and not _serving() and self._shared()
+            if self.held.turn and not self.lock.acquire(timeout=WAIT_MS / 1000):
+                self.held.turn = False
+                # Going on out of turn would bring back the race this class closes.
+                raise RuntimeError("a live server request held the test database too long")
         self.held.depth = depth + 1
 
     def give(self) -> None:
@@ -165,7 +168,8 @@ class _OneRequestAtATime:
 
     def query(self, execute: Callable[..., Any], *args: Any) -> Any:
         """An execute wrapper (Django's connection.execute_wrapper) for the test's
-        thread: one query outside an atomic block, in its turn."""
+        thread: one query outside an atomic block, in its turn (its rows are read
+        after the turn: a request's transaction cannot take away a query's result)."""
         if _serving():
             return execute(*args)
         self.take()
@@ -225,14 +229,16 @@ def _browser_quiet_before_flush(
     the chart image) would otherwise hold a lock that PostgreSQL's flush waits for
     (a deadlock) or meet an emptied database. The kept pages are blank by now."""
     _one_at_a_time.testing = True
-    with connection.execute_wrapper(_one_at_a_time.query):
-        yield
-        kept = {page.context for page in _kept.values()}
-        for context in browser.contexts:
-            if context not in kept:
-                context.close()
-        _in_flight.wait_until_none()
-    _one_at_a_time.testing = False
+    try:
+        with connection.execute_wrapper(_one_at_a_time.query):
+            yield
+            kept = {page.context for page in _kept.values()}
+            for context in browser.contexts:
+                if context not in kept:
+                    context.close()
+            _in_flight.wait_until_none()
+    finally:
+        _one_at_a_time.testing = False
 
 
 def _kept_page(

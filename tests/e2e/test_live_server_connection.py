@@ -6,6 +6,8 @@ the other's."""
 from __future__ import annotations
 
 import threading
+import time
+from collections.abc import Callable
 
 import pytest
 from django.core.signals import request_finished, request_started
@@ -16,39 +18,55 @@ from games.models import Player
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
+def in_a_block() -> None:
+    """What the tests' builders and the app's services do: an atomic block."""
+    with transaction.atomic():
+        Player.objects.create(name="Asha")
+        Player.objects.filter(name="Asha").update(name="Asha")
+
+
+def alone() -> None:
+    """One query outside a block (a model without parents saves so)."""
+    Player.objects.create(name="Asha")
+
+
 @pytest.mark.skipif(
     connection.vendor != "sqlite", reason="PostgreSQL gives each thread its own connection"
 )
-def test_a_block_the_test_opens_while_a_request_is_answered_waits_for_its_end(
-    phone_page,  # a browser test, as those that meet a page's poll
+@pytest.mark.parametrize("write", [in_a_block, alone], ids=["in-a-block", "alone"])
+def test_what_the_test_writes_while_a_request_is_answered_waits_for_its_end(
+    write: Callable[[], None],
 ) -> None:
-    answering, test_began = threading.Event(), threading.Event()
-    events: list[str] = []
+    answering = threading.Event()
+    seen_by_the_request: list[bool] = []
+    errors: list[BaseException] = []
     shared = connections["default"]
 
     def request() -> None:
-        """A request of the live server's (a page's poll) with its transaction open
-        until the test's block has begun, or for half a second."""
+        """A request of the live server's (a page's poll) whose transaction stays
+        open for a moment: out of turn, the test's write would land inside it (or, in
+        a block, become a savepoint that the request's blocks take away: "no such
+        savepoint", test_accessibility's table-handed-in-gone-reloaded)."""
         connections["default"] = shared  # as Django's live server thread does
         request_started.send(sender=None)
-        with transaction.atomic():
-            Player.objects.create(name="Polled")
-            answering.set()
-            test_began.wait(timeout=0.5)
-            events.append("the request ends")
-        request_finished.send(sender=None)
+        try:
+            with transaction.atomic():
+                Player.objects.create(name="Polled")
+                answering.set()
+                time.sleep(0.3)
+                seen_by_the_request.append(Player.objects.filter(name="Asha").exists())
+        except BaseException as error:
+            errors.append(error)
+        finally:
+            request_finished.send(sender=None)
 
     # The live server's threads are named so (tests/e2e/conftest.py's _serving).
     server = threading.Thread(target=request, name="Thread-1 (process_request_thread)")
     server.start()
     assert answering.wait(timeout=5)
-    # Out of turn, this block began inside the request's transaction, as a savepoint
-    # that the request's own blocks could release or commit away under it ("no such
-    # savepoint" at its end: test_accessibility's table-handed-in-gone-reloaded).
-    with transaction.atomic():
-        events.append("the test's block begins")
-        test_began.set()
-        Player.objects.create(name="Asha")
+    write()
     server.join(timeout=5)
-    assert events == ["the request ends", "the test's block begins"]
+    assert not server.is_alive()
+    assert errors == []
+    assert seen_by_the_request == [False]
     assert set(Player.objects.values_list("name", flat=True)) == {"Polled", "Asha"}

@@ -22,9 +22,10 @@ def report(violations: list[dict]) -> str:
     """Each violation with the elements it concerns, as a person fixing them reads it."""
     lines = []
     for violation in violations:
-        lines.append(f"{violation['id']} ({violation['impact']}): {violation['help']}")
+        lines.append(f"{violation['id']} ({violation.get('impact')}): {violation['help']}")
         lines.append(f"  {violation['helpUrl']}")
         for node in violation["nodes"]:
             lines.append(f"  - {', '.join(map(str, node['target']))}: {node['html']}")
-            lines.extend(f"      {line}" for line in node["failureSummary"].splitlines())
+            summary = node.get("failureSummary") or ""
+            lines.extend(f"      {line}" for line in summary.splitlines())
     return "\n".join(lines)
