@@ -206,7 +206,7 @@ def table_hand(request: HttpRequest, token: str) -> HttpResponse:
         # Closed, replaced or released after the checks above: the hand stays on the
         # screen as typed, under what happened (and a closed table is no longer polled).
         if isinstance(gone, TableClosed):
-            return _gone_page(request, seat, token, gone, form, NOT_HANDED_IN)
+            return _gone_page(request, seat, token, gone, form, NOT_HANDED_IN, state=state)
         return _hand_page(request, _hand_context(session, seat, form, refused=str(gone)), 409)
     except EntryRejected as error:  # out of the session, or the session is over
         return _hand_page(request, _hand_context(session, seat, refused=str(error)), FORM_ERRORS)
@@ -248,17 +248,19 @@ def _hand_from_gone_link(
         return reswap(_gone_by_status_alone(request, TABLE_GONE, fate), "none")
     gone = link_gone(seat.session.table_token, leaving=leaving)
     if request.method == "POST" and not leaving and ours:
-        return _gone_page(request, seat, token, gone, _as_sent(request, seat), NOT_HANDED_IN)
+        sent, state = _as_sent(request, seat)
+        return _gone_page(request, seat, token, gone, sent, NOT_HANDED_IN, state=state)
     return _gone_page(request, seat, token, gone)
 
 
-def _as_sent(request: HttpRequest, seat: Seat) -> HandForm:
+def _as_sent(request: HttpRequest, seat: Seat) -> tuple[HandForm, tuple]:
     """The hand this phone sent (Hand in, or its live check), as typed, with what the
-    form says of it: shown, not stored, once its link is gone."""
-    _board, entry, table_round, hand = _hand_state(seat.session, seat)
+    form says of it: shown, not stored, once its link is gone; and ``_hand_state`` as
+    read for it, for the page that shows it."""
+    state = _board, entry, table_round, hand = _hand_state(seat.session, seat)
     form = HandForm(request.POST, entry=entry, seat=seat, table_round=table_round, hand=hand)
     form.is_valid()
-    return form
+    return form, state
 
 
 def _gone_page(
@@ -269,28 +271,36 @@ def _gone_page(
     form: HandForm | None = None,
     fate: str = "",
     status: int = TABLE_GONE,
+    state: tuple | None = None,
 ) -> HttpResponse:
     """The seat's page at its table link ``token``, gone: the hand (``form``, else as
     this phone kept it) only shown, under what became of it and of the link
     (games/table_seat.html, "closed"): the one place that says how such a page looks,
-    whether a reload, Hand in or the phone's background requests learnt it."""
+    whether a reload, Hand in or the phone's background requests learnt it.
+    ``state``: ``_hand_state`` as read already for ``form``, else read here."""
     session = seat.session
     # The page keeps the link it came by: a replaced link's phone is never shown the
     # new one (it opens it from the scorer, as after any new link).
     session.table_token = token
+    state = state or _hand_state(session, seat)
     if form is None:
         # Never the hand stored now: since the link went, the seat may be someone
         # else's. What this phone typed comes back from its own drafts (offline.js).
-        _board, entry, table_round, _hand = _hand_state(session, seat)
+        _board, entry, table_round, _hand = state
         form = HandForm(entry=entry, seat=seat, table_round=table_round, hand=None, final=False)
     # What became of the hand (``fate``), of the link, and what to do next: said once,
     # by games/table_seat.html#status.
-    context = _hand_context(session, seat, form, closed=True, gone=str(gone), fate=fate)
+    context = _hand_context(session, seat, form, state, closed=True, gone=str(gone), fate=fate)
     return _hand_page(request, context, status)
 
 
 def _gone_in_place(
-    request: HttpRequest, seat: Seat, token: str, gone: TableClosed, form: HandForm | None = None
+    request: HttpRequest,
+    seat: Seat,
+    token: str,
+    gone: TableClosed,
+    form: HandForm | None = None,
+    state: tuple | None = None,
 ) -> HttpResponse:
     """A seat phone's status poll or live check that finds its link gone: the page a
     reload there shows, swapped over the hand being typed, what happened scrolled into
@@ -298,7 +308,7 @@ def _gone_in_place(
     the one it sent (``form``), so the cards stay on the screen even where the phone
     keeps no draft (storage blocked or full); after a poll, which sends no hand,
     offline.js puts back what was typed from the draft it kept."""
-    response = _gone_page(request, seat, token, gone, form, status=200)
+    response = _gone_page(request, seat, token, gone, form, status=200, state=state)
     return reswap(retarget(response, "#seat-hand"), "outerHTML show:#seat-status:top")
 
 
@@ -378,8 +388,8 @@ def _link_gone(request: HttpRequest, token: str) -> HttpResponse:
     seat = seat_of_page(request, seat_of_gone_link(request, token))
     if seat is not None:  # which of closed or replaced, from the phone's own seat
         gone = link_gone(seat.session.table_token)
-        sent = _as_sent(request, seat) if request.method == "POST" else None
-        return _gone_in_place(request, seat, token, gone, sent)
+        sent, state = _as_sent(request, seat) if request.method == "POST" else (None, None)
+        return _gone_in_place(request, seat, token, gone, sent, state)
     return _gone_by_status_alone(request)
 
 

@@ -910,6 +910,25 @@ def _gone_message(html: str) -> str:
     return " ".join(unescape(re.sub(hidden + "|<[^>]+>", "", told[0])).split())
 
 
+@pytest.mark.parametrize("method", ["get", "post"], ids=["reloaded", "handed in"])
+def test_the_page_at_a_link_gone_replays_the_sessions_rounds_once(
+    table: GameSession, method: str
+) -> None:
+    for _ in range(3):
+        play(table, "8S", ROUND_1)
+    phone = seat_phone(table, "Ben")
+    data = hand_data(table, "Ben", "shown", SHOWN_8S)
+    old_hand_url = url("table_hand", table)
+    close_table(table)
+
+    with CaptureQueriesContext(connection) as queries:
+        response = getattr(phone, method)(old_hand_url, data if method == "post" else None)
+
+    assert response.status_code == 410 and "Ben's hand" in response.text
+    replays = [query for query in queries if '"games_handentry"."score"' in query["sql"]]
+    assert len(replays) == 1
+
+
 def test_a_hand_sent_to_a_table_link_that_never_was_is_a_404(table: GameSession) -> None:
     phone = seat_phone(table, "Ben")
     data = hand_data(table, "Ben", "shown", SHOWN_8S)
