@@ -170,8 +170,6 @@ class _OneRequestAtATime:
         """An execute wrapper (Django's connection.execute_wrapper) for the test's
         thread: one query outside an atomic block, in its turn (its rows are read
         after the turn: a request's transaction cannot take away a query's result)."""
-        if _serving():
-            return execute(*args)
         self.take()
         try:
             return execute(*args)
