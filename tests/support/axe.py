@@ -7,7 +7,7 @@ whose integrity npm gives as
 sha512-FHfa+lmNjQZfJz1q8wKqIDwC6DExcHt/pkjNQb09a3NPjCKg2rhu5qb2S4r76ASyFNNtuFooJpZe37OgudVGtQ==
 axe-playwright-python, which the test used before, bundles 4.12 in its newest
 release (0.1.8): 4.14 takes a half to a third of 4.12's time on these pages (a long
-history: 0.54-0.86 s a run against 1.6-2.2 s), the largest part of the browser's
+history: 0.47-0.77 s a run against 1.5-1.9 s), the largest part of the browser's
 work in a test run, and checks WCAG 2.5.3, label in name, by default.
 """
 
