@@ -36,18 +36,25 @@ def seat_pk(session: GameSession, name: str) -> int:
     return session.seats.get(player__name=name).pk
 
 
+def seat_pks(session: GameSession) -> dict[str, int]:
+    """Each player's seat, by name: one query for a whole round's hands."""
+    return dict(session.seats.values_list("player__name", "pk"))
+
+
 def round_data(session: GameSession, cut: str, hands: Hands, **extra: object) -> dict:
     """The POST body of the round form: the cut joker and each player's hand."""
     data: dict = {"cut_joker": cut, **extra}
+    seats = seat_pks(session)
     for name, (outcome, groups) in hands.items():
-        data[f"outcome_{seat_pk(session, name)}"] = outcome
-        data[f"groups_{seat_pk(session, name)}"] = groups
+        data[f"outcome_{seats[name]}"] = outcome
+        data[f"groups_{seats[name]}"] = groups
     return data
 
 
 def by_seat(session: GameSession, hands: Hands) -> dict:
     """Each player's hand keyed by their seat, as the services take a round's hands."""
-    return {seat_pk(session, name): hand for name, hand in hands.items()}
+    seats = seat_pks(session)
+    return {seats[name]: hand for name, hand in hands.items()}
 
 
 def play(session: GameSession, cut: str, hands: Hands, user: User | None = None) -> Round:
