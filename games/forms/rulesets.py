@@ -26,6 +26,7 @@ from games.rules import (
     get_ruleset,
     option_help,
     option_label,
+    option_range,
     option_text,
 )
 
@@ -53,9 +54,16 @@ def _option_field(name: str) -> forms.Field:
         choices = [(choice, str(choice)) for choice in meta["choices"]]
         return forms.TypedChoiceField(choices=choices, coerce=int, **common)
     if hint is int:
-        return forms.IntegerField(
+        field = forms.IntegerField(
             required=not optional, min_value=-1_000_000, max_value=1_000_000, **common
         )
+        # The browser knows what the rule takes: its stepper stays inside, and
+        # static/js/app.js says a number outside as the field is left. The rules
+        # service still judges what is sent, and says why in its own words (a field
+        # bound of the rule's least would say Django's instead).
+        least, most = option_range(name)
+        field.widget.attrs.update(min=least, max=1_000_000 if most is None else most)
+        return field
     if hint is str:
         choices = [(choice, choice_label(choice)) for choice in meta["choices"]]
         return forms.ChoiceField(choices=choices, **common)

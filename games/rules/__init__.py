@@ -43,6 +43,7 @@ from .rulesets import (
     is_pool,
     option_help,
     option_label,
+    option_range,
     option_text,
     presets_listing,
 )
@@ -121,6 +122,7 @@ __all__ = [
     "joker_roles",
     "option_help",
     "option_label",
+    "option_range",
     "option_text",
     "parse_card",
     "parse_cards",

@@ -530,6 +530,13 @@ def option_help(name: str) -> str:
     return _FIELDS[name].metadata["help"]
 
 
+def option_range(name: str) -> tuple[int, int | None]:
+    """The least and the most (None: no most) a whole-number option takes: a count at
+    least 1, points at least 0, unless the option says otherwise."""
+    meta = _FIELDS[name].metadata
+    return meta.get("minimum", 0), meta.get("maximum")
+
+
 _FIELDS = {f.name: f for f in dataclasses.fields(Ruleset)}
 _HINTS = typing.get_type_hints(Ruleset)
 
@@ -610,10 +617,11 @@ def _validated_int(name: str, value: Any, meta: Any, where: str) -> int:
     if "choices" in meta and value not in meta["choices"]:
         choices = ", ".join(str(choice) for choice in meta["choices"])
         raise RulesError(f"{name} must be one of {choices}, not {value}", where)
-    if value < meta.get("minimum", 0):
-        raise RulesError(f"{name} must be at least {meta.get('minimum', 0)}, not {value}", where)
-    if "maximum" in meta and value > meta["maximum"]:
-        raise RulesError(f"{name} must be at most {meta['maximum']}, not {value}", where)
+    least, most = option_range(name)
+    if value < least:
+        raise RulesError(f"{name} must be at least {least}, not {value}", where)
+    if most is not None and value > most:
+        raise RulesError(f"{name} must be at most {most}, not {value}", where)
     return value
 
 

@@ -619,11 +619,11 @@
     }
   }
 
-  ["input", "change"].forEach(function (name) {
-    document.addEventListener(name, function (event) {
-      var option = event.target.closest && event.target.closest("[data-option][data-preset]");
-      if (option) markAgainstPreset(option);
-    });
+  // "input" alone: browsers send it for boxes and choices as for typing, each "change"
+  // after one.
+  document.addEventListener("input", function (event) {
+    var option = event.target.closest && event.target.closest("[data-option][data-preset]");
+    if (option) markAgainstPreset(option);
   });
 
   // A form the browser fills again (Back, a reload that keeps what was typed) shows the
@@ -637,6 +637,43 @@
 
   window.addEventListener("pageshow", function () {
     markAllAgainstPreset(document);
+  });
+
+  // --- House rules: a number the rule does not take ----------------------------------
+  // A house rule's number field carries the least and the most its rule takes (min,
+  // max: games/forms/rulesets.py, from games/rules). A number outside them, or not a
+  // whole one, is said beside the field in the browser's words as it is typed (more
+  // digits cannot bring it back inside), and unsaid as soon as it is fixed or cleared.
+  // Not when the field is left: a line appearing then would move Save from under the
+  // finger that is tapping it. Save still sends it: the server then says why in the
+  // rules' words, and marks the field until the next Save.
+  function sayIfNotTaken(field) {
+    var note = document.getElementById(field.id + "_not_taken");
+    if (!note) return;
+    var validity = field.validity;
+    var wrong = validity.rangeUnderflow || validity.rangeOverflow || validity.stepMismatch;
+    var said = field.hasAttribute("data-said-wrong");
+    note.textContent = wrong ? field.validationMessage : "";
+    field.closest("[data-option]").classList.toggle("option-not-taken", wrong);
+    if (wrong && !said) {
+      // Whether the server had marked it wrong already: that mark stays until Save.
+      field.setAttribute("data-said-wrong", field.getAttribute("aria-invalid") === "true" ? "server" : "");
+      field.setAttribute("aria-invalid", "true");
+    } else if (!wrong && said) {
+      if (field.getAttribute("data-said-wrong") !== "server") field.removeAttribute("aria-invalid");
+      field.removeAttribute("data-said-wrong");
+    }
+    var described = (field.getAttribute("aria-describedby") || "").split(" ").filter(function (id) {
+      return id && id !== note.id;
+    });
+    if (wrong) described.push(note.id);
+    if (described.length) field.setAttribute("aria-describedby", described.join(" "));
+    else field.removeAttribute("aria-describedby");
+  }
+
+  document.addEventListener("input", function (event) {
+    var field = event.target;
+    if (field.matches && field.matches("[data-option] input[type=number]")) sayIfNotTaken(field);
   });
 
   // --- Importing a league ----------------------------------------------------------

@@ -519,7 +519,8 @@ def league_rules_changed(page: Page) -> None:
 
 def league_rules_changed_here(page: Page) -> None:
     """Options changed on the page, not yet saved: their headings recount, the changed
-    one marked beside its field, the one put back at the preset's no longer."""
+    one marked beside its field, the one put back at the preset's no longer; and a
+    number its rule does not take, said beside its field as it was typed."""
     league = create_league(
         sign_in(page, "asha"), name="Tuesdays", preset="21-points", overrides={"first_drop": 25}
     )
@@ -528,6 +529,8 @@ def league_rules_changed_here(page: Page) -> None:
     page.get_by_label("Middle drop costs").fill("65")
     page.get_by_label("First drop costs", exact=True).fill("30")
     expect(page.locator("[data-changed]:visible")).to_have_text("Changed: the preset's is 70.")
+    page.get_by_label("Maximum hand points").fill("80.5")
+    expect(page.locator("#id_rule_hand_cap_not_taken")).not_to_be_empty()
 
 
 def league_rules_reset(page: Page) -> None:

@@ -294,3 +294,46 @@ def test_a_game_picked_while_the_leagues_rules_load_is_the_game_started(
     expect(page).to_have_url(re.compile(r"/sessions/\d+/$"))
     session = GameSession.objects.get()
     assert (session.preset, session.league_id) == ("21-paplu", league.pk)
+
+
+def test_a_number_its_rule_does_not_take_is_said_as_it_is_typed(
+    phone_page: Page, look_at: Callable[..., None]
+) -> None:
+    """A number outside what its rule takes is said beside its field as it is typed
+    (a lone "-" is not: it may become "-5" or be cleared), read with the field, and
+    unsaid as soon as it is fixed. Save then works at the first tap (nothing appears
+    when the field is left to move it), and what the server says stays until the next
+    Save."""
+    page = phone_page
+    league = tuesday_club(sign_in(page, "asha"))
+    page.goto(f"/leagues/{league.slug}/rules/")
+    first_drop = page.get_by_label("First drop costs", exact=True)
+    said = page.locator("#id_rule_first_drop_not_taken")
+
+    first_drop.fill("")
+    page.keyboard.insert_text("-")  # as a phone's keyboard types: text, no key codes
+    assert first_drop.evaluate("field => field.validity.badInput")  # "-" is no number yet
+    expect(said).to_be_empty()
+    page.keyboard.insert_text("5")
+
+    expect(said).to_have_text(re.compile(r"greater than or equal to 0"))
+    expect(first_drop).to_have_attribute("aria-invalid", "true")
+    expect(first_drop).to_have_accessible_description(re.compile(r"greater than or equal to 0"))
+    first_drop.evaluate("field => field.scrollIntoView({block: 'center'})")
+    look_at(page, "forms-house-rule-not-taken", full_page=False)
+
+    first_drop.fill("5")
+
+    expect(said).to_be_empty()
+    expect(first_drop).not_to_have_attribute("aria-invalid", "true")
+    expect(first_drop).to_have_accessible_description(re.compile(r"dropping before the first pick"))
+
+    first_drop.fill("-1")
+    page.get_by_role("button", name="Save house rules").tap()
+
+    server_said = page.locator('[data-option="rule_first_drop"] .errorlist')
+    expect(server_said).to_have_text("First drop costs must be at least 0, not -1.")
+    first_drop.fill("25")
+    expect(said).to_be_empty()
+    expect(server_said).to_be_visible()
+    expect(first_drop).to_have_attribute("aria-invalid", "true")

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import typing
+
 import pytest
 
-from games.rules import PRESETS, RulesError, get_ruleset
+from games.rules import PRESETS, RulesError, Ruleset, get_ruleset
 from games.rules.rulesets import (
     BEFORE_EXACT_TEXTS,
     OPTION_NAMES,
@@ -14,6 +16,7 @@ from games.rules.rulesets import (
     house_rule_changes,
     option_help,
     option_label,
+    option_range,
     presets_listing,
 )
 
@@ -163,6 +166,39 @@ def test_bad_overrides_name_the_option(overrides, field):
     with pytest.raises(RulesError) as error:
         get_ruleset("21-points", overrides)
     assert error.value.field == field
+
+
+WHOLE_NUMBER_OPTIONS = [
+    name for name in OPTION_NAMES if typing.get_type_hints(Ruleset)[name] in (int, int | None)
+]
+# deal_show_max may not be below deal_show_min: its least is tried with that at 0.
+BESIDE = {"deal_show_max": {"deal_show_min": 0}}
+
+
+@pytest.mark.parametrize("name", WHOLE_NUMBER_OPTIONS)
+def test_a_whole_number_option_takes_exactly_its_range(name):
+    """The range the house-rules page gives the browser (option_range) is the one the
+    rules service holds a value to: its least and its most are taken, one beyond
+    either is refused, naming the option."""
+    least, most = option_range(name)
+    choices = get_ruleset("21-points").__dataclass_fields__[name].metadata.get("choices")
+    taken = [least] if choices is None else [c for c in choices if c >= least]
+    if most is not None:
+        taken.append(most)
+    beside = BESIDE.get(name, {})
+    for value in taken:
+        assert getattr(get_ruleset("21-points", {**beside, name: value}), name) == value
+    for value in [least - 1] + ([] if most is None else [most + 1]):
+        with pytest.raises(RulesError) as error:
+            get_ruleset("21-points", {**beside, name: value})
+        assert error.value.field == f"overrides.{name}"
+
+
+def test_counts_take_one_at_least_points_nothing_and_decks_four_at_most():
+    assert option_range("decks") == (1, 4)
+    assert option_range("pure_needed") == (1, None)
+    assert option_range("first_drop") == (0, None)
+    assert option_range("hand_cap") == (1, None)
 
 
 def test_unknown_preset_is_an_error():

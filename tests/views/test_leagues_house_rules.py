@@ -14,9 +14,9 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import League, Membership
-from games.rules.rulesets import OPTION_NAMES, option_label
+from games.rules.rulesets import OPTION_NAMES, option_label, option_range
 from games.services.leagues import create_league
-from tests.support.builders import session_form_data
+from tests.support.builders import make_session, session_form_data
 
 pytestmark = pytest.mark.django_db
 
@@ -326,3 +326,49 @@ def test_a_wrong_option_is_named_by_its_label_beside_it_and_at_the_top(
     assert f'<a href="#id_rule_deal_show_min">Lowest deal show cost</a>: {said}' in summary
     assert said in options_shown(html)["rule_deal_show_min"]  # and beside the option
     assert "deal_show" not in re.sub(r"<[^>]*>", " ", html)  # no code name in the words
+
+
+def test_each_number_rule_tells_the_browser_what_its_rule_takes(
+    scorer: Client, club: League
+) -> None:
+    """Its least and most (a count at least 1, decks at most 4), from the rules service,
+    so that a phone's stepper stays inside and app.js can say a number outside; and a
+    place for app.js to say it, that the field names as describing it once it does."""
+    for html in (scorer.get(rules_url(club)).content.decode(), scorer.get(NEW).content.decode()):
+        blocks = options_shown(html)
+        for name in OPTION_NAMES:
+            block = blocks.get(f"rule_{name}", "")
+            field = re.search(rf'<input type="number" name="rule_{name}"[^>]*>', block)
+            if field is None:
+                continue  # not a whole number: a choice, boxes, a list
+            least, most = option_range(name)
+            assert f'min="{least}"' in field[0], name
+            assert f'max="{1_000_000 if most is None else most}"' in field[0], name
+            assert f'<div class="live-error" id="id_rule_{name}_not_taken"' in block, name
+        assert 'min="1" max="4"' in blocks["rule_decks"]
+
+
+def test_every_description_a_field_names_is_on_the_page(
+    scorer: Client, user: User, club: League
+) -> None:
+    """Django names each field's help (and errors) in its aria-describedby: a screen
+    reader reads them with the field only if an element of that id is there."""
+    data = session_form_data(name="Tuesday Club", rule_deal_show_min="90")
+    data.pop("first_dealer")
+    pages = [
+        scorer.get(rules_url(club)).content.decode(),
+        scorer.get(NEW).content.decode(),
+        scorer.post(rules_url(club), data).content.decode(),  # with an error
+        scorer.get(reverse("games:league_import")).content.decode(),
+        scorer.get(reverse("games:session_detail", args=[make_session(user).pk])).content.decode(),
+        Client().get(reverse("games:signup")).content.decode(),
+    ]
+    for html in pages:
+        ids = set(re.findall(r'\sid="([^"]+)"', html))
+        named = [
+            id_
+            for found in re.findall(r'aria-describedby="([^"]*)"', html)
+            for id_ in found.split()
+        ]
+        assert named
+        assert not [id_ for id_ in named if id_ not in ids]
