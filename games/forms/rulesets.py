@@ -58,7 +58,7 @@ def _option_field(name: str) -> forms.Field:
             required=not optional, min_value=-1_000_000, max_value=1_000_000, **common
         )
         # The browser knows what the rule takes: its stepper stays inside, and
-        # static/js/app.js says a number outside as the field is left. The rules
+        # static/js/app.js says a number outside as it is typed. The rules
         # service still judges what is sent, and says why in its own words (a field
         # bound of the rule's least would say Django's instead).
         least, most = option_range(name)

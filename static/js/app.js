@@ -676,6 +676,14 @@
     if (field.matches && field.matches("[data-option] input[type=number]")) sayIfNotTaken(field);
   });
 
+  // A page the browser fills again (a reload, Back) holds numbers typed, not sent: each
+  // is said again as it was. A number the page came with is the server's to judge.
+  window.addEventListener("pageshow", function () {
+    document.querySelectorAll("[data-option] input[type=number]").forEach(function (field) {
+      if (field.value !== field.defaultValue) sayIfNotTaken(field);
+    });
+  });
+
   // --- Importing a league ----------------------------------------------------------
   // The league's name field shows the name in the file chosen, to keep or change. A
   // name typed by hand stays; empty, the import takes the file's anyway.

@@ -206,6 +206,25 @@ def test_as_the_preset_follows_the_values_back_brings_again(phone_page: Page) ->
     expect(changed).to_have_text(["Changed: the preset's is 70."])
 
 
+def test_a_number_not_taken_is_said_again_when_back_brings_it(phone_page: Page) -> None:
+    """Back to the house rules, the browser fills in again a number typed that its rule
+    does not take: it is said again, as it was before the player left."""
+    page = phone_page
+    league = tuesday_club(sign_in(page, "asha"))
+    page.goto(f"/leagues/{league.slug}/rules/")
+    page.get_by_label("First drop costs", exact=True).fill("-4")
+
+    page.goto("/leagues/")
+    page.go_back()
+
+    first_drop = page.get_by_label("First drop costs", exact=True)
+    expect(first_drop).to_have_value("-4")  # kept by the browser
+    expect(page.locator("#id_rule_first_drop_not_taken")).to_have_text(
+        re.compile(r"greater than or equal to 0")
+    )
+    expect(first_drop).to_have_attribute("aria-invalid", "true")
+
+
 def test_reset_works_without_javascript(new_context: Callable[..., object]) -> None:
     page = new_context(viewport=PHONE, java_script_enabled=False).new_page()
     sign_in(page, "asha")
@@ -333,7 +352,9 @@ def test_a_number_its_rule_does_not_take_is_said_as_it_is_typed(
 
     server_said = page.locator('[data-option="rule_first_drop"] .errorlist')
     expect(server_said).to_have_text("First drop costs must be at least 0, not -1.")
+    first_drop.fill("-2")
+    expect(said).to_have_text(re.compile(r"greater than or equal to 0"))
     first_drop.fill("25")
     expect(said).to_be_empty()
     expect(server_said).to_be_visible()
-    expect(first_drop).to_have_attribute("aria-invalid", "true")
+    expect(first_drop).to_have_attribute("aria-invalid", "true")  # the server's, till Save

@@ -194,6 +194,22 @@ def test_a_whole_number_option_takes_exactly_its_range(name):
         assert error.value.field == f"overrides.{name}"
 
 
+NUMBER_TABLE_OPTIONS = [
+    name for name in OPTION_NAMES if typing.get_type_hints(Ruleset)[name] == tuple[int, int, int]
+]
+
+
+@pytest.mark.parametrize("name", NUMBER_TABLE_OPTIONS)
+def test_each_number_of_a_table_option_takes_the_options_range(name):
+    """The three values of a value table (by players, say) are each held to the range
+    of their option."""
+    least, _ = option_range(name)
+    assert getattr(get_ruleset("21-paplu", {name: [least] * 3}), name) == (least,) * 3
+    with pytest.raises(RulesError) as error:
+        get_ruleset("21-paplu", {name: [least, least - 1, least]})
+    assert error.value.field == f"overrides.{name}"
+
+
 def test_counts_take_one_at_least_points_nothing_and_decks_four_at_most():
     assert option_range("decks") == (1, 4)
     assert option_range("pure_needed") == (1, None)
