@@ -372,3 +372,20 @@ def test_every_description_a_field_names_is_on_the_page(
         ]
         assert named
         assert not [id_ for id_ in named if id_ not in ids]
+
+
+def test_a_number_with_an_exponent_is_refused_in_the_words_the_page_says_it_in(
+    scorer: Client, club: League
+) -> None:
+    """The browser takes "2e1" for 20; the server does not. What app.js says as it is
+    typed (the note's data-not-whole) is what the server says after Save."""
+    page = scorer.get(rules_url(club)).content.decode()
+    live = re.search(r'id="id_rule_first_drop_not_taken"[^>]*data-not-whole="([^"]*)"', page)[1]
+    data = session_form_data(name="Tuesday Club", rule_first_drop="2e1")
+    data.pop("first_dealer")
+
+    answer = scorer.post(rules_url(club), data)
+
+    assert answer.status_code == 422
+    assert live == "Enter a whole number."
+    assert live in options_shown(answer.content.decode())["rule_first_drop"]
