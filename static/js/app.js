@@ -644,11 +644,11 @@
   // max: games/forms/rulesets.py, from games/rules). A number outside them, or not a
   // whole one, is said beside the field in the browser's words as it is typed (more
   // digits cannot bring it back inside), and unsaid as soon as it is fixed or cleared.
-  // A number with an exponent ("1e3") the browser takes and the server does not: it is
-  // said in the server's words (the note's data-not-whole).
   // Not when the field is left: a line appearing then would move Save from under the
   // finger that is tapping it. Save still sends it: the server then says why in the
-  // rules' words, and marks the field until the next Save.
+  // rules' words, and marks the field until the next Save. A number with an exponent
+  // ("1e3"), which the browser takes and the server does not, is said in the server's
+  // words (the note's data-not-whole).
   function sayIfNotTaken(field) {
     var note = document.getElementById(field.id + "_not_taken");
     if (!note) return;
