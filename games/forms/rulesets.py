@@ -62,7 +62,9 @@ def _option_field(name: str) -> forms.Field:
         # service still judges what is sent, and says why in its own words (a field
         # bound of the rule's least would say Django's instead).
         least, most = option_range(name)
-        field.widget.attrs.update(min=least, max=1_000_000 if most is None else most)
+        field.widget.attrs["min"] = least
+        if most is not None:
+            field.widget.attrs["max"] = most
         return field
     if hint is str:
         choices = [(choice, choice_label(choice)) for choice in meta["choices"]]

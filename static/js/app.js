@@ -655,23 +655,15 @@
     var validity = field.validity;
     var exponent = /e/i.test(field.value);
     var wrong = validity.rangeUnderflow || validity.rangeOverflow || validity.stepMismatch || exponent;
-    var said = field.hasAttribute("data-said-wrong");
     note.textContent = !wrong ? "" : exponent ? note.getAttribute("data-not-whole") : field.validationMessage;
-    field.closest("[data-option]").classList.toggle("option-not-taken", wrong);
-    if (wrong && !said) {
-      // Whether the server had marked it wrong already: that mark stays until Save.
-      field.setAttribute("data-said-wrong", field.getAttribute("aria-invalid") === "true" ? "server" : "");
-      field.setAttribute("aria-invalid", "true");
-    } else if (!wrong && said) {
-      if (field.getAttribute("data-said-wrong") !== "server") field.removeAttribute("aria-invalid");
-      field.removeAttribute("data-said-wrong");
+    // What the server said of it after Save (its error list beside it) stands until the
+    // next Save.
+    markWrong([field], wrong || Boolean(note.parentNode.querySelector(".errorlist")));
+    // Read with the field from the first time it says something (empty, it adds nothing).
+    var described = (field.getAttribute("aria-describedby") || "").split(" ").filter(Boolean);
+    if (wrong && described.indexOf(note.id) === -1) {
+      field.setAttribute("aria-describedby", described.concat(note.id).join(" "));
     }
-    var described = (field.getAttribute("aria-describedby") || "").split(" ").filter(function (id) {
-      return id && id !== note.id;
-    });
-    if (wrong) described.push(note.id);
-    if (described.length) field.setAttribute("aria-describedby", described.join(" "));
-    else field.removeAttribute("aria-describedby");
   }
 
   document.addEventListener("input", function (event) {
