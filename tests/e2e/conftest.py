@@ -7,11 +7,11 @@ does), in which case they fail.
 
 A page of the app in a browser context of its own costs about 0.19 s of CPU against
 0.07 s in a page kept open (a renderer process, a profile and nothing cached:
-2026-11-27, the sign-in page, whole machine, twenty of each twice). So each test process keeps one
-phone page and one desktop page open for its whole run, and a test gets it back as
-a new one would be (blank, signed out, unrouted, online, its size). A test that
-changes the page itself (installs a fake clock, an init script or a dialog handler)
-asks for ``fresh_phone_page`` or ``new_context`` instead.
+2026-11-27, the sign-in page, whole machine, twenty of each twice). So each test
+process keeps one phone page and one desktop page open for its whole run, and a test
+gets it back as a new one would be (blank, signed out, unrouted, online, its size). A
+test that changes the page itself (installs a fake clock, an init script or a dialog
+handler) asks for ``fresh_phone_page`` or ``new_context`` instead.
 """
 
 from __future__ import annotations
