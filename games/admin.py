@@ -11,9 +11,9 @@ keeps it).
 
 from __future__ import annotations
 
-from django import forms
 from django.contrib import admin
 
+from games.forms.admin import RulesetAdminForm
 from games.models import (
     GameSession,
     HandEntry,
@@ -32,7 +32,6 @@ from games.models import (
     TableHand,
     TableRound,
 )
-from games.rules import RulesError, get_ruleset
 from games.services import standing_months
 from games.services.results import mark_shown_changed, refresh_league, refresh_session
 from games.services.rounds import delete_round
@@ -80,20 +79,6 @@ def _refresh_after_delete(session: GameSession | None) -> None:
         standing_months.rebuild({session.league_id} - {None})
     elif session.league_id:
         refresh_league(session.league_id)  # the session itself went: its league's ratings
-
-
-class RulesetAdminForm(forms.ModelForm):
-    """Preset and overrides must make a ruleset the rules service accepts: every page
-    of a session replays it, so a typo here would break them all."""
-
-    def clean(self) -> dict:
-        cleaned = super().clean()
-        if "preset" in cleaned and "overrides" in cleaned:
-            try:
-                get_ruleset(cleaned["preset"], cleaned["overrides"])
-            except RulesError as error:
-                self.add_error("overrides", error.message)
-        return cleaned
 
 
 class _AccountsInline(admin.TabularInline):

@@ -1,8 +1,8 @@
-"""What the views answer alike in HTTP terms: the status codes of a refused form and
-of a limit reached, a redirect that htmx follows as a page load, house rules set back
-(in place over htmx, else the page), a database id read from a form, the first round
-a reader asked to see, what no shared cache may keep (and a live poll's "nothing
-new"), a download, and a session's chart as an SVG image.
+"""What the views answer alike in HTTP terms: the status codes they answer with, a
+redirect that htmx follows as a page load, house rules set back (in place over htmx,
+else the page), a database id read from a form, the first round a reader asked to
+see, what no shared cache may keep (and a live poll's "nothing new"), a download,
+and a session's chart as an SVG image.
 """
 
 from __future__ import annotations
@@ -18,11 +18,20 @@ from games import charts
 from games.models import GameSession
 from games.services.scoreboard import load_scoreboard
 
-FORM_ERRORS = 422
-
-
+# The status codes the app answers with besides 200, 302 and Django's own 404s, by
+# what they mean here.
+FORM_ERRORS = 422  # a form sent back with what is wrong in it
+# A hand for a round already saved (the table moved on): refused, and said so.
+SAVED_ROUND = 403
+NOT_FOUND = 404  # answered by hand where a page is shown, not Django's bare 404
+# Someone else's write came first: the page shows what is there now.
+CONFLICT = 409
+# A link that expired, was revoked or was replaced: the page says which.
+GONE = 410
+TOO_LARGE = 413  # an upload over the server's limit: nothing was read
 TOO_MANY_REQUESTS = 429
-# Something the request needs is away for a moment (the sign-up limit's cache).
+# Something the request needs is away for a moment (the sign-up limit's cache, the
+# database).
 SERVICE_UNAVAILABLE = 503
 
 

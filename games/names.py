@@ -19,7 +19,6 @@ import re
 import unicodedata
 from typing import Any
 
-from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.deconstruct import deconstructible
 
@@ -89,14 +88,6 @@ class PrintableName:
 
 
 validate_name = PrintableName()
-
-
-class NameField(forms.CharField):
-    """A form field for a name: the rule above, then the usual required and length
-    checks on the trimmed name."""
-
-    def to_python(self, value: Any) -> str:
-        return clean_name(super().to_python(value))
 
 
 # Characters XML 1.0 does not allow anywhere, even escaped.

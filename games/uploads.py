@@ -20,6 +20,8 @@ from django.core.files.uploadhandler import FileUploadHandler
 from django.http import HttpRequest, HttpResponse
 from django.urls import Resolver404, resolve
 
+from games.http import TOO_LARGE
+
 # The largest request body taken (a league file of tens of thousands of rounds is
 # a few megabytes); README, "Security".
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024
@@ -64,7 +66,7 @@ class UploadLimitMiddleware:
         return HttpResponse(
             f"<!doctype html><title>Too large</title><p>This request is larger than "
             f"{MAX_UPLOAD_MB} MB, the most this server takes; nothing was read or saved.</p>",
-            status=413,
+            status=TOO_LARGE,
         )
 
 

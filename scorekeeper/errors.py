@@ -12,7 +12,7 @@ from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template import loader
 
-DATABASE_DOWN = 503
+from games.http import SERVICE_UNAVAILABLE
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
@@ -20,7 +20,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
     lost database from a bug."""
     error = sys.exc_info()[1]
     if isinstance(error, OperationalError | InterfaceError):
-        response = _render("errors/database.html", DATABASE_DOWN)
+        response = _render("errors/database.html", SERVICE_UNAVAILABLE)
         response["Retry-After"] = "5"
         return response
     return _render("500.html", 500)

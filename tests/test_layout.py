@@ -1,15 +1,21 @@
-"""The test tree mirrors the code, and no test module leans on another: a test
-module imports only the code under test, libraries, and the builders of
-tests/support/ (fixtures come from conftest.py files, which pytest loads itself).
-A helper two modules share belongs in tests/support/, where both can see it."""
+"""The layout issue 10 set, kept. The code: a region two pages share is a partial
+of templates/partials/, no view module imports another, forms live in games/forms/,
+and the status codes the views answer with are named once (games/http.py). The
+tests mirror the code, and no test module leans on another: a test module imports
+only the code under test, libraries, and the builders of tests/support/ (fixtures
+come from conftest.py files, which pytest loads itself). A helper two modules share
+belongs in tests/support/, where both can see it."""
 
 from __future__ import annotations
 
 import ast
+import re
+from collections.abc import Iterator
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
 GAMES = TESTS.parent / "games"
+TEMPLATES = TESTS.parent / "templates"
 
 # The directories of tests/ and what each mirrors (tests/__init__.py says more).
 DIRECTORIES = {
@@ -28,34 +34,37 @@ DIRECTORIES = {
 MIRRORED = ("queries", "services", "transfer", "views")
 
 
+def imports(path: Path, root: Path) -> Iterator[tuple[int, str]]:
+    """Each module a module of the tree under ``root`` imports, relative imports
+    resolved, as (line, dotted name); ``from a import b`` names a.b as well as a."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    package = path.relative_to(root.parent).parent.parts
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = ".".join(package[: len(package) - node.level + 1])
+                module = ".".join(part for part in (base, node.module or "") if part)
+            else:
+                module = node.module or ""
+            for name in [module, *(f"{module}.{alias.name}" for alias in node.names)]:
+                yield node.lineno, name
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+
+
 def leaning_imports(root: Path) -> list[str]:
     """Every import, in a module of the test tree under ``root``, of a test module or
     of a conftest, as "file:line imports name"."""
     found = []
     for path in sorted(root.rglob("*.py")):
-        tree = ast.parse(path.read_text(), filename=str(path))
-        package = path.relative_to(root.parent).parent.parts
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom):
-                if node.level:
-                    base = list(package[: len(package) - node.level + 1])
-                    modules = [".".join([*base, *(node.module or "").split(".")]).strip(".")]
-                    if not node.module:  # from . import test_x
-                        modules = [".".join([*base, alias.name]) for alias in node.names]
-                else:
-                    modules = [node.module or ""]
-            elif isinstance(node, ast.Import):
-                modules = [alias.name for alias in node.names]
-            else:
-                continue
-            for module in modules:
-                last = module.split(".")[-1]
-                if module.startswith(f"{root.name}.") and (
-                    last.startswith("test_") or last == "conftest"
-                ):
-                    where = path.relative_to(root.parent)
-                    found.append(f"{where}:{node.lineno} imports {module}")
-    return found
+        for line, module in imports(path, root):
+            last = module.split(".")[-1]
+            if module.startswith(f"{root.name}.") and (
+                last.startswith("test_") or last == "conftest"
+            ):
+                found.append(f"{path.relative_to(root.parent)}:{line} imports {module}")
+    return sorted(set(found), key=found.index)
 
 
 def test_no_test_module_imports_another_test_module_or_a_conftest() -> None:
@@ -102,3 +111,82 @@ def test_each_mirrored_module_is_named_after_the_code_it_tests() -> None:
 
 def test_support_holds_no_tests() -> None:
     assert sorted((TESTS / "support").glob("test_*.py")) == []
+
+
+def test_pages_include_only_partials_and_their_own_regions() -> None:
+    # A region two pages share lives in templates/partials/, so that changing one
+    # page never changes another by surprise.
+    include = re.compile(r'{%\s*include\s+"([^"#]+)')
+    stray = []
+    for path in sorted(TEMPLATES.rglob("*.html")):
+        name = path.relative_to(TEMPLATES).as_posix()
+        for included in include.findall(path.read_text()):
+            if not (included.startswith("partials/") or included == name):
+                stray.append(f"{name} includes {included}")
+    assert stray == []
+
+
+def test_no_view_module_imports_another() -> None:
+    views = GAMES / "views"
+    leaning = [
+        f"views/{path.name}:{line} imports {module}"
+        for path in sorted(views.glob("*.py"))
+        for line, module in imports(path, GAMES)
+        if module.startswith("games.views.") and module != f"games.views.{path.stem}"
+    ]
+    assert leaning == []
+
+
+def test_forms_live_in_games_forms() -> None:
+    elsewhere = [
+        f"{path.relative_to(GAMES)}:{node.lineno} {node.name}"
+        for path in sorted(GAMES.rglob("*.py"))
+        if "forms" not in path.relative_to(GAMES).parts[:1]
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.ClassDef)
+        and any(
+            isinstance(base, ast.Attribute)
+            and isinstance(base.value, ast.Name)
+            and base.value.id == "forms"
+            for base in node.bases
+        )
+    ]
+    assert elsewhere == []
+
+
+def _status_literals(path: Path) -> Iterator[int]:
+    # A literal 4xx or 5xx given as a response's status: ``status=409``,
+    # ``status = ... 404``, ``response.status_code = 409``, or a positional argument
+    # after a template's context (``_page(request, context, 409)``).
+    def error_codes(node: ast.AST) -> bool:
+        return any(
+            isinstance(value, ast.Constant)
+            and type(value.value) is int
+            and 400 <= value.value < 600
+            for value in ast.walk(node)
+        )
+
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.keyword) and node.arg == "status" and error_codes(node.value):
+            yield node.value.lineno
+        elif isinstance(node, ast.Assign) and error_codes(node.value):
+            for target in node.targets:
+                names = {
+                    getattr(part, "id", getattr(part, "attr", "")) for part in ast.walk(target)
+                }
+                if names & {"status", "status_code"}:
+                    yield node.lineno
+        elif isinstance(node, ast.Call) and node.args and error_codes(node.args[-1]):
+            last = node.args[-1]
+            if isinstance(last, ast.Constant) and len(node.args) >= 2:
+                yield node.lineno
+
+
+def test_status_codes_are_named_in_games_http() -> None:
+    literal = [
+        f"{path.relative_to(GAMES)}:{line}"
+        for path in sorted(GAMES.rglob("*.py"))
+        if path.name != "http.py" and not {"migrations", "rules"} & set(path.parts)
+        for line in _status_literals(path)
+    ]
+    assert literal == [], "name the status in games/http.py"

@@ -1,4 +1,4 @@
-"""Form fields several forms share: numbers, card lists, money."""
+"""Form fields several forms share: names, numbers, card lists, money."""
 
 from __future__ import annotations
 
@@ -7,6 +7,16 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+
+from games.names import clean_name
+
+
+class NameField(forms.CharField):
+    """A form field for a name: games.names's rule, then the usual required and length
+    checks on the trimmed name."""
+
+    def to_python(self, value: Any) -> str:
+        return clean_name(super().to_python(value))
 
 
 class NumbersField(forms.CharField):

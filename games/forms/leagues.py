@@ -7,10 +7,9 @@ from typing import Any
 
 from django import forms
 
-from games.forms.fields import money_per_point_field
+from games.forms.fields import NameField, money_per_point_field
 from games.forms.rulesets import RulesetForm
 from games.models import LeagueInvite, Membership
-from games.names import NameField
 from games.rules import PRESETS
 from games.services.leagues import INVITE_DAYS, PICK_INVITE_DAYS, PICK_INVITE_ROLE
 

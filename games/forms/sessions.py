@@ -14,10 +14,9 @@ from django import forms
 from django.core import signing
 from django.utils import timezone
 
-from games.forms.fields import buy_in_field, money_per_point_field
+from games.forms.fields import NameField, buy_in_field, money_per_point_field
 from games.forms.rulesets import HOUSE_RULES, RulesetForm
 from games.models import League, Player
-from games.names import NameField
 from games.rules import Card, RulesError, is_net, is_pool, parse_card
 
 # The toss travels with the form between requests, signed: a form sent back after an

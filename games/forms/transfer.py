@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django import forms
 
+from games.forms.fields import NameField
 from games.models import League
-from games.names import NameField
 from games.uploads import MAX_UPLOAD_BYTES, MAX_UPLOAD_MB
 
 # A league file larger than this is refused before it is read (games/uploads.py

@@ -29,7 +29,7 @@ from games.access import (
     role_of,
 )
 from games.forms.leagues import InviteForm, LeagueForm, MemberForm, RoleForm
-from games.http import FORM_ERRORS, rules_reset
+from games.http import FORM_ERRORS, GONE, rules_reset
 from games.models import League, Membership
 from games.queries.players import claimed_in_file, claimed_player, unclaimed_players
 from games.rules import PRESETS, RulesError
@@ -53,9 +53,6 @@ from games.services.leagues import (
     unclaim_player,
     update_rules,
 )
-
-# An invite link that expired or was revoked: gone, and the page says why.
-GONE = 410
 
 
 @login_required

@@ -34,7 +34,18 @@ from games.access import (
 )
 from games.forms.rounds import problems_listed
 from games.forms.table import HandForm
-from games.http import FORM_ERRORS, id_in, nothing_new, posted_id, private, redirect_for
+from games.http import (
+    CONFLICT,
+    FORM_ERRORS,
+    GONE,
+    NOT_FOUND,
+    SAVED_ROUND,
+    id_in,
+    nothing_new,
+    posted_id,
+    private,
+    redirect_for,
+)
 from games.models import GameSession, Seat
 from games.rules import CardError
 from games.services.errors import EntryRejected
@@ -68,8 +79,6 @@ from games.session_page import session_page_context
 # whether the table did: every tap at the table shows within a couple of seconds.
 SEAT_POLL_SECONDS = 3
 TABLE_POLL_SECONDS = 2
-SAVED_ROUND = 403  # a hand for a round already saved: refused, and said so
-TABLE_GONE = 410  # a hand sent as the scorer closed table mode or replaced its link
 NOT_HANDED_IN = "Not handed in."  # what became of a hand sent from a link gone
 
 
@@ -160,7 +169,7 @@ def table_seats(request: HttpRequest, token: str) -> HttpResponse:
             try:
                 claim_seat(session, seat, holding=holding)
             except SeatTaken as taken:
-                error, status = str(taken), 409
+                error, status = str(taken), CONFLICT
             else:
                 response = redirect("games:table_hand", token=token)
                 give_seat(response, session, seat)
@@ -200,14 +209,14 @@ def table_hand(request: HttpRequest, token: str) -> HttpResponse:
         written = write_hand(session, seat, **form.to_write(), final=True)
     except RoundMovedOn as moved:
         # A late hand: nothing is stored; the phone gets the round that is open now.
-        status = SAVED_ROUND if moved.saved else 404
+        status = SAVED_ROUND if moved.saved else NOT_FOUND
         return _hand_page(request, _hand_context(session, seat, moved=str(moved)), status)
     except (TableClosed, SeatReleased) as gone:
         # Closed, replaced or released after the checks above: the hand stays on the
         # screen as typed, under what happened (and a closed table is no longer polled).
         if isinstance(gone, TableClosed):
             return _gone_page(request, seat, token, gone, form, NOT_HANDED_IN, state=state)
-        return _hand_page(request, _hand_context(session, seat, form, refused=str(gone)), 409)
+        return _hand_page(request, _hand_context(session, seat, form, refused=str(gone)), CONFLICT)
     except EntryRejected as error:  # out of the session, or the session is over
         return _hand_page(request, _hand_context(session, seat, refused=str(error)), FORM_ERRORS)
     if written.saved is not None:
@@ -216,7 +225,7 @@ def table_hand(request: HttpRequest, token: str) -> HttpResponse:
     if written.stale:
         # The scorer corrected this hand since the phone last changed it: show theirs.
         changed = "Your hand was changed meanwhile (by the scorer): this is it now."
-        return _hand_page(request, _hand_context(session, seat, moved=changed), 409)
+        return _hand_page(request, _hand_context(session, seat, moved=changed), CONFLICT)
     form.file_errors(written.check)
     form.hand = written.hand
     # Not saved: the round and its table round as write_hand read them under its lock
@@ -245,7 +254,7 @@ def _hand_from_gone_link(
     if not ours and request.htmx:
         # Not a 200: static/js/offline.js would take it for the hand handed in.
         fate = "" if leaving else NOT_HANDED_IN
-        return reswap(_gone_by_status_alone(request, TABLE_GONE, fate), "none")
+        return reswap(_gone_by_status_alone(request, GONE, fate), "none")
     gone = link_gone(seat.session.table_token, leaving=leaving)
     if request.method == "POST" and not leaving and ours:
         sent, state = _as_sent(request, seat)
@@ -270,7 +279,7 @@ def _gone_page(
     gone: TableClosed,
     form: HandForm | None = None,
     fate: str = "",
-    status: int = TABLE_GONE,
+    status: int = GONE,
     state: tuple | None = None,
 ) -> HttpResponse:
     """The seat's page at its table link ``token``, gone: the hand (``form``, else as
@@ -289,7 +298,7 @@ def _gone_page(
         _board, entry, table_round, _hand = state
         form = HandForm(entry=entry, seat=seat, table_round=table_round, hand=None, final=False)
     # What became of the hand (``fate``), of the link, and what to do next: said once,
-    # by games/table_seat.html#status.
+    # by partials/seat_hand.html#status.
     context = _hand_context(session, seat, form, state, closed=True, gone=str(gone), fate=fate)
     return _hand_page(request, context, status)
 
@@ -362,7 +371,7 @@ def table_hand_preview(request: HttpRequest, token: str) -> HttpResponse:
         "poll_seconds": SEAT_POLL_SECONDS,
         "seat_phone_status": True,  # "handed in" becomes "not handed in" at once
     }
-    return _no_store(TemplateResponse(request, "games/table_seat.html#check", context))
+    return _no_store(TemplateResponse(request, "partials/seat_hand.html#check", context))
 
 
 def _session_of_link(request: HttpRequest, token: str) -> GameSession | HttpResponse:
@@ -398,7 +407,7 @@ def _gone_by_status_alone(request: HttpRequest, status: int = 200, fate: str = "
     to a phone whose seat there is not known, or is not the seat of the page that asks
     (static/js/app.js closes its hand)."""
     context = {"closed": True, "oob": request.method == "POST", "fate": fate}
-    template = "games/table_seat.html#status"
+    template = "partials/seat_hand.html#status"
     return _no_store(TemplateResponse(request, template, context, status=status))
 
 
@@ -419,7 +428,7 @@ def _holds_another(request: HttpRequest, token: str, seat: Seat, lead: str = "")
     )
     response = redirect_for(request, reverse("games:table_hand", args=[token]))
     if request.htmx:
-        response.status_code = 409
+        response.status_code = CONFLICT
     return response
 
 
@@ -457,7 +466,7 @@ def table_hand_status(request: HttpRequest, token: str) -> HttpResponse:
         live.remember_seat(request, session, generation, (number, stamp))
         return nothing_new(token=True)
     context["status_poll"] = True  # the table's cut joker comes along
-    return _no_store(TemplateResponse(request, "games/table_seat.html#status", context))
+    return _no_store(TemplateResponse(request, "partials/seat_hand.html#status", context))
 
 
 @require_POST
@@ -706,4 +715,4 @@ def table_correct_preview(request: HttpRequest, pk: int, seat_pk: int) -> HttpRe
         else:
             form.file_errors(check)
     context = _correct_context(request, seat, form)
-    return TemplateResponse(request, "games/table_seat.html#check", context)
+    return TemplateResponse(request, "partials/seat_hand.html#check", context)
