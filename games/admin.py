@@ -1,19 +1,25 @@
 """Django admin for every model: the back office for fixing data by hand.
 
-A hand's figures are normally computed by the rules service; editing them here
-does not re-score the hand, which is why the computed fields are grouped apart. What
-is derived from the hands (each seat's result, the session's status, the league's
+What is entered is edited here; what is derived is shown, never typed. A round's
+hands (its cut joker, each hand's outcome, cards and win on the deal) are checked
+as the round page checks a save and, once saved, scored again by the rules service
+(`games.services.rounds.rescore_round`), the change kept in the round's history.
+What follows from the hands (each seat's result, the session's status, the league's
 ratings) follows every save and delete made here, through the same function every
 other write path calls (`games.services.results.refresh_session`); a round deleted
 here is deleted as the round page deletes one (later rounds move up, the history
-keeps it).
+keeps it). Rounds are added on the session page, where they are entered.
 """
 
 from __future__ import annotations
 
-from django.contrib import admin
+from dataclasses import fields
 
-from games.forms.admin import RulesetAdminForm
+from django.contrib import admin, messages
+from django.http import HttpResponse
+from django.shortcuts import redirect
+
+from games.forms.admin import CheckedHandsFormSet, HandAdminForm, RulesetAdminForm
 from games.models import (
     GameSession,
     HandEntry,
@@ -33,8 +39,13 @@ from games.models import (
     TableRound,
 )
 from games.services import standing_months
-from games.services.results import mark_shown_changed, refresh_league, refresh_session
-from games.services.rounds import delete_round
+from games.services.results import (
+    SeatResult,
+    mark_shown_changed,
+    refresh_league,
+    refresh_session,
+)
+from games.services.rounds import delete_round, rescore_round, round_snapshot
 from games.services.table import league_auto_save_changed, touch
 
 
@@ -50,8 +61,12 @@ class RefreshesResults:
         """The leagues whose standings an edit on ``form`` may change."""
         return {session.league_id}
 
+    def rescore(self, request, obj) -> None:
+        """Score again what an edit of ``obj`` changed of a round's hands (if any)."""
+
     def save_related(self, request, form, formsets, change) -> None:
         super().save_related(request, form, formsets, change)
+        self.rescore(request, form.instance)
         session = self.session_of(form.instance)
         if session is not None:
             refresh_session(session)
@@ -159,19 +174,31 @@ class PlayerClaimAdmin(admin.ModelAdmin):
     list_select_related = ["player", "user", "league"]
 
 
+# A seat's result, which refresh_session writes after every change: shown, not edited
+# (an edit would be overwritten by the refresh that follows it).
+SEAT_RESULT = tuple(field.name for field in fields(SeatResult))
+
+
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
     autocomplete_fields = ["player"]
+    readonly_fields = SEAT_RESULT
 
 
 class RoundInline(admin.TabularInline):
+    """The session's rounds, listed: each is changed on its own page, where its hands
+    are checked and scored again, and deleted there, as the round page deletes one."""
+
     model = Round
     extra = 0
     fields = ["number", "cut_joker", "dealer", "entered_by", "updated_at", "version"]
-    readonly_fields = ["updated_at"]
-    raw_id_fields = ["dealer", "entered_by"]
+    readonly_fields = fields
+    can_delete = False
     show_change_link = True
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
 
 
 @admin.register(GameSession)
@@ -180,7 +207,8 @@ class GameSessionAdmin(RefreshesResults, admin.ModelAdmin):
     list_display = ["__str__", "league", "preset", "ceiling", "status", "created_by", "created_at"]
     list_filter = ["status", "preset", "league"]
     search_fields = ["name", "share_token", "seats__player__name"]
-    readonly_fields = ["share_token", "created_at"]
+    # The status follows the rounds (refresh_session): finished once the rules say so.
+    readonly_fields = ["share_token", "created_at", "status"]
     raw_id_fields = ["created_by", "first_dealer"]
     list_select_related = ["league", "created_by"]
     date_hierarchy = "created_at"
@@ -200,17 +228,24 @@ class SeatAdmin(RefreshesResults, admin.ModelAdmin):
     search_fields = ["player__name", "session__name"]
     autocomplete_fields = ["player"]
     raw_id_fields = ["session"]
+    readonly_fields = SEAT_RESULT
     list_select_related = ["session", "player"]
 
     def session_of(self, obj: Seat) -> GameSession:
         return obj.session
 
 
+# A hand's figures, as the rules service computed them from what was entered.
+SCORED = ("declaration", "hand_points", "value_points", "claims", "score")
+
+
 class HandEntryInline(admin.TabularInline):
     model = HandEntry
+    formset = CheckedHandsFormSet
     extra = 0
     autocomplete_fields = ["player"]
     fields = list(HandEntry.RECORDED)
+    readonly_fields = SCORED
 
 
 @admin.register(Round)
@@ -219,17 +254,21 @@ class RoundAdmin(RefreshesResults, admin.ModelAdmin):
     list_filter = ["session__status", "session__preset"]
     search_fields = ["session__name", "session__share_token"]
     # The dealer must be one of the session's seats; Round.clean() enforces it.
-    raw_id_fields = ["session", "dealer", "entered_by"]
-    readonly_fields = ["created_at", "updated_at", "version"]
+    raw_id_fields = ["dealer", "entered_by"]
+    # Its place: a round moves up only as an earlier one is deleted.
+    readonly_fields = ["session", "number", "created_at", "updated_at", "version"]
     list_select_related = ["session", "dealer__player", "entered_by"]
     inlines = [HandEntryInline]
 
+    def has_add_permission(self, request) -> bool:
+        return False
+
     def save_model(self, request, obj: Round, form, change: bool) -> None:
-        # A hand edit also changes the round: phones holding the old version must
-        # not save over it (optimistic concurrency, see Round.version).
-        if change:
-            obj.version += 1
+        obj.before_admin_edit = round_snapshot(Round.objects.get(pk=obj.pk))
         super().save_model(request, obj, form, change)
+
+    def rescore(self, request, obj: Round) -> None:
+        rescore_round(obj, request.user, obj.before_admin_edit)
 
     def session_of(self, obj: Round) -> GameSession:
         return obj.session
@@ -245,32 +284,45 @@ class RoundAdmin(RefreshesResults, admin.ModelAdmin):
 
 @admin.register(HandEntry)
 class HandEntryAdmin(RefreshesResults, admin.ModelAdmin):
+    """One hand, changed as on its round's page. Not added or deleted here: a round
+    has a hand for each player in it (its page adds one; it goes with its round)."""
+
+    form = HandAdminForm
     list_display = ["round", "player", "outcome", "declaration", "score"]
     list_filter = ["outcome"]
     search_fields = ["player__name", "round__session__name"]
     autocomplete_fields = ["player"]
-    raw_id_fields = ["round"]
+    readonly_fields = ["round", *SCORED, "breakdown"]
     list_select_related = ["round__session", "player"]
+    fieldsets = [
+        (None, {"fields": ["round", "player", "outcome", "on_deal", "groups"]}),
+        ("Computed by the rules service", {"fields": [*SCORED, "breakdown"]}),
+    ]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def delete_view(self, request, object_id, extra_context=None) -> HttpResponse:
+        # Deleted with its round or its session (the permission stays, for those).
+        messages.error(request, "A round has a hand for each player in it: delete the round.")
+        return redirect("admin:games_handentry_change", object_id)
+
+    def get_actions(self, request) -> dict:
+        return {
+            name: action
+            for name, action in super().get_actions(request).items()
+            if name != "delete_selected"
+        }
+
+    def save_model(self, request, obj: HandEntry, form, change: bool) -> None:
+        obj.before_admin_edit = round_snapshot(obj.round)
+        super().save_model(request, obj, form, change)
+
+    def rescore(self, request, obj: HandEntry) -> None:
+        rescore_round(obj.round, request.user, obj.before_admin_edit)
 
     def session_of(self, obj: HandEntry) -> GameSession:
         return obj.round.session
-
-    fieldsets = [
-        (None, {"fields": ["round", "player", "outcome", "on_deal", "groups"]}),
-        (
-            "Computed by the rules service",
-            {
-                "fields": [
-                    "declaration",
-                    "hand_points",
-                    "value_points",
-                    "claims",
-                    "score",
-                    "breakdown",
-                ]
-            },
-        ),
-    ]
 
 
 @admin.register(Rejoin)

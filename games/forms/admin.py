@@ -1,11 +1,13 @@
 """Forms of the admin's pages, where the admin's own would take what the app
-refuses."""
+refuses: a ruleset the rules service does not accept, a round's hands it cannot
+score."""
 
 from __future__ import annotations
 
 from django import forms
 
 from games.rules import RulesError, get_ruleset
+from games.services.rounds import RecordedHand, RoundCheck, check_recorded, problems
 
 
 class RulesetAdminForm(forms.ModelForm):
@@ -21,3 +23,47 @@ class RulesetAdminForm(forms.ModelForm):
             except RulesError as error:
                 self.add_error("overrides", error.message)
         return cleaned
+
+
+class CheckedHandsFormSet(forms.BaseInlineFormSet):
+    """A round's hands as its admin page edits them, checked with its cut joker as the
+    round page checks a save: a round the rules refuse is not saved, and the page says
+    why. The figures are the rules service's (``rescore_round``, once saved)."""
+
+    def clean(self) -> None:
+        super().clean()
+        if any(self.errors):
+            return
+        hands = {
+            form.cleaned_data["player"].pk: recorded_hand(form.cleaned_data)
+            for form in self.forms
+            if form.cleaned_data and not self._should_delete_form(form)
+        }
+        _refuse_unless_valid(check_recorded(self.instance, self.instance.cut_joker, hands))
+
+
+class HandAdminForm(forms.ModelForm):
+    """One hand, edited on its own admin page: checked with the other hands of its
+    round as they are saved, as the round page checks a save."""
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        played = self.instance.round
+        if self.errors or "player" not in cleaned:
+            return cleaned
+        hands = {
+            entry.player_id: (entry.outcome, entry.groups, entry.on_deal)
+            for entry in played.entries.exclude(pk=self.instance.pk)
+        }
+        hands[cleaned["player"].pk] = recorded_hand(cleaned)
+        _refuse_unless_valid(check_recorded(played, played.cut_joker, hands))
+        return cleaned
+
+
+def recorded_hand(cleaned: dict) -> RecordedHand:
+    return (cleaned["outcome"], cleaned.get("groups") or [], bool(cleaned.get("on_deal")))
+
+
+def _refuse_unless_valid(check: RoundCheck) -> None:
+    if not check.valid:
+        raise forms.ValidationError(problems(check) or ["The round could not be scored."])

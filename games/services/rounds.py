@@ -866,24 +866,7 @@ def save_and_replay(
             )
             played = Round.objects.select_related("dealer__player").get(pk=current.pk)
             played.entries.all().delete()
-        hands = [
-            HandEntry(
-                round=played,
-                player=player.seat.player,
-                outcome=result.outcome,
-                on_deal=result.on_deal,
-                groups=[[card.code for card in group] for group in player.hand.groups],
-                declaration=result.declaration or "",
-                hand_points=result.hand_points,
-                value_points=result.value_points,
-                claims=result.claims,
-                score=result.score,
-                breakdown=breakdown_of(result),
-            )
-            for player, result in zip(check.players, check.result.players, strict=True)
-            if player.hand is not None
-        ]
-        HandEntry.objects.bulk_create(hands)
+        hands = HandEntry.objects.bulk_create(_scored_hands(played, check))
         action = RoundChange.Action.CREATED if before is None else RoundChange.Action.EDITED
         after = round_snapshot(played, authors, hands)
         _record(played, action, user, before, after, entered_by_name)
@@ -894,6 +877,112 @@ def save_and_replay(
         # The board's session row (the caller's) now shows the status and stamp written.
         board.session.status, board.session.updated_at = session.status, session.updated_at
     return SavedRound(played, board, stamp_before)
+
+
+def _scored_hands(played: Round, check: RoundCheck) -> list[HandEntry]:
+    """The hands of a round the rules service scored, as saved: what was entered (the
+    grouping the check kept or arranged) and what the rules made of it."""
+    return [
+        HandEntry(
+            round=played,
+            player=player.seat.player,
+            outcome=result.outcome,
+            on_deal=result.on_deal,
+            groups=[[card.code for card in group] for group in player.hand.groups],
+            declaration=result.declaration or "",
+            hand_points=result.hand_points,
+            value_points=result.value_points,
+            claims=result.claims,
+            score=result.score,
+            breakdown=breakdown_of(result),
+        )
+        for player, result in zip(check.players, check.result.players, strict=True)
+        if player.hand is not None
+    ]
+
+
+# What saving a checked hand writes besides its round and player: as entered (the
+# grouping kept or arranged) and as the rules service scored it.
+SCORED_FIELDS = (
+    "outcome",
+    "on_deal",
+    "groups",
+    "declaration",
+    "hand_points",
+    "value_points",
+    "claims",
+    "score",
+    "breakdown",
+)
+
+
+# A hand as a round records it, by player id: its outcome, its groups of card codes and
+# whether it won on the deal.
+RecordedHand = tuple[str, Sequence[Sequence[str]], bool]
+
+
+def check_recorded(played: Round, cut: str, hands: Mapping[int, RecordedHand]) -> RoundCheck:
+    """``played`` as it would be with the cut joker ``cut`` and ``hands`` (by player
+    id), checked as the round page checks a save: the admin's edits of a round's hands
+    go through it. Its ``problems`` say what stops it, each naming its player."""
+    entry = round_entry_for_edit(played)
+    seat_of = {seat.player_id: seat.pk for seat in entry.seats}
+    typed = {
+        seat_of[player]: (outcome, format_groups([[parse_card(c) for c in g] for g in groups]))
+        for player, (outcome, groups, _) in hands.items()
+        if player in seat_of
+    }
+    on_deal = [seat_of[player] for player, (*_, won) in hands.items() if won and player in seat_of]
+    check = check_round(entry, cut, typed, final=True, on_deal=on_deal)
+    if set(hands) - set(seat_of):
+        check.errors.append(
+            "A hand of a player who was not playing this round: seated elsewhere or out."
+        )
+    return check
+
+
+def problems(check: RoundCheck) -> list[str]:
+    """Everything that stops a checked round, each problem of a player after their name."""
+    return [
+        *check.cut_errors,
+        *check.errors,
+        *(f"{player.name}: {error}" for player in check.players for error in player.errors),
+    ]
+
+
+def rescore_round(played: Round, user: AnyUser, before: dict) -> None:
+    """A round whose hands were changed outside the round page (the admin), scored
+    again by the rules service from what it records: its cut joker, and each hand's
+    outcome, cards and win on the deal. Where that changed it (``before`` is its
+    ``round_snapshot`` before the change), its version moves (a phone holding the old
+    one must not save over it) and the history keeps the change, by ``user``. The
+    caller refreshes the session (``refresh_session``), as after every other change of
+    its rounds."""
+    recorded = {
+        entry.player_id: (entry.outcome, entry.groups, entry.on_deal)
+        for entry in played.entries.all()
+    }
+    check = check_recorded(played, played.cut_joker, recorded)
+    if not check.valid:
+        raise EntryRejected(" ".join(problems(check)) or "The round could not be scored.")
+    with transaction.atomic():
+        # In place: each hand keeps its id (the admin's page of it stays where it was).
+        stored = {entry.player_id: entry for entry in played.entries.select_related("player")}
+        hands = []
+        for scored in _scored_hands(played, check):
+            hand = stored[scored.player.pk]
+            for name in SCORED_FIELDS:
+                setattr(hand, name, getattr(scored, name))
+            hands.append(hand)
+        hands.sort(key=lambda hand: hand.pk)  # the history lists them as written
+        after = round_snapshot(played, None, hands)
+        if {**after, "version": None} == {**before, "version": None}:
+            return  # saved as it was: no new version, nothing for the history
+        HandEntry.objects.bulk_update(hands, SCORED_FIELDS)
+        Round.objects.filter(pk=played.pk).update(version=F("version") + 1)
+        played.refresh_from_db(fields=["version"])
+        after["version"] = played.version
+        _record(played, RoundChange.Action.EDITED, user, before, after)
 
 
 def delete_round(played: Round, user: AnyUser, *, version: int | None = None) -> int:
