@@ -179,8 +179,8 @@ def _write_figures(moved: list[tuple[Seat, dict]]) -> None:
 
 
 def refresh_league(league_id: int) -> None:
-    """After a league's sessions changed behind the services' back (the admin: one
-    deleted, moved, re-dated or given another player): its standings' months rebuilt
-    and its ratings replayed."""
+    """After a league's sessions came or changed in bulk (an imported league file; in
+    the admin, one deleted, moved, re-dated or given another player): its standings'
+    months rebuilt and its ratings replayed."""
     standing_months.rebuild([league_id])
     ratings.replay(league_id)

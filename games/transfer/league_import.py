@@ -53,9 +53,8 @@ from games.rules import (
 )
 from games.rules.rulesets import as_stored_before_exact_texts
 from games.rules.totals import session_state
-from games.services import ratings, standing_months
 from games.services.leagues import LeagueError, league_at_a_free_address
-from games.services.results import SeatResult, one_hand, seat_results
+from games.services.results import SeatResult, one_hand, refresh_league, seat_results
 from games.services.rounds import breakdown_of
 from games.services.sessions import name_key
 from games.transfer.league_file import (
@@ -1308,9 +1307,8 @@ def _write(plan: _LeaguePlan, owner: AbstractBaseUser | None, keep_members: bool
             for change in planned.changes
         ),
     )
-    # Rated once, in the order the sessions were played, as after a round is saved.
-    standing_months.rebuild([league.pk])
-    ratings.replay(league.pk)
+    # Its standings' months and ratings made once, the sessions in the order played.
+    refresh_league(league.pk)
     return Imported(league, invitable, plan.history)
 
 
