@@ -36,7 +36,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core import signing
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 
 from games.http import an_id, id_in
@@ -90,7 +90,13 @@ def rights_in(user: AnyUser, session: GameSession) -> Rights:
     if session.league_id is None:
         own = session.created_by_id == user.pk
         return Rights(own, own, own)
-    role = _role(user, session.league_id)
+    return league_rights(_role(user, session.league_id))
+
+
+def league_rights(role: str | None) -> Rights:
+    """What a member with ``role`` (None: not a member) may do in a league and its
+    sessions: view; write (start sessions, enter rounds); manage (members, invites,
+    house rules, the share links, others' claims)."""
     return Rights(
         view=role in ROLES_FOR["view"],
         write=role in ROLES_FOR["write"],
@@ -295,9 +301,38 @@ def visible_sessions(user: AnyUser, league_ids: Sequence[int], through: str = ""
     every visible session made it read the whole sessions table (benchmarks/http.py)."""
     if not user.is_authenticated:
         return Q(pk__in=[])
-    return Q(**{f"{through}created_by": user, f"{through}league__isnull": True}) | Q(
-        **{f"{through}league_id__in": list(league_ids)}
+    return own_tables(user, through) | Q(**{f"{through}league_id__in": list(league_ids)})
+
+
+def own_tables(user: AnyUser, through: str = "") -> Q:
+    """The part of ``visible_sessions`` that is the user's own: the sessions they
+    created outside any league (``through`` as there)."""
+    return Q(**{f"{through}created_by": user, f"{through}league__isnull": True})
+
+
+def league_tables(user: AnyUser, through: str = "") -> Q:
+    """The other part: the sessions of every league the user is a member of, the
+    leagues read by the database (``through`` as in ``visible_sessions``)."""
+    return Q(**{f"{through}league__in": Membership.objects.filter(user=user).values("league_id")})
+
+
+def visible_player(user: AnyUser, pk: int) -> tuple[Player, dict[int, League]]:
+    """A player ``user`` may look up, with the leagues they are a member of (by id, as
+    ``member_leagues``): one who sat at a session they may see, or the one they
+    claimed; a 404 for any other (an id reveals nothing)."""
+    leagues = member_leagues(user)
+    seen = visible_sessions(user, list(leagues), through="session__")
+    player = (
+        Player.objects.filter(pk=pk)
+        .filter(
+            Exists(Seat.objects.filter(seen, player=OuterRef("pk")))
+            | Exists(PlayerClaim.objects.filter(player=OuterRef("pk"), user_id=user.pk))
+        )
+        .first()
     )
+    if player is None:
+        raise Http404("No such player.")
+    return player, leagues
 
 
 # --- Leagues ---------------------------------------------------------------------------
@@ -414,6 +449,12 @@ def claim_for(user: AnyUser, slug: str, player_pk: int) -> PlayerClaim:
     )
     if claim is None:
         raise Http404("Nobody claimed this player in this league.")
-    if claim.user_id != user.pk and role != OWNER:
+    if not may_undo(claim, user, role):
         raise PermissionDenied("Only the league's owners may undo someone else's claim.")
     return claim
+
+
+def may_undo(claim: PlayerClaim, user: AnyUser, role: str | None) -> bool:
+    """Whether ``user``, with ``role`` in the claim's league, may undo ``claim``: their
+    own, or any as one of the league's owners."""
+    return claim.user_id == user.pk or league_rights(role).manage

@@ -28,7 +28,7 @@ NOT_FOUND = 404  # answered by hand where a page is shown, not Django's bare 404
 CONFLICT = 409
 # A link that expired, was revoked or was replaced: the page says which.
 GONE = 410
-TOO_LARGE = 413  # an upload over the server's limit: nothing was read
+PAYLOAD_TOO_LARGE = 413  # an upload over the server's limit: nothing was read
 TOO_MANY_REQUESTS = 429
 # Something the request needs is away for a moment (the sign-up limit's cache, the
 # database).

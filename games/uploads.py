@@ -20,7 +20,7 @@ from django.core.files.uploadhandler import FileUploadHandler
 from django.http import HttpRequest, HttpResponse
 from django.urls import Resolver404, resolve
 
-from games.http import TOO_LARGE
+from games.http import PAYLOAD_TOO_LARGE
 
 # The largest request body taken (a league file of tens of thousands of rounds is
 # a few megabytes); README, "Security".
@@ -66,7 +66,7 @@ class UploadLimitMiddleware:
         return HttpResponse(
             f"<!doctype html><title>Too large</title><p>This request is larger than "
             f"{MAX_UPLOAD_MB} MB, the most this server takes; nothing was read or saved.</p>",
-            status=TOO_LARGE,
+            status=PAYLOAD_TOO_LARGE,
         )
 
 

@@ -10,7 +10,8 @@ from typing import NamedTuple
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Q, QuerySet
 
-from games.models import League, Membership, Player, PlayerClaim, Preset, Seat
+from games.access import may_undo
+from games.models import League, Player, PlayerClaim, Preset, Seat
 from games.queries.standings import RoundFigures, figures, net_totals
 from games.services.standing_months import seat_figures
 
@@ -131,7 +132,7 @@ def player_claims(
                 claimant=claim.user.get_username() if claim else None,
                 mine=own,
                 can_claim=claim is None and other is None,
-                can_undo=claim is not None and (own or league.role == Membership.Role.OWNER),
+                can_undo=claim is not None and may_undo(claim, user, league.role),
                 other=other if other is not None and other.pk != player.pk else None,
             )
         )
@@ -184,11 +185,6 @@ def claimed_in_file(league: League, user: AbstractBaseUser) -> Player | None:
     if name is None:
         return None
     return _unclaimed_in(league).filter(name=name).order_by("pk").first()
-
-
-def is_claimed_by(player: Player, user: AbstractBaseUser) -> bool:
-    """Whether ``user`` said "this is me" of ``player`` in some league."""
-    return user.is_authenticated and PlayerClaim.objects.filter(player=player, user=user).exists()
 
 
 def my_players(user: AbstractBaseUser) -> QuerySet[PlayerClaim]:

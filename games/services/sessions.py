@@ -16,11 +16,10 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from games import live
-from games.access import AnyUser
+from games.access import AnyUser, league_tables, own_tables
 from games.models import (
     GameSession,
     League,
-    Membership,
     Player,
     Rejoin,
     Seat,
@@ -54,17 +53,17 @@ def name_key(name: str) -> str:
 
 def _seating_tiers(user: AnyUser, league: League | None) -> Iterator[QuerySet[Player]]:
     """Players a name may resolve to, most preferred first: those of the league's
-    own sessions, of the user's own tables outside any league, then of every league
-    the user is in. Together the sessions of `sessions_visible_to`, never another;
-    each tier one semi-join on the seats (a few ms on a league of 20,000 sessions,
-    where one query over the visible sessions took 140)."""
+        own sessions, of the user's own tables outside any league, then of every league
+        the user is in. Together the sessions of `sessions_visible_to` (access.py's
+    parts of it), never another;
+        each tier one semi-join on the seats (a few ms on a league of 20,000 sessions,
+        where one query over the visible sessions took 140)."""
     tiers = []
     if league is not None:
         tiers.append(Seat.objects.filter(session__league=league))
     if user.is_authenticated:
-        tiers.append(Seat.objects.filter(session__created_by=user, session__league__isnull=True))
-        leagues = Membership.objects.filter(user=user).values("league_id")
-        tiers.append(Seat.objects.filter(session__league__in=leagues))
+        tiers.append(Seat.objects.filter(own_tables(user, through="session__")))
+        tiers.append(Seat.objects.filter(league_tables(user, through="session__")))
     for seats in tiers:
         yield Player.objects.filter(pk__in=seats.values("player_id"))
 

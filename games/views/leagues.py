@@ -25,6 +25,7 @@ from games.access import (
     invite_in,
     league_for,
     league_player_for,
+    league_rights,
     leagues_of,
     role_of,
 )
@@ -131,18 +132,19 @@ def _detail_page(
 ) -> TemplateResponse:
     """The league page; with a form ``sent_back`` ("Add a member" as ``member_form``,
     the invite link's as ``invite_form``) as typed, its problems on it, answered 422."""
+    rights = league_rights(role)
     context = {
         "league": league,
         "role": role,
-        "owner": role == Membership.Role.OWNER,
-        "scorer": role in (Membership.Role.OWNER, Membership.Role.SCORER),
+        "owner": rights.manage,
+        "scorer": rights.write,
         "members": members(league),
         "sessions": league_sessions(league)[:100],
         "member_form": sent_back.get("member_form") or MemberForm(),
         "roles": Membership.Role.choices,
         "rules": defaults_of(league),
-        "invitable": invitable(league) if role == Membership.Role.OWNER else [],
-        "invites": _invite_rows(request, league) if role == Membership.Role.OWNER else [],
+        "invitable": invitable(league) if rights.manage else [],
+        "invites": _invite_rows(request, league) if rights.manage else [],
         "invite_form": sent_back.get("invite_form") or InviteForm(),
         "my_player": claimed_player(league, request.user),
     }
@@ -169,7 +171,7 @@ def league_rules(request: HttpRequest, slug: str) -> HttpResponse:
     """The league's house rules: every option of its preset with what it means.
     Owners change them; other members see them."""
     league, role = league_for(request.user, slug)
-    owner = role == Membership.Role.OWNER
+    owner = league_rights(role).manage
     if request.method == "POST" and not owner:
         raise PermissionDenied("Only the league's owners may change its rules.")
     form = _league_form(request, league)

@@ -12,17 +12,17 @@ from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest
+from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from games import charts
-from games.access import league_for, member_leagues, visible_sessions
+from games.access import league_for, visible_player, visible_sessions
 from games.forms.standings import StandingsFilter
 from games.http import FORM_ERRORS
 from games.models import HandEntry, League, Player, Rating, RatingChange, Seat
-from games.queries.players import claimed_player, is_claimed_by, player_claims, player_groups
+from games.queries.players import claimed_player, player_claims, player_groups
 from games.queries.standings import (
     Game,
     RatingPoint,
@@ -148,10 +148,7 @@ class _Counted(Paginator):
 def player_detail(request: HttpRequest, pk: int) -> TemplateResponse:
     """A player's sessions, results per league, ratings over time and recent rounds,
     across the sessions this user may see (and only those)."""
-    player = Player.objects.filter(pk=pk).first()
-    if player is None:
-        raise Http404("No such player.")
-    leagues = member_leagues(request.user)
+    player, leagues = visible_player(request.user, pk)
     visible = visible_sessions(request.user, list(leagues), through="session__")
     results = player_groups(player, visible, leagues)
     seats = (
@@ -161,10 +158,6 @@ def player_detail(request: HttpRequest, pk: int) -> TemplateResponse:
         .order_by("-session__played_on", "-session_id")
     )
     page = _Counted(seats, SESSIONS_PER_PAGE, results.seats).get_page(request.GET.get("page"))
-    if not page.paginator.count and not is_claimed_by(player, request.user):
-        # Nothing of theirs this user may see: the id reveals nothing either. (A
-        # member's own player shows, sessions or not.)
-        raise Http404("No such player.")
     rounds = list(
         HandEntry.objects.filter(player=player)
         .filter(visible_sessions(request.user, list(leagues), through="round__session__"))

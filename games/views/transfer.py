@@ -11,19 +11,17 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import BadRequest
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_safe
-from django_htmx.http import HttpResponseClientRedirect
 
-from games.access import league_for, session_for
+from games.access import league_for, league_rights, session_for
 from games.forms.standings import StandingsFilter
 from games.forms.transfer import TOO_LARGE, LeagueImportForm
-from games.http import FORM_ERRORS, download
-from games.models import GameSession, Membership
+from games.http import FORM_ERRORS, download, redirect_for
+from games.models import GameSession
 from games.queries.standings import league_games, pick_game
 from games.transfer.league_export import dumps, export_league
 from games.transfer.league_import import BEFORE_HISTORY, ImportRefused, import_league
@@ -108,8 +106,7 @@ def league_export(request: HttpRequest, slug: str) -> HttpResponse:
     sessions' share links only for its owners: the session page shows them to no one
     else either."""
     league, role = league_for(request.user, slug)
-    owner = role == Membership.Role.OWNER
-    text = dumps(export_league(league, share_tokens=owner))
+    text = dumps(export_league(league, share_tokens=league_rights(role).manage))
     filename = f"{league.slug}-{timezone.localdate().isoformat()}.json"
     return download(text.encode(), filename, JSON)
 
@@ -148,8 +145,7 @@ def league_import(request: HttpRequest) -> HttpResponse:
                     f"The file lists {count} member{'s' if count != 1 else ''}; nobody was "
                     "added. Invite those you want from the list below.",
                 )
-            url = reverse("games:league_detail", args=[league.slug])
-            return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+            return redirect_for(request, reverse("games:league_detail", args=[league.slug]))
     status = FORM_ERRORS if form.errors else 200
     return TemplateResponse(
         request, "leagues/import.html", {"form": form, "max_mb": MAX_UPLOAD_MB}, status=status
