@@ -1,5 +1,9 @@
 """Every route of the app, in one place. The converters are registered first, so every
-route below can use them: ``id`` for database ids, ``token`` for share links."""
+route below can use them: ``id`` for database ids, ``token`` for share links. The
+project's URLconf (scorekeeper/urls.py) includes these and adds what is not the app's:
+the admin, Django's account views under the names Django's own templates and
+redirects use (sign-in and the password views, the app's versions of them first),
+and the benchmarks' floor."""
 
 from __future__ import annotations
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from .cards import ACE, SUITS, Card, display_order
 from .errors import RulesError
-from .melds import JokerRoles, Kind, classify, joker_roles
+from .melds import MAX_RUN, JokerRoles, Kind, classify, joker_roles
 from .rulesets import Ruleset
 from .scoring import (
     PlayerHand,
@@ -44,7 +44,6 @@ from .scoring import (
 )
 
 NEG = -(10**9)  # an infeasible branch
-MAX_RUN = 13
 
 
 @dataclass(frozen=True)
