@@ -5,14 +5,19 @@
 - ``queries/``   games/queries/ (standings, players' results)
 - ``transfer/``  games/transfer/ (CSV/XLSX tables, the league file's export and import)
 - ``views/``     games/views/ (pages, HTMX partials, redirects and status codes)
-- ``app/``       the rest of games/ (models, admin, access, charts, names, uploads,
-                 management commands, migrations) and scorekeeper/ (settings, static
-                 files)
+- ``app/``       the rest of games/ (models, admin, access, charts, live polls,
+                 names, uploads, template tags, management commands, migrations) and
+                 scorekeeper/ (configuration, settings, the cache, static files)
 - ``security/``  across the app: the access matrix, fuzzed input, concurrency, faults
-- ``benchmarks/`` benchmarks/ scripts run at a tiny size, so that none rots (all but
-                 entry.py, a 30 s browser run of whole rounds: run it by hand)
+- ``benchmarks/`` benchmarks/ scripts run at a tiny size, so that none rots: growth,
+                 polls, http, share and import_league; load's accounting only. The
+                 solver and its reference run in small in
+                 rules/test_arrange_reference.py; entry.py, a 30 s browser run of
+                 whole rounds, only by hand
 - ``e2e/``       the browser (Playwright, marker ``e2e``)
 - ``support/``   what tests share: hands, builders, fixtures, page helpers; no tests
+- ``test_layout.py``, ``test_profiles.py``: the layout kept (below), and property
+                 tests' example counts taken from the Hypothesis profile
 
 In services/, queries/, transfer/ and views/ a module is named after the module it
 tests, with a topic when one is not enough: ``views/test_rounds_edit.py`` tests

@@ -1,3 +1,3 @@
 """Forms by area: sessions, rounds, rulesets (the rule options of a session or league),
-leagues, accounts, standings, the league import, table mode, and the admin's check
-of a ruleset; ``fields`` holds the fields several of them share."""
+leagues, accounts, standings, the league import, table mode, and the admin's checks
+(a ruleset, a round's hands); ``fields`` holds the fields several of them share."""

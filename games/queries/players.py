@@ -11,7 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Q, QuerySet
 
 from games.access import may_undo
-from games.models import League, Player, PlayerClaim, Preset, Seat
+from games.models import HandEntry, League, Player, PlayerClaim, Preset, Seat
 from games.queries.standings import RoundFigures, figures, net_totals
 from games.services.standing_months import seat_figures
 
@@ -39,6 +39,28 @@ class PlayerResults(NamedTuple):
     groups: list[PlayerGroup]
     seats: int  # the player's seats let through, played in or not
     leagues: list[League]  # the leagues of those seats, by name: where they sat
+
+
+def player_seats(player: Player, visible: Q) -> QuerySet[Seat]:
+    """The player's seats at the sessions ``visible`` (a Q over Seat, through its
+    session) lets the viewer see, the latest played first, with their sessions."""
+    return (
+        Seat.objects.filter(player=player)
+        .filter(visible)
+        .select_related("session__league")
+        .order_by("-session__played_on", "-session_id")
+    )
+
+
+def latest_hands(player: Player, visible: Q, count: int) -> list[HandEntry]:
+    """The player's ``count`` latest hands at the sessions ``visible`` (a Q over
+    HandEntry, through its round's session) lets the viewer see, the latest first."""
+    return list(
+        HandEntry.objects.filter(player=player)
+        .filter(visible)
+        .select_related("round__session")
+        .order_by("-round__session__played_on", "-round__session_id", "-round__number")[:count]
+    )
 
 
 def player_groups(player: Player, visible: Q, leagues: Mapping[int, League]) -> PlayerResults:

@@ -8,7 +8,8 @@ Everything a figure in the app comes from, and the public API the app uses:
 - a session's running totals, eliminations, rejoins and pot split (:mod:`.totals`),
   the toss for seats (:mod:`.toss`) and the money transfers that settle an evening
   (:mod:`.transfers`);
-- the JSON command line (``python -m games.rules``, :mod:`.api`).
+- the JSON command line (``python -m games.rules``, :mod:`.api`);
+- its one error type, bad input named by the field at fault (:mod:`.errors`).
 """
 
 from __future__ import annotations

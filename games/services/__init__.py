@@ -8,6 +8,8 @@ adds up points itself: running totals are replayed from the stored round scores.
 - ``results``: the figures derived from the rounds, written by one function;
 - ``rounds``: checking, saving, editing and deleting a round, and its history;
 - ``sessions``: starting a session and managing it (stakes, end, rejoins, share link);
+- ``table``: table mode (seats taken by phones, hands in progress, the scorer's save);
+- ``standing_months``: the standings' monthly figures per league, game and month;
 - ``rulesets``: which ruleset a session or league plays under;
 - ``money``: settlement and a pool's pot;
 - ``leagues``, ``ratings``: a club's leagues, members, house rules and ratings;

@@ -21,8 +21,14 @@ from games import charts
 from games.access import league_for, visible_player, visible_sessions
 from games.forms.standings import StandingsFilter
 from games.http import FORM_ERRORS
-from games.models import HandEntry, League, Player, Rating, RatingChange, Seat
-from games.queries.players import claimed_player, player_claims, player_groups
+from games.models import League, Player, Rating, RatingChange
+from games.queries.players import (
+    claimed_player,
+    latest_hands,
+    player_claims,
+    player_groups,
+    player_seats,
+)
 from games.queries.standings import (
     Game,
     RatingPoint,
@@ -151,21 +157,10 @@ def player_detail(request: HttpRequest, pk: int) -> TemplateResponse:
     player, leagues = visible_player(request.user, pk)
     visible = visible_sessions(request.user, list(leagues), through="session__")
     results = player_groups(player, visible, leagues)
-    seats = (
-        Seat.objects.filter(player=player)
-        .filter(visible)
-        .select_related("session__league")
-        .order_by("-session__played_on", "-session_id")
-    )
+    seats = player_seats(player, visible)
     page = _Counted(seats, SESSIONS_PER_PAGE, results.seats).get_page(request.GET.get("page"))
-    rounds = list(
-        HandEntry.objects.filter(player=player)
-        .filter(visible_sessions(request.user, list(leagues), through="round__session__"))
-        .select_related("round__session")
-        .order_by("-round__session__played_on", "-round__session_id", "-round__number")[
-            :RECENT_ROUNDS
-        ]
-    )
+    in_sight = visible_sessions(request.user, list(leagues), through="round__session__")
+    rounds = latest_hands(player, in_sight, RECENT_ROUNDS)
     context = {
         "player": player,
         "page": page,
