@@ -285,9 +285,8 @@ def sessions_visible_to(user: AnyUser) -> QuerySet[GameSession]:
     are a member of."""
     if not user.is_authenticated:
         return GameSession.objects.none()
-    return GameSession.objects.filter(
-        Q(created_by=user, league__isnull=True) | Q(league__memberships__user=user)
-    ).distinct()
+    # The leagues by a subquery, not a join of their memberships: no row twice.
+    return GameSession.objects.filter(own_tables(user) | league_tables(user))
 
 
 def visible_sessions(user: AnyUser, league_ids: Sequence[int], through: str = "") -> Q:
