@@ -903,17 +903,7 @@ def _scored_hands(played: Round, check: RoundCheck) -> list[HandEntry]:
 
 # What saving a checked hand writes besides its round and player: as entered (the
 # grouping kept or arranged) and as the rules service scored it.
-SCORED_FIELDS = (
-    "outcome",
-    "on_deal",
-    "groups",
-    "declaration",
-    "hand_points",
-    "value_points",
-    "claims",
-    "score",
-    "breakdown",
-)
+SCORED_FIELDS = (*(name for name in HandEntry.RECORDED if name != "player"), "breakdown")
 
 
 # A hand as a round records it, by player id: its outcome, its groups of card codes and
