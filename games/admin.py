@@ -45,7 +45,7 @@ from games.services.results import (
     refresh_league,
     refresh_session,
 )
-from games.services.rounds import delete_round, rescore_round, round_snapshot
+from games.services.rounds import begin_edit, delete_round, rescore_round
 from games.services.table import league_auto_save_changed, touch
 
 
@@ -264,7 +264,7 @@ class RoundAdmin(RefreshesResults, admin.ModelAdmin):
         return False
 
     def save_model(self, request, obj: Round, form, change: bool) -> None:
-        obj.before_admin_edit = round_snapshot(Round.objects.get(pk=obj.pk))
+        obj.before_admin_edit = begin_edit(obj)
         super().save_model(request, obj, form, change)
 
     def rescore(self, request, obj: Round) -> None:
@@ -315,7 +315,7 @@ class HandEntryAdmin(RefreshesResults, admin.ModelAdmin):
         }
 
     def save_model(self, request, obj: HandEntry, form, change: bool) -> None:
-        obj.before_admin_edit = round_snapshot(obj.round)
+        obj.before_admin_edit = begin_edit(obj.round)
         super().save_model(request, obj, form, change)
 
     def rescore(self, request, obj: HandEntry) -> None:

@@ -12,7 +12,7 @@ from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template import loader
 
-from games.http import SERVICE_UNAVAILABLE
+from games.http import SERVER_ERROR, SERVICE_UNAVAILABLE
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
@@ -23,7 +23,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
         response = _render("errors/database.html", SERVICE_UNAVAILABLE)
         response["Retry-After"] = "5"
         return response
-    return _render("500.html", 500)
+    return _render("500.html", SERVER_ERROR)
 
 
 def _render(template: str, status: int) -> HttpResponse:

@@ -36,7 +36,8 @@ MIRRORED = ("queries", "services", "transfer", "views")
 
 def imports(path: Path, root: Path) -> Iterator[tuple[int, str]]:
     """Each module a module of the tree under ``root`` imports, relative imports
-    resolved, as (line, dotted name); ``from a import b`` names a.b as well as a."""
+    resolved, as (line, dotted name): ``from a import b`` names a.b too where a.b is a
+    module of the tree (a file or a package), not a name defined in a."""
     tree = ast.parse(path.read_text(), filename=str(path))
     package = path.relative_to(root.parent).parent.parts
     for node in ast.walk(tree):
@@ -46,8 +47,11 @@ def imports(path: Path, root: Path) -> Iterator[tuple[int, str]]:
                 module = ".".join(part for part in (base, node.module or "") if part)
             else:
                 module = node.module or ""
-            for name in [module, *(f"{module}.{alias.name}" for alias in node.names)]:
-                yield node.lineno, name
+            yield node.lineno, module
+            for alias in node.names:
+                inner = root.parent.joinpath(*f"{module}.{alias.name}".split("."))
+                if inner.with_suffix(".py").exists() or (inner / "__init__.py").exists():
+                    yield node.lineno, f"{module}.{alias.name}"
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 yield node.lineno, alias.name
@@ -64,7 +68,7 @@ def leaning_imports(root: Path) -> list[str]:
                 last.startswith("test_") or last == "conftest"
             ):
                 found.append(f"{path.relative_to(root.parent)}:{line} imports {module}")
-    return sorted(set(found), key=found.index)
+    return found
 
 
 def test_no_test_module_imports_another_test_module_or_a_conftest() -> None:
@@ -75,6 +79,7 @@ def test_the_check_catches_relative_and_absolute_imports(tmp_path: Path) -> None
     # The check itself, on a small tree that does all the things it must refuse.
     root = tmp_path / "tests"
     (root / "views").mkdir(parents=True)
+    (root / "views" / "test_b.py").write_text("HAND = 1\n")
     (root / "views" / "test_a.py").write_text(
         "from .conftest import make\nfrom .test_b import HAND\nfrom tests.support.hands import X\n"
     )
@@ -116,7 +121,7 @@ def test_support_holds_no_tests() -> None:
 def test_pages_include_only_partials_and_their_own_regions() -> None:
     # A region two pages share lives in templates/partials/, so that changing one
     # page never changes another by surprise.
-    include = re.compile(r'{%\s*include\s+"([^"#]+)')
+    include = re.compile(r"""{%\s*include\s+["']([^"'#]+)""")
     stray = []
     for path in sorted(TEMPLATES.rglob("*.html")):
         name = path.relative_to(TEMPLATES).as_posix()
@@ -137,56 +142,90 @@ def test_no_view_module_imports_another() -> None:
     assert leaning == []
 
 
+def _form_classes(path: Path) -> Iterator[str]:
+    # Classes built on Django's forms: ``forms.Form``, ``django.forms.ModelForm``, or
+    # a form or formset class imported by name.
+    for node in ast.walk(ast.parse(path.read_text())):
+        if not isinstance(node, ast.ClassDef):
+            continue
+        for base in node.bases:
+            dotted = ast.unparse(base)
+            name = dotted.rsplit(".", 1)[-1]
+            if dotted.startswith(("forms.", "django.forms.")) or name.endswith(("Form", "FormSet")):
+                yield f"{node.lineno} {node.name}"
+
+
 def test_forms_live_in_games_forms() -> None:
     elsewhere = [
-        f"{path.relative_to(GAMES)}:{node.lineno} {node.name}"
+        f"{path.relative_to(GAMES)}:{found}"
         for path in sorted(GAMES.rglob("*.py"))
-        if "forms" not in path.relative_to(GAMES).parts[:1]
-        for node in ast.walk(ast.parse(path.read_text()))
-        if isinstance(node, ast.ClassDef)
-        and any(
-            isinstance(base, ast.Attribute)
-            and isinstance(base.value, ast.Name)
-            and base.value.id == "forms"
-            for base in node.bases
-        )
+        if path.relative_to(GAMES).parts[0] != "forms"
+        for found in _form_classes(path)
     ]
     assert elsewhere == []
 
 
 def _status_literals(path: Path) -> Iterator[int]:
-    # A literal 4xx or 5xx given as a response's status: ``status=409``,
-    # ``status = ... 404``, ``response.status_code = 409``, or a positional argument
-    # after a template's context (``_page(request, context, 409)``).
-    def error_codes(node: ast.AST) -> bool:
-        return any(
+    # A literal 4xx or 5xx given as a response's status: ``status=409`` (an argument or
+    # a parameter's default), ``status = ... 404`` or ``status: int = 404``,
+    # ``response.status_code = 409``, or the last positional argument of a call that
+    # answers a page (``_page(request, context, 409)``, ``_render(name, 500)``).
+    def error_codes(node: ast.AST | None) -> bool:
+        return node is not None and any(
             isinstance(value, ast.Constant)
             and type(value.value) is int
             and 400 <= value.value < 600
             for value in ast.walk(node)
         )
 
+    def named_status(target: ast.AST) -> bool:
+        names = {getattr(part, "id", getattr(part, "attr", "")) for part in ast.walk(target)}
+        return bool(names & {"status", "status_code"})
+
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.keyword) and node.arg == "status" and error_codes(node.value):
             yield node.value.lineno
         elif isinstance(node, ast.Assign) and error_codes(node.value):
-            for target in node.targets:
-                names = {
-                    getattr(part, "id", getattr(part, "attr", "")) for part in ast.walk(target)
-                }
-                if names & {"status", "status_code"}:
-                    yield node.lineno
-        elif isinstance(node, ast.Call) and node.args and error_codes(node.args[-1]):
-            last = node.args[-1]
-            if isinstance(last, ast.Constant) and len(node.args) >= 2:
+            if any(named_status(target) for target in node.targets):
+                yield node.lineno
+        elif isinstance(node, ast.AnnAssign) and error_codes(node.value):
+            if named_status(node.target):
+                yield node.lineno
+        elif isinstance(node, ast.arguments):
+            params = [*node.posonlyargs, *node.args]
+            defaulted = params[len(params) - len(node.defaults) :]
+            pairs = [
+                *zip(defaulted, node.defaults, strict=True),
+                *zip(node.kwonlyargs, node.kw_defaults, strict=True),
+            ]
+            if any(param.arg == "status" and error_codes(value) for param, value in pairs):
+                yield node.args[0].lineno if node.args else 0
+        elif isinstance(node, ast.Call) and len(node.args) >= 2 and error_codes(node.args[-1]):
+            called = ast.unparse(node.func).rsplit(".", 1)[-1].lower()
+            if any(word in called for word in ("page", "response", "render")):
                 yield node.lineno
 
 
 def test_status_codes_are_named_in_games_http() -> None:
     literal = [
-        f"{path.relative_to(GAMES)}:{line}"
-        for path in sorted(GAMES.rglob("*.py"))
+        f"{path.relative_to(GAMES.parent)}:{line}"
+        for code in (GAMES, GAMES.parent / "scorekeeper")
+        for path in sorted(code.rglob("*.py"))
         if path.name != "http.py" and not {"migrations", "rules"} & set(path.parts)
         for line in _status_literals(path)
     ]
     assert literal == [], "name the status in games/http.py"
+
+
+def test_the_status_check_catches_each_way_of_writing_one(tmp_path: Path) -> None:
+    module = tmp_path / "views.py"
+    module.write_text(
+        "a = HttpResponse(status=409)\n"
+        "status = GONE if gone else 404\n"
+        "response.status_code = 409\n"
+        "status: int = 410\n"
+        "def _page(request, context, status=410): ...\n"
+        "_hand_page(request, context, SAVED if saved else 404)\n"
+        "cache.set(key, value, 500)\n"  # a number, not a status: not reported
+    )
+    assert sorted(_status_literals(module)) == [1, 2, 3, 4, 5, 6]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django import forms
 
+from games.models import validate_groups
 from games.rules import RulesError, get_ruleset
 from games.services.rounds import RecordedHand, RoundCheck, check_recorded, problems
 
@@ -50,6 +51,11 @@ class HandAdminForm(forms.ModelForm):
         cleaned = super().clean()
         played = self.instance.round
         if self.errors or "player" not in cleaned:
+            return cleaned
+        try:  # the model checks the groups only after this (Model.full_clean)
+            validate_groups(cleaned.get("groups"))
+        except forms.ValidationError as error:
+            self.add_error("groups", error)
             return cleaned
         hands = {
             entry.player_id: (entry.outcome, entry.groups, entry.on_deal)

@@ -199,6 +199,17 @@ def session_state(
     )
 
 
+def out_before(state: SessionState, number: int) -> frozenset[str]:
+    """The players whom a round before round ``number`` put out and who had not
+    rejoined by then: those who sat round ``number`` out. (``eliminated_in`` cannot
+    tell: it holds only who is out now, a player who rejoined since is not in it.)"""
+    out: set[str] = set()
+    for line in state.lines[: number - 1]:
+        out |= set(line.eliminated)
+        out -= set(line.rejoined)
+    return frozenset(out)
+
+
 def hands_after_elimination(state: SessionState) -> list[tuple[str, int]]:
     """(player, round) for each round a player has a score in although an earlier
     round put them out (and they had not rejoined): an edit to an earlier round can

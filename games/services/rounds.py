@@ -45,6 +45,7 @@ from games.rules import (
     assess_hand,
     format_groups,
     joker_roles,
+    out_before,
     parse_card,
     parse_groups,
     round_errors,
@@ -95,13 +96,11 @@ def round_entry_for_edit(played: Round, board: Scoreboard | None = None) -> Roun
     was still in when it was played (an edit may bring a player back in)."""
     board = board or load_scoreboard(played.session)
     in_round = set(played.entries.values_list("player_id", flat=True))
-    out_before = {
-        name for name, number in board.state.eliminated_in.items() if number < played.number
-    }
+    sat_out = out_before(board.state, played.number)
     seats = tuple(
         seat
         for seat in board.seats
-        if seat.player_id in in_round or seat.player.name not in out_before
+        if seat.player_id in in_round or seat.player.name not in sat_out
     )
     return RoundEntry(
         session=played.session,
@@ -928,7 +927,21 @@ def check_recorded(played: Round, cut: str, hands: Mapping[int, RecordedHand]) -
         check.errors.append(
             "A hand of a player who was not playing this round: seated elsewhere or out."
         )
+    check.errors += [
+        f"{seat.player.name} has no hand: every player in the round needs one."
+        for seat in entry.seats
+        if seat.pk not in typed
+    ]
     return check
+
+
+def begin_edit(played: Round) -> dict:
+    """Start changing a saved round outside the round page (the admin), in the
+    caller's transaction: its session is locked, as a save locks it, so a phone
+    saving the round meanwhile waits and then finds it changed. Returns the round as
+    it is (``round_snapshot``), for ``rescore_round``."""
+    GameSession.objects.select_for_update().filter(pk=played.session_id).first()
+    return round_snapshot(Round.objects.get(pk=played.pk))
 
 
 def problems(check: RoundCheck) -> list[str]:
@@ -969,8 +982,10 @@ def rescore_round(played: Round, user: AnyUser, before: dict) -> None:
         if {**after, "version": None} == {**before, "version": None}:
             return  # saved as it was: no new version, nothing for the history
         HandEntry.objects.bulk_update(hands, SCORED_FIELDS)
-        Round.objects.filter(pk=played.pk).update(version=F("version") + 1)
-        played.refresh_from_db(fields=["version"])
+        Round.objects.filter(pk=played.pk).update(
+            version=F("version") + 1, updated_at=timezone.now()
+        )
+        played.refresh_from_db(fields=["version", "updated_at"])
         after["version"] = played.version
         _record(played, RoundChange.Action.EDITED, user, before, after)
 

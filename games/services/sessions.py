@@ -52,12 +52,12 @@ def name_key(name: str) -> str:
 
 
 def _seating_tiers(user: AnyUser, league: League | None) -> Iterator[QuerySet[Player]]:
-    """Players a name may resolve to, most preferred first: those of the league's
-        own sessions, of the user's own tables outside any league, then of every league
-        the user is in. Together the sessions of `sessions_visible_to` (access.py's
-    parts of it), never another;
-        each tier one semi-join on the seats (a few ms on a league of 20,000 sessions,
-        where one query over the visible sessions took 140)."""
+    """Players a name may resolve to, most preferred first: those of the league's own
+    sessions, of the user's own tables outside any league, then of every league the
+    user is in. Together the sessions of `sessions_visible_to` (built of the same
+    parts of access.py), never another; each tier one semi-join on the seats (a few
+    ms on a league of 20,000 sessions, where one query over the visible sessions took
+    140)."""
     tiers = []
     if league is not None:
         tiers.append(Seat.objects.filter(session__league=league))

@@ -24,7 +24,9 @@ from games.models import (
 )
 from games.queries.standings import standings_of
 from games.rules import get_ruleset
-from tests.support.builders import expected_totals, make_session, play
+from games.services.sessions import rejoin
+from tests.support.builders import edit, expected_totals, make_session, play, pool_with_chen_out
+from tests.support.hands import WIN_13
 
 pytestmark = pytest.mark.django_db
 
@@ -218,3 +220,46 @@ def test_a_round_saved_unchanged_in_the_admin_is_not_a_change(admin_client: Clie
     assert response.status_code == 302
     second.refresh_from_db()
     assert second.version == 1 and not RoundChange.objects.filter(action="edited").exists()
+
+
+@pytest.mark.parametrize("groups", ['[["XX", "2H"]]', '"AH 2H"', "5", "[[1, 2]]", "null"])
+def test_cards_that_are_no_cards_are_a_form_error_on_a_hands_page(
+    admin_client: Client, finished, groups: str
+) -> None:
+    entry = HandEntry.objects.get(round__number=2, player__name="Ben")
+    url = reverse("admin:games_handentry_change", args=[entry.pk])
+
+    response = admin_client.post(url, change_form_data(entry, groups=groups))
+
+    assert response.status_code == 200  # the page again, the field marked
+    assert 'class="errorlist' in response.content.decode()
+    assert HandEntry.objects.get(pk=entry.pk).groups == entry.groups
+
+
+def test_a_round_played_while_a_player_was_out_is_edited_after_they_rejoined(
+    admin_client: Client, user: User
+) -> None:
+    # Chen is out after round 2, round 3 is played without him, then he buys back in.
+    pool = pool_with_chen_out(user)
+    third = play(pool, "7C", {"Asha": ("first_drop", ""), "Ben": ("declared", WIN_13)})
+    rejoin(pool, pool.seats.get(player__name="Chen"), user)
+
+    # The round page edits round 3 with its two hands, as it was played...
+    third = edit(third, "7C", {"Asha": ("middle_drop", ""), "Ben": ("declared", WIN_13)})
+    # ... and so does the admin (saved unchanged: nothing to record).
+    url = reverse("admin:games_round_change", args=[third.pk])
+    response = admin_client.post(url, round_form_data(third))
+    assert response.status_code == 302, response.content.decode()[:3000]
+    assert third.entries.count() == 2
+
+
+def test_a_round_missing_a_players_hand_says_whose(admin_client: Client, finished) -> None:
+    second = finished.rounds.get(number=2)
+    data = round_form_data(second)
+    data["entries-1-DELETE"] = "on"  # Ben's hand
+
+    response = admin_client.post(reverse("admin:games_round_change", args=[second.pk]), data)
+
+    assert response.status_code == 200
+    assert "Ben has no hand" in response.content.decode()
+    assert second.entries.count() == 2

@@ -156,6 +156,20 @@ def test_a_rejoin_keeps_the_total_that_put_the_player_out_in_its_round():
     assert third.totals["Ben"] == 81
 
 
+def test_a_player_sits_out_the_rounds_between_going_out_and_rejoining():
+    from games.rules import out_before
+
+    # Ben goes out in round 1, sits out round 2 and rejoins after it: in again in 3.
+    rounds = [
+        {"Asha": 40, "Ben": 105, "Chen": 60},
+        {"Asha": 20, "Chen": 0},
+        {"Asha": 0, "Ben": 20, "Chen": 12},
+    ]
+    state = session_state(POOL_101, ABC, rounds, rejoins=[("Ben", 2)])
+    assert state.eliminated_in == {}  # out no more: it cannot tell round 2's table
+    assert [out_before(state, number) for number in (1, 2, 3)] == [set(), {"Ben"}, set()]
+
+
 def test_no_rejoining_once_a_player_still_in_is_above_the_cutoff():
     from games.rules import RulesError
 
