@@ -35,11 +35,22 @@ class CheckedHandsFormSet(forms.BaseInlineFormSet):
         super().clean()
         if any(self.errors):
             return
-        hands = {
-            form.cleaned_data["player"].pk: recorded_hand(form.cleaned_data)
-            for form in self.forms
-            if form.cleaned_data and not self._should_delete_form(form)
-        }
+        kept = [form for form in self.forms if form.cleaned_data]
+        kept = [form for form in kept if not self._should_delete_form(form)]
+        # Hands are saved one by one: a hand given the player of another hand still
+        # saved as theirs would meet it in the database (one hand a player a round).
+        held = {form.instance.player_id for form in kept if form.instance.pk}
+        if any(
+            form.instance.pk
+            and "player" in form.changed_data
+            and form.cleaned_data["player"].pk in held
+            for form in kept
+        ):
+            raise forms.ValidationError(
+                "A hand's player can change only to a player with no hand in the round: "
+                "change the cards and outcomes instead."
+            )
+        hands = {form.cleaned_data["player"].pk: recorded_hand(form.cleaned_data) for form in kept}
         _refuse_unless_valid(check_recorded(self.instance, self.instance.cut_joker, hands))
 
 

@@ -263,3 +263,18 @@ def test_a_round_missing_a_players_hand_says_whose(admin_client: Client, finishe
     assert response.status_code == 200
     assert "Ben has no hand" in response.content.decode()
     assert second.entries.count() == 2
+
+
+def test_two_hands_players_swapped_are_refused_not_a_server_error(
+    admin_client: Client, finished
+) -> None:
+    second = finished.rounds.get(number=2)
+    asha, ben = (seat.player_id for seat in finished.seats.order_by("position"))
+    data = round_form_data(second)
+    data["entries-0-player"], data["entries-1-player"] = ben, asha
+
+    response = admin_client.post(reverse("admin:games_round_change", args=[second.pk]), data)
+
+    assert response.status_code == 200
+    assert "can change only to a player with no hand" in response.content.decode()
+    assert standing(finished.league) == {"Asha": (1, 0), "Ben": (0, 160)}
