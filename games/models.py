@@ -59,12 +59,6 @@ def validate_groups(value: object) -> None:
 WINNING_OUTCOMES = tuple(sorted(rules.WINNING_OUTCOMES))
 
 
-def _outcome_label(outcome: str) -> str:
-    """How the pages name an outcome of the rules service: "middle_drop" is "Middle
-    drop"; a default win reads better the other way round."""
-    return "Won by default" if outcome == "default_win" else outcome.replace("_", " ").capitalize()
-
-
 def _optional_link(to: type[models.Model] | str, related_name: str) -> models.ForeignKey:
     """A link that may be empty, and is emptied rather than followed when what it
     names is deleted: a session's rounds and history outlive the account that entered
@@ -118,7 +112,7 @@ class League(_Named):
 
     name = models.CharField(max_length=100, validators=[validate_name])
     slug = models.SlugField(max_length=100, unique=True)
-    preset = models.CharField(max_length=20, choices=Preset.choices, default=Preset.POINTS_21)
+    preset = models.CharField(max_length=20, choices=Preset.choices, default=rules.DEFAULT_PRESET)
     overrides = models.JSONField(default=dict, blank=True)
     members = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="Membership", related_name="leagues"
@@ -242,7 +236,7 @@ class GameSession(models.Model):
         League, on_delete=models.PROTECT, null=True, blank=True, related_name="sessions"
     )
     name = models.CharField(max_length=100, blank=True, validators=[validate_name])
-    preset = models.CharField(max_length=20, choices=Preset.choices, default=Preset.POINTS_21)
+    preset = models.CharField(max_length=20, choices=Preset.choices, default=rules.DEFAULT_PRESET)
     overrides = models.JSONField(default=dict, blank=True)
     # Empty means the ruleset's own ceiling (or none): pools have one, points games don't.
     ceiling = models.PositiveIntegerField(null=True, blank=True)
@@ -442,7 +436,7 @@ class HandEntry(models.Model):
     # labelled "First drop".
     Outcome = models.TextChoices(
         "Outcome",
-        [(outcome.upper(), (outcome, _outcome_label(outcome))) for outcome in rules.OUTCOMES],
+        [(outcome.upper(), (outcome, rules.outcome_label(outcome))) for outcome in rules.OUTCOMES],
     )
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="entries")

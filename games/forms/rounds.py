@@ -11,6 +11,7 @@ from typing import Any
 from django import forms
 
 from games.models import HandEntry, Seat
+from games.rules import USUAL_OUTCOME
 from games.services.rounds import PlayerCheck, RoundCheck, RoundEntry, check_round
 
 # A 21-card hand in the longest notation is about 100 characters; this leaves room
@@ -106,7 +107,7 @@ class RoundForm(forms.Form):
             # Buttons, not a select: one tap for the outcome (the preset's only).
             self.fields[f"outcome_{seat.pk}"] = forms.ChoiceField(
                 choices=outcomes,
-                initial="shown",
+                initial=USUAL_OUTCOME,
                 label=f"{name}: outcome",
                 widget=forms.RadioSelect,
             )

@@ -16,6 +16,7 @@ from django import forms
 from games.forms.fields import CardListField, NumbersField
 from games.models import Preset
 from games.rules import (
+    DEFAULT_PRESET,
     OPTION_NAMES,
     OPTION_SECTIONS,
     PRESETS,
@@ -201,7 +202,7 @@ class RulesetForm(forms.Form):
             value = source.get(key)
             if isinstance(value, str) and value in PRESETS:
                 return value
-        return self.defaults.preset if self.defaults is not None else "21-points"
+        return self.defaults.preset if self.defaults is not None else DEFAULT_PRESET
 
     # Sections for the template.
 

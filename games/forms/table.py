@@ -10,6 +10,7 @@ from django import forms
 
 from games.forms.rounds import RoundForm
 from games.models import Seat, TableHand, TableRound
+from games.rules import USUAL_OUTCOME
 from games.services.rounds import RoundEntry
 
 
@@ -30,7 +31,7 @@ class HandForm(RoundForm):
         if hand is not None and not args and "data" not in kwargs:
             # A hand stored on the server is shown as it was left, previewed at once.
             kwargs["data"] = {
-                f"outcome_{seat.pk}": hand.outcome or "shown",
+                f"outcome_{seat.pk}": hand.outcome or USUAL_OUTCOME,
                 f"groups_{seat.pk}": hand.text,
                 "number": str(entry.number),
                 "edit": str(hand.edit),

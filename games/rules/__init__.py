@@ -32,6 +32,7 @@ from .cards import (
 from .errors import RoundErrors, RulesError
 from .melds import JokerRoles, Kind, classify, joker_roles, why_no_group
 from .rulesets import (
+    DEFAULT_PRESET,
     OPTION_NAMES,
     OPTION_SECTIONS,
     PRESETS,
@@ -52,14 +53,17 @@ from .scoring import (
     ARRANGED_OUTCOMES,
     DROP_OUTCOMES,
     FULL_HAND_OUTCOMES,
+    INVALID_DECLARATION,
     OUTCOMES,
     SHOWN_OUTCOMES,
+    USUAL_OUTCOME,
     WINNING_OUTCOMES,
     HandAssessment,
     PlayerHand,
     PlayerResult,
     RoundResult,
     assess_hand,
+    outcome_label,
     round_errors,
     score_round,
 )
@@ -80,8 +84,10 @@ from .transfers import Transfer, balances_from_totals, settle
 
 __all__ = [
     "ARRANGED_OUTCOMES",
+    "DEFAULT_PRESET",
     "DROP_OUTCOMES",
     "FULL_HAND_OUTCOMES",
+    "INVALID_DECLARATION",
     "OPTION_NAMES",
     "OPTION_SECTIONS",
     "OUTCOMES",
@@ -90,6 +96,7 @@ __all__ = [
     "RANK_NAMES",
     "SHOWN_OUTCOMES",
     "SUIT_SYMBOLS",
+    "USUAL_OUTCOME",
     "WINNING_OUTCOMES",
     "Arrangement",
     "Card",
@@ -127,6 +134,7 @@ __all__ = [
     "option_range",
     "option_text",
     "out_before",
+    "outcome_label",
     "parse_card",
     "parse_cards",
     "parse_groups",

@@ -408,6 +408,9 @@ _13_CARD = (
 # The two-point hands of 21-card points (seeds 000, 001).
 _21_TWO_POINT = dict(two_point_three_pure=True, two_point_dublees=6, two_point_jokers=7)
 
+# The preset a new session or league starts at.
+DEFAULT_PRESET = "21-points"
+
 PRESETS: dict[str, Ruleset] = {
     "21-points": Ruleset(
         preset="21-points",

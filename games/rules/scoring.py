@@ -49,6 +49,17 @@ ARRANGED_OUTCOMES = frozenset({"shown", "deal_show", "declared", "invalid_declar
 SHOWN_OUTCOMES = frozenset({"shown", "deal_show"})
 # Outcomes that cost a fixed number of points, by ruleset option of the same name.
 FIXED_OUTCOMES = frozenset({"first_drop", "middle_drop", "invalid_declaration", "declare_timeout"})
+INVALID_DECLARATION = "invalid_declaration"
+# The outcome a hand is entered at until another is picked: most hands of a round are
+# a loser's, shown.
+USUAL_OUTCOME = "shown"
+
+
+def outcome_label(outcome: str) -> str:
+    """An outcome as a player reads it: "middle_drop" is "Middle drop"; a default win
+    reads better the other way round."""
+    return "Won by default" if outcome == "default_win" else outcome.replace("_", " ").capitalize()
+
 
 Groups = tuple[tuple[Card, ...], ...]
 

@@ -28,6 +28,7 @@ from games.models import (
 from games.rules import (
     ARRANGED_OUTCOMES,
     FULL_HAND_OUTCOMES,
+    INVALID_DECLARATION,
     SHOWN_OUTCOMES,
     WINNING_OUTCOMES,
     Arrangement,
@@ -292,7 +293,7 @@ class PlayerCheck:
 
     @property
     def declared_invalid(self) -> bool:
-        return self.outcome == "invalid_declaration"
+        return self.outcome == INVALID_DECLARATION
 
 
 @dataclass

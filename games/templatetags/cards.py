@@ -14,7 +14,14 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from games.models import HandEntry
-from games.rules import ARRANGED_OUTCOMES, RANK_NAMES, SUIT_SYMBOLS, Kind, choice_label
+from games.rules import (
+    ARRANGED_OUTCOMES,
+    PRINTED_JOKER,
+    RANK_NAMES,
+    SUIT_SYMBOLS,
+    Kind,
+    choice_label,
+)
 
 register = template.Library()
 
@@ -24,7 +31,7 @@ def card(code: object) -> SafeString | str:
     """``7H`` → 7♥ in red; ``10S`` → 10♠ in black; ``PJ`` stays PJ. The letter is in
     the title so a screen reader and a copy-paste both keep the notation."""
     text = str(code)
-    if text == "PJ":
+    if text == PRINTED_JOKER.code:
         return mark_safe('<span class="card card-joker" title="printed joker">PJ</span>')
     rank, suit = text[:-1], text[-1:]
     if suit not in SUIT_SYMBOLS or not rank:

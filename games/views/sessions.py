@@ -35,7 +35,7 @@ from games.http import (
 )
 from games.models import GameSession, League
 from games.queries.players import my_players
-from games.rules import PRESETS
+from games.rules import DEFAULT_PRESET, PRESETS
 from games.services.errors import EntryRejected
 from games.services.rounds import (
     changes_of,
@@ -169,7 +169,7 @@ def _toss(
         return TemplateResponse(
             request, template, _session_form_context(request, form, league), status=FORM_ERRORS
         )
-    preset = form.cleaned_data.get("preset") or "21-points"
+    preset = form.cleaned_data.get("preset") or DEFAULT_PRESET
     dealt = toss_seats(form.players, form.ruleset or PRESETS[preset])
     data = request.POST.copy()
     for number in range(1, MAX_SEATS + 1):

@@ -616,3 +616,13 @@ def test_a_full_four_player_round_is_scored_in_few_steps():
     result = score_round(rules, cut, hands)
     assert [player.score for player in result.players] == [172, -140, 38, -70]
     assert _python_calls(score_round, rules, cut, hands) < 1000
+
+
+def test_every_outcome_has_its_own_words_for_a_player() -> None:
+    from games.rules import OUTCOMES, USUAL_OUTCOME, outcome_label
+
+    labels = [outcome_label(outcome) for outcome in OUTCOMES]
+    assert outcome_label("middle_drop") == "Middle drop"
+    assert outcome_label("default_win") == "Won by default"
+    assert len(set(labels)) == len(OUTCOMES) and all(labels)
+    assert USUAL_OUTCOME in OUTCOMES
