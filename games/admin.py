@@ -19,7 +19,12 @@ from django.contrib import admin, messages
 from django.http import HttpResponse
 from django.shortcuts import redirect
 
-from games.forms.admin import CheckedHandsFormSet, HandAdminForm, RulesetAdminForm
+from games.forms.admin import (
+    CheckedHandsFormSet,
+    HandAdminForm,
+    RoundAdminForm,
+    RulesetAdminForm,
+)
 from games.models import (
     GameSession,
     HandEntry,
@@ -250,6 +255,7 @@ class HandEntryInline(admin.TabularInline):
 
 @admin.register(Round)
 class RoundAdmin(RefreshesResults, admin.ModelAdmin):
+    form = RoundAdminForm
     list_display = ["session", "number", "cut_joker", "dealer", "entered_by", "updated_at"]
     list_filter = ["session__status", "session__preset"]
     search_fields = ["session__name", "session__share_token"]
@@ -295,7 +301,7 @@ class HandEntryAdmin(RefreshesResults, admin.ModelAdmin):
     readonly_fields = ["round", *SCORED, "breakdown"]
     list_select_related = ["round__session", "player"]
     fieldsets = [
-        (None, {"fields": ["round", "player", "outcome", "on_deal", "groups"]}),
+        (None, {"fields": ["round", "player", "outcome", "on_deal", "groups", "opened_version"]}),
         ("Computed by the rules service", {"fields": [*SCORED, "breakdown"]}),
     ]
 

@@ -6,9 +6,15 @@ from __future__ import annotations
 
 from django import forms
 
-from games.models import validate_groups
+from games.models import Round, validate_groups
 from games.rules import RulesError, get_ruleset
-from games.services.rounds import RecordedHand, RoundCheck, check_recorded, problems
+from games.services.rounds import (
+    RecordedHand,
+    RoundCheck,
+    check_recorded,
+    locked_version,
+    problems,
+)
 
 
 class RulesetAdminForm(forms.ModelForm):
@@ -54,13 +60,56 @@ class CheckedHandsFormSet(forms.BaseInlineFormSet):
         _refuse_unless_valid(check_recorded(self.instance, self.instance.cut_joker, hands))
 
 
+CHANGED_MEANWHILE = (
+    "This round was saved by someone else since this page was opened: reload the page "
+    "to see it as it is now, and make your change again. Nothing was saved."
+)
+
+
+def opened_version() -> forms.IntegerField:
+    """The version of the round as the page showed it: a save over a change made since
+    (a phone, another admin) is refused, as the round page refuses one."""
+    return forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+
+def _refuse_if_changed(cleaned: dict, played: Round) -> None:
+    opened = cleaned.get("opened_version")
+    if opened is not None and locked_version(played) != opened:
+        raise forms.ValidationError(CHANGED_MEANWHILE)
+
+
+class RoundAdminForm(forms.ModelForm):
+    """A round's own fields on its admin page, saved only over the version shown."""
+
+    opened_version = opened_version()
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["opened_version"].initial = self.instance.version
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        if self.instance.pk:
+            _refuse_if_changed(cleaned, self.instance)
+        return cleaned
+
+
 class HandAdminForm(forms.ModelForm):
     """One hand, edited on its own admin page: checked with the other hands of its
-    round as they are saved, as the round page checks a save."""
+    round as they are saved, as the round page checks a save, and saved only over the
+    round's version shown."""
+
+    opened_version = opened_version()
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.round_id:
+            self.fields["opened_version"].initial = self.instance.round.version
 
     def clean(self) -> dict:
         cleaned = super().clean()
         played = self.instance.round
+        _refuse_if_changed(cleaned, played)
         if self.errors or "player" not in cleaned:
             return cleaned
         try:  # the model checks the groups only after this (Model.full_clean)

@@ -936,12 +936,19 @@ def check_recorded(played: Round, cut: str, hands: Mapping[int, RecordedHand]) -
     return check
 
 
+def locked_version(played: Round) -> int | None:
+    """Lock ``played``'s session as a save locks it, in the caller's transaction (a
+    phone saving meanwhile waits, then finds the round changed), and read the round's
+    version now: None if it was deleted meanwhile."""
+    GameSession.objects.select_for_update().filter(pk=played.session_id).first()
+    return Round.objects.filter(pk=played.pk).values_list("version", flat=True).first()
+
+
 def begin_edit(played: Round) -> dict:
     """Start changing a saved round outside the round page (the admin), in the
-    caller's transaction: its session is locked, as a save locks it, so a phone
-    saving the round meanwhile waits and then finds it changed. Returns the round as
-    it is (``round_snapshot``), for ``rescore_round``."""
-    GameSession.objects.select_for_update().filter(pk=played.session_id).first()
+    caller's transaction, its session locked (``locked_version``). Returns the round
+    as it is (``round_snapshot``), for ``rescore_round``."""
+    locked_version(played)
     return round_snapshot(Round.objects.get(pk=played.pk))
 
 

@@ -69,6 +69,7 @@ def change_form_data(entry: HandEntry, **changes: object) -> dict:
         "claims": entry.claims,
         "score": entry.score,
         "breakdown": json.dumps(entry.breakdown),
+        "opened_version": entry.round.version,
     }
     return data | changes
 
@@ -109,6 +110,7 @@ def round_form_data(played: Round, **hands: dict) -> dict:
         "cut_joker": played.cut_joker,
         "dealer": played.dealer_id or "",
         "entered_by": played.entered_by_id or "",
+        "opened_version": played.version,
         "entries-TOTAL_FORMS": len(entries),
         "entries-INITIAL_FORMS": len(entries),
         "entries-MIN_NUM_FORMS": 0,
@@ -278,3 +280,44 @@ def test_two_hands_players_swapped_are_refused_not_a_server_error(
     assert response.status_code == 200
     assert "can change only to a player with no hand" in response.content.decode()
     assert standing(finished.league) == {"Asha": (1, 0), "Ben": (0, 160)}
+
+
+def test_a_round_saved_elsewhere_since_its_admin_page_opened_is_not_saved_over(
+    admin_client: Client, finished
+) -> None:
+    second = finished.rounds.get(number=2)
+    round_url = reverse("admin:games_round_change", args=[second.pk])
+    opened = round_form_data(second, Ben={"groups": cards(LOW)})
+    # Meanwhile a phone saves the round again (its version moves on).
+    second = edit(second, "7C", {"Asha": ("declared", WIN), "Ben": ("middle_drop", "")})
+
+    response = admin_client.post(round_url, opened)
+
+    assert response.status_code == 200
+    assert "saved by someone else since this page was opened" in response.content.decode()
+    ben = HandEntry.objects.get(round=second, player__name="Ben")
+    assert ben.outcome == "middle_drop"  # the phone's, kept
+    assert not RoundChange.objects.filter(changed_by__username="boss").exists()
+
+
+def test_a_hand_whose_round_changed_since_its_page_opened_is_not_saved_over(
+    admin_client: Client, finished
+) -> None:
+    second = finished.rounds.get(number=2)
+    ben = HandEntry.objects.get(round=second, player__name="Ben")
+    opened = change_form_data(ben, outcome="first_drop", groups="[]")
+    # Meanwhile another admin changes the round's cards on the round's page.
+    round_url = reverse("admin:games_round_change", args=[second.pk])
+    assert (
+        admin_client.post(
+            round_url, round_form_data(second, Ben={"groups": cards(LOW)})
+        ).status_code
+        == 302
+    )
+
+    response = admin_client.post(reverse("admin:games_handentry_change", args=[ben.pk]), opened)
+
+    assert response.status_code == 200
+    assert "saved by someone else since this page was opened" in response.content.decode()
+    ben.refresh_from_db()
+    assert (ben.outcome, ben.groups) == ("shown", [group.split() for group in LOW.split("|")])
