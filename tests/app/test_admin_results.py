@@ -25,6 +25,7 @@ from games.models import (
 from games.queries.standings import standings_of
 from games.rules import get_ruleset
 from games.services.sessions import rejoin
+from tests.support.admin_pages import cards, round_form_data
 from tests.support.builders import edit, expected_totals, make_session, play, pool_with_chen_out
 from tests.support.hands import WIN_13
 
@@ -100,36 +101,6 @@ def test_an_admin_edit_of_a_hand_moves_the_standings_and_the_ratings(
     change = RoundChange.objects.get(action="edited")
     assert (change.number, change.changed_by.username, change.round.version) == (2, "boss", 2)
     assert [hand["outcome"] for hand in change.after["entries"]] == ["declared", "first_drop"]
-
-
-def round_form_data(played: Round, **hands: dict) -> dict:
-    """A round's admin page as a browser sends it back untouched, but for ``hands``
-    (a player's name: the fields of their hand that change)."""
-    entries = list(played.entries.select_related("player").order_by("pk"))
-    data = {
-        "cut_joker": played.cut_joker,
-        "dealer": played.dealer_id or "",
-        "entered_by": played.entered_by_id or "",
-        "opened_version": played.version,
-        "entries-TOTAL_FORMS": len(entries),
-        "entries-INITIAL_FORMS": len(entries),
-        "entries-MIN_NUM_FORMS": 0,
-        "entries-MAX_NUM_FORMS": 1000,
-    }
-    for index, entry in enumerate(entries):
-        fields = {
-            "id": entry.pk,
-            "round": played.pk,
-            "player": entry.player_id,
-            "outcome": entry.outcome,
-            "groups": json.dumps(entry.groups),
-        } | hands.get(entry.player.name, {})
-        data |= {f"entries-{index}-{name}": value for name, value in fields.items()}
-    return data
-
-
-def cards(text: str) -> str:
-    return json.dumps([group.split() for group in text.split("|")])
 
 
 def test_a_round_edited_in_the_admin_is_scored_by_the_rules(admin_client: Client, finished):

@@ -16,6 +16,7 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
+from games.forms import admin as admin_forms
 from games.models import GameSession, HandEntry, Round, RoundChange
 from games.services.rounds import (
     RoundConflict,
@@ -27,6 +28,7 @@ from games.services.rounds import (
 )
 from games.services.scoreboard import load_scoreboard
 from games.services.sessions import rejoin
+from tests.support.admin_pages import round_form_data
 from tests.support.builders import by_seat, make_session, play
 from tests.support.hands import POOL_ROUNDS, ROUND_1, SHOWN_8S, THREE_PURE, WIN_13
 from tests.support.reads import after_first_read_of_rounds, copies_of, figures
@@ -147,6 +149,61 @@ def test_two_phones_editing_one_round_never_overwrite_each_other(user: User) -> 
     assert winner == saved[0].entries.get(outcome="declared").player.name
     assert clashes[0].theirs.pk == played.pk
     assert RoundChange.objects.filter(action="edited").count() == 1
+
+
+@pytest.mark.parametrize("first", ["admin", "phone"])
+def test_an_admin_and_a_phone_saving_one_round_never_overwrite_each_other(
+    user: User, first: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Both opened round 1 at version 1; the admin changes Ben's hand, the phone Chen's.
+    session = make_session(user)
+    played = play(session, "8S", ROUND_1)
+    admin = Client()
+    admin.force_login(User.objects.create_superuser("boss", "boss@example.com", "pw"))
+    url = reverse("admin:games_round_change", args=[played.pk])
+    page = round_form_data(played, Ben={"outcome": "middle_drop", "groups": "[]"})
+    entry = round_entry_for_edit(played)
+    phone_hands = by_seat(session, ROUND_1 | {"Chen": ("middle_drop", "")})
+    check = check_round(entry, "8S", phone_hands, final=True)
+    assert check.valid
+    # Who goes first, made sure of: the admin once it has checked the version (its
+    # session then locked until it commits), or the phone once it has saved.
+    went = threading.Event()
+    checked = admin_forms.locked_version
+
+    def admin_checks(played: Round) -> int | None:
+        version = checked(played)
+        if first == "admin":
+            went.set()
+        return version
+
+    def admin_saves():
+        if first == "phone":
+            went.wait(10)
+        return admin.post(url, page)
+
+    def phone_saves():
+        if first == "admin":
+            went.wait(10)
+        try:
+            return save_round(entry, check, user, version=1)
+        finally:
+            went.set()
+
+    monkeypatch.setattr(admin_forms, "locked_version", admin_checks)
+    admin_answer, phone_answer = at_once([admin_saves, phone_saves])
+
+    if first == "admin":  # the phone waited for the lock, then found a new version
+        assert admin_answer.status_code == 302 and isinstance(phone_answer, RoundConflict)
+        expected = {"Ben": "middle_drop", "Chen": ROUND_1["Chen"][0]}
+    else:  # the admin's page showed version 1: nothing of it is saved
+        assert isinstance(phone_answer, Round) and admin_answer.status_code == 200
+        assert "saved by someone else" in admin_answer.content.decode()
+        expected = {"Ben": ROUND_1["Ben"][0], "Chen": "middle_drop"}
+    outcomes = dict(played.entries.values_list("player__name", "outcome"))
+    assert {name: outcomes[name] for name in expected} == expected
+    played.refresh_from_db()
+    assert played.version == 2 and RoundChange.objects.filter(action="edited").count() == 1
 
 
 def test_an_edit_and_a_delete_racing_leave_one_consistent_outcome(user: User) -> None:
