@@ -23,16 +23,15 @@ from games import rules
 from games.names import validate_name
 from games.rules import all_cards, card_label
 
-
-class Preset(models.TextChoices):
-    """The ruleset presets of RULES.md (slugs shared with `games.rules`)."""
-
-    POINTS_21 = "21-points", "21-card points"
-    PAPLU_21 = "21-paplu", "21-card paplu"
-    KODAI_21 = "21-kodai", "21-card kodai"
-    POINTS_13 = "13-points", "13-card points"
-    POOL_101 = "13-pool-101", "13-card pool 101"
-    POOL_201 = "13-pool-201", "13-card pool 201"
+# The ruleset presets of RULES.md, by slug, named as the rules service names them, e.g.
+# Preset.P21_POINTS = "21-points", labelled "21-card points".
+Preset = models.TextChoices(
+    "Preset",
+    [
+        (f"P{slug.upper().replace('-', '_')}", (slug, name))
+        for slug, name in rules.PRESET_NAMES.items()
+    ],
+)
 
 
 # Canonical card codes as the rules service prints them (RULES.md section 1), so the

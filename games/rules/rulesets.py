@@ -410,6 +410,15 @@ _21_TWO_POINT = dict(two_point_three_pure=True, two_point_dublees=6, two_point_j
 
 # The preset a new session or league starts at.
 DEFAULT_PRESET = "21-points"
+# Each preset's name, as a player reads it, in the order the pages list them.
+PRESET_NAMES = {
+    "21-points": "21-card points",
+    "21-paplu": "21-card paplu",
+    "21-kodai": "21-card kodai",
+    "13-points": "13-card points",
+    "13-pool-101": "13-card pool 101",
+    "13-pool-201": "13-card pool 201",
+}
 
 PRESETS: dict[str, Ruleset] = {
     "21-points": Ruleset(

@@ -45,7 +45,7 @@ def integrity_error() -> Iterator[None]:
 @pytest.fixture
 def table() -> GameSession:
     """A session with Asha, Ben and Chen seated in that order."""
-    session = GameSession.objects.create(name="Friday", preset=Preset.POINTS_21)
+    session = GameSession.objects.create(name="Friday", preset=Preset.P21_POINTS)
     for position, name in enumerate(["Asha", "Ben", "Chen"], start=1):
         Seat.objects.create(
             session=session, player=Player.objects.create(name=name), position=position
@@ -112,7 +112,7 @@ def test_json_defaults_are_not_shared_between_rows() -> None:
     other = League.objects.create(name="Fridays", slug="fridays")
 
     assert other.overrides == {}
-    assert league.preset == Preset.POINTS_21
+    assert league.preset == Preset.P21_POINTS
 
 
 def test_league_slug_is_unique() -> None:

@@ -6,7 +6,7 @@ import typing
 
 import pytest
 
-from games.rules import PRESETS, RulesError, Ruleset, get_ruleset
+from games.rules import PRESET_NAMES, PRESETS, RulesError, Ruleset, get_ruleset
 from games.rules.rulesets import (
     BEFORE_EXACT_TEXTS,
     OPTION_NAMES,
@@ -29,6 +29,8 @@ def column(option: str) -> list:
 
 def test_there_are_exactly_the_six_presets():
     assert list(PRESETS) == ALL
+    assert list(PRESET_NAMES) == ALL  # each named, in the same order
+    assert len(set(PRESET_NAMES.values())) == len(ALL)
 
 
 def test_hand_size_and_decks():
