@@ -66,12 +66,12 @@ class RefreshesResults:
         """The leagues whose standings an edit on ``form`` may change."""
         return {session.league_id}
 
-    def rescore(self, request, obj) -> None:
-        """Score again what an edit of ``obj`` changed of a round's hands (if any)."""
+    def rescore(self, request, form, formsets) -> None:
+        """Save the rules service's figures of a round whose hands the edit changed."""
 
     def save_related(self, request, form, formsets, change) -> None:
         super().save_related(request, form, formsets, change)
-        self.rescore(request, form.instance)
+        self.rescore(request, form, formsets)
         session = self.session_of(form.instance)
         if session is not None:
             refresh_session(session)
@@ -273,8 +273,10 @@ class RoundAdmin(RefreshesResults, admin.ModelAdmin):
         obj.before_admin_edit = begin_edit(obj)
         super().save_model(request, obj, form, change)
 
-    def rescore(self, request, obj: Round) -> None:
-        rescore_round(obj, request.user, obj.before_admin_edit)
+    def rescore(self, request, form, formsets) -> None:
+        (hands,) = formsets  # HandEntryInline's, checked with the round's fields
+        played = form.instance
+        rescore_round(played, request.user, played.before_admin_edit, hands.checked)
 
     def session_of(self, obj: Round) -> GameSession:
         return obj.session
@@ -324,8 +326,9 @@ class HandEntryAdmin(RefreshesResults, admin.ModelAdmin):
         obj.before_admin_edit = begin_edit(obj.round)
         super().save_model(request, obj, form, change)
 
-    def rescore(self, request, obj: HandEntry) -> None:
-        rescore_round(obj.round, request.user, obj.before_admin_edit)
+    def rescore(self, request, form, formsets) -> None:
+        hand = form.instance
+        rescore_round(hand.round, request.user, hand.before_admin_edit, form.checked)
 
     def session_of(self, obj: HandEntry) -> GameSession:
         return obj.round.session

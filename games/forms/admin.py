@@ -35,7 +35,7 @@ class RulesetAdminForm(forms.ModelForm):
 class CheckedHandsFormSet(forms.BaseInlineFormSet):
     """A round's hands as its admin page edits them, checked with its cut joker as the
     round page checks a save: a round the rules refuse is not saved, and the page says
-    why. The figures are the rules service's (``rescore_round``, once saved)."""
+    why. The figures are the rules service's (``checked``, for ``rescore_round``)."""
 
     def clean(self) -> None:
         super().clean()
@@ -57,7 +57,7 @@ class CheckedHandsFormSet(forms.BaseInlineFormSet):
                 "change the cards and outcomes instead."
             )
         hands = {form.cleaned_data["player"].pk: recorded_hand(form.cleaned_data) for form in kept}
-        _refuse_unless_valid(check_recorded(self.instance, self.instance.cut_joker, hands))
+        self.checked = _valid(check_recorded(self.instance, self.instance.cut_joker, hands))
 
 
 CHANGED_MEANWHILE = (
@@ -73,8 +73,10 @@ def opened_version() -> forms.IntegerField:
 
 
 def _refuse_if_changed(cleaned: dict, played: Round) -> None:
+    # Locked first in every case: the hands are then checked as they stay until saved.
+    now = locked_version(played)
     opened = cleaned.get("opened_version")
-    if opened is not None and locked_version(played) != opened:
+    if opened is not None and now != opened:
         raise forms.ValidationError(CHANGED_MEANWHILE)
 
 
@@ -122,7 +124,7 @@ class HandAdminForm(forms.ModelForm):
             for entry in played.entries.exclude(pk=self.instance.pk)
         }
         hands[cleaned["player"].pk] = recorded_hand(cleaned)
-        _refuse_unless_valid(check_recorded(played, played.cut_joker, hands))
+        self.checked = _valid(check_recorded(played, played.cut_joker, hands))
         return cleaned
 
 
@@ -130,6 +132,9 @@ def recorded_hand(cleaned: dict) -> RecordedHand:
     return (cleaned["outcome"], cleaned.get("groups") or [], bool(cleaned.get("on_deal")))
 
 
-def _refuse_unless_valid(check: RoundCheck) -> None:
+def _valid(check: RoundCheck) -> RoundCheck:
+    """``check``, which the admin's save scores the round with (``rescore_round``), or
+    the form's errors: what stops it, in the rules' words."""
     if not check.valid:
-        raise forms.ValidationError(problems(check) or ["The round could not be scored."])
+        raise forms.ValidationError(problems(check))
+    return check

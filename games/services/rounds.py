@@ -119,9 +119,13 @@ def initial_values(played: Round) -> tuple[str, dict[int, tuple[str, str]]]:
     seat_of = {seat.player_id: seat.pk for seat in played.session.seats.all()}
     values = {}
     for entry in played.entries.all():
-        groups = [[parse_card(code) for code in group] for group in entry.groups]
-        values[seat_of.get(entry.player_id)] = (entry.outcome, format_groups(groups))
+        values[seat_of.get(entry.player_id)] = (entry.outcome, groups_text(entry.groups))
     return played.cut_joker, values
+
+
+def groups_text(groups: Sequence[Sequence[str]]) -> str:
+    """Stored groups (lists of card codes) in the notation the round form takes."""
+    return format_groups([[parse_card(code) for code in group] for group in groups])
 
 
 def on_deal_seats(played: Round) -> frozenset[int]:
@@ -918,7 +922,7 @@ def check_recorded(played: Round, cut: str, hands: Mapping[int, RecordedHand]) -
     entry = round_entry_for_edit(played)
     seat_of = {seat.player_id: seat.pk for seat in entry.seats}
     typed = {
-        seat_of[player]: (outcome, format_groups([[parse_card(c) for c in g] for g in groups]))
+        seat_of[player]: (outcome, groups_text(groups))
         for player, (outcome, groups, _) in hands.items()
         if player in seat_of
     }
@@ -954,28 +958,22 @@ def begin_edit(played: Round) -> dict:
 
 def problems(check: RoundCheck) -> list[str]:
     """Everything that stops a checked round, each problem of a player after their name."""
-    return [
+    listed = [
         *check.cut_errors,
         *check.errors,
         *(f"{player.name}: {error}" for player in check.players for error in player.errors),
     ]
+    return listed or ([] if check.valid else ["The round could not be scored."])
 
 
-def rescore_round(played: Round, user: AnyUser, before: dict) -> None:
-    """A round whose hands were changed outside the round page (the admin), scored
-    again by the rules service from what it records: its cut joker, and each hand's
-    outcome, cards and win on the deal. Where that changed it (``before`` is its
-    ``round_snapshot`` before the change), its version moves (a phone holding the old
-    one must not save over it) and the history keeps the change, by ``user``. The
-    caller refreshes the session (``refresh_session``), as after every other change of
-    its rounds."""
-    recorded = {
-        entry.player_id: (entry.outcome, entry.groups, entry.on_deal)
-        for entry in played.entries.all()
-    }
-    check = check_recorded(played, played.cut_joker, recorded)
-    if not check.valid:
-        raise EntryRejected(" ".join(problems(check)) or "The round could not be scored.")
+def rescore_round(played: Round, user: AnyUser, before: dict, check: RoundCheck) -> None:
+    """A round whose hands were changed outside the round page (the admin), saved with
+    the rules service's figures: ``check`` is its hands as saved, checked valid with
+    the session locked (``check_recorded``, ``locked_version``), so they are what the
+    round records now. Where that changed it (``before`` is its ``round_snapshot``
+    before the change), its version moves (a phone holding the old one must not save
+    over it) and the history keeps the change, by ``user``. The caller refreshes the
+    session (``refresh_session``), as after every other change of its rounds."""
     with transaction.atomic():
         # In place: each hand keeps its id (the admin's page of it stays where it was).
         stored = {entry.player_id: entry for entry in played.entries.select_related("player")}
