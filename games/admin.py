@@ -244,7 +244,7 @@ class SeatAdmin(RefreshesResults, admin.ModelAdmin):
 SCORED = ("declaration", "hand_points", "value_points", "claims", "score")
 
 
-class HandEntryInline(admin.TabularInline):
+class HandEntryInline(admin.StackedInline):
     model = HandEntry
     formset = CheckedHandsFormSet
     extra = 0

@@ -62,6 +62,7 @@ from tests.support.pages import (
     seat_types,
     seat_types_unaware,
     sign_in,
+    signed_in_as,
 )
 from tests.support.reads import copies_of
 
@@ -854,6 +855,29 @@ def table_correct(page: Page) -> None:
     expect(page.locator('[data-preview="Chen"]')).to_contain_text("'8X' is not a card")
 
 
+def admin_round_refused(page: Page) -> None:
+    """The admin's page of a round, its hands edited into a round the rules refuse
+    (nobody won): Django's admin with our stylesheet after its own."""
+    boss = User.objects.create_superuser("boss", "boss@example.com", "pw")
+    played = friday(boss, rounds=1).rounds.get()
+    signed_in_as(page, boss)
+    page.goto(f"/admin/games/round/{played.pk}/change/")
+    page.get_by_label("Outcome").first.select_option("shown")
+    page.get_by_role("button", name="Save", exact=True).click()
+    expect(page.locator(".errorlist").first).to_contain_text("no winner")
+
+
+def admin_hand_refused(page: Page) -> None:
+    """The admin's page of one hand, cards that are no cards typed in its groups."""
+    boss = User.objects.create_superuser("boss", "boss@example.com", "pw")
+    hand = friday(boss, rounds=1).rounds.get().entries.first()
+    signed_in_as(page, boss)
+    page.goto(f"/admin/games/handentry/{hand.pk}/change/")
+    page.get_by_label("Groups").fill('[["XX"]]')
+    page.get_by_role("button", name="Save", exact=True).click()
+    expect(page.locator(".errorlist").first).to_contain_text("'XX' is not a card code")
+
+
 # --- Without a network (issue 15) ----------------------------------------------------
 
 
@@ -1038,6 +1062,8 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "table-scorer": table_scorer,
     "table-scorer-all-in": table_scorer_all_in,
     "table-correct": table_correct,
+    "admin-round-refused": admin_round_refused,
+    "admin-hand-refused": admin_hand_refused,
     "offline": offline_page,
     "round-queued": round_queued,
     "league-invites": league_invites,
