@@ -9,6 +9,11 @@ ratings) follows every save and delete made here, through the same function ever
 other write path calls (`games.services.results.refresh_session`); a round deleted
 here is deleted as the round page deletes one (later rounds move up, the history
 keeps it). Rounds are added on the session page, where they are entered.
+
+Every page passes axe as the app's do: rows inside a page are stacked, each field
+with its label, where Django's tabular rows leave theirs unlabelled; a moment's date
+and time boxes are named each; the accounts' pages list groups and permissions
+plainly (templates/admin/ and static/js/admin.js mend the rest).
 """
 
 from __future__ import annotations
@@ -16,12 +21,18 @@ from __future__ import annotations
 from dataclasses import fields
 
 from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import GroupAdmin, UserAdmin
+from django.contrib.auth.models import Group
+from django.db import models
 from django.http import HttpResponse
 from django.shortcuts import redirect
 
 from games.forms.admin import (
     CheckedHandsFormSet,
     HandAdminForm,
+    LabelledSplitDateTime,
+    NamedAutocomplete,
     RoundAdminForm,
     RulesetAdminForm,
 )
@@ -52,6 +63,31 @@ from games.services.results import (
 )
 from games.services.rounds import begin_edit, delete_round, rescore_round
 from games.services.table import league_auto_save_changed, touch
+
+
+class _Labelled:
+    """Every form field of the admin with a name of its own (axe): the date and time
+    of a moment each named (Django names only the pair), a search-as-you-type box
+    named while empty."""
+
+    formfield_overrides = {models.DateTimeField: {"widget": LabelledSplitDateTime}}
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name in self.get_autocomplete_fields(request):
+            kwargs.setdefault(
+                "widget", NamedAutocomplete(db_field, self.admin_site, using=kwargs.get("using"))
+            )
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+class ModelAdmin(_Labelled, admin.ModelAdmin):
+    """An object's own page in the admin."""
+
+
+class StackedInline(_Labelled, admin.StackedInline):
+    """Rows edited inside another object's page, a field under another, each with its
+    label: Django's tabular rows leave their inputs unlabelled and a header cell
+    empty, and scroll sideways on a phone."""
 
 
 class RefreshesResults:
@@ -101,7 +137,7 @@ def _refresh_after_delete(session: GameSession | None) -> None:
         refresh_league(session.league_id)  # the session itself went: its league's ratings
 
 
-class _AccountsInline(admin.TabularInline):
+class _AccountsInline(StackedInline):
     """Rows that tie an account to something: the account picked by its id, as a
     select of every user would load them all."""
 
@@ -116,7 +152,7 @@ class PlayerClaimInline(_AccountsInline):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(ModelAdmin):
     list_display = ["name", "created_at"]
     search_fields = ["name", "claims__user__username"]
     inlines = [PlayerClaimInline]
@@ -135,7 +171,7 @@ class MembershipInline(_AccountsInline):
 
 
 @admin.register(League)
-class LeagueAdmin(admin.ModelAdmin):
+class LeagueAdmin(ModelAdmin):
     form = RulesetAdminForm
     list_display = ["name", "slug", "preset", "created_at"]
     list_filter = ["preset"]
@@ -150,7 +186,7 @@ class LeagueAdmin(admin.ModelAdmin):
 
 
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(ModelAdmin):
     list_display = ["user", "league", "role", "created_at"]
     list_filter = ["role", "league"]
     search_fields = ["user__username", "league__name"]
@@ -159,7 +195,7 @@ class MembershipAdmin(admin.ModelAdmin):
 
 
 @admin.register(LeagueInvite)
-class LeagueInviteAdmin(admin.ModelAdmin):
+class LeagueInviteAdmin(ModelAdmin):
     """Invite links: revoke one by setting when (kept, so the link says "revoked")."""
 
     list_display = ["league", "role", "created_by", "expires_at", "revoked_at", "uses"]
@@ -171,7 +207,7 @@ class LeagueInviteAdmin(admin.ModelAdmin):
 
 
 @admin.register(PlayerClaim)
-class PlayerClaimAdmin(admin.ModelAdmin):
+class PlayerClaimAdmin(ModelAdmin):
     list_display = ["player", "user", "league", "created_at"]
     list_filter = ["league"]
     search_fields = ["player__name", "user__username", "league__name"]
@@ -184,7 +220,7 @@ class PlayerClaimAdmin(admin.ModelAdmin):
 SEAT_RESULT = tuple(field.name for field in fields(SeatResult))
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(StackedInline):
     model = Seat
     extra = 0
     autocomplete_fields = ["player"]
@@ -193,11 +229,13 @@ class SeatInline(admin.TabularInline):
 
 class RoundInline(admin.TabularInline):
     """The session's rounds, listed: each is changed on its own page, where its hands
-    are checked and scored again, and deleted there, as the round page deletes one."""
+    are checked and scored again, and deleted there, as the round page deletes one.
+    A table to read (its template), each row headed by its round's link."""
 
     model = Round
+    template = "admin/games/round_list.html"
     extra = 0
-    fields = ["number", "cut_joker", "dealer", "entered_by", "updated_at", "version"]
+    fields = ["cut_joker", "dealer", "entered_by", "updated_at", "version"]
     readonly_fields = fields
     can_delete = False
     show_change_link = True
@@ -207,7 +245,7 @@ class RoundInline(admin.TabularInline):
 
 
 @admin.register(GameSession)
-class GameSessionAdmin(RefreshesResults, admin.ModelAdmin):
+class GameSessionAdmin(RefreshesResults, ModelAdmin):
     form = RulesetAdminForm
     list_display = ["__str__", "league", "preset", "ceiling", "status", "created_by", "created_at"]
     list_filter = ["status", "preset", "league"]
@@ -228,7 +266,7 @@ class GameSessionAdmin(RefreshesResults, admin.ModelAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(RefreshesResults, admin.ModelAdmin):
+class SeatAdmin(RefreshesResults, ModelAdmin):
     list_display = ["session", "position", "player"]
     search_fields = ["player__name", "session__name"]
     autocomplete_fields = ["player"]
@@ -244,7 +282,7 @@ class SeatAdmin(RefreshesResults, admin.ModelAdmin):
 SCORED = ("declaration", "hand_points", "value_points", "claims", "score")
 
 
-class HandEntryInline(admin.StackedInline):
+class HandEntryInline(StackedInline):
     model = HandEntry
     formset = CheckedHandsFormSet
     extra = 0
@@ -254,7 +292,7 @@ class HandEntryInline(admin.StackedInline):
 
 
 @admin.register(Round)
-class RoundAdmin(RefreshesResults, admin.ModelAdmin):
+class RoundAdmin(RefreshesResults, ModelAdmin):
     form = RoundAdminForm
     list_display = ["session", "number", "cut_joker", "dealer", "entered_by", "updated_at"]
     list_filter = ["session__status", "session__preset"]
@@ -291,7 +329,7 @@ class RoundAdmin(RefreshesResults, admin.ModelAdmin):
 
 
 @admin.register(HandEntry)
-class HandEntryAdmin(RefreshesResults, admin.ModelAdmin):
+class HandEntryAdmin(RefreshesResults, ModelAdmin):
     """One hand, changed as on its round's page. Not added or deleted here: a round
     has a hand for each player in it (its page adds one; it goes with its round)."""
 
@@ -335,7 +373,7 @@ class HandEntryAdmin(RefreshesResults, admin.ModelAdmin):
 
 
 @admin.register(Rejoin)
-class RejoinAdmin(RefreshesResults, admin.ModelAdmin):
+class RejoinAdmin(RefreshesResults, ModelAdmin):
     list_display = ["session", "seat", "after_round", "created_by", "created_at"]
     raw_id_fields = ["session", "seat", "created_by"]
     list_select_related = ["session", "seat__player", "created_by"]
@@ -344,7 +382,7 @@ class RejoinAdmin(RefreshesResults, admin.ModelAdmin):
         return obj.session
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(ModelAdmin):
     """Records the app derives or keeps as evidence: shown, never edited by hand."""
 
     def has_add_permission(self, request, obj=None) -> bool:
@@ -424,3 +462,19 @@ class TableHandAdmin(ReadOnlyAdmin):
         super().delete_queryset(request, queryset)
         for session in sessions:
             touch(session)
+
+
+# Accounts and their groups, on the pages Django gives them, with the date boxes named
+# and the groups and permissions as plain labelled lists: Django's two-pane picker puts
+# an aria-label on an element with no role (axe, ``aria-prohibited-attr``).
+admin.site.unregister([get_user_model(), Group])
+
+
+@admin.register(get_user_model())
+class AccountAdmin(_Labelled, UserAdmin):
+    filter_horizontal = ()
+
+
+@admin.register(Group)
+class AccountGroupAdmin(GroupAdmin):
+    filter_horizontal = ()

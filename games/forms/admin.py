@@ -1,10 +1,11 @@
 """Forms of the admin's pages, where the admin's own would take what the app
 refuses: a ruleset the rules service does not accept, a round's hands it cannot
-score."""
+score; and the widgets the admin's pages name every box with (axe)."""
 
 from __future__ import annotations
 
 from django import forms
+from django.contrib.admin.widgets import AdminSplitDateTime, AutocompleteSelect
 
 from games.models import Round, validate_groups
 from games.rules import RulesError, get_ruleset
@@ -15,6 +16,30 @@ from games.services.rounds import (
     locked_version,
     problems,
 )
+
+
+class LabelledSplitDateTime(AdminSplitDateTime):
+    """Django's date and time boxes, each with a name of its own. The admin puts the
+    field's name in the legend around the pair and "Date:" and "Time:" before the boxes
+    as bare text, which labels neither box (axe's rule ``label``)."""
+
+    def get_context(self, name, value, attrs) -> dict:
+        context = super().get_context(name, value, attrs)
+        names = (context["date_label"], context["time_label"])
+        for box, said in zip(context["widget"]["subwidgets"], names, strict=True):
+            box["attrs"]["aria-label"] = str(said).rstrip(":")
+        return context
+
+
+class NamedAutocomplete(AutocompleteSelect):
+    """Django's search-as-you-type select, its box named while nothing is chosen:
+    select2 names the box by what it shows, and Django leaves that empty (axe,
+    ``aria-input-field-name``)."""
+
+    def build_attrs(self, base_attrs, extra_attrs=None) -> dict:
+        attrs = super().build_attrs(base_attrs, extra_attrs)
+        attrs["data-placeholder"] = f"Choose a {self.field.verbose_name}"
+        return attrs
 
 
 class RulesetAdminForm(forms.ModelForm):

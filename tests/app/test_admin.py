@@ -20,6 +20,7 @@ from games.models import (
     RoundChange,
     Seat,
 )
+from tests.support.admin_pages import form_as_sent
 
 pytestmark = pytest.mark.django_db
 
@@ -74,6 +75,23 @@ def test_session_page_shows_seats_and_rounds_inline(
     assert "seats-TOTAL_FORMS" in html
     assert "rounds-TOTAL_FORMS" in html
     assert played_round.session.share_token in html
+
+
+def test_a_session_saved_from_its_page_keeps_its_seats_and_rounds(
+    admin_client: Client, played_round: Round
+) -> None:
+    # The rounds are listed by a template of ours (round_list.html), which must still
+    # send the formset's hidden fields; the seats' dates are two named boxes each.
+    session = played_round.session
+    url = _url(GameSession, "change", session.pk)
+    sent = form_as_sent(admin_client.get(url).content.decode()) | {"name": ["Friday late"]}
+
+    assert admin_client.post(url, sent).status_code == 302
+    session.refresh_from_db()
+    assert session.name == "Friday late"
+    assert [seat.player.name for seat in session.seats.order_by("position")] == ["Asha", "Ben"]
+    assert session.rounds.get() == played_round
+    assert session.rounds.get().version == played_round.version
 
 
 def test_a_players_page_shows_who_claimed_them_and_finds_them_by_that_account(

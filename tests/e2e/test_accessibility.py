@@ -867,6 +867,42 @@ def admin_round_refused(page: Page) -> None:
     expect(page.locator(".errorlist").first).to_contain_text("no winner")
 
 
+def admin_session_saved(page: Page) -> None:
+    """A session's admin page saved and shown again: its seats stacked, each date and
+    time box named, its rounds as a table headed by their links."""
+    boss = User.objects.create_superuser("boss", "boss@example.com", "pw")
+    session = friday(boss, rounds=2)
+    signed_in_as(page, boss)
+    page.goto(f"/admin/games/gamesession/{session.pk}/change/")
+    page.get_by_label("Name:").fill("Friday late")
+    page.get_by_role("button", name="Save and continue editing").click()
+    expect(page.locator(".messagelist")).to_contain_text("was changed successfully")
+    expect(page.get_by_role("link", name="2", exact=True)).to_be_visible()
+
+
+def admin_league(page: Page) -> None:
+    """A league's admin page: its members stacked under it."""
+    boss = User.objects.create_superuser("boss", "boss@example.com", "pw")
+    league = a_league(boss)
+    signed_in_as(page, boss)
+    page.goto(f"/admin/games/league/{league.pk}/change/")
+
+
+def admin_seat_new(page: Page) -> None:
+    """A seat's admin page, to add one: its player's search-as-you-type box empty."""
+    boss = User.objects.create_superuser("boss", "boss@example.com", "pw")
+    signed_in_as(page, boss)
+    page.goto("/admin/games/seat/add/")
+    expect(page.get_by_text("Choose a player")).to_be_visible()
+
+
+def admin_account(page: Page) -> None:
+    """An account's admin page (Django's, its dates named, its groups a plain list)."""
+    boss = User.objects.create_superuser("boss", "boss@example.com", "pw")
+    signed_in_as(page, boss)
+    page.goto(f"/admin/auth/user/{boss.pk}/change/")
+
+
 def admin_hand_refused(page: Page) -> None:
     """The admin's page of one hand, cards that are no cards typed in its groups."""
     boss = User.objects.create_superuser("boss", "boss@example.com", "pw")
@@ -1064,6 +1100,10 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "table-correct": table_correct,
     "admin-round-refused": admin_round_refused,
     "admin-hand-refused": admin_hand_refused,
+    "admin-session-saved": admin_session_saved,
+    "admin-league": admin_league,
+    "admin-seat-new": admin_seat_new,
+    "admin-account": admin_account,
     "offline": offline_page,
     "round-queued": round_queued,
     "league-invites": league_invites,
