@@ -43,8 +43,9 @@ class UploadLimitMiddleware:
     It must answer before Django's CsrfViewMiddleware, whose check reads
     ``request.POST`` (the whole body) before the view runs: that check is made in
     ``process_view``, after every middleware's ``__call__`` has been entered, so this
-    refuses in ``__call__``. The import page answers with its form and the reason
-    (422, as its other form errors); anything else with a short 413 page."""
+    refuses in ``__call__``. A view marked by ``answers_too_large`` answers with its
+    own page (the import page: its form and the reason, 422 as its other form errors);
+    anything else with a short 413 page."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -56,18 +57,31 @@ class UploadLimitMiddleware:
 
     def too_large(self, request: HttpRequest) -> HttpResponse:
         try:
-            name = resolve(request.path_info).view_name
+            answer = getattr(resolve(request.path_info).func, "too_large", None)
         except Resolver404:
-            name = None
-        if name == "games:league_import" and request.user.is_authenticated:
-            from games.views.transfer import league_import_too_large  # the URLconf is loaded now
-
-            return league_import_too_large(request)
+            answer = None
+        if answer is not None and request.user.is_authenticated:
+            return answer(request)
         return HttpResponse(
             f"<!doctype html><title>Too large</title><p>This request is larger than "
             f"{MAX_UPLOAD_MB} MB, the most this server takes; nothing was read or saved.</p>",
             status=PAYLOAD_TOO_LARGE,
         )
+
+
+def answers_too_large(
+    answer: Callable[[HttpRequest], HttpResponse],
+) -> Callable[[Callable], Callable]:
+    """Marks a view that takes a file as answering an upload over the limit with
+    ``answer`` (its own page, saying why), which UploadLimitMiddleware calls for a
+    signed-in user instead of its short page. The outermost decorator: the URLconf
+    holds what it returns."""
+
+    def mark(view: Callable) -> Callable:
+        view.too_large = answer
+        return view
+
+    return mark
 
 
 class UnnamedTemporaryFileUploadHandler(FileUploadHandler):

@@ -1,10 +1,11 @@
 """The layout issue 10 set, kept. The code: a region two pages share is a partial
-of templates/partials/, no view module imports another, forms live in games/forms/,
-and the status codes the views answer with are named once (games/http.py). The
-tests mirror the code, and no test module leans on another: a test module imports
-only the code under test, libraries, and the builders of tests/support/ (fixtures
-come from conftest.py files, which pytest loads itself). A helper two modules share
-belongs in tests/support/, where both can see it."""
+of templates/partials/, no view module imports another (nor does anything but the
+URLconf import a view), forms live in games/forms/, and the status codes the views
+answer with are named once (games/http.py). The tests mirror the code, and no test
+module leans on another: a test module imports only the code under test, libraries,
+and the builders of tests/support/ (fixtures come from conftest.py files, which
+pytest loads itself). A helper two modules share belongs in tests/support/, where
+both can see it."""
 
 from __future__ import annotations
 
@@ -140,6 +141,19 @@ def test_no_view_module_imports_another() -> None:
         if module.startswith("games.views.") and module != f"games.views.{path.stem}"
     ]
     assert leaning == []
+
+
+def test_only_the_urls_reach_the_views() -> None:
+    # What a view answers with is the view's to say (a middleware asks the view it
+    # resolves, games/uploads.py): the rest of the app does not import them.
+    reaching = [
+        f"{path.relative_to(GAMES)}:{line} imports {module}"
+        for path in sorted(GAMES.rglob("*.py"))
+        if "views" not in path.relative_to(GAMES).parts[:1] and path.name != "urls.py"
+        for line, module in imports(path, GAMES)
+        if module == "games.views" or module.startswith("games.views.")
+    ]
+    assert reaching == []
 
 
 def _form_classes(path: Path) -> Iterator[str]:

@@ -26,7 +26,7 @@ from games.queries.standings import league_games, pick_game
 from games.transfer.league_export import dumps, export_league
 from games.transfer.league_import import BEFORE_HISTORY, ImportRefused, import_league
 from games.transfer.tables import Table, session_history, standings_table, to_csv, to_xlsx
-from games.uploads import MAX_UPLOAD_MB
+from games.uploads import MAX_UPLOAD_MB, answers_too_large
 
 CSV = "text/csv; charset=utf-8"
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -111,6 +111,22 @@ def league_export(request: HttpRequest, slug: str) -> HttpResponse:
     return download(text.encode(), filename, JSON)
 
 
+def league_import_too_large(request: HttpRequest) -> HttpResponse:
+    """The import page, with the reason an upload over the limit was refused (by
+    games/uploads.py, before the body was read)."""
+    form = LeagueImportForm()
+    form.errors["file"] = form.error_class([TOO_LARGE])
+    return _import_page(request, form).render()
+
+
+def _import_page(request: HttpRequest, form: LeagueImportForm) -> TemplateResponse:
+    status = FORM_ERRORS if form.errors else 200
+    return TemplateResponse(
+        request, "leagues/import.html", {"form": form, "max_mb": MAX_UPLOAD_MB}, status=status
+    )
+
+
+@answers_too_large(league_import_too_large)
 @login_required
 @require_http_methods(["GET", "POST"])
 def league_import(request: HttpRequest) -> HttpResponse:
@@ -146,18 +162,4 @@ def league_import(request: HttpRequest) -> HttpResponse:
                     "added. Invite those you want from the list below.",
                 )
             return redirect_for(request, reverse("games:league_detail", args=[league.slug]))
-    status = FORM_ERRORS if form.errors else 200
-    return TemplateResponse(
-        request, "leagues/import.html", {"form": form, "max_mb": MAX_UPLOAD_MB}, status=status
-    )
-
-
-def league_import_too_large(request: HttpRequest) -> HttpResponse:
-    """The import page, with the reason an upload over the limit was refused (by
-    games/uploads.py, before the body was read)."""
-    form = LeagueImportForm()
-    form.errors["file"] = form.error_class([TOO_LARGE])
-    response = TemplateResponse(
-        request, "leagues/import.html", {"form": form, "max_mb": MAX_UPLOAD_MB}, status=FORM_ERRORS
-    )
-    return response.render()
+    return _import_page(request, form)
