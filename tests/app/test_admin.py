@@ -94,6 +94,16 @@ def test_a_session_saved_from_its_page_keeps_its_seats_and_rounds(
     assert session.rounds.get().version == played_round.version
 
 
+def test_a_session_added_from_its_page_has_no_rounds_yet(admin_client: Client) -> None:
+    url = _url(GameSession, "add")
+    page = admin_client.get(url).content.decode()
+    assert "No rounds yet" in page
+    sent = form_as_sent(page) | {"name": ["Saturday"], "preset": ["21-points"]}
+
+    assert admin_client.post(url, sent).status_code == 302
+    assert GameSession.objects.get(name="Saturday").rounds.count() == 0
+
+
 def test_a_players_page_shows_who_claimed_them_and_finds_them_by_that_account(
     admin_client: Client, played_round: Round
 ) -> None:
