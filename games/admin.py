@@ -10,10 +10,13 @@ other write path calls (`games.services.results.refresh_session`); a round delet
 here is deleted as the round page deletes one (later rounds move up, the history
 keeps it). Rounds are added on the session page, where they are entered.
 
-Every page passes axe as the app's do: rows inside a page are stacked, each field
-with its label, where Django's tabular rows leave theirs unlabelled; a moment's date
-and time boxes are named each; the accounts' pages list groups and permissions
-plainly (templates/admin/ and static/js/admin.js mend the rest).
+The pages pass axe as the app's do (tests/e2e/test_accessibility.py checks a change
+list, the pages of a session, a league, a round, a hand, a new seat, an account and
+a group): rows edited inside a page are stacked, each field with its label, where
+Django's tabular rows leave theirs unlabelled, and a session's rounds are a table to
+read, each row headed by its link; a moment's date and time boxes are named each; the
+accounts' pages list groups and permissions plainly. templates/admin/,
+static/css/admin.css and static/js/admin.js mend the rest.
 """
 
 from __future__ import annotations
@@ -70,7 +73,10 @@ class _Labelled:
     of a moment each named (Django names only the pair), a search-as-you-type box
     named while empty."""
 
-    formfield_overrides = {models.DateTimeField: {"widget": LabelledSplitDateTime}}
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        if isinstance(db_field, models.DateTimeField):
+            kwargs.setdefault("widget", LabelledSplitDateTime(db_field.verbose_name))
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         if db_field.name in self.get_autocomplete_fields(request):
@@ -238,7 +244,6 @@ class RoundInline(admin.TabularInline):
     fields = ["cut_joker", "dealer", "entered_by", "updated_at", "version"]
     readonly_fields = fields
     can_delete = False
-    show_change_link = True
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False

@@ -19,15 +19,21 @@ from games.services.rounds import (
 
 
 class LabelledSplitDateTime(AdminSplitDateTime):
-    """Django's date and time boxes, each with a name of its own. The admin puts the
-    field's name in the legend around the pair and "Date:" and "Time:" before the boxes
-    as bare text, which labels neither box (axe's rule ``label``)."""
+    """Django's date and time boxes, each with a name of its own ("Closed at, date"):
+    the admin puts the field's name in the legend around the pair and "Date:" and
+    "Time:" before the boxes as bare text, which labels neither box (axe's rule
+    ``label``), and a page may hold several such pairs."""
+
+    def __init__(self, field_name: str, attrs: dict | None = None) -> None:
+        super().__init__(attrs)
+        self.field_name = str(field_name)
 
     def get_context(self, name, value, attrs) -> dict:
         context = super().get_context(name, value, attrs)
-        names = (context["date_label"], context["time_label"])
-        for box, said in zip(context["widget"]["subwidgets"], names, strict=True):
-            box["attrs"]["aria-label"] = str(said).rstrip(":")
+        said = (context["date_label"], context["time_label"])
+        for box, part in zip(context["widget"]["subwidgets"], said, strict=True):
+            part = str(part).rstrip(": \u00a0").lower()
+            box["attrs"]["aria-label"] = f"{self.field_name.capitalize()}, {part}"
         return context
 
 
@@ -38,7 +44,7 @@ class NamedAutocomplete(AutocompleteSelect):
 
     def build_attrs(self, base_attrs, extra_attrs=None) -> dict:
         attrs = super().build_attrs(base_attrs, extra_attrs)
-        attrs["data-placeholder"] = f"Choose a {self.field.verbose_name}"
+        attrs["data-placeholder"] = f"Choose the {self.field.verbose_name}"
         return attrs
 
 

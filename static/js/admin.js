@@ -15,6 +15,7 @@
       });
   }
 
+  mend(); // any already there (the script is deferred: the page is parsed)
   new MutationObserver(mend).observe(document.documentElement, {
     childList: true,
     subtree: true,

@@ -81,10 +81,14 @@ def test_a_session_saved_from_its_page_keeps_its_seats_and_rounds(
     admin_client: Client, played_round: Round
 ) -> None:
     # The rounds are listed by a template of ours (round_list.html), which must still
-    # send the formset's hidden fields; the seats' dates are two named boxes each.
+    # send the formset's hidden fields; each date and time box has a name of its own.
     session = played_round.session
     url = _url(GameSession, "change", session.pk)
-    sent = form_as_sent(admin_client.get(url).content.decode()) | {"name": ["Friday late"]}
+    page = admin_client.get(url).content.decode()
+    assert 'aria-label="Closed at, date"' in page and 'aria-label="Closed at, time"' in page
+    # A seat each, and the empty row "Add another Seat" copies.
+    assert page.count('aria-label="Phone since, date"') == 3
+    sent = form_as_sent(page) | {"name": ["Friday late"]}
 
     assert admin_client.post(url, sent).status_code == 302
     session.refresh_from_db()

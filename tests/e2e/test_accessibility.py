@@ -893,7 +893,26 @@ def admin_seat_new(page: Page) -> None:
     boss = User.objects.create_superuser("boss", "boss@example.com", "pw")
     signed_in_as(page, boss)
     page.goto("/admin/games/seat/add/")
-    expect(page.get_by_text("Choose a player")).to_be_visible()
+    expect(page.get_by_text("Choose the player")).to_be_visible()
+
+
+def admin_sessions_filtered(page: Page) -> None:
+    """The admin's list of sessions, filtered and searched: its filters' links and the
+    count that links back to the whole list."""
+    boss = User.objects.create_superuser("boss", "boss@example.com", "pw")
+    friday(boss, rounds=1)
+    GameSession.objects.filter(pk=friday(boss, rounds=1).pk).update(name="Saturday")
+    signed_in_as(page, boss)
+    page.goto("/admin/games/gamesession/?status__exact=active&q=Friday")
+    expect(page.get_by_role("link", name="2 total")).to_be_visible()
+
+
+def admin_group(page: Page) -> None:
+    """A new group's admin page: its permissions a plain labelled list."""
+    boss = User.objects.create_superuser("boss", "boss@example.com", "pw")
+    signed_in_as(page, boss)
+    page.goto("/admin/auth/group/add/")
+    expect(page.get_by_label("Permissions")).to_be_visible()
 
 
 def admin_account(page: Page) -> None:
@@ -1103,6 +1122,8 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "admin-session-saved": admin_session_saved,
     "admin-league": admin_league,
     "admin-seat-new": admin_seat_new,
+    "admin-sessions-filtered": admin_sessions_filtered,
+    "admin-group": admin_group,
     "admin-account": admin_account,
     "offline": offline_page,
     "round-queued": round_queued,

@@ -40,19 +40,20 @@ def cards(text: str) -> str:
 
 class _FormFields(HTMLParser):
     """The fields of a page's form with their values, as a browser would send the
-    form untouched: checked boxes only, each select's chosen options (else its
-    first)."""
+    form untouched: checked boxes only, each select's chosen options (a single
+    select with none chosen, its first), nothing of a disabled field."""
 
     def __init__(self) -> None:
         super().__init__()
         self.fields: dict[str, list[str]] = {}
         self._select: str | None = None
+        self._single = True
         self._first_option: list[str] = []
         self._textarea: str | None = None
 
     def handle_starttag(self, tag: str, attrs: list) -> None:
         attr = {name: value or "" for name, value in attrs}
-        name = attr.get("name")
+        name = None if "disabled" in attr else attr.get("name")
         if tag == "input" and name and attr.get("type") not in ("submit", "button", "file"):
             if attr.get("type") not in ("checkbox", "radio"):
                 self.fields.setdefault(name, []).append(attr.get("value", ""))
@@ -60,6 +61,7 @@ class _FormFields(HTMLParser):
                 self.fields.setdefault(name, []).append(attr.get("value", "on"))
         elif tag == "select" and name:
             self._select, self._first_option = name, []
+            self._single = "multiple" not in attr
             self.fields.setdefault(name, [])
         elif tag == "option" and self._select:
             self._first_option = self._first_option or [attr.get("value", "")]
@@ -71,7 +73,8 @@ class _FormFields(HTMLParser):
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "select" and self._select:
-            self.fields[self._select] = self.fields[self._select] or self._first_option
+            if self._single and not self.fields[self._select]:
+                self.fields[self._select] = self._first_option
             self._select = None
         elif tag == "textarea":
             self._textarea = None
