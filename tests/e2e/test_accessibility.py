@@ -855,12 +855,18 @@ def table_correct(page: Page) -> None:
     expect(page.locator('[data-preview="Chen"]')).to_contain_text("'8X' is not a card")
 
 
+def signed_in_admin(page: Page) -> User:
+    """A superuser, signed in on the page: the admin's pages are theirs."""
+    boss = User.objects.create_superuser("boss", "boss@example.com", "pw")
+    signed_in_as(page, boss)
+    return boss
+
+
 def admin_round_refused(page: Page) -> None:
     """The admin's page of a round, its hands edited into a round the rules refuse
     (nobody won): Django's admin with our stylesheet after its own."""
-    boss = User.objects.create_superuser("boss", "boss@example.com", "pw")
+    boss = signed_in_admin(page)
     played = friday(boss, rounds=1).rounds.get()
-    signed_in_as(page, boss)
     page.goto(f"/admin/games/round/{played.pk}/change/")
     page.get_by_label("Outcome").first.select_option("shown")
     page.get_by_role("button", name="Save", exact=True).click()
@@ -870,9 +876,8 @@ def admin_round_refused(page: Page) -> None:
 def admin_session_saved(page: Page) -> None:
     """A session's admin page saved and shown again: its seats stacked, each date and
     time box named, its rounds as a table headed by their links."""
-    boss = User.objects.create_superuser("boss", "boss@example.com", "pw")
+    boss = signed_in_admin(page)
     session = friday(boss, rounds=2)
-    signed_in_as(page, boss)
     page.goto(f"/admin/games/gamesession/{session.pk}/change/")
     page.get_by_label("Name:").fill("Friday late")
     page.get_by_role("button", name="Save and continue editing").click()
@@ -882,16 +887,14 @@ def admin_session_saved(page: Page) -> None:
 
 def admin_league(page: Page) -> None:
     """A league's admin page: its members stacked under it."""
-    boss = User.objects.create_superuser("boss", "boss@example.com", "pw")
+    boss = signed_in_admin(page)
     league = a_league(boss)
-    signed_in_as(page, boss)
     page.goto(f"/admin/games/league/{league.pk}/change/")
 
 
 def admin_seat_new(page: Page) -> None:
     """A seat's admin page, to add one: its player's search-as-you-type box empty."""
-    boss = User.objects.create_superuser("boss", "boss@example.com", "pw")
-    signed_in_as(page, boss)
+    signed_in_admin(page)
     page.goto("/admin/games/seat/add/")
     expect(page.get_by_text("Choose the player")).to_be_visible()
 
@@ -899,34 +902,30 @@ def admin_seat_new(page: Page) -> None:
 def admin_sessions_filtered(page: Page) -> None:
     """The admin's list of sessions, filtered and searched: its filters' links and the
     count that links back to the whole list."""
-    boss = User.objects.create_superuser("boss", "boss@example.com", "pw")
+    boss = signed_in_admin(page)
     friday(boss, rounds=1)
     GameSession.objects.filter(pk=friday(boss, rounds=1).pk).update(name="Saturday")
-    signed_in_as(page, boss)
     page.goto("/admin/games/gamesession/?status__exact=active&q=Friday")
     expect(page.get_by_role("link", name="2 total")).to_be_visible()
 
 
 def admin_group(page: Page) -> None:
     """A new group's admin page: its permissions a plain labelled list."""
-    boss = User.objects.create_superuser("boss", "boss@example.com", "pw")
-    signed_in_as(page, boss)
+    signed_in_admin(page)
     page.goto("/admin/auth/group/add/")
     expect(page.get_by_label("Permissions")).to_be_visible()
 
 
 def admin_account(page: Page) -> None:
     """An account's admin page (Django's, its dates named, its groups a plain list)."""
-    boss = User.objects.create_superuser("boss", "boss@example.com", "pw")
-    signed_in_as(page, boss)
+    boss = signed_in_admin(page)
     page.goto(f"/admin/auth/user/{boss.pk}/change/")
 
 
 def admin_hand_refused(page: Page) -> None:
     """The admin's page of one hand, cards that are no cards typed in its groups."""
-    boss = User.objects.create_superuser("boss", "boss@example.com", "pw")
+    boss = signed_in_admin(page)
     hand = friday(boss, rounds=1).rounds.get().entries.first()
-    signed_in_as(page, boss)
     page.goto(f"/admin/games/handentry/{hand.pk}/change/")
     page.get_by_label("Groups").fill('[["XX"]]')
     page.get_by_role("button", name="Save", exact=True).click()
