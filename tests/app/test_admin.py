@@ -20,7 +20,7 @@ from games.models import (
     RoundChange,
     Seat,
 )
-from tests.support.admin_pages import form_as_sent
+from tests.support.admin_pages import admin_form
 
 pytestmark = pytest.mark.django_db
 
@@ -88,7 +88,7 @@ def test_a_session_saved_from_its_page_keeps_its_seats_and_rounds(
     assert 'aria-label="Closed at, date"' in page and 'aria-label="Closed at, time"' in page
     # A seat each, and the empty row "Add another Seat" copies.
     assert page.count('aria-label="Phone since, date"') == 3
-    sent = form_as_sent(page) | {"name": ["Friday late"]}
+    sent = admin_form(page) | {"name": ["Friday late"]}
 
     assert admin_client.post(url, sent).status_code == 302
     session.refresh_from_db()
@@ -102,7 +102,7 @@ def test_a_session_added_from_its_page_has_no_rounds_yet(admin_client: Client) -
     url = _url(GameSession, "add")
     page = admin_client.get(url).content.decode()
     assert "No rounds yet" in page
-    sent = form_as_sent(page) | {"name": ["Saturday"], "preset": ["21-points"]}
+    sent = admin_form(page) | {"name": ["Saturday"], "preset": ["21-points"]}
 
     assert admin_client.post(url, sent).status_code == 302
     assert GameSession.objects.get(name="Saturday").rounds.count() == 0

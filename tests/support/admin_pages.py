@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from html.parser import HTMLParser
 
 from games.models import Round
+from tests.support.forms import forms_in
 
 
 def round_form_data(played: Round, **hands: dict) -> dict:
@@ -38,55 +38,8 @@ def cards(text: str) -> str:
     return json.dumps([group.split() for group in text.split("|")])
 
 
-class _FormFields(HTMLParser):
-    """The fields of a page's form with their values, as a browser would send the
-    form untouched: checked boxes only, each select's chosen options (a single
-    select with none chosen, its first), nothing of a disabled field."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.fields: dict[str, list[str]] = {}
-        self._select: str | None = None
-        self._single = True
-        self._first_option: list[str] = []
-        self._textarea: str | None = None
-
-    def handle_starttag(self, tag: str, attrs: list) -> None:
-        attr = {name: value or "" for name, value in attrs}
-        name = None if "disabled" in attr else attr.get("name")
-        if tag == "input" and name and attr.get("type") not in ("submit", "button", "file"):
-            if attr.get("type") not in ("checkbox", "radio"):
-                self.fields.setdefault(name, []).append(attr.get("value", ""))
-            elif "checked" in attr:
-                self.fields.setdefault(name, []).append(attr.get("value", "on"))
-        elif tag == "select" and name:
-            self._select, self._first_option = name, []
-            self._single = "multiple" not in attr
-            self.fields.setdefault(name, [])
-        elif tag == "option" and self._select:
-            self._first_option = self._first_option or [attr.get("value", "")]
-            if "selected" in attr:
-                self.fields[self._select].append(attr.get("value", ""))
-        elif tag == "textarea" and name:
-            self._textarea = name
-            self.fields[name] = [""]
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "select" and self._select:
-            if self._single and not self.fields[self._select]:
-                self.fields[self._select] = self._first_option
-            self._select = None
-        elif tag == "textarea":
-            self._textarea = None
-
-    def handle_data(self, data: str) -> None:
-        if self._textarea:
-            self.fields[self._textarea][0] += data.removeprefix("\n")
-
-
-def form_as_sent(html: str) -> dict[str, list[str]]:
-    """The admin page's form sent back as it was shown (for the test client's post)."""
-    parser = _FormFields()
-    parser.feed(html)
-    parser.fields.pop("csrfmiddlewaretoken", None)
-    return parser.fields
+def admin_form(html: str) -> dict[str, list[str]]:
+    """What sending an admin page's form untouched sends: the form that posts to the
+    page's own address (Django's admin gives it no action)."""
+    (form,) = [form for form in forms_in(html) if form.method == "post" and not form.action]
+    return form.data()

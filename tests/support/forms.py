@@ -32,8 +32,9 @@ class Form:
 
 class _FormParser(HTMLParser):
     """Collects each form's method, action and the values a browser would submit:
-    text and hidden inputs, checked boxes and radios, selected options, textareas.
-    Submit buttons and disabled controls send nothing here."""
+    text and hidden inputs, checked boxes and radios, selected options (a single
+    select with none selected, its first), textareas. Submit buttons and disabled
+    controls send nothing here."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -42,6 +43,7 @@ class _FormParser(HTMLParser):
         self._textarea: str | None = None
         self._text = ""
         self._select: str | None = None
+        self._multiple = False
         self._options: list[tuple[str, bool]] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -66,6 +68,7 @@ class _FormParser(HTMLParser):
             self._textarea, self._text = name, ""
         elif tag == "select" and name:
             self._select, self._options = name, []
+            self._multiple = "multiple" in attr
         elif tag == "option" and self._select is not None:
             self._options.append((attr.get("value", ""), "selected" in attr))
 
@@ -82,8 +85,8 @@ class _FormParser(HTMLParser):
             self._textarea = None
         elif tag == "select" and self._select is not None and self._form is not None:
             chosen = [value for value, selected in self._options if selected]
-            if not chosen and self._options:
-                chosen = [self._options[0][0]]
+            if not chosen and self._options and not self._multiple:
+                chosen = [self._options[0][0]]  # a single select shows its first
             self._form.fields.extend((self._select, value) for value in chosen)
             self._select = None
 
