@@ -283,17 +283,13 @@ class SeatAdmin(RefreshesResults, ModelAdmin):
         return obj.session
 
 
-# A hand's figures, as the rules service computed them from what was entered.
-SCORED = ("declaration", "hand_points", "value_points", "claims", "score")
-
-
 class HandEntryInline(StackedInline):
     model = HandEntry
     formset = CheckedHandsFormSet
     extra = 0
     autocomplete_fields = ["player"]
     fields = list(HandEntry.RECORDED)
-    readonly_fields = SCORED
+    readonly_fields = HandEntry.SCORED  # the rules service's, from what was entered
 
 
 @admin.register(Round)
@@ -343,11 +339,11 @@ class HandEntryAdmin(RefreshesResults, ModelAdmin):
     list_filter = ["outcome"]
     search_fields = ["player__name", "round__session__name"]
     autocomplete_fields = ["player"]
-    readonly_fields = ["round", *SCORED, "breakdown"]
+    readonly_fields = ["round", *HandEntry.SCORED, "breakdown"]
     list_select_related = ["round__session", "player"]
     fieldsets = [
-        (None, {"fields": ["round", "player", "outcome", "on_deal", "groups", "opened_version"]}),
-        ("Computed by the rules service", {"fields": [*SCORED, "breakdown"]}),
+        (None, {"fields": ["round", *HandEntry.ENTERED, "opened_version"]}),
+        ("Computed by the rules service", {"fields": [*HandEntry.SCORED, "breakdown"]}),
     ]
 
     def has_add_permission(self, request) -> bool:

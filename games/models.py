@@ -418,18 +418,11 @@ class Round(models.Model):
 class HandEntry(models.Model):
     """One player's hand in one round, as entered and as the rules service scored it."""
 
-    # What one hand records, in the order the admin and the league file list it.
-    RECORDED = (
-        "player",
-        "outcome",
-        "on_deal",
-        "groups",
-        "declaration",
-        "hand_points",
-        "value_points",
-        "claims",
-        "score",
-    )
+    # What one hand records, in the order the admin and the league file list it: what
+    # was entered, then the rules service's figures for it.
+    ENTERED = ("player", "outcome", "on_deal", "groups")
+    SCORED = ("declaration", "hand_points", "value_points", "claims", "score")
+    RECORDED = ENTERED + SCORED
 
     # The rules service's outcomes, in its order, e.g. Outcome.FIRST_DROP = "first_drop",
     # labelled "First drop".
