@@ -1,7 +1,8 @@
 """The layout issue 10 set, kept. The code: a region two pages share is a partial
 of templates/partials/, no view module imports another (nor does anything but the
-URLconf import a view), forms live in games/forms/, and the status codes the views
-answer with are named once (games/http.py). The tests mirror the code, and no test
+URLconf import a view), forms live in games/forms/, the status codes the views
+answer with are named once (games/http.py), and card notation is read by the grammar
+of games/rules/cards.py alone, in the browser too. The tests mirror the code, and no test
 module leans on another: a test module imports only the code under test, libraries,
 and the builders of tests/support/ (fixtures come from conftest.py files, which
 pytest loads itself). A helper two modules share belongs in tests/support/, where
@@ -243,3 +244,43 @@ def test_the_status_check_catches_each_way_of_writing_one(tmp_path: Path) -> Non
         "cache.set(key, value, 500)\n"  # a number, not a status: not reported
     )
     assert sorted(_status_literals(module)) == [1, 2, 3, 4, 5, 6]
+
+
+# How card notation is spelled as a grammar: the ranks' character class, or a suit
+# symbol mapped to its letter ("♠": "S", "\u2660": "S").
+_NOTATION = re.compile(r"2-9TJQKA|(?:[♠♥♦♣]|\\u26[56][0-9a-f])['\"]\s*:\s*['\"][SHDC]['\"]", re.I)
+
+
+def notation_spelled_in(path: Path) -> list[int]:
+    return [
+        number
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if _NOTATION.search(line)
+    ]
+
+
+def test_the_card_notation_is_read_only_as_the_rules_read_it() -> None:
+    """games/rules/cards.py reads card notation; the picker in the browser reads it by
+    that module's grammar (its NOTATION), not by one of its own."""
+    spelled = [
+        f"{path.relative_to(GAMES.parent)}:{line}"
+        for path in [
+            *(p for p in GAMES.rglob("*.py") if not {"rules", "migrations"} & set(p.parts)),
+            *(GAMES.parent / "static" / "js").glob("*.js"),
+            *TEMPLATES.rglob("*.html"),
+        ]
+        for line in notation_spelled_in(path)
+    ]
+    assert spelled == [], "read cards with games.rules (in the browser: its NOTATION)"
+
+
+def test_the_notation_check_catches_a_grammar_of_its_own(tmp_path: Path) -> None:
+    script = tmp_path / "app.js"
+    script.write_text(
+        "var CARD = /(10|[2-9TJQKA])\\s*([SHDC])/gi;\n"
+        'var SUIT_LETTER = { "\\u2660": "S", "\\u2665": "H" };\n'
+        'var picked = { "♣": "C" };\n'
+        "var code = rank + suit;\n"  # no grammar: not reported
+    )
+    assert notation_spelled_in(script) == [1, 2, 3]
+    assert notation_spelled_in(GAMES / "rules" / "cards.py")  # where it is spelled

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 from .arrange import Arrangement, arrange
 from .cards import (
+    NOTATION,
     PRINTED_JOKER,
     RANK_NAMES,
+    SUIT_NAMES,
     SUIT_SYMBOLS,
     Card,
     CardError,
@@ -28,6 +30,7 @@ from .cards import (
     parse_card,
     parse_cards,
     parse_groups,
+    spoken_name,
 )
 from .errors import RoundErrors, RulesError
 from .melds import JokerRoles, Kind, classify, joker_roles, why_no_group
@@ -89,6 +92,7 @@ __all__ = [
     "DROP_OUTCOMES",
     "FULL_HAND_OUTCOMES",
     "INVALID_DECLARATION",
+    "NOTATION",
     "OPTION_NAMES",
     "OPTION_SECTIONS",
     "OUTCOMES",
@@ -97,6 +101,7 @@ __all__ = [
     "PRINTED_JOKER",
     "RANK_NAMES",
     "SHOWN_OUTCOMES",
+    "SUIT_NAMES",
     "SUIT_SYMBOLS",
     "USUAL_OUTCOME",
     "WINNING_OUTCOMES",
@@ -149,6 +154,7 @@ __all__ = [
     "score_round",
     "session_state",
     "settle",
+    "spoken_name",
     "take_back_problem",
     "toss",
     "toss_strength",

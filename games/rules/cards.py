@@ -98,6 +98,18 @@ def card_label(card: Card) -> str:
     return RANK_NAMES[card.rank] + SUIT_SYMBOLS[card.suit]
 
 
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+_RANK_WORDS = {ACE: "ace", JACK: "jack", QUEEN: "queen", KING: "king"}
+
+
+def spoken_name(card: Card) -> str:
+    """How a card is said: "ace of spades", "10 of hearts", "printed joker" (the card
+    picker's names for a screen reader)."""
+    if card.is_printed_joker:
+        return "printed joker"
+    return f"{_RANK_WORDS.get(card.rank, RANK_NAMES[card.rank])} of {SUIT_NAMES[card.suit]}"
+
+
 def all_cards() -> list[Card]:
     """The 52 distinct cards of one deck plus the printed joker."""
     return [Card(rank, suit) for suit in SUITS for rank in range(ACE, KING + 1)] + [PRINTED_JOKER]
@@ -135,9 +147,10 @@ class CardError(RulesError):
 
 _SUIT = "[SHDC♠♥♦♣♤♡♢♧][\ufe0e\ufe0f]?"
 _RANK = "10|[2-9TJQKA]"
+_JOKER = r"PJ|JK|\*"
 _TOKEN = re.compile(
     rf"""
-      (?P<joker>PJ|JK|\*)
+      (?P<joker>{_JOKER})
     | (?P<first>{_RANK})(?P<first_suit>{_SUIT})?-(?P<last>{_RANK})(?P<last_suit>{_SUIT})
     | (?P<rank>{_RANK})(?P<suit>{_SUIT})
     """,
@@ -145,6 +158,20 @@ _TOKEN = re.compile(
 )
 _GROUP_SEPARATORS = "|/;\n\r"
 _CARD_SEPARATORS = " \t,"
+
+# The notation's grammar for the browser: the card picker (static/js/app.js) counts
+# the cards typed with it, so that its count is the one the rules service scores. It
+# reads a token as _TOKEN does and expands a range as _expand_range does;
+# tests/e2e/test_card_picker.py compares the two counts.
+NOTATION = {
+    "joker": _JOKER,
+    "rank": _RANK,
+    "suit": _SUIT,
+    "ranks": _RANK_ALIASES,  # a rank as typed → 1 … 13
+    "names": RANK_NAMES,  # 1 … 13 → as written in a code
+    "suits": _SUIT_ALIASES,  # a suit as typed → its letter
+    "printed_joker": PRINTED_JOKER.code,
+}
 
 
 def _suit(text: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import math
 import re
 from collections.abc import Iterable
@@ -16,11 +17,15 @@ from django.utils.safestring import SafeString, mark_safe
 from games.models import HandEntry
 from games.rules import (
     ARRANGED_OUTCOMES,
+    NOTATION,
     PRINTED_JOKER,
     RANK_NAMES,
+    SUIT_NAMES,
     SUIT_SYMBOLS,
+    Card,
     Kind,
     choice_label,
+    spoken_name,
 )
 
 register = template.Library()
@@ -121,10 +126,6 @@ def words(value: str | None) -> str:
     return choice_label(value).replace("_", " ").lower() if value else ""
 
 
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-_RANK_WORDS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
-
-
 def picker_suits() -> list[dict]:
     """The card picker's rows: each suit with its thirteen cards, A … K, as the
     notation the groups field takes (``10H``) and the name a screen reader says."""
@@ -134,12 +135,8 @@ def picker_suits() -> list[dict]:
             "symbol": symbol,
             "name": SUIT_NAMES[suit],
             "cards": [
-                {
-                    "code": rank + suit,
-                    "rank": rank,
-                    "name": f"{_RANK_WORDS.get(rank, rank)} of {SUIT_NAMES[suit]}",
-                }
-                for rank in RANK_NAMES[1:]
+                {"code": card.code, "rank": RANK_NAMES[card.rank], "name": spoken_name(card)}
+                for card in (Card(rank, suit) for rank in range(1, len(RANK_NAMES)))
             ],
         }
         for suit, symbol in SUIT_SYMBOLS.items()
@@ -157,6 +154,18 @@ def picker_cards() -> SafeString:
 @functools.cache
 def _picker_cards() -> SafeString:
     return get_template("partials/round_fields.html#picker_cards").render({"suits": picker_suits()})
+
+
+@register.simple_tag
+def card_notation() -> str:
+    """The rules' card notation as JSON (the picker's data-notation), by which app.js
+    counts the cards typed."""
+    return _card_notation()
+
+
+@functools.cache
+def _card_notation() -> str:
+    return json.dumps(NOTATION)
 
 
 @register.simple_tag

@@ -8,10 +8,6 @@
 (function () {
   "use strict";
 
-  var CARD_AT_END = /(?:10|[2-9TJQKA])[SHDC\u2660\u2665\u2666\u2663]$|(?:PJ|JK|\*)$/i;
-  // One card in the notation the groups field takes, wherever it stands in the text.
-  var CARD = /(10|[2-9TJQKA])\s*([SHDC\u2660\u2665\u2666\u2663])|PJ|JK|\*/gi;
-  var SUIT_LETTER = { "\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C" };
   var touchFirst = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
 
   // --- The card picker ------------------------------------------------------------
@@ -41,14 +37,47 @@
     if (box.bottom > window.innerHeight || box.top < 0) picker.scrollIntoView({ block: "end" });
   }
 
-  function cardsIn(text) {
+  // The card notation as the rules service reads it (games/rules/cards.py NOTATION, the
+  // picker's data-notation), so that the picker counts what will be scored: ranges,
+  // outline suits and every other form typed by hand included.
+  var notation = null;
+
+  function grammar() {
+    if (notation) return notation;
+    var source = document.querySelector("[data-notation]");
+    if (!source) return null;
+    var spec = JSON.parse(source.getAttribute("data-notation"));
+    var rank = "(" + spec.rank + ")", suit = "(" + spec.suit + ")";
+    // A joker, a range (3-7S, Q-AS) or one card, as cards.py's _TOKEN.
+    var token = "(" + spec.joker + ")|" + rank + suit + "?-" + rank + suit + "|" + rank + suit;
+    notation = { spec: spec, card: new RegExp(token, "gi"), atEnd: new RegExp("(?:" + token + ")$", "i") };
+    return notation;
+  }
+
+  function letterOf(spec, suit) {
+    return spec.suits[suit.charAt(0).toUpperCase()];
+  }
+
+  // A range's cards as cards.py's _expand_range gives them: an Ace is low at the start
+  // and high at the end; a range running backwards or mixing suits is no cards.
+  function rangeOf(spec, first, firstSuit, last, lastSuit) {
+    var suit = letterOf(spec, lastSuit);
+    var from = spec.ranks[first.toUpperCase()], to = spec.ranks[last.toUpperCase()];
+    if (to === 1 && from !== 1) to = 14;
+    if ((firstSuit && letterOf(spec, firstSuit) !== suit) || from >= to) return [];
     var codes = [];
-    String(text || "").replace(CARD, function (match, rank, suit) {
-      if (!rank) codes.push("PJ");
-      else {
-        var letter = SUIT_LETTER[suit] || suit.toUpperCase();
-        codes.push((rank.toUpperCase() === "T" ? "10" : rank.toUpperCase()) + letter);
-      }
+    for (var rank = from; rank <= to; rank++) codes.push(spec.names[rank === 14 ? 1 : rank] + suit);
+    return codes;
+  }
+
+  function cardsIn(text) {
+    var read = grammar(), codes = [];
+    if (!read) return codes;
+    var spec = read.spec;
+    String(text || "").replace(read.card, function (match, joker, first, firstSuit, last, lastSuit, rank, suit) {
+      if (joker) codes.push(spec.printed_joker);
+      else if (rank) codes.push(spec.names[spec.ranks[rank.toUpperCase()]] + letterOf(spec, suit));
+      else codes.push.apply(codes, rangeOf(spec, first, firstSuit, last, lastSuit));
       return match;
     });
     return codes;
@@ -202,7 +231,7 @@
     var range = selection(field);
     if (range[0] !== range[1]) return replace(field, range[0], range[1], "");
     var before = field.value.slice(0, range[0]).replace(/\s+$/, "");
-    var card = before.match(CARD_AT_END);
+    var card = grammar() && before.match(grammar().atEnd);
     var cut = card ? card[0].length : before.slice(-1) === "|" ? 1 : Math.min(1, before.length);
     var kept = before.slice(0, before.length - cut).replace(/\s+$/, "");
     replace(field, kept.length, range[1], kept && /\|$/.test(kept) ? " " : "");

@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from games.models import GameSession
+from games.rules import parse_cards
 from games.services.sessions import create_session
 from tests.support.hands import WIN_13
 from tests.support.pages import assert_red_and_readable, choose_outcome, sign_in
@@ -144,3 +145,40 @@ def test_a_round_put_back_after_a_reload_goes_on_where_it_stopped(phone_page: Pa
     picker.locator('[data-card="2D"]').tap()
     expect(ben.get_by_label("Groups")).to_have_value("2D")
     expect(page.get_by_label("Cut joker")).to_have_value("7C")
+
+
+# Hands typed by keyboard in every form the rules read (RULES.md §1): runs, ranges,
+# outline suits and emoji presentation, jokers, each separator.
+TYPED_HANDS = [
+    "5h6h7h",
+    "3-7\u2661 8\u2661",
+    "Q-A\u2660",
+    "A-3\u2662 | T\u2663 10c",
+    "7\u2665\ufe0f 8\u2665\ufe0e",
+    "jk * pj",
+    "k\u2664 qd a\u2663 tS",
+    "9S,9H;9D/9C",
+]
+
+
+def test_the_picker_counts_typed_cards_as_the_rules_read_them(phone_page: Page) -> None:
+    """The picker's count and its copies follow the rules' notation (games/rules/cards),
+    not a reading of their own: a range or an outline suit typed on a phone keyboard
+    counts as the cards the rules service will score."""
+    page = phone_page
+    open_pool(page, ["Asha", "Ben"])
+    picker = page.locator("[data-picker]")
+    page.get_by_label("Cut joker").fill("5\u2661")
+    asha = page.locator('fieldset[data-player="Asha"]')
+    choose_outcome(asha, "declared")
+    groups = asha.get_by_label("Groups")
+    groups.focus()
+    for text in TYPED_HANDS:
+        groups.fill(text)
+        expect(picker.locator("[data-picker-for]")).to_have_text(
+            f"Cards for Asha: {len(parse_cards(text))} of 13"
+        )
+    # 3-7♡ holds 5♡, the cut card is 5♡: two decks have no more of it.
+    groups.fill("3-7\u2661")
+    expect(picker.locator('[data-card="5H"]')).to_have_attribute("aria-disabled", "true")
+    expect(picker.locator('[data-card="6H"] [data-count]')).to_have_text("1/2")

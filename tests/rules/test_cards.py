@@ -5,7 +5,15 @@ import pickle
 
 import pytest
 
-from games.rules import PRINTED_JOKER, Card, CardError, format_groups, parse_card, parse_groups
+from games.rules import (
+    PRINTED_JOKER,
+    Card,
+    CardError,
+    format_groups,
+    parse_card,
+    parse_groups,
+    spoken_name,
+)
 from games.rules.cards import all_cards, format_cards, parse_cards
 
 
@@ -154,3 +162,12 @@ def test_copied_or_pickled_cards_are_still_the_same_card():
 def test_cards_sort_by_rank_then_suit_letter():
     cards = [Card(10, "S"), Card(1, "H"), PRINTED_JOKER, Card(10, "C"), Card(13, "D")]
     assert format_cards(sorted(cards)) == "PJ AH 10C 10S KD"
+
+
+@pytest.mark.parametrize(
+    ("code", "said"),
+    [("AS", "ace of spades"), ("10H", "10 of hearts"), ("QD", "queen of diamonds"),
+     ("2C", "2 of clubs"), ("PJ", "printed joker")],
+)  # fmt: skip
+def test_a_card_is_said_by_its_name(code, said):
+    assert spoken_name(parse_card(code)) == said
