@@ -22,8 +22,8 @@ from games.rules import (
     RANK_NAMES,
     SUIT_NAMES,
     SUIT_SYMBOLS,
-    Card,
     Kind,
+    all_cards,
     choice_label,
     spoken_name,
 )
@@ -127,8 +127,9 @@ def words(value: str | None) -> str:
 
 
 def picker_suits() -> list[dict]:
-    """The card picker's rows: each suit with its thirteen cards, A … K, as the
-    notation the groups field takes (``10H``) and the name a screen reader says."""
+    """The card picker's rows: each suit with its thirteen cards of the deck, A … K,
+    as the notation the groups field takes (``10H``) and the name a screen reader says."""
+    deck = [card for card in all_cards() if not card.is_printed_joker]
     return [
         {
             "letter": suit,
@@ -136,7 +137,8 @@ def picker_suits() -> list[dict]:
             "name": SUIT_NAMES[suit],
             "cards": [
                 {"code": card.code, "rank": RANK_NAMES[card.rank], "name": spoken_name(card)}
-                for card in (Card(rank, suit) for rank in range(1, len(RANK_NAMES)))
+                for card in deck
+                if card.suit == suit
             ],
         }
         for suit, symbol in SUIT_SYMBOLS.items()
