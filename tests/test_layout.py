@@ -1,12 +1,12 @@
 """The layout issue 10 set, kept. The code: a region two pages share is a partial
 of templates/partials/, no view module imports another (nor does anything but the
 URLconf import a view), forms live in games/forms/, the status codes the views
-answer with are named once (games/http.py), and card notation is read by the grammar
-of games/rules/cards.py alone, in the browser too. The tests mirror the code, and no test
-module leans on another: a test module imports only the code under test, libraries,
-and the builders of tests/support/ (fixtures come from conftest.py files, which
-pytest loads itself). A helper two modules share belongs in tests/support/, where
-both can see it."""
+answer with are named once (games/http.py), and no card grammar is spelled outside
+games/rules/cards.py (the browser's picker reads cards by its NOTATION). The tests
+mirror the code, and no test module leans on another: a test module imports only the
+code under test, libraries, and the builders of tests/support/ (fixtures come from
+conftest.py files, which pytest loads itself). A helper two modules share belongs in
+tests/support/, where both can see it."""
 
 from __future__ import annotations
 
@@ -221,12 +221,18 @@ def _status_literals(path: Path) -> Iterator[int]:
                 yield node.lineno
 
 
+def folders_of(path: Path) -> set[str]:
+    """The folders a module of the project sits in, from the project's top: not the
+    checkout's own place, which may have a folder named "rules" too."""
+    return set(path.relative_to(GAMES.parent).parent.parts)
+
+
 def test_status_codes_are_named_in_games_http() -> None:
     literal = [
         f"{path.relative_to(GAMES.parent)}:{line}"
         for code in (GAMES, GAMES.parent / "scorekeeper")
         for path in sorted(code.rglob("*.py"))
-        if path.name != "http.py" and not {"migrations", "rules"} & set(path.parts)
+        if path.name != "http.py" and not {"migrations", "rules"} & folders_of(path)
         for line in _status_literals(path)
     ]
     assert literal == [], "name the status in games/http.py"
@@ -246,9 +252,15 @@ def test_the_status_check_catches_each_way_of_writing_one(tmp_path: Path) -> Non
     assert sorted(_status_literals(module)) == [1, 2, 3, 4, 5, 6]
 
 
-# How card notation is spelled as a grammar: the ranks' character class, or a suit
-# symbol mapped to its letter ("♠": "S", "\u2660": "S").
-_NOTATION = re.compile(r"2-9TJQKA|(?:[♠♥♦♣]|\\u26[56][0-9a-f])['\"]\s*:\s*['\"][SHDC]['\"]", re.I)
+# The usual spellings of a card grammar: the ranks as a character class or a string
+# (2-9TJQKA, 23456789), the suit letters as one ([SHDC], "CDHS"), or a suit symbol and
+# its letter paired ("♠": "S", "\u2660": "S", S: "♠").
+_SYMBOL = r"(?:[♠♥♦♣♤♡♢♧]|\\u26[56][0-9a-f])"
+_NOTATION = re.compile(
+    r"2-9[TJQKA]{3}|23456789|['\"[][SHDC]{4}['\"\]]"
+    rf"|{_SYMBOL}['\"]?\s*:\s*['\"]?[SHDC]\b|\b[SHDC]['\"]?\s*:\s*['\"]?{_SYMBOL}",
+    re.IGNORECASE,
+)
 
 
 def notation_spelled_in(path: Path) -> list[int]:
@@ -261,12 +273,12 @@ def notation_spelled_in(path: Path) -> list[int]:
 
 def test_the_card_notation_is_read_only_as_the_rules_read_it() -> None:
     """games/rules/cards.py reads card notation; the picker in the browser reads it by
-    that module's grammar (its NOTATION), not by one of its own."""
+    that module's token pattern (NOTATION), not by a grammar of its own."""
     spelled = [
         f"{path.relative_to(GAMES.parent)}:{line}"
         for path in [
-            *(p for p in GAMES.rglob("*.py") if not {"rules", "migrations"} & set(p.parts)),
-            *(GAMES.parent / "static" / "js").glob("*.js"),
+            *(p for p in GAMES.rglob("*.py") if not {"rules", "migrations"} & folders_of(p)),
+            *(GAMES.parent / "static" / "js").rglob("*.js"),
             *TEMPLATES.rglob("*.html"),
         ]
         for line in notation_spelled_in(path)
@@ -280,7 +292,11 @@ def test_the_notation_check_catches_a_grammar_of_its_own(tmp_path: Path) -> None
         "var CARD = /(10|[2-9TJQKA])\\s*([SHDC])/gi;\n"
         'var SUIT_LETTER = { "\\u2660": "S", "\\u2665": "H" };\n'
         'var picked = { "♣": "C" };\n'
-        "var code = rank + suit;\n"  # no grammar: not reported
+        "var CARD = /(10|[2-9JQKAT])([HSDC♠♥♦♣♤♡♢♧])/gi;\n"
+        'var order = "A23456789TJQK";\n'
+        'var suits = "CDHS";\n'
+        'var symbols = { S: "♠", H: "♥" };\n'
+        'var code = rank + suit; var css = "suit-s";\n'  # no grammar: not reported
     )
-    assert notation_spelled_in(script) == [1, 2, 3]
+    assert notation_spelled_in(script) == [1, 2, 3, 4, 5, 6, 7]
     assert notation_spelled_in(GAMES / "rules" / "cards.py")  # where it is spelled

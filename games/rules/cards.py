@@ -103,8 +103,8 @@ _RANK_WORDS = {ACE: "ace", JACK: "jack", QUEEN: "queen", KING: "king"}
 
 
 def spoken_name(card: Card) -> str:
-    """How a card is said: "ace of spades", "10 of hearts", "printed joker" (the card
-    picker's names for a screen reader)."""
+    """How a card is said: "ace of spades", "10 of hearts", "printed joker" (the
+    names a screen reader gives the card picker's cards)."""
     if card.is_printed_joker:
         return "printed joker"
     return f"{_RANK_WORDS.get(card.rank, RANK_NAMES[card.rank])} of {SUIT_NAMES[card.suit]}"
@@ -148,28 +148,29 @@ class CardError(RulesError):
 _SUIT = "[SHDC♠♥♦♣♤♡♢♧][\ufe0e\ufe0f]?"
 _RANK = "10|[2-9TJQKA]"
 _JOKER = r"PJ|JK|\*"
-_TOKEN = re.compile(
-    rf"""
-      (?P<joker>{_JOKER})
-    | (?P<first>{_RANK})(?P<first_suit>{_SUIT})?-(?P<last>{_RANK})(?P<last_suit>{_SUIT})
-    | (?P<rank>{_RANK})(?P<suit>{_SUIT})
-    """,
-    re.IGNORECASE | re.VERBOSE,
+# A joker, a range (3-7S, Q-AS) or one card. Written with no white space and no
+# syntax a browser's RegExp lacks: the card picker reads cards with it too (NOTATION).
+# ASCII: a letter matches its other case only (no "ſ" for S, no Kelvin sign for K), as
+# in the browser, and every match is a key of the alias tables.
+_TOKEN_PATTERN = (
+    f"(?P<joker>{_JOKER})"
+    f"|(?P<first>{_RANK})(?P<first_suit>{_SUIT})?-(?P<last>{_RANK})(?P<last_suit>{_SUIT})"
+    f"|(?P<rank>{_RANK})(?P<suit>{_SUIT})"
 )
+_TOKEN = re.compile(_TOKEN_PATTERN, re.IGNORECASE | re.ASCII)
 _GROUP_SEPARATORS = "|/;\n\r"
 _CARD_SEPARATORS = " \t,"
 
-# The notation's grammar for the browser: the card picker (static/js/app.js) counts
-# the cards typed with it, so that its count is the one the rules service scores. It
-# reads a token as _TOKEN does and expands a range as _expand_range does;
-# tests/e2e/test_card_picker.py compares the two counts.
+# The notation for the browser: the card picker (static/js/app.js) counts the cards
+# typed by it, so that its count is the one the rules service scores. It finds tokens
+# with _TOKEN's pattern (its groups named as here) and expands a range as
+# _expand_range does; tests/e2e/test_card_picker.py compares its counts with
+# parse_cards'.
 NOTATION = {
-    "joker": _JOKER,
-    "rank": _RANK,
-    "suit": _SUIT,
+    "token": _TOKEN_PATTERN.replace("(?P<", "(?<"),  # a RegExp's named groups
     "ranks": _RANK_ALIASES,  # a rank as typed → 1 … 13
     "names": RANK_NAMES,  # 1 … 13 → as written in a code
-    "suits": _SUIT_ALIASES,  # a suit as typed → its letter
+    "suits": _SUIT_ALIASES,  # a suit as typed (its first character) → its letter
     "printed_joker": PRINTED_JOKER.code,
 }
 
@@ -250,9 +251,9 @@ def _bad_token(text: str, pos: int, group: int, index: int) -> CardError:
     token = text[pos:end] or text[pos]
     # Name what is wrong with the token when we can tell, so the player can fix it.
     hint = ""
-    if re.fullmatch(rf"(?:{_RANK})", token, re.IGNORECASE):
+    if re.fullmatch(rf"(?:{_RANK})", token, re.IGNORECASE | re.ASCII):
         hint = ": it needs a suit (S, H, D or C)"
-    elif re.fullmatch(r"1[SHDC♠♥♦♣]?", token, re.IGNORECASE):
+    elif re.fullmatch(r"1[SHDC♠♥♦♣]?", token, re.IGNORECASE | re.ASCII):
         hint = ": write 10 or T for a ten, A for an ace"
     return CardError(
         f"{token!r} is not a card (group {group}, card {index}){hint}",

@@ -37,9 +37,9 @@
     if (box.bottom > window.innerHeight || box.top < 0) picker.scrollIntoView({ block: "end" });
   }
 
-  // The card notation as the rules service reads it (games/rules/cards.py NOTATION, the
-  // picker's data-notation), so that the picker counts what will be scored: ranges,
-  // outline suits and every other form typed by hand included.
+  // The card notation as the rules service reads it (games/rules/cards.py NOTATION, in
+  // the picker's data-notation): its token pattern finds a joker, a range or one card,
+  // and the picker counts the cards the rules will score, as typed by hand too.
   var notation = null;
 
   function grammar() {
@@ -47,10 +47,11 @@
     var source = document.querySelector("[data-notation]");
     if (!source) return null;
     var spec = JSON.parse(source.getAttribute("data-notation"));
-    var rank = "(" + spec.rank + ")", suit = "(" + spec.suit + ")";
-    // A joker, a range (3-7S, Q-AS) or one card, as cards.py's _TOKEN.
-    var token = "(" + spec.joker + ")|" + rank + suit + "?-" + rank + suit + "|" + rank + suit;
-    notation = { spec: spec, card: new RegExp(token, "gi"), atEnd: new RegExp("(?:" + token + ")$", "i") };
+    notation = {
+      spec: spec,
+      token: new RegExp(spec.token, "gi"),
+      atEnd: new RegExp("(?:" + spec.token + ")$", "i")
+    };
     return notation;
   }
 
@@ -58,13 +59,15 @@
     return spec.suits[suit.charAt(0).toUpperCase()];
   }
 
-  // A range's cards as cards.py's _expand_range gives them: an Ace is low at the start
-  // and high at the end; a range running backwards or mixing suits is no cards.
-  function rangeOf(spec, first, firstSuit, last, lastSuit) {
-    var suit = letterOf(spec, lastSuit);
-    var from = spec.ranks[first.toUpperCase()], to = spec.ranks[last.toUpperCase()];
+  // A token's cards: a range's as cards.py's _expand_range gives them (an Ace is low at
+  // the start and high at the end; one running backwards or mixing suits is no cards).
+  function cardsOf(spec, token) {
+    if (token.joker) return [spec.printed_joker];
+    if (token.rank) return [spec.names[spec.ranks[token.rank.toUpperCase()]] + letterOf(spec, token.suit)];
+    var suit = letterOf(spec, token.last_suit);
+    var from = spec.ranks[token.first.toUpperCase()], to = spec.ranks[token.last.toUpperCase()];
     if (to === 1 && from !== 1) to = 14;
-    if ((firstSuit && letterOf(spec, firstSuit) !== suit) || from >= to) return [];
+    if ((token.first_suit && letterOf(spec, token.first_suit) !== suit) || from >= to) return [];
     var codes = [];
     for (var rank = from; rank <= to; rank++) codes.push(spec.names[rank === 14 ? 1 : rank] + suit);
     return codes;
@@ -73,12 +76,10 @@
   function cardsIn(text) {
     var read = grammar(), codes = [];
     if (!read) return codes;
-    var spec = read.spec;
-    String(text || "").replace(read.card, function (match, joker, first, firstSuit, last, lastSuit, rank, suit) {
-      if (joker) codes.push(spec.printed_joker);
-      else if (rank) codes.push(spec.names[spec.ranks[rank.toUpperCase()]] + letterOf(spec, suit));
-      else codes.push.apply(codes, rangeOf(spec, first, firstSuit, last, lastSuit));
-      return match;
+    String(text || "").replace(read.token, function () {
+      var groups = arguments[arguments.length - 1]; // the named groups
+      codes.push.apply(codes, cardsOf(read.spec, groups));
+      return "";
     });
     return codes;
   }
@@ -231,6 +232,7 @@
     var range = selection(field);
     if (range[0] !== range[1]) return replace(field, range[0], range[1], "");
     var before = field.value.slice(0, range[0]).replace(/\s+$/, "");
+    // The last token typed: a card, or a whole range typed by hand.
     var card = grammar() && before.match(grammar().atEnd);
     var cut = card ? card[0].length : before.slice(-1) === "|" ? 1 : Math.min(1, before.length);
     var kept = before.slice(0, before.length - cut).replace(/\s+$/, "");

@@ -2,10 +2,12 @@ from __future__ import annotations
 
 import copy
 import pickle
+import re
 
 import pytest
 
 from games.rules import (
+    NOTATION,
     PRINTED_JOKER,
     Card,
     CardError,
@@ -108,6 +110,23 @@ def test_common_typing_mistakes_get_a_hint(text, hint):
     with pytest.raises(CardError) as error:
         parse_groups(text)
     assert hint in error.value.message
+
+
+@pytest.mark.parametrize("text", ["\u212aH", "7\u017f", "A-J\u017f", "\u212a"])
+def test_letters_that_only_look_like_a_rank_or_suit_are_no_card(text):
+    # The Kelvin sign and the long s are K and S to a case-blind Unicode match: each was
+    # read as a card or, as a rank, failed with a KeyError (a server error).
+    with pytest.raises(CardError) as error:
+        parse_groups(text)
+    assert error.value.token == text
+
+
+def test_the_browser_gets_the_token_pattern_the_rules_read_with():
+    token = NOTATION["token"]
+    assert not re.search(r"\s|\(\?P", token)  # no verbose space, no Python-only groups
+    assert re.compile(token.replace("(?<", "(?P<")).groupindex.keys() == {
+        "joker", "rank", "suit", "first", "first_suit", "last", "last_suit"
+    }  # fmt: skip
 
 
 def test_parse_card_wants_exactly_one_card():

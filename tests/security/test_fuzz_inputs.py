@@ -72,6 +72,7 @@ FORM_ERRORS = 422
 # Card codes as people mistype them, and things that are no card at all.
 CARDS_VALID = ["2H", "10S", "QD", "AC", "KH", "PJ", "8S", "7C", "JD", "3S", "8s", "T♠", "JK", "A♥"]
 CARDS_WRONG = ["1H", "11C", "0S", "ZZ", "XJ", "10X", "AAH", "🃏", "♠", "K", "-5H", "T10", "P", "Ａ"]
+CARDS_WRONG += ["\u212aH", "7\u017f"]  # a Kelvin sign for K, a long s for S
 NASTY = [
     "",
     " ",
