@@ -171,6 +171,7 @@ def test_a_default_win_while_others_played(scorer: Client, table: GameSession) -
     ("cut", "message"),
     [
         ("8X", "Cut joker: '8X' is not a card"),
+        ("\u212aS", "Cut joker: '\u212aS' is not a card"),  # a Kelvin sign: was a server error
         ("8S 9S", "Cut joker: '8S 9S' is not one card"),
         ("", "Enter the cut joker"),
     ],
