@@ -96,6 +96,27 @@ class StackedInline(_Labelled, admin.StackedInline):
     empty, and scroll sideways on a phone."""
 
 
+class DeletedOnlyWithItsSource:
+    """Rows deleted only with what they come from (a hand with its round, a league's
+    figures with its sessions): not from their own page or list, where a delete would
+    leave the figures that follow them stale. The delete permission stays: the admin
+    asks it of every row a delete takes along."""
+
+    not_deleted_here: str  # what the page says instead
+
+    def delete_view(self, request, object_id, extra_context=None) -> HttpResponse:
+        messages.error(request, self.not_deleted_here)
+        opts = self.model._meta
+        return redirect(f"admin:{opts.app_label}_{opts.model_name}_change", object_id)
+
+    def get_actions(self, request) -> dict:
+        return {
+            name: action
+            for name, action in super().get_actions(request).items()
+            if name != "delete_selected"
+        }
+
+
 class RefreshesResults:
     """Admin pages whose objects feed a session's derived figures: after a save (the
     object and its inlines) or a delete, the session is refreshed as by any other
@@ -330,7 +351,7 @@ class RoundAdmin(RefreshesResults, ModelAdmin):
 
 
 @admin.register(HandEntry)
-class HandEntryAdmin(RefreshesResults, ModelAdmin):
+class HandEntryAdmin(RefreshesResults, DeletedOnlyWithItsSource, ModelAdmin):
     """One hand, changed as on its round's page. Not added or deleted here: a round
     has a hand for each player in it (its page adds one; it goes with its round)."""
 
@@ -349,17 +370,7 @@ class HandEntryAdmin(RefreshesResults, ModelAdmin):
     def has_add_permission(self, request) -> bool:
         return False
 
-    def delete_view(self, request, object_id, extra_context=None) -> HttpResponse:
-        # Deleted with its round or its session (the permission stays, for those).
-        messages.error(request, "A round has a hand for each player in it: delete the round.")
-        return redirect("admin:games_handentry_change", object_id)
-
-    def get_actions(self, request) -> dict:
-        return {
-            name: action
-            for name, action in super().get_actions(request).items()
-            if name != "delete_selected"
-        }
+    not_deleted_here = "A round has a hand for each player in it: delete the round."
 
     def save_model(self, request, obj: HandEntry, form, change: bool) -> None:
         obj.before_admin_edit = begin_edit(obj.round)
@@ -393,9 +404,13 @@ class ReadOnlyAdmin(ModelAdmin):
         return False
 
 
-class LeaguePlayerFigureAdmin(ReadOnlyAdmin):
+class LeaguePlayerFigureAdmin(DeletedOnlyWithItsSource, ReadOnlyAdmin):
     """A figure per league and player, derived from the league's sessions: found by
     league or player name."""
+
+    not_deleted_here = (
+        "Worked out from the league's sessions: it changes as they change, and goes with them."
+    )
 
     list_filter = ["league"]
     search_fields = ["player__name"]

@@ -3,7 +3,7 @@ over time. No JavaScript and no chart library: the markup is built here, escaped
 and shown inline (or served as an image), so a phone without scripts sees it too.
 
 Every value plotted comes from the rules service (`SessionState.lines`) or from the
-ratings `games.ratings` stored; this module only maps them to coordinates.
+ratings `games.services.ratings` stored; this module only maps them to coordinates.
 """
 
 from __future__ import annotations

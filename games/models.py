@@ -99,7 +99,7 @@ class Player(_Named):
 
     Names are not unique: each club's "Asha" is its own player, and a name typed
     when seating resolves only among the players the user can already see
-    (`services.players_for_seats`), so seating never reveals another club's
+    (`services.sessions.players_for_seats`), so seating never reveals another club's
     players. Players that were shared before this rule stay shared."""
 
     name = models.CharField(max_length=60, validators=[validate_name])
@@ -229,6 +229,11 @@ class GameSession(models.Model):
     class Status(models.TextChoices):
         ACTIVE = "active", "Active"
         FINISHED = "finished", "Finished"
+
+        @classmethod
+        def after(cls, finished: bool) -> GameSession.Status:
+            """The status its rounds give a session: finished once the rules say so."""
+            return cls.FINISHED if finished else cls.ACTIVE
 
     # PROTECT: a league's history must not vanish with a careless delete.
     league = models.ForeignKey(

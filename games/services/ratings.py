@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import connection, transaction
-from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models import Count, Min, OuterRef, Q, Subquery
 from openskill.models import PlackettLuce
 
 from games.models import GameSession, League, Player, Rating, RatingChange, Seat
@@ -40,6 +40,21 @@ def rate(skills: list[Skill], places: list[int]) -> list[Skill]:
     teams = [[MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in skills]
     rated = MODEL.rate(teams, ranks=places)
     return [Skill(team[0].mu, team[0].sigma) for team in rated]
+
+
+def leagues_rating(session: GameSession, was_finished: bool) -> set[int]:
+    """The leagues whose ratings a change to ``session`` moves: its league's if it is or
+    was finished, and any other it was rated in before it moved (its history says)."""
+    leagues = set(
+        RatingChange.objects.filter(session=session)
+        .order_by()
+        .values_list("league_id", flat=True)
+        .distinct()
+    )
+    finished = session.status == GameSession.Status.FINISHED
+    if session.league_id and (finished or was_finished):
+        leagues.add(session.league_id)
+    return leagues
 
 
 def rated_sessions(league_id: int):
@@ -73,6 +88,12 @@ def replay(league_id: int, since: GameSession | None = None) -> int:
                 played_on=since.played_on, pk__gte=since.pk
             )
             start, rest = sessions.filter(before).count(), sessions.filter(since_on)
+            # Or from where it was rated, if that was earlier (re-dated later, or moved
+            # out of this league): its old place is replayed too.
+            rated_at = RatingChange.objects.filter(league_id=league_id, session_id=since.pk)
+            was = rated_at.aggregate(first=Min("sequence"))["first"]
+            if was is not None and was < start:
+                start, rest = was, sessions[was:]
         ordered = list(rest.values_list("pk", "played_on"))
         stale = RatingChange.objects.filter(league_id=league_id, sequence__gte=start)
         # order_by(): the model's ordering would join the league and player tables

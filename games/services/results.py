@@ -2,11 +2,12 @@
 
 A seat's result (total, place, rounds won, drops, ...), the session's status, the
 league's standings months and its ratings are derived from the rounds;
-``refresh_session`` recomputes them and
-every write path calls it, the admin included, so they never drift. A seat's
-figures are worked out by ``seat_results`` alone: a league import (which writes its
-sessions in bulk, without refreshing them one by one) and the benchmarks' fills
-call it too.
+``refresh_session`` recomputes them and every write path calls it, the admin
+included, so they never drift. The one exception is a league import, which writes
+thousands of sessions in bulk: it stores each seat's figures by ``seat_results``
+and each session's status by ``GameSession.Status.after``, as refresh_session does,
+then rebuilds the league's months and ratings (``refresh_league``). The benchmarks'
+fills call ``seat_results`` too.
 
 ``mark_changed`` is how any change reaches the pages that follow a session live:
 refresh_session saves the session's row through it, and so do the writes that change
@@ -52,19 +53,20 @@ def mark_shown_changed(sessions: Iterable[GameSession]) -> None:
 
 def refresh_session(session: GameSession, board: Scoreboard | None = None) -> Scoreboard:
     """After any change to a session's rounds: its status, each seat's result and,
-    for a league session that is or was finished, the league's ratings. Runs in the
+    for a league session that is or was finished, the league's ratings (and those of
+    a league it was rated in before it moved, in the admin). Runs in the
     transaction of the change. ``board`` is the session as changed, when the caller
     has already replayed it (a save does, to answer with it): it is not read again."""
     board = board or load_scoreboard(session)
     was_finished = session.status == GameSession.Status.FINISHED
-    session.status = GameSession.Status.FINISHED if board.finished else GameSession.Status.ACTIVE
+    session.status = GameSession.Status.after(board.finished)
     mark_changed(session, "status")
     _store_results(session, board)
     standing_months.refresh(
         session.league_id, session.played_on, [seat.player_id for seat in board.seats]
     )
-    if session.league_id and (board.finished or was_finished):
-        ratings.replay(session.league_id, since=session)
+    for league_id in sorted(ratings.leagues_rating(session, was_finished)):
+        ratings.replay(league_id, since=session)
     return board
 
 
@@ -179,8 +181,7 @@ def _write_figures(moved: list[tuple[Seat, dict]]) -> None:
 
 
 def refresh_league(league_id: int) -> None:
-    """After a league's sessions came or changed in bulk (an imported league file; in
-    the admin, one deleted, moved, re-dated or given another player): its standings'
-    months rebuilt and its ratings replayed."""
+    """After a league's sessions came in bulk (an imported league file) or one went
+    (deleted in the admin): its standings' months rebuilt and its ratings replayed."""
     standing_months.rebuild([league_id])
     ratings.replay(league_id)

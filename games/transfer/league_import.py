@@ -488,7 +488,7 @@ def _session_plan(
     rejoins = _rejoins(_list(data, "rejoins", where), where, path, seated, len(rounds), reading)
     _check_sums(rounds, where, path)
     results, finished = _replay(ruleset, columns, seats, first_dealer, rejoins, rounds, where)
-    columns["status"] = GameSession.Status.FINISHED if finished else GameSession.Status.ACTIVE
+    columns["status"] = GameSession.Status.after(finished)
     rematch_of = _get(data, "rematch_of", int, where, optional=True)
     changes: tuple[_ChangePlan, ...] = ()
     if reading.history:
@@ -661,7 +661,7 @@ def _rejoins(
             rejoins.append(_RejoinPlan(name, after, created_at, author))
         else:
             rejoins.append(_RejoinPlan(name, after))
-    # In the order the session page replays them (services.load_scoreboard).
+    # In the order the session page replays them (services.scoreboard.load_scoreboard).
     return tuple(sorted(rejoins, key=lambda rejoin: rejoin.after_round))
 
 
@@ -687,7 +687,7 @@ def _replay(
     rounds: tuple[_RoundPlan, ...],
     where: str,
 ) -> tuple[dict[str, SeatResult], bool]:
-    """The session replayed by the rules service as `services.refresh_session` does
+    """The session replayed by the rules service as `services.results.refresh_session` does
     after a round is saved: each seat's result (by `seat_results`, as a save stores
     it), and whether it is finished. Computed here, from the plan, so that a league
     of thousands of sessions is written in a few bulk inserts rather than refreshed

@@ -4,6 +4,7 @@ edited there are checked and scored by the rules service, as on the round page."
 
 from __future__ import annotations
 
+import datetime
 import json
 
 import pytest
@@ -21,11 +22,13 @@ from games.models import (
     Round,
     RoundChange,
     Seat,
+    StandingMonth,
 )
 from games.queries.standings import standings_of
 from games.rules import get_ruleset
+from games.services import ratings
 from games.services.sessions import rejoin
-from tests.support.admin_pages import cards, round_form_data
+from tests.support.admin_pages import admin_form, cards, round_form_data
 from tests.support.builders import edit, expected_totals, make_session, play, pool_with_chen_out
 from tests.support.hands import WIN_13
 
@@ -154,6 +157,28 @@ def test_a_hand_is_deleted_with_its_round_not_on_its_own(admin_client: Client, f
     assert standing(finished.league) == {"Asha": (1, 0), "Ben": (0, 160)}
 
 
+@pytest.mark.parametrize("model", [Rating, RatingChange, StandingMonth])
+def test_a_leagues_figures_are_deleted_with_its_sessions_not_on_their_own(
+    admin_client: Client, finished, model
+) -> None:
+    figure = model.objects.filter(league=finished.league).first()
+    name = model._meta.model_name
+    before = ratings_of(finished.league), standing(finished.league)
+
+    page = admin_client.post(
+        reverse(f"admin:games_{name}_delete", args=[figure.pk]), {"post": "yes"}, follow=True
+    )
+    listed = reverse(f"admin:games_{name}_changelist")
+    offered = admin_client.get(listed).content.decode()
+    admin_client.post(
+        listed, {"action": "delete_selected", "_selected_action": [figure.pk], "post": "yes"}
+    )
+
+    assert "changes as they change" in page.content.decode()
+    assert 'value="delete_selected"' not in offered
+    assert (ratings_of(finished.league), standing(finished.league)) == before
+
+
 def test_a_round_deleted_in_the_admin_is_deleted_as_the_round_page_deletes_it(
     admin_client: Client, finished
 ) -> None:
@@ -182,6 +207,62 @@ def test_a_session_deleted_in_the_admin_leaves_the_standings(
     assert response.status_code == 302
     assert standing(league) == {}
     assert not Rating.objects.filter(league=league).exists()
+
+
+def ratings_of(league: League) -> list[tuple]:
+    """The league's rating history and current ratings, as stored."""
+    history = RatingChange.objects.filter(league=league).order_by("sequence", "player_id")
+    current = Rating.objects.filter(league=league).order_by("player_id")
+    return [
+        *history.values_list("session_id", "player__name", "sequence", "mu", "sigma"),
+        *current.values_list("player__name", "mu", "sigma", "sessions"),
+    ]
+
+
+def as_replayed_from_the_start(league: League) -> list[tuple]:
+    ratings.replay(league.pk)
+    return ratings_of(league)
+
+
+def save_session_page(admin_client: Client, session: GameSession, **changes: str) -> int:
+    url = reverse("admin:games_gamesession_change", args=[session.pk])
+    sent = admin_form(admin_client.get(url).content.decode())
+    return admin_client.post(
+        url, sent | {name: [value] for name, value in changes.items()}
+    ).status_code
+
+
+def test_a_session_moved_to_another_league_in_the_admin_takes_its_results_along(
+    admin_client: Client, finished
+) -> None:
+    old = finished.league
+    new = League.objects.create(name="Other club", slug="other", preset="13-pool-101")
+
+    assert save_session_page(admin_client, finished, league=str(new.pk)) == 302
+
+    assert standing(old) == {} and ratings_of(old) == []
+    assert standing(new) == {"Asha": (1, 0), "Ben": (0, 160)}
+    assert Rating.objects.get(league=new, player__name="Asha").sessions == 1
+    assert ratings_of(new) == as_replayed_from_the_start(new)
+
+
+def test_a_session_re_dated_after_a_later_one_in_the_admin_is_rated_after_it(
+    admin_client: Client, finished, user: User
+) -> None:
+    league = finished.league
+    later = make_session(
+        user, preset="13-pool-101", players=("Ben", "Chen"), league=league,
+        played_on=finished.played_on + datetime.timedelta(days=1),
+    )  # fmt: skip
+    for _ in range(2):
+        play(later, "7C", {"Ben": ("declared", WIN), "Chen": ("shown", LOOSE)})
+
+    moved_to = finished.played_on + datetime.timedelta(days=2)
+    assert save_session_page(admin_client, finished, played_on=moved_to.isoformat()) == 302
+
+    order = RatingChange.objects.filter(league=league).order_by("sequence")
+    assert list(order.values_list("session_id", flat=True).distinct()) == [later.pk, finished.pk]
+    assert ratings_of(league) == as_replayed_from_the_start(league)
 
 
 def test_a_round_saved_unchanged_in_the_admin_is_not_a_change(admin_client: Client, finished):

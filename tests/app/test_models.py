@@ -58,7 +58,7 @@ def seat(session: GameSession, name: str) -> Seat:
 
 
 def test_two_clubs_may_each_have_a_player_of_one_name() -> None:
-    # Names resolve among the players a user can see (services.players_for_seats),
+    # Names resolve among the players a user can see (services.sessions.players_for_seats),
     # so each club's "Asha" is its own player.
     Player.objects.create(name="Asha")
 
