@@ -1,8 +1,9 @@
 """The layout issue 10 set, kept. The code: a region two pages share is a partial
 of templates/partials/, no view module imports another (nor does anything but the
 URLconf import a view), forms live in games/forms/, the status codes the views
-answer with are named once (games/http.py), and no card grammar is spelled outside
-games/rules/cards.py (the browser's picker reads cards by its NOTATION). The tests
+answer with are named once (games/http.py), the app imports the rules from
+games.rules alone, and no card grammar is spelled outside games/rules/cards.py (the
+browser's picker reads cards by its NOTATION). The tests
 mirror the code, and no test module leans on another: a test module imports only the
 code under test, libraries, and the builders of tests/support/ (fixtures come from
 conftest.py files, which pytest loads itself). A helper two modules share belongs in
@@ -300,3 +301,26 @@ def test_the_notation_check_catches_a_grammar_of_its_own(tmp_path: Path) -> None
     )
     assert notation_spelled_in(script) == [1, 2, 3, 4, 5, 6, 7]
     assert notation_spelled_in(GAMES / "rules" / "cards.py")  # where it is spelled
+
+
+def rules_modules_imported(path: Path) -> Iterator[tuple[int, str]]:
+    """Each import of a module inside games.rules (``from games.rules.cards import``)."""
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("games.rules."):
+            yield node.lineno, node.module or ""
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("games.rules."):
+                    yield node.lineno, alias.name
+
+
+def test_the_app_uses_the_rules_by_their_public_api() -> None:
+    """games.rules's __init__ exports what the app uses: no module of the app reaches
+    into the package's modules (a migration keeps what it imported when written)."""
+    inside = [
+        f"{path.relative_to(GAMES.parent)}:{line} imports {module}"
+        for path in sorted(GAMES.rglob("*.py"))
+        if not {"rules", "migrations"} & folders_of(path)
+        for line, module in rules_modules_imported(path)
+    ]
+    assert inside == [], "import it from games.rules (export it there if it is not)"

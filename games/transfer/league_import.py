@@ -47,12 +47,12 @@ from games.rules import (
     PlayerResult,
     RulesError,
     Ruleset,
+    as_stored_before_exact_texts,
     get_ruleset,
     parse_card,
     score_round,
+    session_state,
 )
-from games.rules.rulesets import as_stored_before_exact_texts
-from games.rules.totals import session_state
 from games.services.leagues import LeagueError, league_at_a_free_address
 from games.services.results import SeatResult, one_hand, refresh_league, seat_results
 from games.services.rounds import breakdown_of
