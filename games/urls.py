@@ -1,9 +1,10 @@
 """Every route of the app, in one place. The converters are registered first, so every
-route below can use them: ``id`` for database ids, ``token`` for share links. The
-project's URLconf (scorekeeper/urls.py) includes these and adds what is not the app's:
-the admin, Django's account views under the names Django's own templates and
-redirects use (sign-in and the password views, the app's versions of them first),
-and the benchmarks' floor."""
+route below can use them: ``id`` for database ids, ``token`` for share links. Two
+lists: the app's pages (``urlpatterns``, the "games" namespace), and its versions of
+four of Django's account views (``account_urlpatterns``), under Django's own names,
+which Django's templates and redirects reverse. The project's URLconf
+(scorekeeper/urls.py) mounts both and adds what is not the app's: the admin, Django's
+other account views, and the benchmarks' floor."""
 
 from __future__ import annotations
 
@@ -154,4 +155,19 @@ urlpatterns = [
     # Not under leagues/: a league's own pages are leagues/<slug>/..., and a league
     # slugged "import" must not meet this page.
     path("import/league/", transfer.league_import, name="league_import"),
+]
+
+
+# Sign-in and the password views as the app answers them (their errors answer 422, as
+# every form's do), under Django's names and outside the namespace: the project
+# mounts them at accounts/, ahead of Django's own views of the same names.
+account_urlpatterns = [
+    path("login/", accounts.sign_in, name="login"),
+    path("password_change/", accounts.password_change, name="password_change"),
+    path("password_reset/", accounts.password_reset, name="password_reset"),
+    path(
+        "reset/<uidb64>/<token>/",
+        accounts.password_reset_confirm,
+        name="password_reset_confirm",
+    ),
 ]

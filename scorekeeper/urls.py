@@ -5,7 +5,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 from django.views.decorators.http import require_safe
 
-from games.views import accounts
+from games.urls import account_urlpatterns
 
 
 @require_safe
@@ -17,15 +17,8 @@ def hello(request: HttpRequest) -> HttpResponse:
 
 urlpatterns = [
     path("", include("games.urls")),
-    # Ahead of Django's own under the same names: their errors answer 422 like every form.
-    path("accounts/login/", accounts.sign_in, name="login"),
-    path("accounts/password_change/", accounts.password_change, name="password_change"),
-    path("accounts/password_reset/", accounts.password_reset, name="password_reset"),
-    path(
-        "accounts/reset/<uidb64>/<token>/",
-        accounts.password_reset_confirm,
-        name="password_reset_confirm",
-    ),
+    # The app's sign-in and password views, ahead of Django's under the same names.
+    path("accounts/", include(account_urlpatterns)),
     # login/, logout/ and the password views; templates live in templates/registration/.
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),

@@ -3,11 +3,11 @@ of templates/partials/, no view module imports another (nor does anything but th
 URLconf import a view), forms live in games/forms/, the status codes the views
 answer with are named once (games/http.py), the app imports the rules from
 games.rules alone, and no card grammar is spelled outside games/rules/cards.py (the
-browser's picker reads cards by its NOTATION). The tests
-mirror the code, and no test module leans on another: a test module imports only the
-code under test, libraries, and the builders of tests/support/ (fixtures come from
-conftest.py files, which pytest loads itself). A helper two modules share belongs in
-tests/support/, where both can see it."""
+browser's picker reads cards by its NOTATION). The tests mirror the code, and no
+test module leans on another: a test module imports only the code under test,
+libraries, and the builders of tests/support/ (fixtures come from conftest.py files,
+which pytest loads itself). A helper two modules share belongs in tests/support/,
+where both can see it."""
 
 from __future__ import annotations
 
