@@ -62,6 +62,8 @@ ROLES_FOR: dict[Need, tuple[str, ...]] = {
     "write": WRITE_ROLES,
     "manage": (OWNER,),
 }
+# Roles from least to most: an invite raises a member's role, never lowers it.
+ROLE_ORDER = (Membership.Role.VIEWER, Membership.Role.SCORER, OWNER)
 REFUSALS: dict[Need, str] = {
     "write": "Only the session's creator or a league scorer may do that.",
     "manage": "Only the session's creator or a league owner may do that.",
@@ -351,6 +353,12 @@ def _role(user: AnyUser, league_id: int) -> str | None:
     return row["role"] if row else None
 
 
+def gains(role: str | None, given: str) -> bool:
+    """Whether a member with ``role`` (None: not a member) would gain by ``given``, the
+    role an invite gives: a role lower than theirs is not taken."""
+    return role is None or ROLE_ORDER.index(role) < ROLE_ORDER.index(given)
+
+
 def role_of(user: AnyUser, league: League) -> str | None:
     """The user's role in the league, or None for someone who is not a member."""
     return _role(user, league.pk)
@@ -417,6 +425,14 @@ def invite_for_token(token: str) -> LeagueInvite:
     if invite is None:
         raise Http404("No such invite.")
     return invite
+
+
+def member_in(league: League, pk: int) -> Membership:
+    """One of ``league``'s memberships (the caller checked the user manages it)."""
+    membership = league.memberships.select_related("user", "league").filter(pk=pk).first()
+    if membership is None:
+        raise Http404("No such member.")
+    return membership
 
 
 def invite_in(league: League, pk: int) -> LeagueInvite:

@@ -21,7 +21,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.text import slugify
 
-from games.access import AnyUser
+from games.access import AnyUser, gains
 from games.models import League, LeagueInvite, Membership, Player, PlayerClaim
 from games.rules import Ruleset, get_ruleset
 from games.services.table import league_auto_save_changed
@@ -233,8 +233,6 @@ INVITE_DAYS = (1, 7, 30)
 # What an owner is told of another choice (the invite form says the same beside it).
 PICK_INVITE_ROLE = "Pick the role the link gives: scorer or viewer."
 PICK_INVITE_DAYS = "Pick how long the link works: 1, 7 or 30 days."
-# Roles from least to most: an invite raises a member's role, never lowers it.
-RANK = {Role.VIEWER: 1, Role.SCORER: 2, Role.OWNER: 3}
 
 
 class InviteGone(LeagueError):
@@ -301,7 +299,7 @@ def join_by_invite(invite: LeagueInvite, user: AnyUser) -> Joined:
         if problem:
             raise InviteGone(problem)
         membership = Membership.objects.filter(league=invite.league, user=user).first()
-        if membership is not None and RANK[membership.role] >= RANK[invite.role]:
+        if membership is not None and not gains(membership.role, invite.role):
             return Joined(membership, "already")
         if membership is None:
             try:

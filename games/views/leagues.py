@@ -12,8 +12,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -21,12 +20,14 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from games.access import (
     claim_for,
+    gains,
     invite_for_token,
     invite_in,
     league_for,
     league_player_for,
     league_rights,
     leagues_of,
+    member_in,
     role_of,
 )
 from games.forms.leagues import InviteForm, LeagueForm, MemberForm, RoleForm
@@ -35,7 +36,6 @@ from games.models import League, Membership
 from games.queries.players import claimed_in_file, claimed_player, unclaimed_players
 from games.rules import PRESETS, RulesError
 from games.services.leagues import (
-    RANK,
     LeagueError,
     active_invites,
     add_member,
@@ -170,10 +170,9 @@ def _invite_rows(request: HttpRequest, league: League) -> list[dict]:
 def league_rules(request: HttpRequest, slug: str) -> HttpResponse:
     """The league's house rules: every option of its preset with what it means.
     Owners change them; other members see them."""
-    league, role = league_for(request.user, slug)
+    # Members see them; a change is an owner's (a 403 for anyone else).
+    league, role = league_for(request.user, slug, "manage" if request.method == "POST" else "view")
     owner = league_rights(role).manage
-    if request.method == "POST" and not owner:
-        raise PermissionDenied("Only the league's owners may change its rules.")
     form = _league_form(request, league)
     if not owner:
         form.disable()
@@ -234,9 +233,7 @@ def member_add(request: HttpRequest, slug: str) -> HttpResponse:
 def member_change(request: HttpRequest, slug: str, member_pk: int) -> HttpResponse:
     """Change a member's role, or remove them (``remove`` in the POST)."""
     league = league_for(request.user, slug, "manage")[0]
-    membership = league.memberships.select_related("user", "league").filter(pk=member_pk).first()
-    if membership is None:
-        raise Http404("No such member.")
+    membership = member_in(league, member_pk)
     name = membership.user.get_username()
     try:
         if "remove" in request.POST:
@@ -329,7 +326,7 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
         "invite": found,
         "role": role,
         "member": role is not None,
-        "raises": role is not None and RANK[role] < RANK[found.role],
+        "raises": role is not None and gains(role, found.role),
     }
     return TemplateResponse(request, "leagues/invite.html", context)
 
