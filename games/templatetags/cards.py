@@ -12,13 +12,12 @@ from decimal import ROUND_HALF_UP, Decimal
 from django import template
 from django.template.loader import get_template
 from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from games.models import HandEntry
 from games.rules import (
     ARRANGED_OUTCOMES,
     NOTATION,
-    PRINTED_JOKER,
     RANK_NAMES,
     SUIT_NAMES,
     SUIT_SYMBOLS,
@@ -33,21 +32,31 @@ register = template.Library()
 
 @register.filter
 def card(code: object) -> SafeString | str:
-    """``7H`` → 7♥ in red; ``10S`` → 10♠ in black; ``PJ`` stays PJ. The letter is in
-    the title so a screen reader and a copy-paste both keep the notation."""
+    """``7H`` → 7♥ in red; ``10S`` → 10♠ in black; ``PJ`` stays PJ; anything else as it
+    is. The letter is in the title so a screen reader and a copy-paste both keep the
+    notation."""
     text = str(code)
-    if text == PRINTED_JOKER.code:
-        return mark_safe('<span class="card card-joker" title="printed joker">PJ</span>')
-    rank, suit = text[:-1], text[-1:]
-    if suit not in SUIT_SYMBOLS or not rank:
-        return text
-    return format_html(
-        '<span class="card suit-{}" title="{}">{}{}</span>',
-        suit.lower(),
-        text,
-        rank,
-        SUIT_SYMBOLS[suit],
-    )
+    return _faces().get(text, text)
+
+
+@functools.cache
+def _faces() -> dict[str, SafeString]:
+    """Each card of the rules' deck, by its code, as ``card`` shows it: made once."""
+    faces = {}
+    for one in all_cards():
+        if one.is_printed_joker:
+            faces[one.code] = format_html(
+                '<span class="card card-joker" title="{}">{}</span>', spoken_name(one), one.code
+            )
+        else:
+            faces[one.code] = format_html(
+                '<span class="card suit-{}" title="{}">{}{}</span>',
+                one.suit.lower(),
+                one.code,
+                RANK_NAMES[one.rank],
+                SUIT_SYMBOLS[one.suit],
+            )
+    return faces
 
 
 @register.filter

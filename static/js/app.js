@@ -105,7 +105,7 @@
   }
 
   function handSize(picker) {
-    return parseInt(picker.getAttribute("data-hand-size"), 10) || 21;
+    return parseInt(picker.getAttribute("data-hand-size"), 10); // the ruleset's
   }
 
   function targetOf(picker) {
@@ -131,7 +131,7 @@
   // Copies held this round, card by card: every hand and the cut card on the table.
   function countCopies(picker) {
     var form = formOf(picker);
-    var decks = parseInt(picker.getAttribute("data-decks"), 10) || 1;
+    var decks = parseInt(picker.getAttribute("data-decks"), 10); // the ruleset's
     var cut = cardsIn(cutField(form) && cutField(form).value)[0];
     var held = Object.create(null);
     groupsFields(form).forEach(function (field) {

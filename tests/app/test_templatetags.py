@@ -1,8 +1,11 @@
 """The template filters of games/templatetags/cards.py: ``fixed`` shows a number as
-Django's ``floatformat`` does in the app's locale, digit for digit."""
+Django's ``floatformat`` does in the app's locale, digit for digit; ``card`` shows a
+card with its suit's symbol and colour."""
 
 from __future__ import annotations
 
+import pytest
+from django.template import Context, Template
 from django.template.defaultfilters import floatformat
 from hypothesis import given
 from hypothesis import strategies as st
@@ -43,3 +46,17 @@ def test_a_declaration_way_reads_as_the_house_rules_name_it() -> None:
     assert words("show13") == "13-card show"
     assert words("three_pure") == "three pure sequences"
     assert words("dublees") == "dublees"
+
+
+@pytest.mark.parametrize(
+    ("code", "shown"),
+    [
+        ("7H", '<span class="card suit-h" title="7H">7♥</span>'),
+        ("10S", '<span class="card suit-s" title="10S">10♠</span>'),
+        ("PJ", '<span class="card card-joker" title="printed joker">PJ</span>'),
+        ("8s", "8s"),  # not a stored code: shown as it is
+        ("<b>", "&lt;b&gt;"),
+    ],
+)
+def test_a_card_is_shown_with_its_suit_symbol_and_keeps_its_code(code, shown) -> None:
+    assert Template("{% load cards %}{{ code|card }}").render(Context({"code": code})) == shown
