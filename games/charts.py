@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from html import escape as escape_html
 from typing import NamedTuple
 
+from django.conf import settings
 from django.utils.safestring import SafeString, mark_safe
 
 from games.names import xml_text
@@ -32,25 +33,11 @@ def escape(text: str) -> str:
 # Okabe-Ito colours: told apart with the common kinds of colour blindness, and
 # dark enough on white. Past seven lines the dash pattern changes too.
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#7A5A00", "#56B4E9", "#1b1f24")
-# The same hues lightened for the dark theme: at least 3:1 against its surface
-# (#1b1f24), as WCAG asks of lines and marks.
-DARK_COLOURS = ("#5AB0F0", "#FF8A4C", "#2CC79A", "#E39BC4", "#E6C34A", "#A8DCF7", "#E6E8EB")
-# The dark theme of a chart, keyed by the classes and ``data-series`` the drawing
-# carries (its attributes are the light theme). static/css/standings.css holds the
-# same rules for the charts drawn inline in a page; an SVG served as an image cannot
-# see the page's stylesheets, so it carries them itself (``own_style``).
-DARK_CSS = (
-    "@media (prefers-color-scheme: dark) {"
-    " .chart-grid { stroke: #2f353c; }"
-    " .chart-axis { fill: #a3adb8; }"
-    " .chart-baseline { stroke: #a3adb8; }"
-    " .chart-rule line { stroke: #ff7d8c; }"
-    " .chart-rule text { fill: #ff7d8c; stroke: #1b1f24; }"
-    " .chart-legend { fill: #e6e8eb; }"
-    " .chart-rejoin { fill: #1b1f24; }"
-    + "".join(f' .chart [data-series="{i}"] {{ color: {c}; }}' for i, c in enumerate(DARK_COLOURS))
-    + " }"
-)
+# The charts' dark theme (the same hues lightened, and the grid, axes and legend):
+# static/css/charts-dark.css, which pages drawing charts inline link. An SVG served as
+# an image cannot see the page's stylesheets, so it carries the file's text itself
+# (``own_style``).
+DARK_CSS = (settings.BASE_DIR / "static" / "css" / "charts-dark.css").read_text()
 DASHES = ("", "6 3", "2 3")
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"
 
@@ -73,7 +60,7 @@ MAX_POINTS = 160  # per line: more would not be told apart at this width
 class Style:
     colour: str
     dash: str
-    series: int  # which of COLOURS (and DARK_COLOURS): the theme picks the colour
+    series: int  # which of COLOURS (charts-dark.css's in the dark): the theme picks
 
 
 def style(index: int) -> Style:
@@ -221,7 +208,7 @@ def _render(
     ``y_ticks``, the x axis is ``x`` (from `_x_scale`). With ``own_style`` the SVG
     carries its dark theme (`DARK_CSS`): for a chart served as an image. A chart
     inlined in a page must not (the Content-Security-Policy refuses inline styles);
-    standings.css themes it there."""
+    the page links charts-dark.css instead."""
     # Two legend columns when every entry fits in half the width, else one.
     columns = 2 if all(len(line.legend) <= LEGEND_FITS for line in lines) else 1
     legend_rows = math.ceil(len(lines) / columns)
@@ -238,7 +225,7 @@ def _render(
         f'<desc id="{desc_id}">{escape(description)}</desc>',
     ]
     if own_style:
-        out.append(f"<style>{DARK_CSS}</style>")
+        out.append(f"<style><![CDATA[{DARK_CSS}]]></style>")  # XML: the text as it is
     # Grid and axis labels.
     out.append('<g class="chart-grid" stroke="#e4e0d8" stroke-width="1">')
     for value in y_ticks:

@@ -33,6 +33,7 @@ ICONS = (
 PRECACHED_STATIC = (
     "css/app.css",
     "css/standings.css",
+    "css/charts-dark.css",
     "django_htmx/htmx-2.min.js",
     "js/app.js",
     "js/offline.js",

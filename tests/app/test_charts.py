@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import datetime
 import itertools
-import re
 
 import pytest
-from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from games.charts import DARK_CSS, nice_ticks, rating_history_svg, running_totals_svg, thin
+from games.charts import nice_ticks, rating_history_svg, running_totals_svg, thin
 from games.models import GameSession
 from games.queries.standings import RatingPoint
 from games.rules import get_ruleset
@@ -284,19 +282,6 @@ def test_a_chart_served_as_an_image_carries_its_dark_theme_and_an_inline_one_doe
     lines = [g for g in image.iter(f"{SVG}g") if g.get("class") == "chart-line"]
     assert [g.get("data-series") for g in lines] == ["0", "1", "2"]
     assert {p.get("stroke") for g in lines for p in g.iter(f"{SVG}polyline")} == {"currentColor"}
-
-
-def test_the_inline_charts_dark_theme_is_the_images_own() -> None:
-    """standings.css repeats charts.DARK_CSS for the charts drawn inline: the same
-    rules, so a chart looks the same as an image and in a page."""
-    css = (settings.BASE_DIR / "static/css/standings.css").read_text()
-    dark = css[css.rindex("@media (prefers-color-scheme: dark)") :]
-
-    def rules(text: str) -> set[str]:
-        return {" ".join(rule.split()) for rule in re.findall(r"[^{}]+\{[^{}]*\}", text)}
-
-    body = DARK_CSS[DARK_CSS.index("{") + 1 : DARK_CSS.rindex("}")]
-    assert rules(body) == rules(dark[dark.index("{") + 1 :])
 
 
 @pytest.mark.parametrize("sessions", [3, 5, 12, 40, 400])

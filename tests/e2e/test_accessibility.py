@@ -1190,10 +1190,11 @@ CASES = [pytest.param(name, "phone", id=f"{name}-phone") for name in PAGES] + [
     pytest.param(name, "desktop", id=f"{name}-desktop") for name in ON_A_DESKTOP
 ]
 
-# The dark theme changes colours and nothing else (app.css's and standings.css's dark
-# blocks set colours only, and no script reads the theme), so a page is checked in it
-# in the state it was just checked in, by the rules that read colours. Building the
-# state again in a test of its own cost about a second of CPU a page.
+# The dark theme changes colours and nothing else (app.css's, standings.css's and
+# charts-dark.css's dark blocks set colours only, and no script reads the theme), so a
+# page is checked in it in the state it was just checked in, by the rules that read
+# colours. Building the state again in a test of its own cost about a second of CPU a
+# page.
 DARK_OPTIONS = {"resultTypes": ["violations"], "runOnly": ["color-contrast", "link-in-text-block"]}
 
 

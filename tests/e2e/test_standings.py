@@ -11,8 +11,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.models import Membership
+from tests.support.big_league import EIGHT, big_league, long_session
 from tests.support.club import FEB, build_club, mixed_league
-from tests.support.pages import horizontal_overflow, sign_in
+from tests.support.pages import contrast, horizontal_overflow, ratio, sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -121,3 +122,32 @@ def test_a_points_league_on_a_phone_shows_its_points_and_a_tab_for_its_pool(
     look_at(page, "standings-pool-phone")
     page.emulate_media(color_scheme="dark")
     look_at(page, "standings-pool-phone-dark")
+
+
+DARK_SURFACE = [0x1B, 0x1F, 0x24]  # app.css's --surface in the dark, under the image
+
+
+def test_in_the_dark_every_chart_line_stands_out_from_the_page(phone_page: Page) -> None:
+    """WCAG asks 3:1 of lines and marks: the charts' dark theme (charts-dark.css) lightens
+    them, on the standings page, where the chart is drawn inline, and in a session's
+    chart, an image that carries the theme itself."""
+    page = phone_page
+    page.emulate_media(color_scheme="dark")
+    user = sign_in(page, "captain")
+    league = big_league(user)
+    session = long_session(user, league, 1, ceiling=50)
+    session.refresh_from_db()
+    assert session.status == "finished"
+
+    page.goto(f"/leagues/{league.slug}/standings/")
+    lines = page.locator("svg[data-chart='league-ratings'] .chart-line")
+    expect(lines).to_have_count(5)  # the five best-rated
+    for line in lines.all():
+        assert contrast(line)[0] >= 3, line.get_attribute("data-series")
+
+    page.goto(f"/sessions/{session.pk}/totals.svg")
+    lines = page.locator(".chart-line")
+    expect(lines).to_have_count(len(EIGHT))
+    for line in lines.all():
+        colour = line.evaluate("el => getComputedStyle(el).color.match(/[\\d.]+/g).map(Number)")
+        assert ratio(colour[:3], DARK_SURFACE) >= 3, line.get_attribute("data-series")

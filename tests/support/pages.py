@@ -220,13 +220,19 @@ def _luminance(rgb: list[float]) -> float:
     return 0.2126 * red + 0.7152 * green + 0.0722 * blue
 
 
+def ratio(one: list[float], other: list[float]) -> float:
+    """The WCAG contrast ratio of two colours (red, green, blue from 0 to 255)."""
+    darker, lighter = sorted((_luminance(one), _luminance(other)))
+    return (lighter + 0.05) / (darker + 0.05)
+
+
 def contrast(locator: Locator) -> tuple[float, float]:
-    """The WCAG contrast ratio of the element's text against its background, and the
-    least ratio WCAG AA asks for text of its size (4.5; 3 for large text)."""
+    """The WCAG contrast ratio of the element's text (its colour: a chart's line's too)
+    against its background, and the least ratio WCAG AA asks for text of its size
+    (4.5; 3 for large text; 3 for lines and marks, whatever their size)."""
     seen = locator.evaluate(_COLOURS)
-    darker, lighter = sorted((_luminance(seen["text"]), _luminance(seen["background"])))
     large = seen["size"] >= 24 or (seen["size"] >= 18.66 and seen["weight"] >= 700)
-    return (lighter + 0.05) / (darker + 0.05), 3.0 if large else 4.5
+    return ratio(seen["text"], seen["background"]), 3.0 if large else 4.5
 
 
 def looks_red(locator: Locator) -> bool:
