@@ -104,6 +104,11 @@ class DeletedOnlyWithItsSource:
 
     not_deleted_here: str  # what the page says instead
 
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        # No Delete link at the foot of the page: it would only say why not.
+        extra_context = {**(extra_context or {}), "show_delete": False}
+        return super().change_view(request, object_id, form_url, extra_context)
+
     def delete_view(self, request, object_id, extra_context=None) -> HttpResponse:
         messages.error(request, self.not_deleted_here)
         opts = self.model._meta
@@ -132,12 +137,16 @@ class RefreshesResults:
     def rescore(self, request, form, formsets) -> None:
         """Save the rules service's figures of a round whose hands the edit changed."""
 
+    def moves(self, form) -> bool:
+        """Whether the edit gives the session another league or day."""
+        return False
+
     def save_related(self, request, form, formsets, change) -> None:
         super().save_related(request, form, formsets, change)
         self.rescore(request, form, formsets)
         session = self.session_of(form.instance)
         if session is not None:
-            refresh_session(session)
+            refresh_session(session, moved=self.moves(form))
             # An edit here may move a session, re-date it or give a seat to another
             # player: the league's standings months are rebuilt rather than patched.
             standing_months.rebuild(self.leagues_of(form, session) - {None})
@@ -289,6 +298,9 @@ class GameSessionAdmin(RefreshesResults, ModelAdmin):
     def leagues_of(self, form, session: GameSession) -> set[int | None]:
         # A session moved to another league leaves the one it was in, too.
         return {session.league_id, form.initial.get("league")}
+
+    def moves(self, form) -> bool:
+        return bool({"league", "played_on"} & set(form.changed_data))
 
 
 @admin.register(Seat)

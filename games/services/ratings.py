@@ -3,7 +3,8 @@ session's finishing order, in the order the league's sessions were played.
 
 A rating depends on every earlier session, so when a finished session changes (a
 round edited, the session reopened or deleted) the league's ratings are replayed
-from that session on. The history (RatingChange, one row per player and session)
+from that session on (or from where it was rated before, when the admin moved it to
+another day or league). The history (RatingChange, one row per player and session)
 is the rating over time; Rating keeps each player's latest for the standings.
 """
 
@@ -42,18 +43,19 @@ def rate(skills: list[Skill], places: list[int]) -> list[Skill]:
     return [Skill(team[0].mu, team[0].sigma) for team in rated]
 
 
-def leagues_rating(session: GameSession, was_finished: bool) -> set[int]:
+def leagues_rating(session: GameSession, was_finished: bool, *, moved: bool) -> list[int]:
     """The leagues whose ratings a change to ``session`` moves: its league's if it is or
-    was finished, and any other it was rated in before it moved (its history says)."""
-    leagues = set(
-        RatingChange.objects.filter(session=session)
-        .order_by()
-        .values_list("league_id", flat=True)
-        .distinct()
-    )
+    was finished; when it ``moved`` (to another league or day, in the admin), first
+    those it was rated in and left, which its history names (their replays take its
+    old rows away before its league's writes the new ones)."""
+    leagues = []
+    if moved:
+        rated_in = RatingChange.objects.filter(session=session).order_by().values("league_id")
+        left = set(rated_in.distinct().values_list("league_id", flat=True))
+        leagues = sorted(left - {session.league_id})
     finished = session.status == GameSession.Status.FINISHED
     if session.league_id and (finished or was_finished):
-        leagues.add(session.league_id)
+        leagues.append(session.league_id)
     return leagues
 
 
@@ -65,11 +67,13 @@ def rated_sessions(league_id: int):
     ).order_by("played_on", "pk")
 
 
-def replay(league_id: int, since: GameSession | None = None) -> int:
+def replay(league_id: int, since: GameSession | None = None, *, moved: bool = False) -> int:
     """Recompute the league's ratings from ``since`` on (from the start if None), in
-    one transaction; returns how many sessions were rated.
+    one transaction; returns how many sessions were rated. ``moved``: ``since`` may
+    have been rated elsewhere in the league's order (re-dated) or be rated in it no
+    more (moved to another league): the replay starts from the earlier place.
 
-    What comes before ``since`` stands: the replay starts from each player's latest
+    What comes before that place stands: the replay starts from each player's latest
     rating before it, read with one query, and writes the history and current
     ratings of the players it touches only. Closing the newest session therefore
     costs one session's work however long the league's history is."""
@@ -88,12 +92,11 @@ def replay(league_id: int, since: GameSession | None = None) -> int:
                 played_on=since.played_on, pk__gte=since.pk
             )
             start, rest = sessions.filter(before).count(), sessions.filter(since_on)
-            # Or from where it was rated, if that was earlier (re-dated later, or moved
-            # out of this league): its old place is replayed too.
-            rated_at = RatingChange.objects.filter(league_id=league_id, session_id=since.pk)
-            was = rated_at.aggregate(first=Min("sequence"))["first"]
-            if was is not None and was < start:
-                start, rest = was, sessions[was:]
+            if moved:  # or from where it was rated, if that was earlier
+                rated_at = RatingChange.objects.filter(league_id=league_id, session_id=since.pk)
+                was = rated_at.aggregate(first=Min("sequence"))["first"]
+                if was is not None and was < start:
+                    start, rest = was, sessions[was:]
         ordered = list(rest.values_list("pk", "played_on"))
         stale = RatingChange.objects.filter(league_id=league_id, sequence__gte=start)
         # order_by(): the model's ordering would join the league and player tables

@@ -3,11 +3,12 @@
 A seat's result (total, place, rounds won, drops, ...), the session's status, the
 league's standings months and its ratings are derived from the rounds;
 ``refresh_session`` recomputes them and every write path calls it, the admin
-included, so they never drift. The one exception is a league import, which writes
-thousands of sessions in bulk: it stores each seat's figures by ``seat_results``
-and each session's status by ``GameSession.Status.after``, as refresh_session does,
-then rebuilds the league's months and ratings (``refresh_league``). The benchmarks'
-fills call ``seat_results`` too.
+included, so they never drift. Two writes take ``refresh_league`` instead: a
+session deleted in the admin (its league's months and ratings rebuilt), and a league
+import, which writes thousands of sessions in bulk: it stores each seat's figures
+by ``seat_results`` and each session's status by ``GameSession.Status.after``, as
+refresh_session does, then rebuilds the league's months and ratings. The
+benchmarks' fills call ``seat_results`` too.
 
 ``mark_changed`` is how any change reaches the pages that follow a session live:
 refresh_session saves the session's row through it, and so do the writes that change
@@ -51,12 +52,15 @@ def mark_shown_changed(sessions: Iterable[GameSession]) -> None:
         mark_changed(session)
 
 
-def refresh_session(session: GameSession, board: Scoreboard | None = None) -> Scoreboard:
+def refresh_session(
+    session: GameSession, board: Scoreboard | None = None, *, moved: bool = False
+) -> Scoreboard:
     """After any change to a session's rounds: its status, each seat's result and,
-    for a league session that is or was finished, the league's ratings (and those of
-    a league it was rated in before it moved, in the admin). Runs in the
+    for a league session that is or was finished, the league's ratings. Runs in the
     transaction of the change. ``board`` is the session as changed, when the caller
-    has already replayed it (a save does, to answer with it): it is not read again."""
+    has already replayed it (a save does, to answer with it): it is not read again.
+    ``moved``: the admin gave the session another league or day, so the ratings are
+    replayed from where it was rated, in a league it left too."""
     board = board or load_scoreboard(session)
     was_finished = session.status == GameSession.Status.FINISHED
     session.status = GameSession.Status.after(board.finished)
@@ -65,8 +69,8 @@ def refresh_session(session: GameSession, board: Scoreboard | None = None) -> Sc
     standing_months.refresh(
         session.league_id, session.played_on, [seat.player_id for seat in board.seats]
     )
-    for league_id in sorted(ratings.leagues_rating(session, was_finished)):
-        ratings.replay(league_id, since=session)
+    for league_id in ratings.leagues_rating(session, was_finished, moved=moved):
+        ratings.replay(league_id, since=session, moved=moved)
     return board
 
 

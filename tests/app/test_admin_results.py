@@ -176,6 +176,8 @@ def test_a_leagues_figures_are_deleted_with_its_sessions_not_on_their_own(
 
     assert "changes as they change" in page.content.decode()
     assert 'value="delete_selected"' not in offered
+    shown = admin_client.get(reverse(f"admin:games_{name}_change", args=[figure.pk]))
+    assert 'class="deletelink"' not in shown.content.decode()  # a link only to say no
     assert (ratings_of(finished.league), standing(finished.league)) == before
 
 
@@ -244,6 +246,12 @@ def test_a_session_moved_to_another_league_in_the_admin_takes_its_results_along(
     assert standing(new) == {"Asha": (1, 0), "Ben": (0, 160)}
     assert Rating.objects.get(league=new, player__name="Asha").sessions == 1
     assert ratings_of(new) == as_replayed_from_the_start(new)
+
+    # And back, to the league made first: the one it leaves is replayed first.
+    assert save_session_page(admin_client, finished, league=str(old.pk)) == 302
+
+    assert ratings_of(new) == [] and standing(old) == {"Asha": (1, 0), "Ben": (0, 160)}
+    assert ratings_of(old) == as_replayed_from_the_start(old)
 
 
 def test_a_session_re_dated_after_a_later_one_in_the_admin_is_rated_after_it(

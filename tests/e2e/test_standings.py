@@ -130,7 +130,8 @@ DARK_SURFACE = [0x1B, 0x1F, 0x24]  # app.css's --surface in the dark, under the 
 def test_in_the_dark_every_chart_line_stands_out_from_the_page(phone_page: Page) -> None:
     """WCAG asks 3:1 of lines and marks: the charts' dark theme (charts-dark.css) lightens
     them, on the standings page, where the chart is drawn inline, and in a session's
-    chart, an image that carries the theme itself."""
+    chart, an image that carries the theme itself (opened here on its own, its lines
+    measured against the surface the session page shows it on)."""
     page = phone_page
     page.emulate_media(color_scheme="dark")
     user = sign_in(page, "captain")
