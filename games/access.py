@@ -23,7 +23,8 @@ viewer) keeps no rights over the sessions they started in it.
 Anyone else is told nothing exists (404), so ids and slugs reveal nothing; a member
 without the right role gets a 403. Every view, export, standings query and share page
 asks this module, through the ``*_for`` helpers below or the querysets and Q objects
-for lists.
+for lists. The seat cookie's form is this module's too: games/live.py, which answers a
+phone's polls from the cache, reads the cookie as sent through ``seat_cookie_sent``.
 """
 
 from __future__ import annotations
@@ -235,6 +236,28 @@ def phone_seat(request: HttpRequest, session: GameSession) -> Seat | None:
     if seat_pk is None or not key:
         return None
     return session.seats.select_related("player").filter(pk=seat_pk, phone_key=key).first()
+
+
+@dataclass(frozen=True)
+class SeatCookie:
+    """The seat cookie as the phone sent it, not verified: games/live.py compares it
+    only with a value the verified path (``phone_seat``) answered, in the cache."""
+
+    seat_pk: str
+    value: str  # the whole signed value
+    read_until: float  # the time after which phone_seat no longer reads it
+
+
+def seat_cookie_sent(request: HttpRequest) -> SeatCookie | None:
+    value = request.COOKIES.get(SEAT_COOKIE, "")
+    seat_pk = value.partition(":")[0]
+    if not (seat_pk.isascii() and seat_pk.isdigit() and len(seat_pk) <= 18 and len(value) < 300):
+        return None
+    try:  # signed as "seat:key:timestamp:signature" (Django's signed cookies)
+        signed_at = signing.b62_decode(value.rsplit(":", 2)[-2])
+    except (ValueError, IndexError):
+        return None
+    return SeatCookie(seat_pk, value, signed_at + SEAT_COOKIE_AGE)
 
 
 def seat_of_gone_link(request: HttpRequest, token: str) -> Seat | None:

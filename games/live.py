@@ -50,13 +50,12 @@ from importlib import import_module
 
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY, get_user_model
-from django.core import signing
 from django.core.cache import DEFAULT_CACHE_ALIAS, cache
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.http import HttpRequest
 
-from games.access import SEAT_COOKIE, SEAT_COOKIE_AGE, Rights
+from games.access import Rights, seat_cookie_sent
 from games.models import GameSession, Membership, TableRound
 from games.services.scoreboard import live_stamp
 
@@ -358,34 +357,21 @@ def panel_unchanged(request: HttpRequest, pk: int, stamp: str | None) -> bool:
     )
 
 
-def _seat_cookie(request: HttpRequest) -> tuple[str, str] | None:
-    """The seat cookie as sent (its seat id, and the whole signed value), unverified:
-    it only ever matches a value the database path verified."""
-    value = request.COOKIES.get(SEAT_COOKIE, "")
-    seat_pk = value.partition(":")[0]
-    if not (seat_pk.isascii() and seat_pk.isdigit() and len(seat_pk) <= 18 and len(value) < 300):
-        return None
-    return seat_pk, value
-
-
 def remember_seat(request: HttpRequest, session: GameSession, generation, answer: tuple) -> None:
     """The phone holding its seat (its cookie verified) was answered ``answer`` (the
     round's number and its stamp) from a read after ``generation``."""
-    cookie = _seat_cookie(request)
+    cookie = seat_cookie_sent(request)
     if generation is None or cookie is None:
         return
-    seat_pk, value = cookie
-    try:  # no longer than the cookie is read (access.phone_seat's max_age)
-        signed_at = signing.b62_decode(value.rsplit(":", 2)[-2])
-    except (ValueError, IndexError):
-        return
-    seconds = min(PASS_SECONDS, int(signed_at + SEAT_COOKIE_AGE - time.time()))
+    # No longer than the cookie is read (access.phone_seat's max_age).
+    seconds = min(PASS_SECONDS, int(cookie.read_until - time.time()))
     if seconds <= 0:
         return
     # The link is kept with the answer: a replaced one (its phone's page still naming
     # the session) does not match it.
-    kept = (generation, session.table_token, value, *answer)
-    _write("seat answer", lambda: cache.set(_key("seat", session.pk, seat_pk), kept, seconds))
+    kept = (generation, session.table_token, cookie.value, *answer)
+    key = _key("seat", session.pk, cookie.seat_pk)
+    _write("seat answer", lambda: cache.set(key, kept, seconds))
 
 
 def seat_unchanged(request: HttpRequest, token: str, pk: int | None, answer: tuple) -> bool:
@@ -394,14 +380,13 @@ def seat_unchanged(request: HttpRequest, token: str, pk: int | None, answer: tup
     ``pk`` is the session as the phone's page names it (its poll's address), so the
     table generation and the seat's answer are read together. A ``pk`` that is not
     the link's finds no answer kept for this link and cookie: the database answers."""
-    cookie = _seat_cookie(request)
+    cookie = seat_cookie_sent(request)
     if cookie is None or pk is None or not all(answer):
         return False
-    seat_pk, value = cookie
-    table, seat = _key("table", pk), _key("seat", pk, seat_pk)
+    table, seat = _key("table", pk), _key("seat", pk, cookie.seat_pk)
     try:
         found = cache.get_many([table, seat])
     except Exception:
         return False
     generation = found.get(table)
-    return generation is not None and found.get(seat) == (generation, token, value, *answer)
+    return generation is not None and found.get(seat) == (generation, token, cookie.value, *answer)
