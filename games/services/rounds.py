@@ -77,6 +77,13 @@ class RoundEntry:
     finished: bool = False  # a new round on a finished session: nothing to enter
     winners: tuple[str, ...] = ()
 
+    def seat_playing(self, pk: int | None) -> Seat | None:
+        """The seat ``pk`` if its player plays this round: none once the session is
+        over (a table link's phone picks only such a seat, and enters its hand)."""
+        if self.finished:
+            return None
+        return next((seat for seat in self.seats if seat.pk == pk), None)
+
 
 def new_round_entry(session: GameSession, board: Scoreboard | None = None) -> RoundEntry:
     """The next round: every player still in, dealt by the next dealer."""

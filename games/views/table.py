@@ -122,7 +122,7 @@ def _hand_context(
     the server, previewed at once) unless ``form`` is the one just posted. ``state``:
     ``_hand_state`` as read already (nothing saved or undone since), else read here."""
     board, entry, table_round, hand = state or _hand_state(session, seat)
-    playing = seat.pk in {s.pk for s in entry.seats} and not entry.finished
+    playing = entry.seat_playing(seat.pk) is not None
     if form is None and playing:
         form = HandForm(entry=entry, seat=seat, table_round=table_round, hand=hand, final=False)
         if form.is_bound and form.is_valid():
@@ -162,8 +162,8 @@ def table_seats(request: HttpRequest, token: str) -> HttpResponse:
     error, status = "", 200
     if request.method == "POST":
         seat_pk = posted_id(request, "seat")
-        seat = next((s for s in entry.seats if s.pk == seat_pk), None)
-        if seat is None or entry.finished:
+        seat = entry.seat_playing(seat_pk)
+        if seat is None:
             error, status = "Pick the seat of a player still in.", FORM_ERRORS
         else:
             try:
