@@ -421,7 +421,8 @@ class LeaguePlayerFigureAdmin(DeletedOnlyWithItsSource, ReadOnlyAdmin):
     league or player name."""
 
     not_deleted_here = (
-        "Worked out from the league's sessions: it changes as they change, and goes with them."
+        "Not deleted: worked out from the league's sessions, it changes as they change "
+        "and goes with them."
     )
 
     list_filter = ["league"]

@@ -817,7 +817,7 @@ def _copy_errors(hands: Sequence[PlayerHand], roles: JokerRoles) -> list[RulesEr
                         " (one more is the cut card on the table)" if card == roles.cut else ""
                     )
                     counted = (
-                        f"{card.code} is entered {seen[card]} times in this round, but "
+                        f"{card.code} is entered {held[card]} times in this round, but "
                         f"{decks} decks hold only {allowed}{on_table}"
                     )
                     errors.append(

@@ -368,6 +368,15 @@
     return picker && !picker.hidden ? picker : null;
   }
 
+  // A tap on the field still focused, the picker having moved on from it, brings the
+  // picker back to it: no focusin comes, as the picker's keys never take the focus.
+  document.addEventListener("click", function (event) {
+    var field = event.target;
+    if (!(field.matches && field.matches("textarea[data-groups], input[data-cut]"))) return;
+    var picker = pickerOf(field.form);
+    if (picker && targetOf(picker) !== field) aim(picker, field, false);
+  });
+
   // The picker follows the field being typed into.
   document.addEventListener("focusin", function (event) {
     var field = event.target;

@@ -126,6 +126,31 @@ def test_cards_tapped_in_any_order_are_arranged_and_saved(phone_page: Page) -> N
     assert len(saved.groups) == 4 and saved.declaration == "show13"
 
 
+def test_a_tap_on_a_field_the_picker_left_brings_it_back(phone_page: Page) -> None:
+    """The field keeps the focus while the picker moves on (its keys never take it): a
+    tap on it again must still aim the picker there, not at the next hand."""
+    page = phone_page
+    open_pool(page, ["Asha", "Ben"])
+    picker = page.locator("[data-picker]")
+    cut = page.get_by_label("Cut joker")
+    cut.tap()
+    picker.locator('[data-card="3C"]').tap()
+    asha = page.locator('fieldset[data-player="Asha"]')
+    expect(asha.locator("[data-picker]")).to_be_visible()
+    picker.locator('[data-card="AS"]').tap()
+
+    cut.tap()  # the cut was wrong
+    expect(picker.locator("[data-picker-for]")).to_have_text("Tap the cut joker")
+    picker.locator('[data-card="4C"]').tap()
+    expect(cut).to_have_value("4C")
+    expect(asha.get_by_label("Groups")).to_have_value("AS")
+
+    groups = asha.get_by_label("Groups")
+    groups.tap()  # and back to Asha's hand, the same way
+    picker.locator('[data-card="2S"]').tap()
+    expect(groups).to_have_value("AS 2S")
+
+
 def test_a_round_put_back_after_a_reload_goes_on_where_it_stopped(phone_page: Page) -> None:
     """A reload (a pull to refresh, a phone that dropped the tab) puts back what was
     typed; the picker goes on under the first hand still short of cards. The next card

@@ -184,6 +184,19 @@ def test_more_copies_than_the_decks_hold_is_an_error():
     assert "KH is entered 4 times" in errors[0].message
 
 
+def test_the_copies_error_counts_every_copy_entered():
+    # Five KH, the first too many at Chen's second: the count is all five, as typed.
+    errors = errors_of(
+        "21-points",
+        "8S",
+        hand("Asha", "declared", WIN_8S),
+        hand("Ben", "shown", WIN_PLAIN),
+        hand("Chen", "middle_drop", "KH KH KH"),
+    )
+    assert [e.field for e in errors] == ["players[2].groups[0][1]"]
+    assert errors[0].message.startswith("KH is entered 5 times in this round, but 3 decks")
+
+
 def test_the_cut_card_has_one_copy_fewer():
     # One 8S lies on the table: hands may hold only 2.
     errors = errors_of(

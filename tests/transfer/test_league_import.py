@@ -165,9 +165,10 @@ def test_a_refusal_that_names_its_player_names_them_once(moved: dict) -> None:
 
     message = refused(tampered(moved, three_aces))
 
+    # Asha's AH and Ben's three: four in all.
     assert message == (
         "Session 1 (played 2024-01-05), round 1 does not score under its rules: AH is "
-        "entered 3 times in this round, but 2 decks hold only 2: check Ben's group 1."
+        "entered 4 times in this round, but 2 decks hold only 2: check Ben's group 1."
     )
 
 
