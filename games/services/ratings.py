@@ -43,7 +43,7 @@ def rate(skills: list[Skill], places: list[int]) -> list[Skill]:
     return [Skill(team[0].mu, team[0].sigma) for team in rated]
 
 
-def leagues_rating(session: GameSession, was_finished: bool, *, moved: bool) -> list[int]:
+def leagues_to_replay(session: GameSession, was_finished: bool, *, moved: bool) -> list[int]:
     """The leagues whose ratings a change to ``session`` moves: its league's if it is or
     was finished; when it ``moved`` (to another league or day, in the admin), first
     those it was rated in and left, which its history names (their replays take its

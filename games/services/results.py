@@ -69,7 +69,7 @@ def refresh_session(
     standing_months.refresh(
         session.league_id, session.played_on, [seat.player_id for seat in board.seats]
     )
-    for league_id in ratings.leagues_rating(session, was_finished, moved=moved):
+    for league_id in ratings.leagues_to_replay(session, was_finished, moved=moved):
         ratings.replay(league_id, since=session, moved=moved)
     return board
 

@@ -23,6 +23,7 @@ from games.rules import (
     SUIT_SYMBOLS,
     Kind,
     all_cards,
+    card_label,
     choice_label,
     spoken_name,
 )
@@ -50,11 +51,10 @@ def _faces() -> dict[str, SafeString]:
             )
         else:
             faces[one.code] = format_html(
-                '<span class="card suit-{}" title="{}">{}{}</span>',
+                '<span class="card suit-{}" title="{}">{}</span>',
                 one.suit.lower(),
                 one.code,
-                RANK_NAMES[one.rank],
-                SUIT_SYMBOLS[one.suit],
+                card_label(one),
             )
     return faces
 

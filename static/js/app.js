@@ -233,7 +233,8 @@
     if (range[0] !== range[1]) return replace(field, range[0], range[1], "");
     var before = field.value.slice(0, range[0]).replace(/\s+$/, "");
     // The last token typed: a card, or a whole range typed by hand.
-    var card = grammar() && before.match(grammar().atEnd);
+    var read = grammar();
+    var card = read && before.match(read.atEnd);
     var cut = card ? card[0].length : before.slice(-1) === "|" ? 1 : Math.min(1, before.length);
     var kept = before.slice(0, before.length - cut).replace(/\s+$/, "");
     replace(field, kept.length, range[1], kept && /\|$/.test(kept) ? " " : "");
