@@ -1,15 +1,30 @@
-"""Creating an account, and the address a forgotten password's link goes to."""
+"""Creating an account, the address a forgotten password's link goes to, and the
+forms that choose a new password."""
 
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth import forms as auth_forms
 from django.contrib.auth.models import User
 
 HELP = "Only to send you a link if you forget your password."
 
 
-class SignupForm(UserCreationForm):
+class NewPasswordFirst:
+    """A password form whose validators' errors ("too short", "too common") stand by
+    the new password, where it was typed: Django puts them under its confirmation, the
+    field that only says whether the two match (``password_field``: the new one's
+    name). The summary at the form's top links them to the same field."""
+
+    password_field = "password1"
+
+    def validate_password_for_user(self, user: User, password_field_name: str = "") -> None:
+        # Django names the confirmation here (SetPasswordForm.clean) or nothing, which
+        # means the confirmation (UserCreationForm): the new password it is, always.
+        super().validate_password_for_user(user, self.password_field)  # type: ignore[misc]
+
+
+class SignupForm(NewPasswordFirst, auth_forms.UserCreationForm):
     """Django's sign-up form; a club makes its own accounts. The e-mail address is
     optional: it is only where a forgotten password's reset link goes."""
 
@@ -19,7 +34,7 @@ class SignupForm(UserCreationForm):
         help_text=HELP,
     )
 
-    class Meta(UserCreationForm.Meta):
+    class Meta(auth_forms.UserCreationForm.Meta):
         fields = ("username", "email")
 
 
@@ -32,3 +47,26 @@ class EmailForm(forms.ModelForm):
     class Meta:
         model = User
         fields = ("email",)
+
+
+class SetPasswordForm(NewPasswordFirst, auth_forms.SetPasswordForm):
+    """A new password chosen through a reset link."""
+
+    password_field = "new_password1"
+
+
+class PasswordChangeForm(NewPasswordFirst, auth_forms.PasswordChangeForm):
+    """A new password chosen while signed in, the old one given first."""
+
+    password_field = "new_password1"
+
+
+class PasswordResetForm(auth_forms.PasswordResetForm):
+    """A forgotten password: the e-mail address its link goes to, named as on the
+    account page, with a phone's e-mail keyboard."""
+
+    email = forms.EmailField(
+        label="E-mail address",
+        max_length=254,
+        widget=forms.EmailInput(attrs={"autocomplete": "email", "inputmode": "email"}),
+    )

@@ -21,7 +21,13 @@ from django.template.response import TemplateResponse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
-from games.forms.accounts import EmailForm, SignupForm
+from games.forms.accounts import (
+    EmailForm,
+    PasswordChangeForm,
+    PasswordResetForm,
+    SetPasswordForm,
+    SignupForm,
+)
 from games.http import FORM_ERRORS, SERVICE_UNAVAILABLE, TOO_MANY_REQUESTS
 from games.queries.players import my_players
 from scorekeeper import security
@@ -105,15 +111,15 @@ class _Login(_SentBack, LoginView):
 
 
 class _PasswordChange(_SentBack, PasswordChangeView):
-    pass
+    form_class = PasswordChangeForm
 
 
 class _PasswordReset(_SentBack, PasswordResetView):
-    pass
+    form_class = PasswordResetForm
 
 
 class _PasswordResetConfirm(_SentBack, PasswordResetConfirmView):
-    pass
+    form_class = SetPasswordForm
 
 
 sign_in = _Login.as_view()

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
+from playwright.sync_api import ConsoleMessage, Page, Route, expect
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page, Route, expect
 
 from games.models import GameSession, League
 from games.services.leagues import create_league
@@ -269,6 +269,58 @@ def test_a_reset_takes_the_rules_problems_off_the_list_at_the_top(
     seat(page, 2).fill("Ben")
     page.get_by_role("button", name="Start session").click()
     expect(page.locator("[data-next-dealer]")).to_be_visible()
+
+
+@contextlib.contextmanager
+def console_errors(page: Page) -> Iterator[list[str]]:
+    """What the page logs as an error inside the block (htmx says there what it could
+    not do) and its scripts' uncaught exceptions. The page's messages reach the test
+    a moment after the page moves on: the block ends once a message of its own, logged
+    last, has come (they come in order). The page stays as it was, for the next test
+    that gets it."""
+    errors: list[str] = []
+
+    def logged(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            errors.append(message.text)
+
+    def raised(error: PlaywrightError) -> None:
+        errors.append(str(error))
+
+    page.on("console", logged)
+    page.on("pageerror", raised)
+    try:
+        yield errors
+        with page.expect_console_message(lambda message: message.text == "console read"):
+            page.evaluate("console.log('console read')")
+    finally:
+        page.remove_listener("console", logged)
+        page.remove_listener("pageerror", raised)
+
+
+@pytest.mark.parametrize("where", ["new league", "league rules", "new session, no league"])
+def test_another_game_picked_brings_its_rules_without_an_error(
+    phone_page: Page, where: str
+) -> None:
+    """The preset radios sent the league select's value with their own: where the
+    page has none (a league's pages; a new session of someone in no league), htmx said
+    in the console at each pick that it found nothing to send."""
+    page = phone_page
+    user = sign_in(page, "asha")
+    if where == "league rules":
+        url = f"/leagues/{tuesday_club(user).slug}/rules/"
+    else:
+        url = "/leagues/new/" if where == "new league" else "/sessions/new/"
+    paplu = page.get_by_role("radio", name=re.compile("21-card paplu"))
+
+    with console_errors(page) as errors:
+        page.goto(url)
+        expect(page.locator('[name="rules_preset"]')).to_have_value("21-points")
+        paplu.tap()
+        expect(page.locator('[name="rules_preset"]')).to_have_value("21-paplu")
+
+    expect(paplu).to_be_checked()
+    assert errors == []
 
 
 def test_a_game_picked_while_the_leagues_rules_load_is_the_game_started(

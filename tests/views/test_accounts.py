@@ -8,9 +8,12 @@ import re
 
 import pytest
 from django.contrib.auth.models import User
+from django.contrib.auth.tokens import default_token_generator
 from django.core import mail
 from django.test import Client
 from django.urls import reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 
 pytestmark = pytest.mark.django_db
 
@@ -120,6 +123,81 @@ def test_a_password_change_with_problems_is_sent_back_422_with_them_listed_on_to
     assert '<a href="#id_new_password2">New password confirmation</a>' in summary
     user.refresh_from_db()
     assert user.check_password(password)  # nothing changed
+
+
+def _input(html: str, name: str) -> str:
+    """The field's input tag as the page writes it."""
+    return re.search(rf'<input[^>]* name="{name}"[^>]*>', html)[0]
+
+
+def _beside(html: str, name: str) -> str:
+    """What the page shows under a field: from its input to the next field's label
+    (or the form's end)."""
+    start = html.index(_input(html, name))
+    ends = [end for end in (html.find("<label", start), html.find("</form>", start)) if end > 0]
+    return html[start : min(ends)]
+
+
+def _summary(html: str) -> str:
+    """The list of problems at the form's top."""
+    return html.split('class="form-errors error-summary"')[1].split("</div>")[0]
+
+
+def _password_page(kind: str, user: User, password: str) -> tuple[Client, str, dict, str]:
+    """A page that chooses a new password, open: (its client, the address it posts
+    to, what else it needs sent, the new password's field)."""
+    client = Client()
+    if kind == "change":
+        client.force_login(user)
+        return client, reverse("password_change"), {"old_password": password}, "new_password"
+    if kind == "reset":
+        uid = urlsafe_base64_encode(force_bytes(user.pk))
+        token = default_token_generator.make_token(user)
+        link = reverse("password_reset_confirm", args=[uid, token])
+        opened = client.get(link, follow=True)  # the link, then the page without its token
+        return client, opened.redirect_chain[-1][0], {}, "new_password"
+    return client, reverse("games:signup"), {"username": "ben"}, "password"
+
+
+@pytest.mark.parametrize("kind", ["change", "reset", "signup"])
+def test_a_new_password_the_validators_refuse_is_said_beside_it_not_its_confirmation(
+    user: User, password: str, kind: str
+):
+    client, url, rest, field = _password_page(kind, user, password)
+    new, again = f"{field}1", f"{field}2"
+
+    answer = client.post(url, rest | {new: "short", again: "short"})
+
+    assert answer.status_code == 422
+    html = answer.content.decode()
+    assert "This password is too short." in _beside(html, new)
+    assert "too short" not in _beside(html, again)
+    assert 'aria-invalid="true"' in _input(html, new)
+    assert f"id_{new}_error" in _input(html, new)  # read with the field
+    assert "aria-invalid" not in _input(html, again)
+    assert f'<a href="#id_{new}">' in _summary(html)
+    assert f'<a href="#id_{again}">' not in _summary(html)
+
+    # Typed differently as well: each problem by its own field.
+    html = client.post(url, rest | {new: "password", again: "passwort"}).content.decode()
+    assert "This password is too common." in _beside(html, new)
+    assert "didn’t match" in _beside(html, again) and "didn’t match" not in _beside(html, new)
+    user.refresh_from_db()
+    assert user.check_password(password)
+
+
+def test_a_reset_asked_for_with_an_address_that_is_not_one_marks_the_field(user: User):
+    answer = Client().post(reverse("password_reset"), {"email": "asha at home"})
+
+    assert answer.status_code == 422
+    html = answer.content.decode()
+    field = _input(html, "email")
+    assert 'aria-invalid="true"' in field and 'aria-describedby="id_email_error"' in field
+    assert 'value="asha at home"' in field  # what was typed stays
+    assert '<ul class="errorlist" id="id_email_error">' in _beside(html, "email")
+    assert "Enter a valid email address." in _beside(html, "email")
+    assert '<a href="#id_email">E-mail address</a>' in _summary(html)
+    assert mail.outbox == []
 
 
 def test_login_page_renders_a_form(client: Client) -> None:
