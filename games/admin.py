@@ -31,6 +31,7 @@ from django.db import models
 from django.http import HttpResponse
 from django.shortcuts import redirect
 
+from games import figures
 from games.forms.admin import (
     CheckedHandsFormSet,
     HandAdminForm,
@@ -430,16 +431,41 @@ class LeaguePlayerFigureAdmin(DeletedOnlyWithItsSource, ReadOnlyAdmin):
     list_select_related = ["league", "player"]
 
 
+class RatingFigures:
+    """A rating's figures as the app's pages write them (games/figures.py): one
+    decimal, rounded half up, a minus sign, where the stored floats read 1512.3456789.
+    In the lists and on each rating's page alike: the figures are shown by these and
+    the raw fields left out (``fields``)."""
+
+    columns = ["rating", "skill", "uncertainty"]
+
+    @admin.display(description="Rating", ordering="ordinal")
+    def rating(self, figure: Rating | RatingChange) -> str:
+        return figures.rating(figure.ordinal)
+
+    @admin.display(description="Estimated skill", ordering="mu")
+    def skill(self, figure: Rating | RatingChange) -> str:
+        return figures.rating(figure.mu)
+
+    @admin.display(description="Uncertainty (±)", ordering="sigma")
+    def uncertainty(self, figure: Rating | RatingChange) -> str:
+        return figures.fixed(figure.sigma)
+
+
 @admin.register(Rating)
-class RatingAdmin(LeaguePlayerFigureAdmin):
+class RatingAdmin(RatingFigures, LeaguePlayerFigureAdmin):
     # Replayed from the league's finished sessions (games/services/ratings.py).
-    list_display = ["league", "player", "ordinal", "mu", "sigma", "sessions", "updated_at"]
+    list_display = ["league", "player", *RatingFigures.columns, "sessions", "updated_at"]
+    fields = ["league", "player", *RatingFigures.columns, "sessions", "updated_at"]
+    readonly_fields = [*RatingFigures.columns, "updated_at"]
 
 
 @admin.register(RatingChange)
-class RatingChangeAdmin(LeaguePlayerFigureAdmin):
-    list_display = ["league", "player", "session", "sequence", "played_on", "ordinal"]
+class RatingChangeAdmin(RatingFigures, LeaguePlayerFigureAdmin):
+    list_display = ["league", "player", "session", "sequence", "played_on", "rating"]
     list_select_related = ["league", "player", "session"]
+    fields = ["league", "player", "session", "sequence", "played_on", *RatingFigures.columns]
+    readonly_fields = RatingFigures.columns
 
 
 @admin.register(StandingMonth)

@@ -18,10 +18,10 @@ from typing import NamedTuple
 from django.conf import settings
 from django.utils.safestring import SafeString, mark_safe
 
+from games.figures import points, rating
 from games.names import xml_text
 from games.queries.standings import RatingPoint
 from games.rules import SessionState
-from games.templatetags.cards import fixed, points
 
 
 def escape(text: str) -> str:
@@ -124,12 +124,6 @@ def nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
     return ticks
 
 
-def _rating(value: float) -> str:
-    """A rating as the chart's words say it: as the standings and player pages write
-    it (one decimal, a true minus sign)."""
-    return points(fixed(value))
-
-
 def _number(value: float) -> str:
     """A tick label: whole numbers without decimals, minus signs typographic."""
     return points(f"{value:.0f}" if float(value).is_integer() else f"{value:.1f}")
@@ -201,11 +195,14 @@ def _render(
     id_prefix: str,
     rules: Sequence[tuple[float, str]] = (),
     x_caption: str = "",
+    values: Sequence[str] = (),
     own_style: bool = False,
 ) -> SafeString:
     """The SVG of a line chart: axes, grid, horizontal rules (e.g. the ceiling),
     the lines with a mark per point, and a legend under the plot. The y axis spans
-    ``y_ticks``, the x axis is ``x`` (from `_x_scale`). With ``own_style`` the SVG
+    ``y_ticks``, the x axis is ``x`` (from `_x_scale`). ``values``, one per line, are
+    written beside the line's last mark, drawn larger: for a chart of a single
+    point, where a lone dot says nothing by itself. With ``own_style`` the SVG
     carries its dark theme (`DARK_CSS`): for a chart served as an image. A chart
     inlined in a page must not (the Content-Security-Policy refuses inline styles);
     the page links charts-dark.css instead."""
@@ -294,8 +291,10 @@ def _render(
             )
             for number, mark in enumerate(segment):
                 if drawn(number, len(segment), mark.kind):
-                    out.append(_mark(mark, x(mark.x), y(mark.y), "currentColor"))
+                    out.append(_mark(mark, x(mark.x), y(mark.y), "currentColor", bool(values)))
         out.append("</g>")
+    if values:
+        out.extend(_value_labels(lines, values, x, y))
     # The legend: a swatch in the line's colour and dash, the name and its figure.
     top = plot_bottom + AXIS_BELOW + (14 if x_caption else 0)
     column_width = (WIDTH - 8) / columns
@@ -317,7 +316,33 @@ def _render(
     return mark_safe("".join(out))  # every piece of text above is escaped
 
 
-def _mark(mark: Mark, cx: float, cy: float, colour: str) -> str:
+def _value_labels(
+    lines: Sequence[Line], values: Sequence[str], x: Scale, y: Scale
+) -> Iterator[str]:
+    """Each of ``values`` right of its line's last mark, in the line's colour; labels
+    that would touch (lines ending at about the same rating) are moved apart."""
+    ends = sorted(
+        (y(line.segments[-1][-1].y), x(line.segments[-1][-1].x), index, value)
+        for index, (line, value) in enumerate(zip(lines, values, strict=True))
+        if line.segments and line.segments[-1]
+    )
+    below = -math.inf
+    for at, left, index, value in ends:
+        at = max(at, below + VALUE_ROW)
+        below = at
+        look = style(index)
+        yield (
+            f'<text class="chart-value" x="{_coord(left + 9)}" y="{_coord(at + 4)}" '
+            f'data-series="{look.series}" color="{look.colour}" fill="currentColor" '
+            f'font-weight="600">{escape(value)}</text>'
+        )
+
+
+# The height a value written beside a mark takes, with a gap (`_value_labels`).
+VALUE_ROW = 14
+
+
+def _mark(mark: Mark, cx: float, cy: float, colour: str, large: bool = False) -> str:
     tip = f"<title>{escape(mark.label)}</title>"
     if mark.kind == "out":
         # A cross where a player was knocked out.
@@ -332,7 +357,8 @@ def _mark(mark: Mark, cx: float, cy: float, colour: str) -> str:
             f'<circle class="chart-rejoin" cx="{cx:.1f}" cy="{cy:.1f}" r="4.5" fill="#fff" '
             f'stroke="{colour}" stroke-width="2">{tip}</circle>'
         )
-    return f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="2.5" fill="{colour}">{tip}</circle>'
+    radius = 4.5 if large else 2.5
+    return f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{radius}" fill="{colour}">{tip}</circle>'
 
 
 def _legend_text(line: Line, limit: int) -> str:
@@ -475,7 +501,10 @@ def rating_history_svg(
     """Each named series of ratings (OpenSkill ordinal after each rated session) as a
     line. The x axis is the league's rated sessions in the order they were played
     (``RatingPoint.sequence``), labelled with their dates; long histories are
-    thinned to what the width can show, keeping each line's first and last point."""
+    thinned to what the width can show, keeping each line's first and last point.
+    A chart of a single session has no line to draw: its point (one per series)
+    stands in the middle, larger, with its rating written beside it and "one rated
+    session so far" under its date."""
     named = [(name, thin(points)) for name, points in series if points]
     everything = [point for _, points in named for point in points]
     if not everything:
@@ -487,7 +516,8 @@ def rating_history_svg(
         y_ticks = nice_ticks(
             min(0.0, *(p.ordinal for p in everything)), max(0.0, *(p.ordinal for p in everything))
         )
-    x = _x_scale(first, max(last, first + 1))
+    one_session = bool(everything) and first == last
+    x = _x_scale(first, first if one_session else max(last, first + 1))
     dates = {p.sequence: p.played_on for p in everything}
     x_ticks: list[tuple[float, str]] = []
     if everything:
@@ -508,26 +538,43 @@ def rating_history_svg(
                         p.ordinal,
                         # Words only for the marks drawn: a long history draws two
                         # of its 160 points, and the dates were half the chart's time.
-                        f"{name} on {_long_date(p.played_on)}: {_rating(p.ordinal)}"
+                        f"{name} on {_long_date(p.played_on)}: {rating(p.ordinal)}"
                         if drawn(number, len(points))
                         else "",
                     )
                     for number, p in enumerate(points)
                 ),
             ),
-            f"{name} {_rating(points[-1].ordinal)}",
+            f"{name} {rating(points[-1].ordinal)}",
         )
         for name, points in named
     ]
     summary = ", ".join(
-        f"{name} from {_rating(points[0].ordinal)} to {_rating(points[-1].ordinal)}"
+        f"{name} from {rating(points[0].ordinal)} to {rating(points[-1].ordinal)}"
         for name, points in named
     )
     description = (
         f"Rating after each rated session: {summary}." if named else "No rated sessions yet."
     )
+    # One session: each rating written beside its point, and said as such.
+    values = [rating(points[-1].ordinal) for _, points in named] if one_session else []
+    if one_session:
+        said = (
+            f"rating {values[0]}"
+            if len(named) == 1
+            else ", ".join(f"{name} {rating(points[-1].ordinal)}" for name, points in named)
+        )
+        description = f"One rated session so far ({_long_date(dates[first])}): {said}."
     return _render(
-        lines, x, x_ticks, y_ticks, title=title, description=description, id_prefix=id_prefix
+        lines,
+        x,
+        x_ticks,
+        y_ticks,
+        title=title,
+        description=description,
+        id_prefix=id_prefix,
+        x_caption="one rated session so far" if one_session else "",
+        values=values,
     )
 
 
@@ -557,6 +604,8 @@ def _clear(
 def _anchor(index: int, count: int, label: str) -> str:
     """Where an x label stands on its point: long labels at the ends hang inwards,
     so none runs off the drawing."""
+    if count == 1:
+        return "middle"  # a chart of one point draws it in the middle
     if len(label) > 3 and index == 0:
         return "start"
     if len(label) > 3 and index == count - 1:

@@ -20,6 +20,7 @@ from django.db import models
 from django.utils import timezone
 
 from games import rules
+from games.figures import rating
 from games.names import validate_name
 from games.rules import all_cards, card_label
 
@@ -590,7 +591,7 @@ class Rating(models.Model):
         constraints = [models.UniqueConstraint(fields=["league", "player"], name="rating_unique")]
 
     def __str__(self) -> str:
-        return f"{self.player} in {self.league}: {self.ordinal:.1f}"
+        return f"{self.player} in {self.league}: {rating(self.ordinal)}"
 
 
 class RatingChange(models.Model):
@@ -627,7 +628,7 @@ class RatingChange(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} after {self.session}: {self.ordinal:.1f}"
+        return f"{self.player} after {self.session}: {rating(self.ordinal)}"
 
 
 class StandingMonth(models.Model):

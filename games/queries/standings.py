@@ -46,10 +46,10 @@ from django.db.models import (
 from django.utils.html import escape
 from django.utils.safestring import SafeString
 
+from games.figures import fixed, points, rating
 from games.models import League, Player, Preset, RatingChange, Seat, StandingMonth
 from games.rules import RulesError, get_ruleset, is_net
 from games.services import standing_months
-from games.templatetags.cards import fixed, points
 
 
 class RoundFigures:
@@ -112,7 +112,7 @@ def table_lines(
                 "name": escape(row.player.name),
                 "url": escape(url),
                 "you": row.player.pk == you,
-                "rating": _text("–" if row.rating is None else points(fixed(row.rating))),
+                "rating": _text("–" if row.rating is None else rating(row.rating)),
                 "sessions": _text(row.sessions),
                 "sessions_won": _text(row.sessions_won),
                 "rounds": _text(row.rounds),

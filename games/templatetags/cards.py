@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import functools
 import json
-import math
-import re
 from collections.abc import Iterable
-from decimal import ROUND_HALF_UP, Decimal
 
 from django import template
 from django.template.loader import get_template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
+from games import figures
 from games.models import HandEntry
 from games.rules import (
     ARRANGED_OUTCOMES,
@@ -73,44 +71,10 @@ def groups(groups: Iterable[Iterable[object]]) -> SafeString:
     )
 
 
-# A score's minus sign: the typographic one (U+2212) the charts draw, not the hyphen
-# "-280" was written with. Eyes read it as wide as a plus; screen readers say "minus".
-MINUS = "\u2212"
-
-
-# A hyphen that stands for minus: before a figure, not inside a word ("K-A-2" stays).
-_HYPHEN_MINUS = re.compile(r"(?<![\w-])-(?=\d)")
-
-
-@register.filter
-def points(value: int | str | None) -> str:
-    """A total or score as the pages write it: −280, 0, 45, −12.5 (``fixed``'s text),
-    a dash for none; in a line of words, each figure's sign ("value points
-    exchanged: −10", as the rules service explains a hand)."""
-    if value is None:
-        return "–"
-    return _HYPHEN_MINUS.sub(MINUS, str(value))
-
-
-@register.filter
-def fixed(value: float | None, places: int = 1) -> str:
-    """A number with ``places`` decimals, rounded half up: what ``floatformat`` shows
-    in the app's one locale (no "-0.0" either), at a fraction of its cost. The
-    standings print three for each of hundreds of players (benchmarks/http.py)."""
-    if value is None:
-        return ""
-    if not math.isfinite(value):
-        return str(value)
-    rounded = Decimal(repr(value)).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)
-    return f"{rounded if rounded else abs(rounded):f}"
-
-
-@register.filter
-def signed(value: int | None) -> str:
-    """+12, −5, 0: a round's score reads as a gain or a loss."""
-    if value is None:
-        return "–"
-    return points(f"{value:+d}") if value else "0"
+# How figures are written: one place (games/figures.py), for the pages too.
+register.filter("points", figures.points)
+register.filter("fixed", figures.fixed)
+register.filter("signed", figures.signed)
 
 
 @register.filter

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 import pytest
 from django.apps import apps
 from django.contrib import admin
@@ -16,6 +18,8 @@ from games.models import (
     Membership,
     Player,
     PlayerClaim,
+    Rating,
+    RatingChange,
     Round,
     RoundChange,
     Seat,
@@ -144,6 +148,43 @@ def test_the_history_list_names_every_author_as_the_history_page_does(
         assert f'<td class="field-said_by">{said}</td>' in html
     found = admin_client.get(_url(RoundChange, "changelist"), {"q": "saved by itself"})
     assert found.context["cl"].result_count == 1
+
+
+def test_ratings_read_as_the_apps_pages_write_them_in_lists_and_on_their_pages(
+    admin_client: Client, played_round: Round
+) -> None:
+    # As the player page writes them: one decimal rounded half up (-3.25 is -3.3, where
+    # Python's own rounding says -3.2), the minus sign, not the stored float.
+    session = played_round.session
+    asha = Player.objects.get(name="Asha")
+    figures = {"mu": 1512.3456789, "sigma": 8.0449, "ordinal": -3.25}
+    rating = Rating.objects.create(league=session.league, player=asha, sessions=3, **figures)
+    change = RatingChange.objects.create(
+        league=session.league,
+        player=asha,
+        session=session,
+        sequence=1,
+        played_on=session.played_on,
+        **figures,
+    )
+
+    for figure in (rating, change):
+        model = type(figure)
+        listed = admin_client.get(_url(model, "changelist")).content.decode()
+        shown = admin_client.get(_url(model, "change", figure.pk)).content.decode()
+
+        assert '<td class="field-rating">\u22123.3</td>' in listed
+        assert '<div class="readonly">\u22123.3</div>' in shown
+        assert '<div class="readonly">1512.3</div>' in shown
+        assert '<div class="readonly">8.0</div>' in shown
+        # Its name (the page's title, the breadcrumb) writes the rating the same way.
+        assert str(figure).endswith(": \u22123.3")
+        assert f"<h2>{html.escape(str(figure))}</h2>" in shown
+        for raw in ("1512.3456789", "8.0449", "-3.25", "-3.2"):
+            assert raw not in listed and raw not in shown
+    current = admin_client.get(_url(Rating, "changelist")).content.decode()
+    assert '<td class="field-skill">1512.3</td>' in current
+    assert '<td class="field-uncertainty">8.0</td>' in current
 
 
 def test_player_autocomplete_finds_players(admin_client: Client, played_round: Round) -> None:

@@ -12,12 +12,12 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from games.charts import nice_ticks, rating_history_svg, running_totals_svg, thin
+from games.figures import points
 from games.models import GameSession
 from games.queries.standings import RatingPoint
 from games.rules import get_ruleset
 from games.rules.totals import session_state
 from games.services.scoreboard import load_scoreboard
-from games.templatetags.cards import points
 from tests.support.builders import play
 from tests.support.hands import ROUND_1
 from tests.support.svg import SVG, assert_linear, label_spans, lines_of, parse
@@ -240,6 +240,40 @@ def test_an_empty_rating_history_says_so() -> None:
     root = parse(rating_history_svg([("Asha", [])]))
     assert root.find(f"{SVG}desc").text == "No rated sessions yet."
     assert not lines_of(root)
+
+
+def test_a_rating_history_of_one_session_writes_the_rating_beside_its_point() -> None:
+    # Was a lone dot at the plot's left edge, which read as a broken chart.
+    root = parse(rating_history_svg([history("Asha", [-1.3])]))
+    assert root.find(f"{SVG}desc").text == "One rated session so far (1 Jan 2024): rating −1.3."
+    (dot,) = root.iter(f"{SVG}circle")
+    (value,) = (t for t in root.iter(f"{SVG}text") if t.get("class") == "chart-value")
+    assert value.text == "−1.3"
+    # The rating beside its point, the point in the middle with its date under it.
+    assert float(value.get("x")) > float(dot.get("cx"))
+    assert float(value.get("y")) == pytest.approx(float(dot.get("cy")) + 4, abs=0.2)
+    grid = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "chart-grid")
+    plot = next(grid.iter(f"{SVG}line"))
+    middle = (float(plot.get("x1")) + float(plot.get("x2"))) / 2
+    assert float(dot.get("cx")) == pytest.approx(middle, abs=1)
+    ((left, right, date),) = label_spans(root, "chart-x")
+    assert date == "1 Jan 24" and left < float(dot.get("cx")) < right
+    assert "one rated session so far" in {t.text for t in root.iter(f"{SVG}text")}
+
+
+def test_ratings_of_one_session_are_each_written_apart_and_longer_histories_are_not() -> None:
+    day = datetime.date(2024, 1, 1)
+    evening = [(name, [RatingPoint(0, day, value, 1)]) for name, value in [("A", 2.0), ("B", 2.1)]]
+    root = parse(rating_history_svg(evening))
+    assert root.find(f"{SVG}desc").text == "One rated session so far (1 Jan 2024): A 2.0, B 2.1."
+    values = {
+        t.text: float(t.get("y"))
+        for t in root.iter(f"{SVG}text")
+        if t.get("class") == "chart-value"
+    }
+    assert set(values) == {"2.0", "2.1"} and abs(values["2.0"] - values["2.1"]) >= 12
+    longer = rating_history_svg([history("Asha", [1.0, 2.0])])
+    assert "chart-value" not in longer and "one rated session" not in longer
 
 
 def test_ticks_are_round_numbers_covering_the_range() -> None:

@@ -10,7 +10,8 @@ from django.template.defaultfilters import floatformat
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.templatetags.cards import fixed, words
+from games.figures import fixed
+from games.templatetags.cards import words
 
 # floatformat gives back numbers with over 200 digits as they came (a guard against
 # huge inputs); ratings, averages and percentages are nowhere near that small.

@@ -11,8 +11,8 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
+from games.figures import points, signed
 from games.rules.totals import SessionState
-from games.templatetags.cards import points, signed
 from tests.support.builders import expected_totals
 from tests.support.hands import LOOSE_148, ROUND_1, SHOWN_8S, THREE_PURE
 from tests.support.pages import (

@@ -10,9 +10,9 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
+from games.figures import points
 from games.services.scoreboard import load_scoreboard
 from games.services.sessions import create_session
-from games.templatetags.cards import points
 from tests.support.builders import play
 from tests.support.hands import ROUND_1
 from tests.support.pages import PASSWORD, PHONE, horizontal_overflow

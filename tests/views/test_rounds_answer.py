@@ -13,10 +13,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from games.figures import points
 from games.models import GameSession, Membership
 from games.services import scoreboard
 from games.services.leagues import create_league
-from games.templatetags.cards import points
 from games.views import rounds as views
 from tests.support.builders import edit, make_session, play, round_data
 from tests.support.hands import LOOSE_148, ROUND_1, SHOWN_8S, WIN_8S

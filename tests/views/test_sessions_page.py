@@ -10,8 +10,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from games.figures import points
 from games.models import GameSession, League, Membership, Round
-from games.templatetags.cards import points
 from tests.support.builders import (
     expected_totals,
     make_session,

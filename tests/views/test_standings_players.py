@@ -90,6 +90,21 @@ def test_the_rating_over_time_is_drawn_per_league_the_user_is_in(scorer: Client,
     assert 'data-league="elsewhere"' not in html
 
 
+def test_a_rating_of_one_session_is_written_on_its_chart(scorer: Client, world) -> None:
+    # Asha's March session is still running: January's is her only rated one.
+    asha = Player.objects.get(name="Asha")
+    rating = Rating.objects.get(league=world["club"], player=asha)
+    figure = re.search(
+        r'<figure class="chart-figure" data-league="club">(.*?)</figure>',
+        page(scorer, asha),
+        re.S,
+    ).group(1)
+    said = f"{rating.ordinal:.1f}".replace("-", "−")
+    assert f"One rated session so far (5 Jan 2024): rating {said}." in figure
+    assert re.search(rf'<text class="chart-value"[^>]*>{said}</text>', figure)
+    assert ">one rated session so far</text>" in figure
+
+
 def test_recent_rounds_show_session_round_outcome_and_score(scorer: Client, world) -> None:
     html = page(scorer, world["ben"])
     rows = re.findall(r'<tr data-round="(\d+)-(\d+)">(.*?)</tr>', html, re.S)
