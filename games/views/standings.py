@@ -88,6 +88,10 @@ def league_standings(request: HttpRequest, slug: str) -> TemplateResponse:
         "net": game.net,
         # Each game's standings over the same dates (one tab each when there are two).
         "games": [(other, standings_query(other, date_from, date_to)) for other in games],
+        # The games besides the one shown: where an empty tab points to.
+        "other_games": [
+            (other, standings_query(other, date_from, date_to)) for other in games if other != game
+        ],
         "query": standings_query(game, date_from, date_to),
         "game_query": standings_query(game, None, None),  # all dates
         "my_player": my_player,

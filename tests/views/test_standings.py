@@ -219,6 +219,29 @@ def test_an_empty_league_says_nothing_was_played(scorer: Client, user: User) -> 
     assert "No sessions have been played in this league yet." in html
 
 
+def test_a_league_that_played_only_another_game_says_where_its_sessions_are(
+    scorer: Client, user: User
+) -> None:
+    # Was "No sessions have been played in this league yet." above the pool's tab,
+    # though the league had played a pool evening.
+    league = League.objects.create(name="Points club", slug="points", preset="21-points")
+    Membership.objects.create(league=league, user=user, role=Membership.Role.OWNER)
+    pool_session(user, league, JAN, ("Asha", "Ben"), EVENINGS[0][2])
+    html = scorer.get(url(league)).content.decode()
+    assert "No sessions have been played" not in html
+    said = re.search(r"<p class=\"empty\" data-empty-game>(.*?)</p>", html, re.S).group(1)
+    pool = f"{url(league)}?game=13-pool-101"
+    assert " ".join(re.sub(r"<[^>]+>", "", said).split()) == (
+        "No 21-card points session has been played in this league yet."
+        " Its sessions so far are in the 13-card pool 101 tab."
+    )
+    assert f'<a href="{pool}"' in said and ">13-card pool 101</a>" in said
+    # The pool's tab has its players; a date range with no points names the game too.
+    assert set(names_in_order(scorer.get(pool).content.decode())) == {"Asha", "Ben"}
+    dated = scorer.get(url(league), {"from": JAN.isoformat(), "to": JAN.isoformat()})
+    assert "No 21-card points session was played in these dates." in dated.content.decode()
+
+
 def test_the_page_takes_the_same_queries_however_many_sessions(
     scorer: Client, club, user: User
 ) -> None:
