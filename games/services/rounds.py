@@ -316,6 +316,8 @@ class RoundCheck:
     cut: Card | None
     players: list[PlayerCheck]
     jokers: tuple[str, ...] = ()
+    # Every hand read, and each one that shows cards holds a whole hand of them.
+    complete: bool = False
     result: RoundResult | None = None
     cut_errors: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # about the round as a whole
@@ -371,7 +373,7 @@ def check_round(
     check = _read_hands(entry, cut_text, hands, final=final, on_deal=on_deal)
     ruleset = entry.ruleset
     hands_ready = all(player.hand is not None for player in check.players)
-    complete = hands_ready and all(
+    check.complete = hands_ready and all(
         player.hand.outcome not in FULL_HAND_OUTCOMES or len(player.hand.cards) == ruleset.hand_size
         for player in check.players
         if player.hand is not None
@@ -380,7 +382,7 @@ def check_round(
         if final:
             _place_errors(check, _unscored_errors(ruleset, check.cut, check.players))
         return check
-    if not (complete or final):
+    if not (check.complete or final):
         return check
     try:
         check.result = score_round(ruleset, check.cut, [p.hand for p in check.players])

@@ -154,6 +154,15 @@
     say(picker);
   }
 
+  // What the picker stands right after when it types into ``field``: the cut joker's
+  // whole field, or a hand's cards with what is wrong with them (partials/round_fields.html,
+  // player_errors), so that an error stays beside its field.
+  function spotOf(field) {
+    if (field.hasAttribute("data-cut")) return field.closest(".field-cut");
+    var next = field.nextElementSibling;
+    return next && next.hasAttribute("data-hand-errors") ? next : field;
+  }
+
   // ``stay``: the picker is not moved under the field (see cutCame).
   function aim(picker, field, scroll, stay) {
     var form = formOf(picker);
@@ -161,7 +170,7 @@
       old.removeAttribute("data-picker-target");
     });
     field.setAttribute("data-picker-target", "");
-    var after = field.hasAttribute("data-cut") ? field.closest(".field-cut") : field;
+    var after = spotOf(field);
     if (!stay && after.nextElementSibling !== picker) after.insertAdjacentElement("afterend", picker);
     say(picker);
     // The whole picker in view, the field it fills just above it.
@@ -258,7 +267,7 @@
     }
     if (key.hasAttribute("data-card")) {
       if (key.getAttribute("aria-disabled") === "true") return;
-      if (field.nextElementSibling !== picker && !field.hasAttribute("data-cut")) aim(picker, field, true);
+      if (spotOf(field).nextElementSibling !== picker && !field.hasAttribute("data-cut")) aim(picker, field, true);
       typeCard(field, key.getAttribute("data-card"));
       if (field.hasAttribute("data-cut")) return moveOn(picker, null);
       if (cardsIn(field.value).length >= handSize(picker)) return moveOn(picker, field);
@@ -268,22 +277,40 @@
   }
 
   // On a phone the system keyboard hides most of the screen; with the picker it can
-  // stay closed (inputmode=none) until the keyboard key asks for it.
+  // stay closed (inputmode=none) until the keyboard key asks for it. The choice holds
+  // for the forms that come after in this tab (a failed Save's, the next round's, a
+  // reload's): a player who types keeps typing.
+  var KEYBOARD = "scorekeeper:keyboard"; // sessionStorage: "on" or "off", once chosen
+  var keyboardChosen = null; // where sessionStorage is refused
+  function chosenKeyboard() {
+    try {
+      var kept = window.sessionStorage.getItem(KEYBOARD);
+      if (kept) return kept === "on";
+    } catch (refused) {}
+    return keyboardChosen;
+  }
+
   function toggleKeyboard(picker, key) {
-    var form = formOf(picker);
-    var on = key.getAttribute("aria-pressed") !== "true";
-    key.setAttribute("aria-pressed", String(on));
-    // Typing on the system keyboard: the cards fold away so the fields stay in view.
-    picker.classList.toggle("is-folded", on);
-    form.querySelectorAll("textarea[data-groups], input[data-cut]").forEach(function (field) {
-      if (on) field.removeAttribute("inputmode");
-      else field.setAttribute("inputmode", "none");
-    });
+    keyboardChosen = key.getAttribute("aria-pressed") !== "true";
+    try {
+      window.sessionStorage.setItem(KEYBOARD, keyboardChosen ? "on" : "off");
+    } catch (refused) {}
+    useKeyboard(picker, keyboardChosen);
     var field = targetOf(picker);
     if (field) {
       field.blur();
       field.focus();
     }
+  }
+
+  function useKeyboard(picker, on) {
+    picker.querySelector('[data-key="keyboard"]').setAttribute("aria-pressed", String(on));
+    // Typing on the system keyboard: the cards fold away so the fields stay in view.
+    picker.classList.toggle("is-folded", on);
+    formOf(picker).querySelectorAll("textarea[data-groups], input[data-cut]").forEach(function (field) {
+      if (on) field.removeAttribute("inputmode");
+      else field.setAttribute("inputmode", "none");
+    });
   }
 
   // A player who drops shows no cards: their groups field folds away while empty.
@@ -342,9 +369,11 @@
       var form = formOf(picker);
       if (!form || !groupsFields(form).length) return;
       picker.hidden = false;
-      var fields = form.querySelectorAll("textarea[data-groups], input[data-cut]");
-      if (touchFirst) {
-        fields.forEach(function (field) {
+      var chosen = chosenKeyboard();
+      if (chosen !== null) {
+        useKeyboard(picker, chosen);
+      } else if (touchFirst) {
+        form.querySelectorAll("textarea[data-groups], input[data-cut]").forEach(function (field) {
           field.setAttribute("inputmode", "none");
         });
       } else {
@@ -521,14 +550,14 @@
   }
 
   // A round form's fields marked wrong (aria-invalid) by Save follow the live check,
-  // which is not swapped over the fields being typed in: each player's preview says
+  // which is not swapped over the fields being typed in: each player's errors say
   // whether their outcome and groups are wrong now, the cut joker's errors whether it is.
   function markFields() {
-    document.querySelectorAll("[data-preview][id^='preview-']").forEach(function (preview) {
-      var fieldset = document.getElementById("player-" + preview.id.slice("preview-".length));
+    document.querySelectorAll("[data-hand-errors][id^='errors-']").forEach(function (errors) {
+      var fieldset = document.getElementById("player-" + errors.id.slice("errors-".length));
       if (!fieldset) return;
-      markWrong(fieldset.querySelectorAll("textarea[data-groups]"), preview.hasAttribute("data-groups-wrong"));
-      markWrong(fieldset.querySelectorAll(".outcomes input[type=radio]"), preview.hasAttribute("data-outcome-wrong"));
+      markWrong(fieldset.querySelectorAll("textarea[data-groups]"), errors.hasAttribute("data-groups-wrong"));
+      markWrong(fieldset.querySelectorAll(".outcomes input[type=radio]"), errors.hasAttribute("data-outcome-wrong"));
     });
     document.querySelectorAll("[data-cut-errors]").forEach(function (errors) {
       var field = errors.parentNode.querySelector("input[data-cut]");

@@ -245,7 +245,7 @@ def session_with_a_typo(page: Page) -> None:
     session = friday(user)
     page.goto(f"/sessions/{session.pk}/")
     fill_round(page, "8S", ROUND_1 | {"Ben": ("shown", TYPO)})
-    expect(page.locator('[data-preview="Ben"]')).to_contain_text("'8X' is not a card")
+    expect(page.locator('[data-hand-errors="Ben"]')).to_contain_text("'8X' is not a card")
     # Typing into Ben's groups: the card picker is open under them.
     page.locator('fieldset[data-player="Ben"]').get_by_label("Groups").focus()
     expect(page.locator('fieldset[data-player="Ben"] [data-picker]')).to_be_visible()
@@ -266,7 +266,7 @@ def session_refused(page: Page) -> None:
     page.goto(f"/sessions/{session.pk}/")
     fill_round(page, "8S", ROUND_1 | {"Ben": ("shown", TYPO)})
     page.get_by_role("button", name="Save round 3").click()
-    expect(page.locator('[data-preview="Ben"]')).to_contain_text("'8X' is not a card")
+    expect(page.locator('[data-hand-errors="Ben"]')).to_contain_text("'8X' is not a card")
 
 
 def session_refused_then_fixed_in_part(page: Page) -> None:
@@ -852,7 +852,7 @@ def table_correct(page: Page) -> None:
     session = _at_table(sign_in(page, "asha"))
     chen = session.seats.get(player__name="Chen")
     page.goto(f"/sessions/{session.pk}/table/hands/{chen.pk}/")
-    expect(page.locator('[data-preview="Chen"]')).to_contain_text("'8X' is not a card")
+    expect(page.locator('[data-hand-errors="Chen"]')).to_contain_text("'8X' is not a card")
 
 
 def signed_in_admin(page: Page) -> User:

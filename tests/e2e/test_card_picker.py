@@ -15,7 +15,7 @@ from games.models import GameSession
 from games.rules import CardError, parse_cards
 from games.services.sessions import create_session
 from tests.support.hands import WIN_13
-from tests.support.pages import assert_red_and_readable, choose_outcome, sign_in
+from tests.support.pages import assert_in_view, assert_red_and_readable, choose_outcome, sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -226,3 +226,45 @@ def test_the_picker_counts_typed_cards_as_the_rules_read_them(phone_page: Page) 
     groups.fill("3-7\u2661")
     expect(picker.locator('[data-card="5H"]')).to_have_attribute("aria-disabled", "true")
     expect(picker.locator('[data-card="6H"] [data-count]')).to_have_text("1/2")
+
+
+def test_after_a_refused_save_the_error_stands_under_its_field_and_the_keyboard_stays(
+    phone_page: Page, look_at: Callable[..., None]
+) -> None:
+    """Save refused: the new form keeps the way the scorer was entering cards (the
+    system keyboard, asked for with ⌨), and each hand's error stands right under its
+    cards, above the picker that comes to them: it used to stand under the whole
+    picker, a screen below the field it is about."""
+    page = phone_page
+    open_pool(page, ["Asha", "Ben"])
+    picker = page.locator("[data-picker]")
+    picker.locator('[data-card="7C"]').tap()
+    choose_outcome(page.locator('fieldset[data-player="Asha"]'), "declared")
+    tap_hand(picker, WIN_13)
+    ben = page.locator('fieldset[data-player="Ben"]')
+    choose_outcome(ben, "shown")
+    keyboard = picker.locator('[data-key="keyboard"]')
+    keyboard.tap()
+    ben.get_by_label("Groups").fill("2D 3D 4D | 5S 6S 7S | 9C 10C JC | KH KD 8X QS")
+
+    page.get_by_role("button", name="Save round 1").tap()
+
+    problems = page.locator("[data-problems]")
+    expect(problems).to_contain_text("'8X' is not a card")
+    look_at(page, "round-refused-keyboard-phone", full_page=False)
+    picker = page.locator("[data-picker]")  # the form's new one
+    keyboard = picker.locator('[data-key="keyboard"]')
+    expect(keyboard).to_have_attribute("aria-pressed", "true")
+    expect(picker).to_have_class(re.compile(r"\bis-folded\b"))
+    expect(ben.get_by_label("Groups")).not_to_have_attribute("inputmode", "none")
+
+    keyboard.tap()  # back to the picker's cards
+    expect(picker).not_to_have_class(re.compile(r"\bis-folded\b"))
+    problems.get_by_role("link", name=re.compile("Ben")).tap()
+    errors = ben.locator("[data-hand-errors]")
+    expect(errors).to_contain_text("'8X' is not a card")
+    expect(ben.locator("textarea[data-groups] + [data-hand-errors] + [data-picker]")).to_have_count(
+        1
+    )
+    assert_in_view(page, ben.get_by_label("Groups"), errors, picker.locator("[data-picker-for]"))
+    look_at(page, "round-refused-error-by-its-field-phone", full_page=False)

@@ -307,7 +307,7 @@ def test_a_refused_edit_still_shows_the_error_beside_the_player(phone_page: Page
 
     page.get_by_role("button", name="Save changes").click()
 
-    expect(page.locator('[data-preview="Ben"] [role="alert"]')).to_contain_text(
+    expect(page.locator('[data-hand-errors="Ben"] [role="alert"]')).to_contain_text(
         "'8X' is not a card"
     )
     expect(player(page, "Ben").get_by_label("Groups")).to_have_value(typo)

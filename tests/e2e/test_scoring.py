@@ -21,6 +21,7 @@ from tests.support.pages import (
     assert_red_and_readable,
     choose_outcome,
     fill_round,
+    hand_errors,
     horizontal_overflow,
     player,
     preview,
@@ -103,8 +104,8 @@ def enter_three_rounds(
     typo_error = "'8X' is not a card (group 7, card 6)"
     if keypad:
         # The live preview names the bad card beside Ben, and only there...
-        expect(preview(page, "Ben")).to_contain_text(typo_error)
-        expect(preview(page, "Asha")).not_to_contain_text("not a card")
+        expect(hand_errors(page, "Ben")).to_contain_text(typo_error)
+        expect(hand_errors(page, "Asha")).not_to_contain_text("not a card")
         expect(page.locator("[data-jokers]")).to_contain_text("Jokers: 8♣ 8♦ 8♥ 8♠ 7♠ 9♠ PJ")
         # ...and the card picker corrects it: undo twice (the X, then the 8), then 8♣.
         groups = player(page, "Ben").get_by_label("Groups")
@@ -121,7 +122,7 @@ def enter_three_rounds(
     else:
         # Saved with the mistake: the server refuses, keeps the text, says where.
         page.get_by_role("button", name="Save round 1").click()
-        expect(preview(page, "Ben")).to_contain_text(typo_error)
+        expect(hand_errors(page, "Ben")).to_contain_text(typo_error)
         expect(player(page, "Ben").get_by_label("Groups")).to_have_value(TYPO)
         expect(page.locator(".scores")).to_have_count(0)  # nothing was saved
         # The form was swapped in anew: type once htmx has wired it up (a person
@@ -131,7 +132,7 @@ def enter_three_rounds(
             " && !document.querySelector('.htmx-settling, .htmx-swapping')"
         )
         player(page, "Ben").get_by_label("Groups").fill(SHOWN_8S)
-    expect(preview(page, "Ben")).not_to_contain_text(typo_error)
+    expect(hand_errors(page, "Ben")).not_to_contain_text(typo_error)
     expect(preview(page, "Ben")).to_contain_text("Hand points: 102")
     # Every hand is complete: the settlement is previewed before saving.
     first = expected(ROUNDS[:1])

@@ -131,6 +131,11 @@ def preview(page: Page, name: str) -> Locator:
     return page.locator(f'[data-preview="{name}"]')
 
 
+def hand_errors(page: Page, name: str) -> Locator:
+    """What is wrong with a player's outcome or cards, right under their cards."""
+    return page.locator(f'[data-hand-errors="{name}"]')
+
+
 def choose_outcome(fieldset: Locator, outcome: str) -> None:
     """Tap a player's outcome button (a radio input under its chip)."""
     fieldset.locator(f'input[type="radio"][value="{outcome}"]').check()

@@ -26,10 +26,10 @@ def post_round(client: Client, session: GameSession, hands: dict, cut: str = "8S
 
 
 def preview_of(html: str, session: GameSession, name: str) -> str:
-    """The preview block beside one player's fields."""
+    """What is said beside one player's fields: their errors and their preview."""
     # Up to the next player, or for the last one up to the card picker (the list of
     # problems above Save names every player again).
-    after = html.split(f'data-preview="{name}"')[1]
+    after = html.split(f'data-hand-errors="{name}"')[1]
     return after.split('<fieldset class="player"')[0].split("data-picker")[0]
 
 
@@ -104,6 +104,36 @@ def test_a_player_named_like_a_card_keeps_every_word_of_the_error_beside_them(
     assert message in preview_of(html, session, "KH")
     assert f"<strong>KH</strong>: {message}" in html.split("data-problems")[1]
     assert_nothing_saved()
+
+
+@pytest.mark.parametrize(
+    ("hands", "line"),
+    [
+        # Every hand whole, but KH held four times from three decks: no settlement,
+        # and not because a hand is short.
+        (
+            {"KH": ("middle_drop", "KH 2C 3C")},
+            "The settlement appears here once what is marked wrong is fixed.",
+        ),
+        ({"KH": ("shown", "KH 2C 3C")}, "The settlement appears here once every hand is complete."),
+        (
+            {"KH": ("shown", "KH 2C 3X")},
+            "The settlement appears here once every hand is complete and what is marked "
+            "wrong is fixed.",
+        ),
+    ],
+)
+def test_the_line_in_the_settlements_place_says_what_stops_it(
+    scorer: Client, user: User, hands: dict, line: str
+) -> None:
+    session = make_session(user, players=("Asha", "Ben", "KH"))
+    data = round_data(session, "8S", {"Asha": ROUND_1["Asha"], "Ben": ROUND_1["Ben"]} | hands)
+
+    response = scorer.post(reverse("games:round_preview", args=[session.pk]), data)
+
+    assert response.status_code == 200
+    said = response.content.decode().split("data-no-settlement>")[1].split("</p>")[0]
+    assert said == line
 
 
 def test_a_player_called_not_keeps_the_not_of_a_false_declaration_beside_them(
@@ -456,7 +486,7 @@ def test_the_preview_clears_the_cut_jokers_error_and_marks_once_fixed(
     fixed = preview_after_save(scorer, table, {"Ben": ("shown", "2D 3D")})
     cut = fixed.split('id="cut-errors-0badcafe"')[1].split("</div>")[0]
     assert 'hx-swap-oob="true"' in cut and "is not a card" not in cut
-    assert "data-groups-wrong" in fixed.split('data-preview="Ben"')[1].split(">")[0]
+    assert "data-groups-wrong" in fixed.split('data-hand-errors="Ben"')[1].split(">")[0]
     # Ben's hand fixed too: his preview no longer says his groups are wrong.
     fine = preview_after_save(scorer, table, {})
-    assert "data-groups-wrong" not in fine.split('data-preview="Ben"')[1].split(">")[0]
+    assert "data-groups-wrong" not in fine.split('data-hand-errors="Ben"')[1].split(">")[0]

@@ -138,7 +138,7 @@ def test_a_false_declaration_says_why_for_each_way_and_names_the_player_once(
 
     assert response.status_code == 422
     html = response.content.decode()
-    beside = html_lib.unescape(html.split('data-preview="Esha"')[1].split("</ul>")[0])
+    beside = html_lib.unescape(html.split('data-hand-errors="Esha"')[1].split("</ul>")[0])
     assert f"<li>{ESHA_WHY}</li>" in beside
     assert f"<strong>Esha</strong>: {ESHA_WHY}</a>" in problems_above_save(html)
     assert not Round.objects.exists()
