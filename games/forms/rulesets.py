@@ -195,6 +195,11 @@ class RulesetForm(forms.Form):
             return self.defaults
         return PRESETS[preset]
 
+    def shows_defaults(self) -> bool:
+        """Whether the house-rules fields start from the defaults (a league's rules),
+        not the bare preset's: only for the defaults' own preset."""
+        return self.defaults is not None and self.defaults.preset == self._rules_preset()
+
     def _rules_preset(self) -> str:
         """The preset whose values the house-rules fields show."""
         source = self.data if self.is_bound else self.initial

@@ -83,10 +83,13 @@ def _league_form(request: HttpRequest, league: League | None = None) -> LeagueFo
 
 
 def _rules_partial(request: HttpRequest, form: LeagueForm) -> TemplateResponse | None:
-    """An htmx request after picking a preset gets only its ceiling and house rules."""
+    """An htmx request after picking a preset gets only its ceiling and house rules,
+    open as the league's pages show them (leagues/rules.html): a pick closed them."""
     if request.htmx and request.method == "GET" and request.GET.get("preset") in PRESETS:
         return TemplateResponse(
-            request, "partials/ruleset_fields.html#preset_rules", {"form": form}
+            request,
+            "partials/ruleset_fields.html#preset_rules",
+            {"form": form, "open_rules": True},
         )
     return None
 

@@ -389,3 +389,20 @@ def test_a_number_with_an_exponent_is_refused_in_the_words_the_page_says_it_in(
     assert answer.status_code == 422
     assert live == "Enter a whole number."
     assert live in options_shown(answer.content.decode())["rule_first_drop"]
+
+
+@pytest.mark.parametrize("page", ["new", "rules"])
+def test_another_preset_picked_keeps_the_house_rules_open(
+    scorer: Client, club: League, page: str
+) -> None:
+    url = reverse("games:league_new") if page == "new" else rules_url(club)
+    assert re.search(r'<details class="house-rules"[^>]* open>', scorer.get(url).content.decode())
+
+    response = scorer.get(url, {"preset": "13-pool-101"}, headers=HX)
+
+    assert response.template_name == "partials/ruleset_fields.html#preset_rules"
+    html = response.content.decode()
+    assert re.search(r'<details class="house-rules"[^>]* open>', html)
+    # The fields are the picked preset's, and say so: the league's are of another game.
+    assert value(html, "rule_first_drop") == "20"
+    assert "Prefilled with the preset's rules." in html

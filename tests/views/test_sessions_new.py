@@ -383,6 +383,21 @@ def test_picking_a_league_reads_it_once_for_its_rules_and_its_players(
     assert len([query for query in queries if 'FROM "games_league"' in query["sql"]]) == 1
 
 
+def test_the_house_rules_say_whose_values_they_start_from(scorer: Client, user: User) -> None:
+    league = create_league(user, name="Tuesdays", preset="13-points", overrides={"first_drop": 15})
+    hx = {"HX-Request": "true"}
+
+    picked = scorer.get(URL, {"league": league.pk}, headers=hx).content.decode()
+    assert "Prefilled with the league's rules." in picked
+    assert 'name="rule_first_drop" value="15"' in picked
+
+    # Another game picked: the league's rules are of its own game, not of this one.
+    other = scorer.get(URL, {"league": league.pk, "preset": "13-pool-101"}, headers=hx)
+    html = other.content.decode()
+    assert "Prefilled with the preset's rules." in html
+    assert 'name="rule_first_drop" value="20"' in html
+
+
 @pytest.mark.parametrize(
     "data",
     [
