@@ -41,6 +41,17 @@ def tap_hand(picker: Locator, text: str) -> int:
     return taps
 
 
+def tap_ashas_win(page: Page) -> tuple[Locator, Locator]:
+    """Asha and Ben's pool round on the picker: the cut joker and Asha's winning hand
+    tapped, the picker moved on to Ben. Returns the picker and Ben's fieldset."""
+    open_pool(page, ["Asha", "Ben"])
+    picker = page.locator("[data-picker]")
+    picker.locator('[data-card="7C"]').tap()
+    choose_outcome(page.locator('fieldset[data-player="Asha"]'), "declared")
+    tap_hand(picker, WIN_13)
+    return picker, page.locator('fieldset[data-player="Ben"]')
+
+
 def test_a_hand_tapped_on_the_picker_alone(phone_page: Page, look_at: Callable[..., None]) -> None:
     page = phone_page
     open_pool(page, ["Asha", "Ben"])
@@ -156,12 +167,7 @@ def test_a_round_put_back_after_a_reload_goes_on_where_it_stopped(phone_page: Pa
     typed; the picker goes on under the first hand still short of cards. The next card
     tapped is that hand's: it used to replace the cut joker put back."""
     page = phone_page
-    open_pool(page, ["Asha", "Ben"])
-    picker = page.locator("[data-picker]")
-    picker.locator('[data-card="7C"]').tap()
-    choose_outcome(page.locator('fieldset[data-player="Asha"]'), "declared")
-    tap_hand(picker, WIN_13)
-    ben = page.locator('fieldset[data-player="Ben"]')
+    picker, ben = tap_ashas_win(page)
     expect(ben.locator("[data-picker]")).to_be_visible()
 
     page.reload()
@@ -236,12 +242,7 @@ def test_after_a_refused_save_the_error_stands_under_its_field_and_the_keyboard_
     cards, above the picker that comes to them: it used to stand under the whole
     picker, a screen below the field it is about."""
     page = phone_page
-    open_pool(page, ["Asha", "Ben"])
-    picker = page.locator("[data-picker]")
-    picker.locator('[data-card="7C"]').tap()
-    choose_outcome(page.locator('fieldset[data-player="Asha"]'), "declared")
-    tap_hand(picker, WIN_13)
-    ben = page.locator('fieldset[data-player="Ben"]')
+    picker, ben = tap_ashas_win(page)
     choose_outcome(ben, "shown")
     keyboard = picker.locator('[data-key="keyboard"]')
     keyboard.tap()
