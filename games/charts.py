@@ -320,16 +320,19 @@ def _value_labels(
     lines: Sequence[Line], values: Sequence[str], x: Scale, y: Scale
 ) -> Iterator[str]:
     """Each of ``values`` right of its line's last mark, in the line's colour; labels
-    that would touch (lines ending at about the same rating) are moved apart."""
+    that would touch (lines ending at about the same rating) are moved apart, down,
+    and the whole stack back up where it would run below the plot (onto the dates)."""
     ends = sorted(
         (y(line.segments[-1][-1].y), x(line.segments[-1][-1].x), index, value)
         for index, (line, value) in enumerate(zip(lines, values, strict=True))
         if line.segments and line.segments[-1]
     )
-    below = -math.inf
-    for at, left, index, value in ends:
-        at = max(at, below + VALUE_ROW)
-        below = at
+    spaced: list[float] = []
+    for at, *_ in ends:
+        spaced.append(max(at, spaced[-1] + VALUE_ROW) if spaced else at)
+    overflow = max(0.0, spaced[-1] - (PLOT_TOP + PLOT_HEIGHT - 4)) if spaced else 0.0
+    for at, (_, left, index, value) in zip(spaced, ends, strict=True):
+        at -= overflow
         look = style(index)
         yield (
             f'<text class="chart-value" x="{_coord(left + 9)}" y="{_coord(at + 4)}" '
@@ -504,7 +507,7 @@ def rating_history_svg(
     thinned to what the width can show, keeping each line's first and last point.
     A chart of a single session has no line to draw: its point (one per series)
     stands in the middle, larger, with its rating written beside it and "one rated
-    session so far" under its date."""
+    session" under its date (a league's only one, or the only one in the dates asked)."""
     named = [(name, thin(points)) for name, points in series if points]
     everything = [point for _, points in named for point in points]
     if not everything:
@@ -564,7 +567,7 @@ def rating_history_svg(
             if len(named) == 1
             else ", ".join(f"{name} {rating(points[-1].ordinal)}" for name, points in named)
         )
-        description = f"One rated session so far ({_long_date(dates[first])}): {said}."
+        description = f"One rated session ({_long_date(dates[first])}): {said}."
     return _render(
         lines,
         x,
@@ -573,7 +576,7 @@ def rating_history_svg(
         title=title,
         description=description,
         id_prefix=id_prefix,
-        x_caption="one rated session so far" if one_session else "",
+        x_caption="one rated session" if one_session else "",
         values=values,
     )
 

@@ -13,15 +13,17 @@ HELP = "Only to send you a link if you forget your password."
 class NewPasswordFirst:
     """A password form whose validators' errors ("too short", "too common") stand by
     the new password, where it was typed: Django puts them under its confirmation, the
-    field that only says whether the two match (``password_field``: the new one's
-    name). The summary at the form's top links them to the same field."""
+    field that only says whether the two match. The summary at the form's top links
+    them to the same field."""
 
-    password_field = "password1"
+    # Each confirmation's name (Django's default is password2) and its new password's.
+    NEW_PASSWORD = {"password2": "password1", "new_password2": "new_password1"}
 
-    def validate_password_for_user(self, user: User, password_field_name: str = "") -> None:
-        # Django names the confirmation here (SetPasswordForm.clean) or nothing, which
-        # means the confirmation (UserCreationForm): the new password it is, always.
-        super().validate_password_for_user(user, self.password_field)  # type: ignore[misc]
+    def validate_password_for_user(
+        self, user: User, password_field_name: str = "password2"
+    ) -> None:
+        field = self.NEW_PASSWORD.get(password_field_name, password_field_name)
+        super().validate_password_for_user(user, field)
 
 
 class SignupForm(NewPasswordFirst, auth_forms.UserCreationForm):
@@ -52,13 +54,9 @@ class EmailForm(forms.ModelForm):
 class SetPasswordForm(NewPasswordFirst, auth_forms.SetPasswordForm):
     """A new password chosen through a reset link."""
 
-    password_field = "new_password1"
-
 
 class PasswordChangeForm(NewPasswordFirst, auth_forms.PasswordChangeForm):
     """A new password chosen while signed in, the old one given first."""
-
-    password_field = "new_password1"
 
 
 class PasswordResetForm(auth_forms.PasswordResetForm):

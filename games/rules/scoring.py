@@ -366,11 +366,11 @@ def count_groups(groups: Groups, kinds: Sequence[Kind], roles: JokerRoles) -> Co
     else:
         complete, enough = pure >= rules.pure_needed, f"{pure} pure groups"
     if complete:
-        rule = f"{enough}: every valid meld is left out"
+        rule = f"{enough}: no valid meld counts"
         left_out = [kind in VALID_MELDS for kind in kinds]
     elif rules.counting == "kodai":
         rule = (
-            f"{pure} pure group{plural}: only tunnelas and pure sequences of 4+ cards are left out"
+            f"{pure} pure group{plural}: only tunnelas and pure sequences of 4+ cards don't count"
         )
         left_out = [
             kind == Kind.TUNNELA or (kind == Kind.PURE_SEQUENCE and len(group) >= 4)
@@ -380,7 +380,7 @@ def count_groups(groups: Groups, kinds: Sequence[Kind], roles: JokerRoles) -> Co
         rule = "no pure sequence: every card counts"
         left_out = [False] * len(kinds)
     else:
-        rule = f"{pure} pure group{plural}: only pure groups are left out"
+        rule = f"{pure} pure group{plural}: only pure groups don't count"
         left_out = [kind in PURE_KINDS for kind in kinds]
     points = roles.card_points
     counted = [
@@ -453,7 +453,7 @@ def _shown_cost(
         if out
     ]
     if left_out:
-        cost.lines.append("left out: " + ", ".join(left_out))
+        cost.lines.append("not counted: " + ", ".join(left_out))
     free = free_hand_reason(hand.cards, roles)
     if free:
         cost.lines.append(f"{free}: no points and no claims")

@@ -316,8 +316,6 @@ class RoundCheck:
     cut: Card | None
     players: list[PlayerCheck]
     jokers: tuple[str, ...] = ()
-    # Every hand read, and each one that shows cards holds a whole hand of them.
-    complete: bool = False
     result: RoundResult | None = None
     cut_errors: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # about the round as a whole
@@ -329,6 +327,31 @@ class RoundCheck:
     @property
     def has_errors(self) -> bool:
         return bool(self.cut_errors or self.errors or any(p.errors for p in self.players))
+
+    @property
+    def complete(self) -> bool:
+        """Every hand read, and each one that shows cards holds a whole hand of them."""
+        size = self.entry.ruleset.hand_size
+        return all(
+            p.hand is not None
+            and (p.hand.outcome not in FULL_HAND_OUTCOMES or len(p.hand.cards) == size)
+            for p in self.players
+        )
+
+    @property
+    def waiting_for(self) -> list[str]:
+        """What the round's settlement waits for, in words (nothing once it is scored):
+        the cut joker, a hand short of cards, something marked wrong."""
+        if self.result is not None:
+            return []
+        waits = []
+        if self.cut is None and not self.cut_errors:
+            waits.append("the cut joker is entered")
+        if not self.complete:
+            waits.append("every hand is complete")
+        if self.has_errors:
+            waits.append("what is marked wrong is fixed")
+        return waits
 
 
 _PLAYER_FIELD = re.compile(r"players\[(\d+)\]\.(\w+)")
@@ -373,11 +396,6 @@ def check_round(
     check = _read_hands(entry, cut_text, hands, final=final, on_deal=on_deal)
     ruleset = entry.ruleset
     hands_ready = all(player.hand is not None for player in check.players)
-    check.complete = hands_ready and all(
-        player.hand.outcome not in FULL_HAND_OUTCOMES or len(player.hand.cards) == ruleset.hand_size
-        for player in check.players
-        if player.hand is not None
-    )
     if check.cut is None or not hands_ready:
         if final:
             _place_errors(check, _unscored_errors(ruleset, check.cut, check.players))

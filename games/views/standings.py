@@ -69,6 +69,8 @@ def league_standings(request: HttpRequest, slug: str) -> TemplateResponse:
         if any(history.values())
         else None
     )
+    # Each game's standings over the same dates (one tab each when there are two).
+    tabs = [(other, standings_query(other, date_from, date_to)) for other in games]
     # The signed-in member's own row ("you"), if they claimed a player here.
     my_player = claimed_player(league, request.user)
     context = {
@@ -86,12 +88,9 @@ def league_standings(request: HttpRequest, slug: str) -> TemplateResponse:
         "charted": charted,
         "game": game,
         "net": game.net,
-        # Each game's standings over the same dates (one tab each when there are two).
-        "games": [(other, standings_query(other, date_from, date_to)) for other in games],
+        "games": tabs,
         # The games besides the one shown: where an empty tab points to.
-        "other_games": [
-            (other, standings_query(other, date_from, date_to)) for other in games if other != game
-        ],
+        "other_games": [(other, query) for other, query in tabs if other != game],
         "query": standings_query(game, date_from, date_to),
         "game_query": standings_query(game, None, None),  # all dates
         "my_player": my_player,

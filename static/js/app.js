@@ -171,13 +171,46 @@
     });
     field.setAttribute("data-picker-target", "");
     var after = spotOf(field);
-    if (!stay && after.nextElementSibling !== picker) after.insertAdjacentElement("afterend", picker);
+    if (!stay && after.nextElementSibling !== picker) {
+      letGo(picker);
+      after.insertAdjacentElement("afterend", picker);
+    }
     say(picker);
     // The whole picker in view, the field it fills just above it.
     if (scroll) {
       picker.scrollIntoView({ block: "end" });
       scrolledAt = Date.now();
     }
+  }
+
+  // A hand's errors that go, or get shorter, while the picker stands right under them
+  // (Undo took away a copy too many) must not pull its keys up under a finger on its way
+  // to one: their place keeps its height until the picker moves on (letGo, from aim).
+  // Only a live check's answer, which leaves the picker where it is, is held so.
+  var held = null; // {id, height} of the errors the picker stood under, before a swap
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var picker = document.querySelector("[data-picker]:not([hidden])");
+    var spot = picker && picker.previousElementSibling;
+    held = null;
+    if (!spot || !spot.hasAttribute("data-hand-errors") || event.detail.target.contains(picker)) return;
+    held = { id: spot.id, height: spot.offsetHeight };
+  });
+  // Held once swapped, and again once settled: htmx then gives the new errors their
+  // own attributes, a style set in between gone.
+  function hold(event) {
+    var spot = held && document.getElementById(held.id);
+    var picker = spot && spot.nextElementSibling;
+    if (picker && picker.hasAttribute("data-picker") && spot.offsetHeight < held.height) {
+      spot.style.minHeight = held.height + "px";
+    }
+    if (event.type === "htmx:afterSettle") held = null;
+  }
+  document.addEventListener("htmx:afterSwap", hold);
+  document.addEventListener("htmx:afterSettle", hold);
+
+  function letGo(picker) {
+    var spot = picker.previousElementSibling;
+    if (spot && spot.hasAttribute("data-hand-errors")) spot.style.minHeight = "";
   }
 
   // The next player (after `from`, in seat order) who shows cards and has fewer than a
@@ -277,12 +310,14 @@
   }
 
   // On a phone the system keyboard hides most of the screen; with the picker it can
-  // stay closed (inputmode=none) until the keyboard key asks for it. The choice holds
-  // for the forms that come after in this tab (a failed Save's, the next round's, a
-  // reload's): a player who types keeps typing.
+  // stay closed (inputmode=none) until the keyboard key asks for it. On a phone the
+  // choice holds for the forms that come after in this tab (a refused Save's, the next
+  // round's, a reload's): a player who types keeps typing. (With a mouse and a keyboard
+  // both work from the start, and the key only folds the cards away.)
   var KEYBOARD = "scorekeeper:keyboard"; // sessionStorage: "on" or "off", once chosen
   var keyboardChosen = null; // where sessionStorage is refused
   function chosenKeyboard() {
+    if (!touchFirst) return null;
     try {
       var kept = window.sessionStorage.getItem(KEYBOARD);
       if (kept) return kept === "on";
@@ -291,11 +326,14 @@
   }
 
   function toggleKeyboard(picker, key) {
-    keyboardChosen = key.getAttribute("aria-pressed") !== "true";
-    try {
-      window.sessionStorage.setItem(KEYBOARD, keyboardChosen ? "on" : "off");
-    } catch (refused) {}
-    useKeyboard(picker, keyboardChosen);
+    var on = key.getAttribute("aria-pressed") !== "true";
+    if (touchFirst) {
+      keyboardChosen = on;
+      try {
+        window.sessionStorage.setItem(KEYBOARD, on ? "on" : "off");
+      } catch (refused) {}
+    }
+    useKeyboard(picker, on);
     var field = targetOf(picker);
     if (field) {
       field.blur();
@@ -476,13 +514,17 @@
     var place = document.getElementById(link.getAttribute("href").slice(1));
     if (!place) return;
     event.preventDefault();
-    place.scrollIntoView({ block: "start" });
     var field = place.matches("input, textarea") ? place : place.querySelector("textarea[data-groups]");
     if (field) {
       field.focus({ preventScroll: true });
+      // The caret at the end, where the picker's cards and Undo work: focused by a
+      // script, a field puts it at its start.
+      field.setSelectionRange(field.value.length, field.value.length);
       var picker = pickerOf(field.form);
       if (picker) aim(picker, field, false);
     }
+    // Scrolled to once the picker has come (from above it, it took a screen with it).
+    place.scrollIntoView({ block: "start" });
   }
 
   // --- Another phone saved this round ---------------------------------------------

@@ -245,7 +245,7 @@ def test_an_empty_rating_history_says_so() -> None:
 def test_a_rating_history_of_one_session_writes_the_rating_beside_its_point() -> None:
     # Was a lone dot at the plot's left edge, which read as a broken chart.
     root = parse(rating_history_svg([history("Asha", [-1.3])]))
-    assert root.find(f"{SVG}desc").text == "One rated session so far (1 Jan 2024): rating −1.3."
+    assert root.find(f"{SVG}desc").text == "One rated session (1 Jan 2024): rating −1.3."
     (dot,) = root.iter(f"{SVG}circle")
     (value,) = (t for t in root.iter(f"{SVG}text") if t.get("class") == "chart-value")
     assert value.text == "−1.3"
@@ -258,14 +258,14 @@ def test_a_rating_history_of_one_session_writes_the_rating_beside_its_point() ->
     assert float(dot.get("cx")) == pytest.approx(middle, abs=1)
     ((left, right, date),) = label_spans(root, "chart-x")
     assert date == "1 Jan 24" and left < float(dot.get("cx")) < right
-    assert "one rated session so far" in {t.text for t in root.iter(f"{SVG}text")}
+    assert "one rated session" in {t.text for t in root.iter(f"{SVG}text")}
 
 
 def test_ratings_of_one_session_are_each_written_apart_and_longer_histories_are_not() -> None:
     day = datetime.date(2024, 1, 1)
     evening = [(name, [RatingPoint(0, day, value, 1)]) for name, value in [("A", 2.0), ("B", 2.1)]]
     root = parse(rating_history_svg(evening))
-    assert root.find(f"{SVG}desc").text == "One rated session so far (1 Jan 2024): A 2.0, B 2.1."
+    assert root.find(f"{SVG}desc").text == "One rated session (1 Jan 2024): A 2.0, B 2.1."
     values = {
         t.text: float(t.get("y"))
         for t in root.iter(f"{SVG}text")
@@ -274,6 +274,23 @@ def test_ratings_of_one_session_are_each_written_apart_and_longer_histories_are_
     assert set(values) == {"2.0", "2.1"} and abs(values["2.0"] - values["2.1"]) >= 12
     longer = rating_history_svg([history("Asha", [1.0, 2.0])])
     assert "chart-value" not in longer and "one rated session" not in longer
+
+
+def test_ratings_of_one_session_bunched_at_the_bottom_stay_inside_the_plot() -> None:
+    # The standings chart draws up to five players: four just above 0, one far above.
+    day = datetime.date(2024, 1, 1)
+    ratings = [("A", 0.1), ("B", 0.2), ("C", 0.3), ("D", 0.4), ("E", 20.0)]
+    root = parse(
+        rating_history_svg([(name, [RatingPoint(0, day, value, 1)]) for name, value in ratings])
+    )
+    texts = list(root.iter(f"{SVG}text"))
+    values = sorted(float(t.get("y")) for t in texts if t.get("class") == "chart-value")
+    baseline = next(e for e in root.iter(f"{SVG}line") if e.get("class") == "chart-baseline")
+    bottom = float(baseline.get("y1"))
+    dates = [float(t.get("y")) for t in texts if t.get("class") == "chart-x"]
+    # Each label apart from the next, every one above the plot's bottom and its date.
+    assert all(b - a >= 12 for a, b in itertools.pairwise(values)), values
+    assert values[-1] <= bottom < min(dates), (values, bottom, dates)
 
 
 def test_ticks_are_round_numbers_covering_the_range() -> None:

@@ -269,3 +269,57 @@ def test_after_a_refused_save_the_error_stands_under_its_field_and_the_keyboard_
     )
     assert_in_view(page, ben.get_by_label("Groups"), errors, picker.locator("[data-picker-for]"))
     look_at(page, "round-refused-error-by-its-field-phone", full_page=False)
+
+
+def test_an_error_that_goes_under_a_finger_does_not_pull_the_picker_up(phone_page: Page) -> None:
+    """After a refused Save each check is Save's: Undo takes away a copy too many, the
+    long error under Ben's cards gives way to a short one, and the picker's keys stay
+    where the finger is, not a line higher."""
+    page = phone_page
+    picker, ben = tap_ashas_win(page)
+    choose_outcome(ben, "shown")
+    ben.get_by_label("Groups").fill("2D 3D 4D 5S 6S 7S 9C 10C JC QD KH KH KH")
+    page.get_by_role("button", name="Save round 1").tap()
+    page.locator("[data-problems]").get_by_role("link", name=re.compile("Ben")).tap()
+    errors = ben.locator("[data-hand-errors]")
+    expect(errors).to_contain_text("KH is entered 3 times")
+    picker = page.locator("[data-picker]")
+    expect(ben.locator("[data-hand-errors] + [data-picker]")).to_be_in_viewport()
+    field = ben.get_by_label("Groups")
+
+    def gap() -> float:  # from the cards typed down to the picker's keys
+        boxes = [field.bounding_box(), picker.bounding_box()]
+        assert boxes[0] is not None and boxes[1] is not None
+        return boxes[1]["y"] - (boxes[0]["y"] + boxes[0]["height"])
+
+    before = gap()
+    picker.get_by_role("button", name="Undo card").tap()
+
+    expect(ben.get_by_label("Groups")).to_have_value("2D 3D 4D 5S 6S 7S 9C 10C JC QD KH KH")
+    expect(errors).to_contain_text("must show all 13 cards, not 12")
+    expect(errors).not_to_contain_text("KH is entered")
+    assert abs(gap() - before) < 1, (before, gap())
+    # Once the picker moves on (to another hand tapped), the place gives the room back.
+    page.locator('fieldset[data-player="Asha"]').get_by_label("Groups").tap()
+    expect(page.locator('fieldset[data-player="Asha"] [data-picker]')).to_be_visible()
+    expect(errors).to_have_attribute("style", re.compile(r"^(?!.*min-height)"))
+
+
+def test_with_a_mouse_the_keyboard_key_holds_for_its_form_only(desktop_page: Page) -> None:
+    """A desktop types and taps alike from the start: ⌨ there only folds the cards away,
+    for the form it was pressed in; the next form starts as the first did."""
+    page = desktop_page
+    open_pool(page, ["Asha", "Ben"])
+    picker = page.locator("[data-picker]")
+    keyboard = picker.locator('[data-key="keyboard"]')
+    expect(keyboard).to_have_attribute("aria-pressed", "true")
+    keyboard.click()
+    keyboard.click()
+    expect(picker).to_have_class(re.compile(r"\bis-folded\b"))
+
+    page.get_by_role("button", name="Save round 1").click()  # nothing entered: refused
+
+    expect(page.locator("[data-problems]")).to_be_visible()
+    picker = page.locator("[data-picker]")
+    expect(picker.locator('[data-key="keyboard"]')).to_have_attribute("aria-pressed", "true")
+    expect(picker).not_to_have_class(re.compile(r"\bis-folded\b"))

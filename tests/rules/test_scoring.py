@@ -450,7 +450,8 @@ def test_winner_collects_every_losers_points_in_net_totals():
 def test_breakdown_says_what_was_left_out_and_why():
     loser = lose("21-points", ONE_PURE)
     text = " ".join(loser.breakdown)
-    assert "only pure groups are left out" in text
+    assert "only pure groups don't count" in text
+    assert "not counted: 2D 3D 4D (pure sequence)" in text
     assert "count 105" in text
 
 

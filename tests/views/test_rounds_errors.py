@@ -107,33 +107,32 @@ def test_a_player_named_like_a_card_keeps_every_word_of_the_error_beside_them(
 
 
 @pytest.mark.parametrize(
-    ("hands", "line"),
+    ("cut", "chen", "line"),
     [
-        # Every hand whole, but KH held four times from three decks: no settlement,
-        # and not because a hand is short.
+        # Every hand whole, but Chen's drop shows a fourth KH of three decks (Asha and
+        # Ben hold three): no settlement, and not because a hand is short.
+        ("8S", ("middle_drop", "KH 2C 3C"), "once what is marked wrong is fixed."),
+        ("8S", ("shown", "KH 2C 3C"), "once every hand is complete."),
         (
-            {"KH": ("middle_drop", "KH 2C 3C")},
-            "The settlement appears here once what is marked wrong is fixed.",
+            "8S",
+            ("shown", "2C 3X"),
+            "once every hand is complete and what is marked wrong is fixed.",
         ),
-        ({"KH": ("shown", "KH 2C 3C")}, "The settlement appears here once every hand is complete."),
-        (
-            {"KH": ("shown", "KH 2C 3X")},
-            "The settlement appears here once every hand is complete and what is marked "
-            "wrong is fixed.",
-        ),
+        # Every hand whole, the cut joker not yet typed.
+        ("", ("first_drop", ""), "once the cut joker is entered."),
+        ("", ("shown", "2C 3C"), "once the cut joker is entered and every hand is complete."),
     ],
 )
 def test_the_line_in_the_settlements_place_says_what_stops_it(
-    scorer: Client, user: User, hands: dict, line: str
+    scorer: Client, table: GameSession, cut: str, chen: tuple[str, str], line: str
 ) -> None:
-    session = make_session(user, players=("Asha", "Ben", "KH"))
-    data = round_data(session, "8S", {"Asha": ROUND_1["Asha"], "Ben": ROUND_1["Ben"]} | hands)
+    data = round_data(table, cut, ROUND_1 | {"Chen": chen})
 
-    response = scorer.post(reverse("games:round_preview", args=[session.pk]), data)
+    response = scorer.post(reverse("games:round_preview", args=[table.pk]), data)
 
     assert response.status_code == 200
     said = response.content.decode().split("data-no-settlement>")[1].split("</p>")[0]
-    assert said == line
+    assert said == f"The settlement appears here {line}"
 
 
 def test_a_player_called_not_keeps_the_not_of_a_false_declaration_beside_them(

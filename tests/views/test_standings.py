@@ -233,7 +233,7 @@ def test_a_league_that_played_only_another_game_says_where_its_sessions_are(
     pool = f"{url(league)}?game=13-pool-101"
     assert " ".join(re.sub(r"<[^>]+>", "", said).split()) == (
         "No 21-card points session has been played in this league yet."
-        " Its sessions so far are in the 13-card pool 101 tab."
+        " This league's sessions so far are in the 13-card pool 101 tab."
     )
     assert f'<a href="{pool}"' in said and ">13-card pool 101</a>" in said
     # The pool's tab has its players; a date range with no points names the game too.

@@ -13,6 +13,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from games import figures
 from games.models import GameSession, HandEntry, League, Membership, Player, PlayerClaim, Rating
 from tests.support.club import EVENINGS, JAN, LOSE, MAR, WIN, build_club, pool_session, scores_of
 
@@ -99,10 +100,10 @@ def test_a_rating_of_one_session_is_written_on_its_chart(scorer: Client, world) 
         page(scorer, asha),
         re.S,
     ).group(1)
-    said = f"{rating.ordinal:.1f}".replace("-", "−")
-    assert f"One rated session so far (5 Jan 2024): rating {said}." in figure
+    said = figures.rating(rating.ordinal)
+    assert f"One rated session (5 Jan 2024): rating {said}." in figure
     assert re.search(rf'<text class="chart-value"[^>]*>{said}</text>', figure)
-    assert ">one rated session so far</text>" in figure
+    assert ">one rated session</text>" in figure
 
 
 def test_recent_rounds_show_session_round_outcome_and_score(scorer: Client, world) -> None:

@@ -480,6 +480,30 @@ def test_the_scorer_corrects_a_hand_and_the_audit_says_who(
     assert authors["Ben"] == "asha (scorer)" and authors["Asha"] == "Asha's phone"
 
 
+def test_a_seat_phones_live_check_brings_the_hands_errors_under_its_cards(
+    table: GameSession,
+) -> None:
+    phone = seat_phone(table, "Ben")
+    ben = seat_pk(table, "Ben")
+    page = phone.get(url("table_hand", table)).content.decode()
+    # In the page, right under the cards, and what the cards' field is described by.
+    place = re.search(r'<div class="hand-errors" id="([^"]+)" data-hand-errors="Ben"', page)
+    assert place and f'aria-describedby="{place.group(1)}"' in page
+    assert page.index(f'id="id_groups_{ben}"') < place.start()
+
+    key = {"key": re.search(r'name="key" value="([^"]+)"', page).group(1)}  # the page's form
+    check = url("table_hand_preview", table)
+    typo = phone.post(check, hand_data(table, "Ben", "shown", "2D 3X") | key)
+    fixed = phone.post(check, hand_data(table, "Ben", "shown", "2D 3D") | key)
+
+    for answer, said in ((typo, True), (fixed, False)):
+        html = unescape(answer.content.decode())
+        errors = html.split(f'id="{place.group(1)}"')[1].split("</div>\n  </div>")[0]
+        assert 'hx-swap-oob="true"' in errors  # swapped into its place, not the check's
+        assert ("'3X' is not a card" in errors) is said
+        assert html.count(f'id="{place.group(1)}"') == 1
+
+
 def test_a_correction_that_does_not_check_is_refused_in_place(
     scorer: Client, table: GameSession
 ) -> None:
