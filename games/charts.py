@@ -18,7 +18,7 @@ from typing import NamedTuple
 from django.conf import settings
 from django.utils.safestring import SafeString, mark_safe
 
-from games.figures import points, rating
+from games import figures
 from games.names import xml_text
 from games.queries.standings import RatingPoint
 from games.rules import SessionState
@@ -126,7 +126,7 @@ def nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
 
 def _number(value: float) -> str:
     """A tick label: whole numbers without decimals, minus signs typographic."""
-    return points(f"{value:.0f}" if float(value).is_integer() else f"{value:.1f}")
+    return figures.points(f"{value:.0f}" if float(value).is_integer() else f"{value:.1f}")
 
 
 # What a character of the drawing's 12-unit text is reckoned to take: a digit of the
@@ -541,31 +541,31 @@ def rating_history_svg(
                         p.ordinal,
                         # Words only for the marks drawn: a long history draws two
                         # of its 160 points, and the dates were half the chart's time.
-                        f"{name} on {_long_date(p.played_on)}: {rating(p.ordinal)}"
+                        f"{name} on {_long_date(p.played_on)}: {figures.rating(p.ordinal)}"
                         if drawn(number, len(points))
                         else "",
                     )
                     for number, p in enumerate(points)
                 ),
             ),
-            f"{name} {rating(points[-1].ordinal)}",
+            f"{name} {figures.rating(points[-1].ordinal)}",
         )
         for name, points in named
     ]
     summary = ", ".join(
-        f"{name} from {rating(points[0].ordinal)} to {rating(points[-1].ordinal)}"
+        f"{name} from {figures.rating(points[0].ordinal)} to {figures.rating(points[-1].ordinal)}"
         for name, points in named
     )
     description = (
         f"Rating after each rated session: {summary}." if named else "No rated sessions yet."
     )
     # One session: each rating written beside its point, and said as such.
-    values = [rating(points[-1].ordinal) for _, points in named] if one_session else []
+    values = [figures.rating(points[-1].ordinal) for _, points in named] if one_session else []
     if one_session:
         said = (
             f"rating {values[0]}"
             if len(named) == 1
-            else ", ".join(f"{name} {rating(points[-1].ordinal)}" for name, points in named)
+            else ", ".join(f"{name} {figures.rating(points[-1].ordinal)}" for name, points in named)
         )
         description = f"One rated session ({_long_date(dates[first])}): {said}."
     return _render(

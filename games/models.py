@@ -19,8 +19,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 
-from games import rules
-from games.figures import rating
+from games import figures, rules
 from games.names import validate_name
 from games.rules import all_cards, card_label
 
@@ -591,7 +590,7 @@ class Rating(models.Model):
         constraints = [models.UniqueConstraint(fields=["league", "player"], name="rating_unique")]
 
     def __str__(self) -> str:
-        return f"{self.player} in {self.league}: {rating(self.ordinal)}"
+        return f"{self.player} in {self.league}: {figures.rating(self.ordinal)}"
 
 
 class RatingChange(models.Model):
@@ -628,7 +627,7 @@ class RatingChange(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} after {self.session}: {rating(self.ordinal)}"
+        return f"{self.player} after {self.session}: {figures.rating(self.ordinal)}"
 
 
 class StandingMonth(models.Model):
