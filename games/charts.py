@@ -91,6 +91,9 @@ class Line:
     name: str
     segments: tuple[tuple[Mark, ...], ...]  # broken where the player sat out
     legend: str  # e.g. "Asha 142 (winner)"
+    # Written beside the line's last mark, drawn larger: a chart of one point, where a
+    # lone dot says nothing by itself (e.g. "3.4", a rating).
+    value: str = ""
 
 
 @dataclass(frozen=True)
@@ -195,14 +198,12 @@ def _render(
     id_prefix: str,
     rules: Sequence[tuple[float, str]] = (),
     x_caption: str = "",
-    values: Sequence[str] = (),
     own_style: bool = False,
 ) -> SafeString:
     """The SVG of a line chart: axes, grid, horizontal rules (e.g. the ceiling),
     the lines with a mark per point, and a legend under the plot. The y axis spans
-    ``y_ticks``, the x axis is ``x`` (from `_x_scale`). ``values``, one per line, are
-    written beside the line's last mark, drawn larger: for a chart of a single
-    point, where a lone dot says nothing by itself. With ``own_style`` the SVG
+    ``y_ticks``, the x axis is ``x`` (from `_x_scale`); a line's ``value`` is written
+    beside its last mark (`_value_labels`). With ``own_style`` the SVG
     carries its dark theme (`DARK_CSS`): for a chart served as an image. A chart
     inlined in a page must not (the Content-Security-Policy refuses inline styles);
     the page links charts-dark.css instead."""
@@ -291,10 +292,9 @@ def _render(
             )
             for number, mark in enumerate(segment):
                 if drawn(number, len(segment), mark.kind):
-                    out.append(_mark(mark, x(mark.x), y(mark.y), "currentColor", bool(values)))
+                    out.append(_mark(mark, x(mark.x), y(mark.y), "currentColor", bool(line.value)))
         out.append("</g>")
-    if values:
-        out.extend(_value_labels(lines, values, x, y))
+    out.extend(_value_labels(lines, x, y))
     # The legend: a swatch in the line's colour and dash, the name and its figure.
     top = plot_bottom + AXIS_BELOW + (14 if x_caption else 0)
     column_width = (WIDTH - 8) / columns
@@ -316,23 +316,24 @@ def _render(
     return mark_safe("".join(out))  # every piece of text above is escaped
 
 
-def _value_labels(
-    lines: Sequence[Line], values: Sequence[str], x: Scale, y: Scale
-) -> Iterator[str]:
-    """Each of ``values`` right of its line's last mark, in the line's colour; labels
-    that would touch (lines ending at about the same rating) are moved apart, down,
-    and the whole stack back up where it would run below the plot (onto the dates)."""
+def _value_labels(lines: Sequence[Line], x: Scale, y: Scale) -> Iterator[str]:
+    """Each line's ``value`` (if it has one) right of its last mark, in the line's
+    colour; labels that would touch (lines ending at about the same rating) are moved
+    apart, down, and the whole stack back up where it would run below the plot (onto
+    the dates)."""
     ends = sorted(
-        (y(line.segments[-1][-1].y), x(line.segments[-1][-1].x), index, value)
-        for index, (line, value) in enumerate(zip(lines, values, strict=True))
-        if line.segments and line.segments[-1]
+        (y(line.segments[-1][-1].y), x(line.segments[-1][-1].x), index, line.value)
+        for index, line in enumerate(lines)
+        if line.value and line.segments and line.segments[-1]
     )
     spaced: list[float] = []
-    for at, *_ in ends:
+    for at, *_ in ends:  # down, each below the one above
         spaced.append(max(at, spaced[-1] + VALUE_ROW) if spaced else at)
-    overflow = max(0.0, spaced[-1] - (PLOT_TOP + PLOT_HEIGHT - 4)) if spaced else 0.0
+    lowest = PLOT_TOP + PLOT_HEIGHT - 4
+    for number in reversed(range(len(spaced))):  # then up, each above the one below
+        spaced[number] = lowest = min(spaced[number], lowest)
+        lowest -= VALUE_ROW
     for at, (_, left, index, value) in zip(spaced, ends, strict=True):
-        at -= overflow
         look = style(index)
         yield (
             f'<text class="chart-value" x="{_coord(left + 9)}" y="{_coord(at + 4)}" '
@@ -549,6 +550,8 @@ def rating_history_svg(
                 ),
             ),
             f"{name} {figures.rating(points[-1].ordinal)}",
+            # One session: each rating written beside its point.
+            figures.rating(points[-1].ordinal) if one_session else "",
         )
         for name, points in named
     ]
@@ -559,25 +562,13 @@ def rating_history_svg(
     description = (
         f"Rating after each rated session: {summary}." if named else "No rated sessions yet."
     )
-    # One session: each rating written beside its point, and said as such.
-    values = [figures.rating(points[-1].ordinal) for _, points in named] if one_session else []
-    if one_session:
-        said = (
-            f"rating {values[0]}"
-            if len(named) == 1
-            else ", ".join(f"{name} {figures.rating(points[-1].ordinal)}" for name, points in named)
-        )
+    if one_session:  # said as such, under its date and in words
+        x_ticks = [(first, f"{_short_date(dates[first])} · one rated session")]
+        said = ", ".join(f"{line.name} {line.value}" for line in lines)
+        said = f"rating {lines[0].value}" if len(lines) == 1 else said
         description = f"One rated session ({_long_date(dates[first])}): {said}."
     return _render(
-        lines,
-        x,
-        x_ticks,
-        y_ticks,
-        title=title,
-        description=description,
-        id_prefix=id_prefix,
-        x_caption="one rated session" if one_session else "",
-        values=values,
+        lines, x, x_ticks, y_ticks, title=title, description=description, id_prefix=id_prefix
     )
 
 

@@ -257,8 +257,7 @@ def test_a_rating_history_of_one_session_writes_the_rating_beside_its_point() ->
     middle = (float(plot.get("x1")) + float(plot.get("x2"))) / 2
     assert float(dot.get("cx")) == pytest.approx(middle, abs=1)
     ((left, right, date),) = label_spans(root, "chart-x")
-    assert date == "1 Jan 24" and left < float(dot.get("cx")) < right
-    assert "one rated session" in {t.text for t in root.iter(f"{SVG}text")}
+    assert date == "1 Jan 24 · one rated session" and left < float(dot.get("cx")) < right
 
 
 def test_ratings_of_one_session_are_each_written_apart_and_longer_histories_are_not() -> None:
@@ -288,9 +287,12 @@ def test_ratings_of_one_session_bunched_at_the_bottom_stay_inside_the_plot() -> 
     baseline = next(e for e in root.iter(f"{SVG}line") if e.get("class") == "chart-baseline")
     bottom = float(baseline.get("y1"))
     dates = [float(t.get("y")) for t in texts if t.get("class") == "chart-x"]
-    # Each label apart from the next, every one above the plot's bottom and its date.
+    # Each label apart from the next, every one above the plot's bottom and its date;
+    # the one far above stays beside its point.
     assert all(b - a >= 12 for a, b in itertools.pairwise(values)), values
     assert values[-1] <= bottom < min(dates), (values, bottom, dates)
+    (top,) = (c for c in root.iter(f"{SVG}circle") if float(c.get("cy")) < bottom / 2)
+    assert values[0] == pytest.approx(float(top.get("cy")) + 4, abs=0.2)
 
 
 def test_ticks_are_round_numbers_covering_the_range() -> None:

@@ -103,7 +103,7 @@ def test_a_rating_of_one_session_is_written_on_its_chart(scorer: Client, world) 
     said = figures.rating(rating.ordinal)
     assert f"One rated session (5 Jan 2024): rating {said}." in figure
     assert re.search(rf'<text class="chart-value"[^>]*>{said}</text>', figure)
-    assert ">one rated session</text>" in figure
+    assert "5 Jan 24 · one rated session</text>" in figure
 
 
 def test_recent_rounds_show_session_round_outcome_and_score(scorer: Client, world) -> None:
