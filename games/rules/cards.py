@@ -172,6 +172,7 @@ NOTATION = {
     "names": RANK_NAMES,  # 1 … 13 → as written in a code
     "suits": _SUIT_ALIASES,  # a suit as typed (its first character) → its letter
     "printed_joker": PRINTED_JOKER.code,
+    "separators": _GROUP_SEPARATORS + _CARD_SEPARATORS,  # what stands between cards
 }
 
 

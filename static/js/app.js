@@ -50,7 +50,8 @@
     notation = {
       spec: spec,
       token: new RegExp(spec.token, "gi"),
-      atEnd: new RegExp("(?:" + spec.token + ")$", "i")
+      atEnd: new RegExp("(?:" + spec.token + ")$", "i"),
+      separator: new RegExp("[" + spec.separators.replace(/[\]\\^-]/g, "\\$&") + "]")
     };
     return notation;
   }
@@ -185,23 +186,30 @@
 
   // A hand's errors that go, or get shorter, while the picker stands right under them
   // (Undo took away a copy too many) must not pull its keys up under a finger on its way
-  // to one: their place keeps its height until the picker moves on (letGo, from aim).
-  // Only a live check's answer, which leaves the picker where it is, is held so.
-  var held = null; // {id, height} of the errors the picker stood under, before a swap
+  // to one: the picker keeps its place, by a margin making up what the errors lost,
+  // until it moves on (letGo, from aim). Only a live check's answer, which leaves the
+  // picker where it is, is held so. The margin is the picker's, set as a property: the
+  // errors are htmx's to swap (it copies their attributes, and the Content-Security-
+  // Policy refuses a style attribute so copied).
+  var held = null; // {picker, room}: from the errors' top to the picker's, before a swap
+  var cssMargin = null; // the picker's own margin above it (app.css)
+  function roomAbove(picker, spot) {
+    return picker.getBoundingClientRect().top - spot.getBoundingClientRect().top;
+  }
   document.addEventListener("htmx:beforeSwap", function (event) {
     var picker = document.querySelector("[data-picker]:not([hidden])");
     var spot = picker && picker.previousElementSibling;
     held = null;
     if (!spot || !spot.hasAttribute("data-hand-errors") || event.detail.target.contains(picker)) return;
-    held = { id: spot.id, height: spot.offsetHeight };
+    if (!picker.style.marginTop) cssMargin = parseFloat(window.getComputedStyle(picker).marginTop);
+    held = { picker: picker, room: roomAbove(picker, spot) };
   });
-  // Held once swapped, and again once settled: htmx then gives the new errors their
-  // own attributes, a style set in between gone.
   function hold(event) {
-    var spot = held && document.getElementById(held.id);
-    var picker = spot && spot.nextElementSibling;
-    if (picker && picker.hasAttribute("data-picker") && spot.offsetHeight < held.height) {
-      spot.style.minHeight = held.height + "px";
+    var spot = held && held.picker.previousElementSibling;
+    if (spot && spot.hasAttribute("data-hand-errors")) {
+      var picker = held.picker;
+      var margin = parseFloat(window.getComputedStyle(picker).marginTop) + held.room - roomAbove(picker, spot);
+      picker.style.marginTop = margin > cssMargin + 0.5 ? margin + "px" : "";
     }
     if (event.type === "htmx:afterSettle") held = null;
   }
@@ -209,8 +217,7 @@
   document.addEventListener("htmx:afterSettle", hold);
 
   function letGo(picker) {
-    var spot = picker.previousElementSibling;
-    if (spot && spot.hasAttribute("data-hand-errors")) spot.style.minHeight = "";
+    picker.style.marginTop = "";
   }
 
   // The next player (after `from`, in seat order) who shows cards and has fewer than a
@@ -259,8 +266,14 @@
   function typeCard(field, code) {
     if (field.hasAttribute("data-cut")) return replace(field, 0, field.value.length, code);
     var range = selection(field);
+    var separator = grammar().separator;
+    // A caret a finger put inside a card ("6|D") or before one: the card goes after
+    // it, not into it ("6 QDD").
+    while (range[0] === range[1] && range[1] < field.value.length && !separator.test(field.value.charAt(range[1]))) {
+      range = [range[0] + 1, range[1] + 1];
+    }
     var before = field.value.slice(0, range[0]);
-    var spaced = before && !/[\s|/;,]$/.test(before) ? " " + code : code;
+    var spaced = before && !separator.test(before.slice(-1)) ? " " + code : code;
     replace(field, range[0], range[1], spaced);
   }
 
@@ -282,6 +295,7 @@
     replace(field, kept.length, range[1], kept && /\|$/.test(kept) ? " " : "");
   }
 
+  var lastTyped = null; // the field the picker's last card went into (press)
   function press(picker, key) {
     var field = targetOf(picker);
     var action = key.getAttribute("data-key");
@@ -292,6 +306,14 @@
     cameCut = null;
     if (action === "keyboard") return toggleKeyboard(picker, key);
     if (action === "next") return moveOn(picker, field && !field.hasAttribute("data-cut") ? field : null);
+    // Undo takes back the last card tapped, in the hand it went into, even once the
+    // picker has moved on from it: to the next hand, still empty, or to none (every hand
+    // in). It took a card of the first player's hand, out of sight.
+    var last = lastTyped && lastTyped.isConnected && formOf(picker).contains(lastTyped) ? lastTyped : null;
+    if (action === "undo" && last && (!field || (field !== last && !field.value.trim()))) {
+      field = last;
+      aim(picker, field, true);
+    }
     if (!field) {
       // Every hand was complete: a card tapped now goes to the first player again.
       field = groupsFields(formOf(picker))[0];
@@ -302,6 +324,7 @@
       if (key.getAttribute("aria-disabled") === "true") return;
       if (spotOf(field).nextElementSibling !== picker && !field.hasAttribute("data-cut")) aim(picker, field, true);
       typeCard(field, key.getAttribute("data-card"));
+      lastTyped = field;
       if (field.hasAttribute("data-cut")) return moveOn(picker, null);
       if (cardsIn(field.value).length >= handSize(picker)) return moveOn(picker, field);
     } else if (action === "group" && !field.hasAttribute("data-cut")) newGroup(field);
@@ -521,9 +544,17 @@
       // script, a field puts it at its start.
       field.setSelectionRange(field.value.length, field.value.length);
       var picker = pickerOf(field.form);
-      if (picker) aim(picker, field, false);
+      if (picker) {
+        // Scrolled to once the picker has come (from above, it took a screen with it):
+        // the whole picker in view, Undo card included, and the field with its label
+        // and its errors above it, or, where not all fit, the field first.
+        aim(picker, field, false);
+        picker.scrollIntoView({ block: "end" });
+        var head = field.hasAttribute("data-cut") ? field.closest(".field-cut") : field.previousElementSibling;
+        if ((head || field).getBoundingClientRect().top < 0) (head || field).scrollIntoView({ block: "start" });
+        return;
+      }
     }
-    // Scrolled to once the picker has come (from above it, it took a screen with it).
     place.scrollIntoView({ block: "start" });
   }
 

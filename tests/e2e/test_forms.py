@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import ConsoleMessage, Page, Route, expect
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page, Route, expect
 
 from games.models import GameSession, League
 from games.services.leagues import create_league
-from tests.support.pages import PHONE, PLAYERS, horizontal_overflow, sign_in
+from tests.support.pages import PHONE, PLAYERS, console_errors, horizontal_overflow, sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -269,33 +269,6 @@ def test_a_reset_takes_the_rules_problems_off_the_list_at_the_top(
     seat(page, 2).fill("Ben")
     page.get_by_role("button", name="Start session").click()
     expect(page.locator("[data-next-dealer]")).to_be_visible()
-
-
-@contextlib.contextmanager
-def console_errors(page: Page) -> Iterator[list[str]]:
-    """What the page logs as an error inside the block (htmx says there what it could
-    not do) and its scripts' uncaught exceptions. The page's messages reach the test
-    a moment after the page moves on: the block ends once a message of its own, logged
-    last, has come (they come in order). The page stays as it was, for the next test
-    that gets it."""
-    errors: list[str] = []
-
-    def logged(message: ConsoleMessage) -> None:
-        if message.type == "error":
-            errors.append(message.text)
-
-    def raised(error: PlaywrightError) -> None:
-        errors.append(str(error))
-
-    page.on("console", logged)
-    page.on("pageerror", raised)
-    try:
-        yield errors
-        with page.expect_console_message(lambda message: message.text == "console read"):
-            page.evaluate("console.log('console read')")
-    finally:
-        page.remove_listener("console", logged)
-        page.remove_listener("pageerror", raised)
 
 
 @pytest.mark.parametrize("where", ["new league", "league rules", "new session, no league"])

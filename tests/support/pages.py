@@ -4,14 +4,16 @@ measure sideways scrolling."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import ConsoleMessage, Locator, Page, expect
+from playwright.sync_api import Error as PlaywrightError
 
 PLAYERS = ("Asha", "Ben", "Chen")
 # Where pytest-django's live server listens (its default), for the sign-in cookie.
@@ -259,3 +261,30 @@ def assert_red_and_readable(locator: Locator) -> None:
     assert looks_red(locator), locator.evaluate(_COLOURS)
     ratio, needed = contrast(locator)
     assert ratio >= needed, (ratio, needed, locator.evaluate(_COLOURS))
+
+
+@contextlib.contextmanager
+def console_errors(page: Page) -> Iterator[list[str]]:
+    """What the page logs as an error inside the block (htmx says there what it could
+    not do) and its scripts' uncaught exceptions. The page's messages reach the test
+    a moment after the page moves on: the block ends once a message of its own, logged
+    last, has come (they come in order). The page stays as it was, for the next test
+    that gets it."""
+    errors: list[str] = []
+
+    def logged(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            errors.append(message.text)
+
+    def raised(error: PlaywrightError) -> None:
+        errors.append(str(error))
+
+    page.on("console", logged)
+    page.on("pageerror", raised)
+    try:
+        yield errors
+        with page.expect_console_message(lambda message: message.text == "console read"):
+            page.evaluate("console.log('console read')")
+    finally:
+        page.remove_listener("console", logged)
+        page.remove_listener("pageerror", raised)
