@@ -382,6 +382,9 @@ def test_the_first_cut_joker_entered_is_the_tables(table: GameSession) -> None:
 
     assert '<input type="hidden" value="8S" data-cut>' in page  # the table's: not sent
     assert re.search(r'<input type="text" id="seat-cut-known"[^>]* value="8♠" readonly>', page)
+    # Said as set, not as still to be entered by the first phone.
+    assert "Set for the whole table; the scorer can correct it." in page
+    assert "The first phone to enter it" not in page
     assert response.status_code == 200
     assert table.table_rounds.get().cut_joker == "8S"
 
