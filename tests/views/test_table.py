@@ -314,6 +314,10 @@ def test_bad_input_on_a_seat_phone_is_said_in_place_and_the_hand_is_not_in(
     html = response.content.decode()
     assert response.status_code == 422
     assert "data-problems" in html and message in html
+    # Said under the cards and in the list above Hand in; the status at the top only
+    # says what to do (it said it a third time).
+    assert html.count(message) == 2
+    assert "fix what is marked below, then tap Hand in again" in html
     assert hand[1] in html.replace("&#x27;", "'")  # what was typed stays
     assert TableHand.objects.get().status == "typing"
     assert states(panel(scorer, table))["Ben"] == "problem"
