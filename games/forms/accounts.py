@@ -26,7 +26,21 @@ class NewPasswordFirst:
         super().validate_password_for_user(user, field)
 
 
-class SignupForm(NewPasswordFirst, auth_forms.UserCreationForm):
+class FocusFirstError:
+    """A form sent back with errors has the focus on the first field marked wrong: a
+    phone opens its keyboard there, where Django's autofocus (the username, the old
+    password) would open it on a field that was right."""
+
+    def full_clean(self) -> None:
+        super().full_clean()
+        wrong = [name for name in self.fields if name in self.errors]
+        if wrong:
+            for field in self.fields.values():
+                field.widget.attrs.pop("autofocus", None)
+            self.fields[wrong[0]].widget.attrs["autofocus"] = True
+
+
+class SignupForm(FocusFirstError, NewPasswordFirst, auth_forms.UserCreationForm):
     """Django's sign-up form; a club makes its own accounts. The e-mail address is
     optional: it is only where a forgotten password's reset link goes."""
 
@@ -51,11 +65,11 @@ class EmailForm(forms.ModelForm):
         fields = ("email",)
 
 
-class SetPasswordForm(NewPasswordFirst, auth_forms.SetPasswordForm):
+class SetPasswordForm(FocusFirstError, NewPasswordFirst, auth_forms.SetPasswordForm):
     """A new password chosen through a reset link."""
 
 
-class PasswordChangeForm(NewPasswordFirst, auth_forms.PasswordChangeForm):
+class PasswordChangeForm(FocusFirstError, NewPasswordFirst, auth_forms.PasswordChangeForm):
     """A new password chosen while signed in, the old one given first."""
 
 

@@ -171,7 +171,13 @@ def test_a_new_password_the_validators_refuse_is_said_beside_it_not_its_confirma
     assert answer.status_code == 422
     html = answer.content.decode()
     assert "This password is too short." in _beside(html, new)
+    # Right under the field, before the four lines of password rules, not after them.
+    beside = _beside(html, new)
+    assert beside.index("too short") < beside.index(f'id="id_{new}_helptext"')
     assert "too short" not in _beside(html, again)
+    # The keyboard opens on the field to fix, not on the first (username, old password).
+    assert "autofocus" in _input(html, new)
+    assert html.count("autofocus") == 1
     assert 'aria-invalid="true"' in _input(html, new)
     assert f"id_{new}_error" in _input(html, new)  # read with the field
     assert "aria-invalid" not in _input(html, again)
