@@ -156,6 +156,12 @@ class RoundForm(forms.Form):
             self.add_error(None, message)
 
     @property
+    def waiting_for(self) -> list[str] | tuple[str, ...]:
+        """What the settlement waits for: as the last check found it, or, before any
+        check (a new round, nothing typed yet), the cut joker and every hand."""
+        return self.check.waiting_for if self.check else RoundCheck.WAITING_FOR_ALL
+
+    @property
     def problem_count(self) -> int:
         """How many messages the form holds: the number the list above Save gives."""
         return sum(len(errors) for errors in self.errors.values())

@@ -338,19 +338,26 @@ class RoundCheck:
             for p in self.players
         )
 
+    # What a settlement waits for, in words: the round form says "once …" of them.
+    WAITING_FOR_CUT = "the cut joker is entered"
+    WAITING_FOR_HANDS = "every hand is complete"
+    WAITING_FOR_FIXES = "what is marked wrong is fixed"
+    # A round nothing has been typed in yet.
+    WAITING_FOR_ALL = (WAITING_FOR_CUT, WAITING_FOR_HANDS)
+
     @property
     def waiting_for(self) -> list[str]:
-        """What the round's settlement waits for, in words (nothing once it is scored):
-        the cut joker, a hand short of cards, something marked wrong."""
+        """What the round's settlement waits for (nothing once it is scored): the cut
+        joker, a hand short of cards, something marked wrong."""
         if self.result is not None:
             return []
         waits = []
         if self.cut is None and not self.cut_errors:
-            waits.append("the cut joker is entered")
+            waits.append(self.WAITING_FOR_CUT)
         if not self.complete:
-            waits.append("every hand is complete")
+            waits.append(self.WAITING_FOR_HANDS)
         if self.has_errors:
-            waits.append("what is marked wrong is fixed")
+            waits.append(self.WAITING_FOR_FIXES)
         return waits
 
 

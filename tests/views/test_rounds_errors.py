@@ -135,6 +135,18 @@ def test_the_line_in_the_settlements_place_says_what_stops_it(
     assert said == f"The settlement appears here {line}"
 
 
+def test_a_new_round_says_its_settlement_waits_for_the_cut_joker_and_every_hand(
+    scorer: Client, table: GameSession
+) -> None:
+    response = scorer.get(reverse("games:session_detail", args=[table.pk]))
+
+    said = response.content.decode().split("data-no-settlement>")[1].split("</p>")[0]
+    # Nothing typed yet: not only "once every hand is complete" (the cut is missing too).
+    assert said == (
+        "The settlement appears here once the cut joker is entered and every hand is complete."
+    )
+
+
 def test_a_player_called_not_keeps_the_not_of_a_false_declaration_beside_them(
     scorer: Client, user: User
 ) -> None:
