@@ -220,6 +220,20 @@
     picker.style.marginTop = "";
   }
 
+  // A hand's errors, or the cut joker's, that a live check brings again unchanged stay
+  // as they are: swapped in anew, their alert would be read out again at every pause
+  // in typing. Changed, they are swapped, and read out once.
+  var WRONG_FLAGS = ["data-outcome-wrong", "data-groups-wrong"];
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var shown = event.detail.target;
+    var fresh = event.detail.fragment.firstElementChild;
+    if (!fresh || !shown.matches("[data-hand-errors], [data-cut-errors]")) return;
+    var same = fresh.innerHTML === shown.innerHTML && WRONG_FLAGS.every(function (flag) {
+      return fresh.hasAttribute(flag) === shown.hasAttribute(flag);
+    });
+    if (same) event.detail.shouldSwap = false;
+  });
+
   // The next player (after `from`, in seat order) who shows cards and has fewer than a
   // hand's worth; none left: the picker has done its work.
   function nextHand(picker, from) {

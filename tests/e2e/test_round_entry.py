@@ -23,6 +23,7 @@ from tests.support.pages import (
     choose_outcome,
     edge_looks_red,
     fill_round,
+    hand_errors,
     player,
     preview,
     sign_in,
@@ -189,6 +190,35 @@ def test_a_field_save_marked_wrong_is_unmarked_once_the_preview_finds_it_fine(
     expect(problems).to_have_count(0)
     page.get_by_label("Cut joker").scroll_into_view_if_needed()
     look_at(page, "fixed-fields-unmarked-phone", full_page=False)
+
+
+def test_an_error_that_stays_while_typing_is_read_out_once_not_at_each_check(
+    phone_page: Page,
+) -> None:
+    page = phone_page
+    open_session(page)
+    page.get_by_label("Cut joker").fill("8S")
+    groups = player(page, "Ben").get_by_label("Groups")
+    alert = hand_errors(page, "Ben").get_by_role("alert")
+    groups.fill("2C 3C 8X")
+    expect(alert).to_contain_text("'8X' is not a card")
+    # Marked by a property, not an attribute: the page compares what the alert holds.
+    alert.evaluate("shown => { shown.seenBefore = true; }")
+
+    def seen_before() -> bool:
+        return alert.evaluate("shown => shown.seenBefore === true")
+
+    # Another card typed, the same error: the live check leaves the alert as it was (a
+    # screen reader reads out an alert put in again).
+    with page.expect_response(lambda answer: "/preview/" in answer.url):
+        groups.press_sequentially(" 4C")
+    expect(alert).to_contain_text("'8X' is not a card")
+    assert seen_before()
+    # Another error: put in, and read out.
+    with page.expect_response(lambda answer: "/preview/" in answer.url):
+        groups.fill("2C 3C 8Y")
+    expect(alert).to_contain_text("'8Y' is not a card")
+    assert not seen_before()
 
 
 def tapped_while_loading(
