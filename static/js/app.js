@@ -191,7 +191,10 @@
   // picker where it is, is held so. The margin is the picker's, set as a property: the
   // errors are htmx's to swap (it copies their attributes, and the Content-Security-
   // Policy refuses a style attribute so copied).
-  var held = null; // {picker, room}: from the errors' top to the picker's, before a swap
+  // What grows or shrinks further up (another hand's preview, a line that wraps once the
+  // round scores) moves what the picker stands after: the page scrolls by as much.
+  var held = null; // {picker, room, top}: before a swap, from the errors' top to the
+  // picker's, and the top of what the picker stands after
   var cssMargin = null; // the picker's own margin above it (app.css)
   function roomAbove(picker, spot) {
     return picker.getBoundingClientRect().top - spot.getBoundingClientRect().top;
@@ -200,9 +203,9 @@
     var picker = document.querySelector("[data-picker]:not([hidden])");
     var spot = picker && picker.previousElementSibling;
     held = null;
-    if (!spot || !spot.hasAttribute("data-hand-errors") || event.detail.target.contains(picker)) return;
+    if (!spot || event.detail.target.contains(picker)) return;
     if (!picker.style.marginTop) cssMargin = parseFloat(window.getComputedStyle(picker).marginTop);
-    held = { picker: picker, room: roomAbove(picker, spot) };
+    held = { picker: picker, room: roomAbove(picker, spot), top: spot.getBoundingClientRect().top };
   });
   function hold(event) {
     var spot = held && held.picker.previousElementSibling;
@@ -211,6 +214,8 @@
       var margin = parseFloat(window.getComputedStyle(picker).marginTop) + held.room - roomAbove(picker, spot);
       picker.style.marginTop = margin > cssMargin + 0.5 ? margin + "px" : "";
     }
+    var moved = spot ? spot.getBoundingClientRect().top - held.top : 0;
+    if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
     if (event.type === "htmx:afterSettle") held = null;
   }
   document.addEventListener("htmx:afterSwap", hold);

@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, Route, expect
 
 from games.models import GameSession
 from games.rules import CardError, parse_cards
@@ -315,6 +315,45 @@ def test_an_error_that_goes_under_a_finger_does_not_pull_the_picker_up(phone_pag
     assert page.locator("[data-picker]").evaluate("picker => picker.style.marginTop") == ""
     # No style the Content-Security-Policy refuses (htmx copies a swapped element's).
     assert logged == []
+
+
+def test_a_preview_that_grows_above_the_picker_does_not_push_its_keys_down(
+    phone_page: Page,
+) -> None:
+    """A hand further up whose preview grows at a live check (a line that wraps once the
+    round scores, a longer explanation) moves what stands below it: the page scrolls by
+    as much, so the picker's keys stay under the finger."""
+    page = phone_page
+    picker, ben = tap_ashas_win(page)
+    choose_outcome(ben, "shown")
+    tap_hand(picker, "2D 3D 4D")
+    # Past the two seconds in which the picker, having just moved on to Ben, is kept in
+    # sight whatever moves (app.js keepPickerInView): Ben is being typed now.
+    page.wait_for_timeout(2100)
+    asha = page.locator('fieldset[data-player="Asha"]')
+    expect(ben.locator("[data-picker]")).to_be_visible()
+    undo = picker.get_by_role("button", name="Undo card")
+    # The end of Asha's hand just in sight at the top, the picker's first rows below.
+    asha.evaluate("hand => window.scrollBy(0, hand.getBoundingClientRect().bottom - 60)")
+    # Asha's preview grows by three lines at the next check; it is in sight, above.
+    lines = "<p>a line</p>" * 3
+
+    def grown(route: Route) -> None:
+        answer = route.fetch()
+        body = re.sub(r'(data-preview="Asha"[^>]*>)', lambda found: found[1] + lines, answer.text())
+        route.fulfill(response=answer, body=body)
+
+    page.route("**/preview/", grown)
+    keys_at = undo.evaluate("key => key.getBoundingClientRect().top")
+    asha_at = asha.evaluate("hand => hand.getBoundingClientRect().bottom")
+    assert asha_at > 0, "Asha's hand is out of sight: the browser would keep its place anyway"
+    card = picker.locator('[data-card="5S"]')
+    expect(card).to_be_in_viewport(ratio=1)  # the tap does not scroll
+    with page.expect_response("**/preview/"):
+        card.tap()
+    expect(asha.get_by_text("a line")).to_have_count(3)
+    page.wait_for_function("() => !document.querySelector('.htmx-settling')")
+    assert abs(undo.evaluate("key => key.getBoundingClientRect().top") - keys_at) < 1
 
 
 def test_with_a_mouse_the_keyboard_key_holds_for_its_form_only(desktop_page: Page) -> None:
