@@ -30,6 +30,7 @@ from .cards import (
     parse_card,
     parse_cards,
     parse_groups,
+    read_groups,
     spoken_name,
 )
 from .errors import RoundErrors, RulesError
@@ -150,6 +151,7 @@ __all__ = [
     "pot_of",
     "pot_split",
     "presets_listing",
+    "read_groups",
     "rejoins_played",
     "remaining_drops",
     "round_errors",

@@ -201,15 +201,35 @@ def parse_groups(text: str) -> list[list[Card]]:
     commas, or run together. Empty groups are skipped. Raises CardError naming the
     first token that is not a card and where it is.
     """
+    groups, errors = read_groups(text)
+    if errors:
+        raise errors[0]
+    return groups
+
+
+def read_groups(text: str) -> tuple[list[list[Card]], list[CardError]]:
+    """The groups as :func:`parse_groups` reads them, with every token that is not a
+    card left out and named, in the order typed: an entry form says each typo at once,
+    and still counts the cards around them (copies of a card across the round). A group
+    whose every token is wrong stays in its place, empty, so that each group keeps the
+    number it was typed with; without errors no group is empty."""
     groups: list[list[Card]] = []
+    errors: list[CardError] = []
     current: list[Card] = []
+    wrong = 0  # tokens of the current group that are not cards: each keeps its place
     pos = 0
+
+    def error(message: str, token: str) -> CardError:
+        return CardError(
+            message, token=token, offset=pos, group=len(groups) + 1, index=len(current) + wrong + 1
+        )
+
     while pos < len(text):
         char = text[pos]
         if char in _GROUP_SEPARATORS:
-            if current:
+            if current or wrong:
                 groups.append(current)
-                current = []
+                current, wrong = [], 0
             pos += 1
             continue
         if char in _CARD_SEPARATORS or char.isspace():
@@ -217,30 +237,36 @@ def parse_groups(text: str) -> list[list[Card]]:
             continue
         match = _TOKEN.match(text, pos)
         if match is None:
-            raise _bad_token(text, pos, len(groups) + 1, len(current) + 1)
+            bad = _bad_token(text, pos, len(groups) + 1, len(current) + wrong + 1)
+            errors.append(bad)
+            wrong += 1
+            pos += len(bad.token)
+            continue
         if match["joker"]:
             current.append(PRINTED_JOKER)
         elif match["rank"]:
             current.append(Card(_rank(match["rank"]), _suit(match["suit"])))
         else:
             suit = _suit(match["last_suit"])
-            if match["first_suit"] and _suit(match["first_suit"]) != suit:
-                raise CardError(
-                    f"range {match[0]!r} mixes two suits",
-                    token=match[0], offset=pos, group=len(groups) + 1, index=len(current) + 1,
-                )  # fmt: skip
             cards = _expand_range(_rank(match["first"]), _rank(match["last"]), suit)
-            if cards is None:
-                raise CardError(
-                    f"range {match[0]!r} does not run upwards (an Ace is low at the start "
-                    "or high at the end, never both)",
-                    token=match[0], offset=pos, group=len(groups) + 1, index=len(current) + 1,
-                )  # fmt: skip
-            current.extend(cards)
+            if match["first_suit"] and _suit(match["first_suit"]) != suit:
+                errors.append(error(f"range {match[0]!r} mixes two suits", match[0]))
+                wrong += 1
+            elif cards is None:
+                errors.append(
+                    error(
+                        f"range {match[0]!r} does not run upwards (an Ace is low at the start "
+                        "or high at the end, never both)",
+                        match[0],
+                    )
+                )
+                wrong += 1
+            else:
+                current.extend(cards)
         pos = match.end()
-    if current:
+    if current or wrong:
         groups.append(current)
-    return groups
+    return groups, errors
 
 
 def _bad_token(text: str, pos: int, group: int, index: int) -> CardError:

@@ -838,15 +838,20 @@ def round_errors(
 ) -> list[RulesError]:
     """Every input error of a round as entered, each with the field at fault (what
     :func:`score_round` refuses), as far as it can be told: the hands whose indexes
-    are in ``unread`` are those whose cards could not be read, so only their outcome
-    is checked (and who won); without the cut joker (``None``) the checks that need it (copies
-    of a card, a false declaration) are left out. An entry form can so report every
-    problem at once, even while one hand holds a typo."""
+    are in ``unread`` are those whose cards could not all be read (a typo), given with
+    the cards read around it, so only their outcome (and who won) and those cards'
+    copies across the round are checked; without the cut joker (``None``) the checks
+    that need it (copies of a card, a false declaration) are left out. An entry form
+    can so report every problem at once, even while one hand holds a typo."""
+    unread = frozenset(unread)
     roles = joker_roles(ruleset, cut) if cut is not None else None
     kinds_of = None
     if roles is not None:
-        kinds_of = [tuple(classify(group, roles) for group in hand.groups) for hand in hands]
-    return _round_errors(ruleset, roles, hands, kinds_of, frozenset(unread))
+        kinds_of = [
+            () if index in unread else tuple(classify(group, roles) for group in hand.groups)
+            for index, hand in enumerate(hands)
+        ]
+    return _round_errors(ruleset, roles, hands, kinds_of, unread)
 
 
 def _round_errors(
@@ -867,7 +872,8 @@ def _round_errors(
     for index, (hand, kinds) in enumerate(zip(hands, kinds_of, strict=True)):
         complete = len(hand.cards) == ruleset.hand_size
         if (
-            hand.outcome == "declared"
+            index not in unread
+            and hand.outcome == "declared"
             and complete
             and not declaration_way(hand.groups, kinds, roles, hand.on_deal)
         ):

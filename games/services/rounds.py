@@ -49,6 +49,7 @@ from games.rules import (
     out_before,
     parse_card,
     parse_groups,
+    read_groups,
     round_errors,
     score_round,
 )
@@ -235,6 +236,9 @@ class PlayerCheck:
     text: str
     on_deal: bool = False  # marked as winning on the deal
     hand: PlayerHand | None = None  # None until the groups parse; as arranged if it was
+    # The cards of groups that do not parse, read around their typos (empty groups
+    # where a group is all typos): counted for copies of a card across the round.
+    read_so_far: tuple[tuple[Card, ...], ...] = ()
     assessment: HandAssessment | None = None  # the live preview of ``hand`` (needs the cut)
     arranged: bool = False  # the solver's grouping replaced the one typed
     result: PlayerResult | None = None  # the settlement, once the round scores
@@ -442,10 +446,12 @@ def _read_hands(entry: RoundEntry, cut_text, hands: TypedHands, *, final, on_dea
         check.players.append(player)
         if text is None:
             continue
-        try:
-            groups = parse_groups(text)
-        except CardError as error:
-            player.groups_errors.append(error.message)
+        groups, typos = read_groups(text)
+        if typos:
+            # Every typo at once; the cards around them still count for copies of a
+            # card across the round (_unscored_errors).
+            player.groups_errors += [typo.message for typo in typos]
+            player.read_so_far = tuple(tuple(group) for group in groups)
             continue
         if outcome is None:
             continue
@@ -543,7 +549,8 @@ def _unscored_errors(
     if any(player.outcome is None for player in players):
         return []
     hands = [
-        player.hand or PlayerHand(player.name, player.outcome, on_deal=player.on_deal)
+        player.hand
+        or PlayerHand(player.name, player.outcome, player.read_so_far, on_deal=player.on_deal)
         for player in players
     ]
     unread = [index for index, player in enumerate(players) if player.hand is None]

@@ -14,6 +14,7 @@ from games.rules import (
     format_groups,
     parse_card,
     parse_groups,
+    read_groups,
     spoken_name,
 )
 from games.rules.cards import all_cards, format_cards, parse_cards
@@ -100,6 +101,24 @@ def test_unknown_token_is_named_with_its_place():
     assert (error.value.group, error.value.index, error.value.offset) == (2, 2, 14)
     assert "'XH'" in error.value.message
     assert "group 2, card 2" in error.value.message
+
+
+def test_reading_around_typos_names_each_in_its_place_and_keeps_the_cards():
+    read, typos = read_groups("5h 6X 7h | XH | 8s 3H-7S 9s 1C")
+
+    assert [[card.code for card in group] for group in read] == [["5H", "7H"], [], ["8S", "9S"]]
+    assert [(typo.token, typo.group, typo.index) for typo in typos] == [
+        ("6X", 1, 2),
+        ("XH", 2, 1),  # its group stays, empty: the next one is still group 3
+        ("3H-7S", 3, 2),
+        ("1C", 3, 4),
+    ]
+    assert typos[0].message == "'6X' is not a card (group 1, card 2)"
+    assert typos[3].message.endswith("(group 3, card 4): write 10 or T for a ten, A for an ace")
+    # The parse stops at the first, as it always did.
+    with pytest.raises(CardError) as error:
+        parse_groups("5h 6X 7h | XH | 8s 3H-7S 9s 1C")
+    assert error.value.message == typos[0].message
 
 
 @pytest.mark.parametrize(

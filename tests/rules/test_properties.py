@@ -13,7 +13,9 @@ from games.rules import (
     PlayerHand,
     RulesError,
     format_groups,
+    parse_cards,
     parse_groups,
+    read_groups,
     score_round,
 )
 from games.rules.api import score_request
@@ -85,6 +87,21 @@ NEAR_NOTATION = st.text(
 def test_random_text_parses_or_raises_a_card_error(text):
     groups, error = outcome(parse_groups, text)
     assert groups is not None or error.message
+
+
+@given(st.text(max_size=60) | NEAR_NOTATION)
+def test_reading_around_typos_agrees_with_the_parse_and_keeps_every_card(text):
+    read, typos = read_groups(text)
+    groups, error = outcome(parse_groups, text)
+    if error is None:
+        assert (read, typos) == (groups, [])
+    else:  # the typo the parse names first, and every card it would read once fixed
+        assert typos[0].message == error.message
+        assert [typo.offset for typo in typos] == sorted({typo.offset for typo in typos})
+        blanked = list(text)
+        for typo in typos:
+            blanked[typo.offset : typo.offset + len(typo.token)] = " " * len(typo.token)
+        assert [card for group in read for card in group] == parse_cards("".join(blanked))
 
 
 # --- Random rounds dealt from a real shoe ---------------------------------------------------
