@@ -48,7 +48,7 @@ from django.utils.safestring import SafeString
 
 from games.figures import fixed, points, rating
 from games.models import League, Player, Preset, RatingChange, Seat, StandingMonth
-from games.rules import RulesError, get_ruleset, is_net
+from games.rules import RulesError, best_and_worst, get_ruleset, is_net
 from games.services import standing_months
 
 
@@ -206,7 +206,9 @@ def standings_of(
 def figures(summed: dict, net: bool) -> dict:
     """The figures of a row (`RoundFigures` and its neighbours) from seats summed as
     `standing_months.seat_figures` names them: sums of nothing are 0, and a round's
-    best is its highest score in net totals, its lowest in penalty totals."""
+    best and worst are those of the seats' bests and worsts the totals call so."""
+    best, _ = best_and_worst(summed["best_low"], summed["best_high"], net=net)
+    _, worst = best_and_worst(summed["worst_low"], summed["worst_high"], net=net)
     return {
         "sessions": summed["sessions"],
         "sessions_won": summed["sessions_won"],
@@ -214,8 +216,8 @@ def figures(summed: dict, net: bool) -> dict:
         "rounds_won": summed["rounds_won"] or 0,
         "drops": summed["drops"] or 0,
         "points": summed["points"] or 0,
-        "best_round": summed["best_high"] if net else summed["best_low"],
-        "worst_round": summed["worst_low"] if net else summed["worst_high"],
+        "best_round": best,
+        "worst_round": worst,
     }
 
 

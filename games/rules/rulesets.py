@@ -657,6 +657,14 @@ def is_net(ruleset: Ruleset) -> bool:
     return ruleset.totals == "net"
 
 
+def best_and_worst(
+    lowest: int | None, highest: int | None, *, net: bool
+) -> tuple[int | None, int | None]:
+    """Of a player's round scores, the lowest and the highest as (best, worst): in net
+    totals the most won is the best round, in penalty totals the least lost."""
+    return (highest, lowest) if net else (lowest, highest)
+
+
 def is_pool(ruleset: Ruleset, ceiling: int | None) -> bool:
     """A pool: players go out at the ceiling, so the pot is split among those left."""
     return ceiling is not None and ruleset.ceiling_mode != "game_ends"

@@ -33,6 +33,7 @@ from games.rules import (
     DROP_OUTCOMES,
     WINNING_OUTCOMES,
     SessionState,
+    best_and_worst,
 )
 from games.services import ratings, standing_months
 from games.services.scoreboard import Scoreboard, load_scoreboard
@@ -119,8 +120,10 @@ def seat_results(state: SessionState, tallies: Iterable[HandTally]) -> dict[str,
         mine[3] += points
         mine[4] = lowest if mine[4] is None else min(mine[4], lowest)
         mine[5] = highest if mine[5] is None else max(mine[5], highest)
-    return {
-        name: SeatResult(
+    results = {}
+    for name, (count, won, dropped, points, lowest, highest) in played.items():
+        best, worst = best_and_worst(lowest, highest, net=state.net)
+        results[name] = SeatResult(
             total=state.totals[name],
             place=state.place(name),
             won=state.finished and name in state.winners,
@@ -128,12 +131,10 @@ def seat_results(state: SessionState, tallies: Iterable[HandTally]) -> dict[str,
             rounds_won=won,
             drops=dropped,
             points=points,
-            # Net totals: the most won is the best round; penalty totals: the least lost.
-            best_round=highest if state.net else lowest,
-            worst_round=lowest if state.net else highest,
+            best_round=best,
+            worst_round=worst,
         )
-        for name, (count, won, dropped, points, lowest, highest) in played.items()
-    }
+    return results
 
 
 def _store_results(session: GameSession, board: Scoreboard) -> None:

@@ -12,8 +12,10 @@ from games.rules.rulesets import (
     OPTION_NAMES,
     OPTION_SECTIONS,
     as_stored_before_exact_texts,
+    best_and_worst,
     describe_preset,
     house_rule_changes,
+    is_net,
     option_help,
     option_label,
     option_range,
@@ -330,3 +332,19 @@ def test_the_ways_to_declare_keep_the_rules_order_whatever_order_they_come_in() 
         "21-points", {"declarations": list(reversed(PRESETS["21-points"].declarations))}
     )
     assert house_rule_changes(reordered) == ()
+
+
+@pytest.mark.parametrize(
+    ("preset", "lowest", "highest", "best", "worst"),
+    [
+        ("21-points", -30, 80, 80, -30),  # net: a round won pays +80
+        ("13-points", -40, 120, 120, -40),
+        ("13-pool-101", 0, 80, 0, 80),  # penalty: a round won costs 0
+        ("21-kodai", 0, 120, 0, 120),
+    ],
+)
+def test_a_players_best_round_is_the_most_won_in_net_totals_the_least_lost_in_penalty(
+    preset: str, lowest: int, highest: int, best: int, worst: int
+) -> None:
+    assert best_and_worst(lowest, highest, net=is_net(PRESETS[preset])) == (best, worst)
+    assert best_and_worst(None, None, net=True) == (None, None)  # no hand played yet
