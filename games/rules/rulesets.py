@@ -53,6 +53,12 @@ def choice_label(value: object) -> str:
     return CHOICE_LABELS.get(value, str(value)) if isinstance(value, str) else str(value)
 
 
+def choice_words(value: object) -> str:
+    """A choice as it reads inside a sentence: ``three_pure`` → three pure sequences,
+    ``show13`` → 13-card show."""
+    return choice_label(value).replace("_", " ").lower()
+
+
 def option_text(value: object) -> str:
     """An option's value as the house rules say it: "on", "off", "empty", a choice
     by its label, a list of choices, a number as itself."""

@@ -25,7 +25,7 @@ from .melds import (
     joker_roles,
     why_no_group,
 )
-from .rulesets import DECLARATION_WAYS, Ruleset
+from .rulesets import DECLARATION_WAYS, Ruleset, choice_words
 
 OUTCOMES = (
     "declared",
@@ -538,7 +538,7 @@ def _assess(hand: PlayerHand, kinds: Sequence[Kind], roles: JokerRoles) -> HandA
     rule = None
     if hand.outcome == "declared":
         declaration = declaration_way(hand.groups, kinds, roles, hand.on_deal)
-        lines = [f"declared: {declaration.replace('_', ' ')}" if declaration else "declared"]
+        lines = [f"declared: {choice_words(declaration)}" if declaration else "declared"]
         if hand.on_deal and declaration:
             lines.append(on_deal_line(hand.groups, kinds, roles, declaration))
     elif hand.outcome == "default_win":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Iterable
 
 from django import template
@@ -22,7 +23,7 @@ from games.rules import (
     Kind,
     all_cards,
     card_label,
-    choice_label,
+    choice_words,
     spoken_name,
 )
 
@@ -63,6 +64,23 @@ def cards(codes: Iterable[object]) -> SafeString:
 
 
 @register.filter
+def explained(line: str) -> SafeString:
+    """A line of the rules service's explanation of a hand, kept with its round, as the
+    page shows it: its figures' signs as ``points`` writes them, its cards as ``card``
+    shows them, like the groups above it ("not counted: 2♦ 3♦ 4♦ (pure sequence)")."""
+    parts = _card_codes().split(figures.points(line))
+    return format_html_join("", "{}", ((_faces().get(part, part),) for part in parts))
+
+
+@functools.cache
+def _card_codes() -> re.Pattern[str]:
+    """The deck's codes as whole words (the explanation writes nothing else in capitals
+    that could read as one), longest first: 10H before a 10 standing alone."""
+    codes = sorted(_faces(), key=len, reverse=True)
+    return re.compile(rf"(?<!\w)({'|'.join(codes)})(?!\w)")
+
+
+@register.filter
 def groups(groups: Iterable[Iterable[object]]) -> SafeString:
     """A hand's groups, "|" between them, each kept whole on a line where it fits
     (app.css: .cards-group): wrapped mid-group, a line break hid where a group ended."""
@@ -96,7 +114,7 @@ def kind_label(value: str) -> str:
 def words(value: str | None) -> str:
     """A rule model's name as a player reads it, the house rules' label: ``three_pure``
     → three pure sequences, ``show13`` → 13-card show."""
-    return choice_label(value).replace("_", " ").lower() if value else ""
+    return choice_words(value) if value else ""
 
 
 def picker_suits() -> list[dict]:

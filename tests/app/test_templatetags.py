@@ -61,3 +61,24 @@ def test_a_declaration_way_reads_as_the_house_rules_name_it() -> None:
 )
 def test_a_card_is_shown_with_its_suit_symbol_and_keeps_its_code(code, shown) -> None:
     assert Template("{% load cards %}{{ code|card }}").render(Context({"code": code})) == shown
+
+
+def test_a_line_of_a_hands_explanation_shows_its_cards_as_the_groups_do() -> None:
+    render = Template("{% load cards %}{{ line|explained }}").render
+
+    said = render(Context({"line": "not counted: 10D JD QD (pure sequence), 2S 3S PJ"}))
+    assert said == (
+        'not counted: <span class="card suit-d" title="10D">10♦</span> '
+        '<span class="card suit-d" title="JD">J♦</span> '
+        '<span class="card suit-d" title="QD">Q♦</span> (pure sequence), '
+        '<span class="card suit-s" title="2S">2♠</span> '
+        '<span class="card suit-s" title="3S">3♠</span> '
+        '<span class="card card-joker" title="printed joker">PJ</span>'
+    )
+    # Its figures' signs as the pages write them; words, numbers and markup as they are.
+    assert render(Context({"line": "value points exchanged: -10"})) == (
+        "value points exchanged: −10"
+    )
+    assert render(Context({"line": "count 102 <b>AS10S</b>"})) == (
+        "count 102 &lt;b&gt;AS10S&lt;/b&gt;"
+    )

@@ -447,6 +447,11 @@ def test_winner_collects_every_losers_points_in_net_totals():
     assert sum(player.score for player in result.values()) == 0
 
 
+def test_breakdown_names_the_declaration_as_the_house_rules_do():
+    result = play("21-points", "8S", hand("W", "declared", WIN_PLAIN), hand("A", "shown", ONE_PURE))
+    assert result["W"].breakdown[0] == "declared: three pure sequences"  # not "three pure"
+
+
 def test_breakdown_says_what_was_left_out_and_why():
     loser = lose("21-points", ONE_PURE)
     text = " ".join(loser.breakdown)
