@@ -91,8 +91,10 @@ class Line:
     name: str
     segments: tuple[tuple[Mark, ...], ...]  # broken where the player sat out
     legend: str  # e.g. "Asha 142 (winner)"
-    # Written beside the line's last mark, drawn larger: a chart of one point, where a
-    # lone dot says nothing by itself (e.g. "3.4", a rating).
+    # Written beside the line's last mark, drawn larger, where a lone dot says nothing
+    # by itself: a chart of one point (e.g. "3.4", a rating), or a line of one point
+    # among longer ones (a newcomer's "Chen −2.1": named, as its colour is one of
+    # several).
     value: str = ""
 
 
@@ -309,7 +311,7 @@ def _render(
             f'y2="{_coord(middle)}" data-series="{look.series}" color="{look.colour}" '
             f'stroke="currentColor" stroke-width="3"{dash}/>'
             f'<text x="{_coord(left + 26)}" y="{_coord(middle + 4)}">'
-            f"{escape(_legend_text(line, LEGEND_WHOLE))}"
+            f"{escape(_legend_text(line.name, line.legend, LEGEND_WHOLE))}"
             f"<title>{escape(line.legend)}</title></text>"
         )
     out.append("</g></svg>")
@@ -318,9 +320,11 @@ def _render(
 
 def _value_labels(lines: Sequence[Line], x: Scale, y: Scale) -> Iterator[str]:
     """Each line's ``value`` (if it has one) right of its last mark, in the line's
-    colour; labels that would touch (lines ending at about the same rating) are moved
-    apart, down, and the whole stack back up where it would run below the plot (onto
-    the dates)."""
+    colour, or left of it where it would run off the drawing (a newcomer's point at
+    the last session); labels that would touch (lines ending at about the same
+    rating) are moved apart, down, and the whole stack back up where it would run
+    below the plot (onto the dates). Each is outlined in the background's colour, so
+    a line it crosses does not run through its letters."""
     ends = sorted(
         (y(line.segments[-1][-1].y), x(line.segments[-1][-1].x), index, line.value)
         for index, line in enumerate(lines)
@@ -333,12 +337,15 @@ def _value_labels(lines: Sequence[Line], x: Scale, y: Scale) -> Iterator[str]:
     for number in reversed(range(len(spaced))):  # then up, each above the one below
         spaced[number] = lowest = min(spaced[number], lowest)
         lowest -= VALUE_ROW
-    for at, (_, left, index, value) in zip(spaced, ends, strict=True):
+    for at, (_, mark, index, value) in zip(spaced, ends, strict=True):
         look = style(index)
+        fits = mark + 9 + label_width(value) <= WIDTH
+        side = f'x="{_coord(mark + 9)}"' if fits else f'x="{_coord(mark - 9)}" text-anchor="end"'
         yield (
-            f'<text class="chart-value" x="{_coord(left + 9)}" y="{_coord(at + 4)}" '
+            f'<text class="chart-value" {side} y="{_coord(at + 4)}" '
             f'data-series="{look.series}" color="{look.colour}" fill="currentColor" '
-            f'font-weight="600">{escape(value)}</text>'
+            f'font-weight="600" stroke="#fff" stroke-width="3" paint-order="stroke">'
+            f"{escape(value)}</text>"
         )
 
 
@@ -365,15 +372,15 @@ def _mark(mark: Mark, cx: float, cy: float, colour: str, large: bool = False) ->
     return f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{radius}" fill="{colour}">{tip}</circle>'
 
 
-def _legend_text(line: Line, limit: int) -> str:
+def _legend_text(name: str, legend: str, limit: int) -> str:
     """A legend entry of at most ``limit`` characters (one that runs past the drawing's
     edge is cut off mid-word): a long name is shortened, never the figure and status
     after it, and is ended by a left-to-right mark (U+200E), so an Arabic name's
     figure is still drawn after it (Chromium's SVG text ignores the isolates U+2068
     and U+2069). The whole entry is its tooltip."""
-    name, rest = line.name, line.legend.removeprefix(line.name)
-    if rest == line.legend:  # a legend that does not start with the name
-        return _shorten(line.legend, limit)
+    rest = legend.removeprefix(name)
+    if rest == legend:  # a legend that does not start with the name
+        return _shorten(legend, limit)
     return _shorten(name, max(limit - len(rest), 8)) + "\u200e" + rest
 
 
@@ -508,7 +515,8 @@ def rating_history_svg(
     thinned to what the width can show, keeping each line's first and last point.
     A chart of a single session has no line to draw: its point (one per series)
     stands in the middle, larger, with its rating written beside it and "one rated
-    session" under its date (a league's only one, or the only one in the dates asked)."""
+    session" under its date (a league's only one, or the only one in the dates asked).
+    A newcomer's one point among longer lines is drawn so too, with their name."""
     named = [(name, thin(points)) for name, points in series if points]
     everything = [point for _, points in named for point in points]
     if not everything:
@@ -550,13 +558,16 @@ def rating_history_svg(
                 ),
             ),
             f"{name} {figures.rating(points[-1].ordinal)}",
-            # One session: each rating written beside its point.
-            figures.rating(points[-1].ordinal) if one_session else "",
+            _beside(name, points, one_session),
         )
         for name, points in named
     ]
     summary = ", ".join(
-        f"{name} from {figures.rating(points[0].ordinal)} to {figures.rating(points[-1].ordinal)}"
+        f"{name} {figures.rating(points[0].ordinal)} after one rated session "
+        f"({_long_date(points[0].played_on)})"
+        if len(points) == 1
+        else f"{name} from {figures.rating(points[0].ordinal)} "
+        f"to {figures.rating(points[-1].ordinal)}"
         for name, points in named
     )
     description = (
@@ -570,6 +581,19 @@ def rating_history_svg(
     return _render(
         lines, x, x_ticks, y_ticks, title=title, description=description, id_prefix=id_prefix
     )
+
+
+def _beside(name: str, points: Sequence[RatingPoint], one_session: bool) -> str:
+    """What is written beside a rating line's last point (`Line.value`) where it is
+    the line's only one: in a chart of one session, its rating; a newcomer's among
+    the others' lines, their name and rating as their legend entry has them (a small
+    dot in one colour of several said neither whose it was nor what)."""
+    rating = figures.rating(points[-1].ordinal)
+    if one_session:
+        return rating
+    if len(points) == 1:
+        return _legend_text(name, f"{name} {rating}", LEGEND_FITS)
+    return ""
 
 
 def _spread(ticks: list[tuple[float, str]], x: Scale) -> list[tuple[float, str]]:

@@ -275,6 +275,37 @@ def test_ratings_of_one_session_are_each_written_apart_and_longer_histories_are_
     assert "chart-value" not in longer and "one rated session" not in longer
 
 
+def test_a_newcomers_one_rating_among_longer_lines_is_named_and_written_beside_it() -> None:
+    # Was a small dot among the others' lines, unlabelled: whose, and worth what?
+    # Asha was rated in the first session only, Chen in the last only, Ben in all three.
+    asha, ben = history("Asha", [3.4]), history("Ben", [-1.8, 0.5, 1.6])
+    chen = ("Chen", [RatingPoint(2, datetime.date(2024, 1, 3), -2.1, 2)])
+    root = parse(rating_history_svg([asha, ben, chen]))
+    assert root.find(f"{SVG}desc").text == (
+        "Rating after each rated session: Asha 3.4 after one rated session (1 Jan 2024), "
+        "Ben from −1.8 to 1.6, Chen −2.1 after one rated session (3 Jan 2024)."
+    )
+    spans = {text: (left, right) for left, right, text in label_spans(root, "chart-value")}
+    assert set(spans) == {"Asha\u200e 3.4", "Chen\u200e −2.1"}  # Ben's line needs none
+    for name in ("Asha", "Chen"):
+        line = next(g for g in root.iter(f"{SVG}g") if g.get("data-name") == name)
+        (dot,) = line.iter(f"{SVG}circle")
+        assert float(dot.get("r")) > 2.5  # drawn larger, as in a chart of one session
+        (label,) = (
+            t
+            for t in root.iter(f"{SVG}text")
+            if t.get("class") == "chart-value" and t.text.startswith(name)
+        )
+        assert label.get("data-series") == line.get("data-series")  # in the line's colour
+        assert float(label.get("y")) == pytest.approx(float(dot.get("cy")) + 4, abs=0.2)
+        # Beside the dot, not over it, and inside the drawing: Chen's, at the last
+        # session, on its left.
+        left, right = spans[label.text]
+        cx = float(dot.get("cx"))
+        assert left >= 0 and right <= float(root.get("width"))
+        assert (left >= cx + 4) if name == "Asha" else (right <= cx - 4)
+
+
 def test_ratings_of_one_session_bunched_at_the_bottom_stay_inside_the_plot() -> None:
     # The standings chart draws up to five players: four just above 0, one far above.
     day = datetime.date(2024, 1, 1)

@@ -124,6 +124,58 @@ def test_a_points_league_on_a_phone_shows_its_points_and_a_tab_for_its_pool(
     look_at(page, "standings-pool-phone-dark")
 
 
+# Each value written beside a point of the rating chart: its text, whether it lies
+# inside the drawing, and the other texts of the chart (axes, legend, values) it
+# touches, as the browser lays them out.
+_VALUE_LABELS = """svg => {
+    const inside = (a, b) => a.left >= b.left && a.right <= b.right
+        && a.top >= b.top && a.bottom <= b.bottom;
+    const touch = (a, b) => a.left < b.right && b.left < a.right
+        && a.top < b.bottom && b.top < a.bottom;
+    const drawing = svg.getBoundingClientRect();
+    const texts = [...svg.querySelectorAll("text")];
+    return [...svg.querySelectorAll(".chart-value")].map(label => {
+        const box = label.getBoundingClientRect();
+        return {
+            text: label.textContent.replace("\u200e", ""),
+            inside: inside(box, drawing),
+            touches: texts.filter(other => other !== label
+                && touch(box, other.getBoundingClientRect())).map(other => other.textContent),
+        };
+    });
+}"""
+
+
+def test_a_newcomers_one_rated_session_is_named_and_rated_beside_its_point(
+    phone_page: Page, look_at: Callable[..., None]
+) -> None:
+    """The Friday club's Asha (January) and Chen (February) each have one rated session,
+    beside Ben's line through both: each lone point says whose it is and its rating,
+    inside the chart and clear of its other words, in the light and in the dark."""
+    page = phone_page
+    user = sign_in(page, "captain")
+    league, _ = build_club(user, slug="friday")
+    page.goto(f"/leagues/{league.slug}/standings/")
+    chart = page.locator("svg[data-chart='league-ratings']")
+    expect(chart.locator(".chart-value")).to_have_count(2)
+    labels = chart.evaluate(_VALUE_LABELS)
+    assert labels == [
+        {"text": "Asha 3.4", "inside": True, "touches": []},
+        {"text": "Chen −2.1", "inside": True, "touches": []},
+    ]
+    description = chart.locator("desc")
+    expect(description).to_contain_text("Asha 3.4 after one rated session (5 Jan 2024)")
+    expect(description).to_contain_text("Chen −2.1 after one rated session (10 Feb 2024)")
+    chart.scroll_into_view_if_needed()
+    look_at(page, "standings-newcomers-phone", full_page=False)
+
+    page.emulate_media(color_scheme="dark")
+    # Outlined in the dark surface's colour, not in a white glow.
+    halo = chart.locator(".chart-value").first.evaluate("el => getComputedStyle(el).stroke")
+    assert halo == "rgb(27, 31, 36)"
+    look_at(page, "standings-newcomers-phone-dark", full_page=False)
+
+
 DARK_SURFACE = [0x1B, 0x1F, 0x24]  # app.css's --surface in the dark, under the image
 
 
