@@ -208,13 +208,17 @@
     held = { picker: picker, room: roomAbove(picker, spot), top: spot.getBoundingClientRect().top };
   });
   function hold(event) {
+    // A picker put away meanwhile (a seat's hand closed at a link gone) holds nothing.
+    if (held && (held.picker.hidden || !held.picker.isConnected)) held = null;
     var spot = held && held.picker.previousElementSibling;
     if (spot && spot.hasAttribute("data-hand-errors")) {
       var picker = held.picker;
       var margin = parseFloat(window.getComputedStyle(picker).marginTop) + held.room - roomAbove(picker, spot);
       picker.style.marginTop = margin > cssMargin + 0.5 ? margin + "px" : "";
     }
-    var moved = spot ? spot.getBoundingClientRect().top - held.top : 0;
+    // Scrolled right after the swap, before what the new content brings runs (it may
+    // scroll to something of its own: closeSeatHand).
+    var moved = spot && event.type === "htmx:afterSwap" ? spot.getBoundingClientRect().top - held.top : 0;
     if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
     if (event.type === "htmx:afterSettle") held = null;
   }
@@ -294,6 +298,8 @@
     var before = field.value.slice(0, range[0]);
     var spaced = before && !separator.test(before.slice(-1)) ? " " + code : code;
     replace(field, range[0], range[1], spaced);
+    var end = range[0] + spaced.length;
+    return { field: field, code: code, start: end - code.length, end: end };
   }
 
   function newGroup(field) {
@@ -302,18 +308,38 @@
     replace(field, before.length, range[1], before ? " | " : "");
   }
 
+  // Undo: the card the picker put in last, where it still stands as put (the caret
+  // may have been moved since: a tap inside the field); else the token before the
+  // caret (a card, a whole range typed by hand, or a group's bar).
   function undoCard(field) {
+    var tapped = lastTap;
+    lastTap = null;
+    if (tapped && tapped.field === field && field.value.slice(tapped.start, tapped.end) === tapped.code) {
+      return takeOut(field, tapped.start, tapped.end);
+    }
     var range = selection(field);
     if (range[0] !== range[1]) return replace(field, range[0], range[1], "");
     var before = field.value.slice(0, range[0]).replace(/\s+$/, "");
-    // The last token typed: a card, or a whole range typed by hand.
     var read = grammar();
     var card = read && before.match(read.atEnd);
     var cut = card ? card[0].length : before.slice(-1) === "|" ? 1 : Math.min(1, before.length);
-    var kept = before.slice(0, before.length - cut).replace(/\s+$/, "");
-    replace(field, kept.length, range[1], kept && /\|$/.test(kept) ? " " : "");
+    takeOut(field, before.length - cut, range[1]);
   }
 
+  // Take the text from start to end out, and the space before it; what stood on either
+  // side stays apart ("5H 6H 7H" less 6H is "5H 7H", never "5H7H").
+  function takeOut(field, start, end) {
+    var kept = field.value.slice(0, start).replace(/\s+$/, "");
+    var after = field.value.slice(end);
+    var apart = kept && ((after && !/^\s/.test(after)) || (!after && /\|$/.test(kept)));
+    replace(field, kept.length, end, apart ? " " : "");
+  }
+
+  var lastTap = null; // the card the picker put in last: {field, code, start, end}
+  // Typed on the keyboard since: Undo takes the token before the caret, like the rest.
+  document.addEventListener("beforeinput", function (event) {
+    if (lastTap && event.target === lastTap.field) lastTap = null;
+  });
   var lastTyped = null; // the field the picker's last card went into (press)
   function press(picker, key) {
     var field = targetOf(picker);
@@ -342,7 +368,7 @@
     if (key.hasAttribute("data-card")) {
       if (key.getAttribute("aria-disabled") === "true") return;
       if (spotOf(field).nextElementSibling !== picker && !field.hasAttribute("data-cut")) aim(picker, field, true);
-      typeCard(field, key.getAttribute("data-card"));
+      lastTap = typeCard(field, key.getAttribute("data-card"));
       lastTyped = field;
       if (field.hasAttribute("data-cut")) return moveOn(picker, null);
       if (cardsIn(field.value).length >= handSize(picker)) return moveOn(picker, field);

@@ -414,3 +414,28 @@ def test_a_card_tapped_with_the_caret_inside_another_goes_after_it(phone_page: P
     picker.locator('[data-card="7D"]').tap()
 
     expect(groups).to_have_value("5D 6D 7D | 9S")
+
+
+def test_undo_after_a_tap_inside_the_field_takes_back_the_last_card_and_glues_nothing(
+    phone_page: Page,
+) -> None:
+    """A finger that lands inside the field moves the caret: Undo still takes back the
+    card tapped last. Where it takes the card before the caret (the last one typed on
+    the keyboard), the cards on either side stay apart: "5H7H" was one token, no card."""
+    page = phone_page
+    open_pool(page, ["Asha", "Ben"])
+    picker = page.locator("[data-picker]")
+    picker.locator('[data-card="7C"]').tap()
+    groups = page.locator('fieldset[data-player="Asha"]').get_by_label("Groups")
+    tap_hand(picker, "2S 3S 4S 5H 6H 7H 8C")
+    undo = picker.get_by_role("button", name="Undo card")
+    groups.evaluate("field => { field.focus(); field.setSelectionRange(15, 15); }")  # 6H |7H
+
+    undo.tap()
+    expect(groups).to_have_value("2S 3S 4S 5H 6H 7H")  # 8C, the card tapped last
+
+    groups.evaluate("field => { field.focus(); field.setSelectionRange(15, 15); }")  # 6H |7H
+    undo.tap()  # nothing tapped since: the card before the caret
+    expect(groups).to_have_value("2S 3S 4S 5H 7H")
+    undo.tap()
+    expect(groups).to_have_value("2S 3S 4S 7H")

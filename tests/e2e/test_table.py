@@ -273,6 +273,28 @@ def test_a_phone_whose_seat_at_a_replaced_link_is_not_known_closes_its_hand_too(
     expect(phone.locator("[data-queued-note]")).to_have_count(0)
 
 
+def test_a_small_phone_told_its_link_is_gone_scrolls_to_the_message(
+    new_context: Callable[..., Any],
+) -> None:
+    """On a screen shorter than the hand, the finger on the picker far below: the page
+    comes up to the message, and nothing scrolls it back down after (the picker's
+    keys are kept under the finger only while it is there to tap)."""
+    session, phone = ben_at_a_table(new_context)
+    phone.set_viewport_size({"width": 375, "height": 667})
+    seat_hands_in(phone, "8S", SHOWN_8S)
+    phone.locator("[data-picker]").evaluate("picker => picker.scrollIntoView({block: 'end'})")
+    # The link replaced and the seat not known (only the status comes: closeSeatHand).
+    phone.route(SEAT_POLL, lambda route: route.fulfill(status=204))
+    replace_table_link(session)
+    phone.context.clear_cookies(name="seat")
+    told = phone.locator("#seat-status [data-table-closed]")
+    phone.unroute(SEAT_POLL)
+
+    expect(told).to_be_in_viewport(ratio=1)
+    phone.wait_for_timeout(300)  # past htmx's settling: still in sight
+    expect(told).to_be_in_viewport(ratio=1)
+
+
 def test_a_phone_shared_by_two_players_holds_one_seat_and_keeps_the_hand_of_the_seat_given_up(
     new_context: Callable[..., Any], look_at: Callable[..., None]
 ) -> None:
