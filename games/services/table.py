@@ -508,12 +508,15 @@ def hand_preview(
     text: str | None,
     cut_text: str | None,
     on_deal: bool = False,
+    final: bool = False,
 ) -> RoundCheck:
-    """The scorer's live check of a hand being corrected: nothing is stored until the
-    correction is saved (the seat's own hand stays as its phone left it)."""
+    """A hand checked without storing anything: the scorer's live check of a hand
+    being corrected (the seat's own hand stays as its phone left it), or a seat's hand
+    shown again as it was left. ``final``: checked as Hand in checks it (a refused Hand
+    in, shown again, says again what refused it)."""
     _check_seat_plays(entry, seat)
     cut = _cut_text(table_round, cut_text)
-    return check_hand(entry, seat, cut, outcome, text, final=False, on_deal=on_deal)
+    return check_hand(entry, seat, cut, outcome, text, final=final, on_deal=on_deal)
 
 
 def _hands_of(table_round: TableRound | None) -> dict[int, TableHand]:

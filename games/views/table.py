@@ -124,9 +124,13 @@ def _hand_context(
     board, entry, table_round, hand = state or _hand_state(session, seat)
     playing = entry.seat_playing(seat.pk) is not None
     if form is None and playing:
-        form = HandForm(entry=entry, seat=seat, table_round=table_round, hand=hand, final=False)
+        # A Hand in refused, and not typed in since: shown as it was refused (what to
+        # fix under the cards and above Hand in), a reload or a poll alike.
+        refused = bool(hand and hand.problem)
+        form = HandForm(entry=entry, seat=seat, table_round=table_round, hand=hand, final=refused)
         if form.is_bound and form.is_valid():
-            form.file_errors(hand_preview(session, seat, entry, table_round, **form.typed()))
+            check = hand_preview(session, seat, entry, table_round, **form.typed(), final=refused)
+            form.file_errors(check)
     return (
         _seat_urls(session)
         | {

@@ -19,6 +19,7 @@ from django.urls import reverse
 
 from games.models import GameSession, HandEntry, RoundChange, TableHand, new_share_token
 from games.services.leagues import create_league
+from games.services.sessions import close_session
 from games.services.table import close_table, release_seat, replace_table_link, set_auto_save
 from tests.support.builders import make_session, play, seat_pk
 from tests.support.forms import form_on
@@ -235,6 +236,7 @@ def test_a_hand_in_any_order_is_checked_on_its_own_and_handed_in(table: GameSess
     assert response.status_code == 200
     assert "Valid declaration" in html and "Arranged by the rules" in html
     assert "data-handed-in" in html
+    assert "<strong>Handed in.</strong>" in html  # said as done, not as "Hand in."
     assert TableHand.objects.get().status == "in"
 
 
@@ -321,6 +323,46 @@ def test_bad_input_on_a_seat_phone_is_said_in_place_and_the_hand_is_not_in(
     assert hand[1] in html.replace("&#x27;", "'")  # what was typed stays
     assert TableHand.objects.get().status == "typing"
     assert states(panel(scorer, table))["Ben"] == "problem"
+
+
+def test_a_refused_hand_reloaded_is_shown_as_it_was_refused(table: GameSession) -> None:
+    phone = seat_phone(table, "Ben")
+    hand_in(phone, table, "Ben", ("shown", SHOWN_8S.removesuffix(" 8C")), edit=2)
+
+    reloaded = unescape(phone.get(url("table_hand", table)).content.decode())
+
+    message = "must show all 21 cards, not 20"
+    under_cards = reloaded.split('data-hand-errors="Ben"')[1].split("data-picker")[0]
+    assert message in under_cards  # marked where it is fixed, as after Hand in
+    assert "Not handed in: 1 thing to fix" in reloaded.split("data-problems")[1]
+    assert "fix what is marked below, then tap Hand in again" in reloaded
+    assert reloaded.count(message) == 2
+    # Typed in again: a hand being typed, checked as such.
+    phone.post(
+        url("table_hand_preview", table),
+        hand_data(table, "Ben", "shown", SHOWN_8S.removesuffix(" JS 8C"), edit=3),
+        headers={"HX-Request": "true"},
+    )
+    typing = unescape(phone.get(url("table_hand", table)).content.decode())
+    assert "data-problems" not in typing and "fix what is marked below" not in typing
+
+
+def test_a_refused_hand_at_a_session_ended_meanwhile_is_not_told_to_tap_hand_in_again(
+    table: GameSession,
+) -> None:
+    play(table, "8S", ROUND_1)  # a points game may be ended once a round is played
+    phone = seat_phone(table, "Ben")
+    short = SHOWN_8S.removesuffix(" 8C")
+    refused = hand_in(phone, table, "Ben", ("shown", short), number=2, edit=2)
+    assert "fix what is marked below, then tap Hand in again" in refused.content.decode()
+    close_session(table)  # the scorer ends the session
+
+    data = hand_data(table, "Ben", "shown", SHOWN_8S, number=2, edit=3) | {"problems": "listed"}
+    answer = phone.post(url("table_hand_preview", table), data, headers={"HX-Request": "true"})
+
+    said = unescape(answer.content.decode())
+    assert "This session is over: it takes no new rounds." in said
+    assert "tap Hand in again" not in said  # nothing the player can fix
 
 
 def test_the_list_hand_in_refused_follows_the_fixes_on_the_seat_phone(table: GameSession) -> None:
