@@ -64,20 +64,26 @@ def cards(codes: Iterable[object]) -> SafeString:
 
 
 @register.filter
-def explained(line: str) -> SafeString:
+def explained(line: str, names: Iterable[str] = ()) -> SafeString:
     """A line of the rules service's explanation of a hand, kept with its round, as the
     page shows it: its figures' signs as ``points`` writes them, its cards as ``card``
-    shows them, like the groups above it ("not counted: 2♦ 3♦ 4♦ (pure sequence)")."""
-    parts = _card_codes().split(figures.points(line))
-    return format_html_join("", "{}", ((_faces().get(part, part),) for part in parts))
+    shows them, like the groups above it ("not counted: 2♦ 3♦ 4♦ (pure sequence)").
+    ``names``: the round's players, whose names the line may hold ("pays JD's claims")
+    and which stay words, whatever card they spell."""
+    kept = frozenset(names)
+    parts = _explained_words(tuple(sorted(kept, key=len, reverse=True))).split(figures.points(line))
+    return format_html_join(
+        "", "{}", ((part if part in kept else _faces().get(part, part),) for part in parts)
+    )
 
 
-@functools.cache
-def _card_codes() -> re.Pattern[str]:
-    """The deck's codes as whole words (the explanation writes nothing else in capitals
-    that could read as one), longest first: 10H before a 10 standing alone."""
+@functools.lru_cache(maxsize=64)
+def _explained_words(names: tuple[str, ...]) -> re.Pattern[str]:
+    """What ``explained`` picks out of a line, each as a whole word: the players' names
+    first, then the deck's codes, longest first (10H before a 10 standing alone)."""
     codes = sorted(_faces(), key=len, reverse=True)
-    return re.compile(rf"(?<!\w)({'|'.join(codes)})(?!\w)")
+    words = "|".join([*map(re.escape, names), *codes])
+    return re.compile(rf"(?<!\w)({words})(?!\w)")
 
 
 @register.filter

@@ -156,10 +156,13 @@ def round_arrange(request: HttpRequest, pk: int, round_pk: int | None = None) ->
 
 def _round_context(played: Round, form: RoundForm | None, writer: bool) -> dict:
     session = played.session
+    entries = _entries_in_seat_order(played)
     return {
         "session": session,
         "played": played,
-        "entries": _entries_in_seat_order(played),
+        "entries": entries,
+        # Words in the rules' explanation of a hand that stay words (cards.explained).
+        "player_names": [entry.player.name for entry in entries],
         "form": form,
         "entry": form.entry if form else None,
         "writer": writer,

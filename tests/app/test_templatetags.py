@@ -82,3 +82,19 @@ def test_a_line_of_a_hands_explanation_shows_its_cards_as_the_groups_do() -> Non
     assert render(Context({"line": "count 102 <b>AS10S</b>"})) == (
         "count 102 &lt;b&gt;AS10S&lt;/b&gt;"
     )
+
+
+def test_a_player_whose_name_spells_a_card_stays_a_name_in_the_explanation() -> None:
+    render = Template("{% load cards %}{{ line|explained:names }}").render
+    names = ["JD", "PJ Rao", "Asha"]
+
+    assert render(Context({"line": "won by default by JD: pays JD's claims", "names": names})) == (
+        "won by default by JD: pays JD&#x27;s claims"
+    )
+    assert render(Context({"line": "pays PJ Rao's claims: 3H 3H 3H", "names": names})) == (
+        "pays PJ Rao&#x27;s claims: "
+        + '<span class="card suit-h" title="3H">3♥</span> ' * 2
+        + '<span class="card suit-h" title="3H">3♥</span>'
+    )
+    # A card whose code holds a name's letters is still a card.
+    assert "J♦" in render(Context({"line": "JD", "names": ["J"]}))
