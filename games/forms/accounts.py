@@ -29,7 +29,8 @@ class NewPasswordFirst:
 class FocusFirstError:
     """A form sent back with errors has the focus on the first field marked wrong: a
     phone opens its keyboard there, where Django's autofocus (the username, the old
-    password) would open it on a field that was right."""
+    password) would open it on a field that was right. A confirmation that did not
+    match sends it to its new password: both come back empty, to be typed again."""
 
     def full_clean(self) -> None:
         super().full_clean()
@@ -37,7 +38,8 @@ class FocusFirstError:
         if wrong:
             for field in self.fields.values():
                 field.widget.attrs.pop("autofocus", None)
-            self.fields[wrong[0]].widget.attrs["autofocus"] = True
+            first = NewPasswordFirst.NEW_PASSWORD.get(wrong[0], wrong[0])
+            self.fields[first].widget.attrs["autofocus"] = True
 
 
 class SignupForm(FocusFirstError, NewPasswordFirst, auth_forms.UserCreationForm):

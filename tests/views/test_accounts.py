@@ -188,6 +188,10 @@ def test_a_new_password_the_validators_refuse_is_said_beside_it_not_its_confirma
     html = client.post(url, rest | {new: "password", again: "passwort"}).content.decode()
     assert "This password is too common." in _beside(html, new)
     assert "didn’t match" in _beside(html, again) and "didn’t match" not in _beside(html, new)
+    # Only the confirmation wrong: both come back empty, and typing starts at the first.
+    html = client.post(url, rest | {new: NEW_PASSWORD, again: NEW_PASSWORD + "!"}).content
+    assert "autofocus" in _input(html.decode(), new)
+    assert html.decode().count("autofocus") == 1
     user.refresh_from_db()
     assert user.check_password(password)
 
