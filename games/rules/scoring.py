@@ -235,7 +235,7 @@ def on_deal_line(groups: Groups, kinds: Sequence[Kind], roles: JokerRoles, way: 
         return f"on the deal: {kinds.count(Kind.DUBLEE)} dublees"
     if way == "jokers":
         return f"on the deal: {_largest_joker_group(groups, roles)} jokers in one group"
-    return f"on the deal: {way.replace('_', ' ')}"
+    return f"on the deal: {choice_words(way)}"
 
 
 def why_not_declared(

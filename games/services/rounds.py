@@ -366,6 +366,8 @@ class RoundCheck:
 
 
 _PLAYER_FIELD = re.compile(r"players\[(\d+)\]\.(\w+)")
+# How many of a hand's typos are said one by one; more are counted in one line.
+TYPOS_SAID = 3
 
 
 # A round as typed: each seat id's (outcome, groups text), None where the form refused it.
@@ -448,9 +450,14 @@ def _read_hands(entry: RoundEntry, cut_text, hands: TypedHands, *, final, on_dea
             continue
         groups, typos = read_groups(text)
         if typos:
-            # Every typo at once; the cards around them still count for copies of a
-            # card across the round (_unscored_errors).
-            player.groups_errors += [typo.message for typo in typos]
+            # Every typo at once (a few, where something else was pasted in); the cards
+            # around them still count for copies of a card across the round
+            # (_unscored_errors).
+            player.groups_errors += [typo.message for typo in typos[:TYPOS_SAID]]
+            if len(typos) > TYPOS_SAID:
+                player.groups_errors.append(
+                    f"and {len(typos) - TYPOS_SAID} more words that are not cards"
+                )
             player.read_so_far = tuple(tuple(group) for group in groups)
             continue
         if outcome is None:

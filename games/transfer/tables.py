@@ -25,6 +25,7 @@ from games.models import (
 from games.names import xml_text
 from games.queries import standings
 from games.rules import (
+    choice_words,
     format_groups,
     parse_card,
 )
@@ -169,7 +170,7 @@ def _entry_cells(entry: HandEntry | None, total: int) -> list[Value]:
         entry.get_outcome_display(),
         "yes" if entry.on_deal else None,
         groups_text(entry.groups),
-        entry.declaration.replace("_", " ") or None,
+        choice_words(entry.declaration) if entry.declaration else None,
         entry.hand_points,
         entry.value_points,
         entry.claims,

@@ -18,6 +18,7 @@ from games.models import (
     RoundChange,
 )
 from games.queries.standings import standings_of
+from games.rules import choice_words
 from games.services.scoreboard import load_scoreboard
 from games.transfer.tables import STANDINGS_HEADER, groups_text
 from tests.support.builders import edit, expected_totals, make_session, play
@@ -80,7 +81,7 @@ def test_session_csv_has_a_row_per_round_with_each_players_hand_and_running_tota
                 entry.get_outcome_display(),
                 "",
                 groups_text(entry.groups),
-                entry.declaration.replace("_", " "),
+                choice_words(entry.declaration) if entry.declaration else "",
                 str(entry.hand_points),
                 str(entry.value_points),
                 str(entry.claims),
@@ -92,7 +93,7 @@ def test_session_csv_has_a_row_per_round_with_each_players_hand_and_running_tota
         "Declared",
         "",
         "2H 3H 4H | 5C 6C 7C | 10D JD QD | KS KH KD | 4S 5S 6S | 9H 10H PJ | 3D 3C 8H",
-        "three pure",
+        "three pure sequences",  # as the round page names it
         "0",
         "-10",
         "0",

@@ -107,6 +107,21 @@ def test_a_typo_and_a_card_held_too_often_in_one_hand_are_both_said_at_save(
     assert_nothing_saved()
 
 
+def test_something_pasted_in_place_of_cards_is_said_in_a_few_lines_not_one_per_word(
+    scorer: Client, table: GameSession
+) -> None:
+    pasted = "see you at eight on Friday, bring snacks"
+
+    response = post_round(scorer, table, {"Chen": ("shown", pasted)}, headers=HTMX)
+
+    assert response.context_data["form"].errors[f"groups_{seat_pk(table, 'Chen')}"] == [
+        "'see' is not a card (group 1, card 1)",
+        "'you' is not a card (group 1, card 2)",
+        "'at' is not a card (group 1, card 3)",
+        "and 5 more words that are not cards",
+    ]
+
+
 def test_a_player_named_like_a_card_keeps_every_word_of_the_error_beside_them(
     scorer: Client, user: User
 ) -> None:
