@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.models import GameSession, League, Rating, RatingChange
-from games.services.ratings import replay
+from games.services.ratings import NEW_PLAYER, rate, replay
 from games.services.rounds import delete_round
 from tests.support.builders import make_session, play
 
@@ -117,3 +117,15 @@ def test_closing_the_newest_evening_reads_no_more_as_the_league_grows(
         evening(user, league, day, "Chen", "Dev")
     assert queries_to_close_a_new_evening(20) == queries_to_close_a_new_evening(21)
     assert_as_a_full_replay(league)
+
+
+def test_a_run_of_good_evenings_rates_above_one_lucky_one() -> None:
+    """What the standings page says of the rating (templates/standings/league.html):
+    held down until results settle, a run of wins counts for more than one."""
+    regular, one, two = NEW_PLAYER, NEW_PLAYER, NEW_PLAYER
+    for _ in range(3):
+        regular, one, two = rate([regular, one, two], [1, 2, 3])
+    newcomer, *_ = rate([NEW_PLAYER, NEW_PLAYER, NEW_PLAYER], [1, 2, 3])
+
+    assert NEW_PLAYER.ordinal == pytest.approx(0)  # everyone starts at 0
+    assert regular.ordinal > newcomer.ordinal > 0
