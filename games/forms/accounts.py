@@ -26,11 +26,13 @@ class NewPasswordFirst:
         super().validate_password_for_user(user, field)
 
 
-class FocusFirstError:
+class ErrorsFirst:
     """A form sent back with errors has the focus on the first field marked wrong: a
     phone opens its keyboard there, where Django's autofocus (the username, the old
     password) would open it on a field that was right. A confirmation that did not
-    match sends it to its new password: both come back empty, to be typed again."""
+    match sends it to its new password: both come back empty, to be typed again. A
+    field marked wrong is read with its error first, then its help, as the page shows
+    them (partials/form_fields.html): Django reads the four password rules first."""
 
     def full_clean(self) -> None:
         super().full_clean()
@@ -40,9 +42,15 @@ class FocusFirstError:
                 field.widget.attrs.pop("autofocus", None)
             first = NewPasswordFirst.NEW_PASSWORD.get(wrong[0], wrong[0])
             self.fields[first].widget.attrs["autofocus"] = True
+        for name in wrong:
+            said = self[name]
+            helped = [f"{said.auto_id}_helptext"] if said.help_text else []
+            said.field.widget.attrs["aria-describedby"] = " ".join(
+                [f"{said.auto_id}_error", *helped]
+            )
 
 
-class SignupForm(FocusFirstError, NewPasswordFirst, auth_forms.UserCreationForm):
+class SignupForm(ErrorsFirst, NewPasswordFirst, auth_forms.UserCreationForm):
     """Django's sign-up form; a club makes its own accounts. The e-mail address is
     optional: it is only where a forgotten password's reset link goes."""
 
@@ -67,11 +75,11 @@ class EmailForm(forms.ModelForm):
         fields = ("email",)
 
 
-class SetPasswordForm(FocusFirstError, NewPasswordFirst, auth_forms.SetPasswordForm):
+class SetPasswordForm(ErrorsFirst, NewPasswordFirst, auth_forms.SetPasswordForm):
     """A new password chosen through a reset link."""
 
 
-class PasswordChangeForm(FocusFirstError, NewPasswordFirst, auth_forms.PasswordChangeForm):
+class PasswordChangeForm(ErrorsFirst, NewPasswordFirst, auth_forms.PasswordChangeForm):
     """A new password chosen while signed in, the old one given first."""
 
 

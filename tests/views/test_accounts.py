@@ -179,7 +179,8 @@ def test_a_new_password_the_validators_refuse_is_said_beside_it_not_its_confirma
     assert "autofocus" in _input(html, new)
     assert html.count("autofocus") == 1
     assert 'aria-invalid="true"' in _input(html, new)
-    assert f"id_{new}_error" in _input(html, new)  # read with the field
+    # Read with the field, the error before the rules, as they stand on the page.
+    assert f'aria-describedby="id_{new}_error id_{new}_helptext"' in _input(html, new)
     assert "aria-invalid" not in _input(html, again)
     assert f'<a href="#id_{new}">' in _summary(html)
     assert f'<a href="#id_{again}">' not in _summary(html)
