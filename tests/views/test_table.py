@@ -370,6 +370,7 @@ def test_the_list_hand_in_refused_follows_the_fixes_on_the_seat_phone(table: Gam
     short = SHOWN_8S.removesuffix(" 8C")
     refused = hand_in(phone, table, "Ben", ("shown", short), edit=2).content.decode()
     assert "Not handed in: 1 thing to fix" in refused  # nothing is saved on a seat phone
+    assert "<strong>Ben</strong>:" not in refused  # his own phone: not named again
     listed = {"problems": "listed", "key": "0badcafe"}
 
     def typed(groups: str, edit: int) -> str:
