@@ -229,6 +229,25 @@
     picker.style.marginTop = "";
   }
 
+  // A live check whose answer says in the settlement's place (or a seat's check) what
+  // the page says already leaves it as it is: that region is aria-live, and swapped in
+  // anew it would be read out again at every pause in typing. What comes out of band
+  // (each hand's preview and errors) is swapped as ever.
+  function squeezed(html) {
+    return html.replace(/ class=""/g, "").replace(/\s+/g, " ").trim();
+  }
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var region = event.detail.target;
+    var answer = event.detail.serverResponse;
+    if (!region || !region.hasAttribute("data-live-check") || typeof answer !== "string") return;
+    var parsed = document.createElement("template");
+    parsed.innerHTML = answer;
+    parsed.content.querySelectorAll("[hx-swap-oob], title").forEach(function (apart) {
+      apart.remove();
+    });
+    if (squeezed(parsed.innerHTML) === squeezed(region.innerHTML)) event.detail.swapOverride = "none";
+  });
+
   // A hand's errors, or the cut joker's, that a live check brings again unchanged stay
   // as they are: swapped in anew, their alert would be read out again at every pause
   // in typing. Changed, they are swapped, and read out once.

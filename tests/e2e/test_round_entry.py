@@ -221,6 +221,32 @@ def test_an_error_that_stays_while_typing_is_read_out_once_not_at_each_check(
     assert not seen_before()
 
 
+def test_a_settlement_that_says_the_same_is_left_in_place_not_read_out_again(
+    phone_page: Page,
+) -> None:
+    """The settlement's place is read out as it changes (aria-live): a live check that
+    says there what the page says already leaves it, so it is not read out again at
+    every pause in typing."""
+    page = phone_page
+    open_session(page)
+    page.get_by_label("Cut joker").fill("8S")
+    groups = player(page, "Ben").get_by_label("Groups")
+    waiting = page.locator("#settlement [data-no-settlement]")
+    with page.expect_response(lambda answer: "/preview/" in answer.url):
+        groups.fill("2D 3D")
+    expect(waiting).to_contain_text("once every hand is complete")
+    waiting.evaluate("said => { said.seenBefore = true; }")
+
+    with page.expect_response(lambda answer: "/preview/" in answer.url):
+        groups.press_sequentially(" 4D")
+    expect(preview(page, "Ben")).to_contain_text("4♦")  # the check came, and was shown
+    assert waiting.evaluate("said => said.seenBefore === true")
+    # Something new to say: said.
+    fill_round(page, "8S", ROUND_1)
+    expect(page.locator("#settlement")).to_contain_text("Settlement")
+    expect(waiting).to_have_count(0)
+
+
 def tapped_while_loading(
     page: Page, load: Callable[[], object], tap: Callable[[], object]
 ) -> Callable[[], None]:
