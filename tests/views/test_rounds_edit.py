@@ -369,3 +369,17 @@ def test_the_round_page_names_who_entered_it_and_then_who_changed_it_last(
     html = scorer.get(page).content.decode()
     assert "last changed by ben" in html
     assert "entered by" not in html
+
+
+def test_a_drop_is_said_once_with_its_rule_not_again_in_the_working(
+    scorer: Client, table: GameSession
+) -> None:
+    played = play(table, "8S", ROUND_1)  # Chen drops first: a fixed 30
+
+    html = scorer.get(reverse("games:round_detail", args=[table.pk, played.pk])).content.decode()
+
+    chen = html.split('data-player="Chen"')[1].split("</article>")[0]
+    assert "First drop: a fixed 30" in chen
+    assert '<ul class="lines">' not in chen  # "first drop: 30" said it a third time
+    ben = html.split('data-player="Ben"')[1].split("</article>")[0]
+    assert '<ul class="lines">' in ben and "count 102" in ben  # a count's working stays
