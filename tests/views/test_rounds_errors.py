@@ -87,39 +87,42 @@ def test_too_many_copies_of_a_card_across_the_round(scorer: Client, table: GameS
     assert_nothing_saved()
 
 
-def test_a_typo_and_a_card_held_too_often_in_one_hand_are_both_said_at_save(
-    scorer: Client, table: GameSession
+@pytest.mark.parametrize(
+    ("chen", "said"),
+    [
+        # A drop showing a fourth KH (Asha one, Ben two; three decks), a 1C and a 9X:
+        # all three said at once, not the copies only once the typos are fixed.
+        (
+            ("middle_drop", "1C KH 9X | 2C 3C"),
+            [
+                "'1C' is not a card (group 1, card 1): write 10 or T for a ten, A for an ace",
+                "'9X' is not a card (group 1, card 3)",
+                "KH is entered 4 times in this round, but 3 decks hold only 3: check group 1",
+            ],
+        ),
+        # Something pasted in place of cards: a few lines, not one a word.
+        (
+            ("shown", "see you at eight on Friday, bring snacks"),
+            [
+                "'see' is not a card (group 1, card 1)",
+                "'you' is not a card (group 1, card 2)",
+                "'at' is not a card (group 1, card 3)",
+                "and 5 more words that are not cards",
+            ],
+        ),
+    ],
+    ids=["typos and a card held too often", "pasted"],
+)
+def test_every_typo_of_a_hand_is_said_at_save_with_what_else_is_wrong(
+    scorer: Client, table: GameSession, chen: tuple[str, str], said: list[str]
 ) -> None:
-    # Chen's drop shows a fourth KH (Asha one, Ben two; three decks), a 1C and a 9X:
-    # all three said at once, not the copies only once the typos are fixed.
-    chen = "1C KH 9X | 2C 3C"
-
-    response = post_round(scorer, table, {"Chen": ("middle_drop", chen)}, headers=HTMX)
+    response = post_round(scorer, table, {"Chen": chen}, headers=HTMX)
 
     assert response.status_code == 422
-    assert response.context_data["form"].errors[f"groups_{seat_pk(table, 'Chen')}"] == [
-        "'1C' is not a card (group 1, card 1): write 10 or T for a ten, A for an ace",
-        "'9X' is not a card (group 1, card 3)",
-        "KH is entered 4 times in this round, but 3 decks hold only 3: check group 1",
-    ]
+    assert response.context_data["form"].errors[f"groups_{seat_pk(table, 'Chen')}"] == said
     html = html_lib.unescape(response.content.decode())
-    assert "3 things to fix" in html.split("data-problems")[1]
+    assert f"{len(said)} things to fix" in html.split("data-problems")[1]
     assert_nothing_saved()
-
-
-def test_something_pasted_in_place_of_cards_is_said_in_a_few_lines_not_one_per_word(
-    scorer: Client, table: GameSession
-) -> None:
-    pasted = "see you at eight on Friday, bring snacks"
-
-    response = post_round(scorer, table, {"Chen": ("shown", pasted)}, headers=HTMX)
-
-    assert response.context_data["form"].errors[f"groups_{seat_pk(table, 'Chen')}"] == [
-        "'see' is not a card (group 1, card 1)",
-        "'you' is not a card (group 1, card 2)",
-        "'at' is not a card (group 1, card 3)",
-        "and 5 more words that are not cards",
-    ]
 
 
 def test_a_player_named_like_a_card_keeps_every_word_of_the_error_beside_them(
