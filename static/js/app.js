@@ -333,11 +333,11 @@
   function undoCard(field) {
     var tapped = lastTap;
     lastTap = null;
+    var range = selection(field);
+    if (range[0] !== range[1]) return replace(field, range[0], range[1], ""); // text chosen
     if (tapped && tapped.field === field && field.value.slice(tapped.start, tapped.end) === tapped.code) {
       return takeOut(field, tapped.start, tapped.end);
     }
-    var range = selection(field);
-    if (range[0] !== range[1]) return replace(field, range[0], range[1], "");
     var before = field.value.slice(0, range[0]).replace(/\s+$/, "");
     var read = grammar();
     var card = read && before.match(read.atEnd);
@@ -391,7 +391,10 @@
       lastTyped = field;
       if (field.hasAttribute("data-cut")) return moveOn(picker, null);
       if (cardsIn(field.value).length >= handSize(picker)) return moveOn(picker, field);
-    } else if (action === "group" && !field.hasAttribute("data-cut")) newGroup(field);
+    } else if (action === "group" && !field.hasAttribute("data-cut")) {
+      lastTap = null; // Undo now takes the bar back first
+      newGroup(field);
+    }
     else if (action === "undo") undoCard(field);
     countCopies(picker);
   }

@@ -439,3 +439,11 @@ def test_undo_after_a_tap_inside_the_field_takes_back_the_last_card_and_glues_no
     expect(groups).to_have_value("2S 3S 4S 5H 7H")
     undo.tap()
     expect(groups).to_have_value("2S 3S 4S 7H")
+
+    # A card tapped, a new group, then Undo: the bar goes, not the card before it.
+    groups.evaluate("field => field.setSelectionRange(field.value.length, field.value.length)")
+    picker.locator('[data-card="9D"]').tap()
+    picker.get_by_role("button", name="New group").tap()
+    expect(groups).to_have_value("2S 3S 4S 7H 9D | ")
+    undo.tap()
+    expect(groups).to_have_value("2S 3S 4S 7H 9D")
