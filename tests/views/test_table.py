@@ -20,7 +20,13 @@ from django.urls import reverse
 from games.models import GameSession, HandEntry, RoundChange, TableHand, new_share_token
 from games.services.leagues import create_league
 from games.services.sessions import close_session
-from games.services.table import close_table, release_seat, replace_table_link, set_auto_save
+from games.services.table import (
+    close_table,
+    release_seat,
+    replace_table_link,
+    set_auto_save,
+    set_cut,
+)
 from tests.support.builders import make_session, play, seat_pk
 from tests.support.forms import form_on
 from tests.support.hands import LOOSE_148, POOL_ROUNDS, ROUND_1, SHOWN_8S, WIN_8S, shuffled
@@ -347,6 +353,21 @@ def test_a_refused_hand_reloaded_is_shown_as_it_was_refused(table: GameSession) 
     assert "data-problems" not in typing and "fix what is marked below" not in typing
 
 
+def test_a_hand_refused_for_want_of_the_cut_joker_is_told_it_checks_once_the_cut_came(
+    table: GameSession,
+) -> None:
+    phone = seat_phone(table, "Ben")
+    hand_in(phone, table, "Ben", ("shown", SHOWN_8S), cut="", edit=2)
+    assert "Enter the cut joker" in TableHand.objects.get().problem
+    set_cut(table, 1, "8S")  # another phone's, or the scorer's
+
+    page = unescape(phone.get(url("table_hand", table)).content.decode())
+
+    status = page.split('id="seat-status"')[1].split("</div>")[0]
+    assert "your hand checks now — tap Hand in." in status
+    assert "Enter the cut joker" not in page and "data-problems" not in page
+
+
 def test_a_refused_hand_at_a_session_ended_meanwhile_is_not_told_to_tap_hand_in_again(
     table: GameSession,
 ) -> None:
@@ -361,8 +382,10 @@ def test_a_refused_hand_at_a_session_ended_meanwhile_is_not_told_to_tap_hand_in_
     answer = phone.post(url("table_hand_preview", table), data, headers={"HX-Request": "true"})
 
     said = unescape(answer.content.decode())
-    assert "This session is over: it takes no new rounds." in said
-    assert "tap Hand in again" not in said  # nothing the player can fix
+    status = said.split('id="seat-status"')[1].split("</div>")[0]
+    # Said at the top as it is: nothing the player can fix, not the old problem.
+    assert "Not handed in:</strong> This session is over: it takes no new rounds." in status
+    assert "tap Hand in again" not in said and "not 20" not in status
 
 
 def test_the_list_hand_in_refused_follows_the_fixes_on_the_seat_phone(table: GameSession) -> None:
