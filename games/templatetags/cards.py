@@ -68,22 +68,28 @@ def explained(line: str, names: Iterable[str] = ()) -> SafeString:
     """A line of the rules service's explanation of a hand, kept with its round, as the
     page shows it: its figures' signs as ``points`` writes them, its cards as ``card``
     shows them, like the groups above it ("not counted: 2♦ 3♦ 4♦ (pure sequence)").
-    ``names``: the round's players, whose names the line may hold ("pays JD's claims")
-    and which stay words, whatever card they spell."""
-    kept = frozenset(names)
-    parts = _explained_words(tuple(sorted(kept, key=len, reverse=True))).split(figures.points(line))
-    return format_html_join(
-        "", "{}", ((part if part in kept else _faces().get(part, part),) for part in parts)
-    )
+    ``names``: the round's players. Where a line names one (a default win's winner,
+    whose claims a player pays: games/rules/scoring.py), the name stays a word,
+    whatever card it spells; the same letters elsewhere are a card."""
+    text = figures.points(line)
+    pieces, at = [], 0
+    for found in _explained_words(tuple(sorted(set(names), key=len, reverse=True))).finditer(text):
+        pieces += [text[at : found.start()], found["name"] or _faces()[found["card"]]]
+        at = found.end()
+    return format_html_join("", "{}", ((piece,) for piece in [*pieces, text[at:]]))
 
 
 @functools.lru_cache(maxsize=64)
 def _explained_words(names: tuple[str, ...]) -> re.Pattern[str]:
-    """What ``explained`` picks out of a line, each as a whole word: the players' names
-    first, then the deck's codes, longest first (10H before a 10 standing alone)."""
-    codes = sorted(_faces(), key=len, reverse=True)
-    words = "|".join([*map(re.escape, names), *codes])
-    return re.compile(rf"(?<!\w)({words})(?!\w)")
+    """What ``explained`` picks out of a line: a player's name where the rules write
+    one ("won by default by Asha: …", "Asha won by default: …", "pays Asha's claims:
+    …"), and each of the deck's codes as a whole word, longest first (10H before a 10)."""
+    card = "(?<!\\w)(?P<card>" + "|".join(sorted(_faces(), key=len, reverse=True)) + ")(?!\\w)"
+    name = "(?:" + "|".join(map(re.escape, names)) + ")" if names else "(?!)"  # (?!): none
+    return re.compile(
+        rf"(?P<name>(?<=\bby ){name}(?=: )|^{name}(?= won by default: )"
+        rf"|(?<=^pays ){name}(?='s claims: ))|{card}"
+    )
 
 
 @register.filter

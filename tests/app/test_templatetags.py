@@ -88,13 +88,16 @@ def test_a_player_whose_name_spells_a_card_stays_a_name_in_the_explanation() -> 
     render = Template("{% load cards %}{{ line|explained:names }}").render
     names = ["JD", "PJ Rao", "Asha"]
 
-    assert render(Context({"line": "won by default by JD: pays JD's claims", "names": names})) == (
-        "won by default by JD: pays JD&#x27;s claims"
-    )
+    for line in ("won by default by JD: every drop pays 30", "pays JD's claims: 20"):
+        assert render(Context({"line": line, "names": names})) == line.replace("'", "&#x27;")
     assert render(Context({"line": "pays PJ Rao's claims: 3H 3H 3H", "names": names})) == (
         "pays PJ Rao&#x27;s claims: "
         + '<span class="card suit-h" title="3H">3♥</span> ' * 2
         + '<span class="card suit-h" title="3H">3♥</span>'
     )
-    # A card whose code holds a name's letters is still a card.
+    assert render(Context({"line": "JD won by default: every drop pays 30", "names": names})) == (
+        "JD won by default: every drop pays 30"
+    )
+    # Where the line holds cards, the same letters are the card.
+    assert "J♦" in render(Context({"line": "not counted: JD QD KD", "names": names}))
     assert "J♦" in render(Context({"line": "JD", "names": ["J"]}))
