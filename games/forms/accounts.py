@@ -44,6 +44,8 @@ class ErrorsFirst:
             self.fields[first].widget.attrs["autofocus"] = True
         for name in wrong:
             said = self[name]
+            if not said.auto_id or said.is_hidden:
+                continue  # no ids to name, as Django's own
             helped = [f"{said.auto_id}_helptext"] if said.help_text else []
             said.field.widget.attrs["aria-describedby"] = " ".join(
                 [f"{said.auto_id}_error", *helped]

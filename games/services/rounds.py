@@ -454,9 +454,12 @@ def _read_hands(entry: RoundEntry, cut_text, hands: TypedHands, *, final, on_dea
             # around them still count for copies of a card across the round
             # (_unscored_errors).
             player.groups_errors += [typo.message for typo in typos[:TYPOS_SAID]]
-            if len(typos) > TYPOS_SAID:
+            more = len(typos) - TYPOS_SAID
+            if more > 0:
                 player.groups_errors.append(
-                    f"and {len(typos) - TYPOS_SAID} more words that are not cards"
+                    f"and {more} more word that is not a card"
+                    if more == 1
+                    else f"and {more} more words that are not cards"
                 )
             player.read_so_far = tuple(tuple(group) for group in groups)
             continue

@@ -15,6 +15,8 @@ from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
+from games.forms.accounts import SignupForm
+
 pytestmark = pytest.mark.django_db
 
 NEW_PASSWORD = "a-new-passphrase-for-friday"
@@ -337,3 +339,10 @@ def test_the_account_page_asks_a_visitor_to_sign_in_first():
     answer = Client().get(reverse("games:account"))
     assert answer.status_code == 302
     assert answer["Location"].startswith(reverse("login"))
+
+
+def test_a_form_without_ids_names_none_it_has_not() -> None:
+    form = SignupForm({"username": "asha", "password1": "x", "password2": "y"}, auto_id=False)
+
+    assert not form.is_valid()
+    assert "aria-describedby" not in str(form["password2"])  # no "_error _helptext"

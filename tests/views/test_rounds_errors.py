@@ -110,8 +110,17 @@ def test_too_many_copies_of_a_card_across_the_round(scorer: Client, table: GameS
                 "and 5 more words that are not cards",
             ],
         ),
+        (
+            ("shown", "see you at noon 5H"),
+            [
+                "'see' is not a card (group 1, card 1)",
+                "'you' is not a card (group 1, card 2)",
+                "'at' is not a card (group 1, card 3)",
+                "and 1 more word that is not a card",
+            ],
+        ),
     ],
-    ids=["typos and a card held too often", "pasted"],
+    ids=["typos and a card held too often", "pasted", "one more"],
 )
 def test_every_typo_of_a_hand_is_said_at_save_with_what_else_is_wrong(
     scorer: Client, table: GameSession, chen: tuple[str, str], said: list[str]
