@@ -163,7 +163,7 @@ def set_up(clients: int) -> tuple[list[Table], int, str]:
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.auth.models import User
 
-    # The app's own session store (cached_db): with Redis the sign-ins are there too.
+    # The app's session store: a sign-in made here, as a browser's would be.
     session_store = import_module(settings.SESSION_ENGINE).SessionStore
 
     from games.models import League, Membership

@@ -221,10 +221,9 @@ WHITENOISE_AUTOREFRESH = not PRODUCTION
 # switch can be turned off, e.g. when a proxy already redirects to HTTPS.
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", PRODUCTION)
 SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", PRODUCTION)
-# Sign-ins are read from the cache and written to both: a live poll answered from
-# the cache (games/live.py) then needs no database at all. Django's cached_db, save
-# that a cache that is down is passed over instead of failing every page.
-SESSION_ENGINE = "scorekeeper.sessions"
+# Sign-ins live in the database alone (Django's default store): a sign-out is then
+# final on every worker at once, whatever the cache does.
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31_536_000 if PRODUCTION else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", PRODUCTION)
@@ -335,14 +334,22 @@ if CACHE_URL:
             "BACKEND": "scorekeeper.cache.RedisCache",
             "LOCATION": CACHE_URL,
             "KEY_PREFIX": os.environ.get("DJANGO_CACHE_PREFIX", "scorekeeper"),
-            # Every sign-in is read from the cache first: a Redis that hangs rather than
-            # refuses must cost a request half a second, then the database answers
-            # (scorekeeper/sessions.py), not hold every worker.
+            # A Redis that hangs rather than refuses costs a request half a second at
+            # most, then the database answers (scorekeeper/cache.py), and it does not
+            # hold every worker.
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# How many processes serve the app: gunicorn.conf.py says (its worker count); 0 when
+# unknown. A live poll is answered from the cache (games/live.py) only where every
+# process sees the same one: Redis, or a cache in memory with one process serving
+# (runserver, the tests). Elsewhere each process would answer from its own memory
+# what another has since changed, so every poll reads the database.
+SERVER_PROCESSES = env_int("DJANGO_SERVER_PROCESSES", 0)
+LIVE_CACHE = bool(CACHE_URL) or SERVER_PROCESSES == 1 or (SERVER_PROCESSES == 0 and not PRODUCTION)
 
 LOGGING = {
     "version": 1,
