@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import zoneinfo
 from datetime import timedelta
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -191,7 +192,18 @@ LOGIN_REDIRECT_URL = "games:home"
 LOGOUT_REDIRECT_URL = "games:home"
 
 LANGUAGE_CODE = "en-us"
-TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "UTC")
+# The club's time zone: a session is dated by the club's calendar (a game started at
+# half past midnight in India belongs to that Indian day, not to UTC's day before),
+# and every time shown or exported is the club's clock. Django's own check of the
+# name happens later and does not say which variable holds it.
+TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "").strip() or "UTC"
+try:
+    zoneinfo.ZoneInfo(TIME_ZONE)
+except (zoneinfo.ZoneInfoNotFoundError, ValueError) as error:
+    raise ImproperlyConfigured(
+        f"DJANGO_TIME_ZONE: {TIME_ZONE!r} is not a time zone name. Use one of the tz "
+        "database, e.g. Asia/Kolkata, Europe/London or America/New_York."
+    ) from error
 USE_I18N = True
 USE_TZ = True
 

@@ -124,3 +124,38 @@ def test_the_plain_variable_names_work_too() -> None:
 
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+# --- A club admin's switches -----------------------------------------------------------
+
+_SHOW = """
+import json, django
+from django.conf import settings
+django.setup()
+print(json.dumps({name: getattr(settings, name, None) for name in (
+    "TIME_ZONE", "SIGNUPS", "ADMINS", "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS",
+    "SECURE_HSTS_PRELOAD", "BENCHMARK_ROUTES", "SILENCED_SYSTEM_CHECKS",
+)}))
+"""
+
+
+def _shown(**env: str) -> dict:
+    result = _python(_SHOW, DJANGO_SETTINGS_MODULE="scorekeeper.settings", **env)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_the_clubs_time_zone_is_the_sites() -> None:
+    assert _shown(**_production_env(DJANGO_TIME_ZONE="Asia/Kolkata"))["TIME_ZONE"] == (
+        "Asia/Kolkata"
+    )
+    assert _shown(**_production_env())["TIME_ZONE"] == "UTC"
+
+
+def test_a_time_zone_that_is_not_one_stops_the_start_naming_the_variable() -> None:
+    for name in ("India/Kolkata", "UTC+5:30", "../../etc/passwd"):
+        result = _manage("check", **_production_env(DJANGO_TIME_ZONE=name))
+
+        assert result.returncode != 0, name
+        assert "DJANGO_TIME_ZONE" in result.stderr, name
+        assert name in result.stderr, name
