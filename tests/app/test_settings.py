@@ -161,6 +161,23 @@ def test_a_time_zone_that_is_not_one_stops_the_start_naming_the_variable() -> No
         assert name in result.stderr, name
 
 
+def test_hsts_covers_only_the_sites_own_domain_unless_asked() -> None:
+    shown = _shown(**_production_env())
+
+    assert shown["SECURE_HSTS_SECONDS"] == 31_536_000
+    assert shown["SECURE_HSTS_INCLUDE_SUBDOMAINS"] is False
+    assert shown["SECURE_HSTS_PRELOAD"] is False
+
+
+def test_the_deployment_checklist_is_clean_with_subdomains_and_preload_on_too() -> None:
+    env = _production_env(DJANGO_HSTS_INCLUDE_SUBDOMAINS="1", DJANGO_HSTS_PRELOAD="1")
+
+    result = _manage("check", "--deploy", "--fail-level", "WARNING", **env)
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
 def test_migrate_on_sqlite_warns_of_nothing(tmp_path: Path) -> None:
     # Two indexes with include= are kept without their extra columns on SQLite: Django's
     # models.W040 says so on every migrate, which an admin reads as an error.
