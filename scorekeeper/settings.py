@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
 import zoneinfo
 from datetime import timedelta
 from pathlib import Path
@@ -17,7 +18,8 @@ from urllib.parse import unquote, urlsplit
 
 import dj_database_url
 from csp.constants import NONE, SELF
-from django.core.exceptions import ImproperlyConfigured
+from django.core.exceptions import ImproperlyConfigured, ValidationError
+from django.core.validators import validate_email
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -355,6 +357,33 @@ EMAIL_TIMEOUT = 10
 # starts at the first: enough for a family sharing a connection, too few for a script.
 SIGNUP_LIMIT = env_int("DJANGO_SIGNUP_LIMIT", 5)
 SIGNUP_WINDOW_MINUTES = env_int("DJANGO_SIGNUP_WINDOW_MINUTES", 60)
+# Who is mailed a server error (Django's mail_admins log handler, DEBUG off):
+# "Asha <asha@example.org>, ravi@example.org". A name may not hold a comma.
+admin_address = re.compile(r"(?:(?P<name>[^<>]*?)\s*<(?P<email>[^<>\s]+)>|(?P<bare>[^<>\s]+))")
+
+
+def admins(value: str) -> list[tuple[str, str]]:
+    """DJANGO_ADMINS as Django's ADMINS, (name, address) pairs; a list that is not
+    one refuses to start rather than mail nobody."""
+    found = []
+    for item in (part.strip() for part in value.split(",")):
+        if not item:
+            continue
+        match = admin_address.fullmatch(item)
+        address = match and (match["email"] or match["bare"])
+        try:
+            validate_email(address or "")
+        except ValidationError:
+            raise ImproperlyConfigured(
+                f"DJANGO_ADMINS: {item!r} is not an e-mail address. Give addresses "
+                "separated by commas, each plain or as Name <address>, e.g. "
+                "'Asha <asha@example.org>, ravi@example.org'."
+            ) from None
+        found.append(((match["name"] or "").strip(), address))
+    return found
+
+
+ADMINS = admins(os.environ.get("DJANGO_ADMINS", ""))
 
 # Django's cache holds counts every worker must share (the sign-up limit): Redis in
 # production (REDIS_URL, e.g. redis://127.0.0.1:6379/0), otherwise this process's

@@ -161,6 +161,61 @@ def test_a_time_zone_that_is_not_one_stops_the_start_naming_the_variable() -> No
         assert name in result.stderr, name
 
 
+def test_admins_are_read_with_or_without_names() -> None:
+    env = _production_env(DJANGO_ADMINS="Asha Rao <asha@example.org>, ravi@example.org, ")
+
+    assert _shown(**env)["ADMINS"] == [["Asha Rao", "asha@example.org"], ["", "ravi@example.org"]]
+    assert _shown(**_production_env())["ADMINS"] == []
+
+
+def test_an_admin_list_that_is_not_one_stops_the_start_naming_the_variable() -> None:
+    for admins in ("Asha asha@example.org", "asha@", "Asha <asha@example.org", "Asha <>"):
+        result = _manage("check", **_production_env(DJANGO_ADMINS=admins))
+
+        assert result.returncode != 0, admins
+        assert "DJANGO_ADMINS" in result.stderr, admins
+
+
+_BREAK_A_PAGE = """
+import json, sys, types, django
+django.setup()
+from django.core import mail
+from django.test import Client, override_settings
+from django.test.utils import setup_test_environment
+from django.urls import path
+
+setup_test_environment()  # mail kept in mail.outbox, as Django's tests keep it
+
+def broken(request):
+    raise RuntimeError("a bug in a view")
+
+urls = types.ModuleType("broken_urls")
+urls.urlpatterns = [path("broken/", broken)]
+urls.handler500 = "scorekeeper.errors.server_error"
+sys.modules["broken_urls"] = urls
+with override_settings(ROOT_URLCONF="broken_urls"):
+    response = Client(raise_request_exception=False).get("/broken/", secure=True)
+print(json.dumps({
+    "status": response.status_code,
+    "mails": [{"to": m.to, "subject": m.subject, "body": m.body} for m in mail.outbox],
+}))
+"""
+
+
+def test_a_server_error_is_mailed_to_the_admins() -> None:
+    env = _production_env(DJANGO_ADMINS="Asha <asha@example.org>, ravi@example.org")
+
+    result = _python(_BREAK_A_PAGE, DJANGO_SETTINGS_MODULE="scorekeeper.settings", **env)
+
+    assert result.returncode == 0, result.stderr
+    shown = json.loads(result.stdout.strip().splitlines()[-1])
+    assert shown["status"] == 500
+    [sent] = shown["mails"]
+    assert sent["to"] == ["asha@example.org", "ravi@example.org"]
+    assert "/broken/" in sent["subject"]
+    assert "a bug in a view" in sent["body"]
+
+
 def test_hsts_covers_only_the_sites_own_domain_unless_asked() -> None:
     shown = _shown(**_production_env())
 
