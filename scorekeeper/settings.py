@@ -152,6 +152,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "scorekeeper.context_processors.site",
             ],
             # {% partialdef %} without {% load partials %}, as in Django 6 where the
             # tags are built in: moving to the next LTS then only drops the package.
@@ -357,6 +358,15 @@ EMAIL_TIMEOUT = 10
 # starts at the first: enough for a family sharing a connection, too few for a script.
 SIGNUP_LIMIT = env_int("DJANGO_SIGNUP_LIMIT", 5)
 SIGNUP_WINDOW_MINUTES = env_int("DJANGO_SIGNUP_WINDOW_MINUTES", 60)
+# Who may create an account: anyone ("open"), or only someone who came by a league's
+# invite link ("invite"), for a club that keeps its site to its members.
+SIGNUPS = (os.environ.get("DJANGO_SIGNUPS", "").strip() or "open").lower()
+if SIGNUPS not in {"open", "invite"}:
+    raise ImproperlyConfigured(
+        "DJANGO_SIGNUPS must be 'open' (anyone may create an account) or 'invite' "
+        f"(only someone holding a league's invite link), not {SIGNUPS!r}."
+    )
+
 # Who is mailed a server error (Django's mail_admins log handler, DEBUG off):
 # "Asha <asha@example.org>, ravi@example.org". A name may not hold a comma.
 admin_address = re.compile(r"(?:(?P<name>[^<>]*?)\s*<(?P<email>[^<>\s]+)>|(?P<bare>[^<>\s]+))")

@@ -161,6 +161,20 @@ def test_a_time_zone_that_is_not_one_stops_the_start_naming_the_variable() -> No
         assert name in result.stderr, name
 
 
+def test_sign_ups_are_open_unless_the_admin_says_by_invite() -> None:
+    assert _shown(**_production_env())["SIGNUPS"] == "open"
+    assert _shown(**_production_env(DJANGO_SIGNUPS="invite"))["SIGNUPS"] == "invite"
+    assert _shown(**_production_env(DJANGO_SIGNUPS=" Invite "))["SIGNUPS"] == "invite"
+
+
+def test_a_sign_up_mode_that_is_not_one_stops_the_start_naming_the_variable() -> None:
+    for mode in ("closed", "invite-only", "0"):
+        result = _manage("check", **_production_env(DJANGO_SIGNUPS=mode))
+
+        assert result.returncode != 0, mode
+        assert "DJANGO_SIGNUPS" in result.stderr, mode
+
+
 def test_admins_are_read_with_or_without_names() -> None:
     env = _production_env(DJANGO_ADMINS="Asha Rao <asha@example.org>, ravi@example.org, ")
 
