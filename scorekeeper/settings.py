@@ -141,6 +141,9 @@ AUTHENTICATION_BACKENDS = [
 ]
 
 ROOT_URLCONF = "scorekeeper.urls"
+# /hello/, the framework's floor that benchmarks/load.py and polls.py measure against:
+# routed outside production, and in production only when a benchmark asks for it.
+BENCHMARK_ROUTES = env_bool("DJANGO_BENCHMARK_ROUTES", not PRODUCTION)
 
 TEMPLATES = [
     {

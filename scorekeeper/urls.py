@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
@@ -22,7 +23,9 @@ urlpatterns = [
     # login/, logout/ and the password views; templates live in templates/registration/.
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
-    path("hello/", hello),
 ]
+if settings.BENCHMARK_ROUTES:
+    # Only for benchmarks (DJANGO_BENCHMARK_ROUTES): a production site has no use for it.
+    urlpatterns.append(path("hello/", hello))
 
 handler500 = "scorekeeper.errors.server_error"

@@ -145,6 +145,43 @@ def _shown(**env: str) -> dict:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+# What the production app makes of each path: whether it is routed, and the status and
+# HSTS header a browser gets (a path starting "http:" asked over plain HTTP), as JSON.
+# The database is the test's own file.
+_FETCH = """
+import json, sys, django
+django.setup()
+from django.test import Client
+from django.urls import Resolver404, resolve
+client = Client(HTTP_HOST="scores.example.com")
+answers = {}
+for asked in sys.argv[1:]:
+    path = asked.removeprefix("http:")
+    try:
+        routed = bool(resolve(path))
+    except Resolver404:
+        routed = False
+    answers[asked] = {"routed": routed}
+    if routed:  # Django's 404 page needs collectstatic's manifest in production
+        response = client.get(path, secure=path == asked)
+        answers[asked] |= {
+            "status": response.status_code,
+            "hsts": response.get("Strict-Transport-Security", ""),
+        }
+print(json.dumps(answers))
+"""
+
+
+def _fetch(tmp_path: Path, *paths: str, **env: str) -> dict:
+    command = [sys.executable, "-c", _FETCH, *paths]
+    database = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    result = _run(
+        command, DJANGO_SETTINGS_MODULE="scorekeeper.settings", DATABASE_URL=database, **env
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
 def test_the_clubs_time_zone_is_the_sites() -> None:
     assert _shown(**_production_env(DJANGO_TIME_ZONE="Asia/Kolkata"))["TIME_ZONE"] == (
         "Asia/Kolkata"
@@ -245,6 +282,17 @@ def test_the_deployment_checklist_is_clean_with_subdomains_and_preload_on_too() 
 
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+def test_the_benchmarks_floor_is_routed_in_production_only_when_asked(tmp_path: Path) -> None:
+    production = _fetch(tmp_path, "/hello/", **_production_env())
+    benchmark = _fetch(tmp_path, "/hello/", **_production_env(DJANGO_BENCHMARK_ROUTES="1"))
+    development = _shown()
+
+    assert production["/hello/"] == {"routed": False}
+    assert benchmark["/hello/"] == {"routed": True, "status": 200, "hsts": "max-age=31536000"}
+    assert development["BENCHMARK_ROUTES"] is True
+    assert _shown(**_production_env())["BENCHMARK_ROUTES"] is False
 
 
 def test_migrate_on_sqlite_warns_of_nothing(tmp_path: Path) -> None:
