@@ -267,6 +267,10 @@ if not SECURE_HSTS_INCLUDE_SUBDOMAINS:
     SILENCED_SYSTEM_CHECKS.append("security.W005")
 if not SECURE_HSTS_PRELOAD:
     SILENCED_SYSTEM_CHECKS.append("security.W021")
+# The health route answers over plain HTTP too: the container's health check and a
+# proxy's probe ask the app directly, not through HTTPS (its pattern is a path without
+# the leading slash, as SecurityMiddleware matches it).
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"

@@ -7,6 +7,7 @@ from django.urls import include, path
 from django.views.decorators.http import require_safe
 
 from games.urls import account_urlpatterns
+from scorekeeper.health import healthz
 
 
 @require_safe
@@ -23,6 +24,8 @@ urlpatterns = [
     # login/, logout/ and the password views; templates live in templates/registration/.
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
+    # Without a trailing slash, as monitors and container health checks spell it.
+    path("healthz", healthz, name="healthz"),
 ]
 if settings.BENCHMARK_ROUTES:
     # Only for benchmarks (DJANGO_BENCHMARK_ROUTES): a production site has no use for it.

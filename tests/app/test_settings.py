@@ -275,6 +275,18 @@ def test_hsts_covers_only_the_sites_own_domain_unless_asked() -> None:
     assert shown["SECURE_HSTS_PRELOAD"] is False
 
 
+def test_the_hsts_header_names_subdomains_and_preload_only_when_asked(tmp_path: Path) -> None:
+    plain = _fetch(tmp_path, "/healthz", **_production_env())
+    both = _fetch(
+        tmp_path,
+        "/healthz",
+        **_production_env(DJANGO_HSTS_INCLUDE_SUBDOMAINS="1", DJANGO_HSTS_PRELOAD="1"),
+    )
+
+    assert plain["/healthz"]["hsts"] == "max-age=31536000"
+    assert both["/healthz"]["hsts"] == "max-age=31536000; includeSubDomains; preload"
+
+
 def test_the_deployment_checklist_is_clean_with_subdomains_and_preload_on_too() -> None:
     env = _production_env(DJANGO_HSTS_INCLUDE_SUBDOMAINS="1", DJANGO_HSTS_PRELOAD="1")
 
@@ -293,6 +305,14 @@ def test_the_benchmarks_floor_is_routed_in_production_only_when_asked(tmp_path: 
     assert benchmark["/hello/"] == {"routed": True, "status": 200, "hsts": "max-age=31536000"}
     assert development["BENCHMARK_ROUTES"] is True
     assert _shown(**_production_env())["BENCHMARK_ROUTES"] is False
+
+
+def test_the_health_route_answers_over_plain_http_in_production(tmp_path: Path) -> None:
+    # A container's health check asks the app itself, not through the HTTPS proxy.
+    answers = _fetch(tmp_path, "http:/healthz", "http:/accounts/login/", **_production_env())
+
+    assert answers["http:/healthz"]["status"] == 200
+    assert answers["http:/accounts/login/"]["status"] == 301  # anything else: to HTTPS
 
 
 def test_migrate_on_sqlite_warns_of_nothing(tmp_path: Path) -> None:

@@ -1,5 +1,5 @@
 """A release: the version written once (scorekeeper/__init__.py), read by
-pyproject.toml, and shown in the footer of every page."""
+pyproject.toml, shown in the footer of every page and by /healthz."""
 
 from __future__ import annotations
 
@@ -44,3 +44,7 @@ def test_every_page_shows_the_version_in_its_footer(scorer: Client, url: str) ->
 
 def test_a_signed_out_page_shows_it_too(client: Client) -> None:
     assert FOOTER.findall(client.get(reverse("login")).content.decode()) == [__version__]
+
+
+def test_the_health_route_shows_it(client: Client) -> None:
+    assert client.get("/healthz").json()["version"] == __version__
