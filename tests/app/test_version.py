@@ -1,5 +1,6 @@
 """A release: the version written once (scorekeeper/__init__.py), read by
-pyproject.toml, shown in the footer of every page and by /healthz."""
+pyproject.toml, shown in the footer of every page and by /healthz, and named by the
+newest entry of CHANGELOG.md; the licence beside it."""
 
 from __future__ import annotations
 
@@ -48,3 +49,19 @@ def test_a_signed_out_page_shows_it_too(client: Client) -> None:
 
 def test_the_health_route_shows_it(client: Client) -> None:
     assert client.get("/healthz").json()["version"] == __version__
+
+
+def test_the_changelogs_newest_release_is_this_version() -> None:
+    changelog = (ROOT / "CHANGELOG.md").read_text()
+    releases = re.findall(r"^## \[([^\]]+)\](?: - (\d{4}-\d{2}-\d{2}))?$", changelog, re.M)
+
+    assert releases[0] == ("Unreleased", "")
+    assert releases[1][0] == __version__
+    assert releases[1][1]  # a release is dated
+
+
+def test_the_licence_is_mit() -> None:
+    licence = (ROOT / "LICENSE").read_text()
+
+    assert licence.startswith("MIT License\n")
+    assert "Copyright (c) 2026 The scorekeeper authors" in licence
