@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import NoReturn
 
 from .api import arrange_request, score_request
 from .errors import RulesError
@@ -24,11 +24,11 @@ from .rulesets import presets_listing
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse would print usage and exit 2
+    def error(self, message: str) -> NoReturn:  # argparse would print usage and exit 2
         _fail(RulesError(message, "arguments"))
 
 
-def _print(data: Any, indent: int | None = None) -> None:
+def _print(data: object, indent: int | None = None) -> None:
     """JSON on stdout in UTF-8, whatever the locale's encoding (a name or a suit
     symbol in the output must never turn into a traceback)."""
     text = json.dumps(data, ensure_ascii=False, indent=indent) + "\n"
@@ -41,12 +41,12 @@ def _print(data: Any, indent: int | None = None) -> None:
         stream.flush()
 
 
-def _fail(error: RulesError, code: int = 2) -> None:
+def _fail(error: RulesError, code: int = 2) -> NoReturn:
     _print(error.as_dict())
     sys.exit(code)
 
 
-def _read_json(path: str | None) -> Any:
+def _read_json(path: str | None) -> object:
     """The JSON document in ``path`` (stdin for None or ``-``), read as UTF-8 whatever
     the locale: JSON is UTF-8 (RFC 8259), and a BOM is tolerated."""
     where = "stdin" if path is None or path == "-" else path
@@ -55,7 +55,7 @@ def _read_json(path: str | None) -> Any:
             stream = getattr(sys.stdin, "buffer", None)
             raw = stream.read() if stream is not None else sys.stdin.read().encode("utf-8")
         else:
-            with open(path, "rb") as handle:
+            with open(where, "rb") as handle:  # where is path here
                 raw = handle.read()
         text = raw.decode("utf-8-sig")
     except (OSError, UnicodeError) as error:
@@ -68,7 +68,7 @@ def _read_json(path: str | None) -> Any:
         _fail(RulesError(f"input is not valid JSON: {message}", ""))
 
 
-def _round(data: Any) -> Any:
+def _round(data: object) -> object:
     """The round to score: the document itself, or the ``input`` of a worked example
     in the shape of ``../shared/examples/*.json`` (``{"input": ..., "expected": ...}``)."""
     if isinstance(data, dict) and "ruleset" not in data and isinstance(data.get("input"), dict):
@@ -76,7 +76,7 @@ def _round(data: Any) -> Any:
     return data
 
 
-def _overrides(text: str) -> Any:
+def _overrides(text: str) -> object:
     try:
         return json.loads(text)
     except (ValueError, RecursionError) as error:

@@ -3,8 +3,6 @@ anything else that speaks JSON: a round in, the scored round out."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from .arrange import arrange
 from .cards import Card, CardError, parse_card, parse_cards, parse_groups
 from .errors import RoundErrors, RulesError
@@ -12,7 +10,7 @@ from .rulesets import Ruleset, get_ruleset
 from .scoring import PlayerHand, score_round
 
 
-def parse_groups_field(value: Any, where: str) -> tuple[tuple[Card, ...], ...]:
+def parse_groups_field(value: object, where: str) -> tuple[tuple[Card, ...], ...]:
     """``groups`` as a list of lists of card codes, a list of strings (one group
     each) or one string in the notation of RULES.md §1."""
     if value is None:
@@ -49,7 +47,7 @@ def parse_groups_field(value: Any, where: str) -> tuple[tuple[Card, ...], ...]:
     return tuple(groups)
 
 
-def parse_round(data: Any) -> tuple[Ruleset, Card, list[PlayerHand]]:
+def parse_round(data: object) -> tuple[Ruleset, Card, list[PlayerHand]]:
     """The ruleset, cut card and hands of a round request; RoundErrors lists every
     field at fault."""
     if not isinstance(data, dict):
@@ -103,15 +101,15 @@ def parse_round(data: Any) -> tuple[Ruleset, Card, list[PlayerHand]]:
     return ruleset, cut, hands
 
 
-def score_request(data: Any) -> dict[str, Any]:
+def score_request(data: object) -> dict[str, object]:
     """Score a round given as JSON data (DESIGN.md) and return the JSON result."""
     ruleset, cut, hands = parse_round(data)
     return score_round(ruleset, cut, hands).as_dict()
 
 
 def arrange_request(
-    preset: Any, cut: Any, cards: Any, overrides: Any = None, on_deal: bool = False
-) -> dict[str, Any]:
+    preset: object, cut: object, cards: object, overrides: object = None, on_deal: bool = False
+) -> dict[str, object]:
     """The best grouping of a hand given in card notation, as JSON data (``on_deal``:
     the hand as dealt, for a win on the deal)."""
     ruleset = get_ruleset(preset, overrides or {})

@@ -27,14 +27,16 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Literal, TypeAlias
 
 from .cards import ACE, SUITS, Card, display_order
 from .errors import RulesError
 from .melds import MAX_RUN, JokerRoles, Kind, classify, joker_roles
 from .rulesets import Ruleset
 from .scoring import (
+    HandAssessment,
     PlayerHand,
     assess_hand,
     declaration_way,
@@ -58,7 +60,7 @@ class Arrangement:
     hand_points: int  # what the hand costs a loser who shows it (0 for a declaration)
     lines: tuple[str, ...] = ()
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         return {
             "declaration": self.declaration,
             "groups": [
@@ -104,7 +106,7 @@ _BITS = 4
 _GUARD = int("1000" * 60, 2)
 
 
-def _pack(pairs) -> int:
+def _pack(pairs: Iterable[tuple[int, int]]) -> int:
     return sum(k << (_BITS * index) for index, k in pairs)
 
 
@@ -198,7 +200,7 @@ class _Hand:
     def _impure_runs_from(self, i: int) -> list[_Meld]:
         card = self.naturals[i]
         melds: list[_Meld] = []
-        seen: set[tuple] = set()
+        seen: set[tuple[tuple[tuple[int, int], ...], int]] = set()
         for position in [14, ACE] if card.rank == ACE else [card.rank]:
             for meld in self._impure_runs(i, position):
                 signature = (meld.naturals, meld.wild)
@@ -218,15 +220,17 @@ class _Hand:
                 return None  # the same Ace cannot be low and high
             return self._at(suit, p, i)
 
+        fill = {position: ("n", i)}
         low = position
-        while low > 1 and position - low < MAX_RUN - 1 and slot(low - 1) is not None:
+        while low > 1 and position - low < MAX_RUN - 1 and (at := slot(low - 1)) is not None:
             low -= 1
+            fill[low] = at
         high = position
-        while high < 14 and high - position < MAX_RUN - 1 and slot(high + 1) is not None:
+        while high < 14 and high - position < MAX_RUN - 1 and (at := slot(high + 1)) is not None:
             high += 1
+            fill[high] = at
         if high - low < 2:
             return []
-        fill = {p: slot(p) for p in range(low, high + 1)}
         runs = []
         for start in range(low, position + 1):
             for end in range(max(position, start + 2), min(high, start + MAX_RUN - 1) + 1):
@@ -255,11 +259,13 @@ class _Hand:
         if self.total_jokers == 0:
             return []
         suit = self.naturals[i].suit
-        if position == 14:  # the Ace high: partners sit below it
-            partners = [(p, self.nat_index.get((suit, p))) for p in range(13, 1, -1)]
-        else:
-            partners = [(p, self.nat_index.get((suit, p))) for p in range(position + 1, 14)]
-        partners = [(p, index) for p, index in partners if index is not None and index > i]
+        # The Ace high (14): partners sit below it.
+        ranks = range(13, 1, -1) if position == 14 else range(position + 1, 14)
+        partners = [
+            (p, index)
+            for p in ranks
+            if (index := self.nat_index.get((suit, p))) is not None and index > i
+        ]
         runs = []
         budget = self.total_jokers
 
@@ -338,9 +344,15 @@ class _Hand:
                 ):
                     groups.append(_Meld((), ((k, 3),), 0, True, True, 0, 0, False, (("j", k),) * 3))
         roles = self.roles
-        natural_run = roles.lower is not None and roles.effective_cut.rank != ACE
-        if natural_run or (self.rules.ace_marriage_pure and roles.ace_marriage is not None):
-            trio = (roles.lower, roles.effective_cut, roles.upper)
+        lower, upper = roles.lower, roles.upper
+        # Lower and upper jokers come together, and an Ace marriage only with them.
+        natural_run = roles.effective_cut.rank != ACE
+        if (
+            lower is not None
+            and upper is not None
+            and (natural_run or (self.rules.ace_marriage_pure and roles.ace_marriage is not None))
+        ):
+            trio = (lower, roles.effective_cut, upper)
             if (
                 all((c.suit, c.rank) in self.jok_index for c in trio)
                 and not roles.cut.is_printed_joker
@@ -366,6 +378,18 @@ def _take(counts: tuple[int, ...], need: tuple[tuple[int, int], ...]) -> tuple[i
     return tuple(after)
 
 
+# Progress along a branch of the search (see _Cover).
+_Progress: TypeAlias = tuple[int, int, int, int, int]
+# A state of the search: the natural and joker cards left (packed), the jokers melds
+# already need, and the progress.
+_State: TypeAlias = tuple[int, int, int, _Progress]
+# The joker-only pure groups that finish a branch, and where its leftover jokers go.
+_Finish: TypeAlias = tuple[tuple[_Meld, ...], str]
+# What the search chose at a state: a meld, "deadwood" (the lowest card left loose) or,
+# once no natural card is left, its finish; None where nothing beat the floor.
+_Choice: TypeAlias = _Meld | Literal["deadwood"] | _Finish | None
+
+
 class _Cover:
     """The most points of natural cards that valid melds can cover, with at least
     ``pure`` pure groups and ``sequences`` sequences among the melds.
@@ -385,7 +409,8 @@ class _Cover:
         # Only a declaration can turn surplus pure runs into homes for jokers.
         self.pure_cap = pure + 2 if complete else pure
         self.sequence_cap = sequences + 2 if complete else sequences
-        self.memo: dict[tuple, tuple[int, object]] = {}
+        # state → (points, choice, exact): exact unless the points are only a bound.
+        self.memo: dict[_State, tuple[int, _Choice, bool]] = {}
         self.natural_points = [p for p in hand.points]
         self.start = (
             _pack(enumerate(hand.ncount)),
@@ -406,7 +431,7 @@ class _Cover:
         melds, placement = self._rebuild()
         return value, melds, placement
 
-    def _advance(self, progress: tuple, meld: _Meld) -> tuple:
+    def _advance(self, progress: _Progress, meld: _Meld) -> _Progress:
         pure, seqs, spare, runs1, runs2 = progress
         pure = min(self.pure_cap, pure + meld.pure)
         seqs = min(self.sequence_cap, seqs + meld.sequence)
@@ -420,7 +445,14 @@ class _Cover:
         return (pure, seqs, spare, runs1, runs2)
 
     def _best(
-        self, nat: int, jok: int, jokers: int, wild: int, progress: tuple, left: int, floor: int
+        self,
+        nat: int,
+        jok: int,
+        jokers: int,
+        wild: int,
+        progress: _Progress,
+        left: int,
+        floor: int,
     ) -> int:
         """Most points coverable from here, if that is more than ``floor``; otherwise
         some upper bound no more than ``floor`` (a branch that cannot beat the best
@@ -432,13 +464,14 @@ class _Cover:
         if hit is not None and (hit[2] or hit[0] <= floor):
             return hit[0]
         if not nat:
-            value, choice = self._finish(jok, jokers, wild, progress)
-            self.memo[key] = (value, choice, True)
+            value, finish = self._finish(jok, jokers, wild, progress)
+            self.memo[key] = (value, finish, True)
             return value
         if left <= floor:
             return left
         first = _lowest(nat)
-        best, choice = NEG, None
+        best = NEG
+        choice: _Choice = None
         for meld in self.hand.melds[first]:
             if best >= left:
                 break  # every card left is covered: nothing can do better
@@ -480,7 +513,9 @@ class _Cover:
         self.memo[key] = (best, choice, best > floor)
         return best
 
-    def _finish(self, jok: int, jokers: int, wild: int, progress: tuple) -> tuple[int, object]:
+    def _finish(
+        self, jok: int, jokers: int, wild: int, progress: _Progress
+    ) -> tuple[int, _Finish | None]:
         """No natural card is left: meet what is still needed with pure groups of
         joker cards standing for themselves, then place the leftover jokers."""
         options = self.hand.joker_pure
@@ -500,7 +535,7 @@ class _Cover:
                     return 0, (chosen, placement)
         return NEG, None
 
-    def _place(self, leftover: int, progress: tuple) -> str | None:
+    def _place(self, leftover: int, progress: _Progress) -> str | None:
         """How ``leftover`` jokers are placed so that the requirement still holds."""
         pure, seqs, spare, runs1, runs2 = progress
         if not self.complete or leftover == 0:
@@ -522,11 +557,15 @@ class _Cover:
         while True:
             _, choice, _ = self.memo[(nat, jok, wild, progress)]
             if not nat:
+                # A solved branch ends in its finish, and every step to it in a meld
+                # or deadwood.
+                assert isinstance(choice, tuple)
                 chosen, placement = choice
                 return melds + list(chosen), placement
             if choice == "deadwood":
                 nat -= 1 << (_BITS * _lowest(nat))
                 continue
+            assert isinstance(choice, _Meld)
             melds.append(choice)
             nat = _minus(nat, choice.packed_naturals)
             if choice.jokers_taken:
@@ -583,7 +622,7 @@ def _build(hand: _Hand, melds: Sequence[_Meld], placement: str | None) -> list[l
     return groups
 
 
-def _rest(hand: _Hand, used: Counter) -> list[Card]:
+def _rest(hand: _Hand, used: Counter[Card]) -> list[Card]:
     held = Counter(dict(zip(hand.naturals, hand.ncount, strict=True)))
     held.update(dict(zip(hand.jokers, hand.jcount, strict=True)))
     return sorted((held - used).elements(), key=display_order)
@@ -630,7 +669,7 @@ def _marriages(hand: _Hand) -> list[list[Card]]:
     return best
 
 
-def _best_pure(hand: _Hand, most: int, eligible) -> list[_Meld]:
+def _best_pure(hand: _Hand, most: int, eligible: Callable[[_Meld], bool]) -> list[_Meld]:
     """At most ``most`` disjoint pure groups with the most points."""
     candidates = [m for melds in hand.pure_melds for m in melds if eligible(m)]
     candidates += [m for m in hand.joker_pure if eligible(m)]
@@ -643,7 +682,8 @@ def _best_pure(hand: _Hand, most: int, eligible) -> list[_Meld]:
             points = sum(m.points for m in chosen)
             if points <= best_points:
                 continue
-            nc, jc = hand.ncount, hand.jcount
+            nc: tuple[int, ...] | None = hand.ncount
+            jc: tuple[int, ...] | None = hand.jcount
             for meld in chosen:
                 nc = _take(nc, meld.naturals) if nc is not None else None
                 jc = _take(jc, meld.jokers) if jc is not None else None
@@ -656,7 +696,7 @@ def _disjoint_pure(hand: _Hand, needed: int) -> bool:
     """Whether the hand holds ``needed`` disjoint pure groups at all."""
     candidates = [m for melds in hand.pure_melds for m in melds] + hand.joker_pure
 
-    def fits(k: int, start: int, nc, jc) -> bool:
+    def fits(k: int, start: int, nc: tuple[int, ...], jc: tuple[int, ...]) -> bool:
         if k == 0:
             return True
         for index in range(start, len(candidates)):
@@ -768,7 +808,7 @@ def _two_point_groupings(hand: _Hand) -> list[list[list[Card]]]:
 
 def _judge(
     ruleset: Ruleset, cut: Card, groups: list[list[Card]], outcome: str, on_deal: bool = False
-):
+) -> tuple[PlayerHand, HandAssessment]:
     hand = PlayerHand("hand", outcome, tuple(tuple(g) for g in groups if g), on_deal)
     return hand, assess_hand(ruleset, cut, hand)
 
@@ -803,15 +843,19 @@ def arrange(
     return _arrangement(played, judged, declaration=None)
 
 
-def _arrangement(played: PlayerHand, judged, declaration: str | None) -> Arrangement:
+def _arrangement(
+    played: PlayerHand, judged: HandAssessment, declaration: str | None
+) -> Arrangement:
     counted = tuple(0 if declaration else g.counted for g in judged.groups)
+    hand_points = 0 if declaration else judged.hand_points
+    assert hand_points is not None  # a shown hand always has its points
     return Arrangement(
         groups=played.groups,
         kinds=tuple(g.kind for g in judged.groups),
         counted=counted,
         declaration=declaration,
         count=sum(counted),
-        hand_points=0 if declaration else judged.hand_points,
+        hand_points=hand_points,
         lines=judged.lines,
     )
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from .errors import RulesError
 
@@ -71,14 +72,16 @@ def option_text(value: object) -> str:
     return choice_label(value)
 
 
-def _option(label: str, help: str, **extra: Any) -> Any:
+# Returns Any, as dataclasses.field does without a default: the annotation in Ruleset
+# gives each option its type.
+def _option(label: str, help: str, **extra: object) -> Any:
     """A dataclass field with what a player reads about it attached: its label, a
     few words on the house-rules page, and its meaning, the line beneath them (and
     the presets listing's)."""
     return field(metadata={"label": label, "help": help, **extra})
 
 
-def _count(label: str, help: str, **extra: Any) -> Any:
+def _count(label: str, help: str, **extra: object) -> Any:
     """An option that counts decks, cards, groups or jokers: at least 1."""
     return _option(label, help, minimum=1, **extra)
 
@@ -358,7 +361,7 @@ class Ruleset:
         """Whether a declared winner may be marked as winning on the deal (RULES §4)."""
         return self.on_deal_dublees is not None or self.on_deal_jokers is not None
 
-    def overrides_from(self, base: Ruleset) -> dict[str, Any]:
+    def overrides_from(self, base: Ruleset) -> dict[str, object]:
         """The options that differ from ``base``, as JSON-ready values."""
         return {
             f.name: _jsonable(getattr(self, f.name))
@@ -366,20 +369,84 @@ class Ruleset:
             if f.name != "preset" and getattr(self, f.name) != getattr(base, f.name)
         }
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         return {f.name: _jsonable(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
 
-def _jsonable(value: Any) -> Any:
+def _jsonable(value: object) -> object:
     return list(value) if isinstance(value, tuple) else value
+
+
+class RulesetOptions(TypedDict, total=False):
+    """Options of a Ruleset by name, each of its field's type: what the presets are
+    put together from. The type checker keeps the two in step: an option here that
+    Ruleset lacks, or of another type, fails the presets' ``Ruleset(**options)``, and
+    an option of Ruleset missing here fails the preset that sets it."""
+
+    hand_size: int
+    decks: int
+    wild_rank_all_suits: bool
+    upper_lower_jokers: bool
+    tunnelas_and_dublees: bool
+    printed_joker_tunnela: bool
+    printed_joker_dublee: bool
+    ace_marriage_pure: bool
+    declarations: tuple[str, ...]
+    pure_needed: int
+    tunnelas_needed: int
+    dublees_needed: int
+    jokers_needed: int
+    marriages_needed: int
+    on_deal_dublees: int | None
+    on_deal_jokers: int | None
+    marriage_triples: str
+    counting: str
+    hand_cap: int
+    cap_includes_values: bool
+    zero_count_becomes: int
+    first_drop: int
+    middle_drop: int
+    invalid_declaration: int
+    declare_timeout: int | None
+    deal_show: bool
+    deal_show_fixed: int | None
+    deal_show_min: int
+    deal_show_max: int
+    two_point_loss: int
+    two_point_three_pure: bool
+    two_point_dublees: int | None
+    two_point_jokers: int | None
+    two_point_tunnelas: int | None
+    two_point_marriages: int | None
+    free_hand_doubles: int | None
+    free_hand_jokers: int | None
+    value_cards: bool
+    value_cut: tuple[int, int, int]
+    value_upper: tuple[int, int, int]
+    value_lower: tuple[int, int, int]
+    value_printed_joker: tuple[int, int, int]
+    value_extra_cards: tuple[str, ...]
+    value_extra: tuple[int, int, int]
+    value_marriages: tuple[int, int, int]
+    value_payments: str
+    first_drop_receives: int | None
+    default_win_drop: int | None
+    claims: bool
+    claim_card: int
+    claim_marriage: int
+    claim_mini_marriage: int
+    totals: str
+    ceiling: int | None
+    ceiling_mode: str
+    rejoin_cutoff: int | None
 
 
 # --- The presets (RULES.md §5 table) -------------------------------------------------
 # One line per topic, in the order of the Ruleset's options.
 
-_21_CARD = (
+_21_CARD: RulesetOptions = (
     # Cards, jokers and groups (§1–3)
-    dict(hand_size=21, decks=3, wild_rank_all_suits=True, upper_lower_jokers=True)
+    RulesetOptions(hand_size=21, decks=3, wild_rank_all_suits=True, upper_lower_jokers=True)
     | dict(tunnelas_and_dublees=True, printed_joker_tunnela=True, printed_joker_dublee=True)
     | dict(ace_marriage_pure=False)
     # Declarations (§4)
@@ -403,7 +470,7 @@ _21_CARD = (
     | dict(totals="net", ceiling=None, ceiling_mode="game_ends", rejoin_cutoff=None)
 )
 
-_13_CARD = (
+_13_CARD: RulesetOptions = (
     _21_CARD
     | dict(hand_size=13, decks=2, upper_lower_jokers=False)
     | dict(tunnelas_and_dublees=False, printed_joker_tunnela=False, printed_joker_dublee=False)
@@ -412,7 +479,7 @@ _13_CARD = (
 )
 
 # The two-point hands of 21-card points (seeds 000, 001).
-_21_TWO_POINT = dict(two_point_three_pure=True, two_point_dublees=6, two_point_jokers=7)
+_21_TWO_POINT = RulesetOptions(two_point_three_pure=True, two_point_dublees=6, two_point_jokers=7)
 
 # The preset a new session or league starts at.
 DEFAULT_PRESET = "21-points"
@@ -517,8 +584,8 @@ OPTION_SECTIONS = _sections()
 # version 1) hold only what differed from the presets of their day, so these are added
 # to them: a session keeps the scores it was played for. Never edit these; a later
 # change of the presets gets its own table.
-BEFORE_EXACT_TEXTS: dict[str, dict[str, Any]] = {
-    "21-paplu": dict(
+BEFORE_EXACT_TEXTS: dict[str, RulesetOptions] = {
+    "21-paplu": RulesetOptions(
         deal_show=False,
         deal_show_fixed=None,
         two_point_dublees=6,
@@ -527,11 +594,11 @@ BEFORE_EXACT_TEXTS: dict[str, dict[str, Any]] = {
         first_drop_receives=None,
         default_win_drop=None,
     ),
-    "21-kodai": dict(ace_marriage_pure=False, on_deal_dublees=None, on_deal_jokers=None),
+    "21-kodai": RulesetOptions(ace_marriage_pure=False, on_deal_dublees=None, on_deal_jokers=None),
 }
 
 
-def as_stored_before_exact_texts(preset: str, overrides: dict[str, Any]) -> dict[str, Any]:
+def as_stored_before_exact_texts(preset: str, overrides: dict[str, object]) -> dict[str, object]:
     """The overrides of rules stored before issue 14, with the options it changed kept
     at their earlier values (where the overrides don't set them already), so that they
     mean under today's presets what they meant then."""
@@ -540,12 +607,12 @@ def as_stored_before_exact_texts(preset: str, overrides: dict[str, Any]) -> dict
 
 def option_label(name: str) -> str:
     """An option as a player names it: "Lowest deal show cost" for ``deal_show_min``."""
-    return _FIELDS[name].metadata["label"]
+    return str(_FIELDS[name].metadata["label"])
 
 
 def option_help(name: str) -> str:
     """What an option means, in a sentence."""
-    return _FIELDS[name].metadata["help"]
+    return str(_FIELDS[name].metadata["help"])
 
 
 def option_range(name: str) -> tuple[int, int | None]:
@@ -559,8 +626,9 @@ _FIELDS = {f.name: f for f in dataclasses.fields(Ruleset)}
 _HINTS = typing.get_type_hints(Ruleset)
 
 
-def get_ruleset(preset: str, overrides: dict[str, Any] | None = None) -> Ruleset:
-    """The preset named ``preset`` with ``overrides`` applied and validated.
+def get_ruleset(preset: object, overrides: object = None) -> Ruleset:
+    """The preset named ``preset`` with ``overrides`` (a dict of option: value) applied
+    and validated. Either may come from outside, as anything JSON holds.
 
     Raises RulesError (field ``ruleset`` or ``overrides.<option>``) for an unknown
     preset, an unknown option or a value of the wrong type or range.
@@ -580,7 +648,9 @@ def get_ruleset(preset: str, overrides: dict[str, Any] | None = None) -> Ruleset
     return ruleset
 
 
-def _validated(name: Any, value: Any) -> Any:
+# Returns Any: each value has its own option's type, checked against the field's hint
+# looked up by name, which no annotation can say.
+def _validated(name: object, value: object) -> Any:
     if not isinstance(name, str) or name not in _FIELDS or name == "preset":
         raise RulesError(f"unknown option {name!r}", f"overrides.{name}")
     meta = _FIELDS[name].metadata
@@ -629,7 +699,7 @@ def _validated(name: Any, value: Any) -> Any:
     return tuple(choice for choice in meta["choices"] if choice in value)
 
 
-def _validated_int(name: str, value: Any, meta: Any, where: str) -> int:
+def _validated_int(name: str, value: object, meta: Mapping[str, Any], where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise RulesError(f"{name} must be a whole number, not {value!r}", where)
     if "choices" in meta and value not in meta["choices"]:
@@ -650,7 +720,7 @@ def _check_consistency(ruleset: Ruleset) -> None:
         raise RulesError("deal_show_min must not be above deal_show_max", "overrides.deal_show_min")
 
 
-def presets_listing() -> dict[str, Any]:
+def presets_listing() -> dict[str, object]:
     """Every preset with every option, and what each option means."""
     return {
         "presets": {name: ruleset.as_dict() for name, ruleset in PRESETS.items()},

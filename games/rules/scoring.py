@@ -86,7 +86,7 @@ class GroupResult:
     counted: int  # what this group adds to the loser's count (0 when left out)
     left_out: bool = False  # left out of the count by the counting rule
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         return {
             "cards": [c.code for c in self.cards],
             "kind": str(self.kind),
@@ -114,7 +114,7 @@ class PlayerResult:
     # ("Capped at 120", "First drop: a fixed 30"); None where it is that sum.
     rule_applied: str | None = None
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         # "on_deal" only where the input had it, and "rule_applied" only where a rule
         # replaced the count, so every other answer keeps its shape.
         return {
@@ -138,7 +138,7 @@ class RoundResult:
     roles: JokerRoles
     players: tuple[PlayerResult, ...]
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         return {
             "ruleset": self.ruleset.preset,
             "cut_joker": self.roles.cut.code,

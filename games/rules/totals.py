@@ -119,7 +119,7 @@ def session_state(
     winners: tuple[str, ...] = ()
     pending = list(enumerate(rejoins))
 
-    def state_so_far(rejoin_order: tuple = ()) -> SessionState:
+    def state_so_far(rejoin_order: tuple[str, ...] = ()) -> SessionState:
         return SessionState(
             tuple(players), tuple(lines), dict(totals), dict(eliminated_in), finished,
             winners, ceiling, None, net, rejoin_order, ruleset,
@@ -249,7 +249,7 @@ def take_back_problem(state: SessionState, after_round: int, player: str) -> str
 
 def _rejoin_problem(ruleset: Ruleset, state: SessionState, player: str) -> str | None:
     cutoff = ruleset.rejoin_cutoff
-    if not rejoins_played(ruleset, state.ceiling):  # no cutoff, or not a pool
+    if cutoff is None or not rejoins_played(ruleset, state.ceiling):  # no cutoff, or not a pool
         return "rejoining is not played under these rules"
     if state.finished:
         return "the session is over"
@@ -268,7 +268,7 @@ def _rejoin_problem(ruleset: Ruleset, state: SessionState, player: str) -> str |
 
 def _standing(
     player: str, totals: Mapping[str, int], eliminated_in: Mapping[str, int], net: bool
-) -> tuple:
+) -> tuple[bool, int, int]:
     """Sort key, best first: players still in by total, then those put out, the later
     the better."""
     out = eliminated_in.get(player)

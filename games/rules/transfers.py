@@ -67,11 +67,12 @@ def _zero_sum_groups(amounts: list[int]) -> list[list[int]]:
         while sub:
             part = sub | low
             if part != mask and total[part] == 0 and best[part] == 1:
-                groups = 1 + best[mask ^ part]
-                if groups > best[mask]:
-                    best[mask], choice[mask] = groups, part
+                split = 1 + best[mask ^ part]
+                if split > best[mask]:
+                    best[mask], choice[mask] = split, part
             sub = (sub - 1) & rest
-    groups, mask = [], full
+    groups: list[list[int]] = []
+    mask = full
     while mask:
         part = choice[mask]
         groups.append([i for i in range(n) if part >> i & 1])
