@@ -11,7 +11,7 @@
 #   make test-deep the same with CI's Hypothesis profile: every example (HYPOTHESIS_PROFILE=ci)
 #   make test-pg   the same suite on PostgreSQL (PG_URL below)
 #   make screenshots  the browser tests, saving what they see to tests/e2e/screenshots/
-#   make lint      ruff check + ruff format --check
+#   make lint      ruff check + ruff format --check + mypy (strict, on games/rules)
 #   make format    rewrite files with ruff (fix + format)
 #   make clean     remove the virtualenv, caches and the SQLite database
 
@@ -73,10 +73,11 @@ screenshots: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache db.sqlite3 staticfiles tests/e2e/screenshots
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache db.sqlite3 staticfiles tests/e2e/screenshots
