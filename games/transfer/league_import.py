@@ -1043,8 +1043,9 @@ _KINDS = {
 # What an IntegerField holds on PostgreSQL (SQLite would take more, and the same file
 # must import, or not, on both).
 _INT_LOW, _INT_HIGH = -(2**31), 2**31 - 1
-# Dates and times an import takes: what both databases store and read back, and
-# Python's datetime converts to UTC and local time without overflowing.
+# Times an import takes: what both databases store and read back, and Python's
+# datetime converts to UTC and local time without overflowing (the day a session
+# was played on: games/days.py).
 _EARLIEST = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
 _LATEST = datetime.datetime(2101, 1, 1, tzinfo=datetime.UTC)  # not included
 # House-rule numbers: as many digits as the house-rules form takes.
@@ -1106,6 +1107,8 @@ def _column(
     data: Mapping[str, Any],
     where: str,
     kind: type | tuple[type, ...] = str,
+    *,
+    path: str | None = None,
 ) -> Any:
     """The file's value for a model field: of the JSON type the export writes (a
     date as text, not a number), then as the field takes it. Missing is None, which
@@ -1113,7 +1116,7 @@ def _column(
     value = data.get(name)
     if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
         raise ImportRefused(f'{where}: "{name}" must be {_KINDS[kind]}, not {value!r:.40}.')
-    return _clean(model, name, value, where)
+    return _clean(model, name, value, where, path)
 
 
 def _clean(
@@ -1218,12 +1221,10 @@ def _overrides(data: Mapping[str, Any], where: str, path: str) -> dict:
 
 
 def _day(data: Mapping[str, Any], name: str, where: str, path: str) -> datetime.date:
-    day = _column(GameSession, name, data, where)
-    if day is not None and not _EARLIEST.year <= day.year < _LATEST.year:
-        raise ImportRefused(
-            f"{where}: {path}.{name} must be a date from 1970 to 2100, not {day.isoformat()}."
-        )
-    return day
+    """The day a session was played on, held to the rule the session form and the
+    admin hold it to (games/days.py, the field's validator): whatever a league holds,
+    its export imports back."""
+    return _column(GameSession, name, data, where, path=f"{path}.{name}")
 
 
 def _moment(
