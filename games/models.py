@@ -20,6 +20,7 @@ from django.db import models
 from django.utils import timezone
 
 from games import figures, rules
+from games.days import validate_played_on
 from games.names import validate_name
 from games.rules import all_cards, card_label
 
@@ -252,8 +253,11 @@ class GameSession(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     # Bumped with every round written: the share page's live view polls on it.
     updated_at = models.DateTimeField(auto_now=True)
-    # The evening the session was played: standings filter on it.
-    played_on = models.DateField(default=timezone.localdate, db_index=True)
+    # The evening the session was played: standings filter on it. Within the days
+    # its league's export can carry and import back (games/days.py).
+    played_on = models.DateField(
+        default=timezone.localdate, db_index=True, validators=[validate_played_on]
+    )
     # Set when the table ends a session by hand (points games without a ceiling);
     # a session that reaches its ceiling ends by the rules instead.
     closed_at = models.DateTimeField(null=True, blank=True)

@@ -14,6 +14,7 @@ from django import forms
 from django.core import signing
 from django.utils import timezone
 
+from games.days import EARLIEST_PLAYED_ON, latest_played_on, validate_played_on
 from games.forms.fields import NameField, buy_in_field, money_per_point_field
 from games.forms.rulesets import HOUSE_RULES, RulesetForm
 from games.models import League, Player
@@ -45,6 +46,7 @@ class SessionForm(RulesetForm):
         required=False,
         label="Played on",
         help_text="Empty: today.",
+        validators=[validate_played_on],
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
     first_dealer = forms.TypedChoiceField(
@@ -97,6 +99,10 @@ class SessionForm(RulesetForm):
         self.order_fields([*top, "money_per_point", "buy_in", *rules, "name", "played_on", "toss"])
         self.initial.setdefault("first_dealer", 1)
         self.initial.setdefault("played_on", timezone.localdate())
+        # The phone's date picker offers only the days the form takes.
+        self.fields["played_on"].widget.attrs.update(
+            min=EARLIEST_PLAYED_ON.isoformat(), max=latest_played_on().isoformat()
+        )
         self.players: list[str] = []
         self.dealer_index = 0
 

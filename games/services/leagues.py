@@ -154,7 +154,11 @@ def change_role(membership: Membership, role: str) -> Membership:
     return membership
 
 
-def remove_member(membership: Membership) -> None:
+def remove_member(membership: Membership) -> list[LeagueInvite]:
+    """Remove a member, and replace the league's open invite links: a link works for
+    whoever holds it, the member removed too, who could otherwise join again at once.
+    Returns the new links (none if none was open), each with its old one's role and
+    end, for the owners to hand out instead."""
     with transaction.atomic():
         list(
             Membership.objects.select_for_update().filter(
@@ -163,12 +167,37 @@ def remove_member(membership: Membership) -> None:
         )
         if membership.role == Role.OWNER and not _owners_left(membership.league, membership):
             raise LeagueError("A league needs an owner: make someone else owner first.")
+        replaced = _replace_open_invites(membership.league_id)
         # Who they were at the table is the league's members' to say: a former member's
         # claim would keep their name on the league's standings.
         PlayerClaim.objects.filter(
             league_id=membership.league_id, user_id=membership.user_id
         ).delete()
         membership.delete()
+    return replaced
+
+
+def _replace_open_invites(league_id: int) -> list[LeagueInvite]:
+    """Revoke the league's open invite links and make one for each: the same role,
+    maker and end (a link meant to work for a week works no longer than that), a new
+    address. Locked as a join locks its link: someone joining through one at this
+    moment either joins first (and is a member the owners see) or is refused."""
+    now = timezone.now()
+    opened = list(
+        LeagueInvite.objects.select_for_update()
+        .filter(league_id=league_id, revoked_at__isnull=True, expires_at__gt=now)
+        .order_by("created_at", "pk")
+    )
+    LeagueInvite.objects.filter(pk__in=[old.pk for old in opened]).update(revoked_at=now)
+    return [
+        LeagueInvite.objects.create(
+            league_id=league_id,
+            role=old.role,
+            created_by_id=old.created_by_id,
+            expires_at=old.expires_at,
+        )
+        for old in opened
+    ]
 
 
 def members(league: League) -> QuerySet[Membership]:

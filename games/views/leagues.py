@@ -32,7 +32,7 @@ from games.access import (
 )
 from games.forms.leagues import InviteForm, LeagueForm, MemberForm, RoleForm
 from games.http import FORM_ERRORS, GONE, rules_reset
-from games.models import League, Membership
+from games.models import League, LeagueInvite, Membership
 from games.queries.players import claimed_in_file, claimed_player, unclaimed_players
 from games.rules import PRESETS, RulesError
 from games.services.leagues import (
@@ -240,8 +240,8 @@ def member_change(request: HttpRequest, slug: str, member_pk: int) -> HttpRespon
     name = membership.user.get_username()
     try:
         if "remove" in request.POST:
-            remove_member(membership)
-            messages.success(request, f"{name} is no longer a member.")
+            replaced = remove_member(membership)
+            messages.success(request, f"{name} is no longer a member.{_links_replaced(replaced)}")
         else:
             form = RoleForm(request.POST)
             if not form.is_valid():
@@ -254,6 +254,21 @@ def member_change(request: HttpRequest, slug: str, member_pk: int) -> HttpRespon
     if membership.user_id == request.user.pk and role_of(request.user, league) is None:
         return redirect("games:league_list")  # they removed themselves
     return redirect("games:league_detail", slug=league.slug)
+
+
+def _links_replaced(replaced: list[LeagueInvite]) -> str:
+    """What the owner is told of the invite links a removal replaced."""
+    if not replaced:
+        return ""
+    if len(replaced) == 1:
+        return (
+            " The league's invite link stopped working, so they cannot rejoin with it: a "
+            "new link with the same role and end date is under Invite links below."
+        )
+    return (
+        f" The league's {len(replaced)} invite links stopped working, so they cannot rejoin "
+        "with one: new links with the same roles and end dates are under Invite links below."
+    )
 
 
 # --- Invite links -------------------------------------------------------------------------

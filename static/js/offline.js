@@ -14,10 +14,11 @@
 // offline page it shows, this file says what waits and reloads once back online.
 //
 // Phones are passed round the table: signing out (the form marked data-sign-out)
-// takes this app's drafts with it, after asking first if a round is still waiting to
-// be sent. A sign-in that simply ran out does not pass through that form, so each
-// draft also names whose it is (the page's data-owner): another account signed in on
-// this phone is never shown it, nor sends it; its owner gets it back on signing in.
+// takes this app's drafts (and htmx's copies of pages) with it, after asking first if
+// a round is still waiting to be sent. A sign-in that simply ran out does not pass
+// through that form, so each draft also names whose it is (the page's data-owner):
+// another account signed in on this phone is never shown it, nor sends it; its owner
+// gets it back on signing in.
 (function () {
   "use strict";
 
@@ -579,6 +580,9 @@
     });
     try {
       window.sessionStorage.removeItem(SENT);
+      // htmx's copies of the pages it moved between in place (hx-push-url: a league's
+      // standings by game and dates), kept in this tab for its Back: the account's.
+      window.sessionStorage.removeItem("htmx-history-cache");
     } catch (error) {
       // Refused: nothing was kept there either.
     }

@@ -248,3 +248,19 @@ def test_every_model_of_the_app_has_an_admin_list(client: Client, model: type) -
     assert admin.site.is_registered(model)
     url = reverse(f"admin:games_{model._meta.model_name}_changelist")
     assert client.get(url).status_code == 200
+
+
+@pytest.mark.parametrize("day", ["1900-01-01", "9999-12-31"])
+def test_admin_refuses_a_day_the_session_form_and_the_import_refuse(
+    admin_client: Client, played_round: Round, day: str
+) -> None:
+    session = played_round.session
+    url = _url(GameSession, "change", session.pk)
+    sent = admin_form(admin_client.get(url).content.decode()) | {"played_on": [day]}
+
+    response = admin_client.post(url, sent)
+
+    assert response.status_code == 200  # the form again, with the error
+    assert "Pick a day from 1 Jan 1970 to" in response.content.decode()
+    session.refresh_from_db()
+    assert session.played_on.isoformat() != day

@@ -18,6 +18,7 @@ from games.services.leagues import (
     create_invite,
     create_league,
     join_by_invite,
+    remove_member,
     revoke_invite,
 )
 
@@ -108,3 +109,54 @@ def test_the_database_refuses_an_owner_invite_and_a_repeated_token(
     first = create_invite(club, user, role="viewer", days=1)
     with pytest.raises(IntegrityError), transaction.atomic():
         LeagueInvite.objects.create(league=club, token=first.token, expires_at=later)
+
+
+def test_removing_a_member_replaces_every_open_link_with_one_of_its_role_and_end(
+    user: User, club: League
+) -> None:
+    scorers = create_invite(club, user, role="scorer", days=7)
+    viewers = create_invite(club, user, role="viewer", days=30)
+    revoked = create_invite(club, user, role="viewer", days=1)
+    revoke_invite(revoked)
+    revoked_at = LeagueInvite.objects.get(pk=revoked.pk).revoked_at
+    expired = create_invite(club, user, role="scorer", days=1)
+    LeagueInvite.objects.filter(pk=expired.pk).update(expires_at=timezone.now())
+    gita = person("gita")
+    join_by_invite(scorers, gita)
+
+    new = remove_member(Membership.objects.get(league=club, user=gita))
+
+    assert [(link.role, link.expires_at, link.created_by, link.uses) for link in new] == [
+        ("scorer", scorers.expires_at, user, 0),
+        ("viewer", viewers.expires_at, user, 0),
+    ]
+    assert list(active_invites(club)) == new[::-1]  # newest first, as listed
+    for old in (scorers, viewers):
+        with pytest.raises(InviteGone, match="revoked"):
+            join_by_invite(old, gita)
+        with pytest.raises(InviteGone, match="revoked"):
+            join_by_invite(old, person(f"someone-{old.role}"))
+    assert not Membership.objects.filter(league=club, user=gita).exists()
+    # Links that no longer worked stay as they were: nothing to replace.
+    assert LeagueInvite.objects.get(pk=revoked.pk).revoked_at == revoked_at
+    assert LeagueInvite.objects.get(pk=expired.pk).revoked_at is None
+    assert club.invites.count() == 6  # four made, two replacing
+
+
+def test_removing_a_member_of_a_league_without_open_links_makes_none(
+    user: User, club: League
+) -> None:
+    gita = person("gita")
+    Membership.objects.create(league=club, user=gita, role=Role.VIEWER)
+
+    assert remove_member(Membership.objects.get(league=club, user=gita)) == []
+    assert not club.invites.exists()
+
+
+def test_a_removal_refused_leaves_the_links_working(user: User, club: League) -> None:
+    invite = create_invite(club, user, role="viewer", days=7)
+
+    with pytest.raises(LeagueError, match="needs an owner"):
+        remove_member(Membership.objects.get(league=club, user=user))
+
+    assert list(active_invites(club)) == [invite]

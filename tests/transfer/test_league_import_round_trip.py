@@ -7,6 +7,7 @@ exactly, and exports as the same file, is test_league_import's first test.)"""
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 
@@ -17,13 +18,16 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape
 
+from games.days import latest_played_on
 from games.models import GameSession, League, Membership, Player, Rejoin, Round, RoundChange
 from games.services.leagues import create_league
 from games.transfer.league_export import dumps, export_league
 from games.transfer.league_file import SAME_SAVE
 from games.transfer.league_import import BEFORE_HISTORY, import_league
+from tests.support.builders import play, session_form_data
 from tests.support.forms import forms_in
 from tests.support.league_files import (
+    POINTS_ROUNDS,
     as_version_3,
     build_eventful_league,
     post_file,
@@ -486,3 +490,62 @@ def test_a_league_imported_from_a_file_before_version_4_exports_its_rounds_times
 
     assert snapshot(again)["sessions"] == before
     assert sorted(Round.objects.values_list("created_at", "updated_at")) == times
+
+
+# --- The days a session may be played on ---------------------------------------------------
+
+
+def _league_with_a_session_on(client: Client, user: User, *days: str) -> tuple[League, list]:
+    """A league, and what the session form answered for a session in it on each day."""
+    league = create_league(user, name="Edges", preset="21-points", overrides={})
+    answers = [
+        client.post(
+            reverse("games:session_new"),
+            session_form_data(
+                seat_1="Asha", seat_2="Ben", seat_3="Chen", league=str(league.pk), played_on=day
+            ),
+        ).status_code
+        for day in days
+    ]
+    return league, answers
+
+
+def _exported(client: Client, league: League) -> bytes:
+    response = client.get(reverse("games:league_export", args=[league.slug]))
+    assert response.status_code == 200
+    return response.content
+
+
+@pytest.mark.parametrize(
+    "day", ["1900-01-01", "1969-12-31", "1970-01-01", "the last day", "9999-12-31"]
+)
+def test_a_day_the_session_form_takes_its_leagues_export_imports_back(
+    scorer: Client, user: User, day: str
+) -> None:
+    day = latest_played_on().isoformat() if day == "the last day" else day
+    league, (answer,) = _league_with_a_session_on(scorer, user, day)
+
+    response = post_file(scorer, _exported(scorer, league))
+
+    assert answer in {302, 422}  # the session stored, or the form refused the day
+    assert response.status_code == 302, response.context["form"].errors
+    imported = League.objects.exclude(pk=league.pk).get()
+    stored = [session.played_on.isoformat() for session in league.sessions.all()]
+    assert [session.played_on.isoformat() for session in imported.sessions.all()] == stored
+
+
+def test_sessions_on_the_first_and_the_last_day_come_back_as_they_were(
+    scorer: Client, user: User
+) -> None:
+    latest = latest_played_on()
+    league, answers = _league_with_a_session_on(scorer, user, "1970-01-01", latest.isoformat())
+    assert answers == [302, 302]
+    for session in league.sessions.all():
+        play(session, *POINTS_ROUNDS[0], user)
+
+    assert post_file(scorer, _exported(scorer, league)).status_code == 302
+
+    imported = League.objects.exclude(pk=league.pk).get()
+    assert snapshot(imported)["sessions"] == snapshot(league)["sessions"]
+    days = [session.played_on for session in imported.sessions.order_by("played_on")]
+    assert days == [datetime.date(1970, 1, 1), latest]

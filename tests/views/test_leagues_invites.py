@@ -234,3 +234,63 @@ def test_a_viewer_following_a_scorer_link_is_raised(user: User, club: League) ->
     response = viewer.post(link(invite), follow=True)
     assert "You are now scorer in Tuesday Club." in response.content.decode()
     assert Membership.objects.get(league=club, user__username="vera").role == Role.SCORER
+
+
+def test_removing_a_member_replaces_the_links_they_could_rejoin_with_and_says_so(
+    scorer: Client, user: User, club: League
+) -> None:
+    scorers = create_invite(club, user, role="scorer", days=7)
+    viewers = create_invite(club, user, role="viewer", days=30)
+    gita = signed_in_as("gita")
+    gita.post(link(scorers))  # she joined through the club's chat's link, and keeps it
+    membership = Membership.objects.get(league=club, user__username="gita")
+    before = scorer.get(reverse("games:league_detail", args=[club.slug])).content.decode()
+    assert "Removing a member replaces the working invite links with new ones" in before
+
+    response = scorer.post(
+        reverse("games:member_change", args=[club.slug, membership.pk]),
+        {"remove": "1"},
+        follow=True,
+    )
+
+    page = response.content.decode()
+    assert (
+        "gita is no longer a member. The league&#x27;s 2 invite links stopped working, so "
+        "they cannot rejoin with one: new links with the same roles and end dates are under "
+        "Invite links below."
+    ) in page
+    new = list(club.invites.filter(revoked_at__isnull=True).order_by("created_at", "pk"))
+    assert [(invite.role, invite.expires_at) for invite in new] == [
+        ("scorer", scorers.expires_at),
+        ("viewer", viewers.expires_at),
+    ]
+    for invite in new:
+        assert f"http://testserver{link(invite)}" in page
+    for old in (scorers, viewers):
+        assert link(old) not in page
+        for someone in (gita, signed_in_as(f"new-{old.role}")):
+            assert someone.get(link(old)).status_code == 410
+            assert someone.post(link(old)).status_code == 410
+    assert list(club.memberships.values_list("user__username", flat=True)) == ["asha"]
+    # The new link is the one that works now, for whoever it is handed to.
+    hugo = signed_in_as("hugo")
+    assert hugo.post(link(new[0])).status_code == 302
+    assert Membership.objects.get(league=club, user__username="hugo").role == Role.SCORER
+
+
+def test_removing_a_member_says_nothing_of_links_where_none_was_open(
+    scorer: Client, club: League
+) -> None:
+    signed_in_as("gita", Role.VIEWER, club)
+    membership = Membership.objects.get(league=club, user__username="gita")
+
+    response = scorer.post(
+        reverse("games:member_change", args=[club.slug, membership.pk]),
+        {"remove": "1"},
+        follow=True,
+    )
+
+    page = response.content.decode()
+    assert "gita is no longer a member.</" in page
+    assert "Removing a member replaces" not in page  # no link to replace
+    assert not club.invites.exists()

@@ -3,6 +3,7 @@ and the toss."""
 
 from __future__ import annotations
 
+import datetime
 import re
 
 import pytest
@@ -13,6 +14,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from games.days import latest_played_on
 from games.models import GameSession, League, Membership, Player
 from games.services.leagues import create_league
 from tests.support.builders import make_session, session_form_data
@@ -162,6 +164,40 @@ def test_seating_errors_are_shown_next_to_the_seat(
     assert response.status_code == 422
     assert message in " ".join(response.context_data["form"].errors[field])
     assert not GameSession.objects.exists()
+
+
+@pytest.mark.parametrize("day", ["1900-01-01", "1969-12-31", "9999-12-31", "next year and a day"])
+def test_a_day_a_league_file_could_not_carry_is_refused_beside_the_field(
+    scorer: Client, day: str
+) -> None:
+    latest = latest_played_on()
+    if day == "next year and a day":
+        day = (latest + datetime.timedelta(days=1)).isoformat()
+    data = session_form_data(seat_1="Asha", seat_2="Ben", played_on=day)
+
+    response = scorer.post(URL, data)
+
+    assert response.status_code == 422
+    message = f"Pick a day from 1 Jan 1970 to {latest.day} {latest:%b %Y} (a year from today)."
+    assert response.context_data["form"].errors["played_on"] == [message]
+    html = response.content.decode()
+    assert 'id="id_played_on_error"' in html and message in html
+    assert not GameSession.objects.exists()
+
+
+def test_the_first_and_the_last_day_a_session_may_be_played_on_are_taken(
+    scorer: Client,
+) -> None:
+    latest = latest_played_on()
+    page = scorer.get(URL).content.decode()
+    assert f'min="1970-01-01" max="{latest.isoformat()}"' in page  # the phone's date picker
+
+    for day in ("1970-01-01", latest.isoformat()):
+        data = session_form_data(seat_1="Asha", seat_2="Ben", played_on=day)
+        assert scorer.post(URL, data).status_code == 302
+
+    days = GameSession.objects.order_by("played_on").values_list("played_on", flat=True)
+    assert list(days) == [datetime.date(1970, 1, 1), latest]
 
 
 def test_the_toss_seats_players_by_their_cards(scorer: Client) -> None:
