@@ -7,57 +7,34 @@ from before is never read again (games/live.py, the epoch)."""
 
 from __future__ import annotations
 
-import json
 import secrets
 import shutil
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from scorekeeper.cache import RETRY_SECONDS
 from tests.support.servers import (
-    HIDDEN,
-    STAMPED_POLL,
+    PASSWORD,
     Browser,
+    Club,
     Gunicorn,
     gunicorn,
     manage,
+    polls,
     private_redis,
     production_environment,
+    save_round,
+    set_up_club,
 )
 
-# Each test starts servers: on SQLite they run once (CI's SQLite pass).
 pytestmark = pytest.mark.skipif(
     shutil.which("redis-server") is None, reason="needs redis-server (Debian's redis-server)"
 )
 
-PASSWORD = "a-long-club-password"
-# A round of three under cut 8S (benchmarks/load.py): Asha declares.
-WIN = "2H 3H 4H | 5C 6C 7C | 10D JD QD | KS KH KD | 4S 5S 6S | 9H 10H PJ | 3D 3C 8H"
-SHOWN = "2D 3D 4D | 9C 10C JC | QD QS QC | KH KH | 5D 9D | AS 7S | 6H 6D 4C 2S JH 8C"
 # Enough phones that both workers hold some of their connections.
 PHONES = 8
-
-SET_UP = """
-import json
-import django
-django.setup()
-from django.contrib.auth.models import User
-from games.services.sessions import create_session
-user = User.objects.create_user("asha", password=PASSWORD)
-session = create_session(user, preset="21-points", overrides={}, players=["Asha", "Ben", "Chen"])
-seats = list(session.seats.order_by("position").values_list("pk", flat=True))
-print(json.dumps({"pk": session.pk, "token": session.share_token, "seats": seats}))
-""".replace("PASSWORD", repr(PASSWORD))
-
-
-@dataclass
-class Club:
-    pk: int
-    token: str
-    seats: list[int]
 
 
 @pytest.fixture(scope="module")
@@ -70,9 +47,7 @@ def prepared(tmp_path_factory) -> Path:
 
 def start_site(tmp_path: Path, static: Path, **env: str) -> tuple[dict[str, str], Club]:
     environ = production_environment(tmp_path, DJANGO_STATIC_ROOT=str(static), **env)
-    manage(environ, "migrate", "--noinput", "-v", "0")
-    found = json.loads(manage(environ, "shell", "-c", SET_UP).strip().splitlines()[-1])
-    return environ, Club(found["pk"], found["token"], found["seats"])
+    return environ, set_up_club(environ)
 
 
 def phones(server: Gunicorn, cookies: dict[str, str], marker: str) -> list[Browser]:
@@ -86,26 +61,6 @@ def phones(server: Gunicorn, cookies: dict[str, str], marker: str) -> list[Brows
         browser.get(f"/hello-{marker}-{len(opened)}/")  # a 404, logged with its worker
         opened.append(browser)
     return opened
-
-
-def save_round(browser: Browser, club: Club) -> None:
-    page = browser.get(f"/sessions/{club.pk}/")
-    data = dict(HIDDEN.findall(page.body))
-    data["cut_joker"] = "8S"
-    for seat, (outcome, groups) in zip(
-        club.seats, [("declared", WIN), ("shown", SHOWN), ("first_drop", "")], strict=True
-    ):
-        data[f"outcome_{seat}"] = outcome
-        data[f"groups_{seat}"] = groups
-    answer = browser.post(f"/sessions/{club.pk}/rounds/", data, **{"HX-Request": "true"})
-    assert answer.status == 200 and "saved." in answer.body, answer.body[:500]
-
-
-def polls(browser: Browser, club: Club) -> tuple[str, str]:
-    """The session page's and the share page's poll addresses, with their stamps."""
-    session = STAMPED_POLL.search(browser.get(f"/sessions/{club.pk}/").body)
-    shared = STAMPED_POLL.search(Browser(browser.port).get(f"/shared/{club.token}/").body)
-    return session[1].replace("&amp;", "&"), shared[1].replace("&amp;", "&")
 
 
 def statuses(browsers: list[Browser], path: str, **headers) -> list[int]:

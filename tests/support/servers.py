@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+import json
 import os
 import re
 import secrets
@@ -225,3 +226,61 @@ class Browser:
         if self.conn is not None:
             self.conn.close()
             self.conn = None
+
+
+# --- A club's table on a real server ---------------------------------------------------
+
+PASSWORD = "a-long-club-password"
+# A round of three under cut 8S (benchmarks/load.py): Asha declares.
+WIN = "2H 3H 4H | 5C 6C 7C | 10D JD QD | KS KH KD | 4S 5S 6S | 9H 10H PJ | 3D 3C 8H"
+SHOWN = "2D 3D 4D | 9C 10C JC | QD QS QC | KH KH | 5D 9D | AS 7S | 6H 6D 4C 2S JH 8C"
+
+SET_UP = """
+import json
+import django
+django.setup()
+from django.contrib.auth.models import User
+from games.services.sessions import create_session
+user = User.objects.create_user("asha", password=PASSWORD)
+session = create_session(user, preset="21-points", overrides={}, players=["Asha", "Ben", "Chen"])
+seats = list(session.seats.order_by("position").values_list("pk", flat=True))
+print(json.dumps({"pk": session.pk, "token": session.share_token, "seats": seats}))
+""".replace("PASSWORD", repr(PASSWORD))
+
+
+@dataclass
+class Club:
+    """Asha's session of three (no league), as the server's database holds it."""
+
+    pk: int
+    token: str
+    seats: list[int]
+
+
+def set_up_club(environ: dict[str, str]) -> Club:
+    """The database of ``environ`` migrated, with Asha (PASSWORD) and her session."""
+    manage(environ, "migrate", "--noinput", "-v", "0")
+    found = json.loads(manage(environ, "shell", "-c", SET_UP).strip().splitlines()[-1])
+    return Club(found["pk"], found["token"], found["seats"])
+
+
+def save_round(browser: Browser, club: Club) -> None:
+    """Round saved through the session page's form, as the scorer's phone does."""
+    page = browser.get(f"/sessions/{club.pk}/")
+    data = dict(HIDDEN.findall(page.body))
+    data["cut_joker"] = "8S"
+    for seat, (outcome, groups) in zip(
+        club.seats, [("declared", WIN), ("shown", SHOWN), ("first_drop", "")], strict=True
+    ):
+        data[f"outcome_{seat}"] = outcome
+        data[f"groups_{seat}"] = groups
+    answer = browser.post(f"/sessions/{club.pk}/rounds/", data, **{"HX-Request": "true"})
+    if answer.status != 200 or "saved." not in answer.body:
+        raise RuntimeError(f"round not saved: {answer.status} {answer.body[:500]}")
+
+
+def polls(browser: Browser, club: Club) -> tuple[str, str]:
+    """The session page's and the share page's poll addresses, with their stamps."""
+    session = STAMPED_POLL.search(browser.get(f"/sessions/{club.pk}/").body)
+    shared = STAMPED_POLL.search(Browser(browser.port).get(f"/shared/{club.token}/").body)
+    return session[1].replace("&amp;", "&"), shared[1].replace("&amp;", "&")
