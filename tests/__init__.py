@@ -14,6 +14,9 @@
                  solver and its reference run in small in
                  rules/test_arrange_reference.py; entry.py, a 30 s browser run of
                  whole rounds, only by hand
+- ``deploy/``    compose.yaml (against the Compose Specification's schema) and the
+                 image's docker/entrypoint.sh; .ci/container-test builds and runs
+                 the image itself
 - ``e2e/``       the browser (Playwright, marker ``e2e``)
 - ``support/``   what tests share: hands, builders, fixtures, page helpers; no tests
 - ``test_layout.py``, ``test_profiles.py``: the layout kept (below), and property

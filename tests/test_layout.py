@@ -23,6 +23,7 @@ TEMPLATES = TESTS.parent / "templates"
 # The directories of tests/ and what each mirrors (tests/__init__.py says more).
 DIRECTORIES = {
     "benchmarks",  # benchmarks/: each script run at a tiny size, so none rots
+    "deploy",  # compose.yaml, the image's entrypoint: what runs the app for a club
     "app",  # games/*.py (models, admin, access, charts, names, uploads, commands) and scorekeeper/
     "e2e",  # the browser
     "queries",  # games/queries/
