@@ -1,0 +1,140 @@
+"""`manage.py backup`: one file holding the manifest, the engine's own snapshot and
+the portable copy, which agree with each other; the oldest backups beyond the number
+kept deleted; a failure said in words, leaving no file behind."""
+
+from __future__ import annotations
+
+import datetime
+import gzip
+import json
+import os
+import sqlite3
+import tarfile
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from django.apps import apps
+from django.db import connection
+from django.db.migrations.loader import MigrationLoader
+
+from games.backups.manifest import app_version
+from games.backups.snapshot import prune
+from tests.support.whole_site import BackedUp, Postgres, manage, sqlite_url
+
+on_sqlite = pytest.mark.skipif(
+    connection.vendor != "sqlite", reason="the SQLite run's (PostgreSQL's: its own tests)"
+)
+
+
+@on_sqlite
+def test_a_backup_holds_a_manifest_a_sqlite_copy_and_a_portable_copy_that_agree(
+    sqlite_site: BackedUp, tmp_path: Path
+) -> None:
+    with tarfile.open(sqlite_site.backup) as tar:
+        assert tar.getnames() == ["manifest.json", "database.sqlite3", "data.json.gz"]
+        tar.extractall(tmp_path, filter="data")
+    manifest = sqlite_site.manifest
+
+    created = datetime.datetime.fromisoformat(manifest["created_at"])
+    assert sqlite_site.backup.name == f"scorekeeper-{created:%Y%m%d-%H%M%S}.tar"
+    assert (manifest["engine"], manifest["app_version"]) == ("sqlite", app_version())
+    latest = dict(MigrationLoader(None, ignore_no_migrations=True).graph.leaf_nodes())
+    assert manifest["migrations"] == latest
+    counts = manifest["row_counts"]
+    assert counts["games_league"] == len(sqlite_site.described["league_files"]) == 3
+    assert counts["auth_user"] == len(sqlite_site.described["accounts"]) == 9
+    assert counts["games_tablehand"] == 3  # the table mode's hands handed in
+    # The copy holds the rows the manifest counts, table by table.
+    copy = sqlite3.connect(tmp_path / "database.sqlite3")
+    try:
+        copied = {table: copy.execute(f'SELECT COUNT(*) FROM "{table}"').fetchone()[0]
+                  for table in counts}  # fmt: skip
+    finally:
+        copy.close()
+    assert copied == counts
+    # And so does the portable copy, model by model, but for the content types and
+    # permissions `migrate` writes on every database.
+    with gzip.open(tmp_path / "data.json.gz", "rt", encoding="utf-8") as portable:
+        rows = Counter(row["model"] for row in json.load(portable))
+    expected = {
+        model._meta.label_lower: counts[model._meta.db_table]
+        for model in apps.get_models()
+        if counts[model._meta.db_table]
+    }
+    del expected["contenttypes.contenttype"], expected["auth.permission"]
+    assert rows == expected
+
+
+@on_sqlite
+def test_the_oldest_backups_beyond_the_number_kept_are_deleted(tmp_path: Path) -> None:
+    database = sqlite_url(tmp_path / "site.sqlite3")
+    assert manage(database, "migrate").returncode == 0
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    older = [f"scorekeeper-2024010{day}-000000.tar" for day in (1, 2, 3)]
+    others = ["notes.txt", "scorekeeper-latest.tar"]
+    for name in older + others:
+        (folder / name).write_text("")
+
+    done = manage(database, "backup", "--dir", str(folder), "--keep", "2")
+
+    assert done.returncode == 0, done.stderr
+    made = Path(done.stdout.strip())
+    assert sorted(path.name for path in folder.iterdir()) == sorted([older[2], made.name, *others])
+    assert "Deleted scorekeeper-20240101-000000.tar" in done.stderr
+
+    # BACKUP_DIR and BACKUP_KEEP when no option says otherwise.
+    time.sleep(1.0)  # a backup's name is its second
+    done = manage(database, "backup", BACKUP_DIR=str(folder), BACKUP_KEEP="1")
+    assert done.returncode == 0, done.stderr
+    assert sorted(path.name for path in folder.iterdir()) == sorted(
+        [Path(done.stdout.strip()).name, *others]
+    )
+
+
+@on_sqlite
+def test_a_backup_that_cannot_be_written_says_why_and_leaves_nothing(tmp_path: Path) -> None:
+    database = sqlite_url(tmp_path / "site.sqlite3")
+    assert manage(database, "migrate").returncode == 0
+    (tmp_path / "taken").write_text("a file, where the folder would be")
+
+    done = manage(database, "backup", "--dir", str(tmp_path / "taken" / "backups"))
+
+    assert done.returncode == 1
+    assert f"Cannot write the backup to {tmp_path / 'taken' / 'backups'}" in done.stderr
+    assert "Traceback" not in done.stderr
+    refused = manage(database, "backup", "--dir", str(tmp_path), "--keep", "0")
+    assert refused.returncode == 1
+    assert "must be 1 or more" in refused.stderr
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["site.sqlite3", "taken"]
+
+
+def test_a_backup_without_pg_dump_says_how_to_install_it(
+    postgres: Postgres, postgres_target: str, tmp_path: Path
+) -> None:
+    assert manage(postgres_target, "migrate").returncode == 0
+
+    done = manage(postgres_target, "backup", "--dir", str(tmp_path), PATH=str(tmp_path / "bin"))
+
+    assert done.returncode == 1
+    assert "pg_dump is not on PATH" in done.stderr
+    assert "apt install postgresql-client" in done.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_files_left_by_a_killed_backup_go_after_a_day(tmp_path: Path) -> None:
+    stale, fresh = tmp_path / ".scorekeeper-a.1.partial", tmp_path / ".scorekeeper-b.2.partial"
+    work = tmp_path / ".scorekeeper-work-x"
+    work.mkdir()
+    (work / "database.sqlite3").write_text("")
+    for path in (stale, fresh):
+        path.write_text("")
+    day_ago = time.time() - 25 * 3600
+    for path in (stale, work):
+        os.utime(path, (day_ago, day_ago))
+
+    assert prune(tmp_path, keep=1) == []
+
+    assert [path.name for path in tmp_path.iterdir()] == [fresh.name]
