@@ -34,6 +34,7 @@ bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 # benchmarks/load.py measured on the 2-core machine (README, Many phones at once).
 worker_class = "gthread"
 workers = _env_int("GUNICORN_WORKERS", 2 * (os.cpu_count() or 1))
+
 threads = _env_int("GUNICORN_THREADS", 4)
 # A request still running after 30 s is stopped and answered 500; every page and a
 # league import are meant to finish well inside it.
@@ -56,3 +57,10 @@ else:
 
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG") or None
 loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
+
+
+def on_starting(server) -> None:
+    """The app keeps live answers in a cache in memory only with one process serving
+    (settings.LIVE_CACHE): it learns how many from here, the worker count as the
+    command line left it. The workers, started after this, inherit it."""
+    os.environ["DJANGO_SERVER_PROCESSES"] = str(server.cfg.workers)

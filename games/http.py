@@ -30,6 +30,8 @@ CONFLICT = 409
 GONE = 410
 PAYLOAD_TOO_LARGE = 413  # an upload over the server's limit: nothing was read
 TOO_MANY_REQUESTS = 429
+# Sign-ups are by invitation (settings.SIGNUPS) and no working invite link came along.
+BY_INVITATION = 403
 SERVER_ERROR = 500  # a bug: the page says so, and nothing half-done was saved
 # Something the request needs is away for a moment (the sign-up limit's cache, the
 # database).

@@ -6,7 +6,7 @@ and months, not with the hands played.
 
 `refresh` runs in the transaction of every change to a session's results; `rebuild`
 redoes whole leagues (a league file imported, a session deleted or moved in the
-admin, the migration that created the table).
+admin).
 """
 
 from __future__ import annotations
@@ -103,21 +103,17 @@ def refresh(league_id: int | None, day: datetime.date, player_ids: Iterable[int]
     )
 
 
-def rebuild(league_ids: Iterable[int], *, seat_model=Seat, month_model=StandingMonth) -> None:
-    """Every month of these leagues, from their seats. The models may be a migration's
-    historical ones: migration 0008's has no game yet (0014 adds it and rebuilds
-    every league again)."""
-    by_game = any(field.name == "preset" for field in month_model._meta.get_fields())
-    game = {"preset": F("session__preset")} if by_game else {}
+def rebuild(league_ids: Iterable[int]) -> None:
+    """Every month of these leagues, from their seats."""
     for league_id in set(league_ids):
-        month_model.objects.filter(league_id=league_id).delete()
+        StandingMonth.objects.filter(league_id=league_id).delete()
         rows = (
-            seat_model.objects.filter(session__league_id=league_id, rounds_played__gt=0)
+            Seat.objects.filter(session__league_id=league_id, rounds_played__gt=0)
             .annotate(month=TruncMonth("session__played_on", output_field=DateField()))
             .order_by()
-            .values("player_id", "month", **game)
+            .values("player_id", "month", preset=F("session__preset"))
             .annotate(**seat_figures())
         )
-        month_model.objects.bulk_create(
-            [month_model(league_id=league_id, **row) for row in rows], batch_size=2000
+        StandingMonth.objects.bulk_create(
+            [StandingMonth(league_id=league_id, **row) for row in rows], batch_size=2000
         )

@@ -1,8 +1,11 @@
 """Creating an account, the account page, and Django's views of signing in and of
 changing or resetting a password with their problems answered 422 (signing out is
-Django's own)."""
+Django's own). Sign-ups are open to anyone, or (settings.SIGNUPS = "invite") only to
+someone who came by a league's invite link that still works."""
 
 from __future__ import annotations
+
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib import messages
@@ -15,12 +18,14 @@ from django.contrib.auth.views import (
     PasswordResetView,
 )
 from django.forms import Form
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.urls import Resolver404, resolve
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
+from games.access import invite_for_token
 from games.forms.accounts import (
     EmailForm,
     PasswordChangeForm,
@@ -28,8 +33,10 @@ from games.forms.accounts import (
     SetPasswordForm,
     SignupForm,
 )
-from games.http import FORM_ERRORS, SERVICE_UNAVAILABLE, TOO_MANY_REQUESTS
+from games.http import BY_INVITATION, FORM_ERRORS, SERVICE_UNAVAILABLE, TOO_MANY_REQUESTS
+from games.models import LeagueInvite
 from games.queries.players import my_players
+from games.services.leagues import invite_problem
 from scorekeeper import security
 
 
@@ -43,10 +50,35 @@ def _next_page(request: HttpRequest) -> str:
     return wanted if safe else ""
 
 
+def _invite_behind(next_page: str) -> LeagueInvite | None:
+    """The league invite whose link ``next_page`` is, while the link works: an invite
+    link sends a signed-out visitor to sign in or up with it as ``next``."""
+    try:
+        match = resolve(urlsplit(next_page).path)
+    except Resolver404:
+        return None
+    if match.view_name != "games:invite":
+        return None
+    try:
+        invite = invite_for_token(match.kwargs["token"])
+    except Http404:
+        return None
+    return None if invite_problem(invite) else invite
+
+
+def _may_sign_up(next_page: str) -> bool:
+    return settings.SIGNUPS == "open" or _invite_behind(next_page) is not None
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> TemplateResponse | HttpResponse:
-    form = SignupForm(request.POST or None)
     next_page = _next_page(request)
+    if not _may_sign_up(next_page):
+        # By invitation only, and no working invite link came along: nothing to fill
+        # in, and a form posted anyway makes no account.
+        context = {"by_invitation": True, "next": next_page}
+        return TemplateResponse(request, "registration/signup.html", context, status=BY_INVITATION)
+    form = SignupForm(request.POST or None)
     if request.method == "POST":
         if form.is_valid():
             try:
@@ -107,7 +139,11 @@ class _SentBack:
 
 
 class _Login(_SentBack, LoginView):
-    pass
+    def get_context_data(self, **kwargs) -> dict:
+        # "Create an account" is offered where one may be made: anywhere while sign-ups
+        # are open, and by invitation only on the way back to a working invite link.
+        context = super().get_context_data(**kwargs)
+        return context | {"offer_signup": _may_sign_up(_next_page(self.request))}
 
 
 class _PasswordChange(_SentBack, PasswordChangeView):

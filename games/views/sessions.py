@@ -209,7 +209,7 @@ def _session_scoreboard(request: HttpRequest, pk: int, generation) -> HttpRespon
         session, rights = session_with_rights(request.user, pk)
         live.grant(request, session, rights, generation)
         if request.GET.get("v") == live_stamp(session):
-            live.heal(session)
+            live.heal(session, generation)
             return nothing_new()
         board = load_scoreboard(session)
     # A scorer's page also shows the totals line above the round form: it comes along.

@@ -92,10 +92,11 @@ def shared_scoreboard(request: HttpRequest, token: str) -> HttpResponse:
     swaps in."""
     if live.unchanged_for_token(token, request.GET.get("v")):
         return nothing_new(token=True)
+    before = live.before_read()  # what heal is given: read before the database
     with read_snapshot():  # the stamp and the table are of one moment
         session = session_for_share_token(token)
         if request.GET.get("v") == live_stamp(session):
-            live.heal(session)
+            live.heal(session, before)
             return nothing_new(token=True)
         board = load_scoreboard(session)
     if request.GET.get("view") == "big":

@@ -221,6 +221,9 @@ def test_admin_refuses_overrides_the_rules_service_would_refuse(
 
 # Every model is in the admin now; a model added without one fails below.
 NOT_YET_IN_ADMIN: set[str] = set()
+# Not a club's data: the live cache's epoch (games/live.py), which an edit by hand
+# could only break.
+NOT_FOR_THE_ADMIN = {"LiveCacheEpoch"}
 
 
 MISSING = pytest.mark.xfail(
@@ -234,6 +237,7 @@ def _models() -> list:
         if model.__name__ in NOT_YET_IN_ADMIN
         else pytest.param(model, id=model.__name__)
         for model in apps.get_app_config("games").get_models()
+        if model.__name__ not in NOT_FOR_THE_ADMIN
     ]
 
 

@@ -1,11 +1,27 @@
 """The Redis cache keeps one client per server (scorekeeper/cache.py): making one per
-call cost more CPU than a live poll's round trip."""
+call cost more CPU than a live poll's round trip. A server that stopped answering
+costs a request one timeout, not one per call."""
 
 from __future__ import annotations
 
+import contextlib
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from unittest import mock
+
+import pytest
+import redis
 from django.core.cache.backends import redis as django_redis
 
-from scorekeeper.cache import RedisCache
+from scorekeeper.cache import (
+    BREAKER,
+    RETRY_SECONDS,
+    CacheUnavailable,
+    RedisCache,
+    RedisCacheClient,
+)
 
 
 def test_one_client_serves_every_call_to_a_server() -> None:
@@ -36,3 +52,81 @@ def test_keys_memcached_would_refuse_are_not_warned_about() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert cache.make_and_validate_key("a key with spaces " + "x" * 300)
+
+
+# --- A Redis that stopped answering --------------------------------------------------
+
+
+@pytest.fixture
+def silent_server() -> Iterator[str]:
+    """A server that takes connections and never answers: a Redis that hangs (paused,
+    or its machine gone) as the app sees it."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        listener.settimeout(0.1)
+        while not stop.is_set():
+            with contextlib.suppress(OSError):
+                held.append(listener.accept()[0])
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield f"redis://127.0.0.1:{listener.getsockname()[1]}/0"
+    stop.set()
+    thread.join()
+    for conn in held:
+        conn.close()
+    listener.close()
+
+
+def test_after_one_failed_call_the_others_fail_at_once_without_waiting(
+    silent_server: str,
+) -> None:
+    """Each call would wait out the socket timeout; a request makes several. After the
+    first times out, the process passes the server over for a while: calls fail with
+    CacheUnavailable, before anything is sent."""
+    cache = RedisCache(silent_server, {"OPTIONS": {"socket_timeout": 0.2}})
+    try:
+        with pytest.raises(redis.TimeoutError):
+            cache.get("stamp")
+        with mock.patch.object(RedisCacheClient, "get_client") as client:
+            for call in (
+                lambda: cache.get("stamp"),
+                lambda: cache.set_many({"a": 1}),
+                lambda: cache.delete_many(["a"]),
+                lambda: cache.get_many(["a", "b"]),
+            ):
+                with pytest.raises(CacheUnavailable):
+                    call()
+        assert not client.called
+    finally:
+        BREAKER.answered(cache.location)
+
+
+def test_a_server_passed_over_is_tried_again_after_a_while(silent_server: str) -> None:
+    cache = RedisCache(silent_server, {"OPTIONS": {"socket_timeout": 0.2}})
+    try:
+        with pytest.raises(redis.TimeoutError):
+            cache.get("stamp")
+        clock = mock.Mock(monotonic=lambda: time.monotonic() + RETRY_SECONDS + 0.1)
+        with mock.patch("scorekeeper.cache.time", clock), pytest.raises(redis.TimeoutError):
+            cache.get("stamp")  # tried again: it still hangs
+    finally:
+        BREAKER.answered(cache.location)
+
+
+def test_one_server_failing_does_not_pass_over_another() -> None:
+    down = RedisCache("redis://127.0.0.1:1/0", {})
+    other = RedisCache("redis://127.0.0.1:2/0", {})
+    try:
+        with pytest.raises(redis.ConnectionError):
+            down.get("a")
+        with pytest.raises(CacheUnavailable):
+            down.get("a")
+        with pytest.raises(redis.ConnectionError):  # tried, not passed over
+            other.get("a")
+    finally:
+        BREAKER.answered(down.location)
+        BREAKER.answered(other.location)

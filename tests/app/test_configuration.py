@@ -191,6 +191,8 @@ def _gunicorn(tmp_path: Path, **env: str) -> Iterator[int]:
         DJANGO_ENV="production",
         DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
         DJANGO_ALLOWED_HOSTS="127.0.0.1",
+        # /hello/: a page that needs neither the database nor collectstatic's manifest.
+        DJANGO_BENCHMARK_ROUTES="1",
         DJANGO_STATIC_ROOT=str(tmp_path / "static"),
         DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
         GUNICORN_WORKERS="1",

@@ -124,3 +124,215 @@ def test_the_plain_variable_names_work_too() -> None:
 
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+# --- A club admin's switches -----------------------------------------------------------
+
+_SHOW = """
+import json, django
+from django.conf import settings
+django.setup()
+print(json.dumps({name: getattr(settings, name, None) for name in (
+    "TIME_ZONE", "SIGNUPS", "ADMINS", "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS",
+    "SECURE_HSTS_PRELOAD", "BENCHMARK_ROUTES", "SILENCED_SYSTEM_CHECKS",
+)}))
+"""
+
+
+def _shown(**env: str) -> dict:
+    result = _python(_SHOW, DJANGO_SETTINGS_MODULE="scorekeeper.settings", **env)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+# What the production app makes of each path: whether it is routed, and the status and
+# HSTS header a browser gets (a path starting "http:" asked over plain HTTP), as JSON.
+# The database is the test's own file.
+_FETCH = """
+import json, sys, django
+django.setup()
+from django.test import Client
+from django.urls import Resolver404, resolve
+client = Client(HTTP_HOST="scores.example.com")
+answers = {}
+for asked in sys.argv[1:]:
+    path = asked.removeprefix("http:")
+    try:
+        routed = bool(resolve(path))
+    except Resolver404:
+        routed = False
+    answers[asked] = {"routed": routed}
+    if routed:  # Django's 404 page needs collectstatic's manifest in production
+        response = client.get(path, secure=path == asked)
+        answers[asked] |= {
+            "status": response.status_code,
+            "hsts": response.get("Strict-Transport-Security", ""),
+        }
+print(json.dumps(answers))
+"""
+
+
+def _fetch(tmp_path: Path, *paths: str, **env: str) -> dict:
+    command = [sys.executable, "-c", _FETCH, *paths]
+    database = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    result = _run(
+        command, DJANGO_SETTINGS_MODULE="scorekeeper.settings", DATABASE_URL=database, **env
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_the_clubs_time_zone_is_the_sites() -> None:
+    assert _shown(**_production_env(DJANGO_TIME_ZONE="Asia/Kolkata"))["TIME_ZONE"] == (
+        "Asia/Kolkata"
+    )
+    assert _shown(**_production_env())["TIME_ZONE"] == "UTC"
+
+
+def test_a_time_zone_that_is_not_one_stops_the_start_naming_the_variable() -> None:
+    for name in ("India/Kolkata", "UTC+5:30", "../../etc/passwd"):
+        result = _manage("check", **_production_env(DJANGO_TIME_ZONE=name))
+
+        assert result.returncode != 0, name
+        assert "DJANGO_TIME_ZONE" in result.stderr, name
+        assert name in result.stderr, name
+
+
+def test_sign_ups_are_open_unless_the_admin_says_by_invite() -> None:
+    assert _shown(**_production_env())["SIGNUPS"] == "open"
+    assert _shown(**_production_env(DJANGO_SIGNUPS="invite"))["SIGNUPS"] == "invite"
+    assert _shown(**_production_env(DJANGO_SIGNUPS=" Invite "))["SIGNUPS"] == "invite"
+
+
+def test_a_sign_up_mode_that_is_not_one_stops_the_start_naming_the_variable() -> None:
+    for mode in ("closed", "invite-only", "0"):
+        result = _manage("check", **_production_env(DJANGO_SIGNUPS=mode))
+
+        assert result.returncode != 0, mode
+        assert "DJANGO_SIGNUPS" in result.stderr, mode
+
+
+def test_admins_are_read_with_or_without_names() -> None:
+    env = _production_env(DJANGO_ADMINS="Asha Rao <asha@example.org>, ravi@example.org, ")
+
+    assert _shown(**env)["ADMINS"] == [["Asha Rao", "asha@example.org"], ["", "ravi@example.org"]]
+    assert _shown(**_production_env())["ADMINS"] == []
+
+
+def test_an_admin_list_that_is_not_one_stops_the_start_naming_the_variable() -> None:
+    for admins in ("Asha asha@example.org", "asha@", "Asha <asha@example.org", "Asha <>"):
+        result = _manage("check", **_production_env(DJANGO_ADMINS=admins))
+
+        assert result.returncode != 0, admins
+        assert "DJANGO_ADMINS" in result.stderr, admins
+
+
+_BREAK_A_PAGE = """
+import json, sys, types, django
+django.setup()
+from django.core import mail
+from django.test import Client, override_settings
+from django.test.utils import setup_test_environment
+from django.urls import path
+
+setup_test_environment()  # mail kept in mail.outbox, as Django's tests keep it
+
+def broken(request):
+    raise RuntimeError("a bug in a view")
+
+urls = types.ModuleType("broken_urls")
+urls.urlpatterns = [path("broken/", broken)]
+urls.handler500 = "scorekeeper.errors.server_error"
+sys.modules["broken_urls"] = urls
+with override_settings(ROOT_URLCONF="broken_urls"):
+    response = Client(raise_request_exception=False).get("/broken/", secure=True)
+print(json.dumps({
+    "status": response.status_code,
+    "mails": [{"to": m.to, "subject": m.subject, "body": m.body} for m in mail.outbox],
+}))
+"""
+
+
+def test_a_server_error_is_mailed_to_the_admins() -> None:
+    env = _production_env(DJANGO_ADMINS="Asha <asha@example.org>, ravi@example.org")
+
+    result = _python(_BREAK_A_PAGE, DJANGO_SETTINGS_MODULE="scorekeeper.settings", **env)
+
+    assert result.returncode == 0, result.stderr
+    shown = json.loads(result.stdout.strip().splitlines()[-1])
+    assert shown["status"] == 500
+    [sent] = shown["mails"]
+    assert sent["to"] == ["asha@example.org", "ravi@example.org"]
+    assert "/broken/" in sent["subject"]
+    assert "a bug in a view" in sent["body"]
+
+
+def test_hsts_covers_only_the_sites_own_domain_unless_asked() -> None:
+    shown = _shown(**_production_env())
+
+    assert shown["SECURE_HSTS_SECONDS"] == 31_536_000
+    assert shown["SECURE_HSTS_INCLUDE_SUBDOMAINS"] is False
+    assert shown["SECURE_HSTS_PRELOAD"] is False
+
+
+def test_the_hsts_header_names_subdomains_and_preload_only_when_asked(tmp_path: Path) -> None:
+    plain = _fetch(tmp_path, "/healthz", **_production_env())
+    both = _fetch(
+        tmp_path,
+        "/healthz",
+        **_production_env(DJANGO_HSTS_INCLUDE_SUBDOMAINS="1", DJANGO_HSTS_PRELOAD="1"),
+    )
+
+    assert plain["/healthz"]["hsts"] == "max-age=31536000"
+    assert both["/healthz"]["hsts"] == "max-age=31536000; includeSubDomains; preload"
+
+
+def test_the_deployment_checklist_is_clean_with_subdomains_and_preload_on_too() -> None:
+    env = _production_env(DJANGO_HSTS_INCLUDE_SUBDOMAINS="1", DJANGO_HSTS_PRELOAD="1")
+
+    result = _manage("check", "--deploy", "--fail-level", "WARNING", **env)
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_the_benchmarks_floor_is_routed_in_production_only_when_asked(tmp_path: Path) -> None:
+    production = _fetch(tmp_path, "/hello/", **_production_env())
+    benchmark = _fetch(tmp_path, "/hello/", **_production_env(DJANGO_BENCHMARK_ROUTES="1"))
+    development = _shown()
+
+    assert production["/hello/"] == {"routed": False}
+    assert benchmark["/hello/"] == {"routed": True, "status": 200, "hsts": "max-age=31536000"}
+    assert development["BENCHMARK_ROUTES"] is True
+    assert _shown(**_production_env())["BENCHMARK_ROUTES"] is False
+
+
+def test_the_health_route_answers_over_plain_http_in_production(tmp_path: Path) -> None:
+    # A container's health check asks the app itself, not through the HTTPS proxy.
+    answers = _fetch(tmp_path, "http:/healthz", "http:/accounts/login/", **_production_env())
+
+    assert answers["http:/healthz"]["status"] == 200
+    assert answers["http:/accounts/login/"]["status"] == 301  # anything else: to HTTPS
+
+
+def test_migrate_on_sqlite_warns_of_nothing(tmp_path: Path) -> None:
+    # Two indexes with include= are kept without their extra columns on SQLite: Django's
+    # models.W040 says so on every migrate, which an admin reads as an error.
+    database = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+
+    migrated = _manage("migrate", "--noinput", DATABASE_URL=database)
+    checked = _manage("check", "--database", "default", DATABASE_URL=database)
+
+    assert migrated.returncode == 0, migrated.stderr
+    assert "W040" not in migrated.stdout + migrated.stderr
+    assert "WARNINGS" not in migrated.stdout + migrated.stderr
+    assert checked.returncode == 0, checked.stderr
+    assert "W040" not in checked.stdout + checked.stderr
+    assert "no issues" in checked.stdout
+
+
+def test_on_postgresql_the_covering_index_check_stays_on() -> None:
+    shown = _shown(DATABASE_URL="postgres://scorer:secret@db.internal:5432/scores")
+
+    assert "models.W040" not in shown["SILENCED_SYSTEM_CHECKS"]
+    assert "models.W040" in _shown()["SILENCED_SYSTEM_CHECKS"]

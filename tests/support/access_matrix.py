@@ -599,8 +599,11 @@ MATRIX: dict[str, Row] = {
         DELETE=everyone(200),
     ),
     "password_reset_complete": row(GET=everyone(200)),
-    # The framework's floor for the load benchmark (unnamed: keyed by its route).
+    # The framework's floor for the load benchmark (unnamed: keyed by its route), routed
+    # outside production (settings.BENCHMARK_ROUTES), as in the tests.
     "hello/": row(GET=everyone(200)),
+    # The health route: public, and tells nothing of anyone's data.
+    "healthz": row(GET=everyone(200)),
     # The admin is for staff; none of the actors is (Django's own access rules: its
     # other URLs are left out of the coverage test below).
     "admin:index": row(GET=_case(dict.fromkeys(ACTORS, ADMIN_LOGIN), ADMIN_LOGIN)),
