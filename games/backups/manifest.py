@@ -126,14 +126,25 @@ def engine_version() -> str:
 
 
 def last_migrations() -> dict[str, str]:
-    """Each app's migration applied last, by the order they were applied in."""
+    """Each app's last migration applied: the one that comes after the app's other
+    applied ones in the code's migration graph, or, if the database has one the code
+    does not know (a newer version's), that one, the last of them applied."""
     recorder = MigrationRecorder(connection)
     if not recorder.has_table():
         return {}
-    last: dict[str, str] = {}
-    for app, name in recorder.migration_qs.order_by("id").values_list("app", "name"):
-        last[app] = name
-    return dict(sorted(last.items()))
+    graph = MigrationLoader(None, ignore_no_migrations=True).graph
+    applied: dict[str, list[tuple[str, str]]] = {}
+    for key in recorder.migration_qs.order_by("id").values_list("app", "name"):
+        applied.setdefault(key[0], []).append(key)
+
+    def rank(order: int, key: tuple[str, str]) -> tuple[bool, int, int]:
+        known = key in graph.nodes
+        return (not known, len(graph.forwards_plan(key)) if known else 0, order)
+
+    return {
+        app: max(enumerate(keys), key=lambda item: rank(*item))[1][1]
+        for app, keys in sorted(applied.items())
+    }
 
 
 def row_counts(tables: list[str] | None = None) -> dict[str, int]:

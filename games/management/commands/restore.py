@@ -33,11 +33,11 @@ class Command(BaseCommand):
             raise CommandError(str(error)) from None
         manifest = restored.manifest
         engine = ENGINES.get(manifest.engine, manifest.engine)
+        source = f"{engine} snapshot" if restored.way == "snapshot" else "portable copy"
         self.stdout.write(
             f"Restored {file.name} (taken {manifest.created_at:%Y-%m-%d %H:%M:%S} UTC by "
             f"version {manifest.app_version}, {engine} {manifest.engine_version}) from its "
-            f"{engine if restored.way == 'snapshot' else 'portable copy'}"
-            f"{' snapshot' if restored.way == 'snapshot' else ''} in {restored.seconds:.1f} s."
+            f"{source} in {restored.seconds:.1f} s."
         )
         if restored.replaced:
             self.stdout.write(
