@@ -21,7 +21,7 @@ from django.db.migrations.loader import MigrationLoader
 
 from games.backups.manifest import app_version
 from games.backups.snapshot import prune
-from tests.support.whole_site import BackedUp, Postgres, manage, sqlite_url
+from tests.support.whole_site import BackedUp, Postgres, manage, sqlite_url, start_writing
 
 on_sqlite = pytest.mark.skipif(
     connection.vendor != "sqlite", reason="the SQLite run's (PostgreSQL's: its own tests)"
@@ -138,3 +138,59 @@ def test_files_left_by_a_killed_backup_go_after_a_day(tmp_path: Path) -> None:
     assert prune(tmp_path, keep=1) == []
 
     assert [path.name for path in tmp_path.iterdir()] == [fresh.name]
+
+
+def back_up_while_writing(database_url: str, tmp_path: Path) -> tuple[dict, Counter, int]:
+    """A backup taken while another process makes accounts one a transaction: its
+    manifest, the rows of its portable copy by model, and the accounts there were
+    when the writer stopped, after the backup."""
+    assert manage(database_url, "migrate").returncode == 0
+    stop = tmp_path / "stop"
+    writer = start_writing(database_url, stop)
+    try:
+        done = manage(database_url, "backup", "--dir", str(tmp_path / "backups"))
+    finally:
+        stop.touch()
+        made, _ = writer.communicate(timeout=60)
+    assert done.returncode == 0, done.stderr
+    with tarfile.open(done.stdout.strip()) as tar:
+        manifest = json.load(tar.extractfile("manifest.json"))
+        with gzip.open(tar.extractfile("data.json.gz"), "rt", encoding="utf-8") as portable:
+            rows = Counter(row["model"] for row in json.load(portable))
+    return manifest, rows, int(made)
+
+
+@on_sqlite
+def test_a_backup_taken_while_accounts_are_made_holds_one_moment_on_sqlite(
+    tmp_path: Path,
+) -> None:
+    database = sqlite_url(tmp_path / "site.sqlite3")
+    manifest, rows, made = back_up_while_writing(database, tmp_path)
+
+    # The manifest and the portable copy count the same accounts; the writer went on
+    # after the backup; and the copy restores with every table as the manifest counts.
+    assert 20 <= manifest["row_counts"]["auth_user"] == rows["auth.user"] < made
+    backup = next((tmp_path / "backups").iterdir())
+    restored = manage(sqlite_url(tmp_path / "restored.sqlite3"), "restore", str(backup))
+    assert restored.returncode == 0, restored.stderr
+    assert "rows the manifest counts" in restored.stdout
+
+
+def test_a_backup_taken_while_accounts_are_made_holds_one_moment_on_postgresql(
+    postgres: Postgres, postgres_target: str, tmp_path: Path
+) -> None:
+    manifest, rows, made = back_up_while_writing(postgres_target, tmp_path)
+
+    # pg_dump read the rows of the backup's own transaction: restored into a new
+    # database, every table holds what the manifest counts, which the portable copy
+    # holds too, though the writer made accounts all along.
+    assert 20 <= manifest["row_counts"]["auth_user"] == rows["auth.user"] < made
+    backup = next((tmp_path / "backups").iterdir())
+    name = f"sk_backups_moment_{os.getpid()}"
+    target = postgres.create(name)
+    try:
+        restored = manage(target, "restore", str(backup))
+    finally:
+        postgres.drop(name)
+    assert restored.returncode == 0, restored.stderr
+    assert "rows the manifest counts" in restored.stdout

@@ -142,6 +142,40 @@ def manage(database_url: str, *args: str, **env: str) -> subprocess.CompletedPro
     )
 
 
+# Accounts made one a transaction, as sign-ups come, until the file WRITER_STOP names
+# exists; "writing" is printed after the first 20, the count when it stops.
+WRITER = """
+import os
+from pathlib import Path
+from django.contrib.auth.models import User
+stop, made = Path(os.environ["WRITER_STOP"]), 0
+while not stop.exists() and made < 100_000:
+    User.objects.create(username=f"writer-{made}")
+    made += 1
+    if made == 20:
+        print("writing", flush=True)
+print(made, flush=True)
+"""
+
+
+def start_writing(database_url: str, stop: Path) -> subprocess.Popen[str]:
+    """A process making accounts in the database at ``database_url`` until ``stop``
+    exists, returned once it has made its first 20."""
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    environ.pop("REDIS_URL", None)
+    environ.update(DATABASE_URL=database_url, WRITER_STOP=str(stop))
+    writer = subprocess.Popen(
+        [sys.executable, "manage.py", "shell", "--no-imports", "-c", WRITER],
+        cwd=Path(__file__).resolve().parents[2],
+        env=environ,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert writer.stdout is not None and writer.stdout.readline() == "writing\n"
+    return writer
+
+
 def build(database_url: str) -> None:
     done = run_fresh(
         [sys.executable, "-m", "tests.support.whole_site", "build"],
