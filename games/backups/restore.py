@@ -11,8 +11,8 @@ On the engine the backup was taken from, its own snapshot is restored (pg_restor
 SQLite's backup API, page by page into the open database). On the other engine, the
 portable copy is loaded into the migrated schema (loaddata), and PostgreSQL's id
 sequences are set past the ids loaded. Then the restored rows are counted against
-the manifest, `migrate` brings an older schema up to date, and the cache, which may
-remember sign-ins and live pages of the database replaced, is emptied.
+the manifest, `migrate` brings an older schema up to date, and what the live pages
+keep in the cache about the database replaced is retired (games/live.py's epoch).
 """
 
 from __future__ import annotations
@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from django.apps import apps
-from django.core.cache import cache
 from django.core.management import call_command
 from django.core.management.color import no_style
 from django.db import connection, transaction
 from django.db.migrations.recorder import MigrationRecorder
 
+from games import live
 from games.backups import postgres
 from games.backups.archive import OpenedBackup, open_archive
 from games.backups.errors import BackupError
@@ -62,7 +62,6 @@ class Restored:
     replaced: dict[str, int]  # the tables that held rows before, and how many
     check: RowCheck
     migrated: tuple[str, ...]  # migrations applied after the restore, "app.name"
-    cache_emptied: str | None  # None, or why the cache could not be emptied
     seconds: float
 
 
@@ -92,13 +91,13 @@ def restore_backup(path: Path, *, replace: bool) -> Restored:
             load_portable(opened, emptied=bool(held))
     check = check_rows(manifest, native=native)
     migrated = migrate()
+    forget_live_cache()
     return Restored(
         manifest=manifest,
         way="snapshot" if native else "portable copy",
         replaced=held,
         check=check,
         migrated=migrated,
-        cache_emptied=empty_cache(),
         seconds=time.perf_counter() - started,
     )
 
@@ -226,11 +225,9 @@ def migrate() -> tuple[str, ...]:
     return tuple(f"{app}.{name}" for app, name in sorted(after - before))
 
 
-def empty_cache() -> str | None:
-    """Empty the cache: it may answer sign-ins and live pages of the database just
-    replaced. Returns why it could not, if it could not."""
-    try:
-        cache.clear()
-    except Exception as error:  # a cache server that is away: say so, do not fail
-        return str(error) or type(error).__name__
-    return None
+def forget_live_cache() -> None:
+    """What games/live.py keeps in the cache describes the database replaced: a new
+    epoch (written into the restored database) keeps any of it from answering a poll
+    again. The cache holds nothing else read from the database: sign-ins are the
+    database's own."""
+    live.forget_everything()

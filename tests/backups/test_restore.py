@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import sqlite3
 import tarfile
 from pathlib import Path
 
@@ -27,6 +28,17 @@ on_sqlite = pytest.mark.skipif(
 def restored(done) -> str:
     assert done.returncode == 0, done.stderr[-4000:]
     return done.stdout
+
+
+def live_epoch(database_url: str) -> int | None:
+    """games/live.py's epoch in the SQLite database at ``database_url`` (None: none
+    was ever written)."""
+    database = sqlite3.connect(database_url.removeprefix("sqlite:///"))
+    try:
+        row = database.execute("SELECT value FROM games_livecacheepoch").fetchone()
+    finally:
+        database.close()
+    return row and row[0]
 
 
 def digest(path: Path) -> str:
@@ -52,6 +64,9 @@ def test_a_sqlite_backup_restores_the_whole_site_into_a_migrated_empty_database(
     # The sign-ins came along (the four of the security world): those browsers are
     # signed in still.
     assert sqlite_site.manifest["row_counts"]["django_session"] == 4
+    # What the live pages kept in the cache about the database replaced is retired:
+    # a new epoch, which the site's never had.
+    assert live_epoch(target) not in (None, live_epoch(sqlite_site.url))
 
 
 def test_a_postgresql_backup_restores_the_whole_site_into_a_new_database(
