@@ -3,7 +3,7 @@
 Nothing is changed until the backup has been read and found fit: a schema newer
 than this code's migrations is refused, naming the migration this code lacks, and so
 is a database that holds data, unless the caller asked to replace it. "Holds data":
-a row in any table of an installed model, the content types and permissions that
+a row in any table, the content types, permissions and record of migrations that
 `migrate` writes by itself excepted. So a database just made by `migrate` is empty,
 and one with a single account in it is not.
 
@@ -127,11 +127,11 @@ def refuse_other_schema(manifest: Manifest) -> None:
 
 
 def tables_holding_data() -> dict[str, int]:
-    """The tables of installed models that hold rows, and how many: what a restore
-    would replace. Content types and permissions are `migrate`'s, not the site's."""
-    present = set(connection.introspection.table_names())
-    ours = set(model_tables()) - written_by_migrate()
-    counts = row_counts(sorted(present & ours))
+    """The tables that hold rows, and how many: what a restore would replace. The
+    content types, permissions and applied migrations are `migrate`'s, not the
+    site's; any other table counts, whether a model of this code has it or not."""
+    present = set(connection.introspection.table_names()) - written_by_migrate()
+    counts = row_counts(sorted(present))
     return {table: rows for table, rows in counts.items() if rows}
 
 

@@ -82,6 +82,25 @@ def test_a_postgresql_backup_restores_the_whole_site_into_a_new_database(
     assert manage(postgres_target, "demo").returncode == 0
 
 
+def test_a_postgresql_backup_replaces_a_database_that_holds_data_when_asked(
+    postgres_site: BackedUp, postgres: Postgres, postgres_target: str
+) -> None:
+    assert manage(postgres_target, "migrate").returncode == 0
+    assert manage(postgres_target, "demo").returncode == 0
+    # A table the backup does not know, as a newer version's `migrate` would leave.
+    postgres.execute(postgres_target, "CREATE TABLE games_from_the_future (id integer)")
+    refused = manage(postgres_target, "restore", str(postgres_site.backup))
+    assert refused.returncode != 0
+    assert "The database holds data (rows: auth_user 1, games_gamesession 2" in refused.stderr
+
+    output = restored(manage(postgres_target, "restore", str(postgres_site.backup), "--replace"))
+
+    assert "Replaced what the database held: 47 rows in 7 tables." in output
+    assert describe(postgres_target) == postgres_site.described
+    tables = postgres.execute(postgres_target, "SELECT tablename FROM pg_tables")
+    assert ("games_from_the_future",) not in tables
+
+
 def test_a_sqlite_backup_moves_to_postgresql_and_back(
     sqlite_site: BackedUp, postgres: Postgres, postgres_target: str, tmp_path: Path
 ) -> None:

@@ -259,11 +259,16 @@ class Postgres:
     def drop(self, name: str) -> None:
         self._run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
-    def _run(self, sql: str) -> None:
+    def execute(self, database_url: str, sql: str) -> list[tuple]:
+        """Run ``sql`` in the database at ``database_url``; returns its rows."""
         import psycopg
 
-        with psycopg.connect(self.url("postgres"), autocommit=True) as server:
-            server.execute(sql)
+        with psycopg.connect(database_url, autocommit=True) as database:
+            cursor = database.execute(sql)
+            return cursor.fetchall() if cursor.description else []
+
+    def _run(self, sql: str) -> None:
+        self.execute(self.url("postgres"), sql)
 
 
 def main(action: str) -> None:
