@@ -84,9 +84,9 @@ def take_snapshot(work: Path, moment: datetime.datetime) -> tuple[Manifest, dict
         raise BackupError(f"Backups know PostgreSQL and SQLite; this database is {vendor}.")
     snapshot, portable = work / SNAPSHOTS[vendor], work / PORTABLE
     connection.ensure_connection()
-    # The portable copy reads with this code's models: on a schema behind them (code updated,
-    # `migrate` not run yet) it would fail, so then only the engine's own snapshot
-    # is taken, which a restore migrates.
+    # The portable copy is read with this code's models: on a schema behind them (the
+    # code updated, `migrate` not run yet) it would fail, so then only the engine's
+    # own snapshot is taken, which a restore migrates.
     current = not unapplied_migrations()
     with transaction.atomic():
         if vendor == "postgresql":
