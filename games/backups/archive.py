@@ -18,9 +18,10 @@ from games.backups.manifest import Manifest
 
 MANIFEST = "manifest.json"
 # The engine's own snapshot, by engine (Django's vendor name).
-SNAPSHOTS = {"postgresql": "database.pgdump", "sqlite": "database.sqlite3"}
-# Django's dumpdata of every app, gzipped: loads into either engine.
-PORTABLE = "data.json.gz"
+# (pg_dump compresses its own; a SQLite file is gzipped: a sixth of its size.)
+SNAPSHOTS = {"postgresql": "database.pgdump", "sqlite": "database.sqlite3.gz"}
+# Every row as a Django fixture (portable.py), gzipped: loads into either engine.
+PORTABLE = "data.jsonl.gz"
 
 NAME = re.compile(r"scorekeeper-(\d{8})-(\d{6})\.tar")
 PARTIAL_PREFIX = ".scorekeeper-"

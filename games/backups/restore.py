@@ -17,6 +17,8 @@ keep in the cache about the database replaced is retired (games/live.py's epoch)
 
 from __future__ import annotations
 
+import gzip
+import shutil
 import sqlite3
 import tempfile
 import time
@@ -154,8 +156,11 @@ def restore_snapshot(opened: OpenedBackup) -> None:
     else:
         # SQLite's backup API the other way: the open database becomes a page-by-page
         # copy of the snapshot, in one transaction that other connections wait for.
+        plain = opened.snapshot.with_suffix("")
+        with gzip.open(opened.snapshot, "rb") as read, open(plain, "wb") as write:
+            shutil.copyfileobj(read, write)
         connection.ensure_connection()
-        source = sqlite3.connect(f"file:{opened.snapshot}?mode=ro", uri=True)
+        source = sqlite3.connect(f"file:{plain}?mode=ro", uri=True)
         try:
             source.backup(connection.connection)
         finally:

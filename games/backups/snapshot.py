@@ -5,6 +5,7 @@ then the oldest backups beyond the number kept are deleted."""
 from __future__ import annotations
 
 import datetime
+import gzip
 import shutil
 import sqlite3
 import tempfile
@@ -106,9 +107,11 @@ def take_snapshot(work: Path, moment: datetime.datetime) -> tuple[Manifest, dict
             if connection.settings_dict["OPTIONS"].get("transaction_mode") != "IMMEDIATE":
                 raise BackupError("SQLite backups need the transaction mode settings.py sets.")
             manifest = take_manifest(moment, portable=current)
-            copy_sqlite(snapshot)
+            copy_sqlite(snapshot.with_suffix(""))
         if current:
             portable_copy.dump(portable)
+    if vendor == "sqlite":
+        gzip_file(snapshot.with_suffix(""), snapshot)  # after the lock is let go
     members = {SNAPSHOTS[vendor]: snapshot}
     if current:
         members[PORTABLE] = portable
@@ -124,6 +127,12 @@ def copy_sqlite(target: Path) -> None:
     finally:
         copy.close()
         source.close()
+
+
+def gzip_file(plain: Path, target: Path) -> None:
+    with open(plain, "rb") as read, gzip.open(target, "wb", compresslevel=6) as write:
+        shutil.copyfileobj(read, write)
+    plain.unlink()
 
 
 def prune(directory: Path, keep: int) -> list[Path]:

@@ -24,9 +24,9 @@ MANIFEST = Manifest(
 
 
 def members(tmp_path: Path) -> dict[str, Path]:
-    (tmp_path / "database.sqlite3").write_bytes(b"SQLite format 3\x00" + bytes(4096))
-    (tmp_path / "data.json.gz").write_bytes(b"\x1f\x8b")
-    return {name: tmp_path / name for name in ("database.sqlite3", "data.json.gz")}
+    (tmp_path / "database.sqlite3.gz").write_bytes(b"\x1f\x8b" + bytes(4096))
+    (tmp_path / "data.jsonl.gz").write_bytes(b"\x1f\x8b")
+    return {name: tmp_path / name for name in ("database.sqlite3.gz", "data.jsonl.gz")}
 
 
 def test_a_backup_cut_short_leaves_no_file_with_a_backups_name(tmp_path, monkeypatch) -> None:
@@ -46,7 +46,7 @@ def test_a_backup_cut_short_leaves_no_file_with_a_backups_name(tmp_path, monkeyp
     with pytest.raises(OSError, match="No space left"):
         write_archive(folder / "scorekeeper-20261129-060000.tar", MANIFEST, members(tmp_path))
 
-    assert written == ["manifest.json", "database.sqlite3"]
+    assert written == ["manifest.json", "database.sqlite3.gz"]
     assert list(folder.iterdir()) == []
 
 
@@ -58,14 +58,14 @@ def test_a_backup_reads_back_as_written(tmp_path: Path) -> None:
     opened = open_archive(target, tmp_path / "out")
 
     assert opened.manifest == MANIFEST
-    assert opened.snapshot.read_bytes() == (tmp_path / "database.sqlite3").read_bytes()
+    assert opened.snapshot.read_bytes() == (tmp_path / "database.sqlite3.gz").read_bytes()
     assert opened.portable is not None and opened.portable.read_bytes() == b"\x1f\x8b"
 
 
 def test_a_file_that_is_no_backup_is_refused_in_words(tmp_path: Path) -> None:
     other = tmp_path / "notes.tar"
     with tarfile.open(other, "w") as tar:
-        tar.add(members(tmp_path)["database.sqlite3"], arcname="database.sqlite3")
+        tar.add(members(tmp_path)["database.sqlite3.gz"], arcname="database.sqlite3.gz")
 
     with pytest.raises(BackupError, match=r"holds no manifest\.json: it is not a scorekeeper"):
         open_archive(other, tmp_path / "out")

@@ -190,7 +190,7 @@ def test_a_backup_of_an_older_schema_is_restored_and_migrated(tmp_path: Path) ->
     backup = Path(done.stdout.strip())
     with tarfile.open(backup) as tar:
         # The portable copy is read with the code's models: none from an older schema.
-        assert sorted(tar.getnames()) == ["database.sqlite3", "manifest.json"]
+        assert sorted(tar.getnames()) == ["database.sqlite3.gz", "manifest.json"]
         manifest = json.load(tar.extractfile("manifest.json"))
     assert manifest["migrations"]["games"].startswith("0014_")
     assert manifest["portable"] is False

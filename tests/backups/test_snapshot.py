@@ -33,7 +33,7 @@ def test_a_backup_holds_a_manifest_a_sqlite_copy_and_a_portable_copy_that_agree(
     sqlite_site: BackedUp, tmp_path: Path
 ) -> None:
     with tarfile.open(sqlite_site.backup) as tar:
-        assert tar.getnames() == ["manifest.json", "database.sqlite3", "data.json.gz"]
+        assert tar.getnames() == ["manifest.json", "database.sqlite3.gz", "data.jsonl.gz"]
         tar.extractall(tmp_path, filter="data")
     manifest = sqlite_site.manifest
 
@@ -47,6 +47,8 @@ def test_a_backup_holds_a_manifest_a_sqlite_copy_and_a_portable_copy_that_agree(
     assert counts["auth_user"] == len(sqlite_site.described["accounts"]) == 9
     assert counts["games_tablehand"] == 3  # the table mode's hands handed in
     # The copy holds the rows the manifest counts, table by table.
+    with gzip.open(tmp_path / "database.sqlite3.gz") as packed:
+        (tmp_path / "database.sqlite3").write_bytes(packed.read())
     copy = sqlite3.connect(tmp_path / "database.sqlite3")
     try:
         copied = {table: copy.execute(f'SELECT COUNT(*) FROM "{table}"').fetchone()[0]
@@ -56,8 +58,8 @@ def test_a_backup_holds_a_manifest_a_sqlite_copy_and_a_portable_copy_that_agree(
     assert copied == counts
     # And so does the portable copy, model by model, but for the content types and
     # permissions `migrate` writes on every database.
-    with gzip.open(tmp_path / "data.json.gz", "rt", encoding="utf-8") as portable:
-        rows = Counter(row["model"] for row in json.load(portable))
+    with gzip.open(tmp_path / "data.jsonl.gz", "rt", encoding="utf-8") as portable:
+        rows = Counter(json.loads(line)["model"] for line in portable)
     expected = {
         model._meta.label_lower: counts[model._meta.db_table]
         for model in apps.get_models()
@@ -155,8 +157,8 @@ def back_up_while_writing(database_url: str, tmp_path: Path) -> tuple[dict, Coun
     assert done.returncode == 0, done.stderr
     with tarfile.open(done.stdout.strip()) as tar:
         manifest = json.load(tar.extractfile("manifest.json"))
-        with gzip.open(tar.extractfile("data.json.gz"), "rt", encoding="utf-8") as portable:
-            rows = Counter(row["model"] for row in json.load(portable))
+        with gzip.open(tar.extractfile("data.jsonl.gz"), "rt", encoding="utf-8") as portable:
+            rows = Counter(json.loads(line)["model"] for line in portable)
     return manifest, rows, int(made)
 
 
