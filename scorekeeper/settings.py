@@ -437,3 +437,8 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
 }
+
+# `manage.py backup`: where it writes (a folder of its own, made when missing) and
+# how many of its files it keeps there, the oldest deleted first (docs/hosting/backups.md).
+BACKUP_DIR = Path(os.environ.get("BACKUP_DIR") or BASE_DIR / "backups")
+BACKUP_KEEP = env_int("BACKUP_KEEP", 14)

@@ -8,6 +8,9 @@
 - ``app/``       the rest of games/ (models, admin, access, charts, live polls,
                  names, uploads, template tags, management commands, migrations) and
                  scorekeeper/ (configuration, settings, the cache, static files)
+- ``backups/``   games/backups/ (`manage.py backup` and `restore`): a whole site
+                 backed up and restored, each command a process of its own against
+                 real database files and servers, as an admin runs them
 - ``security/``  across the app: the access matrix, fuzzed input, concurrency, faults
 - ``benchmarks/`` benchmarks/ scripts run at a tiny size, so that none rots: growth,
                  polls, http, share and import_league; load's accounting only. The
@@ -22,8 +25,8 @@
 - ``test_layout.py``, ``test_profiles.py``: the layout kept (below), and property
                  tests' example counts taken from the Hypothesis profile
 
-In services/, queries/, transfer/ and views/ a module is named after the module it
-tests, with a topic when one is not enough: ``views/test_rounds_edit.py`` tests
-games/views/rounds.py. No test module imports another test module or a conftest
+In backups/, services/, queries/, transfer/ and views/ a module is named after the
+module it tests, with a topic when one is not enough: ``views/test_rounds_edit.py``
+tests games/views/rounds.py. No test module imports another test module or a conftest
 (tests/test_layout.py checks both); a helper two modules need goes to support/.
 """

@@ -23,6 +23,7 @@ TEMPLATES = TESTS.parent / "templates"
 # The directories of tests/ and what each mirrors (tests/__init__.py says more).
 DIRECTORIES = {
     "benchmarks",  # benchmarks/: each script run at a tiny size, so none rots
+    "backups",  # games/backups/ (backup and restore, in processes of their own)
     "deploy",  # compose.yaml, the image's entrypoint: what runs the app for a club
     "app",  # games/*.py (models, admin, access, charts, names, uploads, commands) and scorekeeper/
     "e2e",  # the browser
@@ -35,7 +36,7 @@ DIRECTORIES = {
     "views",  # games/views/
 }
 # Directories whose modules are named test_<module of games/<dir>/>[_<topic>].py.
-MIRRORED = ("queries", "services", "transfer", "views")
+MIRRORED = ("backups", "queries", "services", "transfer", "views")
 
 
 def imports(path: Path, root: Path) -> Iterator[tuple[int, str]]:
