@@ -4,6 +4,7 @@ once flushed to disk."""
 from __future__ import annotations
 
 import datetime
+import io
 import tarfile
 from pathlib import Path
 
@@ -74,3 +75,27 @@ def test_a_file_that_is_no_backup_is_refused_in_words(tmp_path: Path) -> None:
     (tmp_path / "text.tar").write_text("not a tar")
     with pytest.raises(BackupError, match="Cannot read"):
         open_archive(tmp_path / "text.tar", tmp_path / "out")
+
+
+def test_a_member_that_is_a_link_is_refused_and_nothing_outside_is_written(
+    tmp_path: Path,
+) -> None:
+    """A tar made elsewhere whose snapshot is a link (to a file the restore would then
+    read or overwrite) is refused, on every Python 3.11 (Debian 12's has no tarfile
+    filters)."""
+    forged = tmp_path / "forged.tar"
+    with tarfile.open(forged, "w") as tar:
+        manifest = MANIFEST.to_json().encode()
+        info = tarfile.TarInfo("manifest.json")
+        info.size = len(manifest)
+        tar.addfile(info, io.BytesIO(manifest))
+        link = tarfile.TarInfo("database.sqlite3.gz")
+        link.type, link.linkname = tarfile.SYMTYPE, "/etc/passwd"
+        tar.addfile(link)
+        tar.add(members(tmp_path)["data.jsonl.gz"], arcname="data.jsonl.gz")
+    out = tmp_path / "out"
+    out.mkdir()
+
+    with pytest.raises(BackupError, match="not a plain file"):
+        open_archive(forged, out)
+    assert not (out / "database.sqlite3.gz").is_symlink()
