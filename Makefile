@@ -11,6 +11,8 @@
 #   make test-deep the same with CI's Hypothesis profile: every example (HYPOTHESIS_PROFILE=ci)
 #   make test-pg   the same suite on PostgreSQL (PG_URL below)
 #   make screenshots  the browser tests, saving what they see to tests/e2e/screenshots/
+#   make docs      build the docs site (mkdocs.yml) into site/ with --strict: a broken
+#                  link or a page missing from the nav fails; installs requirements-docs.txt
 #   make lint      ruff check + ruff format --check + mypy (strict, on games/rules)
 #   make format    rewrite files with ruff (fix + format)
 #   make clean     remove the virtualenv, caches and the SQLite database
@@ -20,6 +22,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 # Re-install only when a requirements file is newer than this stamp.
 STAMP  := $(VENV)/requirements.stamp
+DOCS_STAMP := $(VENV)/requirements-docs.stamp
 PG_URL ?= postgres://postgres@127.0.0.1:5432/scorekeeper
 PYTEST_ARGS ?=
 # pytest-xdist: one test process a core and one more; PYTEST_WORKERS=0 runs them in
@@ -34,7 +37,7 @@ PYTEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print((os.cpu_count() or 1) +
 # git-ignored __pycache__ folders for the next run.
 PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n $(PYTEST_WORKERS) --dist worksteal
 
-.PHONY: run demo test test-deep test-pg screenshots lint format migrate clean
+.PHONY: run demo test test-deep test-pg screenshots docs lint format migrate clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -70,6 +73,15 @@ test-pg: $(STAMP)
 screenshots: $(STAMP)
 	$(CHROMIUM) SCREENSHOTS=1 $(PYTEST) tests/e2e $(PYTEST_ARGS)
 
+# The docs' packages go into the same .venv, but only here: the app and its tests run
+# without them (tests/test_docs.py skips its build when mkdocs is missing).
+$(DOCS_STAMP): $(STAMP) requirements-docs.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-docs.txt
+	touch $(DOCS_STAMP)
+
+docs: $(DOCS_STAMP)
+	$(BIN)/mkdocs build --strict --site-dir site
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -80,4 +92,4 @@ format: $(STAMP)
 	$(BIN)/ruff format .
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache db.sqlite3 staticfiles tests/e2e/screenshots
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache db.sqlite3 staticfiles tests/e2e/screenshots site

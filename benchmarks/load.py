@@ -76,7 +76,7 @@ sys.path.insert(0, str(ROOT))
 DATABASE = "scorekeeper_load"
 PG = "postgres://postgres@127.0.0.1:5432"
 
-# Valid 21-points rounds under cut 8S (RULES.md §7 and the rules tests), seat order.
+# Valid 21-points rounds under cut 8S (docs/rules §7 and the rules tests), seat order.
 WIN = "2H 3H 4H | 5C 6C 7C | 10D JD QD | KS KH KD | 4S 5S 6S | 9H 10H PJ | 3D 3C 8H"
 SHOWN = "2D 3D 4D | 9C 10C JC | QD QS QC | KH KH | 5D 9D | AS 7S | 6H 6D 4C 2S JH 8C"
 PLAIN = "2H 3H 4H | 5C 6C 7C | 10D JD QD | KS KH KD | 4S 5S 6S | 9H 10H JH | 3D 3C 3H"

@@ -1,5 +1,5 @@
 """An exact reference for the best-arrangement solver: integer programs in OR-Tools
-CP-SAT (a dev-only dependency), written from RULES.md independently of
+CP-SAT (a dev-only dependency), written from docs/rules independently of
 ``games/rules/arrange.py``.
 
 Every meld a hand could hold is enumerated from scratch (pure runs by window, impure
@@ -255,7 +255,7 @@ def optimum(rules: Ruleset, cut: Card, hand: list[Card]) -> Optimum:
     held = Counter(hand)
     joker_count = sum(n for card, n in held.items() if card in jokers)
     found = candidates(rules, held, jokers)
-    # Kodai's K A 2 with an Ace cut may count as a rummy (RULES §3): a pure run of three
+    # Kodai's K A 2 with an Ace cut may count as a rummy (docs/rules §3): a pure run of three
     # jokers standing for themselves, worth 0.
     if rules.ace_marriage_pure and rules.upper_lower_jokers and cut.rank == ACE:
         kings_aces_twos = [Card(rank, cut.suit) for rank in (13, ACE, 2)]

@@ -48,7 +48,7 @@ from benchmarks.http import drop_database, recreate_database, set_up_django  # n
 from benchmarks.long_sessions import copy_rounds  # noqa: E402
 
 PLAYERS = ("Asha", "Ben", "Chen", "Dev")
-# Valid 21-points rounds under cut 8S (RULES.md §7 and the rules tests), seat order;
+# Valid 21-points rounds under cut 8S (docs/rules §7 and the rules tests), seat order;
 # the winner moves round the table, so the totals stay near zero and nobody finishes.
 WIN = "2H 3H 4H | 5C 6C 7C | 10D JD QD | KS KH KD | 4S 5S 6S | 9H 10H PJ | 3D 3C 8H"
 SHOWN = "2D 3D 4D | 9C 10C JC | QD QS QC | KH KH | 5D 9D | AS 7S | 6H 6D 4C 2S JH 8C"

@@ -24,7 +24,7 @@ from games.days import validate_played_on
 from games.names import validate_name
 from games.rules import all_cards, card_label
 
-# The ruleset presets of RULES.md, by slug, named as the rules service names them, e.g.
+# The ruleset presets of docs/rules, by slug, named as the rules service names them, e.g.
 # Preset.P21_POINTS = "21-points", labelled "21-card points".
 Preset = models.TextChoices(
     "Preset",
@@ -35,7 +35,7 @@ Preset = models.TextChoices(
 )
 
 
-# Canonical card codes as the rules service prints them (RULES.md section 1), so the
+# Canonical card codes as the rules service prints them (docs/rules §1), so the
 # database itself refuses a cut joker typed as "8s" or "T♠".
 CARD_CHOICES = [(card.code, card_label(card)) for card in all_cards()]
 CARD_CODES = frozenset(code for code, _ in CARD_CHOICES)
@@ -54,7 +54,7 @@ def validate_groups(value: object) -> None:
                 )
 
 
-# Outcomes that win the round (RULES.md section 5), in a fixed order for the
+# Outcomes that win the round (docs/rules §5), in a fixed order for the
 # database's check constraint.
 WINNING_OUTCOMES = tuple(sorted(rules.WINNING_OUTCOMES))
 
@@ -444,7 +444,7 @@ class HandEntry(models.Model):
     # The player rather than the seat: standings across a league group by player.
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="hand_entries")
     outcome = models.CharField(max_length=20, choices=Outcome.choices)
-    # A declared winner who held the winning hand as dealt (RULES.md §4, Kodai): part
+    # A declared winner who held the winning hand as dealt (docs/rules §4, Kodai): part
     # of what was entered, since the rules then ask for fewer dublees or jokers.
     on_deal = models.BooleanField(default=False)
     groups = models.JSONField(default=list, blank=True, validators=[validate_groups])

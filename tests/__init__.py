@@ -24,6 +24,9 @@
 - ``support/``   what tests share: hands, builders, fixtures, page helpers; no tests
 - ``test_layout.py``, ``test_profiles.py``: the layout kept (below), and property
                  tests' example counts taken from the Hypothesis profile
+- ``test_docs.py``: the docs site: every rules section the code cites is a heading
+                 of docs/rules, every figure the docs print is the code's, and
+                 ``mkdocs build --strict`` passes (skipped without requirements-docs.txt)
 
 In backups/, services/, queries/, transfer/ and views/ a module is named after the
 module it tests, with a topic when one is not enough: ``views/test_rounds_edit.py``

@@ -112,7 +112,7 @@ class RoundForm(forms.Form):
                 widget=forms.RadioSelect,
             )
             if entry.ruleset.wins_on_deal:
-                # A declared winner who held the hand as dealt (RULES.md §4, Kodai):
+                # A declared winner who held the hand as dealt (docs/rules §4, Kodai):
                 # the rules then ask for fewer dublees or jokers.
                 self.fields[f"on_deal_{seat.pk}"] = forms.BooleanField(
                     required=False, label=f"{name}: won on the deal"

@@ -123,7 +123,7 @@ class RuleOption:
 
 @dataclasses.dataclass(frozen=True)
 class RuleSection:
-    """A heading of RULES.md with its options: open when one of them is changed or
+    """A heading of docs/rules/options.md with its options: open when one of them is changed or
     wrong, so what differs from the preset is in sight and the rest folded away."""
 
     title: str
@@ -215,7 +215,7 @@ class RulesetForm(forms.Form):
         return [self[f"rule_{name}"] for name in HOUSE_RULES]
 
     def house_rule_sections(self) -> list[RuleSection]:
-        """The house rules under their RULES.md headings, each option marked when it
+        """The house rules under their headings in docs/rules/options.md, each option marked when it
         differs from the preset whose values the fields show."""
         preset = PRESETS[self._rules_preset()]
         sections = []

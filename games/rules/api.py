@@ -12,7 +12,7 @@ from .scoring import PlayerHand, score_round
 
 def parse_groups_field(value: object, where: str) -> tuple[tuple[Card, ...], ...]:
     """``groups`` as a list of lists of card codes, a list of strings (one group
-    each) or one string in the notation of RULES.md §1."""
+    each) or one string in the notation of docs/rules §1."""
     if value is None:
         return ()
     if isinstance(value, str):

@@ -2,7 +2,7 @@
 
 Given cards in any order, a ruleset and the cut joker, find a valid declaration if
 one exists; otherwise the grouping with the fewest counted points under the
-preset's counting rule (RULES.md §5), two-point hands and free hands included.
+preset's counting rule (docs/rules §5), two-point hands and free hands included.
 
 How: the count a loser pays depends on the grouping only through a few tiers —
 no pure group (every card counts), one or two pure groups (only they are left out),
@@ -727,7 +727,7 @@ def _check(ruleset: Ruleset, cut: Card, cards: Sequence[Card]) -> None:
 
 
 def _declarations(hand: _Hand, on_deal: bool) -> Iterator[list[list[Card]]]:
-    """Groupings that try each enabled declaration way, in RULES.md §4 order
+    """Groupings that try each enabled declaration way, in docs/rules §4 order
     (``on_deal``: with the counts of a win on the deal)."""
     rules = hand.rules
     for way in rules.declarations:
@@ -759,7 +759,7 @@ def _joker_cards(hand: _Hand) -> list[Card]:
 
 
 def _count_groupings(hand: _Hand) -> list[list[list[Card]]]:
-    """Groupings that reach each counting tier at its best (RULES.md §5)."""
+    """Groupings that reach each counting tier at its best (docs/rules §5)."""
     rules = hand.rules
     tries: list[list[list[Card]]] = []
     thirteen = rules.hand_size == 13
@@ -782,7 +782,7 @@ def _count_groupings(hand: _Hand) -> list[list[list[Card]]]:
 
 
 def _two_point_groupings(hand: _Hand) -> list[list[list[Card]]]:
-    """Groupings that make a two-point hand (RULES.md §5), where the rules have one."""
+    """Groupings that make a two-point hand (docs/rules §5), where the rules have one."""
     rules = hand.rules
     tries: list[list[list[Card]]] = []
     if rules.two_point_three_pure:

@@ -1,4 +1,4 @@
-"""Cards and the card notation of RULES.md §1.
+"""Cards and the card notation of docs/rules §1.
 
 A card is a rank (1 = Ace … 13 = King) and a suit letter, or the printed joker.
 Input is forgiving (``7h``, ``7♥``, ``Ts``, ``JK``, ``*``, ranges like ``3-7S``,
@@ -73,7 +73,7 @@ class Card:
 
     @property
     def face_points(self) -> int:
-        """Points of the card by its face (RULES §1); jokers are zeroed by the caller,
+        """Points of the card by its face (docs/rules §1); jokers are zeroed by the caller,
         because whether a card is a joker depends on the round's cut card."""
         if self.rank == 0:
             return 0
@@ -195,7 +195,7 @@ def _expand_range(first: int, last: int, suit: str) -> list[Card] | None:
 
 
 def parse_groups(text: str) -> list[list[Card]]:
-    """Parse groups of cards in the notation of RULES.md §1.
+    """Parse groups of cards in the notation of docs/rules §1.
 
     Groups are separated by ``|``, ``/``, ``;`` or new lines; cards by spaces or
     commas, or run together. Empty groups are skipped. Raises CardError naming the

@@ -1,4 +1,4 @@
-"""The round's jokers (RULES.md §2) and the classification of a group (§3)."""
+"""The round's jokers (docs/rules §2) and the classification of a group (§3)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ _FACE_POINTS = {card: card.face_points for card in all_cards()}
 
 
 class Kind(StrEnum):
-    """What a group of cards is, in the order RULES.md §3 tries them."""
+    """What a group of cards is, in the order docs/rules §3 tries them."""
 
     TUNNELA = "tunnela"
     PURE_SEQUENCE = "pure_sequence"
@@ -39,7 +39,7 @@ VALID_MELDS = frozenset(
     {Kind.TUNNELA, Kind.PURE_SEQUENCE, Kind.IMPURE_SEQUENCE, Kind.SET, Kind.JOKER_GROUP}
 )
 # What counts as a sequence where a declaration needs "sequences" (13-card show):
-# a joker group can stand for a sequence (RULES §3: "valid as a set/sequence").
+# a joker group can stand for a sequence (docs/rules §3: "valid as a set/sequence").
 SEQUENCE_KINDS = frozenset(
     {Kind.TUNNELA, Kind.PURE_SEQUENCE, Kind.IMPURE_SEQUENCE, Kind.JOKER_GROUP}
 )
@@ -84,7 +84,7 @@ class JokerRoles:
         return card in self.jokers
 
     def points(self, card: Card) -> int:
-        """A card's points in this round: every joker is worth 0 (RULES §1)."""
+        """A card's points in this round: every joker is worth 0 (docs/rules §1)."""
         return self.card_points[card]
 
     @property
@@ -118,7 +118,7 @@ class JokerRoles:
 
 
 def joker_roles(ruleset: Ruleset, cut: Card) -> JokerRoles:
-    """The jokers of a round whose cut card is ``cut`` (RULES §2)."""
+    """The jokers of a round whose cut card is ``cut`` (docs/rules §2)."""
     effective = Card(ACE, "S") if cut.is_printed_joker else cut
     rank, suit = effective.rank, effective.suit
     wild_suits = SUITS if ruleset.wild_rank_all_suits else (suit,)
@@ -190,7 +190,7 @@ def _is_set(naturals: Sequence[Card], size: int) -> bool:
 
 
 def classify(cards: Sequence[Card], roles: JokerRoles) -> Kind:
-    """The kind of a group of cards in this round (RULES §3): the first kind of the
+    """The kind of a group of cards in this round (docs/rules §3): the first kind of the
     table that fits. A joker-role card may stand for itself, so pure sequences and
     tunnelas may hold jokers used naturally."""
     rules = roles.ruleset
@@ -211,7 +211,8 @@ def classify(cards: Sequence[Card], roles: JokerRoles) -> Kind:
     naturals = [card for card in cards if card not in roles.jokers]
     if not naturals:
         # K-A-2 of the cut suit with an Ace cut (and any lower-cut-upper marriage that
-        # is not a pure sequence) is a valid impure sequence (RULES §3, last lines);
+        # is not a pure sequence) is a valid impure sequence (docs/rules §3, "K A 2 of
+        # the cut suit");
         # Kodai may count K-A-2 as a rummy "if you want": it always helps, since its
         # cards are jokers, worth 0 however the group is counted, and one more pure
         # group only ever helps a declaration or a loser's count.

@@ -1,4 +1,4 @@
-"""Every option of the rule model (RULES.md) and the six presets.
+"""Every option of the rule model (docs/rules) and the six presets.
 
 A ruleset is one frozen dataclass; a league or session changes it only through
 validated overrides, so every option a club can set is listed here with its
@@ -17,7 +17,7 @@ from typing import Any, TypedDict
 
 from .errors import RulesError
 
-# Declaration ways of RULES.md §4, in the order a valid declaration is reported.
+# Declaration ways of docs/rules §4, in the order a valid declaration is reported.
 DECLARATION_WAYS = ("three_pure", "tunnelas", "dublees", "jokers", "marriages", "show13")
 TOTALS_MODES = ("net", "penalty")
 CEILING_MODES = ("game_ends", "out", "out_passing")
@@ -26,7 +26,7 @@ MARRIAGE_TRIPLES = ("none", "claim_cards", "upper_lower")
 VALUE_PAYMENTS = ("players_in", "drop_rules")
 
 # Each choice above as a player reads it: the values are the rule model's names (in
-# JSON, overrides and RULES.md), the labels what the house-rules page shows.
+# JSON, overrides and docs/rules), the labels what the house-rules page shows.
 CHOICE_LABELS = {
     "three_pure": "Three pure sequences",
     "tunnelas": "Tunnelas",
@@ -105,7 +105,7 @@ class Ruleset:
     """All options of one rule set. Build one with :func:`get_ruleset`."""
 
     preset: str = _option("Game", "The preset these options start from.")
-    # Cards and jokers (RULES §1–2)
+    # Cards and jokers (docs/rules §1–2)
     hand_size: int = _option(
         "Cards per hand", "Cards dealt to each player: 21 or 13.", choices=(13, 21)
     )
@@ -120,7 +120,7 @@ class Ruleset:
         "Upper and lower jokers",
         "The cut suit's next higher (upper) and next lower (lower) cards are jokers.",
     )
-    # Groups (RULES §3)
+    # Groups (docs/rules §3)
     tunnelas_and_dublees: bool = _option(
         "Tunnelas and dublees count",
         "Three identical cards form a tunnela and two a dublee (21-card games).",
@@ -137,7 +137,7 @@ class Ruleset:
         "With an Ace cut, the cut suit's K A 2 (a marriage) may count as a pure sequence, "
         "a rummy, wherever that helps the player (Kodai).",
     )
-    # Declarations (RULES §4)
+    # Declarations (docs/rules §4)
     declarations: tuple[str, ...] = _option(
         "Ways to declare",
         "Any way ticked makes a declaration valid.",
@@ -172,7 +172,7 @@ class Ruleset:
         "(Kodai) or upper or lower jokers (Paplu).",
         choices=MARRIAGE_TRIPLES,
     )
-    # Hand points (RULES §5)
+    # Hand points (docs/rules §5)
     counting: str = _option(
         "Hand counting",
         "How a loser's cards are counted: standard (pure groups left out, all valid melds "
@@ -249,7 +249,7 @@ class Ruleset:
         "Jokers for a free hand",
         "Jokers in hand that make a loser free of points and claims (empty: none).",
     )
-    # Value cards (RULES §6): points for 1, 2 and 3 cards of a type, exchanged among
+    # Value cards (docs/rules §6): points for 1, 2 and 3 cards of a type, exchanged among
     # the players who did not drop.
     value_cards: bool = _option(
         "Value cards in play", "Players exchange value points for value cards."
@@ -296,7 +296,7 @@ class Ruleset:
         "What each dropping player pays a winner by default, whatever kind of drop it "
         "was (Paplu: 30; empty: the drop's own points).",
     )
-    # Claims (RULES §6, Kodai)
+    # Claims (docs/rules §6, Kodai)
     claims: bool = _option(
         "Winner's claims",
         "The winner's claim cards are added to every other player's score (Kodai).",
@@ -314,7 +314,7 @@ class Ruleset:
         "Mini-marriage claim points",
         "Claim points per mini-marriage (a tenali of the cut rank in another suit).",
     )
-    # Totals (RULES §5)
+    # Totals (docs/rules §5)
     totals: str = _option(
         "How totals add up",
         "Net: losers lose their points to the winner. Penalty: losers add their points "
@@ -358,7 +358,7 @@ class Ruleset:
 
     @property
     def wins_on_deal(self) -> bool:
-        """Whether a declared winner may be marked as winning on the deal (RULES §4)."""
+        """Whether a declared winner may be marked as winning on the deal (docs/rules §4)."""
         return self.on_deal_dublees is not None or self.on_deal_jokers is not None
 
     def overrides_from(self, base: Ruleset) -> dict[str, object]:
@@ -441,7 +441,7 @@ class RulesetOptions(TypedDict, total=False):
     rejoin_cutoff: int | None
 
 
-# --- The presets (RULES.md §5 table) -------------------------------------------------
+# --- The presets (docs/rules §5 table) -------------------------------------------------
 # One line per topic, in the order of the Ruleset's options.
 
 _21_CARD: RulesetOptions = (
@@ -554,7 +554,7 @@ PRESETS: dict[str, Ruleset] = {
 
 OPTION_NAMES = tuple(f.name for f in dataclasses.fields(Ruleset) if f.name != "preset")
 
-# The headings of RULES.md the options come under, each with its first option: a
+# The headings of docs/rules/options.md the options come under, each with its first option: a
 # section runs, in the Ruleset's order, from there to the next section's first option.
 _SECTION_STARTS = (
     ("Cards and jokers", "hand_size"),
@@ -694,7 +694,7 @@ def _validated(name: object, value: object) -> Any:
         raise RulesError(
             f"{name} must list some of {', '.join(meta['choices'])}, not {value!r}", where
         )
-    # In the choices' order (RULES.md's, for the ways to declare), whatever order they
+    # In the choices' order (that of docs/rules §4, for the ways to declare), whatever order they
     # came in: the solver tries them in this order, and a reordering is no house rule.
     return tuple(choice for choice in meta["choices"] if choice in value)
 

@@ -1,4 +1,4 @@
-"""Declarations, hand points, value points, claims and round settlement (RULES §4–6).
+"""Declarations, hand points, value points, claims and round settlement (docs/rules §4–6).
 
 :func:`score_round` is the whole service: it validates a round as entered, then
 says for every player what their cards or drop cost, what they exchange in value
@@ -38,7 +38,7 @@ OUTCOMES = (
     "default_win",
 )
 WINNING_OUTCOMES = frozenset({"declared", "default_win"})
-# Players out of the value exchange: they dropped (RULES §6). A wrong declarer is in.
+# Players out of the value exchange: they dropped (docs/rules §6). A wrong declarer is in.
 DROP_OUTCOMES = frozenset({"first_drop", "middle_drop", "declare_timeout"})
 # Outcomes that must show the whole hand.
 FULL_HAND_OUTCOMES = frozenset({"declared", "shown", "deal_show"})
@@ -67,7 +67,7 @@ Groups = tuple[tuple[Card, ...], ...]
 @dataclass(frozen=True)
 class PlayerHand:
     """One player's part of a round as entered: outcome and groups (may be empty
-    for a drop), and whether a declared winner won on the deal (RULES §4)."""
+    for a drop), and whether a declared winner won on the deal (docs/rules §4)."""
 
     name: str
     outcome: str
@@ -187,7 +187,7 @@ def _all_valid(kinds: Sequence[Kind]) -> bool:
 
 def needed(way: str, rules: Ruleset, on_deal: bool = False) -> int:
     """Dublees or jokers the way needs: fewer for a winner on the deal where the
-    rules have it (RULES §4, Kodai: 7 dublees, 8 jokers)."""
+    rules have it (docs/rules §4, Kodai: 7 dublees, 8 jokers)."""
     if way == "dublees":
         early = rules.on_deal_dublees if on_deal else None
         return rules.dublees_needed if early is None else early
@@ -221,7 +221,7 @@ def _way_holds(
 def declaration_way(
     groups: Groups, kinds: Sequence[Kind], roles: JokerRoles, on_deal: bool = False
 ) -> str | None:
-    """The first enabled way (RULES §4 order) in which these groups are a valid
+    """The first enabled way (docs/rules §4 order) in which these groups are a valid
     declaration, or None. ``on_deal``: the winner won on the deal."""
     for way in DECLARATION_WAYS:
         if way in roles.ruleset.declarations and _way_holds(way, groups, kinds, roles, on_deal):
@@ -241,7 +241,7 @@ def on_deal_line(groups: Groups, kinds: Sequence[Kind], roles: JokerRoles, way: 
 def why_not_declared(
     groups: Groups, kinds: Sequence[Kind], roles: JokerRoles, on_deal: bool = False
 ) -> str:
-    """Why these groups are no declaration, for each way the ruleset allows (RULES §4,
+    """Why these groups are no declaration, for each way the ruleset allows (docs/rules §4,
     in its order), in a player's words: "3 pure sequences (enough), but 3S 6C 9D is
     no group (...); 0 tunnelas (3 needed); 2 dublees (8 needed); ..."."""
     rules = roles.ruleset
@@ -270,7 +270,7 @@ def _why_not(
     if way == "three_pure":
         pure = _pure_count(kinds)
         held = _plural(pure, "pure sequence")
-        if Kind.TUNNELA in kinds:  # a tunnela counts as a pure sequence (RULES §3)
+        if Kind.TUNNELA in kinds:  # a tunnela counts as a pure sequence (docs/rules §3)
             held = f"{held} or tunnela{'' if pure == 1 else 's'}"
         enough = pure >= rules.pure_needed
         return _with_faults(
@@ -324,7 +324,7 @@ def _with_faults(
 ) -> str:
     """``held`` and then the groups that are no meld, where ``declaration`` needs every
     group to be one: cards that are no group, and dublees (a group of 21-card rummy,
-    but no meld: RULES §4 lists the melds). Where ``held`` is ``enough`` those groups
+    but no meld: docs/rules §4 lists the melds). Where ``held`` is ``enough`` those groups
     are all that is wrong, so each says why it is no group."""
     loose = [g for g, kind in zip(groups, kinds, strict=True) if kind == Kind.INVALID]
     pairs = [format_cards(g) for g, kind in zip(groups, kinds, strict=True) if kind == Kind.DUBLEE]
@@ -391,7 +391,7 @@ def count_groups(groups: Groups, kinds: Sequence[Kind], roles: JokerRoles) -> Co
 
 
 def two_point_reason(groups: Groups, kinds: Sequence[Kind], roles: JokerRoles) -> str | None:
-    """Why a losing hand costs only the two-point loss, or None (RULES §5)."""
+    """Why a losing hand costs only the two-point loss, or None (docs/rules §5)."""
     rules = roles.ruleset
     if rules.two_point_three_pure and _way_holds("three_pure", groups, kinds, roles):
         return "groups form a valid three-pure declaration"
@@ -416,7 +416,7 @@ def two_point_reason(groups: Groups, kinds: Sequence[Kind], roles: JokerRoles) -
 
 
 def free_hand_reason(cards: Sequence[Card], roles: JokerRoles) -> str | None:
-    """Kodai: a loser holding 7 doubles or 8 jokers pays nothing (RULES §5)."""
+    """Kodai: a loser holding 7 doubles or 8 jokers pays nothing (docs/rules §5)."""
     rules = roles.ruleset
     if rules.free_hand_doubles is not None:
         # A tenali is one double: count each distinct card held at least twice.
@@ -503,7 +503,7 @@ def _shown_cost(
 
 def _half_rule(count: int, half: int, rules: Ruleset) -> str:
     """A halved deal show in a player's words: what was halved, and the bound
-    that held it where one did (RULES §5: half, floor, 2..60)."""
+    that held it where one did (docs/rules §5: half, floor, 2..60)."""
     if half > rules.deal_show_max:
         return f"Deal show: half the count ({half}), at most {rules.deal_show_max}"
     if half < rules.deal_show_min:
@@ -608,7 +608,7 @@ class Holding:
 
 
 def value_holding(cards: Iterable[Card], roles: JokerRoles) -> Holding:
-    """Value points of a hand (RULES §6): marriages of one lower, cut and upper card,
+    """Value points of a hand (docs/rules §6): marriages of one lower, cut and upper card,
     then each type's spare cards by the ruleset's table. Groups don't matter."""
     rules = roles.ruleset
     if roles.marriage is None:
@@ -796,7 +796,7 @@ def _hand_errors(
 
 def _copy_errors(hands: Sequence[PlayerHand], roles: JokerRoles) -> list[RulesError]:
     """No card may appear more often in the round than the decks hold; one copy of the
-    cut card lies on the table (RULES §1)."""
+    cut card lies on the table (docs/rules §1)."""
     decks = roles.ruleset.decks
     # Count the whole round at once: it almost always fits in the shoe, and only a
     # round that does not needs the card-by-card walk that says where it went wrong.
@@ -1003,7 +1003,7 @@ def _value_payments(
     winner: int,
     lines: list[list[str]],
 ) -> tuple[list[list[int]], list[tuple[Card, ...]]]:
-    """Who pays whom for value cards (RULES §6): ``pays[i][j]`` is what player i pays
+    """Who pays whom for value cards (docs/rules §6): ``pays[i][j]`` is what player i pays
     player j, within the cap, and each player's value cards.
 
     ``players_in`` (21-points): each player still in (not dropped) receives their value

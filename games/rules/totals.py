@@ -1,4 +1,4 @@
-"""A session's running totals toward its ceiling (RULES.md §5, "Ceiling").
+"""A session's running totals toward its ceiling (docs/rules §5, "Ceiling").
 
 Totals are never typed in: they are the sums of the rounds' scores, recomputed from
 the first round whenever any round changes, so an edit to round 1 moves every

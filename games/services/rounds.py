@@ -137,7 +137,7 @@ def groups_text(groups: Sequence[Sequence[str]]) -> str:
 
 
 def on_deal_seats(played: Round) -> frozenset[int]:
-    """The seat of a saved round's winner on the deal (RULES.md §4), if there is one:
+    """The seat of a saved round's winner on the deal (docs/rules §4), if there is one:
     what the form's "won on the deal" box shows."""
     players = played.entries.filter(on_deal=True).values_list("player_id", flat=True)
     return frozenset(
@@ -383,7 +383,7 @@ def check_round(
     on_deal: Collection[int] = (),
 ) -> RoundCheck:
     """Check a round as typed: ``hands`` maps seat ids to (outcome, groups text), and
-    ``on_deal`` holds the seat marked as winning on the deal (RULES.md §4), if any.
+    ``on_deal`` holds the seat marked as winning on the deal (docs/rules §4), if any.
 
     ``None`` stands for a value the form already refused. While typing (``final``
     False) each hand is previewed with ``assess_hand`` and the round is scored once

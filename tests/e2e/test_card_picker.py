@@ -186,7 +186,7 @@ def test_a_round_put_back_after_a_reload_goes_on_where_it_stopped(phone_page: Pa
     expect(page.get_by_label("Cut joker")).to_have_value("7C")
 
 
-# Hands typed by keyboard in the forms the rules read (RULES.md §1): runs, ranges (an
+# Hands typed by keyboard in the forms the rules read (docs/rules §1): runs, ranges (an
 # Ace low or high, a first suit or none), outline suits and emoji presentation, jokers,
 # each separator; and what the rules read as no card at all.
 TYPED_HANDS = [

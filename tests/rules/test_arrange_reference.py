@@ -23,7 +23,7 @@ def test_solver_and_reference_agree(set_name):
 @pytest.mark.parametrize(
     "text",
     [
-        # Cut AH: KH AH 2H and two natural rummies; a rummy in Kodai only (RULES §3).
+        # Cut AH: KH AH 2H and two natural rummies; a rummy in Kodai only (docs/rules §3).
         "KH AH 2H | 3C 4C 5C | 6D 7D 8D | QC QD QS | 9S 9D 9C | JH JS JD | 5S 6S AS",
         "KH AH 2H | 3C 4C 5C | 6D 7D 8D | QC QD QS | 9S 9D 9C | JH JS JD | 5S 10C 4D",
         # Two marriages' worth of K, A and 2 of hearts among loose cards.

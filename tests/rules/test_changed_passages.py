@@ -1,4 +1,4 @@
-"""The passages of RULES.md §3–§6 that now follow the Paplu (seed 003) and Kodai
+"""The passages of docs/rules §3–§6 that now follow the Paplu (seed 003) and Kodai
 (seed 002) texts exactly (issue 14), each quoted, with hand-checked numbers.
 
 Each rule is an option of the ruleset, on only in its preset; every test shows the

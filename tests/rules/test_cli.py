@@ -167,7 +167,7 @@ def on_deal_round(on_deal) -> dict:
 
 
 def test_a_win_on_the_deal_is_marked_on_deal_true():
-    # RULES §4: "The round input marks that winner with "on_deal": true; the dublees
+    # docs/rules §4: "The round input marks that winner with "on_deal": true; the dublees
     # way then needs 7 dublee groups instead of 8". Ben's middle drop adds 60.
     done = run("score", stdin=json.dumps(on_deal_round(True)))
     assert done.returncode == 0, done.stdout
@@ -362,7 +362,7 @@ def test_json_is_read_and_written_as_utf8_whatever_the_locale():
 
 
 def test_a_rule_that_replaced_the_count_is_a_key_of_its_own():
-    # Ben's middle drop is a fixed 60 (RULES §5): "rule_applied" says so; Asha's
+    # Ben's middle drop is a fixed 60 (docs/rules §5): "rule_applied" says so; Asha's
     # declaration costs nothing, and her answer keeps the shape it had before.
     done = run("score", stdin=json.dumps(on_deal_round(True)))
     asha, ben = json.loads(done.stdout)["players"]

@@ -1,4 +1,4 @@
-"""Declaration ways (RULES.md §4) and the round's input errors (DESIGN.md)."""
+"""Declaration ways (docs/rules §4) and the round's input errors (DESIGN.md)."""
 
 from __future__ import annotations
 
@@ -364,7 +364,7 @@ def why_not(preset: str, cut: str, text: str, **overrides) -> str:
 
 def test_enough_pure_sequences_are_said_to_be_enough_and_the_loose_cards_named():
     # The dublees are a dublee each (two decks' QH), but no meld: three pure sequences
-    # ask every other group to be a set or sequence (RULES §4).
+    # ask every other group to be a set or sequence (docs/rules §4).
     assert why_not("21-points", "AS", ESHA) == (
         "3 pure sequences (enough), but 3S 6C 9D 10H KH JH is no group (neither one suit "
         "for a sequence nor one rank for a set), and QH QH, KC KC and JD JD are dublees, "

@@ -1,4 +1,4 @@
-"""Joker roles (RULES.md §2) and group kinds (§3), including the worked examples of §7."""
+"""Joker roles (docs/rules §2) and group kinds (§3), including the worked examples of §7."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def test_jokers_count_zero_points():
 @pytest.mark.parametrize(
     ("group", "kind"),
     [
-        # The worked examples of RULES.md §7 (21-points, cut 8S).
+        # The worked examples of docs/rules §7 (21-points, cut 8S).
         ("5H 6H 7H", Kind.PURE_SEQUENCE),
         ("7S 8S 9S", Kind.PURE_SEQUENCE),  # jokers standing for themselves
         ("5H PJ 7H", Kind.IMPURE_SEQUENCE),

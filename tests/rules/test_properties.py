@@ -201,7 +201,7 @@ def test_no_loser_pays_more_than_the_cap(round_):
 @settings(max_examples=examples(300), suppress_health_check=[HealthCheck.too_slow])
 @given(dealt_rounds(presets=("21-paplu",)))
 def test_paplu_first_drops_pay_only_the_declarer(round_):
-    # RULES §6: a first drop pays "the declarer" only and receives at most 40 from each
+    # docs/rules §6: a first drop pays "the declarer" only and receives at most 40 from each
     # payer; a winner by default brings no value points at all, and every drop pays 30.
     rules, cut, hands = round_
     result = score_round(rules, cut, hands)

@@ -1,4 +1,4 @@
-"""The tables of RULES.md §1–§6 row by row, across every preset the row names.
+"""The tables of docs/rules §1–§6 row by row, across every preset the row names.
 
 Most rows are also exercised by the topic files (test_melds, test_declarations,
 test_scoring, test_session); this file walks each table in full so that a row a

@@ -1,4 +1,4 @@
-"""The presets hold the numbers of RULES.md §5's table; overrides are validated."""
+"""The presets hold the numbers of the table of docs/rules §5; overrides are validated."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def test_invalid_declaration_and_timeout_rows():
 
 def test_two_point_hands_row():
     assert column("two_point_three_pure") == [True, True, False, False, False, False]
-    # RULES §5: "21-paplu has its own list (seed 003): ... 8 or 7 dublees, an all-joker
+    # docs/rules §5: "21-paplu has its own list (seed 003): ... 8 or 7 dublees, an all-joker
     # group of 8+ jokers ... Six dublees are not enough there, and seven jokers are not
     # a free hand".
     assert column("two_point_dublees") == [6, 7, None, None, None, None]

@@ -1,5 +1,5 @@
 """Hand points, two-point hands, deal show, value cards, claims and totals
-(RULES.md §5–6), preset by preset. Each case shows its arithmetic."""
+(docs/rules §5–6), preset by preset. Each case shows its arithmetic."""
 
 from __future__ import annotations
 
@@ -256,7 +256,7 @@ def test_kodai_three_pure_leave_out_every_valid_meld():
         ("8S 8S", 30),
         ("7S 8S 9S", 100),  # one marriage
         ("7S 7S 8S 8S 9S 9S", 300),  # two marriages
-        ("9S 9S 7S 8S", 110),  # RULES §7: a marriage and a spare upper joker
+        ("9S 9S 7S 8S", 110),  # docs/rules §7: a marriage and a spare upper joker
         ("7S 7S 8S 9S 9S 9S", 140),  # marriage 100 + spare lower 10 + 2 spare upper 30
         ("8H 8D PJ PJ KS", 0),  # other jokers are no value cards here
     ],

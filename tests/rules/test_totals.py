@@ -1,4 +1,4 @@
-"""Running totals, the ceiling row of RULES.md §5, eliminations and the deal."""
+"""Running totals, the ceiling row of docs/rules §5, eliminations and the deal."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from games.rules import parse_cards
 
 # --- Rounds as the web tests enter them (21-points, cut 8S; 13-card, cut 7C) -------------
 
-# A three-pure declaration holding no 21-points value card (RULES.md §7's Asha).
+# A three-pure declaration holding no 21-points value card (Asha's in docs/rules §7).
 WIN_8S = "2H 3H 4H | 5C 6C 7C | 10D JD QD | KS KH KD | 4S 5S 6S | 9H 10H PJ | 3D 3C 8H"
 # A loser whose hand costs 102 with one value card (+10 each way): two pure sequences
 # and loose cards no grouping can leave out, so the form keeps it as typed. The same
@@ -37,7 +37,7 @@ POOL_ROUNDS = [
     {"Asha": ("declared", WIN_13), "Ben": ("first_drop", ""), "Chen": ("middle_drop", "")},
 ]
 
-# --- Declaration ways (RULES.md §4) -----------------------------------------------------
+# --- Declaration ways (docs/rules §4) -----------------------------------------------------
 
 # A plain three-pure hand with no joker and no value or claim card under cut 8S.
 WIN_PLAIN = "2H 3H 4H | 5C 6C 7C | 10D JD QD | KS KH KD | 4S 5S 6S | 9H 10H JH | 3D 3C 3H"
@@ -49,7 +49,7 @@ MARRIAGES = "7S 8S 9S | 7S 8S 9S | 2H 5C JD QH 3D 6S 10C KD AH 4C 2C 5D 9H JC 3S
 JOKER_TUNNELA_MARRIAGES = "9S 9S 9S | 7S 7S 7S | 2H 5C JD QH 3D 6S 10C KD AH 4C 2C 5D 9H JC 3S"
 GUS = "AH 2H 3H | 9S 10S JS QS | 5D 6D 7H | KC KD KS"
 
-# --- Losing hands (RULES.md §5-6) -------------------------------------------------------
+# --- Losing hands (docs/rules §5-6) -------------------------------------------------------
 
 # One pure sequence (2D 3D 4D): only it is left out. QD QS QC 30 + KH KH 20
 # + 5D 9D 10H 24 + 6H 6D 4C 2S 3H 21 + 8C 7S 0 (jokers) + 2C 3C 5C 10 = 105.

@@ -1,6 +1,7 @@
 """The house rules as the new-session form and a league's rules page show them
-(templates/partials/ruleset_fields.html): folded under their RULES.md headings, the
-options changed from the preset in sight, and "Reset to the preset's rules"."""
+(templates/partials/ruleset_fields.html): folded under their headings in
+docs/rules/options.md, the options changed from the preset in sight, and "Reset to the
+preset's rules"."""
 
 from __future__ import annotations
 
@@ -273,7 +274,7 @@ def test_no_option_help_choice_or_note_shows_a_code_name(
     for html in (league_page, picked):
         shown = _words_shown(html)
         assert not re.findall(r"\w+_\w+", shown)
-        assert "seed 0" not in shown  # the rule texts behind RULES.md, not a player's words
+        assert "seed 0" not in shown  # the rule texts behind docs/rules, not a player's words
         # The selects' choices read as words too: "Drop rules", not "drop_rules".
         labels = re.findall(r"<option[^>]*>([^<]*)</option>", html)
         assert "Out only above the ceiling" in labels

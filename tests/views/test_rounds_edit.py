@@ -78,7 +78,7 @@ def test_the_edit_page_shows_the_saved_round_and_a_prefilled_form(
     form = response.context_data["form"]
     assert form["cut_joker"].value() == "8S"
     assert form[f"outcome_{seat_pk(table, 'Ben')}"].value() == "shown"
-    # Stored canonically, shown in the notation of RULES.md §1.
+    # Stored canonically, shown in the notation of docs/rules §1.
     assert form[f"groups_{seat_pk(table, 'Ben')}"].value() == SHOWN_8S
     assert form.expected_version == 1
     assert [p.result.score for p in form.check.players] == [122, -92, -30]

@@ -176,7 +176,7 @@ def test_preview_of_an_earlier_round_uses_that_rounds_players(scorer: Client, ta
 
 
 def test_a_paplu_default_win_previews_each_drop_at_what_it_pays(scorer: Client, user) -> None:
-    # RULES §5: in a Paplu default win every drop pays the winner 30, whatever kind
+    # docs/rules §5: in a Paplu default win every drop pays the winner 30, whatever kind
     # of drop it was; a middle drop alone would count 60. The figure beside the
     # player is the settlement's, not the hand's alone.
     paplu = make_session(user, players=("Asha", "Ben", "Chen"), preset="21-paplu")
