@@ -254,7 +254,7 @@ def start_server(folder: str) -> tuple[subprocess.Popen, str]:
         if server.poll() is not None:
             break
         try:
-            with urllib.request.urlopen(f"{url}/static/js/app.js", timeout=2) as answer:
+            with urllib.request.urlopen(f"{url}/static/js/events.js", timeout=2) as answer:
                 if answer.status == 200:
                     return server, url
         except OSError:

@@ -233,7 +233,7 @@ STORAGES = {
     # them; development and the test suite read files straight from the finders.
     "staticfiles": {
         "BACKEND": (
-            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            "scorekeeper.storage.StaticFilesStorage"
             if PRODUCTION
             else "django.contrib.staticfiles.storage.StaticFilesStorage"
         )

@@ -306,7 +306,7 @@ def test_the_card_notation_is_read_only_as_the_rules_read_it() -> None:
 
 
 def test_the_notation_check_catches_a_grammar_of_its_own(tmp_path: Path) -> None:
-    script = tmp_path / "app.js"
+    script = tmp_path / "picker.js"
     script.write_text(
         "var CARD = /(10|[2-9TJQKA])\\s*([SHDC])/gi;\n"
         'var SUIT_LETTER = { "\\u2660": "S", "\\u2665": "H" };\n'

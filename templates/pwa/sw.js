@@ -3,7 +3,7 @@
 // from the cache first (their names change with their contents in production), pages
 // from the network, and a page asked for without a network is the offline page. POSTs
 // (a round being saved) are never touched: they reach the server or fail as they
-// would without a worker, and static/js/offline.js keeps what was typed.
+// would without a worker, and static/js/drafts.js keeps what was typed.
 "use strict";
 
 const VERSION = "{{ version }}";

@@ -46,7 +46,7 @@ DEVICES: dict[str, dict[str, Any]] = {
     "phone": PHONE_DEVICE,
     "desktop": {"viewport": DESKTOP},
 }
-# The app's service worker (static/js/offline.js registers it) would answer the
+# The app's service worker (static/js/service_worker.js registers it) would answer the
 # pages' navigations itself, out of reach of page.route, and stay registered in a
 # kept context from one test to the next. So the kept and fresh pages run without
 # it, as the app did before it had one; tests/e2e/test_offline.py opens contexts
@@ -265,7 +265,7 @@ def _as_new(page: Page, device: str, origin: str) -> None:
     page.context.set_offline(False)
     if page.url.startswith(origin):
         # Away from the app's page first: an answer arriving late there could write a
-        # round's draft again (static/js/offline.js) after its storage was cleared.
+        # round's draft again (static/js/drafts.js) after its storage was cleared.
         # The manifest is a page of the same origin that runs no script, and the page
         # stays there: its polls and timers have stopped, and the next test's first
         # page is of the same origin, so Chromium keeps the renderer process. Leaving

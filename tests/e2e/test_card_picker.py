@@ -328,7 +328,7 @@ def test_a_preview_that_grows_above_the_picker_does_not_push_its_keys_down(
     choose_outcome(ben, "shown")
     tap_hand(picker, "2D 3D 4D")
     # Past the two seconds in which the picker, having just moved on to Ben, is kept in
-    # sight whatever moves (app.js keepPickerInView): Ben is being typed now.
+    # sight whatever moves (static/js/picker_place.js, keepPickerInView): Ben is being typed now.
     page.wait_for_timeout(2100)
     asha = page.locator('fieldset[data-player="Asha"]')
     expect(ben.locator("[data-picker]")).to_be_visible()

@@ -43,7 +43,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 PHONE_WITH_WORKER = PHONE_DEVICE
 QUEUED = "Saved on this phone — will send when back online."
 # Back online, a waiting round goes at once (the "online" event) or, failing that, on
-# static/js/offline.js's 10 s timer; on a busy machine the answer's page load adds
+# static/js/draft_queue.js's 10 s timer; on a busy machine the answer's page load adds
 # seconds of its own (as long as any expectation waits).
 RETRY_MS = 10_000
 SENT_MS = RETRY_MS + WAIT_MS
@@ -92,7 +92,7 @@ def assert_drafts(page: Page, session: GameSession, expected: list[str]) -> None
 
 def draft_key(session: GameSession, number: int, username: str = "asha") -> str:
     """The key a signed-in account's draft of a round is kept under on the phone
-    (static/js/offline.js: each account's under keys of its own)."""
+    (static/js/draft_forms.js: each account's under keys of its own)."""
     owner = User.objects.get(username=username).pk
     return f"scorekeeper:draft:session-{session.pk}-round@u{owner}:{number}"
 
@@ -240,7 +240,7 @@ def test_a_server_out_of_reach_is_tried_again_by_itself(fresh_phone_page: Page) 
     expect(page.locator("[data-queued-note]")).to_have_text(QUEUED)
     page.unroute(saves)
 
-    # static/js/offline.js tries again every 10 s while a round waits.
+    # static/js/draft_queue.js tries again every 10 s while a round waits.
     page.clock.run_for(RETRY_MS)
     expect(page.locator("[data-sent]")).to_have_text("Round 1 sent.", timeout=SENT_MS)
     assert_stored_once(session, token)

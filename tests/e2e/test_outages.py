@@ -39,7 +39,7 @@ KEPT = "Your round is still here — tap Save again"
 QUEUED = "Saved on this phone — will send when back online."
 
 # How often the session page polls for other phones' rounds, and a failed preview is
-# asked for again (templates/games/session.html, static/js/app.js).
+# asked for again (templates/games/session.html, static/js/outages.js).
 POLL_MS = 5_000
 RETRY_MS = 5_000
 
@@ -146,7 +146,7 @@ def test_an_unreachable_server_is_said_beside_save_and_the_round_kept(
 
     with saving_fails(page, session, lambda route: route.abort("internetdisconnected")) as tokens:
         save_button(page).click()
-        # No answer at all: the round waits on the phone (static/js/offline.js, issue 15).
+        # No answer at all: the round waits on the phone (static/js/draft_queue.js).
         note = queued_note(page)
         expect(note).to_have_text(QUEUED)
         expect(outage_alert(page)).to_have_count(0)

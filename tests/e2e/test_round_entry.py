@@ -250,8 +250,8 @@ def test_a_settlement_that_says_the_same_is_left_in_place_not_read_out_again(
 def tapped_while_loading(
     page: Page, load: Callable[[], object], tap: Callable[[], object]
 ) -> Callable[[], None]:
-    """A finger quicker than a slow phone: the page loaded with its last script held
-    back (DOMContentLoaded, htmx and offline.js wait for it), ``tap`` made while it is
+    """A finger quicker than a slow phone: the page loaded with one of its scripts held
+    back (DOMContentLoaded, htmx and the modules after it wait for it), ``tap`` made while it is
     drawn. Returns what lets the script go."""
     held: list[Route] = []
     page.route("**/js/share.js*", lambda route: held.append(route))
@@ -286,7 +286,7 @@ def test_a_tap_before_the_page_has_loaded_is_previewed(fresh_phone_page: Page) -
 
 def test_a_tap_before_the_page_has_loaded_is_kept_on_the_phone(fresh_phone_page: Page) -> None:
     """The same quick finger: the tap made while the scripts were on their way is kept
-    on the phone as typed (static/js/offline.js) once they run, before any answer to
+    on the phone as typed (static/js/drafts.js) once they run, before any answer to
     its preview, so a reload brings it back."""
     page = fresh_phone_page
     session = open_session(page, rounds=1)

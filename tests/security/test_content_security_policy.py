@@ -124,8 +124,8 @@ ERROR_PAGES = {"500.html", "database.html"}
 def test_no_template_holds_inline_script_or_styles(template: Path) -> None:
     text = template.read_text()
 
-    assert not INLINE_SCRIPT.findall(text), "inline <script>: move it to static/js/app.js"
-    assert not HANDLER.findall(text), "an on...= handler attribute: use app.js listeners"
+    assert not INLINE_SCRIPT.findall(text), "inline <script>: move it to a module in static/js"
+    assert not HANDLER.findall(text), "an on...= handler attribute: listen in a module of static/js"
     assert "javascript:" not in text.lower()
     if template.name not in ERROR_PAGES:
         assert not STYLE_ATTRIBUTE.findall(text), "a style attribute: use a class in app.css"

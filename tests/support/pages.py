@@ -212,7 +212,7 @@ def seat_hands_in(page: Page, cut: str, cards: str) -> None:
     page.wait_for_function(KEPT_AS_HANDED_IN)
 
 
-# Whether the phone keeps a seat's hand marked as handed in (static/js/offline.js),
+# Whether the phone keeps a seat's hand marked as handed in (static/js/drafts.js),
 # which it says at a table link gone ("You had handed this hand in").
 KEPT_AS_HANDED_IN = """() => Object.keys(localStorage).some((key) =>
   key.startsWith("scorekeeper:draft:table-") && JSON.parse(localStorage[key]).handed)"""

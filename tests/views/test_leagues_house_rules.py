@@ -333,8 +333,9 @@ def test_each_number_rule_tells_the_browser_what_its_rule_takes(
     scorer: Client, club: League
 ) -> None:
     """Its least and most (a count at least 1, decks at most 4), from the rules service,
-    so that a phone's stepper stays inside and app.js can say a number outside; and a
-    place for app.js to say it, that the field names as describing it once it does."""
+    so that a phone's stepper stays inside and static/js/house_rules.js can say a number
+    outside; and a place for it to say so, that the field names as describing it once it
+    does."""
     for html in (scorer.get(rules_url(club)).content.decode(), scorer.get(NEW).content.decode()):
         blocks = options_shown(html)
         for name in OPTION_NAMES:
@@ -378,8 +379,8 @@ def test_every_description_a_field_names_is_on_the_page(
 def test_a_number_with_an_exponent_is_refused_in_the_words_the_page_says_it_in(
     scorer: Client, club: League
 ) -> None:
-    """The browser takes "2e1" for 20; the server does not. What app.js says as it is
-    typed (the note's data-not-whole) is what the server says after Save."""
+    """The browser takes "2e1" for 20; the server does not. What static/js/house_rules.js
+    says as it is typed (the note's data-not-whole) is what the server says after Save."""
     page = scorer.get(rules_url(club)).content.decode()
     live = re.search(r'id="id_rule_first_drop_not_taken"[^>]*data-not-whole="([^"]*)"', page)[1]
     data = session_form_data(name="Tuesday Club", rule_first_drop="2e1")

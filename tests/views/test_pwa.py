@@ -65,7 +65,11 @@ def test_the_service_worker_is_served_from_the_root_and_never_from_a_cache(
     script = response.content.decode()
     precache = json.loads(re.search(r"const PRECACHE = (\[.*?\]);", script).group(1))
     assert "/offline/" in precache
-    assert "/static/js/app.js" in precache and "/static/css/app.css" in precache
+    # Every script and stylesheet of the app's own, whichever page loads it.
+    own = Path(finders.find("js/events.js")).parent.parent
+    for path in [*own.glob("js/*.js"), *own.glob("css/*.css")]:
+        if not path.name.startswith("admin."):
+            assert f"/static/{path.parent.name}/{path.name}" in precache, path
     for url in precache:
         assert client.get(url).status_code == 200, url
     # POSTs (a round being saved) are left alone: never answered from a cache.
@@ -100,7 +104,7 @@ def test_the_offline_page_is_the_same_for_everyone_and_says_what_happens(
     )
 
 
-def test_every_page_links_the_manifest_and_loads_the_offline_script(scorer: Client) -> None:
+def test_every_page_links_the_manifest_and_registers_the_service_worker(scorer: Client) -> None:
     page = scorer.get("/").content.decode()
 
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page
@@ -114,7 +118,10 @@ def test_every_page_links_the_manifest_and_loads_the_offline_script(scorer: Clie
         f'<meta name="theme-color" content="{dark}" media="(prefers-color-scheme: dark)">' in page
     )
     assert '<link rel="apple-touch-icon" href="/static/icons/apple-touch-icon.png">' in page
-    assert '<script src="/static/js/offline.js" defer data-service-worker="/sw.js">' in page
+    assert (
+        '<script type="module" src="/static/js/service_worker.js" data-service-worker="/sw.js">'
+        in page
+    )
     width, height = png_size(static_file("/static/icons/apple-touch-icon.png"))
     assert (width, height) == (180, 180)
 
@@ -148,6 +155,6 @@ def test_in_production_the_worker_keeps_the_hashed_static_files(
     manifest = json.loads(client.get("/manifest.webmanifest").content)
 
     precache = json.loads(re.search(r"const PRECACHE = (\[.*?\]);", script).group(1))
-    assert any(re.fullmatch(r"/static/js/offline\.[0-9a-f]{12}\.js", url) for url in precache)
+    assert any(re.fullmatch(r"/static/js/drafts\.[0-9a-f]{12}\.js", url) for url in precache)
     assert any(re.fullmatch(r"/static/css/app\.[0-9a-f]{12}\.css", url) for url in precache)
     assert all(re.search(r"\.[0-9a-f]{12}\.png$", icon["src"]) for icon in manifest["icons"])

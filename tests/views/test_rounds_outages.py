@@ -59,7 +59,7 @@ def test_the_round_form_carries_what_a_failed_save_says(scorer: Client, table: G
     # The background requests fail quietly: the live table's poll and the preview.
     assert re.search(r'<div id="scoreboard-live"[^>]*data-background', page)
     assert re.search(r'<section id="settlement"[^>]*data-background', page)
-    assert "<script>" not in page.split("</head>")[1]  # all of it lives in static/js/app.js
+    assert "<script>" not in page.split("</head>")[1]  # all of it lives in static/js/outages.js
 
 
 def test_a_form_sent_back_with_an_error_keeps_its_submission_token(

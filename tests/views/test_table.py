@@ -752,12 +752,14 @@ def test_a_page_of_the_seat_a_phone_gave_up_at_a_link_gone_is_told_by_its_status
 
     for response in (polled, handed):
         html = response.content.decode()
-        # Not Chen's closed page over Ben's: static/js/app.js closes Ben's hand as typed.
+        # Not Chen's closed page over Ben's: static/js/table_seat.js closes Ben's hand as typed.
         assert 'id="seat-status"' in html and "data-table-closed" in html
         assert 'id="seat-hand"' not in html and "Chen" not in html
         assert "HX-Retarget" not in response.headers
     assert handed.headers["HX-Reswap"] == "none"  # only the status, out of band
-    assert handed.status_code == 410  # not handed in (static/js/app.js swaps it all the same)
+    assert (
+        handed.status_code == 410
+    )  # not handed in (static/js/table_seat.js swaps it all the same)
     assert re.search(r"<strong [^>]*data-hand-fate[^>]*>Not handed in\.</strong>", handed.text)
     # A reload, or a page without htmx: the page of the phone's seat, nothing checked.
     reloaded = phone.get(hand_url)
@@ -1049,7 +1051,7 @@ def test_a_phone_opening_its_hand_page_after_the_link_went_is_told_why(
 
     html = response.content.decode()
     assert response.status_code == 410
-    # Closed, and what to do; what became of the hand is the phone's to say (offline.js).
+    # Closed, and what to do; what became of the hand is the phone's to say (static/js/drafts.js).
     assert _gone_message(html) == (
         "The scorer closed table mode, so this link takes no more hands. Show your hand to "
         "the scorer, who enters the round."

@@ -1,0 +1,340 @@
+// The card picker: every card is one tap. The picker types into its target, the cut
+// joker or a player's groups field, shown right under it; a complete hand moves it on
+// to the next player who shows cards. It counts each card's copies in the whole round
+// and greys out a card the decks hold no more of. Without this module the round form
+// is a plain form and the picker stays hidden.
+import { on } from "./events.js";
+import { cardsIn, newGroup, typeCard, undoCard } from "./cards.js";
+import { letGo, pickerScrolled, saveShown } from "./picker_place.js";
+
+var touchFirst = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+
+function formOf(picker) {
+  return picker.closest("form");
+}
+
+function cutField(form) {
+  return form.querySelector("input[data-cut]");
+}
+
+function groupsFields(form) {
+  return Array.prototype.slice.call(form.querySelectorAll("textarea[data-groups]"));
+}
+
+// The player's chosen outcome, and whether it shows cards (a drop needs none).
+function showsCards(picker, field) {
+  var fieldset = field.closest("fieldset.player");
+  var chosen = fieldset && fieldset.querySelector('input[type="radio"]:checked');
+  var outcomes = (picker.getAttribute("data-card-outcomes") || "").split(" ");
+  return !chosen || outcomes.indexOf(chosen.value) !== -1;
+}
+
+function handSize(picker) {
+  return parseInt(picker.getAttribute("data-hand-size"), 10); // the ruleset's
+}
+
+function targetOf(picker) {
+  var form = formOf(picker);
+  return form && form.querySelector("[data-picker-target]");
+}
+
+function say(picker) {
+  var target = targetOf(picker);
+  var line = picker.querySelector("[data-picker-for]");
+  if (!target || !line) return;
+  if (target.hasAttribute("data-cut")) {
+    line.textContent = "Tap the cut joker";
+  } else {
+    // The legend's name first: a seat's phone swaps it in when the player is renamed.
+    var fieldset = target.closest("fieldset.player");
+    var named = fieldset.querySelector("[data-player-name]");
+    var name = named ? named.textContent : fieldset.getAttribute("data-player");
+    line.textContent = "Cards for " + name + ": " + cardsIn(target.value).length + " of " + handSize(picker);
+  }
+}
+
+// Copies held this round, card by card: every hand and the cut card on the table.
+function countCopies(picker) {
+  var form = formOf(picker);
+  var decks = parseInt(picker.getAttribute("data-decks"), 10); // the ruleset's
+  var cut = cardsIn(cutField(form) && cutField(form).value)[0];
+  var held = Object.create(null);
+  groupsFields(form).forEach(function (field) {
+    cardsIn(field.value).forEach(function (code) {
+      held[code] = (held[code] || 0) + 1;
+    });
+  });
+  picker.querySelectorAll("[data-card]").forEach(function (pick) {
+    var code = pick.getAttribute("data-card");
+    var used = held[code] || 0;
+    var limit = decks - (code === cut ? 1 : 0);
+    var full = used >= limit;
+    pick.querySelector("[data-count]").textContent = used ? used + "/" + limit : "";
+    pick.classList.toggle("is-used", used > 0);
+    pick.classList.toggle("is-full", full);
+    pick.setAttribute("aria-disabled", String(full));
+    var name = pick.getAttribute("data-name");
+    pick.setAttribute("aria-label", used ? name + ", " + used + " of " + limit + " used" : name);
+  });
+  say(picker);
+}
+
+// What the picker stands right after when it types into ``field``: the cut joker's
+// whole field, or a hand's cards with what is wrong with them (partials/round_fields.html,
+// player_errors), so that an error stays beside its field.
+function spotOf(field) {
+  if (field.hasAttribute("data-cut")) return field.closest(".field-cut");
+  var next = field.nextElementSibling;
+  return next && next.hasAttribute("data-hand-errors") ? next : field;
+}
+
+// ``stay``: the picker is not moved under the field (see cutCame).
+export function aim(picker, field, scroll, stay) {
+  var form = formOf(picker);
+  form.querySelectorAll("[data-picker-target]").forEach(function (old) {
+    old.removeAttribute("data-picker-target");
+  });
+  field.setAttribute("data-picker-target", "");
+  var after = spotOf(field);
+  if (!stay && after.nextElementSibling !== picker) {
+    letGo(picker);
+    after.insertAdjacentElement("afterend", picker);
+  }
+  say(picker);
+  // The whole picker in view, the field it fills just above it.
+  if (scroll) {
+    picker.scrollIntoView({ block: "end" });
+    pickerScrolled();
+  }
+}
+
+// The next player (after `from`, in seat order) who shows cards and has fewer than a
+// hand's worth; none left: the picker has done its work.
+function nextHand(picker, from) {
+  var fields = groupsFields(formOf(picker));
+  var start = from ? fields.indexOf(from) + 1 : 0;
+  for (var i = 0; i < fields.length; i++) {
+    var field = fields[(start + i) % fields.length];
+    if (field === from) continue;
+    if (showsCards(picker, field) && cardsIn(field.value).length < handSize(picker)) return field;
+  }
+  return null;
+}
+
+function moveOn(picker, from) {
+  var next = nextHand(picker, from);
+  if (next) return aim(picker, next, true);
+  var save = formOf(picker).querySelector("[data-save], .button-save");
+  if (from) from.removeAttribute("data-picker-target");
+  say(picker);
+  var line = picker.querySelector("[data-picker-for]");
+  // A seat's phone (table mode) enters one hand: its picker says what comes next there.
+  if (line) line.textContent = picker.getAttribute("data-done") || "Every hand is in: check the settlement and save.";
+  if (save) {
+    save.scrollIntoView({ block: "center" });
+    saveShown();
+  }
+}
+
+var lastTyped = null; // the field the picker's last card went into (press)
+function press(picker, key) {
+  var field = targetOf(picker);
+  var action = key.getAttribute("data-key");
+  if (cameCut && key.getAttribute("data-card") === cameCut.code && Date.now() - cameCut.at < CUT_TAP_MS) {
+    cameCut = null; // the cut joker, tapped here as it came from another phone: it is in
+    return;
+  }
+  cameCut = null;
+  if (action === "keyboard") return toggleKeyboard(picker, key);
+  if (action === "next") return moveOn(picker, field && !field.hasAttribute("data-cut") ? field : null);
+  // Undo takes back the last card tapped, in the hand it went into, even once the
+  // picker has moved on from it: to the next hand, still empty, or to none (every hand
+  // in). It took a card of the first player's hand, out of sight.
+  var last = lastTyped && lastTyped.isConnected && formOf(picker).contains(lastTyped) ? lastTyped : null;
+  if (action === "undo" && last && (!field || (field !== last && !field.value.trim()))) {
+    field = last;
+    aim(picker, field, true);
+  }
+  if (!field) {
+    // Every hand was complete: a card tapped now goes to the first player again.
+    field = groupsFields(formOf(picker))[0];
+    if (!field) return;
+    aim(picker, field, false);
+  }
+  if (key.hasAttribute("data-card")) {
+    if (key.getAttribute("aria-disabled") === "true") return;
+    if (spotOf(field).nextElementSibling !== picker && !field.hasAttribute("data-cut")) aim(picker, field, true);
+    typeCard(field, key.getAttribute("data-card"));
+    lastTyped = field;
+    if (field.hasAttribute("data-cut")) return moveOn(picker, null);
+    if (cardsIn(field.value).length >= handSize(picker)) return moveOn(picker, field);
+  } else if (action === "group" && !field.hasAttribute("data-cut")) {
+    newGroup(field);
+  }
+  else if (action === "undo") undoCard(field);
+  countCopies(picker);
+}
+
+// On a phone the system keyboard hides most of the screen; with the picker it can
+// stay closed (inputmode=none) until the keyboard key asks for it. On a phone the
+// choice holds for the forms that come after in this tab (a refused Save's, the next
+// round's, a reload's): a player who types keeps typing. (With a mouse and a keyboard
+// both work from the start, and the key only folds the cards away.)
+var KEYBOARD = "scorekeeper:keyboard"; // sessionStorage: "on" or "off", once chosen
+var keyboardChosen = null; // where sessionStorage is refused
+function chosenKeyboard() {
+  if (!touchFirst) return null;
+  try {
+    var kept = window.sessionStorage.getItem(KEYBOARD);
+    if (kept) return kept === "on";
+  } catch (refused) {}
+  return keyboardChosen;
+}
+
+function toggleKeyboard(picker, key) {
+  var on = key.getAttribute("aria-pressed") !== "true";
+  if (touchFirst) {
+    keyboardChosen = on;
+    try {
+      window.sessionStorage.setItem(KEYBOARD, on ? "on" : "off");
+    } catch (refused) {}
+  }
+  useKeyboard(picker, on);
+  var field = targetOf(picker);
+  if (field) {
+    field.blur();
+    field.focus();
+  }
+}
+
+function useKeyboard(picker, typing) {
+  picker.querySelector('[data-key="keyboard"]').setAttribute("aria-pressed", String(typing));
+  // Typing on the system keyboard: the cards fold away so the fields stay in view.
+  picker.classList.toggle("is-folded", typing);
+  formOf(picker).querySelectorAll("textarea[data-groups], input[data-cut]").forEach(function (field) {
+    if (typing) field.removeAttribute("inputmode");
+    else field.setAttribute("inputmode", "none");
+  });
+}
+
+// A player who drops shows no cards: their groups field folds away while empty.
+function markOutcomes(form, picker) {
+  form.querySelectorAll("fieldset.player").forEach(function (fieldset) {
+    var field = fieldset.querySelector("textarea[data-groups]");
+    var none = field && !showsCards(picker, field) && !field.value.trim();
+    fieldset.classList.toggle("shows-no-cards", Boolean(none));
+  });
+}
+
+// Where the picker starts: under the cut joker while it is empty, else under the
+// first hand still short of cards (all of them in: the first player's).
+function aimAtStart(picker) {
+  var form = formOf(picker);
+  var cut = cutField(form);
+  if (cut && !cut.value.trim()) return aim(picker, cut, false);
+  aim(picker, nextHand(picker, null) || groupsFields(form)[0], false);
+}
+
+// The table's cut joker came by the poll (another phone entered it first) while this
+// phone's picker waited for it: the field became the known cut in its place and size
+// (games/table_seat.html), and the picker now asks for the hand where it stands, so
+// nothing moves under a finger on its way to a card; it follows the hand's field
+// from the next tap (press). A tap on that very card just after is the cut joker,
+// tapped here too: not the hand's first card.
+var CUT_TAP_MS = 2000;
+var cameCut = null; // {code, at}
+function cutCame(root) {
+  if (root.id !== "seat-cut") return;
+  var form = root.closest("form");
+  var picker = pickerOf(form);
+  var cut = cutField(form);
+  if (!picker || !cut || !cut.value) return;
+  countCopies(picker); // the cut's copies (the scorer may have corrected it)
+  // Waiting for the cut: the picker stood right under its field (aim).
+  if (root.nextElementSibling !== picker || targetOf(picker)) return;
+  cameCut = { code: cut.value, at: Date.now() };
+  var field = nextHand(picker, null);
+  if (field) aim(picker, field, false, true);
+}
+
+// What was typed, put back after a reload (static/js/drafts.js), fills the fields
+// the picker was aimed among when the page was drawn: aim it again from the start.
+// Left under the cut joker put back, the next card tapped would replace it.
+// (The input events of the fields put back have recounted and marked already.)
+document.addEventListener("draft:restored", function (event) {
+  var picker = pickerOf(event.target);
+  if (picker) aimAtStart(picker);
+});
+
+function init(root) {
+  var pickers = root.matches && root.matches("[data-picker]") ? [root] : [];
+  pickers = pickers.concat(Array.prototype.slice.call(root.querySelectorAll("[data-picker]")));
+  pickers.forEach(function (picker) {
+    var form = formOf(picker);
+    if (!form || !groupsFields(form).length) return;
+    picker.hidden = false;
+    var chosen = chosenKeyboard();
+    if (chosen !== null) {
+      useKeyboard(picker, chosen);
+    } else if (touchFirst) {
+      form.querySelectorAll("textarea[data-groups], input[data-cut]").forEach(function (field) {
+        field.setAttribute("inputmode", "none");
+      });
+    } else {
+      picker.querySelector('[data-key="keyboard"]').setAttribute("aria-pressed", "true");
+    }
+    markOutcomes(form, picker);
+    aimAtStart(picker);
+    countCopies(picker);
+  });
+}
+
+export function pickerOf(form) {
+  var picker = form && form.querySelector("[data-picker]");
+  return picker && !picker.hidden ? picker : null;
+}
+
+// A tap on the field still focused, the picker having moved on from it, brings the
+// picker back to it: no focusin comes, as the picker's keys never take the focus.
+document.addEventListener("click", function (event) {
+  var field = event.target;
+  if (!(field.matches && field.matches("textarea[data-groups], input[data-cut]"))) return;
+  var picker = pickerOf(field.form);
+  if (picker && targetOf(picker) !== field) aim(picker, field, false);
+});
+
+// The picker follows the field being typed into.
+document.addEventListener("focusin", function (event) {
+  var field = event.target;
+  if (!(field.matches && field.matches("textarea[data-groups], input[data-cut]"))) return;
+  var picker = pickerOf(field.form);
+  if (picker) aim(picker, field, false);
+});
+
+on("input", "picker", function (event) {
+  var field = event.target;
+  var picker = field.form && pickerOf(field.form);
+  if (!picker) return;
+  if (field.matches("textarea[data-groups], input[data-cut]")) countCopies(picker);
+  if (field.matches('fieldset.player input[type="radio"]')) {
+    markOutcomes(field.form, picker);
+    // Choosing a drop for the player the picker serves: on to the next hand.
+    var target = targetOf(picker);
+    if (target && target.closest("fieldset.player") === field.closest("fieldset.player") &&
+        !showsCards(picker, target) && !target.value.trim()) moveOn(picker, target);
+  }
+});
+
+// Pressing a key must not take the focus (and the caret) away from the field.
+document.addEventListener("mousedown", function (event) {
+  if (event.target.closest && event.target.closest("[data-picker] button")) event.preventDefault();
+});
+
+document.addEventListener("click", function (event) {
+  var key = event.target.closest && event.target.closest("[data-picker] button");
+  if (key) press(key.closest("[data-picker]"), key);
+});
+
+// Once htmx listens: for the page, and again for every piece it swaps in (a fresh form).
+on("htmx:load", "picker", init);
+on("htmx:load", "picker-cut", cutCame);
