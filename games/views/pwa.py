@@ -15,7 +15,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-# The app's name and colours: the light theme's --felt of static/css/app.css for the
+# The app's name and colours: the light theme's --felt of static/css/base.css for the
 # browser's bars (base.html gives the dark theme's too), --paper for the splash screen.
 APP_NAME = "Scorekeeper"
 THEME_COLOR = "#14532d"
@@ -33,7 +33,18 @@ ICONS = (
 # icons come along for the offline page and the home screen. The admin's own files
 # stay out: the admin is not used offline.
 PRECACHED_STATIC = (
-    "css/app.css",
+    "css/base.css",
+    "css/forms.css",
+    "css/outages.css",
+    "css/score_table.css",
+    "css/round_form.css",
+    "css/picker.css",
+    "css/session.css",
+    "css/history.css",
+    "css/table_mode.css",
+    "css/table_view.css",
+    "css/leagues.css",
+    "css/links.css",
     "css/standings.css",
     "css/charts-dark.css",
     "django_htmx/htmx-2.min.js",

@@ -98,7 +98,7 @@ def test_static_files_are_fingerprinted_compressed_and_cached_for_good(tmp_path:
     env = _production_env(DJANGO_STATIC_ROOT=str(tmp_path))
     result = _manage("collectstatic", "--noinput", **env)
     assert result.returncode == 0, result.stdout + result.stderr
-    hashed_css = json.loads((tmp_path / "staticfiles.json").read_text())["paths"]["css/app.css"]
+    hashed_css = json.loads((tmp_path / "staticfiles.json").read_text())["paths"]["css/base.css"]
 
     fetched = _python(_FETCH_STATIC, DJANGO_SETTINGS_MODULE="scorekeeper.settings", **env)
 

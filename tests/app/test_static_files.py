@@ -20,7 +20,7 @@ def test_whitenoise_serves_the_stylesheet_without_a_separate_static_server(
 ) -> None:
     # Django's test client goes through the middleware only: a 200 here comes from
     # WhiteNoiseMiddleware, not from runserver's static view.
-    response = client.get("/static/css/app.css")
+    response = client.get("/static/css/base.css")
 
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/css")

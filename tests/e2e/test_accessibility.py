@@ -1136,8 +1136,8 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "league-file-claim": league_file_claim,
 }
 
-# The desktop layout differs from the phone's in a few places only (app.css's two
-# media queries: heading sizes and margins, the keypad's ranks in one row; tables
+# The desktop layout differs from the phone's in a few places only (base.css's and
+# picker.css's media queries: heading sizes and margins, the keypad's ranks in one row; tables
 # wide enough not to scroll): the pages with those are checked on a desktop too.
 ON_A_DESKTOP = (
     "home",
@@ -1190,7 +1190,7 @@ CASES = [pytest.param(name, "phone", id=f"{name}-phone") for name in PAGES] + [
     pytest.param(name, "desktop", id=f"{name}-desktop") for name in ON_A_DESKTOP
 ]
 
-# The dark theme changes colours and nothing else (app.css's, standings.css's and
+# The dark theme changes colours and nothing else (base.css's, standings.css's and
 # charts-dark.css's dark blocks set colours only, and no script reads the theme), so a
 # page is checked in it in the state it was just checked in, by the rules that read
 # colours. Building the state again in a test of its own cost about a second of CPU a

@@ -130,7 +130,7 @@ def test_the_app_installs_and_shows_the_offline_page_without_a_network(
     expect(page.locator("main")).to_contain_text(
         "rounds typed here are kept on this phone and sent when the connection returns"
     )
-    # Styled from the worker's cache: the header is the felt green of app.css.
+    # Styled from the worker's cache: the header is the felt green of base.css.
     header = page.locator(".site-header").evaluate("e => getComputedStyle(e).backgroundColor")
     assert header == "rgb(20, 83, 45)"
 

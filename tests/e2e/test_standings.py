@@ -176,7 +176,7 @@ def test_a_newcomers_one_rated_session_is_named_and_rated_beside_its_point(
     look_at(page, "standings-newcomers-phone-dark", full_page=False)
 
 
-DARK_SURFACE = [0x1B, 0x1F, 0x24]  # app.css's --surface in the dark, under the image
+DARK_SURFACE = [0x1B, 0x1F, 0x24]  # base.css's --surface in the dark, under the image
 
 
 def test_in_the_dark_every_chart_line_stands_out_from_the_page(phone_page: Page) -> None:

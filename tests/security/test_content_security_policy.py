@@ -128,7 +128,7 @@ def test_no_template_holds_inline_script_or_styles(template: Path) -> None:
     assert not HANDLER.findall(text), "an on...= handler attribute: listen in a module of static/js"
     assert "javascript:" not in text.lower()
     if template.name not in ERROR_PAGES:
-        assert not STYLE_ATTRIBUTE.findall(text), "a style attribute: use a class in app.css"
+        assert not STYLE_ATTRIBUTE.findall(text), "a style attribute: use a class in static/css"
         assert "<style" not in text.lower()
 
 

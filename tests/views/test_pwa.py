@@ -42,8 +42,8 @@ def test_the_manifest_names_the_app_and_its_icons(client: Client) -> None:
     assert manifest["short_name"]
     assert manifest["start_url"] == manifest["scope"] == "/"
     assert manifest["display"] == "standalone"
-    # The bar colour is the header's felt green of app.css.
-    css = Path(static_file("/static/css/app.css")).read_text()
+    # The bar colour is the header's felt green of base.css.
+    css = Path(static_file("/static/css/base.css")).read_text()
     felt = re.search(r"--felt:\s*(#[0-9a-f]{6})", css).group(1)  # the light theme's
     assert manifest["theme_color"] == felt
     assert manifest["background_color"].startswith("#")
@@ -109,7 +109,7 @@ def test_every_page_links_the_manifest_and_registers_the_service_worker(scorer: 
 
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page
     # The bars take each theme's --felt.
-    css = Path(static_file("/static/css/app.css")).read_text()
+    css = Path(static_file("/static/css/base.css")).read_text()
     light, dark = re.findall(r"--felt:\s*(#[0-9a-f]{6})", css)
     assert (
         f'<meta name="theme-color" content="{light}" media="(prefers-color-scheme: light)">' in page
@@ -156,5 +156,5 @@ def test_in_production_the_worker_keeps_the_hashed_static_files(
 
     precache = json.loads(re.search(r"const PRECACHE = (\[.*?\]);", script).group(1))
     assert any(re.fullmatch(r"/static/js/drafts\.[0-9a-f]{12}\.js", url) for url in precache)
-    assert any(re.fullmatch(r"/static/css/app\.[0-9a-f]{12}\.css", url) for url in precache)
+    assert any(re.fullmatch(r"/static/css/base\.[0-9a-f]{12}\.css", url) for url in precache)
     assert all(re.search(r"\.[0-9a-f]{12}\.png$", icon["src"]) for icon in manifest["icons"])
