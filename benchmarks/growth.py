@@ -98,7 +98,9 @@ def log(message: str) -> None:
 
 def save_real_round(session, user) -> None:
     """One round as the round form saves it: checked and scored by the rules service."""
-    from games.services.rounds import check_round, new_round_entry, save_round
+    from games.services.round_checks import check_round
+    from games.services.round_entries import new_round_entry
+    from games.services.round_saves import save_round
 
     entry = new_round_entry(session)
     typed = {

@@ -172,7 +172,7 @@ def declaring_hand(rng: random.Random, available: Counter, ruleset) -> list[list
 def pooled_round(rng: random.Random, ruleset, players: int) -> PooledRound | None:
     from games.rules import PlayerHand, RulesError, score_round
     from games.rules.arrange import arrange
-    from games.services.rounds import breakdown_of
+    from games.services.round_saves import breakdown_of
 
     available = shoe(ruleset.decks)
     winner_groups = declaring_hand(rng, available, ruleset)
@@ -581,7 +581,7 @@ def measure_writes(client, league, repeats: int) -> dict:
 
     from games.models import GameSession
     from games.services.ratings import rated_sessions
-    from games.services.rounds import edit_form_data
+    from games.services.round_entries import edit_form_data
 
     def timed(action, before=None) -> dict:
         times, cpu, queries = [], [], 0

@@ -170,7 +170,9 @@ def set_up(clients: int) -> tuple[list[Table], int, str]:
     session_store = import_module(settings.SESSION_ENGINE).SessionStore
 
     from games.models import League, Membership
-    from games.services.rounds import check_round, new_round_entry, save_round
+    from games.services.round_checks import check_round
+    from games.services.round_entries import new_round_entry
+    from games.services.round_saves import save_round
     from games.services.sessions import create_session
 
     league = League.objects.create(name="Load club", slug="load-club", preset="21-points")

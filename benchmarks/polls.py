@@ -79,7 +79,9 @@ def set_up() -> dict[str, tuple[str, dict[str, str]]]:
 
     from benchmarks.load import ROUNDS
     from games.models import League, Membership
-    from games.services.rounds import check_round, new_round_entry, save_round
+    from games.services.round_checks import check_round
+    from games.services.round_entries import new_round_entry
+    from games.services.round_saves import save_round
     from games.services.sessions import create_session
     from games.services.table import open_table
 

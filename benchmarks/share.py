@@ -70,7 +70,9 @@ def fill(rounds: int):
     """One session of ``rounds`` rounds; returns it."""
     from django.contrib.auth.models import User
 
-    from games.services.rounds import check_round, new_round_entry, save_round
+    from games.services.round_checks import check_round
+    from games.services.round_entries import new_round_entry
+    from games.services.round_saves import save_round
     from games.services.sessions import create_session
 
     user = User.objects.create_user("bench", password=None)

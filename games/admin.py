@@ -3,7 +3,7 @@
 What is entered is edited here; what is derived is shown, never typed. A round's
 hands (its cut joker, each hand's outcome, cards and win on the deal) are checked
 as the round page checks a save and, once saved, scored again by the rules service
-(`games.services.rounds.rescore_round`), the change kept in the round's history.
+(`games.services.round_rescores.rescore_round`), the change kept in the round's history.
 What follows from the hands (each seat's result, the session's status, the league's
 ratings) follows every save and delete made here, through the same function every
 other write path calls (`games.services.results.refresh_session`); a round deleted
@@ -65,7 +65,8 @@ from games.services.results import (
     refresh_league,
     refresh_session,
 )
-from games.services.rounds import begin_edit, delete_round, rescore_round
+from games.services.round_rescores import begin_edit, rescore_round
+from games.services.round_saves import delete_round
 from games.services.table import league_auto_save_changed, touch
 
 

@@ -457,7 +457,7 @@ class HandEntry(models.Model):
     # What the rules service said, kept so pages show it without recomputing:
     # {"lines": [readable lines], "groups": [{"cards", "kind", "counted", "left_out"}],
     # "value_cards": [codes]}, and "rule_applied" where a rule replaced the count.
-    # Written by every save of a round (services/rounds.py) and a league file's import
+    # Written by every save of a round (services/round_saves.py) and a league file's import
     # (which rebuilds it: a league file does not carry it). Hands saved earlier keep
     # a "label" per group too (the kind in words), which nothing reads: the round page
     # names a kind through the kind_label filter.
@@ -510,7 +510,7 @@ class TableRound(models.Model):
     number = models.PositiveIntegerField()  # the round it becomes
     # The cut joker, as the first phone (or the scorer) entered it; "" until then.
     cut_joker = models.CharField(max_length=3, blank=True, choices=CARD_CHOICES)
-    # The submission token save_round gets: a double tap on Save saves once.
+    # The submission token create_round gets: a double tap on Save saves once.
     submission = models.CharField(max_length=32, default=new_submission_token, editable=False)
     # Bumped by every change of its hands or seats: the scorer's live view polls on it.
     updated_at = models.DateTimeField(auto_now=True)
@@ -689,7 +689,7 @@ class RoundChange(models.Model):
     changed_by = _optional_link(settings.AUTH_USER_MODEL, "+")
     changed_by_name = _name_from_file()  # who made the change, from a league file
     changed_at = models.DateTimeField(default=timezone.now, db_index=True)
-    # A round as round_then() shapes it: written by services/rounds.py, and by a league
+    # A round as round_then() shapes it: written by services/round_audit.py, and by a league
     # file's import as the file's history gives it.
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)

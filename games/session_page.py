@@ -19,7 +19,8 @@ from games.http import first_round
 from games.models import GameSession
 from games.rules import is_net
 from games.services.money import money_of
-from games.services.rounds import SavedRound, new_round_entry
+from games.services.round_entries import new_round_entry
+from games.services.round_saves import SavedRound
 from games.services.scoreboard import Scoreboard, fold_rows, live_stamp
 from games.services.sessions import can_close, rematch_seating
 from games.services.table import table_view

@@ -9,13 +9,8 @@ from django.contrib.admin.widgets import AdminSplitDateTime, AutocompleteSelect
 
 from games.models import Round, validate_groups
 from games.rules import RulesError, get_ruleset
-from games.services.rounds import (
-    RecordedHand,
-    RoundCheck,
-    check_recorded,
-    locked_version,
-    problems,
-)
+from games.services.round_checks import RoundCheck, problems
+from games.services.round_rescores import RecordedHand, check_recorded, locked_version
 
 
 class LabelledSplitDateTime(AdminSplitDateTime):
@@ -151,7 +146,7 @@ class HandAdminForm(forms.ModelForm):
             self.add_error("groups", error)
             return cleaned
         hands = {
-            entry.player_id: (entry.outcome, entry.groups, entry.on_deal)
+            entry.player_id: RecordedHand(entry.outcome, entry.groups, entry.on_deal)
             for entry in played.entries.exclude(pk=self.instance.pk)
         }
         hands[cleaned["player"].pk] = recorded_hand(cleaned)
@@ -160,7 +155,9 @@ class HandAdminForm(forms.ModelForm):
 
 
 def recorded_hand(cleaned: dict) -> RecordedHand:
-    return (cleaned["outcome"], cleaned.get("groups") or [], bool(cleaned.get("on_deal")))
+    return RecordedHand(
+        cleaned["outcome"], cleaned.get("groups") or [], bool(cleaned.get("on_deal"))
+    )
 
 
 def _valid(check: RoundCheck) -> RoundCheck:

@@ -12,7 +12,8 @@ from django import forms
 
 from games.models import HandEntry, Seat
 from games.rules import USUAL_OUTCOME
-from games.services.rounds import PlayerCheck, RoundCheck, RoundEntry, check_round
+from games.services.round_checks import PlayerCheck, RoundCheck, check_round
+from games.services.round_entries import RoundEntry
 
 # A 21-card hand in the longest notation is about 100 characters; this leaves room
 # for spaces and comments while keeping a hostile POST small.

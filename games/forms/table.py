@@ -11,7 +11,7 @@ from django import forms
 from games.forms.rounds import RoundForm
 from games.models import Seat, TableHand, TableRound
 from games.rules import USUAL_OUTCOME
-from games.services.rounds import RoundEntry
+from games.services.round_entries import RoundEntry
 
 
 class HandForm(RoundForm):

@@ -6,7 +6,11 @@ adds up points itself: running totals are replayed from the stored round scores.
 
 - ``scoreboard``: a session's score table (read as one snapshot);
 - ``results``: the figures derived from the rounds, written by one function;
-- ``rounds``: checking, saving, editing and deleting a round, and its history;
+- ``round_entries``, ``round_checks``: which round a form is for, and checking it as
+  it is typed (``round_messages``: what the checks and saves say in the app's words);
+- ``round_saves``: saving a new round or an edit, deleting one, the table after it;
+- ``round_audit``, ``round_history``: what each change keeps, and the history page;
+- ``round_rescores``: a round's hands changed in the admin, rescored and recorded;
 - ``sessions``: starting a session and managing it (stakes, end, rejoins, share link);
 - ``table``: table mode (seats taken by phones, hands in progress, the scorer's save);
 - ``standing_months``: the standings' monthly figures per league, game and month;

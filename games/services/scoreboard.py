@@ -373,7 +373,7 @@ def with_round(board: Scoreboard, played: Round, scores: Mapping[int, int]) -> S
     """``board`` with ``played`` as a save wrote it (``scores`` by player id): a new
     last round, or an earlier round edited. Replayed by the rules service from the
     scores ``board`` was read from, without reading them again: only valid while
-    nothing else changed the session since ``board`` was read (save_and_replay holds
+    nothing else changed the session since ``board`` was read (a save holds
     the session's lock and checks its stamp)."""
     saved = board.saved
     assert saved is not None, "a board replayed by load_scoreboard"

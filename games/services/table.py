@@ -1,4 +1,4 @@
-"""Table mode (issue 12): every player enters their own hand on their own phone.
+"""Table mode: every player enters their own hand on their own phone.
 
 The scorer opens a table link; each phone picks a seat (services here set the seat's
 phone key, games.access signs it into the phone's cookie), then enters that seat's
@@ -6,10 +6,10 @@ hand of the next round. Hands are stored from the first card (``TableHand``), so
 reload or a dropped connection keeps them; a hand handed in is checked on its own
 (check_hand) and may be changed until the round is saved. Once every hand is in,
 the round is checked as a whole (check_round) and the scorer saves it with one tap
-(save_round, with the table's submission token), or it saves itself when the
+(create_round, with the table's submission token), or it saves itself when the
 session says so and the round checks clean.
 
-Every write locks the session row, as save_round does: six phones writing at once
+Every write locks the session row, as a round's save does: six phones writing at once
 are serialised, a hand written while the round is being saved is either in it or
 told the round is saved, and no hand lands in a round that is already saved.
 """
@@ -21,13 +21,12 @@ import secrets
 from dataclasses import dataclass
 from typing import Literal
 
-from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
 from games import live
-from games.access import AnyUser
 from games.models import (
     GameSession,
     League,
@@ -38,15 +37,11 @@ from games.models import (
     new_share_token,
 )
 from games.rules import CardError, parse_card
+from games.services import round_messages as say
 from games.services.errors import EntryRejected
-from games.services.rounds import (
-    RoundCheck,
-    RoundEntry,
-    check_hand,
-    check_round,
-    new_round_entry,
-    save_and_replay,
-)
+from games.services.round_checks import RoundCheck, check_hand, check_round
+from games.services.round_entries import RoundEntry, new_round_entry
+from games.services.round_saves import NewRound, create_round
 from games.services.scoreboard import Scoreboard, live_stamp, load_scoreboard
 
 State = Literal["waiting", "typing", "in", "problem"]
@@ -272,7 +267,7 @@ def write_hand(
     cut_text: str | None,
     edit: int,
     final: bool,
-    user: AnyUser | None = None,
+    user: AbstractBaseUser | AnonymousUser | None = None,
     on_deal: bool = False,
     checked_as_handed_in: bool = False,
 ) -> HandWritten:
@@ -393,7 +388,7 @@ def link_gone(token_now: str | None, *, leaving: bool = False) -> TableClosed:
 
 def _check_seat_plays(entry: RoundEntry, seat: Seat) -> None:
     if entry.finished:
-        raise EntryRejected("This session is over: it takes no new rounds.")
+        raise EntryRejected(say.SESSION_OVER)
     if seat.pk not in {s.pk for s in entry.seats}:
         raise EntryRejected(f"{seat.player.name} is out of this session: no hand to enter.")
 
@@ -596,33 +591,35 @@ def _save(
     table_round: TableRound,
     hands: dict[int, TableHand],
     check: RoundCheck,
-    user: AnyUser | None,
+    user: AbstractBaseUser | AnonymousUser | None,
     board: Scoreboard,
 ) -> Round:
     seats = {seat.pk: seat for seat in entry.seats}
     authors = {seats[pk].player_id: _author(hand) for pk, hand in hands.items() if pk in seats}
     # ``board`` was read under the same lock: the save replays it with the round
     # instead of reading the session's rounds again.
-    return save_and_replay(
+    new = NewRound(
         entry,
         check,
-        user or AnonymousUser(),
-        board=board,
         expected_number=entry.number,
         submission=table_round.submission,
+        board=board,
         authors=authors,
         entered_by_name="" if user else SAVED_BY_ITSELF,
-    ).round
+    )
+    return create_round(new, user or AnonymousUser()).round
 
 
-def save_table_round(session: GameSession, number: int, user: AnyUser) -> Round:
+def save_table_round(
+    session: GameSession, number: int, user: AbstractBaseUser | AnonymousUser
+) -> Round:
     """The scorer's one tap: save round ``number`` from the hands the table entered.
     RoundMovedOn if it is saved already (a double tap finds it), RoundNotReady while
     a hand is missing or the round does not check."""
     with transaction.atomic():
         locked, entry, board = _open_round(session, number)
         if entry.finished:
-            raise EntryRejected("This session is over: it takes no new rounds.")
+            raise EntryRejected(say.SESSION_OVER)
         table_round = TableRound.objects.filter(session=locked, number=number).first()
         hands = _hands_of(table_round)
         missing = [

@@ -64,7 +64,7 @@ def export_league(league: League, *, share_tokens: bool = True) -> dict[str, Any
                 "rounds__entries",
                 queryset=HandEntry.objects.select_related("player").order_by("pk"),
             ),
-            # In the order the history page reads them (services.rounds.changes_of).
+            # In the order the history page reads them (services.round_history.changes_of).
             Prefetch(
                 "changes",
                 queryset=RoundChange.objects.select_related("changed_by").order_by(

@@ -56,7 +56,7 @@ from games.rules import (
 )
 from games.services.leagues import LeagueError, league_at_a_free_address
 from games.services.results import SeatResult, one_hand, refresh_league, seat_results
-from games.services.rounds import breakdown_of
+from games.services.round_saves import breakdown_of
 from games.services.sessions import name_key
 from games.transfer.league_file import (
     EXACT_TEXTS,
@@ -942,7 +942,7 @@ def _check_sides(action: str, number: int | None, before: Any, after: Any, where
             raise ImportRefused(f"{where}: {message}.")
 
 
-# A round as the history keeps it (services.rounds.round_snapshot), and each hand of it.
+# A round as the history keeps it (services.round_audit.round_snapshot), and each hand of it.
 _ROUND_THEN = ("cut_joker", "dealer", "version", "entries")
 _HAND_THEN = ("player", "outcome", "on_deal", "groups", "score", "entered_by")
 # Who entered a hand in table mode: "Ben's phone", "asha (scorer)".

@@ -17,17 +17,11 @@ from games.forms.rounds import RoundForm, problems_listed
 from games.http import FORM_ERRORS, first_round, posted_id, redirect_for
 from games.models import GameSession, Round
 from games.rules import RulesError
-from games.services.errors import EntryRejected
-from games.services.rounds import (
-    RoundConflict,
-    arranged_text,
-    changes_of,
-    delete_round,
-    edit_form_data,
-    new_round_entry,
-    round_entry_for_edit,
-    save_and_replay,
-)
+from games.services.errors import EntryRejected, RoundConflict
+from games.services.round_checks import arranged_text
+from games.services.round_entries import edit_form_data, new_round_entry, round_entry_for_edit
+from games.services.round_history import changes_of
+from games.services.round_saves import NewRound, RoundEdit, create_round, delete_round, edit_round
 from games.services.scoreboard import load_scoreboard
 from games.session_page import (
     SHOWN_STAMP,
@@ -47,14 +41,14 @@ def round_create(request: HttpRequest, pk: int) -> TemplateResponse | HttpRespon
     theirs = None
     if form.is_valid():
         try:
-            saved = save_and_replay(
+            new = NewRound(
                 entry,
                 form.check,
-                request.user,
-                board=board,
                 expected_number=form.expected_number,
                 submission=form.submission_token,
+                board=board,
             )
+            saved = create_round(new, request.user)
         except RoundConflict as conflict:
             # Show their round in the table and beside the form; saving again now
             # adds what was typed as the next round, knowingly.
@@ -203,9 +197,8 @@ def round_edit(request: HttpRequest, pk: int, round_pk: int) -> TemplateResponse
     theirs = None
     if form.is_valid():
         try:
-            save_and_replay(
-                entry, form.check, request.user, board=board, version=form.posted_version
-            )
+            edit = RoundEdit(entry, form.check, version=form.posted_version, board=board)
+            edit_round(edit, request.user)
         except RoundConflict as conflict:
             if conflict.theirs is None:  # deleted meanwhile: nothing left to edit
                 messages.error(request, str(conflict))

@@ -37,9 +37,7 @@ from games.models import GameSession, League
 from games.queries.players import my_players
 from games.rules import DEFAULT_PRESET, PRESETS
 from games.services.errors import EntryRejected
-from games.services.rounds import (
-    changes_of,
-)
+from games.services.round_history import changes_of
 from games.services.rulesets import ruleset_of
 from games.services.scoreboard import live_stamp, load_scoreboard, read_snapshot
 from games.services.sessions import (

@@ -49,7 +49,7 @@ from games.http import (
 from games.models import GameSession, Seat
 from games.rules import CardError
 from games.services.errors import EntryRejected
-from games.services.rounds import new_round_entry
+from games.services.round_entries import new_round_entry
 from games.services.scoreboard import load_scoreboard
 from games.services.table import (
     RoundMovedOn,

@@ -19,7 +19,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from games.models import GameSession, HandEntry, Membership, Round, TableHand
 from games.services.leagues import create_league
-from games.services.rounds import delete_round
+from games.services.round_saves import delete_round
 from games.services.sessions import create_session
 from games.services.table import open_table
 from tests.support.builders import play

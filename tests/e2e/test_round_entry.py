@@ -12,7 +12,7 @@ from django.urls import reverse
 from playwright.sync_api import Locator, Page, Route, expect
 
 from games.models import GameSession, Round, RoundChange
-from games.services.rounds import edit_form_data
+from games.services.round_entries import edit_form_data
 from games.services.sessions import create_session
 from tests.support.builders import play
 from tests.support.hands import ROUND_1, SHOWN_8S, WIN_8S

@@ -18,14 +18,10 @@ from django.urls import reverse
 
 from games.forms import admin as admin_forms
 from games.models import GameSession, HandEntry, Round, RoundChange
-from games.services.rounds import (
-    RoundConflict,
-    check_round,
-    delete_round,
-    new_round_entry,
-    round_entry_for_edit,
-    save_round,
-)
+from games.services.errors import RoundConflict
+from games.services.round_checks import check_round
+from games.services.round_entries import new_round_entry, round_entry_for_edit
+from games.services.round_saves import delete_round, save_round
 from games.services.scoreboard import load_scoreboard
 from games.services.sessions import rejoin
 from tests.support.admin_pages import round_form_data

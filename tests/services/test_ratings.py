@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games.models import GameSession, League, Rating, RatingChange
 from games.services.ratings import NEW_PLAYER, rate, replay
-from games.services.rounds import delete_round
+from games.services.round_saves import delete_round
 from tests.support.builders import make_session, play
 
 pytestmark = pytest.mark.django_db

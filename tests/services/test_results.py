@@ -7,7 +7,7 @@ from django.contrib.auth.models import User
 
 from games.models import League, Membership, Rating, RatingChange, Seat
 from games.services.ratings import replay
-from games.services.rounds import delete_round
+from games.services.round_saves import delete_round
 from tests.support.builders import expected_totals, make_session, play
 from tests.support.hands import LOOSE_148, ROUND_1, THREE_PURE
 

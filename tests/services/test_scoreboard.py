@@ -8,9 +8,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from games.models import GameSession
-from games.services.rounds import (
-    new_round_entry,
-)
+from games.services.round_entries import new_round_entry
 from games.services.scoreboard import load_scoreboard
 from tests.support.builders import expected_totals, play, pool_with_chen_out
 from tests.support.hands import LOOSE_148, POOL_ROUNDS, ROUND_1, THREE_PURE

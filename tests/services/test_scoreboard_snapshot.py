@@ -15,7 +15,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import GameSession
-from games.services.rounds import delete_round
+from games.services.round_saves import delete_round
 from games.services.scoreboard import load_scoreboard
 from tests.support.builders import edit, play
 from tests.support.hands import ROUND_1, SHOWN_8S, THREE_PURE

@@ -14,7 +14,9 @@ from games.forms.sessions import SessionForm
 from games.models import GameSession, Round
 from games.rules import PlayerHand, get_ruleset, parse_card, parse_groups, score_round
 from games.rules.totals import session_state
-from games.services.rounds import check_round, new_round_entry, round_entry_for_edit, save_round
+from games.services.round_checks import check_round
+from games.services.round_entries import new_round_entry, round_entry_for_edit
+from games.services.round_saves import save_round
 from games.services.sessions import close_session, create_session, rejoin
 from tests.support.hands import POOL_ROUNDS, ROUND_1, WIN_13
 

@@ -37,7 +37,9 @@ from games.models import (
     Seat,
 )
 from games.queries.standings import standings_of
-from games.services.rounds import check_round, delete_round, new_round_entry, save_round
+from games.services.round_checks import check_round
+from games.services.round_entries import new_round_entry
+from games.services.round_saves import delete_round, save_round
 from games.services.scoreboard import load_scoreboard
 from games.services.table import SAVED_BY_ITSELF
 from games.transfer.league_import import ImportRefused, import_league
@@ -393,7 +395,7 @@ def as_version_3(data: dict) -> dict:
 
 
 def round_then(played: dict) -> dict:
-    """A round of a file as the history keeps it (services.rounds.round_snapshot),
+    """A round of a file as the history keeps it (services.round_audit.round_snapshot),
     written out here on its own: what an import must take a change's round to be."""
     return {
         "cut_joker": played["cut_joker"],

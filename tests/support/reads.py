@@ -10,7 +10,7 @@ from django.db import connection
 
 from games.models import HandEntry, Round, RoundChange
 from games.services.results import refresh_session
-from games.services.rounds import round_snapshot
+from games.services.round_audit import round_snapshot
 from games.services.scoreboard import Scoreboard
 
 

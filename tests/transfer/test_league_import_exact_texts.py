@@ -12,7 +12,9 @@ from django.contrib.auth.models import User
 from games.models import HandEntry, League
 from games.rules.rulesets import BEFORE_EXACT_TEXTS, as_stored_before_exact_texts
 from games.services.leagues import create_league
-from games.services.rounds import check_round, new_round_entry, save_round
+from games.services.round_checks import check_round
+from games.services.round_entries import new_round_entry
+from games.services.round_saves import save_round
 from games.transfer.league_export import dumps, export_league
 from games.transfer.league_import import import_league
 from tests.support.builders import make_session, play, seat_pk

@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import GameSession, League, Membership, Round
-from games.services.rounds import edit_form_data
+from games.services.round_entries import edit_form_data
 from games.services.scoreboard import load_scoreboard
 from tests.support.builders import (
     expected_totals,

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import GameSession
-from games.services import rounds
+from games.services import round_history
 from tests.support.builders import make_session, play, round_data
 from tests.support.hands import ROUND_1
 from tests.support.reads import copies_of
@@ -115,13 +115,13 @@ def test_a_round_saved_while_the_history_is_read_shifts_nothing_it_shows(
     latest under the numbers and the count of that same state."""
     session = make_session(user, name="Friday", ceiling=None)
     copies_of(play(session, "8S", ROUND_1), 11, recorded=True)  # 12 changes
-    counted = rounds.fold_start
+    counted = round_history.fold_start
 
     def another_phone_saves_meanwhile(*args, **kwargs):
         copies_of(session.rounds.get(number=1), 1, recorded=True)  # round 13's change
         return counted(*args, **kwargs)
 
-    with mock.patch.object(rounds, "fold_start", another_phone_saves_meanwhile):
+    with mock.patch.object(round_history, "fold_start", another_phone_saves_meanwhile):
         html = scorer.get(reverse("games:session_history", args=[session.pk])).content.decode()
 
     assert _shown(html) == [str(n) for n in range(12, 2, -1)]  # rounds 12 to 3, not 13 to 4

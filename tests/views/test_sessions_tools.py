@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from games.models import GameSession, League, Membership, Rejoin
 from games.services.money import money_of
-from games.services.rounds import new_round_entry
+from games.services.round_entries import new_round_entry
 from games.services.scoreboard import load_scoreboard
 from games.services.sessions import rejoin
 from tests.support.builders import (

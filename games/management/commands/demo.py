@@ -11,7 +11,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from games.models import GameSession, Player
-from games.services.rounds import check_round, new_round_entry, save_round
+from games.services.round_checks import check_round
+from games.services.round_entries import new_round_entry
+from games.services.round_saves import save_round
 from games.services.scoreboard import load_scoreboard
 from games.services.sessions import create_session
 

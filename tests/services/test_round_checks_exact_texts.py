@@ -1,6 +1,6 @@
-"""Rounds under the rules of issue 14 through the services: a Kodai win on the deal
-checked, arranged, saved and kept in the audit trail; a Paplu deal show; a session
-keeping the rules it was started with."""
+"""Rounds under the rule texts as the presets now word them, through the services: a
+Kodai win on the deal checked, arranged, saved and kept in the audit trail; a Paplu
+deal show; a session keeping the rules it was started with."""
 
 from __future__ import annotations
 
@@ -10,13 +10,9 @@ from django.contrib.auth.models import User
 from games.models import GameSession, RoundChange
 from games.rules import get_ruleset
 from games.rules.rulesets import as_stored_before_exact_texts
-from games.services.rounds import (
-    check_round,
-    new_round_entry,
-    on_deal_seats,
-    round_entry_for_edit,
-    save_round,
-)
+from games.services.round_checks import check_round
+from games.services.round_entries import new_round_entry, on_deal_seats, round_entry_for_edit
+from games.services.round_saves import save_round
 from games.services.rulesets import ruleset_of
 from tests.support.builders import by_seat, make_session, play, seat_pk
 from tests.support.hands import (

@@ -1,0 +1,106 @@
+"""What a round form is for: a new round of a session or an earlier one, its players
+and dealer, and the values an earlier round's form starts from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from games.models import GameSession, Round, Seat
+from games.rules import Ruleset, format_groups, out_before, parse_card
+from games.services.scoreboard import Scoreboard, load_scoreboard
+
+
+@dataclass(frozen=True)
+class RoundEntry:
+    """What the round form is for: a new round of a session, or an earlier one."""
+
+    session: GameSession
+    ruleset: Ruleset
+    seats: tuple[Seat, ...]  # the round's players, in seat order
+    number: int
+    dealer: Seat | None
+    round: Round | None = None  # None for a new round
+    finished: bool = False  # a new round on a finished session: nothing to enter
+    winners: tuple[str, ...] = ()
+
+    def seat_playing(self, pk: int | None) -> Seat | None:
+        """The seat ``pk`` if its player plays this round: none once the session is
+        over (a table link's phone picks only such a seat, and enters its hand)."""
+        if self.finished:
+            return None
+        return next((seat for seat in self.seats if seat.pk == pk), None)
+
+
+def new_round_entry(session: GameSession, board: Scoreboard | None = None) -> RoundEntry:
+    """The next round: every player still in, dealt by the next dealer."""
+    board = board or load_scoreboard(session)
+    return RoundEntry(
+        session=session,
+        ruleset=board.ruleset,
+        seats=board.playing_seats,
+        number=len(board.rows) + 1,
+        dealer=board.next_dealer,
+        finished=board.finished,
+        winners=board.winners,
+    )
+
+
+def round_entry_for_edit(played: Round, board: Scoreboard | None = None) -> RoundEntry:
+    """An earlier round: the players who have a hand in it, plus anyone seated who
+    was still in when it was played (an edit may bring a player back in)."""
+    board = board or load_scoreboard(played.session)
+    in_round = set(played.entries.values_list("player_id", flat=True))
+    sat_out = out_before(board.state, played.number)
+    seats = tuple(
+        seat
+        for seat in board.seats
+        if seat.player_id in in_round or seat.player.name not in sat_out
+    )
+    return RoundEntry(
+        session=played.session,
+        ruleset=board.ruleset,
+        seats=seats,
+        number=played.number,
+        dealer=played.dealer,
+        round=played,
+    )
+
+
+def initial_values(played: Round) -> tuple[str, dict[int, tuple[str, str]]]:
+    """A saved round as the form shows it: the cut joker and, per seat, the outcome
+    and the groups in canonical notation."""
+    seat_of = {seat.player_id: seat.pk for seat in played.session.seats.all()}
+    values = {}
+    for entry in played.entries.all():
+        values[seat_of.get(entry.player_id)] = (entry.outcome, groups_text(entry.groups))
+    return played.cut_joker, values
+
+
+def groups_text(groups: Sequence[Sequence[str]]) -> str:
+    """Stored groups (lists of card codes) in the notation the round form takes."""
+    return format_groups([[parse_card(code) for code in group] for group in groups])
+
+
+def on_deal_seats(played: Round) -> frozenset[int]:
+    """The seat of a saved round's winner on the deal (docs/rules §4), if there is one:
+    what the form's "won on the deal" box shows."""
+    players = played.entries.filter(on_deal=True).values_list("player_id", flat=True)
+    return frozenset(
+        played.session.seats.filter(player_id__in=list(players)).values_list("pk", flat=True)
+    )
+
+
+def edit_form_data(played: Round) -> dict[str, object]:
+    """The edit form's fields for a saved round, as the edit page first shows them:
+    the cut joker, each seat's outcome and groups, the winner on the deal, and the
+    version the edit starts from."""
+    cut, hands = initial_values(played)
+    data: dict[str, object] = {"cut_joker": cut, "version": played.version}
+    for seat_pk, (outcome, text) in hands.items():
+        data[f"outcome_{seat_pk}"] = outcome
+        data[f"groups_{seat_pk}"] = text
+    for seat_pk in on_deal_seats(played):
+        data[f"on_deal_{seat_pk}"] = "on"
+    return data

@@ -1,0 +1,64 @@
+"""The words a round's check and save say to the person at the form, apart from the
+logic that decides when to say them: the rules service words its own verdicts
+(``RulesError.message`` and ``beside``); these are the app's, about the form and the
+table around the rules. One place to read them, or to reword them, without reading
+how a round is checked or saved.
+"""
+
+from __future__ import annotations
+
+from games.models import Round
+
+# The cut joker's field.
+CUT_MISSING = "Enter the cut joker, e.g. 8S."
+CUT_FIRST_TO_ARRANGE = "Enter the cut joker first: the best grouping depends on it."
+NO_CARDS_TO_ARRANGE = "Type the cards first, in any order."
+
+
+def cut_refused(reason: str) -> str:
+    return f"Cut joker: {reason}"
+
+
+def more_typos(more: int) -> str:
+    """The line that counts the typos not said one by one."""
+    if more == 1:
+        return "and 1 more word that is not a card"
+    return f"and {more} more words that are not cards"
+
+
+# What a settlement waits for: the round form says "once …" of them.
+WAITING_FOR_CUT = "the cut joker is entered"
+WAITING_FOR_HANDS = "every hand is complete"
+WAITING_FOR_FIXES = "what is marked wrong is fixed"
+
+# A round the admin rewrote, checked as a save checks it.
+HAND_OF_NO_PLAYER = "A hand of a player who was not playing this round: seated elsewhere or out."
+NOT_SCORED = "The round could not be scored."
+
+
+def no_hand(name: str) -> str:
+    return f"{name} has no hand: every player in the round needs one."
+
+
+def player_problem(name: str, problem: str) -> str:
+    """A player's problem in a list of the whole round's: their name first, as the
+    form's fields are headed by it."""
+    return f"{name}: {problem}"
+
+
+# Why a new round is refused however it checks.
+SESSION_OVER = "This session is over: it takes no new rounds."
+TABLE_CHANGED = "The table changed while this round was typed: reload and enter it again."
+
+
+def changed_on_another_device(theirs: Round | None, number: int) -> str:
+    """Round ``number`` was changed by another device first: ``theirs`` is their
+    version, None if they deleted it."""
+    what = f"Round {number}"
+    if theirs is None:
+        return f"{what} was deleted on another device meanwhile. Nothing of yours was saved."
+    who = theirs.entered_by.get_username() if theirs.entered_by else "someone"
+    return (
+        f"{what} was saved on another device by {who} meanwhile: their version is shown. "
+        "Nothing of yours was saved; what you typed is still here."
+    )
