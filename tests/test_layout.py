@@ -176,6 +176,20 @@ def test_only_the_urls_reach_the_views() -> None:
     assert reaching == []
 
 
+def test_the_services_import_no_page_code() -> None:
+    # Views, commands, the admin and the league import call the same services: what a
+    # page answers with (its status codes, forms and context) is the views' to say, so
+    # a service never reaches for it, and a page's change cannot change a save.
+    pages = ("games.http", "games.forms", "games.session_page", "games.templatetags")
+    reaching = [
+        f"services/{path.name}:{line} imports {module}"
+        for path in sorted((GAMES / "services").glob("*.py"))
+        for line, module in imports(path, GAMES)
+        if module in pages or module.startswith(tuple(f"{page}." for page in pages))
+    ]
+    assert reaching == []
+
+
 def _form_classes(path: Path) -> Iterator[str]:
     # Classes built on Django's forms: ``forms.Form``, ``django.forms.ModelForm``, or
     # a form or formset class imported by name.
