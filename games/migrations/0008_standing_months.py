@@ -3,39 +3,14 @@
 import django.db.models.deletion
 from django.db import migrations, models
 
+from games.migrations._standing_months import fill_months
+
 
 def fill(apps, schema_editor):
     """The months of every league that already has sessions, summed from the seat
-    results as they were then. Written out here rather than imported from the app:
-    this runs on every fresh database for as long as the project lives, and the app's
-    code moves on."""
-    from django.db.models import Count, DateField, Max, Min, Q, Sum
-    from django.db.models.functions import TruncMonth
-
-    seat_model = apps.get_model("games", "Seat")
-    month_model = apps.get_model("games", "StandingMonth")
-    for league_id in apps.get_model("games", "League").objects.values_list("pk", flat=True):
-        rows = (
-            seat_model.objects.filter(session__league_id=league_id, rounds_played__gt=0)
-            .annotate(month=TruncMonth("session__played_on", output_field=DateField()))
-            .order_by()
-            .values("player_id", "month")
-            .annotate(
-                sessions=Count("id"),
-                sessions_won=Count("id", filter=Q(won=True)),
-                rounds=Sum("rounds_played"),
-                rounds_won=Sum("rounds_won"),
-                drops=Sum("drops"),
-                points=Sum("points"),
-                best_high=Max("best_round"),
-                best_low=Min("best_round"),
-                worst_high=Max("worst_round"),
-                worst_low=Min("worst_round"),
-            )
-        )
-        month_model.objects.bulk_create(
-            [month_model(league_id=league_id, **row) for row in rows], batch_size=2000
-        )
+    results as they were then (written out in _standing_months.py, not imported from
+    the app, whose code moves on)."""
+    fill_months(apps)
 
 
 class Migration(migrations.Migration):

@@ -1,42 +1,14 @@
 from django.db import migrations, models
 
+from games.migrations._standing_months import fill_months
+
 
 def rebuild_all(apps, schema_editor):
     """Every league's months again, now one per game: the months written before held
     every game of a league summed together (a pool's penalty points in a points
     league's standings). Going back, the same for the model without a game. Written
-    out here rather than imported from the app: this runs on every fresh database for
-    as long as the project lives, and the app's code moves on."""
-    from django.db.models import Count, DateField, F, Max, Min, Q, Sum
-    from django.db.models.functions import TruncMonth
-
-    seat_model = apps.get_model("games", "Seat")
-    month_model = apps.get_model("games", "StandingMonth")
-    by_game = any(field.name == "preset" for field in month_model._meta.get_fields())
-    game = {"preset": F("session__preset")} if by_game else {}
-    for league_id in apps.get_model("games", "League").objects.values_list("pk", flat=True):
-        month_model.objects.filter(league_id=league_id).delete()
-        rows = (
-            seat_model.objects.filter(session__league_id=league_id, rounds_played__gt=0)
-            .annotate(month=TruncMonth("session__played_on", output_field=DateField()))
-            .order_by()
-            .values("player_id", "month", **game)
-            .annotate(
-                sessions=Count("id"),
-                sessions_won=Count("id", filter=Q(won=True)),
-                rounds=Sum("rounds_played"),
-                rounds_won=Sum("rounds_won"),
-                drops=Sum("drops"),
-                points=Sum("points"),
-                best_high=Max("best_round"),
-                best_low=Min("best_round"),
-                worst_high=Max("worst_round"),
-                worst_low=Min("worst_round"),
-            )
-        )
-        month_model.objects.bulk_create(
-            [month_model(league_id=league_id, **row) for row in rows], batch_size=2000
-        )
+    out in _standing_months.py, not imported from the app, whose code moves on."""
+    fill_months(apps)
 
 
 def clear(apps, schema_editor):
