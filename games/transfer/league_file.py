@@ -10,7 +10,8 @@ from typing import Any
 # The JSON export's name and version: an import refuses any other, so a later change
 # of the format can never be read as this one by mistake.
 FORMAT = "scorekeeper-league"
-# 2: a hand may carry "on_deal": true, and the rules are those of issue 14's presets.
+# 2: a hand may carry "on_deal": true, and the rules are those of the presets that
+# follow the rules' exact texts (games.rules.rulesets).
 # 3: the league's "claims" ({"player", "user"}: who said "this is me" of which
 # player) and each session's "rematch_of" (the number, from 1, of the session in
 # this file's "sessions" it is the rematch of, or null). A player is its name alone:
@@ -27,15 +28,16 @@ FORMAT = "scorekeeper-league"
 # before it was kept, it is off.
 VERSION = 4
 # Versions an import still reads: a version-1 file's rules are read as the presets
-# were before issue 14 (games.rules.rulesets.BEFORE_EXACT_TEXTS), so its rounds score
-# as they were played; a file before version 3 has no claims and no rematches, one
-# before version 4 no history (its sessions' history pages start empty).
+# were before they followed the exact texts (games.rules.rulesets.BEFORE_EXACT_TEXTS),
+# so its rounds score as they were played; a file before version 3 has no claims and
+# no rematches, one before version 4 no history (its sessions' history pages start
+# empty).
 READABLE = (1, 2, 3, 4)
-# The first version whose rules are issue 14's presets: a file before it is read with
-# the presets of its day.
+# The first version whose rules are the exact texts' presets: a file before it is read
+# with the presets of its day.
 EXACT_TEXTS = 2
 # The first version that carries the rounds' history, and whose authors are accounts
-# where they can be (games/transfer/league_import.py).
+# where they can be (games/transfer/league_write.py).
 HISTORY = 4
 
 # --- What a version-4 file may leave out ---------------------------------------------------

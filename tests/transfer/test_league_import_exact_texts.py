@@ -1,6 +1,6 @@
-"""League files and issue 14: a win on the deal travels with its hand (format version
-2), and a version-1 file is read with the presets of its day, so its rounds score as
-they were played."""
+"""League files and the presets that follow the rules' exact texts: a win on the deal
+travels with its hand (format version 2), and a version-1 file is read with the presets
+of its day, so its rounds score as they were played."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def test_an_on_deal_that_is_not_true_or_false_is_refused(user: User) -> None:
 
 def version_1(user: User) -> dict:
     """A Paplu league and session as a version-1 file wrote them: no override of the
-    options issue 14 changed (the presets of then had those values), its round scored
+    options the exact texts changed (the presets of then had those values), its round scored
     as Paplu was then."""
     earlier = as_stored_before_exact_texts("21-paplu", {})
     club = create_league(user, name="Paplu Club", preset="21-paplu", overrides=earlier)
