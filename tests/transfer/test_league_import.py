@@ -124,7 +124,7 @@ def test_an_import_checks_and_writes_with_the_cycle_collector_paused(
 ) -> None:
     # An import holds the whole file and every round it scored until it writes them:
     # the cycle collector walking them all again and again took a third of the time of
-    # a 10,000-round import (issue 9). It runs again once the import is over.
+    # a 10,000-round import. It runs again once the import is over.
     collector_on = []
 
     def noting_the_collector(step):
@@ -134,8 +134,8 @@ def test_an_import_checks_and_writes_with_the_cycle_collector_paused(
 
         return noted
 
-    monkeypatch.setattr(importer, "_plan", noting_the_collector(importer._plan))
-    monkeypatch.setattr(importer, "_write", noting_the_collector(importer._write))
+    monkeypatch.setattr(importer, "plan_league", noting_the_collector(importer.plan_league))
+    monkeypatch.setattr(importer, "write_plan", noting_the_collector(importer.write_plan))
 
     league = importer.import_league(json.dumps(moved), keep_members=True).league
 
@@ -458,9 +458,7 @@ def test_a_file_of_more_rounds_than_the_page_takes_is_refused_before_scoring(
 ) -> None:
     monkeypatch.setattr("games.views.transfer.MAX_IMPORT_ROUNDS", 11)  # the file has 12
     scored = []
-    monkeypatch.setattr(
-        "games.transfer.league_import.score_round", lambda *args: scored.append(args)
-    )
+    monkeypatch.setattr("games.transfer.league_plan.score_round", lambda *args: scored.append(args))
 
     response = post_file(stranger, moved)
 

@@ -1,0 +1,429 @@
+"""What a checked league file (league_schema) will create, as typed records: every
+round scored again by the rules service, every session replayed, every record held to
+the others (a seat's player is on the players list, a dealer has a seat, a rejoin
+follows a round played, a history holds together), and nothing written.
+
+A refusal here names its place as the schema's do (league_schema_words)."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from games.models import CARD_CODES, GameSession
+from games.rules import (
+    PlayerHand,
+    PlayerResult,
+    RulesError,
+    Ruleset,
+    as_stored_before_exact_texts,
+    get_ruleset,
+    parse_card,
+    score_round,
+    session_state,
+)
+from games.services.results import SeatResult, one_hand, seat_results
+from games.services.sessions import name_key
+from games.transfer.league_plan_history import ChangePlan, planned_changes, round_times
+from games.transfer.league_refusal import ImportRefused
+from games.transfer.league_schema import (
+    INT_HIGH,
+    INT_LOW,
+    Entry,
+    LeagueFile,
+    LeagueRecord,
+    Reading,
+    RoundRecord,
+    SessionRecord,
+)
+from games.transfer.league_schema_words import session_label
+
+
+@dataclass(frozen=True)
+class EntryPlan:
+    player: str
+    groups: list[list[str]]
+    result: PlayerResult  # the rules service's figures for this hand
+
+
+@dataclass(frozen=True)
+class RoundPlan:
+    number: int
+    dealer: str | None
+    cut_joker: str
+    author: str  # who saved it last, as the file names them ("" if it does not)
+    entries: tuple[EntryPlan, ...]
+    version: int
+    # From the file or its history (version 4); None: the time of the import.
+    created_at: datetime.datetime | None
+    updated_at: datetime.datetime | None
+
+
+@dataclass(frozen=True)
+class RejoinPlan:
+    player: str
+    after_round: int
+    created_at: datetime.datetime | None = None  # None: the time of the import
+    author: str = ""
+
+
+@dataclass(frozen=True)
+class SessionPlan:
+    columns: dict[str, Any]  # GameSession fields, as the models take them
+    created_at: datetime.datetime | None
+    seats: tuple[tuple[str, int], ...]  # (player, position)
+    first_dealer: str | None
+    rejoins: tuple[RejoinPlan, ...]  # in the order they are replayed
+    rounds: tuple[RoundPlan, ...]
+    results: dict[str, SeatResult]  # by player
+    rematch_of: int | None  # the number (from 1) in the file of the session it follows
+    changes: tuple[ChangePlan, ...] = ()  # oldest first
+
+
+@dataclass(frozen=True)
+class LeaguePlan:
+    """A league file checked through: what to write, every round already scored and
+    every session replayed."""
+
+    league: dict[str, Any]  # League fields
+    members: dict[str, str]  # username → role
+    players: dict[str, str | None]  # name → the username a file before claims linked it to
+    sessions: tuple[SessionPlan, ...]
+    claims: dict[str, str]  # username → the player they said "this is me" of
+    history: bool = False  # the file holds the rounds' history (version 4 on)
+
+
+def plan_league(checked: LeagueFile, reading: Reading) -> LeaguePlan:
+    """The plan of a checked file, or ImportRefused for what its records do not agree
+    on, or a round the rules service does not score as the file says."""
+    league = _league_columns(checked.league, reading.earlier)
+    members = _members(checked)
+    players = _players(checked)
+    sessions = tuple(
+        _session_plan(session, index, players, reading)
+        for index, session in enumerate(checked.sessions, start=1)
+    )
+    _check_rematches(sessions)
+    claims = _claims(checked, players, members)
+    # Before claims, a player could name its account ("user"): a member's link is their
+    # claim, unless the file claims the player, or has the member claim another, already.
+    for name, username in players.items():
+        if username in members and username not in claims and name not in claims.values():
+            claims[username] = name
+    return LeaguePlan(league, members, players, sessions, claims, reading.history)
+
+
+def _league_columns(record: LeagueRecord, earlier: bool) -> dict[str, Any]:
+    columns = {
+        "name": record.name,
+        "slug": record.slug,
+        "preset": record.preset,
+        "money_per_point": record.money_per_point,
+        "overrides": record.overrides,
+        "table_auto_save": record.table_auto_save or False,
+    }
+    if earlier:
+        columns["overrides"] = as_stored_before_exact_texts(columns["preset"], columns["overrides"])
+    _ruleset(columns["preset"], columns["overrides"], "League")
+    return columns
+
+
+def _members(checked: LeagueFile) -> dict[str, str]:
+    members: dict[str, str] = {}
+    for index, member in enumerate(checked.members, start=1):
+        if member.username in members:
+            raise ImportRefused(f"Member {index}: {member.username!r} is listed twice.")
+        members[member.username] = member.role
+    return members
+
+
+def _players(checked: LeagueFile) -> dict[str, str | None]:
+    players: dict[str, str | None] = {}
+    seen: set[str] = set()
+    for index, player in enumerate(checked.players, start=1):
+        if name_key(player.name) in seen:
+            # Two players of one name in a league: seating that name could not tell
+            # them apart (names compare as the session form compares them).
+            raise ImportRefused(
+                f"Player {index}: {player.name!r} is listed twice (names ignore case)."
+            )
+        seen.add(name_key(player.name))
+        players[player.name] = player.user
+    return players
+
+
+def _claims(
+    checked: LeagueFile, players: Mapping[str, Any], members: Mapping[str, str]
+) -> dict[str, str]:
+    """Who said "this is me" of which player: a member of the file, one player each,
+    and a player of the file, one member each (as PlayerClaim's constraints hold)."""
+    claims: dict[str, str] = {}
+    for index, claim in enumerate(checked.claims or [], start=1):
+        where, name, username = f"Claim {index}", claim.player, claim.user
+        if name not in players:
+            raise ImportRefused(f"{where}: {name!r:.40} is not in the players list.")
+        if username not in members:
+            raise ImportRefused(
+                f"{where}: {username!r:.40} claims {name}, but is not in the members list."
+            )
+        if username in claims:
+            raise ImportRefused(f"{where}: {username} claims two players.")
+        if name in claims.values():
+            raise ImportRefused(f"{where}: {name} is claimed twice.")
+        claims[username] = name
+    return claims
+
+
+def _check_rematches(sessions: tuple[SessionPlan, ...]) -> None:
+    """Each "rematch_of" names another session of the file, and no session has two
+    rematches (a second tap on Rematch finds the first)."""
+    followed: set[int] = set()
+    for index, planned in enumerate(sessions, start=1):
+        original = planned.rematch_of
+        if original is None:
+            continue
+        where = f"Session {index}"
+        if not 1 <= original <= len(sessions) or original == index:
+            raise ImportRefused(
+                f'{where}: "rematch_of" must be the number of another session of the file '
+                f"(1 to {len(sessions)}), not {original}."
+            )
+        if original in followed:
+            raise ImportRefused(f"{where}: session {original} already has a rematch.")
+        followed.add(original)
+
+
+def _session_plan(
+    session: SessionRecord, index: int, players: Mapping[str, Any], reading: Reading
+) -> SessionPlan:
+    path = f"sessions[{index - 1}]"
+    # Any share token in the file is ignored: each session gets a new one, so a file
+    # cannot choose a share link (a guessable one, or another server's).
+    columns: dict[str, Any] = {
+        "preset": session.preset,
+        "played_on": session.played_on,
+        "name": session.name,
+        "money_per_point": session.money_per_point,
+        "buy_in": session.buy_in,
+        "overrides": session.overrides,
+        "ceiling": session.ceiling,
+        "closed_at": session.closed_at,
+        "table_auto_save": session.table_auto_save,
+    }
+    if reading.earlier:
+        columns["overrides"] = as_stored_before_exact_texts(columns["preset"], columns["overrides"])
+    where = session_label(index, columns["name"], columns["played_on"])
+    ruleset = _ruleset(columns["preset"], columns["overrides"], where)
+    if columns["ceiling"] is not None and columns["ceiling"] <= 0:
+        raise ImportRefused(f"{where}: the ceiling must be a positive number of points.")
+    seats = _seats(session, where, players)
+    seated = {name for name, _ in seats}
+    first_dealer = _seated(session.first_dealer, seated, where)
+    rounds = tuple(
+        _round_plan(played, number, where, ruleset, seated)
+        for number, played in enumerate(session.rounds, start=1)
+    )
+    rejoins = _rejoins(session, where, seated, len(rounds))
+    _check_sums(rounds, where, path)
+    results, finished = _replay(ruleset, columns, seats, first_dealer, rejoins, rounds, where)
+    columns["status"] = GameSession.Status.after(finished)
+    changes: tuple[ChangePlan, ...] = ()
+    if reading.history:
+        changes = planned_changes(session.changes or [], rounds, where, index - 1)
+        timed = round_times(rounds, changes, where)
+        rounds = tuple(
+            replace(played, created_at=created, updated_at=updated)
+            for played, (created, updated) in zip(rounds, timed, strict=True)
+        )
+    # In field order: every local is named for its field.
+    return SessionPlan(
+        columns,
+        session.created_at,
+        seats,
+        first_dealer,
+        rejoins,
+        rounds,
+        results,
+        session.rematch_of,
+        changes,
+    )
+
+
+def _seats(
+    session: SessionRecord, where: str, players: Mapping[str, Any]
+) -> tuple[tuple[str, int], ...]:
+    seats: list[tuple[str, int]] = []
+    for seat in session.seats:
+        name, position = seat.player, seat.position
+        if name not in players:
+            raise ImportRefused(f"{where}: {name!r} has a seat but is not in the players list.")
+        if any(name == other for other, _ in seats):
+            raise ImportRefused(f"{where}: {name} has two seats.")
+        if any(position == other for _, other in seats):
+            raise ImportRefused(f"{where}: two players sit in seat {position}.")
+        seats.append((name, position))
+    if not seats:
+        raise ImportRefused(f"{where}: nobody has a seat.")
+    return tuple(sorted(seats, key=lambda seat: seat[1]))
+
+
+def _seated(name: str | None, seated: set[str], where: str) -> str | None:
+    if name is not None and name not in seated:
+        raise ImportRefused(f"{where}: {name!r:.40} has no seat at this table.")
+    return name
+
+
+def _round_plan(
+    played: RoundRecord, expected: int, session: str, ruleset: Ruleset, seated: set[str]
+) -> RoundPlan:
+    """A round scored by the rules service, with what its record holds besides its
+    hands where the file keeps it (version 4 on): its version and times."""
+    if played.number != expected:
+        raise ImportRefused(
+            f"{session}: rounds must be numbered 1, 2, 3… in order; round "
+            f"{played.number!r:.20} stands where round {expected} belongs."
+        )
+    where = f"{session}, round {expected}"
+    hands: list[PlayerHand] = []
+    for entry in played.entries:
+        name = _seated(entry.player, seated, where)
+        if any(hand.name == name for hand in hands):
+            raise ImportRefused(f"{where}: {name} has two hands.")
+        groups = tuple(tuple(_CARDS[code] for code in group) for group in entry.groups)
+        hands.append(PlayerHand(name, entry.outcome, groups, entry.on_deal or False))
+    try:
+        result = score_round(ruleset, _CARDS[played.cut_joker], hands)
+    except RulesError as error:
+        problems = getattr(error, "errors", [error])
+        raise ImportRefused(
+            f"{where} does not score under its rules: "
+            + "; ".join(_named(problem, hands) for problem in problems)
+            + "."
+        ) from None
+    for entry, scored in zip(played.entries, result.players, strict=True):
+        _check_figures(entry, scored, f"{where}, {scored.name}")
+    return RoundPlan(
+        number=expected,
+        dealer=_seated(played.dealer, seated, where),
+        cut_joker=played.cut_joker,
+        author=played.entered_by,
+        entries=tuple(
+            EntryPlan(entry.player, entry.groups, scored)
+            for entry, scored in zip(played.entries, result.players, strict=True)
+        ),
+        version=played.version or 1,
+        created_at=played.created_at,
+        updated_at=played.updated_at,
+    )
+
+
+# Every card code, parsed once: a league file holds hundreds of thousands of cards,
+# and the schema has already refused any other code.
+_CARDS = {code: parse_card(code) for code in CARD_CODES}
+
+
+def _named(error: RulesError, hands: list[PlayerHand]) -> str:
+    """A rules error with the player it concerns named (its field indexes the hands):
+    a message that names them already says otherwise beside them (RulesError.beside)."""
+    if error.field.startswith("players[") and error.beside == error.message:
+        index = error.field[len("players[") :].split("]", 1)[0]
+        if index.isascii() and index.isdigit() and int(index) < len(hands):
+            return f"{hands[int(index)].name}: {error.message}"
+    return error.message
+
+
+_FIGURES = ("hand_points", "value_points", "claims", "score")
+
+
+def _check_figures(entry: Entry, scored: PlayerResult, where: str) -> None:
+    """Figures the file gives must be the rules service's: a file edited by hand or
+    written under other rules would otherwise be "restored" as something else."""
+    for name in _FIGURES:
+        given = getattr(entry, name)
+        if given is not None and given != getattr(scored, name):
+            raise ImportRefused(
+                f"{where}: the file gives {name.replace('_', ' ')} {given!s:.40}, but the rules "
+                f"service scores {getattr(scored, name)}. The file was changed or written "
+                "under other rules."
+            )
+        if not INT_LOW <= getattr(scored, name) <= INT_HIGH:
+            raise ImportRefused(f"{where}: the {name.replace('_', ' ')} is too large to store.")
+    declaration = entry.declaration
+    if declaration is not None and declaration != (scored.declaration or ""):
+        raise ImportRefused(
+            f"{where}: the file gives the declaration {declaration!r:.40}, but the rules "
+            f"service finds {scored.declaration or 'none'}."
+        )
+
+
+def _rejoins(
+    session: SessionRecord, where: str, seated: set[str], rounds: int
+) -> tuple[RejoinPlan, ...]:
+    rejoins = []
+    for rejoin in session.rejoins:
+        name = _seated(rejoin.player, seated, where)
+        after = rejoin.after_round
+        if not 1 <= after <= rounds:
+            raise ImportRefused(f"{where}: {name} rejoins after round {after!s:.20}, not played.")
+        rejoins.append(RejoinPlan(rejoin.player, after, rejoin.created_at, rejoin.created_by))
+    # In the order the session page replays them (services.scoreboard.load_scoreboard).
+    return tuple(sorted(rejoins, key=lambda rejoin: rejoin.after_round))
+
+
+def _check_sums(rounds: tuple[RoundPlan, ...], where: str, path: str) -> None:
+    """A seat's total and points are sums of its scores: each must fit its column."""
+    spent: dict[str, int] = {}
+    for planned in rounds:
+        for entry in planned.entries:
+            spent[entry.player] = spent.get(entry.player, 0) + abs(entry.result.score)
+    for name, points in spent.items():
+        if points > INT_HIGH:
+            raise ImportRefused(
+                f"{where}: {path}: {name}'s scores add up to more than a total can hold."
+            )
+
+
+def _replay(
+    ruleset: Ruleset,
+    columns: Mapping[str, Any],
+    seats: tuple[tuple[str, int], ...],
+    first_dealer: str | None,
+    rejoins: tuple[RejoinPlan, ...],
+    rounds: tuple[RoundPlan, ...],
+    where: str,
+) -> tuple[dict[str, SeatResult], bool]:
+    """The session replayed by the rules service as `services.results.refresh_session` does
+    after a round is saved: each seat's result (by `seat_results`, as a save stores
+    it), and whether it is finished. Computed here, from the plan, so that a league
+    of thousands of sessions is written in a few bulk inserts rather than refreshed
+    session by session."""
+    names = [name for name, _ in seats]
+    scores = [{entry.player: entry.result.score for entry in r.entries} for r in rounds]
+    try:
+        state = session_state(
+            ruleset,
+            names,
+            scores,
+            ceiling=columns["ceiling"],
+            dealers=[r.dealer for r in rounds if r.dealer is not None],
+            first_dealer=first_dealer,
+            rejoins=[(rejoin.player, rejoin.after_round) for rejoin in rejoins],
+            closed=columns["closed_at"] is not None,
+        )
+    except RulesError as error:
+        raise ImportRefused(f"{where}: the session does not replay: {error.message}.") from None
+    hands = (
+        one_hand(entry.player, entry.result.outcome, entry.result.score)
+        for r in rounds
+        for entry in r.entries
+    )
+    return seat_results(state, hands), state.finished
+
+
+def _ruleset(preset: str, overrides: dict, where: str) -> Ruleset:
+    try:
+        return get_ruleset(preset, overrides)
+    except RulesError as error:
+        raise ImportRefused(f"{where}: the house rules are not valid: {error.message}.") from None
