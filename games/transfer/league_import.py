@@ -79,16 +79,28 @@ def import_league(
     """
     typed = typed_name(name)
     with cycle_collector_paused():
-        data = read_league_file(raw)
-        if max_rounds is not None:
-            _check_round_count(data, max_rounds)
-        checked, reading = checked_league_file(data)
-        # From here on the checked records are the file: the JSON (a large file's is
-        # hundreds of megabytes of objects) need not stay through planning and writing.
-        del data
-        plan = plan_league(checked, reading)
-        del checked
-        return write_plan(named(plan, owner, typed), owner, keep_members)
+        # In a function of its own, so that the file and the plan are gone before the
+        # collector is back on: its first pass would otherwise walk all of them.
+        return _import(raw, owner, keep_members, max_rounds, typed)
+
+
+def _import(
+    raw: bytes | str,
+    owner: AbstractBaseUser | None,
+    keep_members: bool,
+    max_rounds: int | None,
+    typed: str,
+) -> Imported:
+    data = read_league_file(raw)
+    if max_rounds is not None:
+        _check_round_count(data, max_rounds)
+    checked, reading = checked_league_file(data)
+    # From here on the checked records are the file: its JSON need not stay through
+    # planning and writing.
+    del data
+    plan = plan_league(checked, reading)
+    del checked
+    return write_plan(named(plan, owner, typed), owner, keep_members)
 
 
 @contextmanager

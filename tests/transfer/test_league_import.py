@@ -7,6 +7,7 @@ import copy
 import gc
 import json
 import re
+import weakref
 
 import pytest
 from django.contrib.auth.models import User
@@ -141,6 +142,34 @@ def test_an_import_checks_and_writes_with_the_cycle_collector_paused(
 
     assert league.sessions.count() == 6
     assert collector_on == [False, False]
+    assert gc.isenabled()
+
+
+def test_the_plan_is_gone_before_the_cycle_collector_is_back_on(
+    moved: dict, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The collector's first pass once it is back on walks whatever the import still
+    # holds: the file's plan (every round it scored) would cost a 10,000-round import
+    # half a second more.
+    plans: list[weakref.ref] = []
+    alive_when_enabled = []
+    enable, plan_league = gc.enable, importer.plan_league
+
+    def planned(*args):
+        plan = plan_league(*args)
+        plans.append(weakref.ref(plan))
+        return plan
+
+    def enabled() -> None:
+        alive_when_enabled.append(plans[0]() is not None)
+        enable()
+
+    monkeypatch.setattr(importer, "plan_league", planned)
+    monkeypatch.setattr(gc, "enable", enabled)
+
+    importer.import_league(json.dumps(moved), keep_members=True)
+
+    assert alive_when_enabled == [False]
     assert gc.isenabled()
 
 
