@@ -284,7 +284,9 @@ def _moment(value: str | None, info: ValidationInfo) -> datetime.datetime | None
             "happened.",
             value=_quoted(value),
         )
-    return moment
+    # Kept in UTC: PostgreSQL takes offsets of at most 15:59, where a file may say
+    # -23:59 (any offset Python reads); within 1970-2100 the conversion cannot overflow.
+    return moment.astimezone(datetime.UTC)
 
 
 def _card_code(template: str) -> Callable[[str], str]:

@@ -4,6 +4,7 @@ exactly, or refused with nothing written and a message naming what is wrong."""
 from __future__ import annotations
 
 import copy
+import datetime
 import gc
 import json
 import re
@@ -423,6 +424,21 @@ def test_dates_at_the_edges_import_and_every_page_reads_them(moved: dict, strang
     ]
     for page in pages:
         assert stranger.get(page).status_code == 200, page
+
+
+def test_a_time_with_an_offset_no_database_takes_is_kept_as_its_moment(
+    moved: dict, stranger: Client
+) -> None:
+    # Python reads offsets up to a day; PostgreSQL refuses any beyond 15:59 (a server
+    # error before). The moment is what counts: kept in UTC, shown in the club's zone.
+    moved = as_version_3(moved)
+    moved["sessions"][0]["created_at"] = "2024-01-05T20:00:00-23:59"
+
+    response = post_file(stranger, moved)
+
+    assert response.status_code == 302
+    session = League.objects.get(slug="club").sessions.order_by("pk").first()
+    assert session.created_at == datetime.datetime(2024, 1, 6, 19, 59, tzinfo=datetime.UTC)
 
 
 def test_an_import_adds_nobody_and_the_owner_may_invite_the_files_members(
