@@ -10,10 +10,7 @@ import http.client
 import json
 import os
 import secrets
-import socket
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,6 +19,7 @@ import pytest
 from django.db import connection
 
 from tests.support.processes import run_fresh
+from tests.support.servers import gunicorn, production_environment
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 
@@ -168,59 +166,18 @@ def test_the_suite_runs_on_the_database_database_url_names() -> None:
 # --- gunicorn and forwarded headers ----------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @contextmanager
 def _gunicorn(tmp_path: Path, **env: str) -> Iterator[int]:
     """The app under gunicorn with the repository's configuration file and production
-    settings, on a free port of 127.0.0.1: the address a client on the same host
-    (or a proxy) connects from, which gunicorn trusts by default."""
-    port = _free_port()
-    environ = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("DJANGO_", "GUNICORN_"))
-        and k not in {"DATABASE_URL", "FORWARDED_ALLOW_IPS"}
-    }
-    environ.update(
-        DJANGO_SETTINGS_MODULE="scorekeeper.settings",
-        DJANGO_ENV="production",
-        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
-        DJANGO_ALLOWED_HOSTS="127.0.0.1",
-        # /hello/: a page that needs neither the database nor collectstatic's manifest.
-        DJANGO_BENCHMARK_ROUTES="1",
-        DJANGO_STATIC_ROOT=str(tmp_path / "static"),
-        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
-        GUNICORN_WORKERS="1",
-        GUNICORN_THREADS="1",
-        **env,
+    settings (the redirect to HTTPS on), on a free port of 127.0.0.1: the address a
+    client on the same host (or a proxy) connects from, which gunicorn trusts by
+    default. /hello/ is a page that needs neither the database nor collectstatic's
+    manifest."""
+    environ = production_environment(
+        tmp_path, DJANGO_SECURE_SSL_REDIRECT="1", DJANGO_BENCHMARK_ROUTES="1", **env
     )
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", str(BASE_DIR / "gunicorn.conf.py"),
-         "--bind", f"127.0.0.1:{port}"],
-        cwd=tmp_path,  # not the project folder: gunicorn must not find ./gunicorn.conf.py itself
-        env=environ,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )  # fmt: skip
-    try:
-        for _ in range(300):
-            if server.poll() is not None:
-                pytest.fail(f"gunicorn exited: {server.stderr.read()}")
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.1)
-        yield port
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+    with gunicorn(environ, tmp_path, workers=1) as server:
+        yield server.port
 
 
 def _get(port: int, path: str, **headers: str) -> http.client.HTTPResponse:
