@@ -28,6 +28,7 @@ import threading
 import time
 from functools import wraps
 
+import redis
 from django.core.cache.backends import redis as django_redis
 
 # How long a server that failed is passed over before it is tried again: short
@@ -48,9 +49,18 @@ class _Breaker:
         self._failed_until: dict[str, float] = {}
 
     def check(self, location: str) -> None:
+        """Pass, or raise CacheUnavailable. Once the pause is over, the first caller
+        passes and the pause starts again for the others: one call tries the server,
+        not every thread's at once (each would wait out the timeout)."""
         until = self._failed_until.get(location)
-        if until is not None and time.monotonic() < until:
-            raise CacheUnavailable(f"cache {location} failed less than {RETRY_SECONDS} s ago")
+        if until is None:
+            return
+        now = time.monotonic()
+        with self._lock:
+            if self._failed_until.get(location) == until and now >= until:
+                self._failed_until[location] = now + RETRY_SECONDS
+                return
+        raise CacheUnavailable(f"cache {location} failed less than {RETRY_SECONDS} s ago")
 
     def failed(self, location: str) -> None:
         with self._lock:
@@ -63,6 +73,9 @@ class _Breaker:
 
 
 BREAKER = _Breaker()
+# What says the server is away or hanging. Anything else (incr of a missing key's
+# ValueError, a wrong type) is an answer, and the server is still there.
+OUTAGES = (redis.ConnectionError, redis.TimeoutError)
 
 
 def _guarded(method):
@@ -71,7 +84,7 @@ def _guarded(method):
         BREAKER.check(self.location)
         try:
             result = method(self, *args, **kwargs)
-        except Exception:
+        except OUTAGES:
             BREAKER.failed(self.location)
             raise
         BREAKER.answered(self.location)

@@ -130,3 +130,31 @@ def test_one_server_failing_does_not_pass_over_another() -> None:
     finally:
         BREAKER.answered(down.location)
         BREAKER.answered(other.location)
+
+
+def test_an_answer_that_is_an_error_does_not_pass_the_server_over() -> None:
+    """incr of a key that expired meanwhile raises ValueError (the sign-up limit
+    counts on it): the server answered, and later calls still go to it."""
+    cache = RedisCache("redis://127.0.0.1:6379/13", {"KEY_PREFIX": f"test-{time.time_ns()}"})
+    try:
+        with pytest.raises(ValueError):
+            cache.incr("never-set")
+        BREAKER.check(cache.location)  # not passed over
+    except redis.ConnectionError:
+        pytest.skip("needs the Redis on 127.0.0.1:6379")
+    finally:
+        BREAKER.answered(cache.location)
+
+
+def test_after_the_pause_one_call_tries_the_server_and_the_others_wait() -> None:
+    location = "redis://127.0.0.1:1/0"
+    BREAKER.failed(location)
+    later = time.monotonic() + RETRY_SECONDS + 0.1
+    clock = mock.Mock(monotonic=lambda: later)
+    try:
+        with mock.patch("scorekeeper.cache.time", clock):
+            BREAKER.check(location)  # the one that tries
+            with pytest.raises(CacheUnavailable):
+                BREAKER.check(location)  # another thread, meanwhile
+    finally:
+        BREAKER.answered(location)
