@@ -34,7 +34,6 @@ bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 # benchmarks/load.py measured on the 2-core machine (README, Many phones at once).
 worker_class = "gthread"
 workers = _env_int("GUNICORN_WORKERS", 2 * (os.cpu_count() or 1))
-
 threads = _env_int("GUNICORN_THREADS", 4)
 # A request still running after 30 s is stopped and answered 500; every page and a
 # league import are meant to finish well inside it.

@@ -7,12 +7,9 @@ from __future__ import annotations
 
 import datetime
 import json
-import tomllib
 from dataclasses import dataclass
-from pathlib import Path
 
 from django.apps import apps
-from django.conf import settings
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.loader import MigrationLoader
@@ -89,23 +86,11 @@ class Manifest:
         return sum(self.row_counts.values())
 
 
-def app_version() -> str:
-    """``scorekeeper.__version__``, or failing it the version pyproject.toml gives."""
-    version = getattr(scorekeeper, "__version__", None)
-    if version:
-        return str(version)
-    pyproject = Path(settings.BASE_DIR) / "pyproject.toml"
-    try:
-        return str(tomllib.loads(pyproject.read_text())["project"]["version"])
-    except (OSError, KeyError, tomllib.TOMLDecodeError):
-        return "unknown"
-
-
 def take_manifest(created_at: datetime.datetime, *, portable: bool) -> Manifest:
     """The manifest of the database as the default connection sees it now: inside
     the backup's transaction, the same rows its snapshot holds."""
     return Manifest(
-        app_version=app_version(),
+        app_version=scorekeeper.__version__,
         engine=connection.vendor,
         engine_version=engine_version(),
         created_at=created_at,

@@ -19,7 +19,7 @@ from django.apps import apps
 from django.db import connection
 from django.db.migrations.loader import MigrationLoader
 
-from games.backups.manifest import app_version
+import scorekeeper
 from games.backups.snapshot import prune
 from tests.support.whole_site import BackedUp, Postgres, manage, sqlite_url, start_writing
 
@@ -39,7 +39,7 @@ def test_a_backup_holds_a_manifest_a_sqlite_copy_and_a_portable_copy_that_agree(
 
     created = datetime.datetime.fromisoformat(manifest["created_at"])
     assert sqlite_site.backup.name == f"scorekeeper-{created:%Y%m%d-%H%M%S}.tar"
-    assert (manifest["engine"], manifest["app_version"]) == ("sqlite", app_version())
+    assert (manifest["engine"], manifest["app_version"]) == ("sqlite", scorekeeper.__version__)
     latest = dict(MigrationLoader(None, ignore_no_migrations=True).graph.leaf_nodes())
     assert manifest["migrations"] == latest
     counts = manifest["row_counts"]

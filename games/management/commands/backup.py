@@ -35,8 +35,9 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, dir: Path | None, keep: int | None, **options: Any) -> None:
         directory = Path(dir or settings.BACKUP_DIR).absolute()
+        keep = settings.BACKUP_KEEP if keep is None else keep
         try:
-            backup = write_backup(directory, settings.BACKUP_KEEP if keep is None else keep)
+            backup = write_backup(directory, keep)
         except BackupError as error:
             raise CommandError(str(error)) from None
         manifest = backup.manifest
@@ -46,7 +47,5 @@ class Command(BaseCommand):
             f"{backup.seconds:.1f} s: {backup.size / 1_000_000:.1f} MB."
         )
         for path in backup.removed:
-            self.stderr.write(
-                f"Deleted {path.name}: more than {keep or settings.BACKUP_KEEP} kept."
-            )
+            self.stderr.write(f"Deleted {path.name}: more than {keep} kept.")
         self.stdout.write(str(backup.path))
