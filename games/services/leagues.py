@@ -183,11 +183,7 @@ def _replace_open_invites(league_id: int) -> list[LeagueInvite]:
     address. Locked as a join locks its link: someone joining through one at this
     moment either joins first (and is a member the owners see) or is refused."""
     now = timezone.now()
-    opened = list(
-        LeagueInvite.objects.select_for_update()
-        .filter(league_id=league_id, revoked_at__isnull=True, expires_at__gt=now)
-        .order_by("created_at", "pk")
-    )
+    opened = list(_working_invites(league_id, now).select_for_update().order_by("created_at", "pk"))
     LeagueInvite.objects.filter(pk__in=[old.pk for old in opened]).update(revoked_at=now)
     return [
         LeagueInvite.objects.create(
@@ -290,10 +286,17 @@ def revoke_invite(invite: LeagueInvite) -> None:
     )
 
 
+def _working_invites(league_id: int, now: datetime.datetime) -> QuerySet[LeagueInvite]:
+    """The league's invite links that still work at ``now``: not revoked, not expired."""
+    return LeagueInvite.objects.filter(
+        league_id=league_id, revoked_at__isnull=True, expires_at__gt=now
+    )
+
+
 def active_invites(league: League) -> QuerySet[LeagueInvite]:
     """The league's invite links that still work, newest first, with who made them."""
     return (
-        league.invites.filter(revoked_at__isnull=True, expires_at__gt=timezone.now())
+        _working_invites(league.pk, timezone.now())
         .select_related("created_by")
         .order_by("-created_at", "-pk")
     )
