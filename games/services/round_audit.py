@@ -146,7 +146,7 @@ def record_change(
 ) -> None:
     """One change of the history, by ``user``, else by ``name`` (a round that saved
     itself in table mode): the history says who as the round page does."""
-    changed_by = user if user.is_authenticated else None
+    changed_by = signed_in_or_none(user)
     RoundChange.objects.create(
         session_id=played.session_id,
         round=played if action != RoundChange.Action.DELETED else None,
@@ -157,3 +157,9 @@ def record_change(
         before=before,
         after=after,
     )
+
+
+def signed_in_or_none(user: AbstractBaseUser | AnonymousUser) -> AbstractBaseUser | None:
+    """Who a round or a change records as its author: a user signed in, else nobody
+    (table mode's phones and a round that saved itself are named instead)."""
+    return user if user.is_authenticated else None

@@ -22,7 +22,7 @@ from games.rules import PlayerResult
 from games.services import round_messages as say
 from games.services.errors import EntryRejected, RoundConflict
 from games.services.results import refresh_session
-from games.services.round_audit import record_change, round_snapshot
+from games.services.round_audit import record_change, round_snapshot, signed_in_or_none
 from games.services.round_checks import RoundCheck
 from games.services.round_entries import RoundEntry
 from games.services.scoreboard import Scoreboard, live_stamp, load_scoreboard, with_round
@@ -102,7 +102,7 @@ def create_round(new: NewRound, user: AbstractBaseUser | AnonymousUser) -> Saved
             raise EntryRejected(say.SESSION_OVER)
         if [s.pk for s in board.playing_seats] != [s.pk for s in entry.seats]:
             raise EntryRejected(say.TABLE_CHANGED)
-        entered_by = _signed_in(user)
+        entered_by = signed_in_or_none(user)
         played = Round.objects.create(
             session=session,
             number=last + 1,
@@ -126,7 +126,7 @@ def edit_round(edit: RoundEdit, user: AbstractBaseUser | AnonymousUser) -> Saved
     entry, check = edit.entry, edit.check
     assert entry.round is not None, "an edit of a saved round"
     _require_scored(check)
-    entered_by = _signed_in(user)
+    entered_by = signed_in_or_none(user)
     with transaction.atomic():
         locked = _lock(entry.session, edit.board)
         session = locked.session
@@ -248,12 +248,6 @@ def _write_hands(
 def _require_scored(check: RoundCheck) -> None:
     if not check.valid or check.cut is None or check.result is None:
         raise ValueError("only a round the rules service scored can be saved")
-
-
-def _signed_in(user: AbstractBaseUser | AnonymousUser) -> AbstractBaseUser | None:
-    """Who a round records as its author: a user signed in, else nobody (table mode's
-    phones and a round that saved itself are named instead)."""
-    return user if user.is_authenticated else None
 
 
 def scored_hands(played: Round, check: RoundCheck) -> list[HandEntry]:
