@@ -9,8 +9,9 @@ class Migration(migrations.Migration):
         ('games', '0005_import_authors_members_printable_names'),
     ]
 
-    # Each club's "Asha" is its own player now (issue 9): names resolve among the
-    # players a user can see. Existing rows are left as they are, shared or not.
+    # Each club's "Asha" is its own player now, so seating a name never reveals or
+    # borrows another club's player: names resolve among the players a user can see.
+    # Existing rows are left as they are, shared or not.
     operations = [
         migrations.RemoveConstraint(
             model_name='player',

@@ -6,8 +6,9 @@ from games.rules.rulesets import BEFORE_EXACT_TEXTS, as_stored_before_exact_text
 
 
 def keep_the_rules_played_under(apps, schema_editor):
-    """Issue 14 changed the 21-paplu and 21-kodai presets. Sessions and leagues store
-    only what differs from their preset, so the options it changed are written into
+    """Following the Paplu and Kodai texts exactly changed the 21-paplu and 21-kodai
+    presets. Sessions and leagues store only what differs from their preset, so the
+    options that changed are written into
     their overrides at the values they had: every round already played keeps its
     score when it is edited or re-scored, and a league keeps its house rules until
     its owner adopts the new ones (README, "Rules")."""

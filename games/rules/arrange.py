@@ -1,4 +1,4 @@
-"""The best arrangement of a hand: the grouping the rules score best (issue 4).
+"""The best arrangement of a hand: the grouping the rules score best.
 
 Given cards in any order, a ruleset and the cut joker, find a valid declaration if
 one exists; otherwise the grouping with the fewest counted points under the

@@ -579,11 +579,11 @@ def _sections() -> tuple[tuple[str, tuple[str, ...]], ...]:
 # (heading, its options), every option under exactly one heading.
 OPTION_SECTIONS = _sections()
 
-# The preset values that issue 14 (the Paplu and Kodai texts read exactly) changed, as
-# they were before it. Rules stored before then (a session, a league, a league file of
-# version 1) hold only what differed from the presets of their day, so these are added
-# to them: a session keeps the scores it was played for. Never edit these; a later
-# change of the presets gets its own table.
+# The preset values that changed when the presets came to follow the Paplu and Kodai
+# texts exactly, as they were before. Rules stored before then (a session, a league, a
+# league file of version 1) hold only what differed from the presets of their day, so
+# these are added to them: a session keeps the scores it was played for. Never edit
+# these; a later change of the presets gets its own table.
 BEFORE_EXACT_TEXTS: dict[str, RulesetOptions] = {
     "21-paplu": RulesetOptions(
         deal_show=False,
@@ -599,9 +599,10 @@ BEFORE_EXACT_TEXTS: dict[str, RulesetOptions] = {
 
 
 def as_stored_before_exact_texts(preset: str, overrides: dict[str, object]) -> dict[str, object]:
-    """The overrides of rules stored before issue 14, with the options it changed kept
-    at their earlier values (where the overrides don't set them already), so that they
-    mean under today's presets what they meant then."""
+    """The overrides of rules stored before the presets followed the Paplu and Kodai
+    texts exactly, with the options that changed kept at their earlier values (where
+    the overrides don't set them already), so that they mean under today's presets what
+    they meant then."""
     return BEFORE_EXACT_TEXTS.get(preset, {}) | overrides
 
 

@@ -31,8 +31,9 @@ def test_the_models_need_no_new_migration() -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_sessions_and_leagues_keep_the_rules_they_were_played_under(user) -> None:
-    # Issue 14 changed the 21-paplu and 21-kodai presets; sessions and leagues store
-    # only what differs from their preset, so migration 0007 writes the old values in.
+    # Following the Paplu and Kodai texts exactly changed the 21-paplu and 21-kodai
+    # presets; sessions and leagues store only what differs from their preset, so
+    # migration 0007 writes the old values in.
     with migrated_back_to("0006_player_names_not_unique") as old:
         leagues, sessions = old.get_model("games", "League"), old.get_model("games", "GameSession")
         paplu_club = leagues.objects.create(name="P", slug="p", preset="21-paplu", overrides={})

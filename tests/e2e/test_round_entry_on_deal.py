@@ -1,4 +1,4 @@
-"""A Kodai winner on the deal entered on a phone (issue 14): "Won on the deal" shows
+"""A Kodai winner on the deal entered on a phone: "Won on the deal" shows
 beside a player only once Declared is tapped (CSS alone, no script), and a round
 saved with it ticked is a win on the deal."""
 

@@ -1,5 +1,5 @@
 """The passages of docs/rules §3–§6 that now follow the Paplu (seed 003) and Kodai
-(seed 002) texts exactly (issue 14), each quoted, with hand-checked numbers.
+(seed 002) texts exactly, each quoted, with hand-checked numbers.
 
 Each rule is an option of the ruleset, on only in its preset; every test shows the
 preset's figure and, where it helps, the figure with the option switched off.
@@ -231,7 +231,7 @@ def test_paplu_deal_show_is_60_even_for_a_two_point_hand():
 
 
 def test_paplu_deal_show_is_an_option():
-    # Off (as before issue 14): deal_show is not an outcome of Paplu.
+    # Off (Paplu's earlier preset): deal_show is not an outcome of Paplu.
     [error] = errors_of(
         "21-paplu", "8S", hand("W", "declared", WIN_PLAIN), hand("A", "deal_show", ONE_PURE),
         deal_show=False,

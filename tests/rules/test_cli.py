@@ -217,7 +217,7 @@ def test_a_false_declaration_keeps_the_error_shape_and_says_why():
     )
 
 
-def test_presets_list_the_options_of_issue_14_with_their_meaning():
+def test_presets_list_the_options_of_the_exact_texts_with_their_meaning():
     listing = json.loads(run("presets").stdout)
     new = (
         "ace_marriage_pure",

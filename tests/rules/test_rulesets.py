@@ -249,9 +249,10 @@ def test_every_option_has_a_label_in_words_of_its_own():
     assert option_label("deal_show_min") == "Lowest deal show cost"
 
 
-def test_rules_stored_before_issue_14_keep_their_meaning():
-    # A Paplu session stored with no overrides before issue 14 played deal shows not at
-    # all, two-point hands from 6 dublees or 7 jokers, and 21-points' value exchange.
+def test_rules_stored_before_the_exact_texts_keep_their_meaning():
+    # A Paplu session stored with no overrides under the earlier preset played deal
+    # shows not at all, two-point hands from 6 dublees or 7 jokers, and 21-points'
+    # value exchange.
     paplu = get_ruleset("21-paplu", as_stored_before_exact_texts("21-paplu", {}))
     assert (paplu.deal_show, paplu.deal_show_fixed) == (False, None)
     assert (paplu.two_point_dublees, paplu.two_point_jokers) == (6, 7)

@@ -11,7 +11,7 @@ from pathlib import Path
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "examples"
 COPY = Path(__file__).resolve().parents[1] / "rules" / "shared_examples"
 # The project's own, in the same shape (``python3 -m games.rules score`` takes them):
-# rounds the rule model's own examples leave out, such as Paplu's drop rules (issue 14).
+# rounds the rule model's own examples leave out, such as Paplu's drop rules.
 OWN = Path(__file__).resolve().parents[1] / "rules" / "worked_examples"
 CASES = sorted(
     {

@@ -82,7 +82,7 @@ def shuffled(text: str, seed: int = 3) -> str:
     return " ".join(cards)
 
 
-# --- Paplu's drop rules and Kodai's win on the deal (issue 14) ----------------------------
+# --- Paplu's drop rules and Kodai's win on the deal ---------------------------------------
 
 # 21-paplu, cut 8S: a three-pure winner holding the marriage 7S 8S 9S (value 100).
 WIN_MARRIAGE = "7S 8S 9S | 2H 3H 4H | 5C 6C 7C | 10D JD QD | KS KH KD | 4S 5S 6S | 9H 10H JH"
@@ -93,9 +93,9 @@ PAPLU_ROUND = {
     "Ben": ("first_drop", "PJ PJ 2C"),
     "Chen": ("shown", LOOSE_148),
 }
-# Scored as Paplu was before issue 14: Ben is out of the value exchange; Asha and Chen
-# trade 100 and 20 (148 + 100 is within the 250 cap). Asha 30 + 148 + 80 = 258,
-# Ben −30, Chen −148 − 80 = −228.
+# Scored under Paplu's earlier preset (BEFORE_EXACT_TEXTS): Ben is out of the value
+# exchange; Asha and Chen trade 100 and 20 (148 + 100 is within the 250 cap).
+# Asha 30 + 148 + 80 = 258, Ben −30, Chen −148 − 80 = −228.
 PAPLU_SCORES_BEFORE = {"Asha": 258, "Ben": -30, "Chen": -228}
 # Seed 003's drop rules: Ben pays Asha 100 and receives 40 (not 60) from Asha and from
 # Chen. Chen owes Asha 100 + Ben 40 = 140 on top of 148: cut to 102, 100·102/140 = 72.9

@@ -281,8 +281,8 @@ def test_the_league_page_lists_its_sessions(scorer: Client, club: League, user: 
 
 
 def test_an_existing_paplu_league_adopts_the_rules_of_the_texts(scorer: Client, user: User) -> None:
-    # As migration 0007 leaves a Paplu league started before issue 14: its house rules
-    # page shows the earlier values, each option with its meaning.
+    # As migration 0007 leaves a Paplu league started under the earlier preset: its
+    # house rules page shows the earlier values, each option with its meaning.
     club = create_league(
         user,
         name="Paplu Club",
@@ -298,7 +298,7 @@ def test_an_existing_paplu_league_adopts_the_rules_of_the_texts(scorer: Client, 
     for name in ("value_payments", "default_win_drop", "deal_show_fixed"):
         assert option_help(name).replace("'", "&#x27;") in html
 
-    # The owner sets the options of issue 14 to the preset's values (README, "Rules"),
+    # The owner sets the options that changed to the preset's values (README, "Rules"),
     # keeping the league's own cap.
     data = league_form_data("21-paplu", rule_hand_cap="200")
     response = scorer.post(url, data)

@@ -1,6 +1,6 @@
-"""The round form under the rules of issue 14: "Won on the deal" for a Kodai winner,
-"Deal show" for Paplu losers, and the round page saying which rule applied; and the
-exact words of a refused round's problems."""
+"""The round form under the rules as the Paplu and Kodai texts give them exactly: "Won
+on the deal" for a Kodai winner, "Deal show" for Paplu losers, and the round page
+saying which rule applied; and the exact words of a refused round's problems."""
 
 from __future__ import annotations
 

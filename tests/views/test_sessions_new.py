@@ -456,7 +456,7 @@ def test_malformed_posts_are_form_errors_not_server_errors(scorer: Client, data:
 
 
 def test_the_game_rules_show_and_switch_the_options_of_the_texts(scorer: Client) -> None:
-    # Kodai's options of issue 14 (docs/rules §3, §4), with their meaning and values.
+    # Kodai's own options (docs/rules §3, §4), with their meaning and values.
     html = scorer.get(URL, {"preset": "21-kodai"}).content.decode()
     assert re.search(r'<input type="checkbox" name="rule_ace_marriage_pure"[^>]* checked>', html)
     assert 'name="rule_on_deal_dublees" value="7"' in html
