@@ -1,4 +1,4 @@
-"""The one rule for names people type (issue 9): leagues, players, sessions, and the
+"""The one rule for names people type: leagues, players, sessions, and the
 authors an imported league file names. Every form and the import use it.
 
 A name is printable text: letters, marks, digits, punctuation, symbols and single

@@ -1,4 +1,4 @@
-"""Uploads (issue 9): a request body larger than the limit is refused from its
+"""Uploads: a request body larger than the limit is refused from its
 Content-Length before any of it is read, and an uploaded file too large to keep in
 memory is spooled to a temporary file that has no name, so that it cannot outlive
 the request, even when a worker is killed in the middle of it.

@@ -25,8 +25,8 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 
 
 def env_value(name: str) -> str | None:
-    """``DJANGO_X`` or, failing that, plain ``X`` for the four names the issue and
-    most hosting guides use unprefixed (SECRET_KEY, DEBUG, ALLOWED_HOSTS, ...)."""
+    """``DJANGO_X`` or, failing that, plain ``X`` for the four names most
+    hosting guides use unprefixed (SECRET_KEY, DEBUG, ALLOWED_HOSTS, ...)."""
     value = os.environ.get(name)
     if value is None and name.removeprefix("DJANGO_") in UNPREFIXED:
         value = os.environ.get(name.removeprefix("DJANGO_"))

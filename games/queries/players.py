@@ -1,5 +1,5 @@
 """A player across the leagues a viewer may see: results grouped by league and game;
-who claimed which player name in a league (issue 15)."""
+who claimed which player name in a league."""
 
 from __future__ import annotations
 
@@ -110,7 +110,7 @@ def player_groups(player: Player, visible: Q, leagues: Mapping[int, League]) -> 
     return PlayerResults(groups, seats, [league for pk, league in leagues.items() if pk in sat_in])
 
 
-# --- Claimed player names (issue 15) ---------------------------------------------------
+# --- Claimed player names --------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -176,7 +176,7 @@ UNCLAIMED_LISTED = 60
 
 def unclaimed_players(league: League) -> list[Player]:
     """The players of ``league``'s sessions nobody has claimed there yet, by name: a
-    member who has not said which one they are finds theirs among them (issue 15),
+    member who has not said which one they are finds theirs among them,
     even before the first round, when the standings list nobody."""
     return list(_unclaimed_in(league).distinct().order_by("name", "pk")[:UNCLAIMED_LISTED])
 
@@ -189,8 +189,8 @@ def _unclaimed_in(league: League) -> QuerySet[Player]:
 def claimed_in_file(league: League, user: AbstractBaseUser) -> Player | None:
     """The player an imported league file says ``user`` claimed ("this is me") in
     ``league``, while nobody has claimed that player here: the import made no claim
-    for someone else (issue 9), so the member makes it again with one tap. The caller
-    checked that ``user`` claims nobody in the league yet."""
+    for someone else (a file may not act on an account), so the member makes it again
+    with one tap. The caller checked that ``user`` claims nobody in the league yet."""
     if not user.is_authenticated:
         return None
     username = user.get_username().lower()  # listed as the file wrote it; accounts ignore case

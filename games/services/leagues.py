@@ -212,7 +212,8 @@ class Invitable:
 
 def invitable(league: League) -> list[Invitable]:
     """The members the league's imported file listed who are not members yet: its
-    owners may add them with the usual form (an import adds nobody, issue 9)."""
+    owners may add them with the usual form (an import adds nobody: a file may not act
+    on an account)."""
     listed = [
         (item["username"], item.get("role", Role.VIEWER), item.get("claimed"))
         for item in league.imported_members
@@ -251,7 +252,7 @@ def defaults_of(league: League) -> Ruleset:
     return get_ruleset(league.preset, league.overrides)
 
 
-# --- Invite links (issue 15) ---------------------------------------------------------
+# --- Invite links --------------------------------------------------------------------
 
 # How long a new invite link works, in days: the owner picks one.
 INVITE_DAYS = (1, 7, 30)
@@ -351,7 +352,7 @@ def join_by_invite(invite: LeagueInvite, user: AnyUser) -> Joined:
     return Joined(membership, outcome)
 
 
-# --- Claiming a player name (issue 15) ----------------------------------------------
+# --- Claiming a player name ---------------------------------------------------------
 
 
 def claim_player(league: League, player: Player, user: AnyUser) -> PlayerClaim:

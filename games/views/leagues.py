@@ -1,6 +1,6 @@
 """Leagues: the list of a user's leagues, a new league, a league's page with its
-sessions and members, and its house rules; invite links and claimed player names
-(issue 15). Thin views over games.services.leagues.
+sessions and members, and its house rules; invite links and claimed player names.
+Thin views over games.services.leagues.
 
 Who may do what: any signed-in user may start a league (and owns it); a league's
 members see its pages; only its owners change its rules and members. To anyone who

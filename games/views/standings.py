@@ -1,4 +1,4 @@
-"""League standings and player pages (issue 5).
+"""League standings and player pages.
 
 Every figure on these pages is read from what the app stored after the rules
 service replayed each session (seat results, ratings; `games.queries`).

@@ -1,5 +1,5 @@
 """Exports and imports: round histories and standings as CSV and XLSX, and a whole
-league as JSON (issue 5).
+league as JSON.
 
 The views only check access and name the file; `games.transfer` builds every export
 from what the app stored and does the import.
