@@ -1,9 +1,9 @@
-"""Round entry on a phone: the taps, keystrokes and scrolls one scorer needs (issue 11).
+"""Round entry on a phone: the taps, keystrokes and scrolls one scorer needs.
 
     .venv/bin/python benchmarks/entry.py                # a table per round and way
     .venv/bin/python benchmarks/entry.py --json         # one JSON object
     .venv/bin/python benchmarks/entry.py --grouped      # hands typed in groups
-    .venv/bin/python benchmarks/entry.py --table        # and table mode (issue 12)
+    .venv/bin/python benchmarks/entry.py --table        # and table mode
 
 Migrates a throwaway SQLite database in a temporary folder, starts the app on it
 (``manage.py runserver --noreload`` on a free port of 127.0.0.1, development
@@ -46,7 +46,7 @@ Estimated human seconds = 0.6 × taps + 0.25 × keystrokes + 1 × scrolls. The p
 on-screen keyboard is not emulated: it would hide part of the viewport and make
 typing switch to digits.
 
-**Table mode** (``--table``, issue 12): the 6-player 21-card deal again, in a fresh
+**Table mode** (``--table``): the 6-player 21-card deal again, in a fresh
 session with table mode open, entered by six seat contexts (each a phone of its own,
 390×844 with touch, on a clock of its own that only the script moves once its seat
 is picked) and the scorer's. Each phone opens the table link and picks its seat
@@ -57,12 +57,12 @@ server gets their hands at the same time. The scorer's page follows the seats (i
 live view polls every 2 s, on the scorer's clock, each answer waited for) and, once
 every hand shows "Hand in", the scorer taps Save. Table time = the slowest seat's
 estimated seconds + the wait until the scorer's page shows the last hand in + the
-scorer's taps and scrolls after it (Save). Target ≤ 30 s (issue 12).
+scorer's taps and scrolls after it (Save). Target ≤ 30 s.
 
 After Save the round is read back from the database: ``saved`` is true only when
 round 1 is stored and every player's score equals what ``score_round`` computes for
 the deal. Prints a table per round and way (per player and in total, with the
-issue's targets beside the figures; nothing is asserted), or with --json one object:
+targets beside the figures; nothing is asserted), or with --json one object:
 ``{"21-card-6p": {"picker": {"taps", "keys", "scrolls", "seconds", "saved",
 "players", ...}, "typed": {...}}, "13-card-4p": {...}}``; with --table, under
 "21-card-6p" also ``"table": {"seconds", "seats": [{"name", "taps", "keys", "scrolls",
@@ -104,7 +104,7 @@ ROUNDS = (("21-card-6p", "21-points", 6), ("13-card-4p", "13-pool-101", 4))
 WAYS = ("picker", "typed")
 # Estimated human time: a tap, a keystroke, a scroll.
 SECONDS = {"taps": 0.6, "keys": 0.25, "scrolls": 1.0}
-# Issue 11's targets, shown beside the figures (never asserted).
+# The targets, shown beside the figures (never asserted).
 TARGETS = {
     ("21-card-6p", "picker"): {"taps": 150, "seconds": 90},
     ("21-card-6p", "typed"): {"seconds": 90},
@@ -515,7 +515,7 @@ def enter(browser, url: str, cookie: dict, session_pk: int, played: Deal, way: s
 
 # --- Table mode: six phones and the scorer ---------------------------------------------------
 
-TABLE_TARGET = 30  # seconds of table time (issue 12)
+TABLE_TARGET = 30  # seconds of table time
 # Every hand is in before the scorer's page is looked at: its next poll shows them all.
 # Fifteen polls that do not is a fault, not a slow machine.
 TABLE_FOLLOW_LIMIT = 30
@@ -834,7 +834,7 @@ def main(argv: list[str] | None = None) -> int:
         "--table",
         action="store_true",
         help="also enter the 6-player round in table mode: six phones at once, then the "
-        "scorer's Save (issue 12)",
+        "scorer's Save",
     )
     parser.add_argument("--json", action="store_true", help="print only the JSON object")
     args = parser.parse_args(argv)

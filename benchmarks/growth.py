@@ -1,5 +1,5 @@
 """How a save, the session page and a full poll grow with a session's length, on
-PostgreSQL (issue 13).
+PostgreSQL.
 
     .venv/bin/python benchmarks/growth.py                 # 10, 100, 500, 2,000 rounds
     .venv/bin/python benchmarks/growth.py --sizes 10,100 --json
@@ -58,8 +58,9 @@ from benchmarks.long_sessions import copy_rounds  # noqa: E402
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/scorekeeper_growth"
 SIZES = (10, 100, 500, 2000)
 PLAYERS = ("Asha", "Ben", "Chen", "Dev", "Esi", "Femi")
-# Issue 13's targets: a save's CPU at 10 rounds, how much more it may cost at 500, how
-# much more the page may cost at 500 than at 10; query counts do not grow at all.
+# The targets, so that a long evening's session answers about as quickly as a short
+# one: a save's CPU at 10 rounds, how much more it may cost at 500, how much more the
+# page may cost at 500 than at 10; query counts do not grow at all.
 SAVE_AT_10_MS = 30.0
 SAVE_GROWTH_AT_500 = 1.5
 PAGE_GROWTH_AT_500 = 2.0
@@ -218,7 +219,7 @@ def run(sizes: list[int], repeats: int) -> dict[str, dict[str, dict]]:
 
 
 def verdicts(report: dict[str, dict[str, dict]]) -> list[str]:
-    """Each of issue 13's targets that these sizes can judge, met or not."""
+    """Each of the targets above that these sizes can judge, met or not."""
     lines = []
     save, page = report["save"], report["page"]
     if "10" in save:

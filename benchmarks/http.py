@@ -65,7 +65,7 @@ sys.path.insert(0, str(ROOT))
 
 PG = "postgres://postgres@127.0.0.1:5432"
 PRESET = "21-points"
-# Issue 13's targets (the session page's is issue 7's).
+# Each page's target median in ms, on the big league the fill makes.
 TARGETS_MS = {"standings": 50, "player": 40, "session": 30, "close": 100}
 
 

@@ -19,8 +19,8 @@ score and total equals a recomputation by the rules service. It also measures a
 bare "hello" view on the same server: the framework's floor. The report gives the
 mix's p99 and the save's, the throughput beside what the clients asked for (every
 tap before the deadline; a save is two requests, the page and the POST: the share
-is of the taps answered), errors and inconsistencies, each against issue 13's
-targets.
+is of the taps answered), errors and inconsistencies, each against its
+target.
 
 It also says what shared the cores: the CPU the server (gunicorn's processes) and
 this generator used over the measured run, and where each ran. ``--pin`` runs the
@@ -90,7 +90,7 @@ ROUNDS = [
 MIX = [("view", 40), ("preview", 30), ("save", 15), ("standings", 15)]
 # Requests per action: a save first opens the page for its form's hidden fields.
 REQUESTS_PER_ACTION = 1 + dict(MIX)["save"] / sum(weight for _, weight in MIX)
-# Issue 13's targets for a quiet 2-core machine.
+# The targets for a club's evening on a quiet 2-core machine.
 TARGETS = {
     "mix_p99_ms": 200,
     "save_p99_ms": 250,
@@ -733,7 +733,7 @@ def main() -> int:
 
 
 def print_report(report: dict, args) -> None:
-    """The figures issue 13 asks for, each beside its target."""
+    """The figures measured, each beside its target."""
     targets, floor = report["targets"], report["hello"]
     server = report["server"]
     print(

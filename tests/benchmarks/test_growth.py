@@ -22,7 +22,7 @@ def test_growth_measures_a_save_the_page_and_a_poll_at_each_size() -> None:
         assert set(figures) == {"3", "8"}
         for figure in figures.values():
             assert figure["cpu_ms"] > 0 and figure["queries"] > 0
-    # The query counts do not grow with the session (issue 13's target).
+    # The query counts do not grow with the session (one of growth.py's targets).
     for what in ("save", "page", "poll"):
         assert report[what]["3"]["queries"] == report[what]["8"]["queries"], what
     printed = growth.table(report)
