@@ -1,4 +1,4 @@
-"""What the admin changes, the standings and ratings follow (issue 10): an admin save
+"""What the admin changes, the standings and ratings follow: an admin save
 or delete goes through the one function every write path calls. A round's hands
 edited there are checked and scored by the rules service, as on the round page."""
 

@@ -198,7 +198,8 @@ def history(name: str, ordinals: list[float], start: int = 0) -> tuple[str, list
 
 def test_a_long_sessions_chart_stays_small_and_keeps_its_ends() -> None:
     # 5,000 rounds of a points game without a ceiling: the chart of the share page
-    # must not grow with the session (issue 9, point 10).
+    # must not grow with the session, so a long session's share page stays light on a
+    # phone.
     points = get_ruleset("21-points")
     rounds = [{"Asha": 3, "Ben": -1, "Chen": -2} for _ in range(5_000)]
     state = session_state(points, ("Asha", "Ben", "Chen"), rounds)

@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = ROOT / "compose.yaml"
 ENV_EXAMPLE = ROOT / ".env.example"
 
-# The switches a club's admin sets (the list): each is in .env.example with a
-# line saying what it does.
+# The switches a club's admin may need to set on their own server: each is in
+# .env.example with a line saying what it does.
 ADMIN_SWITCHES = {
     "DOMAIN",
     "DJANGO_SECRET_KEY",

@@ -652,7 +652,7 @@ def server_error_page(page: Page) -> None:
     _home_answered_with(page, 500, "500.html")
 
 
-# --- Table mode (issue 12): a seat's phone and the scorer's live view ------------------
+# --- Table mode: a seat's phone and the scorer's live view -----------------------------
 
 
 def _at_table(user: User) -> GameSession:
@@ -932,7 +932,7 @@ def admin_hand_refused(page: Page) -> None:
     expect(page.locator(".errorlist").first).to_contain_text("'XX' is not a card code")
 
 
-# --- Without a network (issue 15) ----------------------------------------------------
+# --- Without a network ---------------------------------------------------------------
 
 
 def offline_page(page: Page) -> None:

@@ -1,4 +1,4 @@
-"""A club's evening after the first game, in the browser (issue 15): Rematch from a
+"""A club's evening after the first game, in the browser: Rematch from a
 finished session lands on the new one with the seats rotated; an owner's invite link
 opened by a second person, signed out in their own browser, who signs up, joins the
 league and claims their player name."""

@@ -1,4 +1,4 @@
-"""The Content-Security-Policy in a real browser (issue 9, point 9): every main page,
+"""The Content-Security-Policy in a real browser: every main page,
 with htmx swapping parts of it, loads and works without Chromium reporting a single
 violation, so the policy is on and nothing of ours needs it relaxed."""
 

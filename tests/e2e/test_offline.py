@@ -1,4 +1,4 @@
-"""At the table without signal (issue 15): the app installs, its service worker shows
+"""At the table without signal: the app installs, its service worker shows
 the offline page when the network is gone, and a round typed on a phone survives a
 reload and a dead connection: a Save without network waits on the phone, is sent by
 itself when the connection returns, and is stored exactly once (or, if another phone

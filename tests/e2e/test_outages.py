@@ -1,12 +1,12 @@
-"""When the network or the database fails, the phone says so (issue 9, point 6).
+"""When the network or the database fails, the phone says so.
 
 htmx swaps nothing for a 5xx, a dropped connection or a timeout, so a tap on
 *Save round* used to seem to do nothing at all. Here the server answers 503 (the real
 database-down page), is unreachable, loses its answer after saving, or does not
 answer in time; each time the phone shows why beside the Save button, keeps every
 card typed, and once the network is back a tap on Save stores the round exactly once.
-When no answer comes at all, the round waits on the phone and says so (issue 15,
-tests/e2e/test_offline.py: it is sent by itself once the connection returns).
+When no answer comes at all, the round waits on the phone and says so
+(tests/e2e/test_offline.py: it is sent by itself once the connection returns).
 """
 
 from __future__ import annotations

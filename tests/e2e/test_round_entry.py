@@ -1,4 +1,4 @@
-"""Entering a round on a phone, where the finger is (issue 11): after Save every
+"""Entering a round on a phone, where the finger is: after Save every
 problem is listed right above the button and in view, each linking to its player;
 a saved round says so in view and can be undone; an open form follows a round that
 another phone saved; ending a session and replacing its link ask first."""
@@ -412,7 +412,8 @@ def test_a_saved_round_joins_the_table_without_the_table_being_sent_again(
     fresh_phone_page: Page,
 ) -> None:
     # The answer to a save from the current table holds the new row, the totals and
-    # the next form only (issue 13); on the phone the table reads as if reloaded.
+    # the next form only, so it does not grow with the session; on the phone the table
+    # reads as if reloaded.
     page = fresh_phone_page
     page.clock.install()  # time runs as usual; the wait for the next poll is skipped
     session = open_session(page, rounds=4)

@@ -1,4 +1,4 @@
-"""The share link of a long session on a phone (issue 9, point 10): the latest ten
+"""The share link of a long session on a phone: the latest ten
 rounds and the totals, older rounds one tap away, with htmx and without JavaScript,
 and the live table keeps the rounds the spectator opened when a round is saved."""
 

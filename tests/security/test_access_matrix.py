@@ -1,4 +1,4 @@
-"""Who may do what, at every URL of the app (issue 6, "Access"): every URL with
+"""Who may do what, at every URL of the app: every URL with
 every method as every actor gets the status MATRIX (tests/support/access_matrix.py)
 says, refused requests change nothing in the database and allowed writes really
 write. A URL that is not in the matrix fails `test_every_url_has_a_row_in_the_matrix`:

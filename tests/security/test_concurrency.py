@@ -1,8 +1,8 @@
-"""Several phones saving at the same moment, on PostgreSQL (issue 6): threads, each
+"""Several phones saving at the same moment, on PostgreSQL: threads, each
 with its own database connection, released together by a barrier, hit the real
 database through the services the views call. Nothing is lost, doubled or
 overwritten silently, and round numbers stay unique and gapless. And phones reading
-the table while others save see one consistent state of it (issue 9, point 5)."""
+the table while others save see one consistent state of it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A Content-Security-Policy on every page (issue 9, point 9): scripts only from the
+"""A Content-Security-Policy on every page: scripts only from the
 app's own files, so text a player typed can never run as script even if it slipped
 past escaping; no plugins, no framing, forms post only to the app."""
 

@@ -1,4 +1,4 @@
-"""The database going away mid-request (issue 6, "Faults"), on PostgreSQL: the user
+"""The database going away mid-request, on PostgreSQL: the user
 gets a friendly page, no half-written round is left, and the app recovers by itself
 when the database returns. A proxy between the live server and PostgreSQL is cut
 and restored, so the failure is a real dropped connection."""

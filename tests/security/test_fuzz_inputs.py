@@ -1,4 +1,4 @@
-"""Bad input, property-based (issue 6): random and malformed data posted to every
+"""Bad input, property-based: random and malformed data posted to every
 form and HTMX endpoint, and random query strings sent to the pages that read
 them. Whatever arrives, the answer is a 4xx or the form again with its errors,
 never a server error (the test client re-raises any exception a view lets
@@ -893,8 +893,8 @@ def mutated(draw, doc: object) -> object:
     return draw(JSON | st.sampled_from(NASTY) | NUMBERS.map(float))
 
 
-# Dates and times as a hand-written or hostile file may give them (issue 9: some
-# imported, then every page of the league answered 500).
+# Dates and times as a hand-written or hostile file may give them (some used to
+# import, and then every page of the league answered 500).
 _MINUTE = datetime.timedelta(minutes=1)
 OFFSETS = st.timedeltas(
     min_value=datetime.timedelta(hours=-23, minutes=-59),

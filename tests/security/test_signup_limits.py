@@ -1,4 +1,4 @@
-"""Sign-ups are limited per client address (issue 9, point 8): a script cannot make
+"""Sign-ups are limited per client address: a script cannot make
 accounts by the hundred. The count lives in Django's cache, Redis in production, so
 every gunicorn worker sees the same count."""
 

@@ -1,4 +1,4 @@
-"""Table mode on PostgreSQL (issue 12, "Nothing lost, nothing doubled"): six phones
+"""Table mode on PostgreSQL loses nothing and doubles nothing: six phones
 handing their hands in at the same moment, through the real views, each on its own
 database connection, released together by a barrier (tests/support/threads.py). No
 hand is lost, none lands in another seat, a round saves once, and a hand sent while

@@ -1,4 +1,4 @@
-"""Claiming a player name (issue 15): one account per player and one player per
+"""Claiming a player name: one account per player and one player per
 account in a league; a player may be claimed in each league they play in; owners
 (and the claimant) undo a claim; leaving the league drops it."""
 

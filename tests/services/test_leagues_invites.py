@@ -1,4 +1,4 @@
-"""Invite links (issue 15): a role, an expiry, revocable; many people join through
+"""Invite links: a role, an expiry, revocable; many people join through
 one link while it works; nobody is ever lowered by one."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The score table is read as one snapshot (issue 9, point 5): a round saved, edited
+"""The score table is read as one snapshot: a round saved, edited
 or deleted by another phone while a page reads the table never mixes two states of
 the session, so the page never fails and its figures always add up.
 

@@ -1,4 +1,4 @@
-"""Rematch (issue 15): the same table again from a finished session, seats rotated
+"""Rematch: the same table again from a finished session, seats rotated
 by one, the same rules, ceiling, stakes and league; one rematch per session."""
 
 from __future__ import annotations

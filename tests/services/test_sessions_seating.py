@@ -1,4 +1,4 @@
-"""Issue 9, point 9: a name typed when seating a session finds only players the user
+"""A name typed when seating a session finds only players the user
 can already see, so seating "asha" never reveals that another club has an "Asha"
 (nor attaches that club's player to a stranger's table); a league import makes its
 own players. Two clubs' "Asha"s are two players."""

@@ -1,4 +1,4 @@
-"""Who may do what, at every URL of the app (issue 6, "Access"): the rule book that
+"""Who may do what, at every URL of the app: the rule book that
 tests/security/test_access_matrix.py checks and other security tests walk.
 
 MATRIX is the rule book: one row per URL name, one entry per HTTP method the

@@ -1,4 +1,4 @@
-"""Table mode in tests (issue 12): the table link opened, a phone that has picked its
+"""Table mode in tests: the table link opened, a phone that has picked its
 seat (a test client holding the seat cookie), and the body of a seat's hand form."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""One small world for the security tests (issue 6, "Access" and "Bad input"): a
+"""One small world for the security tests of access and bad input: a
 league with an owner, a scorer and a viewer, two of its sessions with rounds saved,
 and a second league whose only member is an outsider to the first; a client per
 actor, and a fingerprint of every table (tests/security/conftest.py builds the world

@@ -1,4 +1,4 @@
-"""A forgotten password, start to end (issue 9, point 9): the reset pages are the
+"""A forgotten password, start to end: the reset pages are the
 app's own (base.html, phone-sized), the mail carries a working link, and the new
 password signs in."""
 

@@ -1,4 +1,4 @@
-"""Claiming a player name (issue 15): "This is me" on the player page for a member of
+"""Claiming a player name: "This is me" on the player page for a member of
 a league the player plays in; the page then says who claimed them, the standings
 mark the claimant's row and the league and home pages lead to "My player page";
 owners (and the claimant) undo a claim; others are refused."""

@@ -1,4 +1,4 @@
-"""Invite links on the league page and the link itself (issue 15): owners make and
+"""Invite links on the league page and the link itself: owners make and
 revoke them; whoever opens one signs in or up and comes back to "Join <league> as
 <role>"; an expired or revoked link says so (410), a guessed one is a 404."""
 

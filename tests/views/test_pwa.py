@@ -1,4 +1,4 @@
-"""The installable app (issue 15): the web app manifest, the service worker and the
+"""The installable app: the web app manifest, the service worker and the
 offline page it keeps, and what every page says about them."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The round form's Arrange action, the "grouped best" hint (issue 4) and the cards
-the form arranges by itself (issue 11)."""
+"""The round form's Arrange action, the "grouped best" hint and the cards the form
+arranges by itself."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Two phones at one table (issue 6): saving the same round twice, editing or
+"""Two phones at one table: saving the same round twice, editing or
 deleting a round someone else changed, and a double tap. Nothing is overwritten or
 doubled silently: the second device is told, sees the other version, and keeps
 what it typed. Every change is recorded in the round's history."""

@@ -1,5 +1,5 @@
-"""What the pages give the phone to say when the network or the database fails
-(issue 9, point 6), without a browser; tests/e2e/test_outages.py drives the rest.
+"""What the pages give the phone to say when the network or the database fails,
+without a browser; tests/e2e/test_outages.py drives the rest.
 
 A failed save leaves the form as typed, hidden submission token included, so the
 retry is the same submission: the server answers it with the round it saved."""

@@ -166,7 +166,7 @@ def test_unknown_and_absurd_session_ids_are_404s(scorer: Client) -> None:
     assert scorer.get("/sessions/-1/").status_code == 404
 
 
-# --- A long session (issue 13): the latest ten rounds, the rest one tap away -----------
+# --- A long session: the latest ten rounds, the rest one tap away ----------------------
 
 
 def test_a_long_session_page_shows_its_latest_ten_rounds_and_older_ones_on_request(

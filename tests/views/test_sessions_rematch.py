@@ -1,4 +1,4 @@
-"""Rematch on the session page (issue 15): offered on a finished session with the
+"""Rematch on the session page: offered on a finished session with the
 seat order it will use, one tap starts it and lands on it, an unfinished session is
 refused with a message, a second tap goes to the same rematch."""
 

@@ -132,7 +132,7 @@ def test_the_creator_sees_the_link_and_its_qr_code(scorer: Client, table: GameSe
     assert '<svg width="' in html and 'class="segno"' in html
 
 
-# --- A long session (issue 9, point 10): the latest rounds, older ones a tap away -------
+# --- A long session: the latest rounds, older ones a tap away ---------------------------
 
 
 def rounds_in(html: str) -> list[int]:
