@@ -11,6 +11,7 @@
 #   make test-deep the same with CI's Hypothesis profile: every example (HYPOTHESIS_PROFILE=ci)
 #   make test-pg   the same suite on PostgreSQL (PG_URL below)
 #   make screenshots  the browser tests, saving what they see to tests/e2e/screenshots/
+#   make guide     the players' guide walked in the browser, its pictures saved to docs/players/img/
 #   make docs      build the docs site (mkdocs.yml) into site/ with --strict: a broken
 #                  link or a page missing from the nav fails; installs requirements-docs.txt
 #   make lint      ruff check + ruff format --check + mypy (strict, on games/rules)
@@ -93,3 +94,9 @@ format: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache db.sqlite3 staticfiles tests/e2e/screenshots site
+
+# The pictures of docs/players/, taken by tests/e2e/test_guide.py as it walks each task;
+# commit them with the page they show.
+.PHONY: guide
+guide: $(STAMP)
+	$(CHROMIUM) GUIDE_SCREENSHOTS=1 $(PYTEST) tests/e2e/test_guide.py $(PYTEST_ARGS)

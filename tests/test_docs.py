@@ -364,6 +364,65 @@ def test_the_league_file_example_imports_and_exports_as_it_is() -> None:
     assert exported["league"] | {"slug": ""} == data["league"] | {"slug": ""}
 
 
+# --- docs/players: every page of the guide shows what it tells -----------------------------
+
+PLAYERS = DOCS / "players"
+# A Markdown image, ![words](path), with attributes after it or not.
+IMAGE = re.compile(r"!\[(?P<alt>[^\]]*)\]\((?P<path>[^)\s]+)\)")
+
+
+def images_of(page: Path) -> list[tuple[str, str]]:
+    """(words, path) of each image the page shows."""
+    return [(m["alt"], m["path"]) for m in IMAGE.finditer(page.read_text(encoding="utf-8"))]
+
+
+def test_every_page_of_the_players_guide_has_a_picture() -> None:
+    pages = sorted(PLAYERS.glob("*.md"))
+    assert len(pages) >= 9, "the guide has a page a task"
+    bare = [page.name for page in pages if not images_of(page)]
+    assert bare == [], "tests/e2e/test_guide.py takes the pictures (make guide)"
+
+
+def test_every_picture_of_the_guide_is_there_and_described() -> None:
+    missing, wordless = [], []
+    for page in sorted(DOCS.rglob("*.md")):
+        for alt, path in images_of(page):
+            if not (page.parent / path).is_file():
+                missing.append(f"{page.relative_to(DOCS)}: {path}")
+            if not alt.strip():
+                wordless.append(f"{page.relative_to(DOCS)}: {path}")
+    assert missing == []
+    assert wordless == [], "say in words what the picture shows"
+
+
+def test_every_picture_taken_for_the_guide_is_shown() -> None:
+    shown = {
+        (page.parent / path).resolve()
+        for page in PLAYERS.glob("*.md")
+        for _alt, path in images_of(page)
+    }
+    taken = {path.resolve() for path in (PLAYERS / "img").glob("*.png")}
+    assert sorted(p.name for p in taken - shown) == []
+
+
+def test_the_guide_pictures_stay_small() -> None:
+    large = {
+        path.name: path.stat().st_size
+        for path in (PLAYERS / "img").glob("*.png")
+        if path.stat().st_size > 150_000
+    }
+    assert large == {}, "one phone screen in CSS pixels (tests/e2e/test_guide.py's shoot)"
+
+
+def test_the_check_finds_pictures_with_and_without_attributes(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(
+        'Text ![A phone](img/a.png){ width="300" } and ![](b.png).\n[a link](c.md)\n',
+        encoding="utf-8",
+    )
+    assert images_of(page) == [("A phone", "img/a.png"), ("", "b.png")]
+
+
 # --- The site ------------------------------------------------------------------------------
 
 
