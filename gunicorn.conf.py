@@ -1,5 +1,5 @@
-"""gunicorn settings for scorekeeper: ``gunicorn -c gunicorn.conf.py`` (README,
-Production deployment; benchmarks/load.py uses it too). Command-line options
+"""gunicorn settings for scorekeeper: ``gunicorn -c gunicorn.conf.py`` (docs/hosting/scaling.md,
+running it by hand; benchmarks/load.py uses it too). Command-line options
 override what is set here.
 
 Forwarded headers are trusted only when DJANGO_BEHIND_PROXY says a reverse proxy
@@ -31,7 +31,7 @@ bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 
 # Threads let a worker answer the score table's polls while another request of the
 # same worker waits on the database. 2 workers a core × 4 threads is what
-# benchmarks/load.py measured on the 2-core machine (README, Many phones at once).
+# benchmarks/load.py measured on the 2-core machine (benchmarks/README.md, many phones at once).
 worker_class = "gthread"
 workers = _env_int("GUNICORN_WORKERS", 2 * (os.cpu_count() or 1))
 threads = _env_int("GUNICORN_THREADS", 4)

@@ -23,7 +23,7 @@ from django.urls import Resolver404, resolve
 from games.http import PAYLOAD_TOO_LARGE
 
 # The largest request body taken (a league file of tens of thousands of rounds is
-# a few megabytes); README, "Security".
+# a few megabytes); docs/hosting/security.md, "Uploads".
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024
 MAX_UPLOAD_MB = MAX_UPLOAD_BYTES // (1024 * 1024)
 

@@ -3,7 +3,7 @@
 Development needs no configuration at all (SQLite, DEBUG on). Production is
 selected with DJANGO_ENV=production, which turns DEBUG off, requires a real
 SECRET_KEY and switches on the HTTPS hardening that `manage.py check --deploy`
-looks for. Every variable is listed in README.md.
+looks for. Every variable is listed in docs/hosting/configuration.md.
 """
 
 from __future__ import annotations

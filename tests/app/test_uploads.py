@@ -18,7 +18,7 @@ from tests.support.league_files import IMPORT, post_file
 pytestmark = pytest.mark.django_db
 
 
-MAX_UPLOAD_BYTES = 10 * 1024 * 1024  # the documented limit (README, "Security")
+MAX_UPLOAD_BYTES = 10 * 1024 * 1024  # the documented limit (docs/hosting/security.md, "Uploads")
 
 
 class Unreadable(io.RawIOBase):

@@ -33,7 +33,7 @@ SYSTEM_PATHS = (
 # each of three single-process runs of test_accessibility.py (62-63 s against 66-68 s;
 # 2-3 s in the other browser tests). In a whole `make test` that is within the
 # machine's noise (310-314 s of CPU against 314-315 s, two runs each, 2026-11-26).
-# (benchmarks/entry.py's README figures were measured before it.)
+# (benchmarks/entry.py's figures in benchmarks/README.md were measured before it.)
 CHROMIUM_FLAGS = [
     "--no-sandbox",
     "--disable-gpu",

@@ -298,7 +298,8 @@ def test_an_existing_paplu_league_adopts_the_rules_of_the_texts(scorer: Client, 
     for name in ("value_payments", "default_win_drop", "deal_show_fixed"):
         assert option_help(name).replace("'", "&#x27;") in html
 
-    # The owner sets the options that changed to the preset's values (README, "Rules"),
+    # The owner sets the options that changed to the preset's values
+    # (docs/rules/options.md, "Sessions keep the rules they were played under"),
     # keeping the league's own cap.
     data = league_form_data("21-paplu", rule_hand_cap="200")
     response = scorer.post(url, data)
