@@ -28,8 +28,10 @@ ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PYTHONDONTWRITEBYTECODE=1
 
 RUN python3 -m venv /opt/venv
+# The app's lock file: each package, those it pulls in too, at the version the tests
+# ran on, and refused unless its file matches a hash written there (make lock).
 COPY requirements.txt /app/requirements.txt
-RUN /opt/venv/bin/pip install -r /app/requirements.txt
+RUN /opt/venv/bin/pip install --require-hashes -r /app/requirements.txt
 
 COPY . /app
 WORKDIR /app

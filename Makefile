@@ -14,6 +14,9 @@
 #   make guide     the players' guide walked in the browser, its pictures saved to docs/players/img/
 #   make docs      build the docs site (mkdocs.yml) into site/ with --strict: a broken
 #                  link or a page missing from the nav fails; installs requirements-docs.txt
+#   make lock      write the lock files anew from pyproject.toml, keeping every version
+#                  they pin where the ranges allow (LOCK_ARGS="--upgrade-package django"
+#                  moves one package, LOCK_ARGS=--upgrade all of them)
 #   make lint      ruff check + ruff format --check + mypy (strict, on games/rules)
 #   make format    rewrite files with ruff (fix + format)
 #   make clean     remove the virtualenv, caches and the SQLite database
@@ -21,9 +24,13 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-# Re-install only when a requirements file is newer than this stamp.
+# Re-install only when a lock file is newer than its stamp.
 STAMP  := $(VENV)/requirements.stamp
 DOCS_STAMP := $(VENV)/requirements-docs.stamp
+# pip installs only what the lock files name, each file checked against its hashes:
+# the same packages, byte for byte, on every machine (docs/inside/dependencies.md).
+PIP_INSTALL := $(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes
+LOCK_ARGS ?=
 PG_URL ?= postgres://postgres@127.0.0.1:5432/scorekeeper
 PYTEST_ARGS ?=
 # pytest-xdist: one test process a core and one more; PYTEST_WORKERS=0 runs them in
@@ -38,11 +45,13 @@ PYTEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print((os.cpu_count() or 1) +
 # git-ignored __pycache__ folders for the next run.
 PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n $(PYTEST_WORKERS) --dist worksteal
 
-.PHONY: run demo test test-deep test-pg screenshots docs lint format migrate clean
+.PHONY: run demo test test-deep test-pg screenshots docs lint format lock migrate clean
 
+# requirements-dev.txt pins the app's packages as requirements.txt does (make lock
+# makes it so) and the tests' and lint's beside them.
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	$(PIP_INSTALL) -r requirements-dev.txt
 	touch $(STAMP)
 
 migrate: $(STAMP)
@@ -77,7 +86,7 @@ screenshots: $(STAMP)
 # The docs' packages go into the same .venv, but only here: the app and its tests run
 # without them (tests/test_docs.py skips its build when mkdocs is missing).
 $(DOCS_STAMP): $(STAMP) requirements-docs.txt
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-docs.txt
+	$(PIP_INSTALL) -r requirements-docs.txt
 	touch $(DOCS_STAMP)
 
 docs: $(DOCS_STAMP)
@@ -91,6 +100,20 @@ lint: $(STAMP)
 format: $(STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
+
+# The lock files, from pyproject.toml, by uv (one of the dev group's packages). Each
+# for Python 3.11 on any system (--universal: a package that only some systems need is
+# listed with a marker saying which), with the hashes of every file PyPI has of each
+# version. uv keeps the versions an existing lock file pins unless LOCK_ARGS says
+# otherwise. The dev lock may only pin what the app's pins (-c), and the docs' what
+# the dev lock pins, so that installing one after another changes nothing installed.
+UV_COMPILE = $(BIN)/uv pip compile --quiet --universal --python-version 3.11 \
+	--generate-hashes --custom-compile-command "make lock" $(LOCK_ARGS)
+
+lock: $(STAMP)
+	$(UV_COMPILE) pyproject.toml -o requirements.txt
+	$(UV_COMPILE) pyproject.toml --group dev -c requirements.txt -o requirements-dev.txt
+	$(UV_COMPILE) --group pyproject.toml:docs -c requirements-dev.txt -o requirements-docs.txt
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache db.sqlite3 staticfiles tests/e2e/screenshots site
