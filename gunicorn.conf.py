@@ -15,7 +15,9 @@ from pathlib import Path
 
 
 def _env_bool(name: str) -> bool:
-    # The same spelling as scorekeeper/settings.py's env_bool: 1/true/yes/on.
+    # On as scorekeeper/environment.py's switch reads it: 1/true/yes/on. A value that
+    # is neither on nor off stops the app's settings in each worker, and gunicorn
+    # with them (a worker that fails to boot halts it), so no guess made here serves.
     return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
 
 

@@ -3,67 +3,44 @@
 Development needs no configuration at all (SQLite, DEBUG on). Production is
 selected with DJANGO_ENV=production, which turns DEBUG off, requires a real
 SECRET_KEY and switches on the HTTPS hardening that `manage.py check --deploy`
-looks for. Every variable is listed in docs/hosting/configuration.md.
+looks for. Every variable is read through scorekeeper/environment.py, so a value
+that is not one its variable takes stops the start naming it;
+docs/hosting/configuration.md lists them all.
 """
 
 from __future__ import annotations
 
 import ipaddress
-import os
 import re
 import zoneinfo
 from datetime import timedelta
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-import dj_database_url
 from csp.constants import NONE, SELF
-from django.core.exceptions import ImproperlyConfigured, ValidationError
+from django.core.exceptions import ImproperlyConfigured
+from django.core.exceptions import ValidationError as InvalidEmail
 from django.core.validators import validate_email
+from environs import ValidationError
+
+from scorekeeper import environment
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-
-def env_value(name: str) -> str | None:
-    """``DJANGO_X`` or, failing that, plain ``X`` for the four names most
-    hosting guides use unprefixed (SECRET_KEY, DEBUG, ALLOWED_HOSTS, ...)."""
-    value = os.environ.get(name)
-    if value is None and name.removeprefix("DJANGO_") in UNPREFIXED:
-        value = os.environ.get(name.removeprefix("DJANGO_"))
-    return value
-
-
-UNPREFIXED = {"SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS"}
-
-
-def env_bool(name: str, default: bool) -> bool:
-    value = env_value(name)
-    if value is None or value.strip() == "":
-        return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
-
-
-def env_int(name: str, default: int) -> int:
-    value = os.environ.get(name, "").strip()
-    return int(value) if value else default
-
-
-def env_list(name: str, default: list[str]) -> list[str]:
-    value = env_value(name)
-    if value is None:
-        return default
-    return [item.strip() for item in value.split(",") if item.strip()]
-
-
-DJANGO_ENV = os.environ.get("DJANGO_ENV", "development").strip().lower()
-if DJANGO_ENV not in {"development", "production"}:
-    raise ImproperlyConfigured("DJANGO_ENV must be 'development' or 'production'.")
+# Blank is refused too: the image sets production, and an empty line in the club's
+# .env must not quietly turn that into development (DEBUG on, the published key).
+DJANGO_ENV = environment.choice(
+    "DJANGO_ENV",
+    "development",
+    {"development": "on a developer's machine", "production": "on a club's server"},
+    blank_is_default=False,
+)
 PRODUCTION = DJANGO_ENV == "production"
 
-DEBUG = env_bool("DJANGO_DEBUG", default=not PRODUCTION)
+DEBUG = environment.switch("DJANGO_DEBUG", default=not PRODUCTION)
 
 DEVELOPMENT_KEY = "django-insecure-dev-only-key-do-not-use-in-production"
-SECRET_KEY = env_value("DJANGO_SECRET_KEY") or ""
+SECRET_KEY = environment.text("DJANGO_SECRET_KEY", "")
 
 
 def is_real_key(key: str) -> bool:
@@ -84,10 +61,10 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DEBUG is off.")
     SECRET_KEY = DEVELOPMENT_KEY
 
-ALLOWED_HOSTS = env_list(
+ALLOWED_HOSTS = environment.names(
     "DJANGO_ALLOWED_HOSTS", [] if PRODUCTION else ["localhost", "127.0.0.1", "[::1]"]
 )
-CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+CSRF_TRUSTED_ORIGINS = environment.names("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -144,7 +121,7 @@ AUTHENTICATION_BACKENDS = [
 ROOT_URLCONF = "scorekeeper.urls"
 # /hello/, the framework's floor that benchmarks/load.py and polls.py measure against:
 # routed outside production, and in production only when a benchmark asks for it.
-BENCHMARK_ROUTES = env_bool("DJANGO_BENCHMARK_ROUTES", not PRODUCTION)
+BENCHMARK_ROUTES = environment.switch("DJANGO_BENCHMARK_ROUTES", not PRODUCTION)
 
 TEMPLATES = [
     {
@@ -170,9 +147,10 @@ WSGI_APPLICATION = "scorekeeper.wsgi.application"
 # SQLite file by default (zero setup); PostgreSQL (psycopg 3) via DATABASE_URL,
 # e.g. postgres://user:password@host:5432/scorekeeper.
 DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60 if PRODUCTION else 0),
+    "default": environment.database(
+        "DATABASE_URL",
+        f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+        conn_max_age=environment.number("DATABASE_CONN_MAX_AGE", 60 if PRODUCTION else 0),
         conn_health_checks=True,
     )
 }
@@ -208,24 +186,29 @@ LOGIN_REDIRECT_URL = "games:home"
 LOGOUT_REDIRECT_URL = "games:home"
 
 LANGUAGE_CODE = "en-us"
+
+
+def time_zone(name: str) -> None:
+    try:
+        zoneinfo.ZoneInfo(name.strip())
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise ValidationError(
+            f"{name!r} is not a time zone name. Use one of the tz database, e.g. "
+            "Asia/Kolkata, Europe/London or America/New_York."
+        ) from None
+
+
 # The club's time zone: a session is dated by the club's calendar (a game started at
 # half past midnight in India belongs to that Indian day, not to UTC's day before),
 # and every time shown or exported is the club's clock. Django's own check of the
 # name happens later and does not say which variable holds it.
-TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "").strip() or "UTC"
-try:
-    zoneinfo.ZoneInfo(TIME_ZONE)
-except (zoneinfo.ZoneInfoNotFoundError, ValueError) as error:
-    raise ImproperlyConfigured(
-        f"DJANGO_TIME_ZONE: {TIME_ZONE!r} is not a time zone name. Use one of the tz "
-        "database, e.g. Asia/Kolkata, Europe/London or America/New_York."
-    ) from error
+TIME_ZONE = environment.text("DJANGO_TIME_ZONE", "UTC", check=time_zone, strip=True)
 USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"))
+STATIC_ROOT = environment.path("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles")
 
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -247,20 +230,20 @@ WHITENOISE_AUTOREFRESH = not PRODUCTION
 
 # HTTPS hardening. On in production by default (so `check --deploy` is clean); each
 # switch can be turned off, e.g. when a proxy already redirects to HTTPS.
-SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", PRODUCTION)
-SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", PRODUCTION)
+SECURE_SSL_REDIRECT = environment.switch("DJANGO_SECURE_SSL_REDIRECT", PRODUCTION)
+SESSION_COOKIE_SECURE = environment.switch("DJANGO_SECURE_COOKIES", PRODUCTION)
 # Sign-ins live in the database alone (Django's default store): a sign-out is then
 # final on every worker at once, whatever the cache does.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
-SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31_536_000 if PRODUCTION else 0)
+SECURE_HSTS_SECONDS = environment.number("DJANGO_HSTS_SECONDS", 31_536_000 if PRODUCTION else 0)
 # Off unless the admin asks: includeSubDomains binds every subdomain of the site's
 # domain to HTTPS (a club served at scores.club.example would bind the whole of
 # club.example), and preload lets the domain into the browsers' built-in lists, which
 # take months to leave. Each is a choice about the whole domain, which only its owner
 # can make.
-SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", False)
-SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", False)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = environment.switch("DJANGO_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = environment.switch("DJANGO_HSTS_PRELOAD", False)
 # `check --deploy` asks for both whenever HSTS is on (security.W005, W021): advice to
 # consider them, not a fault. Left off as above, the setup is the one intended, so the
 # checklist stays quiet about them; switched on, Django has nothing to say anyway.
@@ -275,7 +258,8 @@ SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-if env_bool("DJANGO_BEHIND_PROXY", False):
+BEHIND_PROXY = environment.switch("DJANGO_BEHIND_PROXY", False)
+if BEHIND_PROXY:
     # Only behind a proxy that sets this header itself; otherwise clients could
     # spoof it and bypass the HTTPS redirect.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -305,22 +289,25 @@ CONTENT_SECURITY_POLICY = {
 # Sign-in attempts are rate-limited: after this many failures for one username from
 # one address, that pair is locked out for the cool-off (a guesser cannot lock a
 # member out from elsewhere, and a success resets the count).
-AXES_FAILURE_LIMIT = env_int("DJANGO_LOGIN_FAILURE_LIMIT", 5)
-AXES_COOLOFF_TIME = timedelta(minutes=env_int("DJANGO_LOGIN_COOLOFF_MINUTES", 15))
+AXES_FAILURE_LIMIT = environment.number("DJANGO_LOGIN_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=environment.number("DJANGO_LOGIN_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "axes/lockout.html"
 AXES_CLIENT_IP_CALLABLE = "scorekeeper.security.client_ip"
 AXES_USERNAME_CALLABLE = "scorekeeper.security.attempted_username"
-BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY", False)
+
+
+def network(value: str) -> None:
+    try:
+        ipaddress.ip_network(value)  # strict, as gunicorn checks the same list
+    except ValueError as error:
+        raise ValidationError(str(error)) from None
+
+
 # Where the reverse proxy connects from (addresses or networks): only these may name
 # the client in X-Forwarded-For. gunicorn.conf.py reads the same variable.
-PROXY_IPS = env_list("DJANGO_PROXY_IPS", ["127.0.0.1", "::1"])
-try:
-    for network in PROXY_IPS:
-        ipaddress.ip_network(network)  # strict, as gunicorn checks the same list
-except ValueError as error:
-    raise ImproperlyConfigured(f"DJANGO_PROXY_IPS: {error}") from error
+PROXY_IPS = environment.names("DJANGO_PROXY_IPS", ["127.0.0.1", "::1"], check=network)
 
 # E-mail, for password-reset links. Development prints messages on the console;
 # production sends them through an SMTP server, given as one URL
@@ -334,11 +321,15 @@ def email_settings(url: str) -> dict[str, object]:
     if parts.scheme == "console":
         return {"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}
     if parts.scheme not in {"smtp", "smtp+tls", "smtps"}:
-        raise ImproperlyConfigured("DJANGO_EMAIL_URL must start smtp://, smtp+tls://, smtps://.")
+        raise ValidationError("must start smtp://, smtp+tls:// or smtps://.")
+    try:
+        port = parts.port
+    except ValueError:  # its message would show the URL, password and all
+        raise ValidationError("the port after the server's name is not a number.") from None
     return {
         "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
         "EMAIL_HOST": parts.hostname or "localhost",
-        "EMAIL_PORT": parts.port or {"smtps": 465, "smtp+tls": 587}.get(parts.scheme, 25),
+        "EMAIL_PORT": port or {"smtps": 465, "smtp+tls": 587}.get(parts.scheme, 25),
         "EMAIL_HOST_USER": unquote(parts.username or ""),
         "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
         "EMAIL_USE_TLS": parts.scheme == "smtp+tls",
@@ -346,34 +337,38 @@ def email_settings(url: str) -> dict[str, object]:
     }
 
 
-if os.environ.get("DJANGO_EMAIL_URL"):
-    globals().update(email_settings(os.environ["DJANGO_EMAIL_URL"]))
-elif os.environ.get("DJANGO_EMAIL_HOST"):
+email_url = environment.parsed("DJANGO_EMAIL_URL", email_settings, {})
+email_host = environment.text("DJANGO_EMAIL_HOST", "")
+if email_url:
+    globals().update(email_url)
+elif email_host:
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    EMAIL_HOST = os.environ["DJANGO_EMAIL_HOST"]
-    EMAIL_PORT = env_int("DJANGO_EMAIL_PORT", 587)
-    EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_USER", "")
-    EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_PASSWORD", "")
-    EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_USE_TLS", True)
+    EMAIL_HOST = email_host
+    EMAIL_PORT = environment.number("DJANGO_EMAIL_PORT", 587, minimum=1)
+    EMAIL_HOST_USER = environment.text("DJANGO_EMAIL_USER", "")
+    EMAIL_HOST_PASSWORD = environment.text("DJANGO_EMAIL_PASSWORD", "")
+    EMAIL_USE_TLS = environment.switch("DJANGO_EMAIL_USE_TLS", True)
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
-DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "scorekeeper@localhost")
+DEFAULT_FROM_EMAIL = environment.text("DJANGO_DEFAULT_FROM_EMAIL", "scorekeeper@localhost")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # A mail server that does not answer must not hold a worker past gunicorn's timeout.
 EMAIL_TIMEOUT = 10
 
 # Sign-ups per client address (scorekeeper.security.client_ip) in a window that
 # starts at the first: enough for a family sharing a connection, too few for a script.
-SIGNUP_LIMIT = env_int("DJANGO_SIGNUP_LIMIT", 5)
-SIGNUP_WINDOW_MINUTES = env_int("DJANGO_SIGNUP_WINDOW_MINUTES", 60)
+SIGNUP_LIMIT = environment.number("DJANGO_SIGNUP_LIMIT", 5)
+SIGNUP_WINDOW_MINUTES = environment.number("DJANGO_SIGNUP_WINDOW_MINUTES", 60, minimum=1)
 # Who may create an account: anyone ("open"), or only someone who came by a league's
 # invite link ("invite"), for a club that keeps its site to its members.
-SIGNUPS = (os.environ.get("DJANGO_SIGNUPS", "").strip() or "open").lower()
-if SIGNUPS not in {"open", "invite"}:
-    raise ImproperlyConfigured(
-        "DJANGO_SIGNUPS must be 'open' (anyone may create an account) or 'invite' "
-        f"(only someone holding a league's invite link), not {SIGNUPS!r}."
-    )
+SIGNUPS = environment.choice(
+    "DJANGO_SIGNUPS",
+    "open",
+    {
+        "open": "anyone may create an account",
+        "invite": "only someone holding a league's invite link",
+    },
+)
 
 # Who is mailed a server error (Django's mail_admins log handler, DEBUG off):
 # "Asha <asha@example.org>, ravi@example.org". A name may not hold a comma.
@@ -391,9 +386,9 @@ def admins(value: str) -> list[tuple[str, str]]:
         address = match and (match["email"] or match["bare"])
         try:
             validate_email(address or "")
-        except ValidationError:
-            raise ImproperlyConfigured(
-                f"DJANGO_ADMINS: {item!r} is not an e-mail address. Give addresses "
+        except InvalidEmail:
+            raise ValidationError(
+                f"{item!r} is not an e-mail address. Give addresses "
                 "separated by commas, each plain or as Name <address>, e.g. "
                 "'Asha <asha@example.org>, ravi@example.org'."
             ) from None
@@ -401,19 +396,21 @@ def admins(value: str) -> list[tuple[str, str]]:
     return found
 
 
-ADMINS = admins(os.environ.get("DJANGO_ADMINS", ""))
+ADMINS = environment.parsed("DJANGO_ADMINS", admins, [])
 
 # Django's cache holds counts every worker must share (the sign-up limit): Redis in
 # production (REDIS_URL, e.g. redis://127.0.0.1:6379/0), otherwise this process's
 # memory, which needs no setup but is one count per worker. Django's Redis backend,
 # keeping one client per server (scorekeeper/cache.py: not one per call).
-CACHE_URL = os.environ.get("DJANGO_CACHE_URL") or os.environ.get("REDIS_URL") or ""
+CACHE_URL = environment.parsed("DJANGO_CACHE_URL", environment.redis_url, "") or (
+    environment.parsed("REDIS_URL", environment.redis_url, "")
+)
 if CACHE_URL:
     CACHES = {
         "default": {
             "BACKEND": "scorekeeper.cache.RedisCache",
             "LOCATION": CACHE_URL,
-            "KEY_PREFIX": os.environ.get("DJANGO_CACHE_PREFIX", "scorekeeper"),
+            "KEY_PREFIX": environment.text("DJANGO_CACHE_PREFIX", "scorekeeper"),
             # A Redis that hangs rather than refuses costs a request half a second at
             # most, then the database answers (scorekeeper/cache.py), and it does not
             # hold every worker.
@@ -428,17 +425,17 @@ else:
 # process sees the same one: Redis, or a cache in memory with one process serving
 # (runserver, the tests). Elsewhere each process would answer from its own memory
 # what another has since changed, so every poll reads the database.
-SERVER_PROCESSES = env_int("DJANGO_SERVER_PROCESSES", 0)
+SERVER_PROCESSES = environment.number("DJANGO_SERVER_PROCESSES", 0)
 LIVE_CACHE = bool(CACHE_URL) or SERVER_PROCESSES == 1 or (SERVER_PROCESSES == 0 and not PRODUCTION)
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
+    "root": {"handlers": ["console"], "level": environment.log_level("DJANGO_LOG_LEVEL", "INFO")},
 }
 
 # `manage.py backup`: where it writes (a folder of its own, made when missing) and
 # how many of its files it keeps there, the oldest deleted first (docs/hosting/backups.md).
-BACKUP_DIR = Path(os.environ.get("BACKUP_DIR") or BASE_DIR / "backups")
-BACKUP_KEEP = env_int("BACKUP_KEEP", 14)
+BACKUP_DIR = environment.path("BACKUP_DIR", BASE_DIR / "backups")
+BACKUP_KEEP = environment.number("BACKUP_KEEP", 14, minimum=1)

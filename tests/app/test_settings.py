@@ -338,3 +338,67 @@ def test_on_postgresql_the_covering_index_check_stays_on() -> None:
     # The SQLite file of the project, whatever database this test run itself uses.
     on_sqlite = _shown(DATABASE_URL="sqlite:///db.sqlite3")
     assert "models.W040" in on_sqlite["SILENCED_SYSTEM_CHECKS"]
+
+
+# --- A value its variable cannot take stops the start, naming the variable ------------
+
+
+def _refused(**env: str) -> str:
+    """What `manage.py check` says, refusing to start in production with ``env``."""
+    result = _manage("check", **_production_env(**env))
+    assert result.returncode != 0, result.stdout
+    return result.stderr
+
+
+def test_a_switch_that_is_neither_on_nor_off_stops_the_start() -> None:
+    # A typo used to turn the redirect to HTTPS quietly off.
+    said = _refused(DJANGO_SECURE_SSL_REDIRECT="ture")
+
+    assert "DJANGO_SECURE_SSL_REDIRECT: 'ture' is neither on nor off" in said
+
+
+def test_a_number_that_is_not_one_stops_the_start() -> None:
+    # It used to be a bare ValueError from int() that named no variable.
+    said = _refused(DJANGO_HSTS_SECONDS="1y")
+
+    assert "DJANGO_HSTS_SECONDS: '1y' is not a whole number" in said
+
+
+def test_a_database_url_that_is_not_one_stops_the_start_keeping_its_password() -> None:
+    said = _refused(DATABASE_URL="postgres://scorer:s3cret@db.internal:54x2/scores")
+
+    assert "DATABASE_URL" in said
+    assert "s3cret" not in said
+
+
+def test_a_redis_url_that_is_not_one_stops_the_start_keeping_its_password() -> None:
+    said = _refused(REDIS_URL="http://:s3cret@cache.internal:6379/0")
+
+    assert "REDIS_URL: not a Redis URL" in said
+    assert "s3cret" not in said
+
+
+def test_an_email_url_that_is_not_one_stops_the_start_keeping_its_password() -> None:
+    for url in (
+        "smpt://scores:s3cret@smtp.example.org",
+        "smtps://scores:s3cret@smtp.example.org:46S",
+    ):
+        said = _refused(DJANGO_EMAIL_URL=url)
+
+        assert "DJANGO_EMAIL_URL" in said, url
+        assert "s3cret" not in said, url
+
+
+def test_a_blank_environment_name_is_refused_not_taken_for_development() -> None:
+    # The image says production; an empty DJANGO_ENV= line in .env must not undo it.
+    said = _refused(DJANGO_ENV="")
+
+    assert "DJANGO_ENV" in said
+
+
+def test_switches_take_any_case_and_spaces_and_blank_is_the_default() -> None:
+    assert _shown(**_production_env(DJANGO_HSTS_PRELOAD=" TRUE "))["SECURE_HSTS_PRELOAD"] is True
+    assert _shown(**_production_env(DJANGO_BENCHMARK_ROUTES="Yes"))["BENCHMARK_ROUTES"] is True
+    assert _shown(**_production_env(DJANGO_BENCHMARK_ROUTES="off"))["BENCHMARK_ROUTES"] is False
+    shown = _shown(**_production_env(DJANGO_HSTS_SECONDS="", DJANGO_HSTS_PRELOAD=""))
+    assert (shown["SECURE_HSTS_SECONDS"], shown["SECURE_HSTS_PRELOAD"]) == (31_536_000, False)
