@@ -13,6 +13,7 @@ from django.views.decorators.http import require_safe
 
 from games import live
 from games.access import session_for_share_token
+from games.figures import points
 from games.http import chart_response, first_round, nothing_new, private
 from games.models import GameSession
 from games.services.money import money_of
@@ -49,6 +50,9 @@ def _big_context(session: GameSession, board: Scoreboard) -> dict:
     return {
         "session": session,
         "board": board,
+        # The longest total as written ("−1228": 5): the page sizes every total by it,
+        # so that they are all of one size and the widest still fits its card.
+        "widest": max((len(points(column.total)) for column in board.columns), default=1),
         "stamp": live_stamp(session),
         "shared_url": reverse("games:shared_session", args=[session.share_token]),
         "poll_url": reverse("games:shared_scoreboard", args=[session.share_token]),

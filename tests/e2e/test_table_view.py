@@ -1,6 +1,9 @@
 """The table view in a browser: a tablet or TV in landscape shows each total large,
 a round saved elsewhere appears without a reload, and a phone still shows it without
-sideways scrolling."""
+sideways scrolling. On a tablet, a TV and a phone on its side, for two to eight
+players with totals of four figures, every total stays on one line inside its card,
+every card on the screen, and nothing to scroll; axe finds nothing wrong there, in
+either theme."""
 
 from __future__ import annotations
 
@@ -8,19 +11,25 @@ from collections.abc import Callable
 
 import pytest
 from django.contrib.auth.models import User
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from games.figures import points
+from games.models import GameSession
 from games.services.scoreboard import load_scoreboard
 from games.services.sessions import create_session
-from tests.support.builders import play
+from tests.support import axe
+from tests.support.big_league import EIGHT, eight_hands
+from tests.support.builders import make_session, play
 from tests.support.hands import ROUND_1
 from tests.support.pages import PASSWORD, PHONE, horizontal_overflow
+from tests.support.reads import copies_of
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 LANDSCAPE = {"width": 1280, "height": 720}
 SHARE_POLL_MS = 3_000  # games/views/sharing.py
+# axe's default rules and target-size, as tests/e2e/test_accessibility.py runs it.
+AXE_RUN = {"resultTypes": ["violations"], "rules": {"target-size": {"enabled": True}}}
 
 
 def test_a_tv_shows_the_totals_big_and_follows_a_round_saved_elsewhere(
@@ -63,3 +72,114 @@ def test_a_tv_shows_the_totals_big_and_follows_a_round_saved_elsewhere(
     expect(totals.first).to_be_visible()
     assert horizontal_overflow(page) <= 0
     look_at(page, "table-view-phone")
+
+
+# Where a club puts the table view: a tablet, a TV, and a phone lying on its side.
+SCREENS = {
+    "tablet": {"width": 1024, "height": 768},
+    "tv": {"width": 1920, "height": 1080},
+    "phone-landscape": {"width": 844, "height": 390},
+}
+# Copies of the last round after one round each player dealt: totals of three and four
+# figures with their minus signs, as a long evening leaves them ("−1228", "−2428").
+LONG_EVENING = {2: 40, 6: 10, 8: 20}
+# Each card and the text of its total, measured in one look: how many lines the total
+# takes (its text's line boxes), where it lies, and the page's own size.
+MEASURE = """() => {
+    const box = r => ({left: r.left, right: r.right, top: r.top, bottom: r.bottom,
+                       width: r.width, height: r.height});
+    const cards = [...document.querySelectorAll("[data-big-player]")].map(card => {
+        const total = card.querySelector("[data-big-total]");
+        const text = document.createRange();
+        text.selectNodeContents(total);
+        const lines = new Set([...text.getClientRects()].map(r => Math.round(r.top)));
+        return {name: card.dataset.bigPlayer, total: total.textContent.trim(),
+                lines: lines.size, text: box(text.getBoundingClientRect()),
+                card: box(card.getBoundingClientRect()),
+                size: parseFloat(getComputedStyle(total).fontSize)};
+    });
+    return {cards, width: innerWidth, height: innerHeight,
+            scrollHeight: document.scrollingElement.scrollHeight};
+}"""
+
+
+def long_evening(players: int) -> GameSession:
+    """``players`` of the big league's names (long ones, other scripts), a round dealt
+    by each, then many more: every total three or four figures, many negative."""
+    user = User.objects.create_user("host", password=PASSWORD)
+    names = EIGHT[:players]
+    session = make_session(user, players=names, name="Club night", ceiling=10_000)
+    for number in range(players):
+        play(session, "8S", eight_hands(number, names))
+    copies_of(session.rounds.get(number=players), LONG_EVENING[players])
+    return session
+
+
+def what_is_wrong(seen: dict, screen: str) -> list[str]:
+    """What a player would see wrong on the table view as measured: a total broken
+    over two lines or spilling out of its card, a card off the screen, a page to
+    scroll."""
+    wrong = []
+    if seen["scrollHeight"] > seen["height"]:
+        wrong.append(f"{screen}: the page scrolls ({seen['scrollHeight']} px tall)")
+    for card in seen["cards"]:
+        who, text, box = card["name"], card["text"], card["card"]
+        if card["lines"] != 1:
+            wrong.append(f"{screen}: {who}'s {card['total']} on {card['lines']} lines")
+        if text["left"] < box["left"] - 1 or text["right"] > box["right"] + 1:
+            wrong.append(f"{screen}: {who}'s {card['total']} spills out of the card")
+        if box["left"] < 0 or box["top"] < 0:
+            wrong.append(f"{screen}: {who}'s card starts off the screen")
+        if box["right"] > seen["width"] or box["bottom"] > seen["height"]:
+            wrong.append(f"{screen}: {who}'s card ends off the screen at {box}")
+    return wrong
+
+
+@pytest.mark.parametrize("players", sorted(LONG_EVENING))
+def test_every_total_fits_its_card_and_every_card_the_screen(
+    desktop_page: Page, phone_page: Page, look_at: Callable[..., None], players: int
+) -> None:
+    session = long_evening(players)
+    board = load_scoreboard(session)
+    widest = max((points(column.total) for column in board.columns), key=len)
+    assert len(widest) >= 5, widest  # four figures and a minus sign: the hard case
+    wrong = []
+    for screen, size in SCREENS.items():
+        page = phone_page if screen == "phone-landscape" else desktop_page
+        page.set_viewport_size(size)
+        page.goto(f"/shared/{session.share_token}/big/")
+        expect(page.locator("[data-big-player]")).to_have_count(players)
+        look_at(page, f"table-view-{players}-{screen}", full_page=False)
+        seen = page.evaluate(MEASURE)
+        wrong += what_is_wrong(seen, screen)
+        if horizontal_overflow(page) > 0:
+            wrong.append(f"{screen}: the page scrolls sideways")
+        # One size for every total, so that they compare at a glance, and as large as
+        # the cards allow: the widest total fills most of its card's width, or the
+        # total most of the height its card has for it.
+        sizes = [card["size"] for card in seen["cards"]]
+        if max(sizes) - min(sizes) > 0.5:  # a column a fraction of a pixel wider
+            wrong.append(f"{screen}: totals at several sizes: {sorted(set(sizes))}")
+        card = next(card for card in seen["cards"] if card["total"] == widest)
+        filled = max(
+            card["text"]["width"] / card["card"]["width"],
+            card["text"]["height"] / card["card"]["height"],
+        )
+        if filled < 0.6:
+            wrong.append(f"{screen}: {widest} fills {filled:.0%} of its card")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_table_view_reads_well_in_both_themes_on_every_screen(
+    desktop_page: Page, phone_page: Page
+) -> None:
+    session = long_evening(8)
+    for screen, size in SCREENS.items():
+        page = phone_page if screen == "phone-landscape" else desktop_page
+        page.set_viewport_size(size)
+        page.goto(f"/shared/{session.share_token}/big/")
+        page.evaluate(axe.SCRIPT)
+        for theme in ("light", "dark"):
+            page.emulate_media(color_scheme=theme)
+            found = page.evaluate("options => axe.run(options).then(r => r.violations)", AXE_RUN)
+            assert not found, f"{screen}, {theme}:\n{axe.report(found)}"

@@ -42,7 +42,7 @@ def poll(session: GameSession) -> str:
 def totals_in(html: str) -> dict[str, int]:
     found = re.findall(
         r'data-big-player="([^"]+)">\s*<span class="big-name">[^<]*</span>\s*'
-        r'<span class="big-total" data-big-total>(−?\d+)</span>',
+        r'<span class="big-total-box"><span class="big-total" data-big-total>(−?\d+)</span>',
         html,
     )
     return {name: int(total.replace("−", "-")) for name, total in found}
