@@ -1,6 +1,7 @@
 """Standings and player pages in the browser, on a phone: the table scrolls inside
 its own box (never the page), the date filter narrows it in place, a name leads to
-the player's page with their rating chart, and a session's chart loads as an image."""
+the player's page with their rating chart, and a session's chart loads as an image.
+On a desktop the standings and the score table are whole, the page's width used."""
 
 from __future__ import annotations
 
@@ -204,3 +205,30 @@ def test_in_the_dark_every_chart_line_stands_out_from_the_page(phone_page: Page)
     for line in lines.all():
         colour = line.evaluate("el => getComputedStyle(el).color.match(/[\\d.]+/g).map(Number)")
         assert ratio(colour[:3], DARK_SURFACE) >= 3, line.get_attribute("data-series")
+
+
+# Each wide table on the page: how much wider its content is than its box (0: whole).
+_CUT = "els => els.map(el => el.scrollWidth - el.clientWidth)"
+
+
+def test_on_a_desktop_the_standings_and_the_score_table_are_whole(
+    desktop_page: Page, look_at: Callable[..., None]
+) -> None:
+    """At 1280x800 the pages use the width: a league of long names' standings and an
+    eight-player session's score table show every column without scrolling sideways
+    (both were cut off in a 728 px column beside 500 px of empty page)."""
+    page = desktop_page
+    user = sign_in(page, "captain")
+    league = big_league(user)
+    session = long_session(user, league, 12)
+
+    page.goto(f"/leagues/{league.slug}/standings/")
+    expect(page.locator(".standings-table tbody th a")).to_have_count(len(EIGHT))
+    look_at(page, "standings-desktop", full_page=False)
+    assert page.locator(".standings-scroll").evaluate_all(_CUT) == [0], "standings cut off"
+    assert horizontal_overflow(page) <= 0
+
+    page.goto(f"/sessions/{session.pk}/")
+    look_at(page, "session-desktop", full_page=False)
+    assert page.locator(".table-scroll").evaluate_all(_CUT) == [0], "score table cut off"
+    assert horizontal_overflow(page) <= 0
