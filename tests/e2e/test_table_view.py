@@ -167,6 +167,8 @@ def test_every_total_fits_its_card_and_every_card_the_screen(
         )
         if filled < 0.6:
             wrong.append(f"{screen}: {widest} fills {filled:.0%} of its card")
+        if min(sizes) < 40:  # eight players on a phone on its side: 47 px
+            wrong.append(f"{screen}: totals {min(sizes)} px high, too small across a table")
     assert not wrong, "\n".join(wrong)
 
 
