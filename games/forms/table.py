@@ -12,6 +12,7 @@ from games.forms.rounds import RoundForm
 from games.models import Seat, TableHand, TableRound
 from games.rules import USUAL_OUTCOME
 from games.services.round_entries import RoundEntry
+from games.services.table import TypedHand
 
 
 class HandForm(RoundForm):
@@ -41,7 +42,7 @@ class HandForm(RoundForm):
         self.table_cut = table_round.cut_joker if table_round else ""
         self.hand = hand
         edit = self._posted("edit", r"[0-9]{1,9}")
-        # The phone's count of edits (static/js/app.js adds one for every change):
+        # The phone's count of edits (static/js/table_seat.js adds one for every change):
         # a write older than the stored hand is not kept over it.
         self.edit = int(edit) if edit else (hand.edit if hand else 0)
 
@@ -57,20 +58,19 @@ class HandForm(RoundForm):
         # Only the fields: the hand is checked by the service that stores it.
         return forms.Form.clean(self)
 
-    def typed(self) -> dict[str, Any]:
-        """What to store: None for a value a field refused (its error is filed)."""
+    def typed(self) -> TypedHand:
+        """The hand as typed, for services.table to check or store: None for a value a
+        field refused (its error is filed); the round it was typed for, and the edit it
+        follows."""
         cleaned = self.cleaned_data
-        return {
-            "outcome": cleaned.get(self.outcome_name),
-            "text": None if self.groups_name in self.errors else cleaned.get(self.groups_name, ""),
-            "cut_text": None if "cut_joker" in self.errors else cleaned.get("cut_joker", ""),
-            "on_deal": bool(cleaned.get(f"on_deal_{self.seat.pk}")),
-        }
-
-    def to_write(self) -> dict[str, Any]:
-        """What services.table.write_hand stores of this form: the hand as typed, the
-        round it was typed for and the edit it follows."""
-        return self.typed() | {"number": self.expected_number, "edit": self.edit}
+        return TypedHand(
+            number=self.expected_number,
+            outcome=cleaned.get(self.outcome_name),
+            text=None if self.groups_name in self.errors else cleaned.get(self.groups_name, ""),
+            cut_text=None if "cut_joker" in self.errors else cleaned.get("cut_joker", ""),
+            edit=self.edit,
+            on_deal=bool(cleaned.get(f"on_deal_{self.seat.pk}")),
+        )
 
     @property
     def row(self):

@@ -226,6 +226,21 @@ def release_seat(session: GameSession, seat: Seat) -> bool:
 # --- Hands --------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class TypedHand:
+    """One seat's hand as typed, on its phone or by the scorer: what write_hand stores
+    and hand_preview checks. ``outcome``, ``text`` and ``cut_text`` are None where the
+    form refused them (its error is said beside the field)."""
+
+    number: int  # the round it was typed for
+    outcome: str | None
+    text: str | None
+    cut_text: str | None = ""  # the phone's cut joker, used while the table has none
+    # The phone's count of edits: a write older than the hand stored is not kept over it.
+    edit: int = 0
+    on_deal: bool = False  # a winner winning on the deal (kodai)
+
+
 @dataclass
 class HandWritten:
     """What became of a hand written from a phone (or by the scorer)."""
@@ -260,24 +275,18 @@ def _cut_text(table_round: TableRound | None, posted: str | None) -> str | None:
 def write_hand(
     session: GameSession,
     seat: Seat,
-    number: int,
+    typed: TypedHand,
     *,
-    outcome: str | None,
-    text: str | None,
-    cut_text: str | None,
-    edit: int,
     final: bool,
     user: AbstractBaseUser | AnonymousUser | None = None,
-    on_deal: bool = False,
     checked_as_handed_in: bool = False,
 ) -> HandWritten:
-    """Store ``seat``'s hand of round ``number`` as typed: ``final`` hands it in, if
-    it checks on its own (check_hand), else it is kept as typed with the problems
-    the scorer then sees. ``user`` is the scorer correcting the hand (None: the
-    seat's phone). ``outcome`` and ``text`` are None where the form refused them;
-    ``on_deal`` marks a winner as winning on the deal (kodai).
-    ``checked_as_handed_in``: a hand typed (not handed in) under the list of what Hand
-    in refused is checked as Hand in checks it, so that the list follows the fixes.
+    """Store ``seat``'s hand (``typed`` for round ``typed.number``): ``final`` hands
+    it in, if it checks on its own (check_hand), else it is kept as typed with the
+    problems the scorer then sees. ``user`` is the scorer correcting the hand (None:
+    the seat's phone). ``checked_as_handed_in``: a hand typed (not handed in) under
+    the list of what Hand in refused is checked as Hand in checks it, so that the list
+    follows the fixes.
 
     Raises RoundMovedOn for a round that is not the one being entered (already
     saved: a late hand), TableClosed when table mode was closed (or, for a phone,
@@ -286,12 +295,13 @@ def write_hand(
     enter (the player is out, the session over)."""
     by_phone = user is None or not user.is_authenticated
     with transaction.atomic():
-        locked, entry, board = _open_round(session, number)
+        locked, entry, board = _open_round(session, typed.number)
         _check_table_open(session, locked, seat if by_phone else None)
         _check_seat_plays(entry, seat)
-        table_round, _ = TableRound.objects.get_or_create(session=locked, number=number)
+        table_round, _ = TableRound.objects.get_or_create(session=locked, number=typed.number)
         hand = table_round.hands.filter(seat=seat).first()
-        if hand is not None and by_phone and edit < hand.edit:
+        outcome, text, cut_text, on_deal = typed.outcome, typed.text, typed.cut_text, typed.on_deal
+        if hand is not None and by_phone and typed.edit < hand.edit:
             # A preview sent before the hand was handed in, answered after it.
             check = check_hand(
                 entry, seat, _cut_text(table_round, cut_text), hand.outcome or None, hand.text,
@@ -322,7 +332,7 @@ def write_hand(
         if not final and not changed and hand.pk is not None:
             return HandWritten(entry, table_round, hand, check)  # nothing new to keep
         hand.outcome, hand.text, hand.on_deal = outcome or "", text or "", on_deal
-        hand.edit = max(edit, hand.edit + (0 if by_phone else 1))
+        hand.edit = max(typed.edit, hand.edit + (0 if by_phone else 1))
         hand.entered_by = None if by_phone else user
         if final:
             hand.problem = " ".join(problems)[:PROBLEM_LENGTH]
@@ -494,15 +504,11 @@ def seat_stamp(session: GameSession, table_round: TableRound | None, hand: Table
 
 
 def hand_preview(
-    session: GameSession,
     seat: Seat,
     entry: RoundEntry,
     table_round: TableRound | None,
+    typed: TypedHand,
     *,
-    outcome: str | None,
-    text: str | None,
-    cut_text: str | None,
-    on_deal: bool = False,
     final: bool = False,
 ) -> RoundCheck:
     """A hand checked without storing anything: the scorer's live check of a hand
@@ -510,8 +516,10 @@ def hand_preview(
     shown again as it was left. ``final``: checked as Hand in checks it (a refused Hand
     in, shown again, says again what refused it)."""
     _check_seat_plays(entry, seat)
-    cut = _cut_text(table_round, cut_text)
-    return check_hand(entry, seat, cut, outcome, text, final=final, on_deal=on_deal)
+    cut = _cut_text(table_round, typed.cut_text)
+    return check_hand(
+        entry, seat, cut, typed.outcome, typed.text, final=final, on_deal=typed.on_deal
+    )
 
 
 def _hands_of(table_round: TableRound | None) -> dict[int, TableHand]:

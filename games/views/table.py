@@ -129,7 +129,7 @@ def _hand_context(
         refused = bool(hand and hand.problem)
         form = HandForm(entry=entry, seat=seat, table_round=table_round, hand=hand, final=refused)
         if form.is_bound and form.is_valid():
-            check = hand_preview(session, seat, entry, table_round, **form.typed(), final=refused)
+            check = hand_preview(seat, entry, table_round, form.typed(), final=refused)
             form.file_errors(check)
     return (
         _seat_urls(session)
@@ -210,7 +210,7 @@ def table_hand(request: HttpRequest, token: str) -> HttpResponse:
     if not form.is_valid():
         return _hand_page(request, _hand_context(session, seat, form, state), FORM_ERRORS)
     try:
-        written = write_hand(session, seat, **form.to_write(), final=True)
+        written = write_hand(session, seat, form.typed(), final=True)
     except RoundMovedOn as moved:
         # A late hand: nothing is stored; the phone gets the round that is open now.
         status = SAVED_ROUND if moved.saved else NOT_FOUND
@@ -348,7 +348,7 @@ def table_hand_preview(request: HttpRequest, token: str) -> HttpResponse:
     if form.is_valid():
         try:
             written = write_hand(
-                session, seat, **form.to_write(), final=False, checked_as_handed_in=listed
+                session, seat, form.typed(), final=False, checked_as_handed_in=listed
             )
         except RoundMovedOn:
             # The round was saved (or undone) meanwhile: nothing to check; the status
@@ -669,9 +669,7 @@ def table_correct(request: HttpRequest, pk: int, seat_pk: int) -> HttpResponse:
     if request.method != "POST":
         if form.is_bound and form.is_valid():
             try:
-                check = hand_preview(
-                    session, seat, form.entry, table_round_of(session), **form.typed()
-                )
+                check = hand_preview(seat, form.entry, table_round_of(session), form.typed())
             except EntryRejected as error:
                 messages.error(request, str(error))
                 return _back(request, session)
@@ -681,7 +679,7 @@ def table_correct(request: HttpRequest, pk: int, seat_pk: int) -> HttpResponse:
         )
     if form.is_valid():
         try:
-            written = write_hand(session, seat, **form.to_write(), final=True, user=request.user)
+            written = write_hand(session, seat, form.typed(), final=True, user=request.user)
         except RoundMovedOn as moved:
             messages.error(request, str(moved))
             return _back(request, session)
@@ -711,9 +709,7 @@ def table_correct_preview(request: HttpRequest, pk: int, seat_pk: int) -> HttpRe
     form = _correct_form(request, seat, final=False)
     if form.is_valid():
         try:
-            check = hand_preview(
-                seat.session, seat, form.entry, table_round_of(seat.session), **form.typed()
-            )
+            check = hand_preview(seat, form.entry, table_round_of(seat.session), form.typed())
         except EntryRejected as error:
             form.add_error(None, str(error))
         else:

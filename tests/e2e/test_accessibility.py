@@ -32,7 +32,7 @@ from games.services.leagues import (
     revoke_invite,
 )
 from games.services.sessions import create_session, rejoin, rematch
-from games.services.table import claim_seat, open_table, write_hand
+from games.services.table import TypedHand, claim_seat, open_table, write_hand
 from games.transfer.league_export import export_league
 from games.transfer.league_import import import_league
 from tests.support import axe
@@ -663,10 +663,13 @@ def _at_table(user: User) -> GameSession:
     seats = {seat.player.name: seat for seat in session.seats.select_related("player")}
     for name in ("Asha", "Ben", "Chen"):
         claim_seat(session, seats[name])
-    hand = {"cut_text": "8S", "edit": 1}
-    write_hand(session, seats["Asha"], 3, outcome="declared", text=WIN_8S, final=True, **hand)
-    write_hand(session, seats["Ben"], 3, outcome="shown", text=SHOWN_8S[:30], final=False, **hand)
-    write_hand(session, seats["Chen"], 3, outcome="shown", text=TYPO, final=True, **hand)
+
+    def hand(outcome: str, text: str) -> TypedHand:
+        return TypedHand(3, outcome=outcome, text=text, cut_text="8S", edit=1)
+
+    write_hand(session, seats["Asha"], hand("declared", WIN_8S), final=True)
+    write_hand(session, seats["Ben"], hand("shown", SHOWN_8S[:30]), final=False)
+    write_hand(session, seats["Chen"], hand("shown", TYPO), final=True)
     return session
 
 
@@ -724,7 +727,8 @@ def table_late(page: Page) -> None:
     open_table(session)
     ben = session.seats.get(player__name="Ben")
     claim_seat(session, session.seats.get(player__name="Asha"))
-    write_hand(session, ben, 3, outcome="shown", text=SHOWN_8S, cut_text="8S", edit=1, final=False)
+    typed = TypedHand(3, outcome="shown", text=SHOWN_8S, cut_text="8S", edit=1)
+    write_hand(session, ben, typed, final=False)
     # Before this phone's poll notices (it would bring round 4 by itself).
     page.route("**/hand/status/**", lambda route: route.fulfill(status=204))
     _seat_phone(page, session, "Ben")
@@ -842,7 +846,8 @@ def table_scorer_all_in(page: Page) -> None:
     open_table(session)
     for seat in session.seats.select_related("player"):
         outcome, text = ROUND_1[seat.player.name]
-        write_hand(session, seat, 3, outcome=outcome, text=text, cut_text="8S", edit=1, final=True)
+        typed = TypedHand(3, outcome=outcome, text=text, cut_text="8S", edit=1)
+        write_hand(session, seat, typed, final=True)
     page.goto(f"/sessions/{session.pk}/")
     expect(page.get_by_role("button", name="Save round 3")).to_be_visible()
 

@@ -12,7 +12,13 @@ from django.db import connection
 from django.test import Client
 
 from games.models import HandEntry, Round, RoundChange, TableHand
-from games.services.table import RoundMovedOn, save_table_round, set_auto_save, write_hand
+from games.services.table import (
+    RoundMovedOn,
+    TypedHand,
+    save_table_round,
+    set_auto_save,
+    write_hand,
+)
 from tests.support.builders import make_session
 from tests.support.hands import FOUR_PURE, LOOSE_148, ONE_PURE, SEED_BEN, SHOWN_8S, WIN_8S
 from tests.support.table import hand_data, seat_phone, url
@@ -102,9 +108,8 @@ def test_a_hand_changed_while_the_scorer_saves_is_in_the_round_or_told_it_is_lat
         ben = session.seats.get(player__name="Ben")
 
         def change_bens_hand(session=session, ben=ben):
-            return write_hand(
-                session, ben, 1, outcome="shown", text=SEED_BEN, cut_text="8S", edit=9, final=True
-            )
+            typed = TypedHand(1, outcome="shown", text=SEED_BEN, cut_text="8S", edit=9)
+            return write_hand(session, ben, typed, final=True)
 
         results = at_once(
             [change_bens_hand, lambda session=session: save_table_round(session, 1, user)]

@@ -5,6 +5,8 @@ checked a moment before."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from django.contrib.auth.models import User
 
@@ -12,6 +14,7 @@ from games.models import GameSession, Seat, TableHand, TableRound
 from games.services.table import (
     SeatReleased,
     TableClosed,
+    TypedHand,
     claim_seat,
     close_table,
     open_table,
@@ -24,7 +27,7 @@ from tests.support.hands import SHOWN_8S, WIN_8S
 
 pytestmark = pytest.mark.django_db
 
-HAND = {"outcome": "shown", "text": SHOWN_8S, "cut_text": "8S", "edit": 1, "final": True}
+HAND = TypedHand(1, outcome="shown", text=SHOWN_8S, cut_text="8S", edit=1)
 
 
 @pytest.fixture
@@ -44,14 +47,14 @@ def test_a_hand_after_table_mode_closed_is_refused_and_brings_no_table_round_bac
     phone, user: User
 ) -> None:
     session, seat = phone
-    write_hand(session, seat, 1, **HAND | {"final": False})  # typing: a table round exists
+    write_hand(session, seat, HAND, final=False)  # typing: a table round exists
     close_table(fresh(session))
     assert not TableRound.objects.exists()
 
     with pytest.raises(TableClosed, match="The scorer closed table mode"):
-        write_hand(session, seat, 1, **HAND)
+        write_hand(session, seat, HAND, final=True)
     with pytest.raises(TableClosed, match="Table mode is closed"):  # the scorer's old page
-        write_hand(session, seat, 1, **HAND, user=user)
+        write_hand(session, seat, HAND, final=True, user=user)
     with pytest.raises(TableClosed, match="Table mode is closed"):
         set_cut(session, 1, "8S")
 
@@ -63,7 +66,7 @@ def test_a_hand_from_a_replaced_link_is_refused(phone) -> None:
     replace_table_link(fresh(session))
 
     with pytest.raises(TableClosed, match="new table link"):
-        write_hand(session, seat, 1, **HAND)
+        write_hand(session, seat, HAND, final=True)
 
     assert not TableHand.objects.exists()
 
@@ -73,24 +76,24 @@ def test_a_hand_from_a_phone_whose_seat_was_released_is_refused(phone, user: Use
     release_seat(session, Seat.objects.get(pk=seat.pk))
 
     with pytest.raises(SeatReleased, match="no longer holds Ben's seat"):
-        write_hand(session, seat, 1, **HAND)
+        write_hand(session, seat, HAND, final=True)
     # Another phone picked the seat since: the first phone's key no longer holds either.
     claim_seat(session, Seat.objects.get(pk=seat.pk))
     with pytest.raises(SeatReleased):
-        write_hand(session, seat, 1, **HAND)
+        write_hand(session, seat, HAND, final=True)
     assert not TableHand.objects.exists()
 
     # The scorer needs no phone's key: their correction is written.
-    written = write_hand(session, seat, 1, **HAND, user=user)
+    written = write_hand(session, seat, HAND, final=True, user=user)
     assert written.hand.status == "in"
 
 
 def test_a_phone_still_holding_its_seat_writes_its_hand(phone) -> None:
     session, seat = phone
     asha = claim_seat(session, session.seats.select_related("player").get(player__name="Asha"))
-    write_hand(session, asha, 1, **HAND | {"outcome": "declared", "text": WIN_8S})
+    write_hand(session, asha, replace(HAND, outcome="declared", text=WIN_8S), final=True)
 
-    written = write_hand(session, seat, 1, **HAND)
+    written = write_hand(session, seat, HAND, final=True)
 
     assert written.hand.status == "in"
     assert TableHand.objects.count() == 2

@@ -19,7 +19,7 @@ from django.test import Client
 from games.models import GameSession, League, LeagueInvite, Membership, Player, PlayerClaim, Round
 from games.services.leagues import claim_player, create_invite, create_league
 from games.services.sessions import close_session
-from games.services.table import claim_seat, open_table, write_hand
+from games.services.table import TypedHand, claim_seat, open_table, write_hand
 from tests.support.builders import make_session, play, round_data
 from tests.support.forms import form_on
 from tests.support.hands import POOL_ROUNDS, ROUND_1, SHOWN_8S, WIN_8S
@@ -154,9 +154,8 @@ def table_round_3(table: GameSession) -> None:
     claim_seat(table, table.seats.get(player__name="Asha"))
     for seat in table.seats.select_related("player"):
         outcome, text = ROUND_1[seat.player.name]
-        written = write_hand(
-            table, seat, 3, outcome=outcome, text=text, cut_text="8S", edit=1, final=True
-        )
+        typed = TypedHand(3, outcome=outcome, text=text, cut_text="8S", edit=1)
+        written = write_hand(table, seat, typed, final=True)
         assert written.hand.status == "in", written.check.errors
 
 
