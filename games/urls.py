@@ -21,6 +21,7 @@ from games.views import (
     sharing,
     standings,
     table,
+    table_scorer,
     transfer,
 )
 
@@ -118,15 +119,17 @@ urlpatterns = [
     shared("big/", sharing.shared_big, name="shared_big"),
     # Table mode, the scorer's side: the link, the seats filling up (polled), the cut
     # joker, a hand corrected or entered for a player, and Save.
-    session_table("", table.table_panel, name="table_panel"),
-    session_table("link/", table.table_link, name="table_link"),
-    session_table("auto-save/", table.table_auto_save, name="table_auto_save"),
-    session_table("cut/", table.table_cut, name="table_cut"),
-    session_table("release/", table.table_release, name="table_release"),
-    session_table("save/", table.table_save, name="table_save"),
-    session_table("hands/<id:seat_pk>/", table.table_correct, name="table_correct"),
+    session_table("", table_scorer.table_panel, name="table_panel"),
+    session_table("link/", table_scorer.table_link, name="table_link"),
+    session_table("auto-save/", table_scorer.table_auto_save, name="table_auto_save"),
+    session_table("cut/", table_scorer.table_cut, name="table_cut"),
+    session_table("release/", table_scorer.table_release, name="table_release"),
+    session_table("save/", table_scorer.table_save, name="table_save"),
+    session_table("hands/<id:seat_pk>/", table_scorer.table_correct, name="table_correct"),
     session_table(
-        "hands/<id:seat_pk>/preview/", table.table_correct_preview, name="table_correct_preview"
+        "hands/<id:seat_pk>/preview/",
+        table_scorer.table_correct_preview,
+        name="table_correct_preview",
     ),
     # Table mode, a phone's side: no sign-in; the table link, then the seat cookie.
     at_table("", table.table_seats, name="table_seats"),
