@@ -21,10 +21,8 @@ from games.services.scoreboard import load_scoreboard
 # The status codes the app answers with besides 200, 302 and Django's own 404s, by
 # what they mean here.
 FORM_ERRORS = 422  # a form sent back with what is wrong in it
-# A hand for a round already saved (the table moved on): refused, and said so.
-SAVED_ROUND = 403
-NOT_FOUND = 404  # answered by hand where a page is shown, not Django's bare 404
-# Someone else's write came first: the page shows what is there now.
+# Someone else's write came first (or the round moved on): the page shows what is
+# there now.
 CONFLICT = 409
 # A link that expired, was revoked or was replaced: the page says which.
 GONE = 410

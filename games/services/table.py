@@ -241,6 +241,29 @@ class TypedHand:
     on_deal: bool = False  # a winner winning on the deal (kodai)
 
 
+@dataclass(frozen=True)
+class SeatRound:
+    """The round being entered as one seat's page shows it: the session's rounds so
+    far, the round's entry, the table round (None before any phone started on it)
+    and the seat's hand of it (None before its phone typed anything)."""
+
+    seat: Seat
+    board: Scoreboard
+    entry: RoundEntry
+    table_round: TableRound | None
+    hand: TableHand | None
+
+    @property
+    def playing(self) -> bool:
+        """The seat has a hand to enter (its player still in, the session not over)."""
+        return self.entry.seat_playing(self.seat.pk) is not None
+
+    @property
+    def cut(self) -> str:
+        """The table's cut joker, once a phone (or the scorer) entered it."""
+        return self.table_round.cut_joker if self.table_round else ""
+
+
 @dataclass
 class HandWritten:
     """What became of a hand written from a phone (or by the scorer)."""
@@ -251,6 +274,14 @@ class HandWritten:
     check: RoundCheck  # the hand on its own, as check_hand judged it
     stale: bool = False  # an older edit than the one stored: nothing was written
     saved: Round | None = None  # the round, when this hand completed it and it saved itself
+
+
+def seat_round(session: GameSession, seat: Seat) -> SeatRound:
+    """The round being entered, and ``seat``'s hand of it, as stored."""
+    board = load_scoreboard(session)
+    table_round = table_round_of(session)
+    entry = new_round_entry(session, board)
+    return SeatRound(seat, board, entry, table_round, hand_of(table_round, seat))
 
 
 def table_round_of(session: GameSession) -> TableRound | None:

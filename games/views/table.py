@@ -1,14 +1,18 @@
 """Table mode, a phone's side: the table link's pages, where each phone picks its seat
-and enters that seat's hand. The scorer's side (opening the link, the live view of
-the seats, releasing a seat, the cut joker, correcting a hand, saving the round) is
-games/views/table_scorer.py.
+and enters that seat's hand (its live check, its status poll, Hand in, Leave). The
+scorer's side is games/views/table_scorer.py; docs/inside/table-mode.md says what
+each request is answered with, and which answers say where they go.
 
 A phone is told apart by its signed seat cookie (games.access), never by an
 account: the table link's pages need no sign-in, and give a phone nothing but its
-own seat's hand of the round being entered.
+own seat's hand of the round being entered. Over htmx, an answer that goes anywhere
+but where its request put it says so itself (HX-Retarget, HX-Reswap): the page's
+scripts never read an answer to decide where it goes.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
@@ -35,8 +39,6 @@ from games.http import (
     CONFLICT,
     FORM_ERRORS,
     GONE,
-    NOT_FOUND,
-    SAVED_ROUND,
     id_in,
     nothing_new,
     posted_id,
@@ -46,19 +48,18 @@ from games.http import (
 from games.models import GameSession, Seat
 from games.services.errors import EntryRejected
 from games.services.round_entries import new_round_entry
-from games.services.scoreboard import load_scoreboard
 from games.services.table import (
     RoundMovedOn,
     SeatReleased,
+    SeatRound,
     SeatTaken,
     TableClosed,
     claim_seat,
-    hand_of,
     hand_preview,
     link_gone,
     release_seat,
+    seat_round,
     seat_stamp,
-    table_round_of,
     write_hand,
 )
 
@@ -66,6 +67,9 @@ from games.services.table import (
 # shows within a couple of seconds.
 SEAT_POLL_SECONDS = 3
 NOT_HANDED_IN = "Not handed in."  # what became of a hand sent from a link gone
+# Where an answer about the whole seat goes over htmx, whichever region asked: the
+# seat's status line (partials/seat_hand.html#status), swapped whole.
+STATUS_TARGET = "#seat-status"
 
 
 def _no_store(response: HttpResponse) -> HttpResponse:
@@ -73,9 +77,6 @@ def _no_store(response: HttpResponse) -> HttpResponse:
     # "same-origin" already keeps it from other sites; "no-referrer" would make the
     # browser send "Origin: null" with the forms, which CSRF checking refuses.)
     return private(response)
-
-
-# --- A phone at the table ------------------------------------------------------------------
 
 
 def _seat_urls(session: GameSession) -> dict:
@@ -89,47 +90,58 @@ def _seat_urls(session: GameSession) -> dict:
     }
 
 
-def _hand_state(session: GameSession, seat: Seat):
-    """The round being entered and the seat's hand of it, as stored."""
-    board = load_scoreboard(session)
-    entry = new_round_entry(session, board)
-    table_round = table_round_of(session)
-    return board, entry, table_round, hand_of(table_round, seat)
+def _seat_context(session: GameSession, state: SeatRound) -> dict:
+    """What every region of a seat's page reads: its addresses, the seat, the round
+    and the hand, the table's cut and the stamp its poll follows."""
+    return _seat_urls(session) | {
+        "session": session,
+        "seat": state.seat,
+        "entry": state.entry,
+        "hand": state.hand,
+        "table_cut": state.cut,
+        "stamp": seat_stamp(session, state.table_round, state.hand),
+        "poll_seconds": SEAT_POLL_SECONDS,
+    }
+
+
+def _hand_form(state: SeatRound, data=None, *, final: bool) -> HandForm:
+    """The seat's form: ``data`` as posted, else the hand as stored (None: empty).
+    ``final``: checked as Hand in checks it."""
+    args = () if data is None else (data,)
+    return HandForm(
+        *args,
+        entry=state.entry,
+        seat=state.seat,
+        table_round=state.table_round,
+        hand=state.hand,
+        final=final,
+    )
 
 
 def _hand_context(
-    session: GameSession,
-    seat: Seat,
-    form: HandForm | None = None,
-    state: tuple | None = None,
-    **extra,
+    session: GameSession, state: SeatRound, form: HandForm | None = None, **extra
 ) -> dict:
-    """The seat's hand of the round being entered: the form as it was left (stored on
-    the server, previewed at once) unless ``form`` is the one just posted. ``state``:
-    ``_hand_state`` as read already (nothing saved or undone since), else read here."""
-    board, entry, table_round, hand = state or _hand_state(session, seat)
-    playing = entry.seat_playing(seat.pk) is not None
-    if form is None and playing:
+    """The seat's page (its ``hand`` region): the form as it was left (stored on the
+    server, previewed at once) unless ``form`` is the one just posted. ``extra``: what
+    the page says above the hand (moved, refused, just_in; closed, gone and fate at a
+    link gone)."""
+    if form is None and state.playing:
         # A Hand in refused, and not typed in since: shown as it was refused (what to
         # fix under the cards and above Hand in), a reload or a poll alike.
-        refused = bool(hand and hand.problem)
-        form = HandForm(entry=entry, seat=seat, table_round=table_round, hand=hand, final=refused)
+        refused = bool(state.hand and state.hand.problem)
+        form = _hand_form(state, final=refused)
         if form.is_bound and form.is_valid():
-            check = hand_preview(seat, entry, table_round, form.typed(), final=refused)
-            form.file_errors(check)
+            form.file_errors(
+                hand_preview(
+                    state.seat, state.entry, state.table_round, form.typed(), final=refused
+                )
+            )
     return (
-        _seat_urls(session)
+        _seat_context(session, state)
         | {
-            "session": session,
-            "seat": seat,
-            "entry": entry,
-            "board": board,
-            "playing": playing,
-            "form": form if playing else None,
-            "hand": hand,
-            "table_cut": table_round.cut_joker if table_round else "",
-            "stamp": seat_stamp(session, table_round, hand),
-            "poll_seconds": SEAT_POLL_SECONDS,
+            "board": state.board,
+            "playing": state.playing,
+            "form": form if state.playing else None,
             "picker_done": "Your hand is complete: tap Hand in.",
             "picker_one_hand": True,
         }
@@ -138,6 +150,7 @@ def _hand_context(
 
 
 def _hand_page(request: HttpRequest, context: dict, status: int = 200) -> HttpResponse:
+    """The seat's page, or over htmx its hand (which Hand in's form targets)."""
     template = "games/table_seat.html#hand" if request.htmx else "games/table_seat.html"
     return _no_store(TemplateResponse(request, template, context, status=status))
 
@@ -147,12 +160,10 @@ def table_seats(request: HttpRequest, token: str) -> HttpResponse:
     """Pick your seat: the players still in, a seat taken on another phone said so."""
     session = session_for_table_token(token)
     holding = phone_seat(request, session)
-    board = load_scoreboard(session)
-    entry = new_round_entry(session, board)
+    entry = new_round_entry(session)
     error, status = "", 200
     if request.method == "POST":
-        seat_pk = posted_id(request, "seat")
-        seat = entry.seat_playing(seat_pk)
+        seat = entry.seat_playing(posted_id(request, "seat"))
         if seat is None:
             error, status = "Pick the seat of a player still in.", FORM_ERRORS
         else:
@@ -168,7 +179,6 @@ def table_seats(request: HttpRequest, token: str) -> HttpResponse:
     context = _seat_urls(session) | {
         "session": session,
         "entry": entry,
-        "board": board,
         "holding": holding,
         "taken": taken,
         "error": error,
@@ -179,158 +189,81 @@ def table_seats(request: HttpRequest, token: str) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def table_hand(request: HttpRequest, token: str) -> HttpResponse:
     """The phone's own hand of the round being entered; POST hands it in."""
+    posted = request.method == "POST"
     try:
         session = session_for_table_token(token)
     except Http404:
-        return _hand_from_gone_link(request, token)
-    if request.method != "POST":
+        return _link_gone(request, token, fate=NOT_HANDED_IN if posted else "")
+    if not posted:
         seat = phone_seat(request, session)
         if seat is None:
             return redirect("games:table_seats", token=token)
-        return _hand_page(request, _hand_context(session, seat))
+        return _hand_page(request, _hand_context(session, seat_round(session, seat)))
     seat = seat_for_phone(request, session)
     if seat_of_page(request, seat) is None:
         return _holds_another(request, token, seat, f"{NOT_HANDED_IN} ")
-    state = board, entry, table_round, hand = _hand_state(session, seat)
-    form = HandForm(request.POST, entry=entry, seat=seat, table_round=table_round, hand=hand)
+    return _hand_in(request, token, session, seat_round(session, seat))
+
+
+def _hand_in(
+    request: HttpRequest, token: str, session: GameSession, state: SeatRound
+) -> HttpResponse:
+    """Hand in: 200 (the hand's region) only for a hand handed in; every refusal
+    is a 4xx, its page saying why (static/js/draft_queue.js keeps a hand answered
+    200 on the phone as handed in)."""
+    seat = state.seat
+    form = _hand_form(state, request.POST, final=True)
     if not form.is_valid():
-        return _hand_page(request, _hand_context(session, seat, form, state), FORM_ERRORS)
+        return _hand_page(request, _hand_context(session, state, form), FORM_ERRORS)
     try:
         written = write_hand(session, seat, form.typed(), final=True)
     except RoundMovedOn as moved:
         # A late hand: nothing is stored; the phone gets the round that is open now.
-        status = SAVED_ROUND if moved.saved else NOT_FOUND
-        return _hand_page(request, _hand_context(session, seat, moved=str(moved)), status)
-    except (TableClosed, SeatReleased) as gone:
-        # Closed, replaced or released after the checks above: the hand stays on the
-        # screen as typed, under what happened (and a closed table is no longer polled).
-        if isinstance(gone, TableClosed):
-            return _gone_page(request, seat, token, gone, form, NOT_HANDED_IN, state=state)
-        return _hand_page(request, _hand_context(session, seat, form, refused=str(gone)), CONFLICT)
+        context = _hand_context(session, seat_round(session, seat), moved=str(moved))
+        return _hand_page(request, context, CONFLICT)
+    except TableClosed:  # closed or replaced after the checks above
+        return _link_gone(request, token, fate=NOT_HANDED_IN)
+    except SeatReleased as released:  # the hand stays on the screen as typed
+        return _hand_page(
+            request, _hand_context(session, state, form, refused=str(released)), CONFLICT
+        )
     except EntryRejected as error:  # out of the session, or the session is over
-        return _hand_page(request, _hand_context(session, seat, refused=str(error)), FORM_ERRORS)
+        context = _hand_context(session, seat_round(session, seat), refused=str(error))
+        return _hand_page(request, context, FORM_ERRORS)
     if written.saved is not None:
         messages.success(request, f"Every hand is in: round {written.saved.number} saved itself.")
         return redirect_for(request, reverse("games:table_hand", args=[token]))
     if written.stale:
         # The scorer corrected this hand since the phone last changed it: show theirs.
         changed = "Your hand was changed meanwhile (by the scorer): this is it now."
-        return _hand_page(request, _hand_context(session, seat, moved=changed), CONFLICT)
+        context = _hand_context(session, seat_round(session, seat), moved=changed)
+        return _hand_page(request, context, CONFLICT)
     form.file_errors(written.check)
     form.hand = written.hand
-    # Not saved: the round and its table round as write_hand read them under its lock
-    # (the cut joker may be new), the hand as written; the board read above.
-    state = (board, written.entry, written.table_round, written.hand)
-    context = _hand_context(session, seat, form, state, just_in=not form.errors)
+    # The round and its table round as write_hand read them under its lock (the cut
+    # joker may be new), the hand as written; the board as read above.
+    state = replace(state, entry=written.entry, table_round=written.table_round, hand=written.hand)
+    context = _hand_context(session, state, form, just_in=not form.errors)
     return _hand_page(request, context, FORM_ERRORS if form.errors else 200)
-
-
-def _hand_from_gone_link(
-    request: HttpRequest, token: str, *, leaving: bool = False
-) -> HttpResponse:
-    """A hand handed in from a table link closed or replaced before it was sent (the
-    phone's page was older): as when that happens while it is on its way, the hand
-    stays on the screen as typed under what became of the link, and nothing is
-    stored. The page opened or reloaded at such a link shows the hand as it was
-    kept, under the same words; so does "Leave this seat" tapped there (``leaving``),
-    saying that there is no seat left to leave. A link that never existed (or a phone
-    that held no seat there) is a 404. A page of another seat than the phone held
-    there last (``seat_of_page``) is told by the status alone over htmx (its hand stays
-    as typed, closed by static/js/app.js), else shown the phone's seat's page."""
-    seat = seat_of_gone_link(request, token)
-    if seat is None:
-        raise Http404("No such table.")
-    ours = seat_of_page(request, seat) is not None
-    if not ours and request.htmx:
-        # Not a 200: static/js/offline.js would take it for the hand handed in.
-        fate = "" if leaving else NOT_HANDED_IN
-        return reswap(_gone_by_status_alone(request, GONE, fate), "none")
-    gone = link_gone(seat.session.table_token, leaving=leaving)
-    if request.method == "POST" and not leaving and ours:
-        sent, state = _as_sent(request, seat)
-        return _gone_page(request, seat, token, gone, sent, NOT_HANDED_IN, state=state)
-    return _gone_page(request, seat, token, gone)
-
-
-def _as_sent(request: HttpRequest, seat: Seat) -> tuple[HandForm, tuple]:
-    """The hand this phone sent (Hand in, or its live check), as typed, with what the
-    form says of it: shown, not stored, once its link is gone; and ``_hand_state`` as
-    read for it, for the page that shows it."""
-    state = _board, entry, table_round, hand = _hand_state(seat.session, seat)
-    form = HandForm(request.POST, entry=entry, seat=seat, table_round=table_round, hand=hand)
-    form.is_valid()
-    return form, state
-
-
-def _gone_page(
-    request: HttpRequest,
-    seat: Seat,
-    token: str,
-    gone: TableClosed,
-    form: HandForm | None = None,
-    fate: str = "",
-    status: int = GONE,
-    state: tuple | None = None,
-) -> HttpResponse:
-    """The seat's page at its table link ``token``, gone: the hand (``form``, else as
-    this phone kept it) only shown, under what became of it and of the link
-    (games/table_seat.html, "closed"): the one place that says how such a page looks,
-    whether a reload, Hand in or the phone's background requests learnt it.
-    ``state``: ``_hand_state`` as read already for ``form``, else read here."""
-    session = seat.session
-    # The page keeps the link it came by: a replaced link's phone is never shown the
-    # new one (it opens it from the scorer, as after any new link).
-    session.table_token = token
-    state = state or _hand_state(session, seat)
-    if form is None:
-        # Never the hand stored now: since the link went, the seat may be someone
-        # else's. What this phone typed comes back from its own drafts (offline.js).
-        _board, entry, table_round, _hand = state
-        form = HandForm(entry=entry, seat=seat, table_round=table_round, hand=None, final=False)
-    # What became of the hand (``fate``), of the link, and what to do next: said once,
-    # by partials/seat_hand.html#status.
-    context = _hand_context(session, seat, form, state, closed=True, gone=str(gone), fate=fate)
-    return _hand_page(request, context, status)
-
-
-def _gone_in_place(
-    request: HttpRequest,
-    seat: Seat,
-    token: str,
-    gone: TableClosed,
-    form: HandForm | None = None,
-    state: tuple | None = None,
-) -> HttpResponse:
-    """A seat phone's status poll or live check that finds its link gone: the page a
-    reload there shows, swapped over the hand being typed, what happened scrolled into
-    view above it (the finger was on the picker, below it). A live check's hand is
-    the one it sent (``form``), so the cards stay on the screen even where the phone
-    keeps no draft (storage blocked or full); after a poll, which sends no hand,
-    offline.js puts back what was typed from the draft it kept."""
-    response = _gone_page(request, seat, token, gone, form, status=200, state=state)
-    return reswap(retarget(response, "#seat-hand"), "outerHTML show:#seat-status:top")
 
 
 @require_POST
 def table_hand_preview(request: HttpRequest, token: str) -> HttpResponse:
     """The live check of the phone's hand as it is typed, which also stores it (a
     reload or a dropped connection keeps it). Nothing else changes."""
-    session = _session_of_link(request, token)
-    if isinstance(session, HttpResponse):
-        return session  # the link is gone: said in place
+    try:
+        session = session_for_table_token(token)
+    except Http404:
+        return _link_gone(request, token)
     seat = seat_for_phone(request, session)
     if seat_of_page(request, seat) is None:
         return _holds_another(request, token, seat)
-    entry = new_round_entry(session)
-    table_round = table_round_of(session)
-    hand = hand_of(table_round, seat)
+    state = seat_round(session, seat)
     # While Hand in's list of problems is shown, the hand is checked as Hand in checks
     # it, so that the list follows the fixes (round_fields.html#problems), as on the
     # round form.
     listed = problems_listed(request.POST)
-    form = HandForm(
-        request.POST, entry=entry, seat=seat, table_round=table_round, hand=hand, final=listed
-    )
+    form = _hand_form(state, request.POST, final=listed)
     if form.is_valid():
         try:
             written = write_hand(
@@ -340,86 +273,21 @@ def table_hand_preview(request: HttpRequest, token: str) -> HttpResponse:
             # The round was saved (or undone) meanwhile: nothing to check; the status
             # poll moves the page on (a refresh here could come from a form already
             # replaced, and wipe the message its replacement shows).
-            return HttpResponse(status=204)
-        except TableClosed as gone:
-            return _gone_in_place(request, seat, token, gone, form)  # closed as it was typed
+            return nothing_new(token=True)
+        except TableClosed:
+            return _link_gone(request, token)
         except EntryRejected as error:
             form.add_error(None, str(error))
         else:
             form.file_errors(written.check)
             form.hand = written.hand
-    table_round = table_round_of(session)  # the cut joker this phone may just have set
-    hand = hand_of(table_round, seat)
-    context = _seat_urls(session) | {
-        "session": session,
+            # The cut joker this phone may just have set, and the hand as written.
+            state = replace(state, table_round=written.table_round, hand=written.hand)
+    context = _seat_context(session, state) | {
         "form": form,
-        "entry": entry,
-        "seat": seat,
-        "hand": hand,
-        "table_cut": table_round.cut_joker if table_round else "",
-        "stamp": seat_stamp(session, table_round, hand),
-        "poll_seconds": SEAT_POLL_SECONDS,
         "seat_phone_status": True,  # "handed in" becomes "not handed in" at once
     }
     return _no_store(TemplateResponse(request, "partials/seat_hand.html#check", context))
-
-
-def _session_of_link(request: HttpRequest, token: str) -> GameSession | HttpResponse:
-    """The session of a phone's table link, or, for the page's own background request
-    (htmx) at a link closed or replaced since, the answer that says so (`_link_gone`);
-    a browser opening such an address gets the 404."""
-    try:
-        return session_for_table_token(token)
-    except Http404:
-        if not request.htmx:
-            raise
-        return _link_gone(request, token)
-
-
-def _link_gone(request: HttpRequest, token: str) -> HttpResponse:
-    """A phone's status poll or live check from a table link closed or replaced since
-    it opened it: the page says so, as a reload there would, and stops polling (a 404
-    would only show "offline" under the hand, which stays on the screen as typed). A
-    phone whose seat there is not known (its seat cookie is another's by now, or gone)
-    is told by its status alone (the live check brings that out of band), and
-    static/js/app.js closes its hand as the page here would show it. So is a page of
-    another seat than the phone held there last (``seat_of_page``)."""
-    seat = seat_of_page(request, seat_of_gone_link(request, token))
-    if seat is not None:  # which of closed or replaced, from the phone's own seat
-        gone = link_gone(seat.session.table_token)
-        sent, state = _as_sent(request, seat) if request.method == "POST" else (None, None)
-        return _gone_in_place(request, seat, token, gone, sent, state)
-    return _gone_by_status_alone(request)
-
-
-def _gone_by_status_alone(request: HttpRequest, status: int = 200, fate: str = "") -> HttpResponse:
-    """A link gone, said by the status alone (and what became of the hand, ``fate``):
-    to a phone whose seat there is not known, or is not the seat of the page that asks
-    (static/js/app.js closes its hand)."""
-    context = {"closed": True, "oob": request.method == "POST", "fate": fate}
-    template = "partials/seat_hand.html#status"
-    return _no_store(TemplateResponse(request, template, context, status=status))
-
-
-def _holds_another(request: HttpRequest, token: str, seat: Seat, lead: str = "") -> HttpResponse:
-    """A page of a seat this phone gave up for ``seat``, picked since in another tab
-    (``seat_of_page``): nothing is written for it, and it moves on to the seat the
-    phone holds. What was typed on it is kept (on the server as checked, and in the
-    phone's draft of that seat, static/js/offline.js) for when that seat is picked
-    again. Over htmx a 409 (htmx follows its redirect all the same): a 200 to Hand
-    in would be taken by offline.js for the hand handed in."""
-    shown = seat.session.seats.select_related("player").filter(pk=seat_named(request)).first()
-    other = f"{shown.player.name}'s seat" if shown else "the other seat"
-    messages.info(
-        request,
-        f"{lead}This phone holds {seat.player.name}'s seat now, picked in another tab: a "
-        f"phone holds one seat at a time. What you typed for {other} stays on this phone, "
-        "and comes back when that seat is picked on it again.",
-    )
-    response = redirect_for(request, reverse("games:table_hand", args=[token]))
-    if request.htmx:
-        response.status_code = CONFLICT
-    return response
 
 
 @require_safe
@@ -435,9 +303,10 @@ def table_hand_status(request: HttpRequest, token: str) -> HttpResponse:
     # Before the session (its live stamp is in the seat's), the seat and its hand are
     # read: a write after it gives a new generation, and the answer is not reused.
     generation = live.table_generation(pk) if pk is not None else None
-    session = _session_of_link(request, token)
-    if isinstance(session, HttpResponse):
-        return session  # the link is gone: said in place
+    try:
+        session = session_for_table_token(token)
+    except Http404:
+        return _link_gone(request, token)
     if pk != session.pk:
         generation = None  # read for another session: nothing is kept
     seat = phone_seat(request, session)
@@ -446,7 +315,7 @@ def table_hand_status(request: HttpRequest, token: str) -> HttpResponse:
         return redirect_for(request, reverse("games:table_seats", args=[token]))
     if seat_of_page(request, seat) is None:
         return _holds_another(request, token, seat)
-    context = _hand_context(session, seat)
+    context = _hand_context(session, seat_round(session, seat))
     if number != str(context["entry"].number):
         shown = id_in(request.GET, "number")  # the round this phone shows
         if shown is not None and shown < context["entry"].number:
@@ -468,7 +337,7 @@ def table_leave(request: HttpRequest, token: str) -> HttpResponse:
     try:
         session = session_for_table_token(token)
     except Http404:
-        return _hand_from_gone_link(request, token, leaving=True)
+        return _link_gone(request, token, leaving=True)
     seat = seat_for_phone(request, session)
     if seat_of_page(request, seat) is None:
         return _holds_another(request, token, seat, "Not left. ")
@@ -477,3 +346,65 @@ def table_leave(request: HttpRequest, token: str) -> HttpResponse:
     response = redirect("games:table_seats", token=token)
     drop_seat(response, session)
     return _no_store(response)
+
+
+def _link_gone(
+    request: HttpRequest, token: str, *, fate: str = "", leaving: bool = False
+) -> HttpResponse:
+    """The one answer to a phone at a table link that no longer works (the scorer
+    closed table mode or made a new link), whichever of its requests learnt it: its
+    poll, its live check, Hand in (``fate``: what became of the hand), Leave
+    (``leaving``), a reload. Nothing is stored. It says what became of the hand and
+    of the link, and what to do next (partials/seat_hand.html#status, closed); which
+    of closed or replaced comes from the seat this phone held there, if its cookie
+    still says.
+
+    Over htmx it is that status alone, declared to replace the seat's status line
+    whichever region asked (HX-Retarget, HX-Reswap), with a 410 that htmx swaps
+    (base.html's responseHandling): static/js/table_seat.js then closes the hand as
+    typed, to be read out. A page loaded (a reload, Leave, a Hand in without
+    JavaScript) is the seat's page, closed: its hand as sent, else empty for the
+    phone's own keeping (static/js/drafts.js) to fill, never the hand stored since (the
+    seat may be someone else's by then). A phone that held no seat there learns
+    nothing: a 404."""
+    seat = seat_of_gone_link(request, token)
+    gone = str(link_gone(seat.session.table_token, leaving=leaving)) if seat else ""
+    if request.htmx:
+        context = {"closed": True, "gone": gone, "fate": fate}
+        response = TemplateResponse(request, "partials/seat_hand.html#status", context, status=GONE)
+        return _no_store(reswap(retarget(response, STATUS_TARGET), "outerHTML"))
+    if seat is None:
+        raise Http404("No such table.")
+    session = seat.session
+    # The page keeps the link it came by: a replaced link's phone is never shown the
+    # new one (it opens it from the scorer, as after any new link).
+    session.table_token = token
+    state = seat_round(session, seat)
+    # A hand sent from this seat's own page is shown as sent; any other page shows
+    # the phone's seat, its hand from the phone's own keeping.
+    sent = request.method == "POST" and not leaving and seat_of_page(request, seat) is not None
+    form = _hand_form(replace(state, hand=None), request.POST if sent else None, final=sent)
+    form.is_valid()
+    context = _hand_context(session, state, form, closed=True, gone=gone, fate=fate if sent else "")
+    return _hand_page(request, context, GONE)
+
+
+def _holds_another(request: HttpRequest, token: str, seat: Seat, lead: str = "") -> HttpResponse:
+    """A page of a seat this phone gave up for ``seat``, picked since in another tab
+    (``seat_of_page``): nothing is written for it, and it moves on to the seat the
+    phone holds. What was typed on it is kept (on the server as checked, and in the
+    phone's draft of that seat, static/js/drafts.js) for when that seat is picked
+    again. Over htmx a client redirect with a 409, the page's seat no longer being the
+    phone's: a 2xx to Hand in would say the hand was handed in."""
+    shown = seat.session.seats.select_related("player").filter(pk=seat_named(request)).first()
+    other = f"{shown.player.name}'s seat" if shown else "the other seat"
+    messages.info(
+        request,
+        f"{lead}This phone holds {seat.player.name}'s seat now, picked in another tab: a "
+        f"phone holds one seat at a time. What you typed for {other} stays on this phone, "
+        "and comes back when that seat is picked on it again.",
+    )
+    response = redirect_for(request, reverse("games:table_hand", args=[token]))
+    if request.htmx:
+        response.status_code = CONFLICT
+    return response

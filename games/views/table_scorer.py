@@ -1,7 +1,8 @@
 """Table mode, the scorer's side: opening, replacing or closing the table link, the
 live view of the seats, releasing a seat, the cut joker, auto-save, correcting a
 hand and saving the round the table entered. (The phones' side, where each picks its
-seat and enters its own hand, is games/views/table.py.)"""
+seat and enters its own hand, is games/views/table.py; docs/inside/table-mode.md
+says what each answers.)"""
 
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ const ORDER = {
     "drafts", // last: puts back what was typed, firing the events the others answer
   ],
   // Measured before any swap, whichever feature then keeps or changes it.
-  "htmx:beforeSwap": ["picker-hold", "check", "table-seat"],
+  "htmx:beforeSwap": ["picker-hold", "check"],
   "htmx:afterSwap": ["picker-hold"],
   "htmx:afterSettle": [
     "picker-hold", // the picker's place mended before anything else moves the page

@@ -1,5 +1,6 @@
-// Table mode, a seat's phone: its hand's edits counted, a refusal shown as the page
-// the server sent, and the hand closed where the table link is gone.
+// Table mode, a seat's phone: its hand's edits counted, and the hand closed where the
+// table link is gone. Where each answer goes the server says (htmx's responseHandling
+// in templates/base.html, HX-Retarget and HX-Reswap): nothing here reads an answer.
 import { on } from "./events.js";
 
 // Every change to the hand counts one edit (the picker's taps fire "input" too). The
@@ -17,30 +18,13 @@ document.addEventListener(
   true
 );
 
-// A hand sent for a round already saved (or changed meanwhile by the scorer) is
-// refused with a 403 or 409 that says so and shows the round open now, and one sent
-// at a table link gone with a 410 that shows the page there (or, from a page of a
-// seat this phone no longer holds, the status alone): swap it in like a form error,
-// rather than "the server refused it".
-on("htmx:beforeSwap", "table-seat", function (event) {
-  var xhr = event.detail.xhr;
-  var target = event.detail.target || event.target; // the seat's section the form swaps
-  var seatHand = target && target.id === "seat-hand";
-  var says = /id="seat-hand"|data-table-closed/;
-  if (seatHand && xhr && xhr.status >= 400 && xhr.status < 500 && says.test(xhr.responseText || "")) {
-    event.detail.shouldSwap = true;
-    event.detail.isError = false;
-  }
-});
-
-// The status says the table link is gone while the hand is still open: the server
-// swaps the closed page in itself when it knows this phone's seat there
-// (views/table.py, _gone_in_place), but when it does not (the phone's seat cookie
-// ran out, or is another seat's by now: games.access.seat_of_page) only the status
-// comes. The hand is closed here as
-// games/table_seat.html's closed state shows it (the one place that says how it
-// looks: data-closed, which the stylesheet and static/js/drafts.js read; fields disabled; no picker,
-// Hand in or Leave), to be read out as typed.
+// The table link is gone: the server says so with the seat's status line alone,
+// declared to replace #seat-status whichever region asked (games/views/table.py,
+// _link_gone; docs/inside/table-mode.md). The hand, still open as typed, is closed
+// here as games/table_seat.html's closed state shows it (the one place that says how
+// it looks: data-closed, which the stylesheet and static/js/drafts.js read; fields
+// disabled; no picker, Hand in or Leave), to be read out. It reads the status swapped
+// into the page, never an answer's body or status code.
 function closeSeatHand(root) {
   var told = root.id === "seat-status" && root.querySelector("[data-table-closed]");
   var open = document.querySelectorAll("form[data-seat-form]:not([data-closed])");

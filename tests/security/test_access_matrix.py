@@ -569,8 +569,8 @@ def test_a_seat_phone_writes_only_its_own_hand_of_the_round_being_entered(world:
         ("another seat's id in the cookie", (403, 403)),
         ("the cookie of another session", (403, 403)),
         ("a seat released by the scorer", (403, 403)),
-        ("a round already saved", (403, 204)),
-        ("a round not open yet", (404, 204)),
+        ("a round already saved", (409, 204)),
+        ("a round not open yet", (409, 204)),
     ],
 )
 def test_forged_seat_requests_are_refused_and_change_nothing(

@@ -1,4 +1,4 @@
-"""Table mode (issue 12): the table link, a phone picking its seat and entering its
+"""Table mode: the table link, a phone picking its seat and entering its
 own hand, the scorer seeing the table fill up, correcting a hand and saving the
 round with one tap (or the round saving itself), late hands, and what a phone may
 not do."""
@@ -641,7 +641,7 @@ def test_a_late_hand_is_told_the_round_is_saved_and_changes_nothing(
     late = hand_in(phones["Ben"], table, "Ben", ("shown", LOOSE_148), number=1)
 
     html = late.content.decode()
-    assert late.status_code == 403
+    assert late.status_code == 409  # the round moved on: the page as it is now
     assert "Round 1 is already saved: this hand was not used. Round 2 is open now." in html
     assert "Round 2" in html and "data-seat-form" in html
     assert list(HandEntry.objects.values_list("player__name", "groups")) == before
@@ -739,7 +739,7 @@ def test_a_page_of_the_seat_a_phone_gave_up_is_moved_on_never_answered_for_the_o
     assert list(TableHand.objects.values_list("seat__player__name", flat=True)) == ["Chen"]
 
 
-def test_a_page_of_the_seat_a_phone_gave_up_at_a_link_gone_is_told_by_its_status_alone(
+def test_a_page_of_the_seat_a_phone_gave_up_at_a_link_gone_is_told_as_any_page_there(
     table: GameSession,
 ) -> None:
     phone, poll = _two_pages_on_one_phone(table)
@@ -751,15 +751,12 @@ def test_a_page_of_the_seat_a_phone_gave_up_at_a_link_gone_is_told_by_its_status
     handed = phone.post(hand_url, hand_data(table, "Ben", *ROUND_1["Ben"]), headers=htmx)
 
     for response in (polled, handed):
-        html = response.content.decode()
-        # Not Chen's closed page over Ben's: static/js/table_seat.js closes Ben's hand as typed.
-        assert 'id="seat-status"' in html and "data-table-closed" in html
-        assert 'id="seat-hand"' not in html and "Chen" not in html
-        assert "HX-Retarget" not in response.headers
-    assert handed.headers["HX-Reswap"] == "none"  # only the status, out of band
-    assert (
-        handed.status_code == 410
-    )  # not handed in (static/js/table_seat.js swaps it all the same)
+        # Only the status, over Ben's status line: never Chen's closed page over Ben's
+        # (static/js/table_seat.js closes Ben's hand as typed).
+        _told_in_place(response)
+        assert "Chen" not in response.content.decode()
+        told = "The scorer closed table mode, so this link takes no more hands."
+        assert told in _gone_message(response.content.decode())
     assert re.search(r"<strong [^>]*data-hand-fate[^>]*>Not handed in\.</strong>", handed.text)
     # A reload, or a page without htmx: the page of the phone's seat, nothing checked.
     reloaded = phone.get(hand_url)
@@ -877,7 +874,7 @@ def _scorer_acts_first(action):
     return mock.patch("games.views.table.write_hand", write_hand)
 
 
-def test_a_hand_sent_as_the_scorer_closes_table_mode_is_told_so_and_stays_as_typed(
+def test_a_hand_sent_as_the_scorer_closes_table_mode_is_told_so_in_place(
     table: GameSession,
 ) -> None:
     phone = seat_phone(table, "Ben")
@@ -888,19 +885,13 @@ def test_a_hand_sent_as_the_scorer_closes_table_mode_is_told_so_and_stays_as_typ
             headers={"HX-Request": "true"},
         )
 
-    html = response.content.decode()
-    assert response.status_code == 410 and 'id="seat-hand"' in html  # swapped in place
-    assert _gone_message(html).startswith(
+    _told_in_place(response)
+    assert _gone_message(response.content.decode()).startswith(
         "Not handed in. The scorer closed table mode, so this link takes no more hands."
     )
-    assert SHOWN_8S in html  # what was typed is still on the screen
-    assert "data-table-closed" in html and "/hand/status/" not in html  # no more polls
-    assert "data-save" not in html and "data-leave" not in html  # nothing more to send
-    _only_shown(html)
     assert not TableHand.objects.exists()
 
-    # Its live check, sent as the table closed: the hand as it was sent, only shown,
-    # swapped in under what became of the link (said once).
+    # Its live check, sent as the table closed: the same answer, said once.
     table_link(table)
     phone = seat_phone(table, "Ben")
     with _scorer_acts_first(close_table):
@@ -910,12 +901,19 @@ def test_a_hand_sent_as_the_scorer_closes_table_mode_is_told_so_and_stays_as_typ
             headers={"HX-Request": "true"},
         )
     html = preview.content.decode()
-    assert preview.status_code == 200 and "<html" not in html  # the hand's part only
+    _told_in_place(preview)
     assert _gone_message(html).startswith("The scorer closed table mode")
     assert html.count("The scorer closed table mode") == 1 and not TableHand.objects.exists()
-    # The cards sent stay on the screen, a draft kept on the phone or not.
-    assert SHOWN_8S[:20] in html
-    _swapped_over_the_hand(preview)
+
+    # Without JavaScript: the page, closed, the hand on it as sent.
+    table_link(table)
+    phone = seat_phone(table, "Ben")
+    with _scorer_acts_first(close_table):
+        plain = phone.post(url("table_hand", table), hand_data(table, "Ben", "shown", SHOWN_8S))
+    html = plain.content.decode()
+    assert plain.status_code == 410 and "<html" in html and SHOWN_8S in html
+    assert _gone_message(html).startswith("Not handed in. The scorer closed table mode")
+    _only_shown(html)
 
 
 def test_a_hand_sent_as_the_scorer_frees_the_seat_is_told_so(table: GameSession) -> None:
@@ -945,22 +943,27 @@ def test_a_phone_following_a_table_that_closed_is_told_so_and_stops_asking(
 
     response = phone.get(status, headers={"HX-Request": "true"})
 
-    html = response.content.decode()
-    assert response.status_code == 200 and 'id="seat-status"' in html  # swapped in place
-    assert _gone_message(html).startswith("The scorer closed table mode") and "hx-get" not in html
-    _swapped_over_the_hand(response)
-    assert phone.get(status).status_code == 404  # a browser opening it: no such table
+    _told_in_place(response)
+    assert _gone_message(response.content.decode()).startswith("The scorer closed table mode")
+    # A browser opening the address itself: the page a reload there shows.
+    opened = phone.get(status)
+    assert opened.status_code == 410 and 'id="seat-hand"' in opened.content.decode()
+    assert Client().get(status).status_code == 404  # a phone that held no seat there
 
 
-def _swapped_over_the_hand(response) -> None:
-    """A phone's background request that finds its link gone is answered with the page
-    a reload there shows, swapped over the hand being typed: its form only shown, as
-    the server renders it (the phone's draft puts back what was typed)."""
+def _told_in_place(response) -> None:
+    """The one answer, over htmx, to a phone whose table link is gone, whichever of
+    its requests learnt it: the seat's status line alone, closed (no more polls), and
+    declared by the server to go over the status line of the page that asked
+    (static/js/table_seat.js closes the hand there, as typed)."""
     html = response.content.decode()
-    assert response.headers["HX-Retarget"] == "#seat-hand"
-    assert response.headers["HX-Reswap"].startswith("outerHTML")
-    assert 'id="seat-hand"' in html and "data-leave" not in html and "data-save" not in html
-    _only_shown(html)
+    assert response.status_code == 410
+    assert response.headers["HX-Retarget"] == "#seat-status"
+    assert response.headers["HX-Reswap"] == "outerHTML"
+    assert html.lstrip().startswith('<div id="seat-status"') and "<html" not in html
+    assert "data-table-closed" in html and "hx-get" not in html
+    assert 'id="seat-hand"' not in html  # the hand on the page stays as typed
+    assert "Show your hand to the scorer" in _gone_message(html)
 
 
 @pytest.mark.parametrize(
@@ -970,7 +973,7 @@ def _swapped_over_the_hand(response) -> None:
         ("replace", "Not handed in. The scorer made a new table link, so this one takes no"),
     ],
 )
-def test_a_hand_sent_after_its_link_went_is_told_why_and_stays_as_typed(
+def test_a_hand_sent_after_its_link_went_is_told_why(
     table: GameSession, scorer_does: str, told: str
 ) -> None:
     phone = seat_phone(table, "Ben")
@@ -982,14 +985,11 @@ def test_a_hand_sent_after_its_link_went_is_told_why_and_stays_as_typed(
     )
 
     html = response.content.decode()
-    assert response.status_code == 410 and 'id="seat-hand"' in html  # swapped in place
+    _told_in_place(response)
     assert _gone_message(html).startswith(told)
-    assert SHOWN_8S in html  # what was typed is still on the screen
-    assert "/hand/status/" not in html and "data-save" not in html  # nothing more to send
     assert not TableHand.objects.exists()
     table.refresh_from_db()
     assert table.table_token is None or table.table_token not in html  # never the new link
-    _only_shown(html)
 
 
 def _only_shown(html: str) -> None:
@@ -1083,11 +1083,14 @@ def test_leaving_a_seat_after_its_link_went_is_told_why_not_a_404(
     response = phone.post(old_leave_url, headers={"HX-Request": "true"} if htmx else {})
 
     html = response.content.decode()
-    assert response.status_code == 410
-    assert 'id="seat-hand"' in html and ("<html" in html) is not htmx  # in place, or the page
+    if htmx:
+        _told_in_place(response)
+    else:
+        assert response.status_code == 410 and 'id="seat-hand"' in html and "<html" in html
+        assert "Ben's hand" in html
+        assert "/hand/status/" not in html and "data-save" not in html
+        assert "data-leave" not in html
     assert _gone_message(html).startswith(told)
-    assert "Ben's hand" in html
-    assert "/hand/status/" not in html and "data-save" not in html and "data-leave" not in html
     table.refresh_from_db()
     assert table.table_token is None or table.table_token not in html  # never the new link
     # Tapped again (a reload that posts again): the same words, not a 404.
@@ -1117,7 +1120,7 @@ def test_a_phone_at_a_replaced_link_never_sees_the_hand_the_seats_new_holder_typ
     assert SHOWN_8S not in html
 
 
-def test_a_live_check_from_a_link_already_gone_keeps_the_hand_it_sent(
+def test_a_live_check_from_a_link_already_gone_is_told_so_and_keeps_nothing(
     table: GameSession,
 ) -> None:
     phone = seat_phone(table, "Ben")
@@ -1130,8 +1133,6 @@ def test_a_live_check_from_a_link_already_gone_keeps_the_hand_it_sent(
         headers={"HX-Request": "true"},
     )
 
-    html = checked.content.decode()
-    assert checked.status_code == 200
-    assert _gone_message(html).startswith("The scorer made a new table link")
-    assert SHOWN_8S[:20] in html and not TableHand.objects.filter(text__isnull=False).exists()
-    _swapped_over_the_hand(checked)
+    _told_in_place(checked)
+    assert _gone_message(checked.content.decode()).startswith("The scorer made a new table link")
+    assert not TableHand.objects.filter(text__isnull=False).exists()

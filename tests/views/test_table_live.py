@@ -131,7 +131,7 @@ def test_a_freed_seat_or_a_replaced_link_ends_the_answers(
         replace_table_link(opened)
     # The old link's poll is no longer answered "unchanged": told it no longer works.
     response = other.get(theirs, headers={"HX-Request": "true"})
-    assert response.status_code == 200 and "data-table-closed" in response.content.decode()
+    assert response.status_code == 410 and "data-table-closed" in response.content.decode()
 
 
 def test_the_tables_polls_say_nothing_new_is_not_to_be_kept(
