@@ -40,7 +40,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 
-from games.http import an_id, id_in
+from games.ids import an_id, id_in
 from games.models import (
     GameSession,
     League,

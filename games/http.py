@@ -1,13 +1,16 @@
-"""What the views answer alike in HTTP terms: the status codes they answer with, a
-redirect that htmx follows as a page load, house rules set back (in place over htmx,
-else the page), a database id read from a form, the first round a reader asked to
-see, what no shared cache may keep (and a live poll's "nothing new"), a download,
-and a session's chart as an SVG image.
+"""What the views answer alike in HTTP terms: a redirect that htmx follows as a page
+load, house rules set back (in place over htmx, else the page), a database id posted
+in a form, the first round a reader asked to see, what no shared cache may keep (and
+a live poll's "nothing new"), a download, and a session's chart as an SVG image.
+
+The status codes they answer with are named in games/statuses.py and ids are read by
+games/ids.py: the access rules and the project's error pages need those too, without
+what this module loads (the services, the charts).
 """
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.utils.cache import patch_cache_control
@@ -15,25 +18,9 @@ from django.utils.http import content_disposition_header
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import charts
+from games.ids import id_in
 from games.models import GameSession
 from games.services.scoreboard import load_scoreboard
-
-# The status codes the app answers with besides 200, 302 and Django's own 404s, by
-# what they mean here.
-FORM_ERRORS = 422  # a form sent back with what is wrong in it
-# Someone else's write came first (or the round moved on): the page shows what is
-# there now.
-CONFLICT = 409
-# A link that expired, was revoked or was replaced: the page says which.
-GONE = 410
-PAYLOAD_TOO_LARGE = 413  # an upload over the server's limit: nothing was read
-TOO_MANY_REQUESTS = 429
-# Sign-ups are by invitation (settings.SIGNUPS) and no working invite link came along.
-BY_INVITATION = 403
-SERVER_ERROR = 500  # a bug: the page says so, and nothing half-done was saved
-# Something the request needs is away for a moment (the sign-up limit's cache, the
-# database).
-SERVICE_UNAVAILABLE = 503
 
 
 def redirect_for(request: HttpRequest, url: str) -> HttpResponse:
@@ -48,18 +35,6 @@ def rules_reset(request: HttpRequest, page: str, context: dict) -> TemplateRespo
     context = context | {"open_rules": True, "reset_done": True}
     template = "partials/ruleset_fields.html#preset_rules" if request.htmx else page
     return TemplateResponse(request, template, context)
-
-
-def id_in(data: QueryDict, name: str) -> int | None:
-    """A database id in a form field (``data`` is request.GET or request.POST), or None
-    for anything else."""
-    return an_id(data.get(name, ""))
-
-
-def an_id(value: str) -> int | None:
-    """``value`` as a database id, or None for anything else: ASCII digits only, since
-    int() also reads "٣" and str.isdigit() passes "²", which int() refuses."""
-    return int(value) if value.isascii() and value.isdigit() and len(value) <= 18 else None
 
 
 def posted_id(request: HttpRequest, name: str) -> int | None:

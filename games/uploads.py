@@ -20,7 +20,7 @@ from django.core.files.uploadhandler import FileUploadHandler
 from django.http import HttpRequest, HttpResponse
 from django.urls import Resolver404, resolve
 
-from games.http import PAYLOAD_TOO_LARGE
+from games.statuses import PAYLOAD_TOO_LARGE
 
 # The largest request body taken (a league file of tens of thousands of rounds is
 # a few megabytes); docs/hosting/security.md, "Uploads".

@@ -12,7 +12,7 @@ from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template import loader
 
-from games.http import SERVER_ERROR, SERVICE_UNAVAILABLE
+from games.statuses import SERVER_ERROR, SERVICE_UNAVAILABLE
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

@@ -15,7 +15,7 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from games.http import SERVICE_UNAVAILABLE
+from games.statuses import SERVICE_UNAVAILABLE
 from scorekeeper import __version__
 
 logger = logging.getLogger(__name__)

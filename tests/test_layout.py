@@ -1,13 +1,14 @@
-"""The layout issue 10 set, kept. The code: a region two pages share is a partial
-of templates/partials/, no view module imports another (nor does anything but the
-URLconf import a view), forms live in games/forms/, the status codes the views
-answer with are named once (games/http.py), the app imports the rules from
-games.rules alone, and no card grammar is spelled outside games/rules/cards.py (the
-browser's picker reads cards by its NOTATION). The tests mirror the code, and no
-test module leans on another: a test module imports only the code under test,
-libraries, and the builders of tests/support/ (fixtures come from conftest.py files,
-which pytest loads itself). A helper two modules share belongs in tests/support/,
-where both can see it."""
+"""The layout, kept. The code: a region two pages share is a partial of
+templates/partials/, no view module imports another (nor does anything but the
+URLconf import a view), forms live in games/forms/, the status codes the app answers
+with are named once (games/statuses.py), the access rules and the project's modules
+reach no view helper of games/http.py, the app imports the rules from games.rules
+alone, and no card grammar is spelled outside games/rules/cards.py (the browser's
+picker reads cards by its NOTATION). The tests mirror the code, and no test module
+leans on another: a test module imports only the code under test, libraries, and the
+builders of tests/support/ (fixtures come from conftest.py files, which pytest loads
+itself). A helper two modules share belongs in tests/support/, where both can see
+it."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
 GAMES = TESTS.parent / "games"
+PROJECT = TESTS.parent / "scorekeeper"
 TEMPLATES = TESTS.parent / "templates"
 
 # The directories of tests/ and what each mirrors (tests/__init__.py says more).
@@ -190,6 +192,67 @@ def test_the_services_import_no_page_code() -> None:
     assert reaching == []
 
 
+def module_file(module: str) -> Path | None:
+    """The file of a module of the project (games.x.y, scorekeeper.z), if it is one."""
+    path = GAMES.parent.joinpath(*module.split("."))
+    for found in (path.with_suffix(".py"), path / "__init__.py"):
+        if found.exists():
+            return found
+    return None
+
+
+def reached(module: str) -> set[str]:
+    """Every module of the project ``module`` imports, itself included, directly or
+    through the modules it imports: an arrow counts wherever it starts."""
+    seen: set[str] = set()
+    waiting = [module]
+    while waiting:
+        name = waiting.pop()
+        path = module_file(name)
+        if name in seen or path is None:
+            continue
+        seen.add(name)
+        root = GAMES.parent / name.split(".")[0]
+        waiting.extend(found for _, found in imports(path, root) if module_file(found))
+    return seen
+
+
+def reaching(modules: list[str], forbidden: tuple[str, ...]) -> list[str]:
+    """Each of ``modules`` that reaches one of the ``forbidden`` packages or modules,
+    as "module reaches name"."""
+    return [
+        f"{module} reaches {name}"
+        for module in modules
+        for name in sorted(reached(module))
+        if any(name == no or name.startswith(f"{no}.") for no in forbidden)
+    ]
+
+
+def modules_of(folder: Path) -> list[str]:
+    return [
+        ".".join(path.relative_to(GAMES.parent).with_suffix("").parts)
+        for path in sorted(folder.glob("*.py"))
+    ]
+
+
+def test_the_access_rules_and_the_project_reach_no_view_helper() -> None:
+    # games/http.py is the views' own: it renders, and reaches the services and the
+    # charts. Who may see what, the settings and the error pages Django shows when
+    # the database is gone must load without any of it (a status code is named in
+    # games/statuses.py, an id read by games/ids.py). The URLconf is the views'.
+    project = [name for name in modules_of(PROJECT) if name != "scorekeeper.urls"]
+    assert reaching(["games.access", *project], ("games.http",)) == []
+
+
+def test_the_arrow_check_follows_imports_through_other_modules() -> None:
+    # The URLconf imports no helper of games/http.py itself: its views do.
+    urls = [line for line in (PROJECT / "urls.py").read_text().splitlines() if "http" in line]
+    assert not any("games.http" in line or "games import http" in line for line in urls)
+    assert reaching(["scorekeeper.urls"], ("games.http",)) == [
+        "scorekeeper.urls reaches games.http"
+    ]
+
+
 def _form_classes(path: Path) -> Iterator[str]:
     # Classes built on Django's forms: ``forms.Form``, ``django.forms.ModelForm``, or
     # a form or formset class imported by name.
@@ -260,15 +323,15 @@ def folders_of(path: Path) -> set[str]:
     return set(path.relative_to(GAMES.parent).parent.parts)
 
 
-def test_status_codes_are_named_in_games_http() -> None:
+def test_status_codes_are_named_in_games_statuses() -> None:
     literal = [
         f"{path.relative_to(GAMES.parent)}:{line}"
-        for code in (GAMES, GAMES.parent / "scorekeeper")
+        for code in (GAMES, PROJECT)
         for path in sorted(code.rglob("*.py"))
-        if path.name != "http.py" and not {"migrations", "rules"} & folders_of(path)
+        if path != GAMES / "statuses.py" and not {"migrations", "rules"} & folders_of(path)
         for line in _status_literals(path)
     ]
-    assert literal == [], "name the status in games/http.py"
+    assert literal == [], "name the status in games/statuses.py"
 
 
 def test_the_status_check_catches_each_way_of_writing_one(tmp_path: Path) -> None:

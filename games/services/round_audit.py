@@ -8,8 +8,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser
 
+from games.access import AnyUser
 from games.models import HandEntry, Round, RoundChange
 
 
@@ -139,7 +140,7 @@ def round_changed(before: Mapping, after: Mapping) -> RoundChanged:
 def record_change(
     played: Round,
     action: str,
-    user: AbstractBaseUser | AnonymousUser,
+    user: AnyUser,
     before: dict | None,
     after: dict | None,
     name: str = "",
@@ -159,7 +160,7 @@ def record_change(
     )
 
 
-def signed_in_or_none(user: AbstractBaseUser | AnonymousUser) -> AbstractBaseUser | None:
+def signed_in_or_none(user: AnyUser) -> AbstractBaseUser | None:
     """Who a round or a change records as its author: a user signed in, else nobody
     (table mode's phones and a round that saved itself are named instead)."""
     return user if user.is_authenticated else None

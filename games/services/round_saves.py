@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import F, Max
 from django.utils import timezone
 
+from games.access import AnyUser
 from games.models import GameSession, HandEntry, Round, RoundChange, TableRound
 from games.rules import PlayerResult
 from games.services import round_messages as say
@@ -73,7 +74,7 @@ class SavedRound:
     repeated: bool = False  # nothing written: this very form had been saved already
 
 
-def create_round(new: NewRound, user: AbstractBaseUser | AnonymousUser) -> SavedRound:
+def create_round(new: NewRound, user: AnyUser) -> SavedRound:
     """Save a checked round as the next round of its session, by ``user``. Raises
     RoundConflict or EntryRejected, having written nothing, when the form's number is
     taken, the session is over or its table changed. A new round however saved ends
@@ -118,7 +119,7 @@ def create_round(new: NewRound, user: AbstractBaseUser | AnonymousUser) -> Saved
         )
 
 
-def edit_round(edit: RoundEdit, user: AbstractBaseUser | AnonymousUser) -> SavedRound:
+def edit_round(edit: RoundEdit, user: AnyUser) -> SavedRound:
     """Save a checked edit of ``edit.entry.round``, by ``user``: its hands replaced and
     its version moved on. Raises RoundConflict, having written nothing, when the round
     moved on from ``edit.version`` or was deleted; the same edit sent again (its answer
@@ -149,9 +150,7 @@ def edit_round(edit: RoundEdit, user: AbstractBaseUser | AnonymousUser) -> Saved
         return _write_hands(locked, locked.board, played, check, user, before=before)
 
 
-def save_round(
-    entry: RoundEntry, check: RoundCheck, user: AbstractBaseUser | AnonymousUser, **options
-) -> Round:
+def save_round(entry: RoundEntry, check: RoundCheck, user: AnyUser, **options) -> Round:
     """Save a checked round, new or an edit of ``entry.round`` as ``entry`` says, and
     answer with the round alone: for scripts and tests, whose options are the fields
     of NewRound or of RoundEdit."""
@@ -160,9 +159,7 @@ def save_round(
     return edit_round(RoundEdit(entry, check, **options), user).round
 
 
-def delete_round(
-    played: Round, user: AbstractBaseUser | AnonymousUser, *, version: int | None = None
-) -> int:
+def delete_round(played: Round, user: AnyUser, *, version: int | None = None) -> int:
     """Delete a round and close the gap: later rounds move up one number, in
     ascending order and one row at a time, so (session, number) stays unique at
     every step (PostgreSQL checks it per row, not at the end of the statement).
@@ -220,7 +217,7 @@ def _write_hands(
     board: Scoreboard | None,
     played: Round,
     check: RoundCheck,
-    user: AbstractBaseUser | AnonymousUser,
+    user: AnyUser,
     *,
     before: dict | None = None,
     authors: Mapping[int, str] | None = None,

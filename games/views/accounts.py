@@ -33,10 +33,10 @@ from games.forms.accounts import (
     SetPasswordForm,
     SignupForm,
 )
-from games.http import BY_INVITATION, FORM_ERRORS, SERVICE_UNAVAILABLE, TOO_MANY_REQUESTS
 from games.models import LeagueInvite
 from games.queries.players import my_players
 from games.services.leagues import invite_problem
+from games.statuses import BY_INVITATION, FORM_ERRORS, SERVICE_UNAVAILABLE, TOO_MANY_REQUESTS
 from scorekeeper import security
 
 

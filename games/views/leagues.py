@@ -31,7 +31,7 @@ from games.access import (
     role_of,
 )
 from games.forms.leagues import InviteForm, LeagueForm, MemberForm, RoleForm
-from games.http import FORM_ERRORS, GONE, rules_reset
+from games.http import rules_reset
 from games.models import League, LeagueInvite, Membership
 from games.queries.players import claimed_in_file, claimed_player, unclaimed_players
 from games.rules import PRESETS, RulesError
@@ -54,6 +54,7 @@ from games.services.leagues import (
     unclaim_player,
     update_rules,
 )
+from games.statuses import FORM_ERRORS, GONE
 
 
 @login_required

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from games.access import can_write, rights_in, round_for, session_for, session_with_rights
 from games.forms.rounds import RoundForm, problems_listed
-from games.http import FORM_ERRORS, first_round, posted_id, redirect_for
+from games.http import first_round, posted_id, redirect_for
 from games.models import GameSession, Round
 from games.rules import RulesError
 from games.services.errors import EntryRejected, RoundConflict
@@ -29,6 +29,7 @@ from games.session_page import (
     round_entry_context,
     session_page_context,
 )
+from games.statuses import FORM_ERRORS
 
 
 @login_required

@@ -24,15 +24,14 @@ from games.access import (
 )
 from games.forms.sessions import MAX_SEATS, SessionForm, sign_toss
 from games.http import (
-    FORM_ERRORS,
     chart_response,
     first_round,
-    id_in,
     nothing_new,
     posted_id,
     redirect_for,
     rules_reset,
 )
+from games.ids import id_in
 from games.models import GameSession, League
 from games.queries.players import my_players
 from games.rules import DEFAULT_PRESET, PRESETS
@@ -53,6 +52,7 @@ from games.services.sessions import (
     toss_seats,
 )
 from games.session_page import scoreboard_context, session_page_context, stakes_form
+from games.statuses import FORM_ERRORS
 
 
 @require_safe

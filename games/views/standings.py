@@ -20,7 +20,6 @@ from django.views.decorators.http import require_safe
 from games import charts
 from games.access import league_for, visible_player, visible_sessions
 from games.forms.standings import StandingsFilter
-from games.http import FORM_ERRORS
 from games.models import League, Player, Rating, RatingChange
 from games.queries.players import (
     claimed_player,
@@ -38,6 +37,7 @@ from games.queries.standings import (
     standings_of,
     table_lines,
 )
+from games.statuses import FORM_ERRORS
 
 # Players whose rating history the standings page draws: more lines than this are
 # not told apart on a phone.

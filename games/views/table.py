@@ -35,16 +35,8 @@ from games.access import (
 )
 from games.forms.rounds import problems_listed
 from games.forms.table import HandForm
-from games.http import (
-    CONFLICT,
-    FORM_ERRORS,
-    GONE,
-    id_in,
-    nothing_new,
-    posted_id,
-    private,
-    redirect_for,
-)
+from games.http import nothing_new, posted_id, private, redirect_for
+from games.ids import id_in
 from games.models import GameSession, Seat
 from games.services.errors import EntryRejected
 from games.services.round_entries import new_round_entry
@@ -62,6 +54,7 @@ from games.services.table import (
     seat_stamp,
     write_hand,
 )
+from games.statuses import CONFLICT, FORM_ERRORS, GONE
 
 # How often a seat's phone asks whether its round moved on: every tap at the table
 # shows within a couple of seconds.

@@ -17,7 +17,7 @@ from django_htmx.http import HttpResponseClientRefresh
 from games import live
 from games.access import seat_for, session_for, session_with_rights
 from games.forms.table import HandForm
-from games.http import FORM_ERRORS, nothing_new, posted_id, redirect_for
+from games.http import nothing_new, posted_id, redirect_for
 from games.models import GameSession, Seat
 from games.rules import CardError
 from games.services.errors import EntryRejected
@@ -40,6 +40,7 @@ from games.services.table import (
     write_hand,
 )
 from games.session_page import session_page_context
+from games.statuses import FORM_ERRORS
 
 
 def _back(request: HttpRequest, session: GameSession) -> HttpResponse:

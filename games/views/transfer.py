@@ -20,9 +20,10 @@ from django.views.decorators.http import require_http_methods, require_safe
 from games.access import league_for, league_rights, session_for
 from games.forms.standings import StandingsFilter
 from games.forms.transfer import TOO_LARGE, LeagueImportForm
-from games.http import FORM_ERRORS, download, redirect_for
+from games.http import download, redirect_for
 from games.models import GameSession
 from games.queries.standings import league_games, pick_game
+from games.statuses import FORM_ERRORS
 from games.transfer.league_export import dumps, export_league
 from games.transfer.league_import import BEFORE_HISTORY, ImportRefused, import_league
 from games.transfer.tables import Table, session_history, standings_table, to_csv, to_xlsx
