@@ -1,14 +1,15 @@
 """The layout, kept. The code: a region two pages share is a partial of
 templates/partials/, no view module imports another (nor does anything but the
 URLconf import a view), forms live in games/forms/, the status codes the app answers
-with are named once (games/statuses.py), the access rules and the project's modules
-reach no view helper of games/http.py, the app imports the rules from games.rules
-alone, and no card grammar is spelled outside games/rules/cards.py (the browser's
-picker reads cards by its NOTATION). The tests mirror the code, and no test module
-leans on another: a test module imports only the code under test, libraries, and the
-builders of tests/support/ (fixtures come from conftest.py files, which pytest loads
-itself). A helper two modules share belongs in tests/support/, where both can see
-it."""
+with are named once (games/statuses.py), the imports point one way (the access rules,
+the queries and the project's modules reach no view helper of games/http.py, the
+queries and the settings no write service), the app imports the rules from
+games.rules alone, and no card grammar is spelled outside games/rules/cards.py (the
+browser's picker reads cards by its NOTATION). The tests mirror the code, and no test
+module leans on another: a test module imports only the code under test, libraries,
+and the builders of tests/support/ (fixtures come from conftest.py files, which
+pytest loads itself). A helper two modules share belongs in tests/support/, where
+both can see it."""
 
 from __future__ import annotations
 
@@ -242,6 +243,13 @@ def test_the_access_rules_and_the_project_reach_no_view_helper() -> None:
     # games/statuses.py, an id read by games/ids.py). The URLconf is the views'.
     project = [name for name in modules_of(PROJECT) if name != "scorekeeper.urls"]
     assert reaching(["games.access", *project], ("games.http",)) == []
+
+
+def test_the_queries_and_the_settings_reach_no_write_service() -> None:
+    # A read of the standings must not depend on how a save writes them: what both
+    # need (what a standings month is) lives in the queries, which the services import.
+    queries = modules_of(GAMES / "queries")
+    assert reaching([*queries, "scorekeeper.settings"], ("games.services", "games.http")) == []
 
 
 def test_the_arrow_check_follows_imports_through_other_modules() -> None:

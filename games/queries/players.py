@@ -12,8 +12,8 @@ from django.db.models import Count, Q, QuerySet
 
 from games.access import may_undo
 from games.models import HandEntry, League, Player, PlayerClaim, Preset, Seat
+from games.queries.months import seat_figures
 from games.queries.standings import RoundFigures, figures, net_totals
-from games.services.standing_months import seat_figures
 
 
 @dataclass(frozen=True)

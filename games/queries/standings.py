@@ -48,8 +48,8 @@ from django.utils.safestring import SafeString
 
 from games.figures import fixed, points, rating
 from games.models import League, Player, Preset, RatingChange, Seat, StandingMonth
+from games.queries.months import month_end, month_of, seat_figures
 from games.rules import RulesError, best_and_worst, get_ruleset, is_net
-from games.services import standing_months
 
 
 class RoundFigures:
@@ -205,7 +205,7 @@ def standings_of(
 
 def figures(summed: dict, net: bool) -> dict:
     """The figures of a row (`RoundFigures` and its neighbours) from seats summed as
-    `standing_months.seat_figures` names them: sums of nothing are 0, and a round's
+    `months.seat_figures` names them: sums of nothing are 0, and a round's
     best and worst are those of the seats' bests and worsts the totals call so."""
     best, _ = best_and_worst(summed["best_low"], summed["best_high"], net=net)
     _, worst = best_and_worst(summed["worst_low"], summed["worst_high"], net=net)
@@ -227,7 +227,6 @@ def _summed(
     """player id → their figures in the league's sessions of one game between the
     dates: the whole months inside the range from `StandingMonth`, the days of a month
     the range cuts into from the seats themselves (one query each, at most)."""
-    month_of, month_end = standing_months.month_of, standing_months.month_end
     months = StandingMonth.objects.filter(league=league, preset=preset)
     cut: list[Q] = []  # the days of the part-months, whose seats are read one by one
     if date_from is not None:
@@ -275,7 +274,7 @@ def _summed(
             seats = seats.filter(session__played_on__gte=date_from)
         if date_to is not None:
             seats = seats.filter(session__played_on__lte=date_to)
-        for row in seats.order_by().values("player_id").annotate(**standing_months.seat_figures()):
+        for row in seats.order_by().values("player_id").annotate(**seat_figures()):
             _add(summed.setdefault(row.pop("player_id"), {}), row)
     return summed
 

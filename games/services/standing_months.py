@@ -6,7 +6,8 @@ and months, not with the hands played.
 
 `refresh` runs in the transaction of every change to a session's results; `rebuild`
 redoes whole leagues (a league file imported, a session deleted or moved in the
-admin).
+admin). What a month is and how seats sum to one is games/queries/months.py's, which
+the standings read with too.
 """
 
 from __future__ import annotations
@@ -14,52 +15,14 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterable
 
-from django.db.models import Count, DateField, F, Max, Min, Q, Sum
+from django.db.models import DateField, F, Q
 from django.db.models.functions import TruncMonth
 
 from games.models import Player, Seat, StandingMonth
+from games.queries.months import month_end, month_of, seat_figures
 
-FIGURES = (
-    "sessions",
-    "sessions_won",
-    "rounds",
-    "rounds_won",
-    "drops",
-    "points",
-    "best_high",
-    "best_low",
-    "worst_high",
-    "worst_low",
-)
-
-
-def month_of(day: datetime.date) -> datetime.date:
-    return day.replace(day=1)
-
-
-def month_end(month: datetime.date) -> datetime.date:
-    """The last day of ``month`` (a month's first day), December 9999 included: a
-    date filter may reach the calendar's end."""
-    if month.month == 12:
-        return month.replace(day=31)
-    return month.replace(month=month.month + 1) - datetime.timedelta(days=1)
-
-
-def seat_figures() -> dict:
-    """A group of seats summed up as a StandingMonth holds it; seats where the player
-    played no round are nobody's result and must be left out before."""
-    return {
-        "sessions": Count("id"),
-        "sessions_won": Count("id", filter=Q(won=True)),
-        "rounds": Sum("rounds_played"),
-        "rounds_won": Sum("rounds_won"),
-        "drops": Sum("drops"),
-        "points": Sum("points"),
-        "best_high": Max("best_round"),
-        "best_low": Min("best_round"),
-        "worst_high": Max("worst_round"),
-        "worst_low": Min("worst_round"),
-    }
+# The figures a StandingMonth stores: what seat_figures() sums.
+FIGURES = tuple(seat_figures())
 
 
 def refresh(league_id: int | None, day: datetime.date, player_ids: Iterable[int]) -> None:

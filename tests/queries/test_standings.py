@@ -12,6 +12,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.models import GameSession, League, Rating, RatingChange, Seat
+from games.queries.months import seat_figures
 from games.queries.standings import (
     figures,
     league_games,
@@ -19,7 +20,6 @@ from games.queries.standings import (
     rating_history,
     standings_of,
 )
-from games.services.standing_months import seat_figures
 from tests.support.club import (
     EVENINGS,
     FEB,

@@ -10,8 +10,9 @@ from django.contrib.auth.models import User
 from django.forms.models import model_to_dict
 
 from games.models import League, StandingMonth
+from games.queries.months import month_end, month_of
 from games.services.round_saves import delete_round
-from games.services.standing_months import month_end, month_of, rebuild
+from games.services.standing_months import rebuild
 from tests.support.builders import make_session, play
 from tests.support.club import mixed_league
 
