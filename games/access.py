@@ -10,7 +10,7 @@ viewer) keeps no rights over the sessions they started in it.
 - **manage** (stakes, the share link): its creator, or a league owner;
 - a league's pages: its members; its house rules and members: its owners;
 - a share link: anyone holding it, read-only;
-- an invite link (issue 15): anyone signed in holding it may join its league with its
+- an invite link: anyone signed in holding it may join its league with its
   role while it works; its league's owners make and revoke them;
 - a player name: a league's members may claim a player of its sessions as themselves;
   the claimant or an owner undoes the claim;
@@ -438,7 +438,7 @@ def leagues_for_scorer(user: AnyUser) -> QuerySet[League]:
     return League.objects.filter(memberships__user=user, memberships__role__in=WRITE_ROLES)
 
 
-# --- Invite links and claimed players (issue 15) ---------------------------------------
+# --- Invite links and claimed players --------------------------------------------------
 
 
 def invite_for_token(token: str) -> LeagueInvite:
