@@ -1,57 +1,101 @@
-"""The Redis cache keeps one client per server (scorekeeper/cache.py): making one per
-call cost more CPU than a live poll's round trip. A server that stopped answering
+"""The Redis cache (scorekeeper/cache.py): Django's cache API over one redis-py
+client per server (making one per call cost more CPU than a live poll's round trip),
+built on Django's public API for a cache backend. A server that stopped answering
 costs a request one timeout, not one per call."""
 
 from __future__ import annotations
 
 import contextlib
+import pickle
 import socket
 import threading
 import time
+import warnings
 from collections.abc import Iterator
 from unittest import mock
 
 import pytest
 import redis
-from django.core.cache.backends import redis as django_redis
 
-from scorekeeper.cache import (
-    BREAKER,
-    RETRY_SECONDS,
-    CacheUnavailable,
-    RedisCache,
-    RedisCacheClient,
-)
+from scorekeeper.cache import BREAKER, RETRY_SECONDS, CacheUnavailable, RedisCache
+
+LOCAL = "redis://127.0.0.1:6379/13"
+
+
+@pytest.fixture
+def cache() -> Iterator[RedisCache]:
+    """The backend on the Redis of 127.0.0.1:6379, under a prefix of its own."""
+    cache = RedisCache(LOCAL, {"KEY_PREFIX": f"test-{time.time_ns()}"})
+    try:
+        cache.client(write=True).ping()
+    except redis.ConnectionError:
+        pytest.skip("needs the Redis on 127.0.0.1:6379")
+    yield cache
+    left = cache.client().keys(f"{cache.key_prefix}:*")
+    if left:
+        cache.client(write=True).delete(*left)
 
 
 def test_one_client_serves_every_call_to_a_server() -> None:
-    cache = RedisCache("redis://127.0.0.1:6379/13", {"KEY_PREFIX": "test-clients"})
-    client = cache._cache.get_client("a")  # no connection is opened until a command
+    cache = RedisCache(LOCAL, {"OPTIONS": {"socket_timeout": 0.5}})
+    client = cache.client()  # no connection is opened until a command
 
-    assert client is cache._cache.get_client("b", write=True)
-    assert client.connection_pool is cache._cache._get_connection_pool(write=True)
+    assert client is cache.client(write=True)
+    assert client.connection_pool.connection_kwargs["socket_timeout"] == 0.5
 
 
 def test_a_read_server_and_the_write_server_keep_their_own_clients() -> None:
     cache = RedisCache("redis://127.0.0.1:6379/13,redis://127.0.0.1:6380/13", {})
 
-    written = cache._cache.get_client(write=True)
-    read = cache._cache.get_client()
+    written = cache.client(write=True)
+    read = cache.client()
 
     assert written is not read
-    assert read is cache._cache.get_client()
+    assert read is cache.client()
     assert written.connection_pool.connection_kwargs["port"] == 6379
     assert read.connection_pool.connection_kwargs["port"] == 6380
-    assert isinstance(cache._cache, django_redis.RedisCacheClient)
 
 
-def test_keys_memcached_would_refuse_are_not_warned_about() -> None:
-    import warnings
-
-    cache = RedisCache("redis://127.0.0.1:6379/13", {})
+def test_keys_memcached_would_refuse_are_not_warned_about(cache: RedisCache) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert cache.make_and_validate_key("a key with spaces " + "x" * 300)
+        cache.set("a key with spaces " + "x" * 300, 1)
+        assert cache.get("a key with spaces " + "x" * 300) == 1
+
+
+def test_it_answers_as_djangos_cache_api_does(cache: RedisCache) -> None:
+    # What the app relies on: counts that Redis adds to, values that come back as
+    # they went in, timeouts of 0 (gone) and None (kept for good).
+    cache.set("count", 1)
+    assert cache.incr("count", 2) == 3
+    assert cache.decr("count") == 2
+    with pytest.raises(ValueError):
+        cache.incr("never-set")
+    assert cache.add("count", 9) is False
+    assert cache.add("fresh", {"round": 3}) is True
+    assert cache.get_many(["count", "fresh", "missing"]) == {"count": 2, "fresh": {"round": 3}}
+    assert cache.get("missing", "default") == "default"
+    assert cache.has_key("fresh") and not cache.has_key("missing")
+
+    cache.set("gone", True, timeout=0)
+    assert cache.get("gone") is None
+    assert cache.add("gone", True, timeout=0) is True and not cache.has_key("gone")
+    cache.set_many({"a": 1, "b": [2]}, timeout=None)
+    assert cache.client().ttl(cache.make_key("a")) == -1  # kept for good
+    assert cache.touch("a", 60) and 0 < cache.client().ttl(cache.make_key("a")) <= 60
+    assert cache.delete("a") and not cache.delete("a")
+    cache.delete_many(["b", "fresh"])
+    assert cache.get_many(["b", "fresh"]) == {}
+
+
+def test_entries_are_stored_as_djangos_own_redis_backend_stores_them(cache: RedisCache) -> None:
+    # An integer as it is (INCRBY adds to it), anything else pickled: what either
+    # backend wrote, the other reads, so switching between them loses nothing.
+    cache.set("count", 7)
+    cache.set("flag", True)
+    raw = cache.client()
+    assert raw.get(cache.make_key("count")) == b"7"
+    assert pickle.loads(raw.get(cache.make_key("flag"))) is True
 
 
 # --- A Redis that stopped answering --------------------------------------------------
@@ -91,7 +135,7 @@ def test_after_one_failed_call_the_others_fail_at_once_without_waiting(
     try:
         with pytest.raises(redis.TimeoutError):
             cache.get("stamp")
-        with mock.patch.object(RedisCacheClient, "get_client") as client:
+        with mock.patch.object(RedisCache, "client") as client:
             for call in (
                 lambda: cache.get("stamp"),
                 lambda: cache.set_many({"a": 1}),
@@ -118,8 +162,9 @@ def test_a_server_passed_over_is_tried_again_after_a_while(silent_server: str) -
 
 
 def test_one_server_failing_does_not_pass_over_another() -> None:
-    down = RedisCache("redis://127.0.0.1:1/0", {})
-    other = RedisCache("redis://127.0.0.1:2/0", {})
+    # Ports of their own: tests/app/test_health.py fails port 1 in this process.
+    down = RedisCache("redis://127.0.0.1:3/0", {})
+    other = RedisCache("redis://127.0.0.1:4/0", {})
     try:
         with pytest.raises(redis.ConnectionError):
             down.get("a")
@@ -132,16 +177,13 @@ def test_one_server_failing_does_not_pass_over_another() -> None:
         BREAKER.answered(other.location)
 
 
-def test_an_answer_that_is_an_error_does_not_pass_the_server_over() -> None:
+def test_an_answer_that_is_an_error_does_not_pass_the_server_over(cache: RedisCache) -> None:
     """incr of a key that expired meanwhile raises ValueError (the sign-up limit
     counts on it): the server answered, and later calls still go to it."""
-    cache = RedisCache("redis://127.0.0.1:6379/13", {"KEY_PREFIX": f"test-{time.time_ns()}"})
     try:
         with pytest.raises(ValueError):
             cache.incr("never-set")
         BREAKER.check(cache.location)  # not passed over
-    except redis.ConnectionError:
-        pytest.skip("needs the Redis on 127.0.0.1:6379")
     finally:
         BREAKER.answered(cache.location)
 
