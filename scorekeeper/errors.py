@@ -8,6 +8,7 @@ from __future__ import annotations
 import sys
 
 from csp.constants import UNSAFE_INLINE
+from csp.decorators import csp_update
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template import loader
@@ -15,6 +16,9 @@ from django.template import loader
 from games.statuses import SERVER_ERROR, SERVICE_UNAVAILABLE
 
 
+# These pages carry their own <style> block, so they need no static file while things
+# are failing; scripts stay forbidden.
+@csp_update({"style-src": UNSAFE_INLINE})
 def server_error(request: HttpRequest) -> HttpResponse:
     """handler500: Django calls it while handling the exception, so it can tell a
     lost database from a bug."""
@@ -29,8 +33,4 @@ def server_error(request: HttpRequest) -> HttpResponse:
 def _render(template: str, status: int) -> HttpResponse:
     # No RequestContext: the failure may be in what context processors need
     # (the session, the user), so the page uses nothing but the template itself.
-    response = HttpResponse(loader.get_template(template).render(), status=status)
-    # These pages carry their own <style> block, so they need no static file while
-    # things are failing; scripts stay forbidden (django-csp reads this attribute).
-    response._csp_update = {"style-src": UNSAFE_INLINE}
-    return response
+    return HttpResponse(loader.get_template(template).render(), status=status)
