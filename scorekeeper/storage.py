@@ -15,7 +15,13 @@ class StaticFilesStorage(CompressedManifestStaticFilesStorage):
     module loaded by its fingerprinted name would import its neighbours by their plain
     names: a second copy of each, its listeners twice, cached apart from the files it
     came with. (Django's own switch for this, support_js_module_import_aggregation,
-    reads every script, htmx's extensions included, and fails on their imports.)"""
+    reads every script, htmx's extensions included, and fails on their imports.)
+
+    ``patterns`` is the attribute Django's docs name as the expressions that find
+    those paths (HashedFilesMixin.patterns); the form of an entry (``matched`` and
+    ``url`` groups, a template) is Django's own, as its module patterns write it.
+    tests/app/test_static_files.py collects the scripts and fails, naming this, the
+    day a release of Django reads them otherwise."""
 
     patterns = (
         *CompressedManifestStaticFilesStorage.patterns,
