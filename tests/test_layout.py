@@ -427,3 +427,30 @@ def test_the_app_uses_the_rules_by_their_public_api() -> None:
         for line, module in rules_modules_imported(path)
     ]
     assert inside == [], "import it from games.rules (export it there if it is not)"
+
+
+# A module this long holds more than one job; the rules service is exempt (each of its
+# modules follows one passage of the rules), and so are migrations, which are written
+# once and never read as code to change.
+PYTHON_LIMIT = 700
+SCRIPT_LIMIT = 400
+
+
+def test_no_module_is_longer_than_its_limit() -> None:
+    long = [
+        f"{path.relative_to(GAMES.parent)}: {lines} lines (limit {limit})"
+        for paths, limit in (
+            (
+                (
+                    path
+                    for path in GAMES.rglob("*.py")
+                    if not path.is_relative_to(GAMES / "rules") and "migrations" not in path.parts
+                ),
+                PYTHON_LIMIT,
+            ),
+            ((TESTS.parent / "static" / "js").glob("*.js"), SCRIPT_LIMIT),
+        )
+        for path in paths
+        if (lines := len(path.read_text().splitlines())) > limit
+    ]
+    assert long == []
