@@ -400,8 +400,9 @@ ADMINS = environment.parsed("DJANGO_ADMINS", admins, [])
 
 # Django's cache holds counts every worker must share (the sign-up limit): Redis in
 # production (REDIS_URL, e.g. redis://127.0.0.1:6379/0), otherwise this process's
-# memory, which needs no setup but is one count per worker. Django's Redis backend,
-# keeping one client per server (scorekeeper/cache.py: not one per call).
+# memory, which needs no setup but is one count per worker. Redis through our own
+# backend on Django's cache API (scorekeeper/cache.py): one client per server, not one
+# per call, and a server that stops answering is passed over for a moment.
 CACHE_URL = environment.parsed("DJANGO_CACHE_URL", environment.redis_url, "") or (
     environment.parsed("REDIS_URL", environment.redis_url, "")
 )
