@@ -48,6 +48,12 @@ class PlayerRow:
     on_deal: forms.BoundField | None = None  # "won on the deal", where the rules have it
 
     @property
+    def outcome_wrong(self) -> bool:
+        """Whether the outcome is marked wrong: for its own error, or as part of one the
+        round lists once (one of two winners: PlayerCheck.party_to)."""
+        return bool(self.outcome.errors) or bool(self.check and self.check.party_to)
+
+    @property
     def chips(self) -> list[Chip]:
         """The outcome's buttons, with the ids, and the one checked, that its RadioSelect
         would give them: the template writes them out (round_fields.html#outcomes),
@@ -161,6 +167,12 @@ class RoundForm(forms.Form):
         """What the settlement waits for: as the last check found it, or, before any
         check (a new round, nothing typed yet), the cut joker and every hand."""
         return self.check.waiting_for if self.check else RoundCheck.WAITING_FOR_ALL
+
+    @property
+    def player_names(self) -> list[str]:
+        """The round's players: words in the rules' lines that stay words, whatever
+        card they spell (templatetags.cards.explained)."""
+        return [seat.player.name for seat in self.entry.seats]
 
     @property
     def problem_count(self) -> int:

@@ -218,6 +218,10 @@ def read_groups(text: str) -> tuple[list[list[Card]], list[CardError]]:
     current: list[Card] = []
     wrong = 0  # tokens of the current group that are not cards: each keeps its place
     pos = 0
+    # Where the word being read began (cards run together, "5h6h7h", are one word) and
+    # how many cards it has given so far: a typo inside a word names the whole word,
+    # as it was typed ("'ahh' is not a card", not "'h'"), and none of its cards count.
+    word_start, word_cards = 0, 0
 
     def error(message: str, token: str) -> CardError:
         return CardError(
@@ -231,21 +235,27 @@ def read_groups(text: str) -> tuple[list[list[Card]], list[CardError]]:
                 groups.append(current)
                 current, wrong = [], 0
             pos += 1
+            word_start, word_cards = pos, 0
             continue
         if char in _CARD_SEPARATORS or char.isspace():
             pos += 1
+            word_start, word_cards = pos, 0
             continue
         match = _TOKEN.match(text, pos)
         if match is None:
-            bad = _bad_token(text, pos, len(groups) + 1, len(current) + wrong + 1)
+            if word_cards:
+                del current[-word_cards:]
+            bad = _bad_token(text, word_start, len(groups) + 1, len(current) + wrong + 1)
             errors.append(bad)
             wrong += 1
-            pos += len(bad.token)
+            pos = word_start + len(bad.token)
             continue
         if match["joker"]:
             current.append(PRINTED_JOKER)
+            word_cards += 1
         elif match["rank"]:
             current.append(Card(_rank(match["rank"]), _suit(match["suit"])))
+            word_cards += 1
         else:
             suit = _suit(match["last_suit"])
             cards = _expand_range(_rank(match["first"]), _rank(match["last"]), suit)
@@ -263,6 +273,7 @@ def read_groups(text: str) -> tuple[list[list[Card]], list[CardError]]:
                 wrong += 1
             else:
                 current.extend(cards)
+                word_cards += len(cards)
         pos = match.end()
     if current or wrong:
         groups.append(current)

@@ -130,6 +130,9 @@ class PlayerCheck:
     result: PlayerResult | None = None  # the settlement, once the round scores
     outcome_errors: list[str] = field(default_factory=list)
     groups_errors: list[str] = field(default_factory=list)
+    # Problems of the round this player's outcome is part of (one of two winners):
+    # said once, for the round (RoundCheck.errors), but their outcome is wrong too.
+    party_to: list[str] = field(default_factory=list)
     # ``best``, or how to work it out when first asked for.
     _best: Suggestion | Callable[[], Suggestion | None] | None = field(
         default=None, repr=False, compare=False
@@ -464,31 +467,34 @@ def _place_errors(check: RoundCheck, errors: Iterable[RulesError]) -> None:
     """Put each error of the rules service next to the player it concerns: its field
     indexes the list of hands we passed, which is the round's seat order."""
     players = check.players
+    names = [player.name for player in players]
     for error in errors:
         match = _PLAYER_FIELD.match(error.field)
         if match and int(match[1]) < len(players):
             player = players[int(match[1])]
             # Said without the player's name, which heads their fields and which the
             # lists of problems put first ("Esha: must show all 21 cards, not 22").
-            message = error.beside
+            message = say.with_card_faces(error.beside, names)
             # "Won on the deal" is part of the outcome's choice in the form.
             if match[2] in ("outcome", "on_deal"):
                 player.outcome_errors.append(message)
             elif match[2] == "groups":
                 player.groups_errors.append(message)
             else:
-                check.errors.append(error.message)
+                check.errors.append(say.with_card_faces(error.message, names))
             continue
-        winners = [p for p in players if p.outcome in WINNING_OUTCOMES]
+        # What names the round, not one player ("more than one winner (Asha, Chen)",
+        # "no winner"), is said once, for the round: beside each winner it was listed
+        # as many times as there were winners. Their outcomes are marked all the same.
+        message = say.with_card_faces(error.message, names)
+        if error.field == "cut_joker":
+            check.cut_errors.append(message)
+            continue
+        check.errors.append(message)
+        winners = [player for player in players if player.outcome in WINNING_OUTCOMES]
         if error.field == "players" and len(winners) > 1:
-            # "More than one winner" names the round, not a player; it belongs
-            # beside each of the players entered as winning.
             for player in winners:
-                player.outcome_errors.append(error.message)
-        elif error.field == "cut_joker":
-            check.cut_errors.append(error.message)
-        else:
-            check.errors.append(error.message)
+                player.party_to.append(message)
 
 
 def problems(check: RoundCheck) -> list[str]:

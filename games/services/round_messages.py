@@ -7,7 +7,12 @@ how a round is checked or saved.
 
 from __future__ import annotations
 
+import functools
+import re
+from collections.abc import Iterable
+
 from games.models import Round
+from games.rules import all_cards, card_label
 
 # The cut joker's field.
 CUT_MISSING = "Enter the cut joker, e.g. 8S."
@@ -17,6 +22,34 @@ NO_CARDS_TO_ARRANGE = "Type the cards first, in any order."
 
 def cut_refused(reason: str) -> str:
     return f"Cut joker: {reason}"
+
+
+def with_card_faces(message: str, names: Iterable[str] = ()) -> str:
+    """A message of the rules service with each card it names as the card picker shows
+    it: 5♠ 2♥ 10♦ (card_label), the printed joker PJ as on the picker's key. The rules
+    write cards in their notation (5S 2H), which their command line and the stored
+    rounds keep; a player checking a hand against the picker reads faces. ``names``:
+    the round's players, whose names stay as written whatever card they spell (a
+    player called KH). Only for the rules' own words: a typo quotes what was typed."""
+    return _card_words(tuple(sorted(set(names), key=len, reverse=True))).sub(
+        lambda found: found["name"] or _faces()[found["card"]], message
+    )
+
+
+@functools.cache
+def _faces() -> dict[str, str]:
+    return {
+        card.code: card.code if card.is_printed_joker else card_label(card) for card in all_cards()
+    }
+
+
+@functools.lru_cache(maxsize=64)
+def _card_words(names: tuple[str, ...]) -> re.Pattern[str]:
+    """A player's name, or a card's code, as a whole word (a name first: "KH" the
+    player; the longest code first: 10H before a 10)."""
+    codes = sorted(_faces(), key=len, reverse=True)
+    name = "|".join(map(re.escape, names)) or "(?!)"  # (?!): no name matches
+    return re.compile(rf"(?<!\w)(?:(?P<name>{name})|(?P<card>{'|'.join(codes)}))(?!\w)")
 
 
 def more_typos(more: int) -> str:

@@ -579,7 +579,11 @@ def table_view(session: GameSession, board: Scoreboard | None = None) -> TableVi
         and all(pk in hands and hands[pk].status == TableHand.Status.IN for pk in playing)
     )
     check = round_check(entry, table_round, hands) if every_hand_in else None
-    blamed = {player.seat.pk: tuple(player.errors) for player in check.players} if check else {}
+    blamed = (
+        {player.seat.pk: (*player.errors, *player.party_to) for player in check.players}
+        if check
+        else {}
+    )
     states = []
     phones = dict(session.seats.order_by("position").values_list("pk", "phone_key"))
     for seat in entry.seats:

@@ -289,7 +289,7 @@ def session_false_declaration(page: Page) -> None:
     false = "2C 3C 4C | 5D 6D 7D | 8S 9S 10S | QH QH | KC KC | JD JD | 3S 6C 9D 10H KH JH"
     fill_round(page, "8S", ROUND_1 | {"Asha": ("declared", false)})
     page.get_by_role("button", name="Save round 3").click()
-    expect(page.locator("[data-problems]")).to_contain_text("3S 6C 9D 10H KH JH is no group")
+    expect(page.locator("[data-problems]")).to_contain_text("3♠ 6♣ 9♦ 10♥ K♥ J♥ is no group")
     expect(page.locator('[data-preview="Asha"] .kind-invalid')).to_have_text("loose cards")
 
 

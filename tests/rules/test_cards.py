@@ -121,6 +121,18 @@ def test_reading_around_typos_names_each_in_its_place_and_keeps_the_cards():
     assert error.value.message == typos[0].message
 
 
+def test_a_typo_run_into_cards_names_the_whole_word_and_keeps_none_of_its_cards():
+    # "ahh" begins with AH; "5h6hx" with 5H 6H: the word is what was mistyped.
+    read, typos = read_groups("ahh 3H | 5h6hx 7h")
+
+    assert [[card.code for card in group] for group in read] == [["3H"], ["7H"]]
+    assert [(typo.token, typo.group, typo.index, typo.offset) for typo in typos] == [
+        ("ahh", 1, 1, 0),
+        ("5h6hx", 2, 1, 9),
+    ]
+    assert typos[0].message == "'ahh' is not a card (group 1, card 1)"
+
+
 @pytest.mark.parametrize(
     ("text", "hint"),
     [("5h 7", "needs a suit"), ("1H", "write 10 or T"), ("11H", "not a card")],

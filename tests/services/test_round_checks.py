@@ -20,9 +20,10 @@ from games.services import round_checks
 from games.services.round_checks import check_round
 from games.services.round_entries import initial_values, new_round_entry
 from games.services.round_saves import save_round
-from tests.support.builders import by_seat, seat_pk
+from tests.support.builders import by_seat, make_session, seat_pk
 from tests.support.hands import (
     FIVE_DUBLEES,
+    LOOSE_148,
     ROUND_1,
     SEED_BEN,
     SHOWN_8S,
@@ -194,7 +195,9 @@ def test_a_card_error_names_the_token_and_where_it_is(table: GameSession) -> Non
     ]
 
 
-def test_two_winners_are_told_beside_each_winner(table: GameSession) -> None:
+def test_two_winners_are_told_once_for_the_round_and_each_winner_is_party_to_it(
+    table: GameSession,
+) -> None:
     entry = new_round_entry(table)
     typed = {
         seat_pk(table, "Asha"): ("declared", WIN_8S),
@@ -206,6 +209,23 @@ def test_two_winners_are_told_beside_each_winner(table: GameSession) -> None:
 
     assert not check.valid
     asha, ben, chen = check.players
-    assert "more than one winner" in asha.outcome_errors[0]
-    assert "more than one winner" in chen.outcome_errors[0]
-    assert ben.errors == []
+    assert check.errors == ["more than one winner (Asha, Chen): only one player wins a round"]
+    assert asha.outcome_errors == chen.outcome_errors == ben.outcome_errors == []
+    assert asha.party_to == chen.party_to == check.errors and ben.party_to == []
+
+
+def test_the_rules_cards_are_said_as_the_picker_shows_them_and_names_stay_names(user) -> None:
+    # A player whose initials spell a card keeps them; the cards around are faces.
+    session = make_session(user, players=("Asha", "KH", "Chen"))
+    entry = new_round_entry(session)
+    typed = {
+        seat_pk(session, "Asha"): ("declared", WIN_8S),
+        seat_pk(session, "KH"): ("declared", LOOSE_148),
+        seat_pk(session, "Chen"): ("first_drop", ""),
+    }
+
+    check = check_round(entry, "8S", typed, final=True)
+
+    assert check.errors == ["more than one winner (Asha, KH): only one player wins a round"]
+    assert "are no groups" in check.players[1].groups_errors[0]
+    assert "2♣ 4♦ 6♥, 10♠ Q♣ K♦" in check.players[1].groups_errors[0]

@@ -82,7 +82,8 @@ def test_too_many_copies_of_a_card_across_the_round(scorer: Client, table: GameS
     response = post_round(scorer, table, {"Chen": ("middle_drop", chen)}, headers=HTMX)
 
     assert response.status_code == 422
-    message = "KH is entered 4 times in this round, but 3 decks hold only 3: check group 1"
+    # The card as the picker shows it, not in the notation the rules write.
+    message = "K♥ is entered 4 times in this round, but 3 decks hold only 3: check group 1"
     assert_only_beside(response.content.decode(), table, "Chen", message)
     assert_nothing_saved()
 
@@ -97,7 +98,7 @@ def test_too_many_copies_of_a_card_across_the_round(scorer: Client, table: GameS
             [
                 "'1C' is not a card (group 1, card 1): write 10 or T for a ten, A for an ace",
                 "'9X' is not a card (group 1, card 3)",
-                "KH is entered 4 times in this round, but 3 decks hold only 3: check group 1",
+                "K♥ is entered 4 times in this round, but 3 decks hold only 3: check group 1",
             ],
         ),
         # Something pasted in place of cards: a few lines, not one a word.
@@ -218,15 +219,47 @@ def test_a_false_declaration(scorer: Client, table: GameSession) -> None:
     assert_nothing_saved()
 
 
-def test_two_winners_are_shown_beside_both(scorer: Client, table: GameSession) -> None:
+def test_a_false_declaration_names_its_cards_as_the_picker_shows_them(
+    scorer: Client, table: GameSession
+) -> None:
+    response = post_round(scorer, table, {"Asha": ("declared", LOOSE_148)}, headers=HTMX)
+
+    said = response.context_data["form"].errors[f"groups_{seat_pk(table, 'Asha')}"][0]
+    assert "2♣ 4♦ 6♥, 10♠ Q♣ K♦, 3♠ 5♥ 9♣" in said
+    assert "2C" not in said and "10S" not in said
+    html = html_lib.unescape(response.content.decode())
+    assert "2♣ 4♦ 6♥, 10♠ Q♣ K♦" in preview_of(html, table, "Asha")
+    assert "2♣ 4♦ 6♥, 10♠ Q♣ K♦" in html.split("data-problems")[1]
+
+
+def test_a_typo_run_into_a_card_is_named_as_it_was_typed(
+    scorer: Client, table: GameSession
+) -> None:
+    # "ahh" reads as the card AH run together with a stray h: the word is the typo.
+    ben = ("shown", SHOWN_8S.replace("2D", "ahh"))
+
+    response = post_round(scorer, table, {"Ben": ben}, headers=HTMX)
+
+    message = "'ahh' is not a card (group 1, card 1)"
+    assert response.context_data["form"].errors[f"groups_{seat_pk(table, 'Ben')}"] == [message]
+    assert_only_beside(response.content.decode(), table, "Ben", message)
+
+
+def test_two_winners_are_said_once_for_the_round_with_both_outcomes_marked(
+    scorer: Client, table: GameSession
+) -> None:
     response = post_round(scorer, table, {"Chen": ("declared", THREE_PURE.replace("3H", "3S"))})
 
     assert response.status_code == 422
     html = html_lib.unescape(response.content.decode())
     message = "more than one winner (Asha, Chen): only one player wins a round"
-    assert message in preview_of(html, table, "Asha")
-    assert message in preview_of(html, table, "Chen")
-    assert message not in preview_of(html, table, "Ben")
+    assert response.context_data["form"].non_field_errors() == [message]
+    assert html.count(message) == 1  # in the list above Save, not beside each winner
+    assert message in html.split("data-problems")[1]
+    for name in ("Asha", "Ben", "Chen"):
+        assert message not in preview_of(html, table, name)
+        marked = "data-outcome-wrong" in html.split(f'data-hand-errors="{name}"')[1].split(">")[0]
+        assert marked is (name != "Ben"), name
     assert_nothing_saved()
 
 
@@ -344,9 +377,9 @@ def test_who_won_is_checked_alongside_a_typo(scorer: Client, table: GameSession)
         assert_only_beside(html, table, name, message)
 
     two_winners = THREE_MISTAKES | {"Ben": ("declared", "")}
-    html = html_lib.unescape(post_round(scorer, table, two_winners).content.decode())
+    response = post_round(scorer, table, two_winners)
     message = "more than one winner (Asha, Ben): only one player wins a round"
-    assert message in preview_of(html, table, "Asha") and message in preview_of(html, table, "Ben")
+    assert response.context_data["form"].non_field_errors() == [message]
     assert_nothing_saved()
 
 

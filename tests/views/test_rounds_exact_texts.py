@@ -114,9 +114,9 @@ def test_a_paplu_round_form_offers_the_deal_show(scorer: Client, user: User) -> 
 # The QA walk's false declaration: three pure sequences, three dublees, six loose cards.
 ESHA = "2c3c4c | 5d6d7d | 8s9s10s | qh qh | kc kc | jd jd | 3s 6c 9d 10h kh jh"
 ESHA_WHY = (
-    "the declaration is not valid: 3 pure sequences (enough), but 3S 6C 9D 10H KH JH is no "
-    "group (neither one suit for a sequence nor one rank for a set), and QH QH, KC KC and "
-    "JD JD are dublees, not allowed in a three-pure declaration; 0 tunnelas (3 needed); "
+    "the declaration is not valid: 3 pure sequences (enough), but 3♠ 6♣ 9♦ 10♥ K♥ J♥ is no "
+    "group (neither one suit for a sequence nor one rank for a set), and Q♥ Q♥, K♣ K♣ and "
+    "J♦ J♦ are dublees, not allowed in a three-pure declaration; 0 tunnelas (3 needed); "
     "3 dublees (8 needed); 0 jokers in one group (8 needed). If that is how it was shown, "
     "enter it as an invalid declaration"
 )
