@@ -95,6 +95,7 @@ export function aim(picker, field, scroll, stay) {
     old.removeAttribute("data-picker-target");
   });
   field.setAttribute("data-picker-target", "");
+  picker.classList.remove("is-done");
   var after = spotOf(field);
   if (!stay && after.nextElementSibling !== picker) {
     letGo(picker);
@@ -130,6 +131,10 @@ function moveOn(picker, from) {
   var line = picker.querySelector("[data-picker-for]");
   // A seat's phone (table mode) enters one hand: its picker says what comes next there.
   if (line) line.textContent = picker.getAttribute("data-done") || "Every hand is in: check the settlement and save.";
+  // Nothing left to tap: the cards fold away, as they stood open over the last hand's
+  // outcomes (a last player marked Middle drop) and between them and Save. Undo and the
+  // other keys stay; a tap on a field opens the cards again (aim).
+  picker.classList.add("is-done");
   if (save) {
     save.scrollIntoView({ block: "center" });
     saveShown();
@@ -162,7 +167,7 @@ function press(picker, key) {
     aim(picker, field, false);
   }
   if (key.hasAttribute("data-card")) {
-    if (key.getAttribute("aria-disabled") === "true") return;
+    if (key.getAttribute("aria-disabled") === "true") return refuse(picker, key);
     if (spotOf(field).nextElementSibling !== picker && !field.hasAttribute("data-cut")) aim(picker, field, true);
     typeCard(field, key.getAttribute("data-card"));
     lastTyped = field;
@@ -173,6 +178,23 @@ function press(picker, key) {
   }
   else if (action === "undo") undoCard(field);
   countCopies(picker);
+}
+
+// A greyed-out card tapped: the line the picker speaks in says why it took nothing,
+// until the next tap counts again. One line on a phone, so that no key moves.
+function refuse(picker, key) {
+  var line = picker.querySelector("[data-picker-for]");
+  if (!line) return;
+  var form = formOf(picker);
+  var code = key.getAttribute("data-card");
+  var decks = parseInt(picker.getAttribute("data-decks"), 10); // the ruleset's
+  var face = key.querySelector(".pick-face").textContent;
+  if (cardsIn(cutField(form) && cutField(form).value)[0] === code) {
+    line.textContent = "No " + face + " left: " + (decks > 1 ? "one" : "it") + " is the cut joker";
+  } else {
+    var all = decks === 1 ? "The only " + face + " is" : (decks === 2 ? "Both " : "All " + decks + " ") + face + " are";
+    line.textContent = all + " already used";
+  }
 }
 
 // On a phone the system keyboard hides most of the screen; with the picker it can

@@ -122,6 +122,50 @@ def test_a_drop_needs_no_cards_and_the_picker_skips_it(phone_page: Page) -> None
     expect(page.locator('fieldset[data-player="Chen"] [data-picker]')).to_be_visible()
 
 
+def test_a_last_player_who_drops_folds_the_cards_away_and_save_comes_into_view(
+    phone_page: Page, look_at: Callable[..., None]
+) -> None:
+    """The last hand is a drop: once it is chosen, every hand is in, and the cards no
+    longer stand open under that player's outcomes, between them and Save."""
+    page = phone_page
+    picker, ben = tap_ashas_win(page)
+    expect(ben.locator("[data-picker]")).to_be_visible()
+
+    ben.locator("label.chip", has_text="Middle drop").tap()
+
+    expect(picker.locator("[data-picker-for]")).to_contain_text("Every hand is in")
+    expect(picker.locator("[data-picker-for]")).to_be_visible()
+    expect(picker.locator(".picker-suit").first).to_be_hidden()
+    save = page.get_by_role("button", name="Save round 1")
+    assert_in_view(page, ben.locator("label.chip", has_text="Middle drop"), save)
+    look_at(page, "picker-every-hand-in-phone", full_page=False)
+    # Undo still takes back the last card tapped; a tap on a field opens the cards.
+    picker.get_by_role("button", name="Undo card").tap()
+    expect(picker.locator(".picker-suit").first).to_be_visible()
+    expect(picker.locator("[data-picker-for]")).to_have_text("Cards for Asha: 12 of 13")
+
+
+def test_a_greyed_out_card_says_why_it_takes_no_tap(phone_page: Page) -> None:
+    page = phone_page
+    picker, ben = tap_ashas_win(page)
+    said = picker.locator("[data-picker-for]")
+    seven, king = picker.locator('[data-card="7C"]'), picker.locator('[data-card="KS"]')
+    seven.tap()  # two decks, one 7♣ the cut joker: this was the other
+    king.tap()  # Asha holds the other K♠
+    expect(king).to_have_attribute("aria-disabled", "true")
+
+    before = seven.bounding_box()
+    seven.tap(force=True)
+    expect(said).to_have_text("No 7♣ left: one is the cut joker")
+    assert seven.bounding_box() == before  # said in one line: no key moved
+    king.tap(force=True)
+    expect(said).to_have_text("Both K♠ are already used")
+    expect(ben.get_by_label("Groups")).to_have_value("7C KS")
+    # The next card that goes in counts again.
+    picker.locator('[data-card="2D"]').tap()
+    expect(said).to_have_text("Cards for Ben: 3 of 13")
+
+
 def test_cards_tapped_in_any_order_are_arranged_and_saved(phone_page: Page) -> None:
     """No groups: the scorer taps the cards as they lie on the table, the rules
     service groups them for the preview and the save."""
