@@ -13,6 +13,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 
 from django.contrib.auth.models import AbstractBaseUser
 
@@ -100,7 +101,11 @@ def _import(
     del data
     plan = plan_league(checked, reading)
     del checked
-    return write_plan(named(plan, owner, typed), owner, keep_members)
+    asked = typed or plan.league["name"]
+    imported = write_plan(named(plan, owner, typed), owner, keep_members)
+    if imported.league.name != asked:
+        return replace(imported, renamed_from=asked)
+    return imported
 
 
 @contextmanager

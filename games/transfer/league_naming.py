@@ -44,6 +44,23 @@ def named(plan: LeaguePlan, owner: AbstractBaseUser | None, typed: str) -> Leagu
     return replace(plan, league=plan.league | {"name": final, "slug": ""})
 
 
+def renamed(asked: str, final: str) -> str:
+    """What the importer is told of a league that came in under another name than the
+    one asked for, one of their leagues having that name."""
+    return (
+        f"You already have a league called “{asked}”: the file came in as a second league "
+        f"beside it, “{final}”. Nothing in yours changed."
+    )
+
+
+def names_taken(owner: AbstractBaseUser) -> dict[str, str]:
+    """The names of ``owner``'s leagues, in lower case, each with the name a league
+    imported under it would get instead (``named``): what the import page tells them
+    before they import a file of a league they have (the same server it came from)."""
+    names = League.objects.filter(memberships__user=owner).values_list("name", flat=True)
+    return {name.lower(): _imported_again(owner, name) for name in set(names)}
+
+
 def _a_league_of_theirs_is_called(owner: AbstractBaseUser | None, name: str) -> bool:
     """Whether ``owner`` is a member of a league of that name (only leagues they see:
     another club's name is never a reason, so nothing is told of it)."""

@@ -45,6 +45,9 @@ class Imported:
     # Whether the file held its rounds' history (version 4 on): before, none was kept
     # in a file, and its sessions' history pages start empty.
     history: bool = True
+    # The name asked for (typed, or the file's) where one of the importer's leagues has
+    # it, so the league came in under another (league_naming); "" where it did not.
+    renamed_from: str = ""
 
 
 # Rows per INSERT: large enough that a league of thousands of sessions takes a few

@@ -26,6 +26,7 @@ from games.queries.standings import league_games, pick_game
 from games.statuses import FORM_ERRORS
 from games.transfer.league_export import dumps, export_league
 from games.transfer.league_import import BEFORE_HISTORY, ImportRefused, import_league
+from games.transfer.league_naming import names_taken, renamed
 from games.transfer.tables import Table, session_history, standings_table, to_csv, to_xlsx
 from games.uploads import MAX_UPLOAD_MB, answers_too_large
 
@@ -122,9 +123,13 @@ def league_import_too_large(request: HttpRequest) -> HttpResponse:
 
 def _import_page(request: HttpRequest, form: LeagueImportForm) -> TemplateResponse:
     status = FORM_ERRORS if form.errors else 200
-    return TemplateResponse(
-        request, "leagues/import.html", {"form": form, "max_mb": MAX_UPLOAD_MB}, status=status
-    )
+    context = {
+        "form": form,
+        "max_mb": MAX_UPLOAD_MB,
+        # Told before the import, once the name is known (static/js/league_import.js).
+        "names_taken": names_taken(request.user) if request.user.is_authenticated else {},
+    }
+    return TemplateResponse(request, "leagues/import.html", context, status=status)
 
 
 @answers_too_large(league_import_too_large)
@@ -152,7 +157,10 @@ def league_import(request: HttpRequest) -> HttpResponse:
             form.add_error("file", str(error))
         else:
             league = imported.league
-            messages.success(request, f"Imported {league.name}.")
+            if imported.renamed_from:
+                messages.warning(request, renamed(imported.renamed_from, league.name))
+            else:
+                messages.success(request, f"Imported {league.name}.")
             if not imported.history:
                 messages.info(request, BEFORE_HISTORY)
             if imported.invitable:

@@ -14,7 +14,29 @@ document.addEventListener("change", function (event) {
       name.value = given;
       name.setAttribute("data-from-file", given);
     }
+    sayIfTaken(name.form);
   }).catch(function () {
     // Not a league file: the import says why.
   });
+});
+
+// The name one of the user's leagues has already (the file of a league of theirs,
+// imported into the server it came from): said before the import, with the name the
+// league gets beside theirs (games/transfer/league_naming.py, names_taken).
+var taken = null;
+function sayIfTaken(form) {
+  var line = form.querySelector("[data-name-taken]");
+  var name = form.querySelector("input[data-league-name]");
+  if (!line || !name) return;
+  if (!taken) taken = JSON.parse(document.getElementById("names-taken").textContent);
+  var typed = name.value.trim();
+  var instead = Object.prototype.hasOwnProperty.call(taken, typed.toLowerCase()) ? taken[typed.toLowerCase()] : "";
+  line.textContent = instead
+    ? "You already have a league called “" + typed + "”. Importing adds a second league, “" +
+      instead + "”; type another name to call it something else."
+    : "";
+}
+
+document.addEventListener("input", function (event) {
+  if (event.target.matches && event.target.matches("input[data-league-name]")) sayIfTaken(event.target.form);
 });

@@ -595,6 +595,14 @@ def import_file_chosen(page: Page) -> None:
     )
     expect(page.get_by_label("League name")).to_have_value("Friday club")
     assert_thumb_sized(page.get_by_label("League name"))
+    # Asha has that league here (the server it came from): said before she imports.
+    taken = page.locator("[data-name-taken]")
+    expect(taken).to_contain_text("You already have a league called “Friday club”.")
+    expect(taken).to_contain_text("Importing adds a second league, “Friday club (imported")
+    page.get_by_label("League name").fill("Friday club copy")
+    expect(taken).to_be_empty()
+    page.get_by_label("League name").fill("friday CLUB")
+    expect(taken).to_contain_text("You already have a league called “friday CLUB”.")
 
 
 def not_found(page: Page) -> None:

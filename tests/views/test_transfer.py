@@ -3,12 +3,14 @@ league import form."""
 
 from __future__ import annotations
 
+import html as html_lib
 import json
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from games.models import (
     League,
@@ -184,3 +186,26 @@ def test_a_file_too_large_for_the_page_is_refused(
     response = stranger.post(reverse("games:league_import"), upload(b"{" + b" " * 20 + b"}"))
     assert response.status_code == 422
     assert "manage.py import_league" in response.content.decode()
+
+
+def test_a_league_imported_beside_one_of_the_same_name_is_told_before_and_after(
+    scorer: Client, league: League, exported: dict
+) -> None:
+    # Asha imports her club's file into the server it came from.
+    page = scorer.get(reverse("games:league_import")).content.decode()
+    taken = json.loads(page.split('id="names-taken"', 1)[1].split(">", 1)[1].split("</script>")[0])
+    today = timezone.localdate()
+    instead = f"Friday club (imported {today.day} {today:%b %Y})"
+    assert taken == {"friday club": instead}  # what the page says once the name is known
+
+    response = scorer.post(
+        reverse("games:league_import"), upload(json.dumps(exported)), follow=True
+    )
+
+    html = html_lib.unescape(response.content.decode())
+    assert (
+        f"You already have a league called “Friday club”: the file came in as a second "
+        f"league beside it, “{instead}”. Nothing in yours changed."
+    ) in html
+    assert "Imported Friday club." not in html
+    assert sorted(League.objects.values_list("name", flat=True)) == ["Friday club", instead]
