@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import Any
 
 from django import forms
@@ -79,6 +80,22 @@ class InviteForm(forms.Form):
         # Its own ids: the league page's "Add a member" form has a role field too.
         kwargs.setdefault("auto_id", "invite_%s")
         super().__init__(*args, **kwargs)
+
+    # The address the league page is sent to once a link is made carries the choices
+    # made, so that the form offers them again (another scorer link for the same table).
+    CHOSEN = ("role", "days")
+
+    @classmethod
+    def as_chosen(cls, query: Mapping[str, str]) -> InviteForm:
+        """The form set to the role and days of the link just made (``query``, the page
+        address's, from views.leagues.invite_create), not back to a viewer's link; a value
+        the form does not offer is left at its default."""
+        initial = {}
+        for name in cls.CHOSEN:
+            offered = {str(value) for value, _ in cls.base_fields[name].choices}
+            if query.get(name) in offered:
+                initial[name] = query[name]
+        return cls(initial=initial)
 
     def full_clean(self) -> None:
         super().full_clean()

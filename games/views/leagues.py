@@ -9,6 +9,9 @@ is not a member a league does not exist (404), whatever its slug.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
@@ -149,7 +152,7 @@ def _detail_page(
         "rules": defaults_of(league),
         "invitable": invitable(league) if rights.manage else [],
         "invites": _invite_rows(request, league) if rights.manage else [],
-        "invite_form": sent_back.get("invite_form") or InviteForm(),
+        "invite_form": sent_back.get("invite_form") or InviteForm.as_chosen(request.GET),
         "my_player": claimed_player(league, request.user),
     }
     if context["my_player"] is None:
@@ -275,8 +278,11 @@ def _links_replaced(replaced: list[LeagueInvite]) -> str:
 # --- Invite links -------------------------------------------------------------------------
 
 
-def _to_invites(league: League) -> HttpResponse:
-    return redirect(reverse("games:league_detail", args=[league.slug]) + "#invites-title")
+def _to_invites(league: League, chosen: Mapping[str, object] | None = None) -> HttpResponse:
+    """The league page at its invite links; ``chosen``: the invite form's choices, which it
+    offers again (InviteForm.as_chosen)."""
+    query = f"?{urlencode(chosen)}" if chosen else ""
+    return redirect(reverse("games:league_detail", args=[league.slug]) + query + "#invites-title")
 
 
 @login_required
@@ -300,7 +306,9 @@ def invite_create(request: HttpRequest, slug: str) -> HttpResponse:
                 f"Invite link made: whoever opens it joins as {invite.get_role_display().lower()} "
                 f"until {invite.expires_at:%d %b %Y}. Copy it below.",
             )
-            return _to_invites(league)
+            return _to_invites(
+                league, {name: form.cleaned_data[name] for name in InviteForm.CHOSEN}
+            )
     return _detail_page(request, league, role, invite_form=form)
 
 

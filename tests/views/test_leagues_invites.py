@@ -64,6 +64,25 @@ def _invite_form(html: str) -> str:
     return html.split('class="form invite-form"')[1].split("</form>")[0]
 
 
+def test_the_invite_form_keeps_the_role_and_days_of_the_link_just_made(
+    scorer: Client, club: League
+) -> None:
+    # A scorer link made for tonight's table: the next one is likely for the same.
+    url = reverse("games:invite_create", args=[club.slug])
+
+    response = scorer.post(url, {"role": "scorer", "days": "30"}, follow=True)
+
+    form = _invite_form(response.content.decode())
+    assert '<option value="scorer" selected>Scorer</option>' in form
+    assert '<option value="30" selected>30 days</option>' in form
+    # The page's address alone, or one with a choice it does not offer: the defaults.
+    for query in ("", "?role=owner&days=2"):
+        page = scorer.get(reverse("games:league_detail", args=[club.slug]) + query)
+        form = _invite_form(page.content.decode())
+        assert '<option value="viewer" selected>Viewer</option>' in form
+        assert '<option value="7" selected>7 days</option>' in form
+
+
 @pytest.mark.parametrize(
     ("data", "wrong", "told", "kept"),
     [
