@@ -45,8 +45,24 @@ MAX_IMPORT_ROUNDS = 40_000
 
 
 def _session_filename(session: GameSession, extension: str) -> str:
+    """The session's name and its round count ("friday-night-6-rounds.csv"), as a player
+    who downloads several evenings' files reads them. Where another session of its
+    league (or, outside one, of its scorer) has the same name, the day it was played
+    follows ("friday-night-6-rounds-2026-11-27.csv"), and where one of that name was
+    played on that day too, which of them it was ("…-2026-11-27-2.csv"). No id: a
+    number beside the round count read as one ("friday-night-1-3-rounds": 3 rounds?)."""
     name = slugify(session.name) or "session"
-    return f"{name}-{session.pk}-rounds.{extension}"
+    rounds = session.rounds.count()
+    filename = f"{name}-{rounds}-round{'s' if rounds != 1 else ''}"
+    namesakes = GameSession.objects.filter(league=session.league, name__iexact=session.name)
+    if session.league is None:
+        namesakes = namesakes.filter(created_by=session.created_by)
+    if namesakes.exclude(pk=session.pk).exists():
+        filename += f"-{session.played_on.isoformat()}"
+        same_day = namesakes.filter(played_on=session.played_on, pk__lt=session.pk).count()
+        if same_day:
+            filename += f"-{same_day + 1}"
+    return f"{filename}.{extension}"
 
 
 def _session_rounds(request: HttpRequest, pk: int, extension: str) -> HttpResponse:

@@ -3,6 +3,7 @@ league import form."""
 
 from __future__ import annotations
 
+import datetime
 import html as html_lib
 import json
 
@@ -15,6 +16,8 @@ from django.utils import timezone
 from games.models import (
     League,
 )
+from tests.support.builders import make_session, play
+from tests.support.hands import ROUND_1
 from tests.support.league_files import (
     counts,
     points_session,
@@ -209,3 +212,30 @@ def test_a_league_imported_beside_one_of_the_same_name_is_told_before_and_after(
     ) in html
     assert "Imported Friday club." not in html
     assert sorted(League.objects.values_list("name", flat=True)) == ["Friday club", instead]
+
+
+def _csv_name(client: Client, session) -> str:
+    response = client.get(reverse("games:session_rounds_csv", args=[session.pk]))
+    return response["Content-Disposition"].split('filename="')[1].rstrip('"')
+
+
+def test_a_sessions_export_is_named_by_the_session_and_its_round_count(
+    scorer: Client, user: User
+) -> None:
+    friday = make_session(user, name="Friday night 1", played_on=datetime.date(2026, 11, 27))
+    for _ in range(6):
+        play(friday, "8S", ROUND_1)
+
+    # Its id no longer follows the name: "friday-night-1-3-rounds" read as 3 rounds.
+    assert _csv_name(scorer, friday) == "friday-night-1-6-rounds.csv"
+    # Another Friday night: each file says which evening it holds.
+    later = make_session(user, name="Friday Night 1", played_on=datetime.date(2026, 12, 4))
+    play(later, "8S", ROUND_1)
+    assert _csv_name(scorer, friday) == "friday-night-1-6-rounds-2026-11-27.csv"
+    assert _csv_name(scorer, later) == "friday-night-1-1-round-2026-12-04.csv"
+    # Two of that name on one day: the second is told apart.
+    again = make_session(user, name="Friday night 1", played_on=datetime.date(2026, 11, 27))
+    assert _csv_name(scorer, again) == "friday-night-1-0-rounds-2026-11-27-2.csv"
+    assert _csv_name(scorer, friday) == "friday-night-1-6-rounds-2026-11-27.csv"
+    xlsx = scorer.get(reverse("games:session_rounds_xlsx", args=[friday.pk]))
+    assert 'filename="friday-night-1-6-rounds-2026-11-27.xlsx"' in xlsx["Content-Disposition"]
