@@ -18,7 +18,17 @@ from games.days import EARLIEST_PLAYED_ON, latest_played_on, validate_played_on
 from games.forms.fields import NameField, buy_in_field, money_per_point_field
 from games.forms.rulesets import HOUSE_RULES, RulesetForm
 from games.models import League, Player
-from games.rules import Card, RulesError, is_net, is_pool, parse_card
+from games.rules import (
+    SUIT_NAMES,
+    TOSS_SUITS,
+    Card,
+    RulesError,
+    card_label,
+    is_net,
+    is_pool,
+    parse_card,
+    ties_by_suit,
+)
 
 # The toss travels with the form between requests, signed: a form sent back after an
 # error shows the cards that decided the seating, and nobody can post a "toss" of
@@ -120,6 +130,13 @@ class SessionForm(RulesetForm):
         typed = [(self[f"seat_{n}"].value() or "").strip() for n in range(1, MAX_SEATS + 1)]
         return bool(self.toss_cards) and [name for name in typed if name] == list(self.toss_cards)
 
+    def toss_ties(self) -> list[str]:
+        """How each tie of the toss on rank was broken, in words (the rules' toss goes
+        by suit: a tie was broken without a word, an A♥ seated before an A♣ unsaid)."""
+        if not self.seated_by_toss():
+            return []
+        return [_tie_words(tie) for tie in ties_by_suit(list(self.toss_cards.items()))]
+
     def seated(self) -> list[str]:
         """Players typed so far in seat order, checking names for duplicates; adds
         errors next to the seats at fault."""
@@ -181,6 +198,25 @@ class SessionForm(RulesetForm):
         if is_pool(shown, shown.ceiling):
             fields.append(self["buy_in"])
         return fields
+
+
+# The toss's suits, as a page says their order: "clubs lowest, then diamonds, hearts, spades".
+_SUITS_IN_ORDER = "{} lowest, then {}".format(
+    SUIT_NAMES[TOSS_SUITS[0]], ", ".join(SUIT_NAMES[suit] for suit in TOSS_SUITS[1:])
+)
+
+
+def _tie_words(tie: list[tuple[str, Card]]) -> str:
+    """``Asha's A♥ and Ben's A♣ are the same rank: the suit decides (clubs lowest, then
+    diamonds, hearts, spades), so Asha sits before Ben.``"""
+    held = [f"{name}'s {card_label(card)}" for name, card in tie]
+    names = [name for name, _ in tie]
+    if len(tie) == 2:
+        held_words, order = " and ".join(held), f"{names[0]} sits before {names[1]}"
+    else:
+        held_words = ", ".join(held[:-1]) + f" and {held[-1]}"
+        order = "they sit " + ", ".join(names)
+    return f"{held_words} are the same rank: the suit decides ({_SUITS_IN_ORDER}), so {order}."
 
 
 def sign_toss(dealt: list[tuple[str, Card]]) -> str:

@@ -75,7 +75,7 @@ from .scoring import (
     round_errors,
     score_round,
 )
-from .toss import toss, toss_strength
+from .toss import TOSS_SUITS, ties_by_suit, toss, toss_strength
 from .totals import (
     SessionState,
     can_end_by_hand,
@@ -107,6 +107,7 @@ __all__ = [
     "SHOWN_OUTCOMES",
     "SUIT_NAMES",
     "SUIT_SYMBOLS",
+    "TOSS_SUITS",
     "USUAL_OUTCOME",
     "WINNING_OUTCOMES",
     "Arrangement",
@@ -164,6 +165,7 @@ __all__ = [
     "settle",
     "spoken_name",
     "take_back_problem",
+    "ties_by_suit",
     "toss",
     "toss_strength",
     "why_no_group",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from itertools import groupby
 
 from .cards import ACE, Card, all_cards
 
@@ -34,3 +35,11 @@ def toss(players: Sequence[str], rng: random.Random, decks: int = 1) -> list[tup
         for player in tied:
             dealt[player] = shoe.pop()
     return sorted(dealt.items(), key=lambda item: toss_strength(item[1]), reverse=True)
+
+
+def ties_by_suit(dealt: Sequence[tuple[str, Card]]) -> list[list[tuple[str, Card]]]:
+    """The players of a toss (``toss``'s order) whose cards share a rank, each tie in
+    seat order: their suits decided it, clubs lowest and spades highest (seed 004).
+    What a page says, so that a tie is never broken without a word."""
+    by_rank = groupby(dealt, key=lambda item: toss_strength(item[1])[0])
+    return [tie for _, group in by_rank if len(tie := list(group)) > 1]

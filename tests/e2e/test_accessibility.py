@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from decimal import Decimal
+from unittest import mock
 
 import pytest
 from django.contrib.auth.models import User
@@ -24,6 +25,7 @@ from django.template.loader import render_to_string
 from playwright.sync_api import Locator, Page, Route, expect
 
 from games.models import GameSession, League, Membership, Player
+from games.rules import parse_card
 from games.services.leagues import (
     claim_player,
     create_invite,
@@ -192,8 +194,12 @@ def new_session_tossed(page: Page) -> None:
     page.goto("/sessions/new/")
     for number, name in enumerate(["Asha", "Ben", "Chen"], start=1):
         page.get_by_label(f"Seat {number}", exact=True).fill(name)
-    page.get_by_role("button", name="Toss for seats").click()
-    expect(page.locator("[data-toss-card]")).to_have_count(3)
+    # Asha and Ben draw an ace each: the page says how the suit broke the tie.
+    tie = [("Asha", parse_card("AH")), ("Ben", parse_card("AC")), ("Chen", parse_card("5D"))]
+    with mock.patch("games.views.sessions.toss_seats", return_value=tie):
+        page.get_by_role("button", name="Toss for seats").click()
+        expect(page.locator("[data-toss-card]")).to_have_count(3)
+    expect(page.locator("[data-toss-tie]")).to_contain_text("so Asha sits before Ben")
     # Seen on the screenshot, not by axe: the picks did not say who was seated.
     for name in ("Asha", "Ben", "Chen"):
         pick = page.get_by_role("button", name=name, exact=True)
@@ -748,7 +754,6 @@ def table_late(page: Page) -> None:
 def table_closed(page: Page) -> None:
     """A hand handed in just as the scorer closed table mode: said above the hand,
     which stays on the screen as typed, and the phone stops asking the table."""
-    from unittest import mock
 
     from games.services import table as services
 

@@ -112,6 +112,26 @@ def test_toss_seats_from_the_highest_card_and_the_lowest_deals():
     assert [c.code for c in ranked] == ["3D", "3S", "KS", "AC"]
 
 
+def test_a_toss_names_the_ties_its_suits_decided():
+    from games.rules.cards import parse_card
+    from games.rules.toss import ties_by_suit
+
+    dealt = [
+        (name, parse_card(code))
+        for name, code in [
+            ("Asha", "AH"),
+            ("Ben", "AC"),
+            ("Chen", "9S"),
+            ("Dev", "9D"),
+            ("Esha", "9C"),
+            ("Farid", "2S"),
+        ]
+    ]
+
+    assert ties_by_suit(dealt) == [dealt[0:2], dealt[2:5]]
+    assert ties_by_suit([dealt[0], dealt[2], dealt[5]]) == []
+
+
 # --- Pool rules: reaching or passing the ceiling, rejoining, splitting the pot ----------
 
 POOL_101 = PRESETS["13-pool-101"]

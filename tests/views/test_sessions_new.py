@@ -4,6 +4,7 @@ and the toss."""
 from __future__ import annotations
 
 import datetime
+import html as html_lib
 import re
 
 import pytest
@@ -16,7 +17,9 @@ from django.urls import reverse
 
 from games.days import latest_played_on
 from games.models import GameSession, League, Membership, Player
+from games.rules import parse_card
 from games.services.leagues import create_league
+from games.views import sessions as sessions_views
 from tests.support.builders import make_session, session_form_data
 from tests.support.forms import forms_in, hidden
 
@@ -218,6 +221,24 @@ def test_the_toss_seats_players_by_their_cards(scorer: Client) -> None:
 
     cards = [form.toss_cards[name] for name in seated]
     assert cards == sorted(cards, key=toss_strength, reverse=True)
+
+
+def test_a_tie_on_rank_in_the_toss_says_how_the_suit_broke_it(
+    scorer: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Asha and Ben both draw an ace: the rules go by suit, and the page says so.
+    dealt = [("Asha", parse_card("AH")), ("Ben", parse_card("AC")), ("Chen", parse_card("5D"))]
+    monkeypatch.setattr(sessions_views, "toss_seats", lambda names, ruleset: dealt)
+    data = session_form_data(seat_1="Chen", seat_2="Ben", seat_3="Asha", action="toss")
+
+    response = scorer.post(URL, data)
+
+    said = html_lib.unescape(response.content.decode())
+    assert (
+        "Asha's A♥ and Ben's A♣ are the same rank: the suit decides (clubs lowest, then "
+        "diamonds, hearts, spades), so Asha sits before Ben."
+    ) in said
+    assert said.count("data-toss-tie") == 1
 
 
 def _tossed(scorer: Client, **fields: str) -> dict[str, list[str]]:
