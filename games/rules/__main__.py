@@ -5,6 +5,9 @@
     python -m games.rules arrange --ruleset R --cut C [--on-deal] "cards..."
                                            the best grouping of a hand and its points
                                            (--on-deal: as dealt, 21-kodai)
+    python -m games.rules session [FILE]   replay a session: each round's running
+                                           totals, who is out, rejoin offers, the
+                                           next dealer and the winner
     python -m games.rules presets          every preset with every option
 
 Exit 0 with the result on stdout; exit 2 with {"error": ..., "field": ...} on bad
@@ -21,6 +24,7 @@ from typing import NoReturn
 from .api import arrange_request, score_request
 from .errors import RulesError
 from .rulesets import presets_listing
+from .session import session_request
 
 
 class _Parser(argparse.ArgumentParser):
@@ -96,11 +100,15 @@ def main(argv: list[str] | None = None) -> int:
         "--on-deal", action="store_true", help="the hand as dealt: a win on the deal (21-kodai)"
     )
     arrange.add_argument("cards", nargs="+", help="the hand in card notation, any order")
+    session = commands.add_parser("session", help="replay a session given as JSON")
+    session.add_argument("file", nargs="?", help="a JSON file (default: stdin)")
     commands.add_parser("presets", help="list the presets with every option")
     args = parser.parse_args(argv)
     try:
         if args.command == "score":
             result = score_request(_round(_read_json(args.file)))
+        elif args.command == "session":
+            result = session_request(_read_json(args.file))
         elif args.command == "arrange":
             result = arrange_request(
                 args.ruleset,

@@ -24,6 +24,7 @@ CEILING_MODES = ("game_ends", "out", "out_passing")
 COUNTING_RULES = ("standard", "kodai")
 MARRIAGE_TRIPLES = ("none", "claim_cards", "upper_lower")
 VALUE_PAYMENTS = ("players_in", "drop_rules")
+JOIN_TOTALS = ("zero", "worst", "rejoin")
 
 # Each choice above as a player reads it: the values are the rule model's names (in
 # JSON, overrides and docs/rules), the labels what the house-rules page shows.
@@ -46,6 +47,9 @@ CHOICE_LABELS = {
     "upper_lower": "Upper or lower jokers",
     "players_in": "Every player still in pays",
     "drop_rules": "Drop rules",
+    "zero": "Zero",
+    "worst": "The worst total still in",
+    "rejoin": "As a rejoin",
 }
 
 
@@ -338,6 +342,20 @@ class Ruleset:
         "An eliminated player may rejoin at the highest total still in plus one, while no "
         "player still in is above this total (empty: no rejoining).",
     )
+    # Joining and leaving between rounds (docs/rules §5, "Joining and leaving")
+    join_total: str = _option(
+        "A latecomer starts at",
+        "The total a player who joins between rounds starts at: zero; the worst total "
+        "still in; or as a rejoin, the worst total still in plus one, and in a pool only "
+        "while a rejoin is allowed.",
+        choices=JOIN_TOTALS,
+    )
+    toss_on_change: bool = _option(
+        "New toss when players change",
+        "After a player joins or leaves, a toss card is dealt to each player still in "
+        "before the next round: the seats follow the toss and the lowest card deals "
+        "(off: a newcomer sits last and the deal passes on clockwise).",
+    )
 
     @property
     def outcomes(self) -> tuple[str, ...]:
@@ -439,6 +457,8 @@ class RulesetOptions(TypedDict, total=False):
     ceiling: int | None
     ceiling_mode: str
     rejoin_cutoff: int | None
+    join_total: str
+    toss_on_change: bool
 
 
 # --- The presets (docs/rules §5 table) -------------------------------------------------
@@ -468,6 +488,9 @@ _21_CARD: RulesetOptions = (
     | dict(claims=False, claim_card=10, claim_marriage=100, claim_mini_marriage=50)
     # Totals (§5)
     | dict(totals="net", ceiling=None, ceiling_mode="game_ends", rejoin_cutoff=None)
+    # Joining and leaving (§5): a points game's latecomer starts at 0, which in net
+    # totals (they add up to 0) is the table's average; seed 000 tosses again.
+    | dict(join_total="zero", toss_on_change=True)
 )
 
 _13_CARD: RulesetOptions = (
@@ -537,18 +560,24 @@ PRESETS: dict[str, Ruleset] = {
         | dict(counting="kodai", hand_cap=100, zero_count_becomes=0)
         | dict(middle_drop=60, invalid_declaration=100)
         | dict(free_hand_doubles=7, free_hand_jokers=8, claims=True)
-        | dict(totals="penalty", ceiling=500, ceiling_mode="game_ends"),
+        | dict(totals="penalty", ceiling=500, ceiling_mode="game_ends")
+        # Lowest wins here, so 0 would put a latecomer in the lead: they start level
+        # with the worst total still in.
+        | dict(join_total="worst"),
     ),
     "13-points": Ruleset(preset="13-points", **_13_CARD),
     "13-pool-101": Ruleset(
         preset="13-pool-101",
-        **_13_CARD | dict(totals="penalty", ceiling=101, ceiling_mode="out", rejoin_cutoff=79),
+        **_13_CARD
+        | dict(totals="penalty", ceiling=101, ceiling_mode="out", rejoin_cutoff=79)
+        | dict(join_total="rejoin"),
     ),
     "13-pool-201": Ruleset(
         preset="13-pool-201",
         **_13_CARD
         | dict(first_drop=25, middle_drop=50)
-        | dict(totals="penalty", ceiling=201, ceiling_mode="out", rejoin_cutoff=174),
+        | dict(totals="penalty", ceiling=201, ceiling_mode="out", rejoin_cutoff=174)
+        | dict(join_total="rejoin"),
     ),
 }
 

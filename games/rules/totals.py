@@ -13,24 +13,67 @@ from dataclasses import dataclass, field
 from .errors import RulesError
 from .rulesets import Ruleset, ceiling_as_total, is_pool
 
+JOIN, LEAVE, REJOIN = "join", "leave", "rejoin"
+SEAT_CHANGES = (JOIN, LEAVE, REJOIN)
+
+
+@dataclass(frozen=True)
+class SeatChange:
+    """A player joining, leaving or (after being put out) rejoining the table after
+    round ``after_round``, before the next (docs/rules §5, "Joining and leaving")."""
+
+    kind: str  # JOIN, LEAVE or REJOIN
+    player: str
+    after_round: int
+
+
+@dataclass(frozen=True)
+class Seating:
+    """The seats from the round after ``after_round`` on, the first seat first: every
+    player still in, as a toss for seats (or the table) placed them. Players who are
+    out may be listed too; those left off sit after the others, in their old order."""
+
+    after_round: int
+    seats: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RejoinOffer:
+    """What the table may offer a player who is out: the total they would rejoin at
+    now, or, where ``problem`` is set, why they may not rejoin now."""
+
+    player: str
+    total: int | None
+    problem: str | None = None
+
 
 @dataclass(frozen=True)
 class RoundLine:
     """One row of the score table: each seated player's score this round (None when
     they sat out, eliminated) and the running totals it left them at. A player who
     rejoins after the round keeps, in ``totals``, the total that put them out; the
-    total they buy back in at is ``rejoined``, the start of their next round."""
+    total they buy back in at is ``rejoined``, the start of their next round.
+
+    ``scores`` has the players at the table that round, in seat order; ``totals``
+    everyone who has sat at the table so far, those who left included. ``joined``,
+    ``left``, ``rejoined`` and ``seats`` are what changed after the round."""
 
     number: int
     scores: dict[str, int | None]
     totals: dict[str, int]
     eliminated: tuple[str, ...]  # players eliminated by this round
     rejoined: dict[str, int] = field(default_factory=dict)  # rejoined after it, new total
+    dealer: str | None = None  # who dealt it, as given or as the deal passes
+    joined: dict[str, int] = field(default_factory=dict)  # joined after it, their total
+    left: tuple[str, ...] = ()  # left the table after it
+    seats: tuple[str, ...] = ()  # the seating given after it (a toss), if any
 
 
 @dataclass(frozen=True)
 class SessionState:
-    players: tuple[str, ...]
+    """A session replayed by :func:`session_state`: everything the score table shows."""
+
+    players: tuple[str, ...]  # everyone who sat at the table: the first seats, then joiners
     lines: tuple[RoundLine, ...]
     totals: dict[str, int]
     eliminated_in: dict[str, int]  # player → round number that put them out
@@ -41,18 +84,27 @@ class SessionState:
     net: bool  # net totals (higher is better) or penalty totals (lower is better)
     order: tuple[str, ...] = ()  # finishing order, best first
     ruleset: Ruleset | None = None
+    left_after: dict[str, int] = field(default_factory=dict)  # player → last round played
+    joined_after: dict[str, int] = field(default_factory=dict)  # player → round before theirs
+    seats: tuple[str, ...] = ()  # the seats for the next round: at the table, in or out
+    toss_due: bool = False  # a join or leave since the last round calls for a toss
 
     @property
     def active(self) -> tuple[str, ...]:
-        return tuple(p for p in self.players if p not in self.eliminated_in)
+        """The players still in: at the table and not put out."""
+        return tuple(
+            p for p in self.players if p not in self.eliminated_in and p not in self.left_after
+        )
 
     def place(self, player: str) -> int:
         """1 for the best; players with equal standing share the better place."""
-        key = _standing(player, self.totals, self.eliminated_in, self.net)
+        key = _standing(player, self.totals, self._gone_in(), self.net)
         return 1 + sum(
-            _standing(other, self.totals, self.eliminated_in, self.net) < key
-            for other in self.players
+            _standing(other, self.totals, self._gone_in(), self.net) < key for other in self.players
         )
+
+    def _gone_in(self) -> dict[str, int]:
+        return self.left_after | self.eliminated_in
 
     @property
     def ceiling_total(self) -> int | None:
@@ -74,6 +126,34 @@ class SessionState:
         worst = max(_loss(self.totals[p], self.net) for p in self.active)
         return -(worst + 1) if self.net else worst + 1
 
+    def rejoin_offers(self) -> tuple[RejoinOffer, ...]:
+        """For each player who is out and still at the table, in seat order, under
+        rules that let players buy back in: the total they would rejoin at now, or why
+        they may not. Empty once the session is over."""
+        if self.ruleset is None or self.finished:
+            return ()
+        if not rejoins_played(self.ruleset, self.ceiling):
+            return ()
+        offers = []
+        for player in self.seats:
+            if player not in self.eliminated_in:
+                continue
+            problem = self.rejoin_problem(player)
+            total = None if problem else self.rejoin_total()
+            offers.append(RejoinOffer(player, total, problem))
+        return tuple(offers)
+
+    def join_problem(self) -> str | None:
+        """Why nobody may join the table now, or None if a player may."""
+        if self.ruleset is None:
+            return "no rules"
+        return _join_problem(self.ruleset, self)
+
+    def join_total(self) -> int:
+        """The total a player joining now starts at (``join_total`` of the rules)."""
+        assert self.ruleset is not None, "a state replayed by session_state"
+        return _join_total(self.ruleset, self)
+
 
 def _loss(total: int, net: bool) -> int:
     """How far a total has gone toward the ceiling: penalty totals grow toward it; in
@@ -85,6 +165,24 @@ def _reached(loss: int, ceiling: int, mode: str) -> bool:
     return loss > ceiling if mode == "out_passing" else loss >= ceiling
 
 
+@dataclass(frozen=True)
+class _Event:
+    """A change between rounds with the input field it came from, for the error."""
+
+    change: SeatChange | Seating
+    where: str
+
+
+@dataclass
+class _Gap:
+    """What changes between a round and the next, gathered for the round's line."""
+
+    joined: dict[str, int] = field(default_factory=dict)
+    left: list[str] = field(default_factory=list)
+    rejoined: dict[str, int] = field(default_factory=dict)
+    seats: tuple[str, ...] = ()
+
+
 def session_state(
     ruleset: Ruleset,
     players: Sequence[str],
@@ -94,109 +192,287 @@ def session_state(
     dealers: Sequence[str] = (),
     first_dealer: str | None = None,
     rejoins: Sequence[tuple[str, int]] = (),
+    changes: Sequence[SeatChange | Seating] = (),
     closed: bool = False,
 ) -> SessionState:
-    """Replay a session's rounds in order.
+    """Replay a session's rounds in order, and the changes to the table between them.
 
-    ``players`` are in seat order; ``rounds`` map each player who played the round to
-    their score; ``ceiling`` overrides the ruleset's; ``dealers`` are the dealers of
-    the rounds played so far (the next dealer is the next player still in, clockwise,
-    after the last one); ``rejoins`` are (player, after round) in the order they
+    ``players`` are the first seats in order; ``rounds`` map each player who played
+    the round to their score; ``ceiling`` overrides the ruleset's; ``dealers`` are
+    who dealt the rounds played so far, the last one the last round (the rounds
+    without one left out: the deal passes on clockwise from the last one given, and
+    from ``first_dealer``, or the first seat, when none is); ``rejoins`` are (player,
+    after round), the same as ``SeatChange(REJOIN, …)``; ``changes`` are the joins,
+    leaves, rejoins and new seatings between rounds, each round's in the order they
     happened; ``closed`` means the table ended the session (the best total wins).
 
     In ``game_ends`` mode the session ends after the round in which a total reaches
     the ceiling and the best total wins; in ``out`` (``out_passing``) mode a player
     whose total reaches (passes) it is eliminated and the last player left wins.
-    Raises RulesError (field ``rejoins[i]``) for a rejoin the rules do not allow.
+    A player who leaves keeps their total and is settled with it, plays no later
+    round and cannot win; when one player is left in, the session is over and they
+    win. Raises RulesError, its field ``rejoins[i]``, ``changes[i]``, ``dealers[i]``
+    or ``rounds[i].<player>``, for a change the rules do not allow or a score or
+    dealer of a player not at the table.
     """
     ceiling = ceiling if ceiling is not None else ruleset.ceiling
     net = ruleset.totals == "net"
     mode = ruleset.ceiling_mode
+    everyone = list(players)
     totals = {player: 0 for player in players}
     eliminated_in: dict[str, int] = {}
+    left_after: dict[str, int] = {}
+    joined_after: dict[str, int] = {}
+    # Leavers keep their seat until a new seating: the deal passes on from where they sat.
+    seating = list(players)
     lines: list[RoundLine] = []
     finished = False
     winners: tuple[str, ...] = ()
-    pending = list(enumerate(rejoins))
+    events = [
+        _Event(SeatChange(REJOIN, p, after), f"rejoins[{i}]")
+        for i, (p, after) in enumerate(rejoins)
+    ]
+    events += [_Event(change, f"changes[{i}]") for i, change in enumerate(changes)]
+    # Each gap's changes in the order given; the gaps in round order.
+    events.sort(key=lambda event: event.change.after_round)
+    pending = list(events)
+    toss_due = False
+    tossed = False  # a toss seated the table since the last round
+    last_dealer: str | None = None
+    dealers = tuple(dealers or ())  # callers without any have passed None
+    offset = len(rounds) - len(dealers)  # dealers[-1] dealt the last round
 
-    def state_so_far(rejoin_order: tuple[str, ...] = ()) -> SessionState:
+    def state_so_far() -> SessionState:
         return SessionState(
-            tuple(players), tuple(lines), dict(totals), dict(eliminated_in), finished,
-            winners, ceiling, None, net, rejoin_order, ruleset,
+            tuple(everyone), tuple(lines), dict(totals), dict(eliminated_in), finished,
+            winners, ceiling, None, net, (), ruleset, dict(left_after), dict(joined_after),
+            _at_table(seating, left_after), toss_due,
         )  # fmt: skip
 
-    def apply_rejoins(after: int) -> dict[str, int]:
-        rejoined: dict[str, int] = {}
-        while pending and pending[0][1][1] == after:
-            index, (player, _) = pending.pop(0)
-            problem = (
-                _rejoin_problem(ruleset, state_so_far(), player)
+    def still_in() -> list[str]:
+        return [p for p in seating if p not in eliminated_in and p not in left_after]
+
+    def deals_next() -> str | None:
+        """Who deals the next round as the rules pass the deal (None: a toss decides)."""
+        in_seats = still_in()
+        if toss_due or not in_seats:
+            return None
+        if tossed:  # the lowest toss card, the last seat, deals first
+            return in_seats[-1]
+        if last_dealer is None:
+            if lines:
+                return None  # nobody is known to have dealt the last round
+            return first_dealer if first_dealer in in_seats else in_seats[0]
+        return _clockwise_after(seating, last_dealer, in_seats)
+
+    def apply(event: _Event, after: int, gap: _Gap) -> None:
+        nonlocal finished, winners, seating, toss_due, tossed
+        change, where = event.change, event.where
+        if finished:
+            if isinstance(change, SeatChange) and change.kind == REJOIN:
+                raise RulesError(f"{change.player} cannot rejoin after round {after}", where)
+            raise RulesError(f"the session is over after round {after}", where)
+        if isinstance(change, Seating):
+            seating = _reseated(change, seating, left_after, eliminated_in, where)
+            tossed, toss_due = ruleset.toss_on_change, False
+            gap.seats = tuple(seating)
+            return
+        player = change.player
+        if change.kind == JOIN:
+            problem: str | None = (
+                _not_new(player, left_after)
                 if player in totals
-                else (f"{player!r} has no seat at this table")
+                else _join_problem(ruleset, state_so_far())
             )
             if problem:
-                raise RulesError(problem, f"rejoins[{index}]")
+                raise RulesError.naming(player, " cannot join: ", problem, where)
+            totals[player] = _join_total(ruleset, state_so_far())
+            everyone.append(player)
+            seating.append(player)
+            joined_after[player] = after
+            gap.joined[player] = totals[player]
+        elif change.kind == LEAVE:
+            if player not in totals or player in left_after:
+                raise RulesError(_not_seated(player, left_after), where)
+            left_after[player] = after
+            gap.left.append(player)
+            remaining = still_in()
+            if len(remaining) <= 1:  # nobody left to play against: the last one wins
+                finished, winners = True, tuple(remaining)
+        elif change.kind == REJOIN:
+            if player not in totals:
+                problem = f"{player!r} has no seat at this table"
+            elif player in left_after:
+                problem = f"{player} has left the table"
+            else:
+                problem = _rejoin_problem(ruleset, state_so_far(), player)
+            if problem:
+                raise RulesError(problem, where)
             totals[player] = state_so_far().rejoin_total()
             del eliminated_in[player]
-            rejoined[player] = totals[player]
-        return rejoined
+            gap.rejoined[player] = totals[player]
+            return  # a rejoin keeps the seating: no toss
+        else:
+            raise RulesError(f"a change is a {', '.join(SEAT_CHANGES)}, not {change.kind!r}", where)
+        if ruleset.toss_on_change and not finished:
+            toss_due, tossed = True, False
 
     for number, scores in enumerate(rounds, start=1):
+        seated = _at_table(seating, left_after)
         for player, score in scores.items():
+            if player not in seated:
+                raise RulesError(
+                    f"{player} is not at the table in round {number}",
+                    f"rounds[{number - 1}].{player}",
+                )
             totals[player] += score
+        given = number - 1 - offset
+        if 0 <= given < len(dealers):
+            dealer: str | None = dealers[given]
+            if dealer not in seated:
+                raise RulesError(
+                    f"{dealer} is not at the table in round {number}", f"dealers[{given}]"
+                )
+        else:
+            dealer = deals_next()
+        last_dealer, tossed, toss_due = dealer, False, False
         out_now: tuple[str, ...] = ()
         if ceiling is not None and not finished:
-            still_in = [p for p in players if p not in eliminated_in]
-            reached = [p for p in still_in if _reached(_loss(totals[p], net), ceiling, mode)]
+            in_now = still_in()
+            reached = [p for p in in_now if _reached(_loss(totals[p], net), ceiling, mode)]
             if mode == "game_ends" and reached:
                 finished = True
-                winners = _best(players, totals, net)
+                winners = _best(in_now, totals, net)
             elif reached and mode != "game_ends":
-                if len(reached) == len(still_in):
+                if len(reached) == len(in_now):
                     # Everyone left reached it in the same round: the best of them stay.
-                    best = set(_best(still_in, totals, net))
+                    best = set(_best(in_now, totals, net))
                     reached = [p for p in reached if p not in best]
                 for player in reached:
                     eliminated_in[player] = number
                 out_now = tuple(reached)
-                remaining = [p for p in still_in if p not in eliminated_in]
+                remaining = [p for p in in_now if p not in eliminated_in]
                 over = [p for p in remaining if _reached(_loss(totals[p], net), ceiling, mode)]
                 if len(remaining) == 1 or len(over) == len(remaining):
                     finished, winners = True, tuple(remaining)
-        after_round = dict(totals)  # before any rejoin: the round's own arithmetic
-        rejoined = apply_rejoins(number) if not finished else {}
+        after_round = dict(totals)  # before any change: the round's own arithmetic
+        gap = _Gap()
+        while pending and pending[0].change.after_round == number:
+            apply(pending.pop(0), number, gap)
         lines.append(
             RoundLine(
                 number=number,
-                scores={p: scores.get(p) for p in players},
+                scores={p: scores.get(p) for p in seated},
                 totals=after_round,
                 eliminated=out_now,
-                rejoined=rejoined,
+                rejoined=gap.rejoined,
+                dealer=dealer,
+                joined=gap.joined,
+                left=tuple(gap.left),
+                seats=gap.seats,
             )
         )
     if pending:
-        index, (player, after) = pending[0]
-        raise RulesError(f"{player} cannot rejoin after round {after}", f"rejoins[{index}]")
+        event = pending[0]
+        change = event.change
+        after = change.after_round
+        if isinstance(change, SeatChange) and change.kind == REJOIN:
+            raise RulesError(f"{change.player} cannot rejoin after round {after}", event.where)
+        if after < 1:
+            raise RulesError("a change comes after a round: after_round is at least 1", event.where)
+        raise RulesError(f"there is no round {after} to come after", event.where)
 
-    remaining = [p for p in players if p not in eliminated_in]
+    remaining = still_in()
     if closed and not finished and lines:
         finished, winners = True, _best(remaining, totals, net)
-    next_dealer = None if finished else _next_dealer(players, remaining, dealers, first_dealer)
-    order = _finishing_order(players, totals, eliminated_in, net)
-    # In field order: every local is named for its field.
+    next_dealer = None if finished else deals_next()
+    gone_in = left_after | eliminated_in
     return SessionState(
-        tuple(players),
-        tuple(lines),
-        totals,
-        eliminated_in,
-        finished,
-        winners,
-        ceiling,
-        next_dealer,
-        net,
-        order,
-        ruleset,
+        players=tuple(everyone),
+        lines=tuple(lines),
+        totals=totals,
+        eliminated_in=eliminated_in,
+        finished=finished,
+        winners=winners,
+        ceiling=ceiling,
+        next_dealer=next_dealer,
+        net=net,
+        order=_finishing_order(everyone, totals, gone_in, net),
+        ruleset=ruleset,
+        left_after=left_after,
+        joined_after=joined_after,
+        seats=_at_table(seating, left_after),
+        toss_due=toss_due and not finished,
     )
+
+
+def _at_table(seating: Sequence[str], left_after: Mapping[str, int]) -> tuple[str, ...]:
+    return tuple(p for p in seating if p not in left_after)
+
+
+def _clockwise_after(seating: Sequence[str], dealer: str, in_seats: Sequence[str]) -> str:
+    """The deal passes clockwise (seat order) to the next player still in."""
+    start = seating.index(dealer) if dealer in seating else -1
+    for step in range(1, len(seating) + 1):
+        candidate = seating[(start + step) % len(seating)]
+        if candidate in in_seats:
+            return candidate
+    return in_seats[0]
+
+
+def _reseated(
+    change: Seating,
+    seating: Sequence[str],
+    left_after: Mapping[str, int],
+    eliminated_in: Mapping[str, int],
+    where: str,
+) -> list[str]:
+    """The seating after ``change``: its seats, then the players who are out and not
+    in it, in their old order."""
+    at_table = _at_table(seating, left_after)
+    for index, name in enumerate(change.seats):
+        if name not in at_table:
+            raise RulesError(_not_seated(name, left_after), f"{where}.seats[{index}]")
+        if name in change.seats[:index]:
+            raise RulesError(f"{name} is seated twice", f"{where}.seats[{index}]")
+    missing = [p for p in at_table if p not in change.seats and p not in eliminated_in]
+    if missing:
+        raise RulesError(f"the seats must include {', '.join(missing)}", f"{where}.seats")
+    return [*change.seats, *(p for p in at_table if p not in change.seats)]
+
+
+def _not_seated(player: str, left_after: Mapping[str, int]) -> str:
+    if player in left_after:
+        return f"{player} left the table after round {left_after[player]}"
+    return f"{player} is not at the table"
+
+
+def _not_new(player: str, left_after: Mapping[str, int]) -> str:
+    if player in left_after:
+        return f"left the table after round {left_after[player]}"
+    return "already at the table"
+
+
+def _join_problem(ruleset: Ruleset, state: SessionState) -> str | None:
+    """Why nobody may join now: the session is over, or a latecomer joins as a rejoin
+    in a pool whose rejoins are closed."""
+    if state.finished:
+        return "the session is over"
+    if ruleset.join_total == "rejoin" and rejoins_played(ruleset, state.ceiling):
+        above = _above_cutoff(ruleset, state)
+        if above:
+            return f"{above}, so rejoining has closed"
+    return None
+
+
+def _join_total(ruleset: Ruleset, state: SessionState) -> int:
+    """The total a latecomer starts at, by the ``join_total`` option."""
+    if ruleset.join_total == "zero" or not state.active:
+        return 0
+    worst = max(_loss(state.totals[p], state.net) for p in state.active)
+    if ruleset.join_total == "rejoin":
+        worst += 1
+    return -worst if state.net else worst
 
 
 def out_before(state: SessionState, number: int) -> frozenset[str]:
@@ -253,32 +529,44 @@ def _rejoin_problem(ruleset: Ruleset, state: SessionState, player: str) -> str |
         return "rejoining is not played under these rules"
     if state.finished:
         return "the session is over"
+    if player in state.left_after:
+        return f"{player} has left the table"
     if player not in state.eliminated_in:
         return f"{player} is still in"
+    above = _above_cutoff(ruleset, state)
+    return f"{above}, above the cutoff of {cutoff}" if above else None
+
+
+def _above_cutoff(ruleset: Ruleset, state: SessionState) -> str:
+    """Who still in is above the rejoin cutoff, in words ("Asha is still in at 85"),
+    or "" when nobody is: while nobody is, rejoining is open."""
+    cutoff = ruleset.rejoin_cutoff
+    if cutoff is None:
+        return ""
     above = [p for p in state.active if _loss(state.totals[p], state.net) > cutoff]
     if len(above) == 1:
         (name,) = above
-        return f"{name} is still in at {state.totals[name]}, above the cutoff of {cutoff}"
+        return f"{name} is still in at {state.totals[name]}"
     if above:
         names = ", ".join(f"{p} ({state.totals[p]})" for p in above[:-1])
-        last = f"{above[-1]} ({state.totals[above[-1]]})"
-        return f"{names} and {last} are still in, above the cutoff of {cutoff}"
-    return None
+        return f"{names} and {above[-1]} ({state.totals[above[-1]]}) are still in"
+    return ""
 
 
 def _standing(
-    player: str, totals: Mapping[str, int], eliminated_in: Mapping[str, int], net: bool
+    player: str, totals: Mapping[str, int], gone_in: Mapping[str, int], net: bool
 ) -> tuple[bool, int, int]:
-    """Sort key, best first: players still in by total, then those put out, the later
-    the better."""
-    out = eliminated_in.get(player)
+    """Sort key, best first: players still in by total, then those put out or gone
+    from the table, the later the better (a leaver as though put out by the last round
+    they played)."""
+    out = gone_in.get(player)
     return (out is not None, -(out or 0), -totals[player] if net else totals[player])
 
 
 def _finishing_order(
-    players: Sequence[str], totals: Mapping[str, int], eliminated_in: Mapping[str, int], net: bool
+    players: Sequence[str], totals: Mapping[str, int], gone_in: Mapping[str, int], net: bool
 ) -> tuple[str, ...]:
-    return tuple(sorted(players, key=lambda p: _standing(p, totals, eliminated_in, net)))
+    return tuple(sorted(players, key=lambda p: _standing(p, totals, gone_in, net)))
 
 
 def _best(players: Sequence[str], totals: Mapping[str, int], net: bool) -> tuple[str, ...]:
@@ -286,25 +574,6 @@ def _best(players: Sequence[str], totals: Mapping[str, int], net: bool) -> tuple
     pick = max if net else min
     best = pick(totals[p] for p in players)
     return tuple(p for p in players if totals[p] == best)
-
-
-def _next_dealer(
-    players: Sequence[str],
-    remaining: Sequence[str],
-    dealers: Sequence[str],
-    first_dealer: str | None,
-) -> str | None:
-    if not remaining:
-        return None
-    if not dealers:
-        return first_dealer if first_dealer in remaining else remaining[0]
-    # The deal passes clockwise (seat order) to the next player still in.
-    start = players.index(dealers[-1]) if dealers[-1] in players else -1
-    for step in range(1, len(players) + 1):
-        candidate = players[(start + step) % len(players)]
-        if candidate in remaining:
-            return candidate
-    return None
 
 
 # --- Ending a session by hand ------------------------------------------------------------

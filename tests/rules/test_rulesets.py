@@ -285,7 +285,14 @@ def test_every_option_comes_under_one_heading_in_the_rule_model_order():
         "Totals",
     ]
     assert [name for _title, names in OPTION_SECTIONS for name in names] == list(OPTION_NAMES)
-    assert dict(OPTION_SECTIONS)["Totals"] == ("totals", "ceiling", "ceiling_mode", "rejoin_cutoff")
+    assert dict(OPTION_SECTIONS)["Totals"] == (
+        "totals",
+        "ceiling",
+        "ceiling_mode",
+        "rejoin_cutoff",
+        "join_total",
+        "toss_on_change",
+    )
 
 
 def test_each_preset_is_described_in_a_line_of_its_own_options() -> None:
