@@ -5,7 +5,8 @@ Everything a figure in the app comes from, and the public API the app uses:
 - card notation (:mod:`.cards`), rulesets and presets (:mod:`.rulesets`);
 - group classification (:mod:`.melds`), one round's scores (:mod:`.scoring`) and the
   best grouping of a hand (:mod:`.arrange`, the solver);
-- a session's running totals, eliminations, rejoins and pot split (:mod:`.totals`),
+- a session's running totals, eliminations, rejoins, joins and leaves and pot split
+  (:mod:`.totals`; a whole session as JSON, :mod:`.session`),
   the toss for seats (:mod:`.toss`) and the money transfers that settle an evening
   (:mod:`.transfers`);
 - the JSON command line (``python -m games.rules``, :mod:`.api`);
@@ -75,8 +76,16 @@ from .scoring import (
     round_errors,
     score_round,
 )
+from .session import SessionPlay, parse_session, session_report, session_request
 from .toss import TOSS_SUITS, ties_by_suit, toss, toss_strength
 from .totals import (
+    JOIN,
+    LEAVE,
+    REJOIN,
+    RejoinOffer,
+    RoundLine,
+    SeatChange,
+    Seating,
     SessionState,
     can_end_by_hand,
     hands_after_elimination,
@@ -96,6 +105,8 @@ __all__ = [
     "DROP_OUTCOMES",
     "FULL_HAND_OUTCOMES",
     "INVALID_DECLARATION",
+    "JOIN",
+    "LEAVE",
     "NOTATION",
     "OPTION_NAMES",
     "OPTION_SECTIONS",
@@ -104,6 +115,7 @@ __all__ = [
     "PRESET_NAMES",
     "PRINTED_JOKER",
     "RANK_NAMES",
+    "REJOIN",
     "SHOWN_OUTCOMES",
     "SUIT_NAMES",
     "SUIT_SYMBOLS",
@@ -118,10 +130,15 @@ __all__ = [
     "Kind",
     "PlayerHand",
     "PlayerResult",
+    "RejoinOffer",
     "RoundErrors",
+    "RoundLine",
     "RoundResult",
     "RulesError",
     "Ruleset",
+    "SeatChange",
+    "Seating",
+    "SessionPlay",
     "SessionState",
     "Transfer",
     "all_cards",
@@ -153,6 +170,7 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "parse_groups",
+    "parse_session",
     "pot_of",
     "pot_split",
     "presets_listing",
@@ -161,6 +179,8 @@ __all__ = [
     "remaining_drops",
     "round_errors",
     "score_round",
+    "session_report",
+    "session_request",
     "session_state",
     "settle",
     "spoken_name",

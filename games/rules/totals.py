@@ -294,6 +294,9 @@ def session_state(
         elif change.kind == LEAVE:
             if player not in totals or player in left_after:
                 raise RulesError(_not_seated(player, left_after), where)
+            if joined_after.get(player) == after:
+                # Nothing to keep or settle: the join itself was the mistake.
+                raise RulesError(f"{player} joined after round {after} and played no round", where)
             left_after[player] = after
             gap.left.append(player)
             remaining = still_in()

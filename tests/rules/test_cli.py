@@ -368,3 +368,102 @@ def test_a_rule_that_replaced_the_count_is_a_key_of_its_own():
     asha, ben = json.loads(done.stdout)["players"]
     assert (ben["hand_points"], ben["rule_applied"]) == (60, "Middle drop: a fixed 60")
     assert "rule_applied" not in asha
+
+
+# --- session ------------------------------------------------------------------------------
+
+POOL_SESSION = {
+    "ruleset": "13-pool-101",
+    "players": ["Asha", "Ben", "Chen"],
+    "rounds": [
+        {"Asha": 0, "Ben": 80, "Chen": 20},
+        {"Asha": 30, "Ben": 40, "Chen": 0},
+        {"Asha": 20, "Chen": 40, "Dev": 0},
+    ],
+    "changes": [
+        {"after_round": 2, "join": "Dev"},
+        {"after_round": 2, "seats": ["Chen", "Asha", "Dev"]},
+    ],
+}
+
+
+def test_session_prints_the_totals_who_is_out_the_offers_and_the_next_dealer():
+    done = run("session", stdin=json.dumps(POOL_SESSION))
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = json.loads(done.stdout)
+    assert [line["totals"] for line in out["rounds"]] == [
+        {"Asha": 0, "Ben": 80, "Chen": 20},
+        {"Asha": 30, "Ben": 120, "Chen": 20},
+        {"Asha": 50, "Ben": 120, "Chen": 60, "Dev": 31},
+    ]
+    assert out["rounds"][1]["out"] == ["Ben"]
+    assert out["rounds"][1]["joined"] == {"Dev": 31}
+    assert out["rounds"][2]["scores"]["Ben"] is None
+    assert out["out"] == {"Ben": 2}
+    assert out["rejoin_offers"] == [{"player": "Ben", "total": 61}]
+    assert out["rounds"][2]["dealer"] == "Dev"  # the toss's last seat
+    assert out["next_dealer"] == "Chen"  # Ben is out: the deal passes him by
+    assert (out["finished"], out["winners"]) == (False, [])
+
+
+def test_session_reads_a_file_and_names_the_winner(tmp_path):
+    path = tmp_path / "session.json"
+    ended = {
+        "ruleset": "13-points",
+        "players": ["Asha", "Ben"],
+        "rounds": [{"Asha": 40, "Ben": -40}],
+        "ended": True,
+    }
+    path.write_text(json.dumps(ended))
+    done = run("session", str(path))
+    assert done.returncode == 0, done.stdout
+    out = json.loads(done.stdout)
+    assert (out["finished"], out["winners"], out["next_dealer"]) == (True, ["Asha"], None)
+
+
+def with_(**changes):
+    return {**POOL_SESSION, **changes}
+
+
+@pytest.mark.parametrize(
+    ("request_", "field"),
+    [
+        ([], ""),
+        (with_(ruleset="gin"), "ruleset"),
+        (with_(overrides={"join_total": "half"}), "overrides.join_total"),
+        (with_(players="Asha"), "players"),
+        (with_(players=["Asha"]), "players"),
+        (with_(players=["Asha", "Ben", "Asha"]), "players[2]"),
+        (with_(players=["Asha", 7]), "players[1]"),
+        (with_(rounds={"Asha": 1}), "rounds"),
+        (with_(rounds=[[1, 2]]), "rounds[0]"),
+        (with_(rounds=[{"Asha": "ten"}]), "rounds[0].Asha"),
+        (with_(rounds=[{"Asha": True}]), "rounds[0].Asha"),
+        (with_(rounds=[{"Zoe": 10}]), "rounds[0].Zoe"),
+        (with_(dealers=["Asha"]), "dealers"),
+        (with_(first_dealer="Zoe"), "first_dealer"),
+        (with_(ended="yes"), "ended"),
+        (with_(changes={"join": "Dev"}), "changes"),
+        (with_(changes=["Dev"]), "changes[0]"),
+        (with_(changes=[{"after_round": 1, "join": "Dev", "leave": "Ben"}]), "changes[0]"),
+        (with_(changes=[{"after_round": 0, "join": "Dev"}]), "changes[0].after_round"),
+        (with_(changes=[{"after_round": 1, "join": ""}]), "changes[0].join"),
+        (with_(changes=[{"after_round": 1, "seats": "Asha Ben"}]), "changes[0].seats"),
+        (
+            with_(rounds=POOL_SESSION["rounds"][:2], changes=[{"after_round": 9, "join": "Dev"}]),
+            "changes[0]",
+        ),
+        (with_(changes=[{"after_round": 1, "join": "Ben"}]), "changes[0]"),
+        (with_(changes=[{"after_round": 1, "rejoin": "Ben"}]), "changes[0]"),
+        (with_(changes=[{"after_round": 1, "leave": "Zoe"}]), "changes[0]"),
+        (with_(changes=[{"after_round": 2, "seats": ["Asha", "Zoe"]}]), "changes[0].seats[1]"),
+    ],
+)
+def test_session_bad_input_exits_2_with_error_and_field(request_, field):
+    done = run("session", stdin=json.dumps(request_))
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
+    out = json.loads(done.stdout)
+    assert set(out) == {"error", "field"}
+    assert out["field"] == field, out
+    assert out["error"]
