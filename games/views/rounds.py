@@ -68,6 +68,11 @@ def round_create(request: HttpRequest, pk: int) -> TemplateResponse | HttpRespon
             board = saved.board
             context = round_entry_context(request, board.session, board, rights)
             context["saved"] = saved.round
+            context["went_out"] = [
+                column.name
+                for column in board.columns
+                if column.eliminated_in == saved.round.number
+            ]
             if answers_in_place(saved, request.POST.get(SHOWN_STAMP)):
                 context["new_row"] = board.rows[-1]
                 return TemplateResponse(request, "games/session.html#saved_round", context)

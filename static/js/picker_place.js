@@ -53,6 +53,10 @@ function measure(event) {
   var picker = document.querySelector("[data-picker]:not([hidden])");
   var spot = picker && picker.previousElementSibling;
   held = null;
+  // A swap that replaces the picker's form (a save's answer, the next round's form)
+  // ends its moving on: what it brought into view is gone, and a fresh form's Save or
+  // picker pulled into view would take the page away from "Round N saved".
+  if (picker && event.detail.target.contains(picker)) scrolledAt = saveShownAt = 0;
   if (!spot || event.detail.target.contains(picker)) return;
   if (!picker.style.marginTop) cssMargin = parseFloat(window.getComputedStyle(picker).marginTop);
   held = { picker: picker, room: roomAbove(picker, spot), top: spot.getBoundingClientRect().top };

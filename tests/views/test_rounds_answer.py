@@ -267,3 +267,20 @@ def test_a_save_answered_in_place_keeps_the_older_rounds_the_reader_opened(
     assert answer.template_name == "games/session.html#saved_round"
     # The next poll still asks for every round from the first, not the latest ten.
     assert re.search(r'id="scoreboard-live"[^>]*hx-get="[^"]*\?v=\d+&amp;from=1"', html)
+
+
+def test_a_save_that_puts_a_player_out_says_so_beside_round_n_saved(
+    scorer: Client, user: User
+) -> None:
+    from tests.support.hands import POOL_ROUNDS
+
+    pool = make_session(user, preset="13-pool-101")
+    play(pool, "7C", POOL_ROUNDS[0])  # Chen 80
+
+    data = round_data(pool, "7C", POOL_ROUNDS[1])  # Chen 40 more: 120, out
+    response = scorer.post(reverse("games:round_create", args=[pool.pk]), data, headers=HTMX)
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    saved = re.search(r'<div class="message saved-message".*?</div>', html, re.S)[0]
+    assert re.search(r"Round 2 saved\. <strong data-went-out>Chen is out\.</strong>", saved)

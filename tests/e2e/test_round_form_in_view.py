@@ -1,0 +1,90 @@
+"""The round form on a phone keeps what matters where the finger is: after Save,
+"Round N saved", Undo and whom the round put out are on the screen, not a screen and
+a half above the next form; a hand's problem stays in sight while the picker goes on
+to the next hand, and a problem's link brings the fix (the outcome buttons) into
+view."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games.models import GameSession
+from games.services.sessions import create_session
+from tests.support import axe
+from tests.support.builders import play
+from tests.support.hands import WIN_13
+from tests.support.pages import assert_in_view, choose_outcome, player, sign_in
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+POOL = ["Asha", "Ben", "Chen", "Ravi"]
+# 13-pool-101 under cut 7C: Ravi's middle drops cost 40 each, 120 after three rounds.
+EARLY = {
+    "Asha": ("declared", WIN_13),
+    "Ben": ("first_drop", ""),
+    "Chen": ("first_drop", ""),
+    "Ravi": ("middle_drop", ""),
+}
+# The options tests/e2e/test_accessibility.py runs axe with, light and dark.
+AXE_LIGHT = {"resultTypes": ["violations"], "rules": {"target-size": {"enabled": True}}}
+AXE_DARK = {"resultTypes": ["violations"], "runOnly": ["color-contrast", "link-in-text-block"]}
+AXE_CONFIGURE = (
+    "axe.configure({rules: [{id: 'label-content-name-mismatch', selector: ':not([data-card])'}]})"
+)
+
+
+def assert_accessible(page: Page) -> None:
+    """axe finds nothing on the page as it stands, in the light theme and the dark."""
+    page.evaluate(f"{axe.SCRIPT};\n{AXE_CONFIGURE}")
+    found = {"light": page.evaluate("o => axe.run(o).then(r => r.violations)", AXE_LIGHT)}
+    page.emulate_media(color_scheme="dark")
+    found["dark"] = page.evaluate("o => axe.run(o).then(r => r.violations)", AXE_DARK)
+    page.emulate_media(color_scheme="light")
+    failures = [f"{theme}:\n{axe.report(found[theme])}" for theme in found if found[theme]]
+    assert not failures, "\n".join(failures)
+
+
+def open_pool(page: Page, rounds: int) -> GameSession:
+    user = sign_in(page, "asha")
+    session = create_session(user, preset="13-pool-101", overrides={}, players=POOL, name="Pool")
+    for _ in range(rounds):
+        play(session, "7C", EARLY, user)
+    page.goto(f"/sessions/{session.pk}/")
+    return session
+
+
+def tap_cards(page: Page, text: str) -> None:
+    picker = page.locator("[data-picker]")
+    for number, group in enumerate(text.split(" | ")):
+        if number:
+            picker.get_by_role("button", name="New group").tap()
+        for code in group.split():
+            picker.locator(f'[data-card="{code}"]').tap()
+
+
+def test_after_a_save_that_puts_a_player_out_the_news_is_on_the_screen(
+    phone_page: Page, look_at: Callable[..., None]
+) -> None:
+    page = phone_page
+    session = open_pool(page, rounds=2)
+    page.locator('[data-picker] [data-card="7C"]').tap()
+    choose_outcome(player(page, "Asha"), "declared")
+    tap_cards(page, WIN_13)
+    for name, (outcome, _) in EARLY.items():
+        if name != "Asha":
+            choose_outcome(player(page, name), outcome)
+    # The last player's drop sent the picker to Save, which is tapped at once.
+    save = page.get_by_role("button", name="Save round 3")
+    expect(save).to_be_in_viewport()
+    save.tap()
+
+    saved = page.locator("[data-saved]")
+    expect(saved).to_contain_text("Round 3 saved. Ravi is out.")
+    assert_in_view(page, saved, saved.get_by_role("button", name="Undo"))
+    expect(page.get_by_label("Cut joker")).to_be_in_viewport()  # the next round starts here
+    assert session.rounds.count() == 3
+    look_at(page, "round-saved-player-out-phone", full_page=False)
+    assert_accessible(page)
