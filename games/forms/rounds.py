@@ -82,7 +82,7 @@ class RoundForm(forms.Form):
 
     cut_joker = forms.CharField(max_length=12, required=False, label="Cut joker")
 
-    # The hidden inputs (key, submission, number, version) are read in __init__, not
+    # The hidden inputs (key, submission, number, opened, version) are read in __init__, not
     # declared as fields: a mangled one must not make the form invalid with an error
     # nobody can see; it is simply not trusted.
 
@@ -104,6 +104,10 @@ class RoundForm(forms.Form):
         number = self._posted("number", r"[0-9]{1,9}")
         version = self._posted("version", r"[0-9]{1,9}")
         self.expected_number = int(number) if number else entry.number
+        # The number the form was first opened at, which a clash with another
+        # device's round does not move on (services.round_saves.NewRound.opened_number).
+        opened = self._posted("opened", r"[0-9]{1,9}")
+        self.opened_number = int(opened) if opened else self.expected_number
         self.posted_version = int(version) if version else None
         self.expected_version = self.posted_version or (
             entry.round.version if entry.round else None

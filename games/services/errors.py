@@ -20,3 +20,9 @@ class RoundConflict(EntryRejected):
     def __init__(self, message: str, theirs: Round | None) -> None:
         super().__init__(message)
         self.theirs = theirs
+
+
+class RoundRepeated(RoundConflict):
+    """The round sent is ``theirs`` again, saved since its form was opened (another
+    phone's entry of the same round): the same cut joker and, player by player, the
+    same outcome and cards. Nothing was written: a round is never stored twice."""

@@ -95,3 +95,12 @@ def changed_on_another_device(theirs: Round | None, number: int) -> str:
         f"{what} was saved on another device by {who} meanwhile: their version is shown. "
         "Nothing of yours was saved; what you typed is still here."
     )
+
+
+def repeats_saved(theirs: Round) -> str:
+    """A round sent that is ``theirs`` again (services.round_clash.same_round)."""
+    who = theirs.entered_by.get_username() if theirs.entered_by else "someone"
+    return (
+        f"This is round {theirs.number} again, as {who} saved it: the same cut joker "
+        "and the same cards. It was not saved twice."
+    )

@@ -21,10 +21,11 @@ from games.access import AnyUser
 from games.models import GameSession, HandEntry, Round, RoundChange, TableRound
 from games.rules import PlayerResult
 from games.services import round_messages as say
-from games.services.errors import EntryRejected, RoundConflict
+from games.services.errors import EntryRejected, RoundConflict, RoundRepeated
 from games.services.results import refresh_session
 from games.services.round_audit import record_change, round_snapshot, signed_in_or_none
 from games.services.round_checks import RoundCheck
+from games.services.round_clash import same_round
 from games.services.round_entries import RoundEntry
 from games.services.scoreboard import Scoreboard, live_stamp, load_scoreboard, with_round
 
@@ -46,6 +47,11 @@ class NewRound:
     # The form's one-time token: the same token again returns the round it saved (a
     # double tap, a retried request) instead of saving it twice.
     submission: str | None = None
+    # The number its form showed when first opened (``expected_number`` moves on when
+    # the user chooses to save after another device's round): a round saved since
+    # then that holds the same cut and cards is this round entered on two phones, and
+    # it is refused (RoundRepeated), never stored twice. None: ``expected_number``.
+    opened_number: int | None = None
     board: Scoreboard | None = None
     # Table mode: who entered each hand (player id: name) for the history, and the
     # name a round that saved itself is recorded under.
@@ -77,7 +83,8 @@ class SavedRound:
 def create_round(new: NewRound, user: AnyUser) -> SavedRound:
     """Save a checked round as the next round of its session, by ``user``. Raises
     RoundConflict or EntryRejected, having written nothing, when the form's number is
-    taken, the session is over or its table changed. A new round however saved ends
+    taken, the round repeats one saved since its form was opened (RoundRepeated),
+    the session is over or its table changed. A new round however saved ends
     the table's entry of it: phones still on it are told so."""
     entry, check = new.entry, new.check
     _require_scored(check)
@@ -98,6 +105,7 @@ def create_round(new: NewRound, user: AnyUser) -> SavedRound:
         if number is not None and number != last + 1:
             theirs = session.rounds.filter(number=number).first()
             raise RoundConflict(say.changed_on_another_device(theirs, number), theirs)
+        _refuse_repeat(session, last, new.opened_number or number, check)
         board = board or load_scoreboard(session)
         if board.finished:
             raise EntryRejected(say.SESSION_OVER)
@@ -117,6 +125,18 @@ def create_round(new: NewRound, user: AnyUser) -> SavedRound:
         return _write_hands(
             locked, board, played, check, user, authors=new.authors, name=new.entered_by_name
         )
+
+
+def _refuse_repeat(session: GameSession, last: int, opened: int | None, check: RoundCheck) -> None:
+    """Raise RoundRepeated if the last round was saved after this round's form was
+    opened (at number ``opened``) and holds what ``check`` holds: the same round, typed
+    on two phones. Rounds saved before the form was opened are not looked at: nothing
+    is read for a save that meets no other device's round."""
+    if opened is None or last < opened:
+        return
+    latest = session.rounds.select_related("entered_by").filter(number=last).first()
+    if latest is not None and same_round(latest, check):
+        raise RoundRepeated(say.repeats_saved(latest), latest)
 
 
 def edit_round(edit: RoundEdit, user: AnyUser) -> SavedRound:

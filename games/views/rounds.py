@@ -4,6 +4,8 @@ deleting it, and its history.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
@@ -19,6 +21,7 @@ from games.models import GameSession, Round
 from games.rules import RulesError
 from games.services.errors import EntryRejected, RoundConflict
 from games.services.round_checks import arranged_text
+from games.services.round_clash import Clash, clash_of
 from games.services.round_entries import edit_form_data, new_round_entry, round_entry_for_edit
 from games.services.round_history import changes_of
 from games.services.round_saves import NewRound, RoundEdit, create_round, delete_round, edit_round
@@ -39,7 +42,7 @@ def round_create(request: HttpRequest, pk: int) -> TemplateResponse | HttpRespon
     board = load_scoreboard(session)
     entry = new_round_entry(session, board)
     form = RoundForm(request.POST, entry=entry)
-    theirs = None
+    clash, conflicted = None, False
     if form.is_valid():
         try:
             new = NewRound(
@@ -47,16 +50,21 @@ def round_create(request: HttpRequest, pk: int) -> TemplateResponse | HttpRespon
                 form.check,
                 expected_number=form.expected_number,
                 submission=form.submission_token,
+                opened_number=form.opened_number,
                 board=board,
             )
             saved = create_round(new, request.user)
         except RoundConflict as conflict:
-            # Show their round in the table and beside the form; saving again now
-            # adds what was typed as the next round, knowingly.
-            form.add_error(None, str(conflict))
-            theirs = conflict.theirs
+            # Their round in the table, and beside mine at the Save button, with the
+            # choice: discard mine, or save it as the next round, knowingly (never
+            # when it is theirs again: services.round_saves refuses that).
+            conflicted = True
             board = load_scoreboard(session)
             form.expected_number = len(board.rows) + 1
+            if conflict.theirs is None:
+                form.add_error(None, str(conflict))
+            else:
+                clash = ClashAnswer(str(conflict), clash_of(conflict.theirs, form.check))
         except EntryRejected as error:
             form.add_error(None, str(error))
         else:
@@ -79,13 +87,22 @@ def round_create(request: HttpRequest, pk: int) -> TemplateResponse | HttpRespon
             return TemplateResponse(request, "games/session.html#form_and_table", context)
     if not request.htmx:
         context = session_page_context(request, session, board, form, rights)
-        context |= {"theirs": theirs}
+        context |= {"clash": clash}
         return TemplateResponse(request, "games/session.html", context, status=FORM_ERRORS)
     context = round_entry_context(request, session, board, rights, form=form)
-    context["theirs"] = theirs
+    context["clash"] = clash
     # After a conflict the table has changed too: it comes along out of band.
-    template = "games/session.html#" + ("form_and_table" if theirs else "round_entry")
+    template = "games/session.html#" + ("form_and_table" if conflicted else "round_entry")
     return TemplateResponse(request, template, context, status=FORM_ERRORS)
+
+
+@dataclass(frozen=True)
+class ClashAnswer:
+    """What the round form shows at its Save button when another device saved its
+    round first: why nothing was saved, and their round beside mine."""
+
+    said: str
+    rounds: Clash
 
 
 @login_required

@@ -122,6 +122,18 @@ on("htmx:load", "drafts", function (root) {
   if (inside && inside._draftReady) keep(inside);
 });
 
+// Discard mine (another phone saved this form's round first: session.html's clash):
+// what this phone kept of it goes too, or the next round's form, which the link
+// brings, would put it back (restore). Its form is on its way out: it keeps no more.
+document.addEventListener("click", function (event) {
+  var discard = event.target.closest && event.target.closest("[data-discard]");
+  var form = discard && discard.closest("form[data-draft]");
+  if (!form || !store) return;
+  form._draftReady = false;
+  store.removeItem(keyOf(form));
+  if (form._draftKey) store.removeItem(form._draftKey);
+});
+
 // Every keystroke and every card the picker types (it fires "input" too).
 function keepTyped(event) {
   var form = event.target && event.target.form;

@@ -13,6 +13,14 @@ function followProblems(root) {
     problems.scrollIntoView({ block: "center" });
     problems.focus({ preventScroll: true });
   }
+  // Another phone saved this round first: their round beside mine and the two ways
+  // on, at the Save button. All of it in view where it fits, else its end (the
+  // choices) with as much of the rounds above as fits; read out from its start.
+  var clash = root.querySelector && root.querySelector("[data-clash]");
+  if (clash) {
+    clash.scrollIntoView({ block: clash.offsetHeight <= window.innerHeight ? "center" : "end" });
+    clash.focus({ preventScroll: true });
+  }
   var saved = root.querySelector && root.querySelector("[data-saved], [data-undone]");
   // The next round starts here: the totals line, "Round N saved", the cut joker.
   if (saved) (saved.closest("#round-entry") || saved).scrollIntoView({ block: "start" });

@@ -267,6 +267,15 @@ def test_a_round_saved_meanwhile_on_another_phone_shows_the_conflict(phone_page:
     # What was typed stays, kept now for round 2, the number a Save would give it.
     assert_round_as_typed(page, "8S", ROUND_1)
     assert_drafts(page, session, [draft_key(session, 2)])
+    # It is their round again: not offered for saving, only to be discarded.
+    clash = page.locator("[data-clash]")
+    expect(clash).to_contain_text("Yours is the same round")
+    expect(clash.get_by_role("button", name="Save mine as round 2")).to_have_count(0)
+    clash.get_by_role("link", name="Discard mine").tap()
+    expect(page.get_by_role("button", name="Save round 2")).to_be_visible()
+    expect(page.get_by_label("Cut joker")).to_have_value("")
+    assert_drafts(page, session, [])
+    assert Round.objects.filter(session=session).count() == 1
 
 
 def at_seat(page: Page, name: str) -> GameSession:

@@ -1,7 +1,7 @@
 """Entering a round on a phone, where the finger is: after Save every
 problem is listed right above the button and in view, each linking to its player;
-a saved round says so in view and can be undone; an open form follows a round that
-another phone saved; ending a session and replacing its link ask first."""
+a saved round says so in view and can be undone; ending a session and replacing its
+link ask first. (A round another phone saved meanwhile: test_two_phones_one_round.py.)"""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from games.services.sessions import create_session
 from tests.support.builders import play
 from tests.support.hands import ROUND_1, SHOWN_8S, WIN_8S
 from tests.support.pages import (
-    PHONE_DEVICE,
     assert_in_view,
     boxes_once_they,
     choose_outcome,
@@ -30,8 +29,6 @@ from tests.support.pages import (
 )
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-TOUCH = PHONE_DEVICE
 
 
 def open_session(page: Page, rounds: int = 0) -> GameSession:
@@ -458,29 +455,6 @@ def test_undo_is_offered_for_five_minutes(fresh_phone_page: Page) -> None:
     page.clock.run_for(61_000)
     expect(undo).to_have_count(0)
     expect(page.locator("[data-saved]")).to_contain_text("Round 1 saved.")
-
-
-def test_an_open_form_moves_on_when_another_phone_saves_that_round(new_context) -> None:
-    mine = new_context(**TOUCH).new_page()
-    session = open_session(mine, rounds=2)
-    mine.clock.install()  # the live table polls when the test moves its clock on
-    mine.reload()
-    mine.get_by_label("Cut joker").fill("8S")
-    player(mine, "Ben").get_by_label("Groups").fill(SHOWN_8S)
-    expect(mine.get_by_role("heading", name="Round 3")).to_be_visible()
-
-    play(session, "8S", ROUND_1)  # another phone saves round 3
-    mine.clock.run_for(6_000)
-    moved = mine.locator("[data-moved]")
-    expect(moved).to_contain_text("Round 3 was just saved on another phone")
-    expect(mine.get_by_role("heading", name="Round 4")).to_be_visible()
-    expect(mine.locator("[data-dealer]")).to_contain_text("Asha")  # round 4's dealer
-    # What was typed is kept, and saves as round 4.
-    expect(player(mine, "Ben").get_by_label("Groups")).to_have_value(SHOWN_8S)
-    fill_round(mine, "8S", ROUND_1)
-    mine.get_by_role("button", name="Save round 4").tap()
-    expect(mine.locator("[data-saved]")).to_contain_text("Round 4 saved.")
-    assert list(session.rounds.values_list("number", flat=True).order_by("number")) == [1, 2, 3, 4]
 
 
 def test_ending_the_session_and_a_new_link_ask_first(fresh_phone_page: Page) -> None:

@@ -28,23 +28,6 @@ EARLY = {
     "Chen": ("first_drop", ""),
     "Ravi": ("middle_drop", ""),
 }
-# The options tests/e2e/test_accessibility.py runs axe with, light and dark.
-AXE_LIGHT = {"resultTypes": ["violations"], "rules": {"target-size": {"enabled": True}}}
-AXE_DARK = {"resultTypes": ["violations"], "runOnly": ["color-contrast", "link-in-text-block"]}
-AXE_CONFIGURE = (
-    "axe.configure({rules: [{id: 'label-content-name-mismatch', selector: ':not([data-card])'}]})"
-)
-
-
-def assert_accessible(page: Page) -> None:
-    """axe finds nothing on the page as it stands, in the light theme and the dark."""
-    page.evaluate(f"{axe.SCRIPT};\n{AXE_CONFIGURE}")
-    found = {"light": page.evaluate("o => axe.run(o).then(r => r.violations)", AXE_LIGHT)}
-    page.emulate_media(color_scheme="dark")
-    found["dark"] = page.evaluate("o => axe.run(o).then(r => r.violations)", AXE_DARK)
-    page.emulate_media(color_scheme="light")
-    failures = [f"{theme}:\n{axe.report(found[theme])}" for theme in found if found[theme]]
-    assert not failures, "\n".join(failures)
 
 
 def open_pool(page: Page, rounds: int) -> GameSession:
@@ -87,4 +70,4 @@ def test_after_a_save_that_puts_a_player_out_the_news_is_on_the_screen(
     expect(page.get_by_label("Cut joker")).to_be_in_viewport()  # the next round starts here
     assert session.rounds.count() == 3
     look_at(page, "round-saved-player-out-phone", full_page=False)
-    assert_accessible(page)
+    axe.assert_no_violations(page)

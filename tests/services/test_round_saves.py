@@ -88,3 +88,24 @@ def test_delete_round_renumbers_later_rounds_without_gaps(table: GameSession) ->
         (rounds[3].pk, 3),
     ]
     assert HandEntry.objects.filter(round=rounds[1]).count() == 0
+
+
+def test_a_round_saved_since_the_form_opened_is_not_saved_again(table: GameSession) -> None:
+    from games.services.errors import RoundRepeated
+    from games.services.round_saves import NewRound, create_round
+
+    entry = new_round_entry(table)  # the form opened at round 1 (on a second phone)
+    theirs = play(table, "8S", ROUND_1)  # the first phone saves round 1
+    check = check_round(entry, "8S", by_seat(table, ROUND_1), final=True)
+
+    with pytest.raises(RoundRepeated, match="This is round 1 again") as repeat:
+        create_round(NewRound(entry, check, expected_number=2, opened_number=1), table.created_by)
+    assert repeat.value.theirs == theirs
+    assert Round.objects.count() == 1
+    # Another round from that form is saved, as round 2.
+    other = ROUND_1 | {"Chen": ("middle_drop", "")}
+    check = check_round(entry, "8S", by_seat(table, other), final=True)
+    saved = create_round(
+        NewRound(entry, check, expected_number=2, opened_number=1), table.created_by
+    )
+    assert saved.round.number == 2

@@ -119,4 +119,4 @@ def hidden(html: str, name: str) -> str:
 def opened_form(client: Client, session: GameSession) -> dict:
     """What a phone holds after opening the session page: the form's hidden fields."""
     html = client.get(reverse("games:session_detail", args=[session.pk])).content.decode()
-    return {name: hidden(html, name) for name in ("number", "submission", "key")}
+    return {name: hidden(html, name) for name in ("number", "opened", "submission", "key")}
