@@ -63,6 +63,7 @@ PRECACHED_STATIC = (
     "js/outages.js",
     "js/picker.js",
     "js/picker_place.js",
+    "js/picker_problems.js",
     "js/problems.js",
     "js/seats.js",
     "js/service_worker.js",

@@ -28,6 +28,7 @@ const ORDER = {
   "htmx:afterSwap": ["picker-hold"],
   "htmx:afterSettle": [
     "picker-hold", // the picker's place mended before anything else moves the page
+    "picker-problems", // a hand's problem said in the picker, its cards kept in place
     "live", // a round saved elsewhere renames the open form, moving what is below it
     "picker-view", // so the picker is brought back into view after that
     "house-rules",
@@ -35,7 +36,7 @@ const ORDER = {
     "drafts", // "Round N sent." goes in last, above the form as it now stands
   ],
   // None relies on another's work; the order is the one the features were written in.
-  input: ["picker", "seats", "house-rules", "drafts"],
+  input: ["picker", "picker-problems", "seats", "house-rules", "drafts"],
 };
 
 const steps = Object.create(null);

@@ -51,6 +51,14 @@ function goToProblem(event, link) {
     // script, a field puts it at its start.
     field.setSelectionRange(field.value.length, field.value.length);
     var picker = pickerOf(field.form);
+    if (picker && link.getAttribute("data-fix") === "outcome") {
+      // Fixed by an outcome button as often as by the cards (a declaration that is
+      // not valid: Invalid declaration): the player's whole part from its top, the
+      // outcome buttons, the cards and what is wrong with them, the picker below.
+      aim(picker, field, false);
+      place.scrollIntoView({ block: "start" });
+      return;
+    }
     if (picker) {
       // Scrolled to once the picker has come (from above, it took a screen with it):
       // the whole picker in view, Undo card included, and the field with its label

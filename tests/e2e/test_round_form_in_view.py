@@ -15,8 +15,15 @@ from games.models import GameSession
 from games.services.sessions import create_session
 from tests.support import axe
 from tests.support.builders import play
-from tests.support.hands import WIN_13
-from tests.support.pages import assert_in_view, choose_outcome, player, sign_in
+from tests.support.hands import ROUND_1, SHOWN_8S, WIN_8S, WIN_13
+from tests.support.pages import (
+    assert_in_view,
+    choose_outcome,
+    fill_round,
+    hand_errors,
+    player,
+    sign_in,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -71,3 +78,65 @@ def test_after_a_save_that_puts_a_player_out_the_news_is_on_the_screen(
     assert session.rounds.count() == 3
     look_at(page, "round-saved-player-out-phone", full_page=False)
     axe.assert_no_violations(page)
+
+
+def open_friday(page: Page) -> GameSession:
+    user = sign_in(page, "asha")
+    session = create_session(
+        user, preset="21-points", overrides={}, players=["Asha", "Ben", "Chen"], name="Friday"
+    )
+    page.goto(f"/sessions/{session.pk}/")
+    return session
+
+
+def test_a_declarers_hand_that_is_no_declaration_stays_said_beside_the_picker(
+    phone_page: Page, look_at: Callable[..., None]
+) -> None:
+    page = phone_page
+    open_friday(page)
+    picker = page.locator("[data-picker]")
+    picker.locator('[data-card="8S"]').tap()
+    choose_outcome(player(page, "Asha"), "declared")
+    tap_cards(page, SHOWN_8S.replace(" |", ""))  # 21 cards: no valid declaration
+
+    # The picker went on to Ben, and says what is wrong with Asha's hand at its top.
+    expect(picker.locator("[data-picker-for]")).to_have_text("Cards for Ben: 0 of 21")
+    problem = picker.locator("[data-picker-problem]")
+    expect(problem).to_contain_text("Asha: not a valid declaration")
+    assert_in_view(page, problem, picker.locator('[data-card="AS"]'))
+    look_at(page, "picker-problem-beside-phone", full_page=False)
+    axe.assert_no_violations(page)
+    # It stays while Ben's cards are tapped.
+    picker.locator('[data-card="2D"]').tap()
+    expect(picker.locator("[data-picker-for]")).to_have_text("Cards for Ben: 1 of 21")
+    expect(problem).to_contain_text("Asha: not a valid declaration")
+
+    problem.get_by_role("link", name="Show Asha").tap()
+    invalid = player(page, "Asha").locator("label.chip", has_text="Invalid declaration")
+    assert_in_view(page, invalid, page.locator('[data-preview="Asha"] .problem'))
+    look_at(page, "picker-problem-shown-phone", full_page=False)
+    invalid.tap()
+    expect(problem).to_be_empty()  # fixed: no more said
+    expect(page.locator('[data-preview="Asha"] .problem')).to_have_count(0)
+
+
+def test_a_problems_link_brings_the_outcome_buttons_that_fix_it_into_view(
+    phone_page: Page, look_at: Callable[..., None]
+) -> None:
+    page = phone_page
+    session = open_friday(page)
+    fill_round(page, "8S", ROUND_1 | {"Asha": ("declared", SHOWN_8S), "Ben": ("shown", WIN_8S)})
+    page.get_by_role("button", name="Save round 1").tap()
+
+    page.locator("[data-problems]").get_by_role("link", name="Asha").tap()
+
+    asha = player(page, "Asha")
+    invalid = asha.locator("label.chip", has_text="Invalid declaration")
+    assert_in_view(page, asha.locator("legend").first, invalid, hand_errors(page, "Asha"))
+    expect(asha.get_by_label("Groups")).to_be_focused()
+    look_at(page, "problem-link-outcomes-phone", full_page=False)
+    axe.assert_no_violations(page)
+    invalid.tap()  # the fix: the list above Save follows it (Ben's win is another matter)
+    expect(hand_errors(page, "Asha")).to_be_empty()
+    expect(page.locator("[data-problems]")).not_to_contain_text("Asha")
+    assert not session.rounds.exists()
