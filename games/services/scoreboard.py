@@ -219,6 +219,37 @@ class Scoreboard:
         return tuple(seat for seat in self.seats if seat.player.name in active)
 
 
+@dataclass(frozen=True)
+class LatestTotal:
+    """One player's total and what the latest round gave them (``last``; None: they
+    sat it out): the score so far in one line, as a seat's phone shows it above the
+    hand (games/views/table.py)."""
+
+    name: str
+    total: int
+    last: int | None
+    out: bool  # out of the session
+    winner: bool
+
+
+def latest_totals(board: Scoreboard) -> tuple[LatestTotal, ...]:
+    """Each player's total after the latest round and their score in it, in seat
+    order (the score table's): nothing before the first round."""
+    if not board.rows:
+        return ()
+    last = board.rows[-1]
+    return tuple(
+        LatestTotal(
+            name=column.name,
+            total=column.total,
+            last=cell.score,
+            out=column.eliminated_in is not None,
+            winner=column.winner,
+        )
+        for column, cell in zip(board.columns, last.cells, strict=True)
+    )
+
+
 T = TypeVar("T")
 
 # The share page shows this many of the latest rounds; older ones are a tap away.

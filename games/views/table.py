@@ -40,6 +40,7 @@ from games.ids import id_in
 from games.models import GameSession, Seat
 from games.services.errors import EntryRejected
 from games.services.round_entries import new_round_entry
+from games.services.scoreboard import latest_totals
 from games.services.table import (
     RoundMovedOn,
     SeatReleased,
@@ -85,13 +86,15 @@ def _seat_urls(session: GameSession) -> dict:
 
 def _seat_context(session: GameSession, state: SeatRound) -> dict:
     """What every region of a seat's page reads: its addresses, the seat, the round
-    and the hand, the table's cut and the stamp its poll follows."""
+    and the hand, the table's cut, the score so far and the stamp its poll follows."""
     return _seat_urls(session) | {
         "session": session,
         "seat": state.seat,
         "entry": state.entry,
         "hand": state.hand,
         "table_cut": state.cut,
+        "board": state.board,
+        "totals": latest_totals(state.board),
         "stamp": seat_stamp(session, state.table_round, state.hand),
         "poll_seconds": SEAT_POLL_SECONDS,
     }
@@ -132,7 +135,6 @@ def _hand_context(
     return (
         _seat_context(session, state)
         | {
-            "board": state.board,
             "playing": state.playing,
             "form": form if state.playing else None,
             "picker_done": "Your hand is complete: tap Hand in.",

@@ -16,7 +16,7 @@ from games.models import GameSession, RoundChange
 from games.rules import parse_cards
 from games.services.sessions import create_session
 from games.services.table import close_table, open_table, replace_table_link, set_cut
-from tests.support.builders import play
+from tests.support.builders import edit, play
 from tests.support.hands import ROUND_1, SHOWN_8S, WIN_8S, shuffled
 from tests.support.pages import (
     KEPT_AS_HANDED_IN,
@@ -558,3 +558,44 @@ def test_a_seat_phone_follows_a_rename_of_its_player_and_keeps_the_hand_typed(
     tap_card(phone, "QD")  # the picker says whose cards they are by the new name too
     expect(phone.locator("[data-picker-for]")).to_have_text("Cards for Benedict: 7 of 21")
     look_at(phone, "table-seat-renamed-phone")
+
+
+def test_a_seat_phone_shows_the_totals_above_its_hand_and_follows_the_table(
+    new_context: Callable[..., Any], look_at: Callable[..., None]
+) -> None:
+    session, phone = ben_at_a_table(new_context)
+    expect(phone.locator("[data-seat-total]")).to_have_count(0)  # no round yet
+
+    play(session, "8S", ROUND_1)  # the scorer saves round 1: the phone moves on by itself
+
+    expect(phone.locator("[data-round-title]")).to_have_text("Round 2")
+    totals = phone.locator("#seat-totals")
+    expect(totals.get_by_role("heading")).to_have_text("Totals after round 1")
+    expect(phone.locator('[data-seat-total="Asha"] [data-total-now]')).to_have_text("122")
+    expect(phone.locator('[data-seat-total="Asha"] [data-last-round]')).to_have_text(
+        "round 1: +122"
+    )
+    expect(phone.locator('[data-seat-total="Ben"] [data-total-now]')).to_have_text("−92")
+    # Above the hand, on the first screen.
+    expect(totals).to_be_in_viewport(ratio=1)
+    above = phone.evaluate(
+        "document.querySelector('#seat-totals').getBoundingClientRect().bottom"
+        " <= document.querySelector('[data-round-title]').getBoundingClientRect().top"
+    )
+    assert above
+    look_at(phone, "table-seat-totals-phone", full_page=False)
+    phone.emulate_media(color_scheme="dark")
+    look_at(phone, "table-seat-totals-phone-dark", full_page=False)
+
+    # The scorer corrects round 1 (Ben won it): the totals follow, the page not reloaded,
+    # the cards typed meanwhile kept.
+    phone.get_by_label("Cut joker").fill("8S")
+    phone.get_by_label("Cards").fill(SHOWN_8S[:20])
+    phone.evaluate("window.notReloaded = true")
+    swapped = {"Asha": ("shown", SHOWN_8S), "Ben": ("declared", WIN_8S), "Chen": ("first_drop", "")}
+    edit(session.rounds.get(number=1), "8S", swapped)
+
+    expect(phone.locator('[data-seat-total="Ben"] [data-total-now]')).to_have_text("122")
+    expect(phone.locator('[data-seat-total="Asha"] [data-total-now]')).to_have_text("−92")
+    assert phone.evaluate("window.notReloaded") is True
+    expect(phone.get_by_label("Cards")).to_have_value(SHOWN_8S[:20])

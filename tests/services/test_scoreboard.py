@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 
 from games.models import GameSession
 from games.services.round_entries import new_round_entry
-from games.services.scoreboard import load_scoreboard
+from games.services.scoreboard import LatestTotal, latest_totals, load_scoreboard
 from tests.support.builders import expected_totals, play, pool_with_chen_out
 from tests.support.hands import LOOSE_148, POOL_ROUNDS, ROUND_1, THREE_PURE
 
@@ -54,3 +54,17 @@ def test_pool_session_eliminates_and_finishes_from_derived_state(user: User) -> 
     assert [cell.out for cell in board.rows[1].cells] == [False, False, True]
     # The next round's form is for the players still in.
     assert [s.player.name for s in new_round_entry(pool).seats] == ["Asha", "Ben"]
+
+
+def test_the_latest_totals_give_each_player_their_total_and_last_score(user: User) -> None:
+    pool = pool_with_chen_out(user)  # round 2: Asha 0, Ben +20, Chen +40 and out
+
+    assert latest_totals(load_scoreboard(pool)) == (
+        LatestTotal("Asha", 0, 0, out=False, winner=False),
+        LatestTotal("Ben", 60, 20, out=False, winner=False),
+        LatestTotal("Chen", 120, 40, out=True, winner=False),
+    )
+
+
+def test_there_are_no_latest_totals_before_the_first_round(table: GameSession) -> None:
+    assert latest_totals(load_scoreboard(table)) == ()
