@@ -152,9 +152,15 @@ def _hand_page(request: HttpRequest, context: dict, status: int = 200) -> HttpRe
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def table_seats(request: HttpRequest, token: str) -> HttpResponse:
-    """Pick your seat: the players still in, a seat taken on another phone said so."""
+    """Pick your seat: the players still in, a seat taken on another phone said so.
+    A phone that holds a seat here is taken to it: opening the table link again (its
+    QR code scanned again, the tab reopened) is how a player comes back to their hand.
+    It picks another seat after *Leave this seat*; a seat freed by the scorer, or a
+    link replaced, holds nothing, and the list shows."""
     session = session_for_table_token(token)
     holding = phone_seat(request, session)
+    if holding is not None and request.method != "POST":
+        return _no_store(redirect("games:table_hand", token=token))
     entry = new_round_entry(session)
     error, status = "", 200
     if request.method == "POST":

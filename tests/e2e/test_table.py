@@ -51,6 +51,20 @@ def pick_seat(page: Page, link: str, name: str) -> None:
     page.locator("[data-picker]:not([hidden])").wait_for()
 
 
+def take_the_phone(page: Page, session: GameSession, name: str) -> Page:
+    """Another player takes a phone holding a seat: in another tab, the table link
+    opens the seat the phone holds; they leave it and pick their own (``name``)."""
+    tab = page.context.new_page()
+    tab.goto(f"/table/{session.table_token}/")
+    held = page.get_by_role("heading", level=1).inner_text().removesuffix("'s hand")
+    expect(tab.get_by_role("heading", level=1)).to_have_text(f"{held}'s hand")
+    tab.get_by_role("button", name=f"Not {held}? Leave this seat").tap()
+    expect(tab.get_by_role("button", name=name, exact=True)).to_be_visible()
+    tab.get_by_role("button", name=name, exact=True).tap()
+    expect(tab.get_by_role("heading", level=1)).to_have_text(f"{name}'s hand")
+    return tab
+
+
 def ben_at_a_table(new_context: Callable[..., Any]) -> tuple[GameSession, Page]:
     """Olga's Friday table in table mode, and Ben's phone holding his seat there."""
     user = sign_in(new_context(**TOUCH).new_page(), "olga")
@@ -302,8 +316,11 @@ def test_a_phone_shared_by_two_players_holds_one_seat_and_keeps_the_hand_of_the_
     expect(seat_types(ben, "Ben", SHOWN_8S[:20])).to_contain_text("must show all 21 cards")
 
     # Chen picks his seat in another tab of the same phone, which gives Ben's up.
-    chen = ben.context.new_page()
-    pick_seat(chen, f"/table/{session.table_token}/", "Chen")
+    # Meanwhile Ben's page is not asked to follow (its poll between the two taps would
+    # find no seat held, and go to the list).
+    ben.route(SEAT_POLL, lambda route: route.fulfill(status=204))
+    take_the_phone(ben, session, "Chen")
+    ben.unroute(SEAT_POLL)
 
     # Ben's page, at its next poll, moves on to the seat the phone holds, saying why:
     # never Chen's status or "This field is required" over Ben's cards.
@@ -323,8 +340,7 @@ def test_hand_in_on_a_page_of_a_seat_given_up_at_a_link_gone_is_not_said_handed_
 ) -> None:
     session, ben = ben_at_a_table(new_context)
     seat_types_unaware(ben, "Ben", SHOWN_8S)  # its poll does not move it on meanwhile
-    chen = ben.context.new_page()
-    pick_seat(chen, f"/table/{session.table_token}/", "Chen")
+    take_the_phone(ben, session, "Chen")
     close_table(session)
 
     ben.get_by_role("button", name="Hand in").tap()
@@ -599,3 +615,27 @@ def test_a_seat_phone_shows_the_totals_above_its_hand_and_follows_the_table(
     expect(phone.locator('[data-seat-total="Asha"] [data-total-now]')).to_have_text("−92")
     assert phone.evaluate("window.notReloaded") is True
     expect(phone.get_by_label("Cards")).to_have_value(SHOWN_8S[:20])
+
+
+def test_reopening_the_table_link_takes_a_phone_back_to_its_seat(
+    new_context: Callable[..., Any], look_at: Callable[..., None]
+) -> None:
+    session, phone = ben_at_a_table(new_context)
+    phone.get_by_label("Cut joker").fill("8S")
+    phone.get_by_label("Cards").fill(SHOWN_8S[:20])
+    expect(phone.locator('[data-preview="Ben"]')).to_contain_text("must show all 21 cards")
+
+    # The player scans the table link's QR code again (or reopens its tab).
+    phone.goto("about:blank")
+    phone.goto(f"/table/{session.table_token}/")
+
+    expect(phone.get_by_role("heading", level=1)).to_have_text("Ben's hand")
+    expect(phone.get_by_label("Cards")).to_have_value(SHOWN_8S[:20])
+    look_at(phone, "table-seat-reopened-phone", full_page=False)
+
+    # Given up, the link shows the seats again.
+    phone.get_by_role("button", name="Not Ben? Leave this seat").tap()
+    expect(phone.get_by_role("heading", level=1)).to_have_text("Friday: pick your seat")
+    phone.reload()
+    expect(phone.get_by_role("heading", level=1)).to_have_text("Friday: pick your seat")
+    expect(phone.get_by_role("button", name="Ben", exact=True)).to_be_visible()

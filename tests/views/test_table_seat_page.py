@@ -1,5 +1,6 @@
-"""A seat's phone beyond its own hand: the score so far above the hand, following the
-table as rounds are saved or edited."""
+"""A seat's phone beyond its own hand: the score so far above the hand (following the
+table as rounds are saved or edited), and the table link taking a phone that holds
+a seat back to it."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ import re
 
 import pytest
 from django.test import Client
+from django.urls import reverse
 
 from games.models import GameSession
-from tests.support.builders import edit, play
+from games.services.table import release_seat, replace_table_link
+from tests.support.builders import edit, play, seat_pk
 from tests.support.hands import ROUND_1, SHOWN_8S, WIN_8S
 from tests.support.table import hand_data, seat_phone, url
 
@@ -112,3 +115,57 @@ def test_the_live_check_brings_the_totals_along_with_the_polls_new_stamp(
 
     assert answer.status_code == 200
     assert totals_on(answer.content.decode())["Ben"] == ("122", "+122")
+
+
+# --- Back to the seat -------------------------------------------------------------------------
+
+
+def test_reopening_the_table_link_takes_a_phone_to_the_seat_it_holds(table: GameSession) -> None:
+    phone = seat_phone(table, "Ben")
+
+    response = phone.get(url("table_seats", table))
+
+    assert response.status_code == 302 and response["Location"] == url("table_hand", table)
+    assert "private" in response["Cache-Control"]  # the token is the key
+    html = phone.get(response["Location"]).content.decode()
+    assert "Ben's hand" in html
+
+
+def test_a_phone_that_left_its_seat_gets_the_seat_list(table: GameSession) -> None:
+    phone = seat_phone(table, "Ben")
+    phone.post(url("table_leave", table), {"seat": seat_pk(table, "Ben")})
+
+    response = phone.get(url("table_seats", table))
+
+    assert response.status_code == 200 and 'data-seat="Ben"' in response.content.decode()
+
+
+def test_a_phone_whose_seat_the_scorer_freed_gets_the_seat_list(table: GameSession) -> None:
+    phone = seat_phone(table, "Ben")
+    release_seat(table, table.seats.get(player__name="Ben"))
+
+    response = phone.get(url("table_seats", table))
+
+    assert response.status_code == 200 and "data-holding" not in response.content.decode()
+
+
+def test_a_phone_at_a_new_table_link_picks_its_seat_again(table: GameSession) -> None:
+    phone = seat_phone(table, "Ben")
+    replace_table_link(table)
+
+    response = phone.get(reverse("games:table_seats", args=[table.table_token]))
+
+    assert response.status_code == 200 and 'data-seat="Ben"' in response.content.decode()
+
+
+def test_a_phone_holding_a_seat_may_still_pick_another_on_the_list(table: GameSession) -> None:
+    """The list's form (a tap on a name) is not turned away: a phone holds one seat,
+    and picking another gives the first up."""
+    phone = seat_phone(table, "Ben")
+
+    response = phone.post(url("table_seats", table), {"seat": seat_pk(table, "Chen")})
+
+    assert response.status_code == 302
+    assert not table.seats.get(player__name="Ben").phone_key
+    html = phone.get(url("table_hand", table)).content.decode()
+    assert "Chen's hand" in html
