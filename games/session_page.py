@@ -19,12 +19,13 @@ from games.http import first_round
 from games.models import GameSession
 from games.rules import is_net
 from games.services.money import money_of
+from games.services.night import night_text
 from games.services.round_entries import new_round_entry
 from games.services.round_saves import SavedRound
 from games.services.scoreboard import Scoreboard, fold_rows, live_stamp
 from games.services.sessions import can_close, rematch_seating
 from games.services.table import table_view
-from games.sharing import share_links, table_links
+from games.sharing import share_links, share_url, table_links
 
 # The name under which the round form sends the live stamp of the table the phone
 # shows (the round form includes the live poll's element, which holds it).
@@ -38,13 +39,18 @@ def scoreboard_context(
     The table shows the latest rounds, the older ones a tap away, so that the page
     and its poll cost the same at round 500 as at round 10."""
     rights = rights or rights_in(request.user, session)
+    money = money_of(board)
+    # The share link goes in the message only for those the page shows it to.
+    link = share_url(request, session) if rights.manage and board.rows else None
     return {
         "session": session,
         "board": board,
         "fold": fold_rows(board, first=first_round(request)),
         "page_url": reverse("games:session_detail", args=[session.pk]),
         "writer": rights.write,
-        "money": money_of(board),
+        "money": money,
+        # Share the night: its text, kept current with the money lines it sits by.
+        "night": night_text(board, money, link),
         "can_close": can_close(board),
         "stamp": live_stamp(session),
         "poll_url": reverse("games:session_scoreboard", args=[session.pk]),

@@ -21,8 +21,13 @@ class ShareLinks:
     qr_svg: SafeString
 
 
+def share_url(request: HttpRequest, session: GameSession) -> str:
+    """The share link's address, without its QR code."""
+    return request.build_absolute_uri(reverse("games:shared_session", args=[session.share_token]))
+
+
 def share_links(request: HttpRequest, session: GameSession) -> ShareLinks:
-    url = request.build_absolute_uri(reverse("games:shared_session", args=[session.share_token]))
+    url = share_url(request, session)
     return ShareLinks(url=url, qr_svg=mark_safe(qr_svg(url)))
 
 

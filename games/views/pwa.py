@@ -59,6 +59,7 @@ PRECACHED_STATIC = (
     "js/house_rules.js",
     "js/league_import.js",
     "js/live.js",
+    "js/night.js",
     "js/offline_page.js",
     "js/outages.js",
     "js/picker.js",

@@ -1,9 +1,12 @@
 """The top of the session page: what the scorer reaches for at the table (table mode,
-the share link, the table view) right under the title, for those who may use each."""
+the share link, the table view) right under the title, for those who may use each;
+and the night in one message, written by the server for Share the night."""
 
 from __future__ import annotations
 
 import re
+from decimal import Decimal
+from html import unescape
 
 import pytest
 from django.contrib.auth.models import User
@@ -11,7 +14,10 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import GameSession, League, Membership
+from games.services.sessions import close_session
 from games.services.table import open_table
+from tests.support.builders import make_session, play, round_data
+from tests.support.hands import ROUND_1
 
 pytestmark = pytest.mark.django_db
 
@@ -31,6 +37,10 @@ def leads(html: str) -> dict[str, str]:
     for lead in re.findall(r'type="button"[^>]*data-lead="([\w-]+)"', top):
         found[lead] = ""
     return found
+
+
+def night_on(html: str) -> str:
+    return unescape(re.search(r'<template id="night-text">(.*?)</template>', html, re.S)[1])
 
 
 def test_the_scorers_three_actions_come_right_under_the_title(
@@ -77,3 +87,74 @@ def test_each_member_sees_the_actions_they_may_use(
     assert set(leads(html)) == expected if expected else "data-session-leads" not in html
     if role != "owner":
         assert table.share_token not in html
+
+
+def test_a_session_over_leads_with_sharing_the_night_and_no_table_mode(
+    scorer: Client, user: User
+) -> None:
+    friday = make_session(user, name="Friday", money_per_point=Decimal("0.10"))
+    play(friday, "8S", ROUND_1)
+    close_session(friday)
+
+    html = page_of(scorer, friday)
+
+    assert set(leads(html)) == {"share-link", "table-view", "night"}
+    assert 'data-share-night data-lead="night" hidden' in html  # shown by night.js
+    assert "/js/night." in html  # loaded by this page alone
+
+
+# --- The night in one message ---------------------------------------------------------------
+
+
+def test_the_night_by_the_money_lines_holds_the_totals_the_money_and_the_share_link(
+    scorer: Client, user: User
+) -> None:
+    friday = make_session(user, name="Friday", money_per_point=Decimal("0.10"))
+    play(friday, "8S", ROUND_1)
+
+    text = night_on(page_of(scorer, friday))
+
+    assert text.splitlines()[1:5] == [
+        "After round 1, still playing:",
+        "1. Asha 122",
+        "2. Chen −30",
+        "3. Ben −92",
+    ]
+    assert "Ben pays Asha 9.20" in text
+    assert text.endswith(f"Live scores: http://testserver/shared/{friday.share_token}/")
+
+
+def test_there_is_no_night_to_share_before_the_first_round(
+    scorer: Client, table: GameSession
+) -> None:
+    html = page_of(scorer, table)
+    assert 'id="night-text"' not in html and "data-share-night" not in html
+
+
+def test_a_saved_round_brings_the_night_up_to_date(scorer: Client, user: User) -> None:
+    """The answer to a save redraws the money lines, the night's text with them."""
+    friday = make_session(user, name="Friday")
+    play(friday, "8S", ROUND_1)
+    play(friday, "8S", ROUND_1)  # past the first round: an answer in place
+    shown = re.search(r'name="shown" value="(\d+)"', page_of(scorer, friday))[1]
+    data = round_data(friday, "8S", ROUND_1, shown=shown)
+
+    answer = scorer.post(
+        reverse("games:round_create", args=[friday.pk]), data, headers={"HX-Request": "true"}
+    )
+
+    assert answer.template_name == "games/session.html#saved_round"
+    assert "After round 3, still playing:" in night_on(answer.content.decode())
+
+
+def test_a_viewer_shares_the_night_without_the_share_link(client: Client, user: User) -> None:
+    league = League.objects.create(name="Tuesdays", slug="tuesdays")
+    friday = make_session(user, name="Friday", league=league)
+    play(friday, "8S", ROUND_1)
+    viewer = User.objects.create_user("viewer")
+    Membership.objects.create(league=league, user=viewer, role="viewer")
+    client.force_login(viewer)
+
+    text = night_on(page_of(client, friday))
+
+    assert "1. Asha 122" in text and "Live scores" not in text
