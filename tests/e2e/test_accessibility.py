@@ -347,6 +347,23 @@ def pool_over(page: Page) -> None:
     expect(page.locator("[data-winner]")).to_contain_text("Asha wins")
 
 
+def session_fresh_six(page: Page) -> None:
+    """A fresh six-player session: table mode, the share link and the table view in a
+    row under the title, the first screen's."""
+    user = sign_in(page, "asha")
+    players = ["Asha", "Ben", "Chen", "Dev", "Esi", "Fay"]
+    session = create_session(user, preset="21-points", overrides={}, players=players)
+    page.goto(f"/sessions/{session.pk}/")
+    expect(page.locator('[data-lead="table-view"]')).to_be_in_viewport()
+
+
+def night_shared(page: Page) -> None:
+    """The pool over, Share the night tapped at the top: said under the row."""
+    pool_over(page)
+    page.locator('[data-lead="night"]').click()
+    expect(page.locator(".session-leads [data-night-status]")).not_to_be_empty()
+
+
 def round_page(page: Page) -> None:
     user = sign_in(page, "asha")
     session = friday(user)
@@ -1083,6 +1100,8 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "round-free-hand": round_free_hand,
     "round-undone": round_undone,
     "pool-over": pool_over,
+    "session-fresh-six": session_fresh_six,
+    "night-shared": night_shared,
     "round": round_page,
     "round-edit": round_edit,
     "session-history": session_history,
@@ -1184,6 +1203,8 @@ IN_THE_DARK = frozenset(
         "round-saved",
         "round-free-hand",
         "pool-over",
+        "session-fresh-six",
+        "night-shared",
         "pool-rejoined",
         "round",
         "shared-long",
