@@ -456,16 +456,17 @@ class RatingFigures:
 @admin.register(Rating)
 class RatingAdmin(RatingFigures, LeaguePlayerFigureAdmin):
     # Replayed from the league's finished sessions (games/services/ratings.py).
-    list_display = ["league", "player", *RatingFigures.columns, "sessions", "updated_at"]
-    fields = ["league", "player", *RatingFigures.columns, "sessions", "updated_at"]
+    list_display = ["league", "preset", "player", *RatingFigures.columns, "sessions", "updated_at"]
+    fields = ["league", "preset", "player", *RatingFigures.columns, "sessions", "updated_at"]
     readonly_fields = [*RatingFigures.columns, "updated_at"]
 
 
 @admin.register(RatingChange)
 class RatingChangeAdmin(RatingFigures, LeaguePlayerFigureAdmin):
-    list_display = ["league", "player", "session", "sequence", "played_on", "rating"]
+    list_display = ["league", "preset", "player", "session", "sequence", "played_on", "rating"]
     list_select_related = ["league", "player", "session"]
-    fields = ["league", "player", "session", "sequence", "played_on", *RatingFigures.columns]
+    fields = ["league", "preset", "player", "session", "sequence", "played_on"]
+    fields += RatingFigures.columns
     readonly_fields = RatingFigures.columns
 
 

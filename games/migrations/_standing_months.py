@@ -1,4 +1,4 @@
-"""The standings months' fill as migrations 0008 and 0014 run it, frozen here: a
+"""The standings months' fill as migrations 0008, 0014 and 0018 run it, frozen here: a
 migration runs on every fresh database for as long as the project lives, and the
 app's own code (games/services/standing_months.py) moves on. Django's loader passes
 over a module whose name starts with "_", so this is no migration itself."""
@@ -9,11 +9,14 @@ from django.db.models.functions import TruncMonth
 
 def fill_months(apps) -> None:
     """Every league's months from its seats, with the historical models of ``apps``:
-    one a game where the model has its game (0014 on), else one a league."""
+    one a game where the model has its game (0014 on), else one a league; with the
+    sum of the totals where the model has it (0018 on)."""
     seat_model = apps.get_model("games", "Seat")
     month_model = apps.get_model("games", "StandingMonth")
-    by_game = any(field.name == "preset" for field in month_model._meta.get_fields())
-    game = {"preset": F("session__preset")} if by_game else {}
+    fields = {field.name for field in month_model._meta.get_fields()}
+    game = {"preset": F("session__preset")} if "preset" in fields else {}
+    # The sum of the sessions' totals, where the model has it (0018 on).
+    totals = {"totals": Sum("total")} if "totals" in fields else {}
     for league_id in apps.get_model("games", "League").objects.values_list("pk", flat=True):
         month_model.objects.filter(league_id=league_id).delete()
         rows = (
@@ -32,6 +35,7 @@ def fill_months(apps) -> None:
                 best_low=Min("best_round"),
                 worst_high=Max("worst_round"),
                 worst_low=Min("worst_round"),
+                **totals,
             )
         )
         month_model.objects.bulk_create(

@@ -12,10 +12,12 @@ from games.models.sessions import GameSession
 
 
 class Rating(models.Model):
-    """A player's current skill rating in a league (OpenSkill), after every finished
-    session of the league in the order they were played."""
+    """A player's current skill rating in one game (preset) of a league (OpenSkill),
+    after every finished session of that game in the league, in the order they were
+    played. Per game: a place at a pool night says nothing of a points night."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="ratings")
+    preset = models.CharField(max_length=20, choices=Preset.choices)  # the sessions' game
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
     mu = models.FloatField()
     sigma = models.FloatField()
@@ -24,29 +26,34 @@ class Rating(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        ordering = ["league", "-ordinal"]
-        constraints = [models.UniqueConstraint(fields=["league", "player"], name="rating_unique")]
+        ordering = ["league", "preset", "-ordinal"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "preset", "player"], name="rating_unique")
+        ]
 
     def __str__(self) -> str:
-        return f"{self.player} in {self.league}: {figures.rating(self.ordinal)}"
+        rating = figures.rating(self.ordinal)
+        return f"{self.player} in {self.league}, {self.get_preset_display()}: {rating}"
 
 
 class RatingChange(models.Model):
-    """A player's rating after one finished session: the rating's history."""
+    """A player's rating after one finished session: the rating's history, per game."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="rating_changes")
+    preset = models.CharField(max_length=20, choices=Preset.choices)  # the session's game
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
     session = models.ForeignKey(
         GameSession, on_delete=models.CASCADE, related_name="rating_changes"
     )
-    sequence = models.PositiveIntegerField()  # the session's place in the league's order
+    # The session's place in the order of the league's sessions of its game.
+    sequence = models.PositiveIntegerField()
     played_on = models.DateField()
     mu = models.FloatField()
     sigma = models.FloatField()
     ordinal = models.FloatField()
 
     class Meta:
-        ordering = ["league", "sequence", "player"]
+        ordering = ["league", "preset", "sequence", "player"]
         constraints = [
             models.UniqueConstraint(fields=["session", "player"], name="rating_change_unique"),
         ]
@@ -55,13 +62,13 @@ class RatingChange(models.Model):
             # chart and the player page read thousands of rows; from the table they
             # were a page each: 16 ms to 3 for five players, benchmarks/http.py).
             models.Index(
-                fields=["league", "player", "sequence"],
+                fields=["league", "preset", "player", "sequence"],
                 include=["played_on", "ordinal", "session"],
                 name="rating_change_history",
             ),
             # A replay from a session on finds and deletes the history after it
             # (sequence >= N) without reading the league's whole history.
-            models.Index(fields=["league", "sequence"], name="rating_change_league_seq"),
+            models.Index(fields=["league", "preset", "sequence"], name="rating_change_league_seq"),
         ]
 
     def __str__(self) -> str:
@@ -85,7 +92,8 @@ class StandingMonth(models.Model):
     rounds = models.PositiveIntegerField()
     rounds_won = models.PositiveIntegerField()
     drops = models.PositiveIntegerField()
-    points = models.BigIntegerField()
+    points = models.BigIntegerField()  # the sum of their round scores
+    totals = models.BigIntegerField(default=0)  # the sum of their sessions' totals
     # A round's best is the highest score in net totals and the lowest in penalty
     # totals: both ends are kept, the league's totals pick one when they are read.
     best_high = models.IntegerField(null=True)

@@ -37,6 +37,7 @@ def seat_figures() -> dict:
         "rounds_won": Sum("rounds_won"),
         "drops": Sum("drops"),
         "points": Sum("points"),
+        "totals": Sum("total"),
         "best_high": Max("best_round"),
         "best_low": Min("best_round"),
         "worst_high": Max("worst_round"),

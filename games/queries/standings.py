@@ -10,15 +10,15 @@ a fixed, small number of queries (two or three) whose cost grows with players an
 months, not with the hands played.
 
 Standings are per game (preset): a league may play other games than its own, and a
-pool's penalty points added to a points game's net ones mean nothing. The rating is
-the league's one, over every game (`services.ratings`): it comes from the finishing
-places of each finished session, and a first place is a first place whatever the
-game; split per game, a league's side game would rate its players on a handful of
-sessions. So the rating ranks only the league's own game, its table: another game's
-standings rank by that game's own results (sessions won, then points per round), the
-rating shown beside them (a paplu table led by who did best at points and pool is no
-paplu table). The own game's order stays the rating's even once a side game is
-played: the club's table does not turn over the evening someone plays a pool.
+pool's penalty points added to a points game's net ones mean nothing. So is the
+rating (`services.ratings`): each game's comes from the finishing places of that
+game's finished sessions alone, and each game's table ranks by its own rating. A
+pool night moves only the pool's table; the club's points table does not turn over
+the evening someone plays a pool.
+
+Beside the round figures stand each player's total points (their sessions' totals
+summed) and net money (what the sessions played for stakes settled:
+games/queries/money.py).
 
 Queries here group and filter in the database; none is issued per player.
 """
@@ -48,6 +48,7 @@ from django.utils.safestring import SafeString
 
 from games.figures import fixed, points, rating
 from games.models import League, Player, Preset, RatingChange, Seat, StandingMonth
+from games.queries.money import net_money
 from games.queries.months import month_end, month_of, seat_figures
 from games.rules import RulesError, best_and_worst, get_ruleset, is_net
 
@@ -88,7 +89,9 @@ class StandingRow(RoundFigures):
     points: int  # the sum of their round scores
     best_round: int | None  # in the league's terms: highest when net, lowest when penalty
     worst_round: int | None
-    rating: float | None  # OpenSkill ordinal (mu - 3 sigma); None if never rated
+    total_points: int  # the sum of their sessions' totals (penalty games: low is good)
+    money: int | None  # what stakes won (+) or lost (−), in cents; None: never staked
+    rating: float | None  # this game's OpenSkill ordinal (mu - 3 sigma); None if unrated
     mu: float | None  # the estimated skill ...
     sigma: float | None  # ... and its uncertainty
 
@@ -118,6 +121,8 @@ def table_lines(
                 "rounds": _text(row.rounds),
                 "rounds_won": _text(row.rounds_won),
                 "average": _text("–" if average is None else points(fixed(average))),
+                "total": _text(points(row.total_points)),
+                "money": _text(money_text(row.money)),
                 "drops": _text("–" if drops is None else f"{fixed(drops, 0)}%"),
                 "best": _text(points(row.best_round)),
                 "worst": _text(points(row.worst_round)),
@@ -129,6 +134,16 @@ def table_lines(
 def _text(value: int | str) -> SafeString:
     """A number, or a dash for none, as HTML: nothing in it to escape."""
     return SafeString(value)
+
+
+def money_text(amount: int | None) -> str:
+    """An amount in cents as the standings write it: +12.50, −3.00, 0.00; a dash
+    for none (no stakes were set)."""
+    if amount is None:
+        return "–"
+    whole, part = divmod(abs(amount), 100)
+    sign = "+" if amount > 0 else "-" if amount < 0 else ""
+    return points(f"{sign}{whole}.{part:02d}")
 
 
 @dataclass(frozen=True)
@@ -176,30 +191,33 @@ def standings_of(
 ) -> list[StandingRow]:
     """Every player who played ``game`` (a preset; None: the league's own) in the
     league's sessions between ``date_from`` and ``date_to`` (``GameSession.played_on``,
-    both inclusive; None: open-ended), best first: the league's own game by rating,
-    then sessions won, then points per round (the highest first in net totals, the
-    lowest in penalty ones), then name; another game by its own results alone
-    (sessions won, points per round, name), its rating only shown. Only that game's
-    sessions count: points of another game never add up.
+    both inclusive; None: open-ended), best first: by that game's rating, then
+    sessions won, then points per round (the highest first in net totals, the
+    lowest in penalty ones), then name. Only that game's sessions count: points,
+    places and money of another game never add up.
 
-    The rating is the player's current one in the league (`Rating`), or with
+    The rating is the player's current one in the game (`Rating`), or with
     ``date_to`` the one they had after the last rated session played on or before
-    that day (`RatingChange`). At most three queries, whatever the size of the league.
+    that day (`RatingChange`). At most five queries (three here, two for the
+    money), whatever the size of the league.
     """
     preset = game or league.preset
     net = net_totals(preset, league)
     summed = _summed(league, preset, date_from, date_to)
+    money = net_money(league, preset, net=net, date_from=date_from, date_to=date_to)
     rows = [
         StandingRow(
             player=player,
             **figures(summed[player.pk], net),
+            total_points=summed[player.pk]["totals"] or 0,
+            money=money.get(player.pk),
             rating=player.r_ordinal,
             mu=player.r_mu,
             sigma=player.r_sigma,
         )
-        for player in _rated_players(league, list(summed), date_to)
+        for player in _rated_players(league, preset, list(summed), date_to)
     ]
-    rows.sort(key=lambda row: _order(row, net, by_rating=preset == league.preset))
+    rows.sort(key=lambda row: _order(row, net))
     return rows
 
 
@@ -256,6 +274,7 @@ def _summed(
             rounds_won=Sum("rounds_won"),
             drops=Sum("drops"),
             points=Sum("points"),
+            totals=Sum("totals"),
             best_high=Max("best_high"),
             best_low=Min("best_low"),
             worst_high=Max("worst_high"),
@@ -293,12 +312,12 @@ def _add(total: dict, more: dict) -> None:
             total[name] = kept + value
 
 
-def _order(row: StandingRow, net: bool, *, by_rating: bool) -> tuple:
-    """A row's place: by rating first in the league's own game only (see above)."""
+def _order(row: StandingRow, net: bool) -> tuple:
+    """A row's place: by the game's rating, the unrated last, then as above."""
     average = row.average_points
-    rating = (row.rating is None, -(row.rating or 0.0)) if by_rating else ()
     return (
-        *rating,
+        row.rating is None,
+        -(row.rating or 0.0),
         -row.sessions_won,
         average is None,
         (-(average or 0.0) if net else (average or 0.0)),
@@ -308,26 +327,28 @@ def _order(row: StandingRow, net: bool, *, by_rating: bool) -> tuple:
 
 
 def _rated_players(
-    league: League, player_ids: Sequence[int], date_to: datetime.date | None
+    league: League, preset: str, player_ids: Sequence[int], date_to: datetime.date | None
 ) -> QuerySet[Player]:
-    """The players, each with their rating in the league as ``r_ordinal``, ``r_mu``
-    and ``r_sigma`` (None if never rated): current, or as it was after ``date_to``.
+    """The players, each with their rating in the league's ``preset`` game as
+    ``r_ordinal``, ``r_mu`` and ``r_sigma`` (None if never rated): current, or as it
+    was after ``date_to``.
     One query: the players and their ratings were two, each sending every id."""
     if not player_ids:
         return Player.objects.none()
     players = Player.objects.filter(pk__in=player_ids).order_by()
     if date_to is None:
-        # Their one Rating row here, joined: (league, player) is unique.
+        # Their one Rating row here, joined: (league, preset, player) is unique.
+        here = Q(ratings__league=league, ratings__preset=preset)
         return players.annotate(
-            here=FilteredRelation("ratings", condition=Q(ratings__league=league)),
+            here=FilteredRelation("ratings", condition=here),
             r_ordinal=F("here__ordinal"),
             r_mu=F("here__mu"),
             r_sigma=F("here__sigma"),
         )
     # The latest change up to that day, per player: one index probe each on
-    # (league, player, sequence), walking back from the newest.
+    # (league, preset, player, sequence), walking back from the newest.
     latest = RatingChange.objects.filter(
-        league=league, player=OuterRef("pk"), played_on__lte=date_to
+        league=league, preset=preset, player=OuterRef("pk"), played_on__lte=date_to
     ).order_by("-sequence")
     return players.annotate(
         r_ordinal=Subquery(latest.values("ordinal")[:1]),
@@ -344,7 +365,7 @@ class RatingPoint(NamedTuple):
     (its chart's players' whole histories), and a frozen dataclass costs several
     times as much to make."""
 
-    sequence: int  # the session's place in the league's order of rated sessions
+    sequence: int  # the session's place in the order of the game's rated sessions
     played_on: datetime.date
     ordinal: float
     session_id: int
@@ -354,15 +375,17 @@ def rating_history(
     league: League,
     player_ids: Iterable[int],
     *,
+    game: str | None = None,
     date_from: datetime.date | None = None,
     date_to: datetime.date | None = None,
 ) -> dict[int, list[RatingPoint]]:
-    """player id → their rating after each rated session of the league, in order.
-    One query."""
+    """player id → their rating after each rated session of the league's ``game`` (a
+    preset; None: the league's own), in order. One query."""
     ids = list(player_ids)
     if not ids:
         return {}
-    changes = RatingChange.objects.filter(league=league, player_id__in=ids)
+    preset = game or league.preset
+    changes = RatingChange.objects.filter(league=league, preset=preset, player_id__in=ids)
     if date_from is not None:
         changes = changes.filter(played_on__gte=date_from)
     if date_to is not None:

@@ -1,17 +1,25 @@
-"""League skill ratings: OpenSkill (Plackett-Luce) updated from each finished
-session's finishing order, in the order the league's sessions were played.
+"""League skill ratings, one per game: OpenSkill (Plackett-Luce) updated from each
+finished session's finishing order, in the order the league's sessions of that game
+(preset) were played.
 
-A rating depends on every earlier session, so when a finished session changes (a
-round edited, the session reopened or deleted) the league's ratings are replayed
-from that session on (or from where it was rated before, when the admin moved it to
-another day or league). The history (RatingChange, one row per player and session)
-is the rating over time; Rating keeps each player's latest for the standings.
+Per game: a place at a pool night and a place at a points night are different
+skills, and a club that plays both reads two tables; a pool night moves only the
+pool's ratings. A game is a preset, as the standings' tabs have it
+(games/queries/standings.py).
+
+A rating depends on every earlier session of its game, so when a finished session
+changes (a round edited, the session reopened or deleted) its game's ratings are
+replayed from that session on (or from where it was rated before, when the admin
+moved it to another day, league or game). The history (RatingChange, one row per
+player and session) is the rating over time; Rating keeps each player's latest for
+the standings.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.db import connection, transaction
 from django.db.models import Count, Min, OuterRef, Q, Subquery
@@ -43,43 +51,75 @@ def rate(skills: list[Skill], places: list[int]) -> list[Skill]:
     return [Skill(team[0].mu, team[0].sigma) for team in rated]
 
 
-def leagues_to_replay(session: GameSession, was_finished: bool, *, moved: bool) -> list[int]:
-    """The leagues whose ratings a change to ``session`` moves: its league's if it is or
-    was finished; when it ``moved`` (to another league or day, in the admin), first
-    those it was rated in and left, which its history names (their replays take its
-    old rows away before its league's writes the new ones)."""
-    leagues = []
+class RatedGame(NamedTuple):
+    """One order of rated sessions: a league's sessions of one game (preset)."""
+
+    league_id: int
+    preset: str
+
+
+def games_to_replay(session: GameSession, was_finished: bool, *, moved: bool) -> list[RatedGame]:
+    """The games whose ratings a change to ``session`` moves: its own (its league's
+    sessions of its preset) if it is or was finished; when it ``moved`` (to another
+    league, day or game, in the admin), first those it was rated in and left, which
+    its history names (their replays take its old rows away before its own game's
+    writes the new ones)."""
+    games = []
+    own = RatedGame(session.league_id, session.preset) if session.league_id else None
     if moved:
-        rated_in = RatingChange.objects.filter(session=session).order_by().values("league_id")
-        left = set(rated_in.distinct().values_list("league_id", flat=True))
-        leagues = sorted(left - {session.league_id})
+        rated_in = RatingChange.objects.filter(session=session).order_by()
+        left = {RatedGame(*pair) for pair in rated_in.values_list("league_id", "preset")}
+        games = sorted(left - {own})
     finished = session.status == GameSession.Status.FINISHED
-    if session.league_id and (finished or was_finished):
-        leagues.append(session.league_id)
-    return leagues
+    if own and (finished or was_finished):
+        games.append(own)
+    return games
 
 
-def rated_sessions(league_id: int):
-    """The league's finished sessions in the order they count: by the evening they
-    were played, then as they were created."""
-    return GameSession.objects.filter(
-        league_id=league_id, status=GameSession.Status.FINISHED
-    ).order_by("played_on", "pk")
+def rated_sessions(league_id: int, preset: str | None = None):
+    """The league's finished sessions of one game (None: of every game) in the order
+    they count: by the evening they were played, then as they were created."""
+    finished = GameSession.objects.filter(league_id=league_id, status=GameSession.Status.FINISHED)
+    if preset is not None:
+        finished = finished.filter(preset=preset)
+    return finished.order_by("played_on", "pk")
 
 
-def replay(league_id: int, since: GameSession | None = None, *, moved: bool = False) -> int:
-    """Recompute the league's ratings from ``since`` on (from the start if None), in
-    one transaction; returns how many sessions were rated. ``moved``: ``since`` may
-    have been rated elsewhere in the league's order (re-dated) or be rated in it no
-    more (moved to another league): the replay starts from the earlier place.
+def replay_league(league_id: int) -> int:
+    """Every game's ratings in the league from the start (a league imported, a
+    session deleted in the admin): the games its finished sessions were played as,
+    and those it holds ratings in (a game whose last session went loses them)."""
+    played = rated_sessions(league_id).order_by()
+    presets = set(played.values_list("preset", flat=True).distinct())
+    rated = Rating.objects.filter(league_id=league_id).order_by()
+    presets |= set(rated.values_list("preset", flat=True).distinct())
+    return sum(replay(league_id, preset) for preset in sorted(presets))
+
+
+def replay(
+    league_id: int,
+    preset: str | None = None,
+    since: GameSession | None = None,
+    *,
+    moved: bool = False,
+) -> int:
+    """Recompute the ratings of the league's ``preset`` game from ``since`` on (from
+    the start if None), in one transaction; returns how many sessions were rated.
+    No ``preset``: ``since``'s game, or with neither every game of the league
+    (`replay_league`). ``moved``: ``since`` may have been rated elsewhere in the
+    game's order (re-dated) or be rated in it no more (moved to another league or
+    game): the replay starts from the earlier place.
 
     What comes before that place stands: the replay starts from each player's latest
     rating before it, read with one query, and writes the history and current
     ratings of the players it touches only. Closing the newest session therefore
     costs one session's work however long the league's history is."""
+    preset = preset or (since.preset if since is not None else None)
+    if preset is None:
+        return replay_league(league_id)
     with transaction.atomic():
         League.objects.select_for_update().filter(pk=league_id).first()  # one replay at a time
-        sessions = rated_sessions(league_id)
+        sessions = rated_sessions(league_id, preset)
         if since is None:
             start, rest = 0, sessions
         else:
@@ -93,12 +133,14 @@ def replay(league_id: int, since: GameSession | None = None, *, moved: bool = Fa
             )
             start, rest = sessions.filter(before).count(), sessions.filter(since_on)
             if moved:  # or from where it was rated, if that was earlier
-                rated_at = RatingChange.objects.filter(league_id=league_id, session_id=since.pk)
+                rated_at = RatingChange.objects.filter(
+                    league_id=league_id, preset=preset, session_id=since.pk
+                )
                 was = rated_at.aggregate(first=Min("sequence"))["first"]
                 if was is not None and was < start:
                     start, rest = was, sessions[was:]
         ordered = list(rest.values_list("pk", "played_on"))
-        stale = RatingChange.objects.filter(league_id=league_id, sequence__gte=start)
+        stale = RatingChange.objects.filter(league_id=league_id, preset=preset, sequence__gte=start)
         # order_by(): the model's ordering would join the league and player tables
         # and add their columns to the DISTINCT (every stale row, not every player).
         touched = set(stale.order_by().values_list("player_id", flat=True).distinct())
@@ -107,9 +149,12 @@ def replay(league_id: int, since: GameSession | None = None, *, moved: bool = Fa
         touched |= {player for table in seats.values() for player, _ in table}
         if start == 0:  # and whoever holds a rating now, from whatever came before
             touched |= set(
-                Rating.objects.filter(league_id=league_id).values_list("player_id", flat=True)
+                Rating.objects.filter(league_id=league_id, preset=preset).values_list(
+                    "player_id", flat=True
+                )
             )
-        skills, counts = _latest_before(league_id, start, touched)
+        game = RatedGame(league_id, preset)
+        skills, counts = _latest_before(game, start, touched)
         changes = []
         for sequence, (session_pk, played_on) in enumerate(ordered, start=start):
             table = seats.get(session_pk, [])
@@ -124,10 +169,10 @@ def replay(league_id: int, since: GameSession | None = None, *, moved: bool = Fa
             for player, skill in zip(players, after, strict=True):
                 skills[player] = skill
                 counts[player] = counts.get(player, 0) + 1
-                row = (league_id, player, session_pk, sequence, on, skill.mu, skill.sigma)
+                row = (*game, player, session_pk, sequence, on, skill.mu, skill.sigma)
                 changes.append((*row, skill.ordinal))
         _insert_changes(changes)
-        _store_current(league_id, touched, skills, counts)
+        _store_current(game, touched, skills, counts)
         return len(ordered)
 
 
@@ -141,24 +186,27 @@ def _of(queryset, players: set[int]):
 
 
 def _latest_before(
-    league_id: int, sequence: int, players: set[int]
+    game: RatedGame, sequence: int, players: set[int]
 ) -> tuple[dict[int, Skill], dict[int, int]]:
-    """Each of ``players``' skill after the league's sessions before ``sequence``, and
+    """Each of ``players``' skill after the game's sessions before ``sequence``, and
     how many of those sessions they were rated in, in one query: per player, their
-    latest change is one step back along the (league, player, sequence) index and
+    latest change is one step back along the (league, preset, player, sequence) index and
     the count a walk along their own entries of it. (Filtering every change of
     theirs on being their latest instead took 50 ms for six players of a
     100,000-change league: benchmarks/http.py.)"""
     if sequence == 0 or not players:
         return {}, {}
     earlier = RatingChange.objects.filter(
-        league_id=league_id, player_id=OuterRef("pk"), sequence__lt=sequence
+        league_id=game.league_id,
+        preset=game.preset,
+        player_id=OuterRef("pk"),
+        sequence__lt=sequence,
     )
     latest = earlier.order_by("-sequence")
     if len(players) <= _NAMED:
         who = Player.objects.filter(pk__in=players)
-    else:  # whoever holds a rating in the league: everyone with a change in it
-        who = Player.objects.filter(ratings__league_id=league_id)
+    else:  # whoever holds a rating in the game: everyone with a change in it
+        who = Player.objects.filter(ratings__league_id=game.league_id, ratings__preset=game.preset)
     rows = (
         who.annotate(
             mu=Subquery(latest.values("mu")[:1]),
@@ -193,7 +241,17 @@ def _seats_by_session(session_pks: Iterable[int]) -> dict[int, list[tuple[int, i
 
 
 # The columns of a RatingChange, in the order replay builds its rows.
-_CHANGE_FIELDS = ("league", "player", "session", "sequence", "played_on", "mu", "sigma", "ordinal")
+_CHANGE_FIELDS = (
+    "league",
+    "preset",
+    "player",
+    "session",
+    "sequence",
+    "played_on",
+    "mu",
+    "sigma",
+    "ordinal",
+)
 
 
 def _insert_changes(rows: list[tuple]) -> None:
@@ -210,7 +268,7 @@ def _insert_changes(rows: list[tuple]) -> None:
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             # A column of values an array, as bulk_create sends them there: the
-            # server reads 2,000 rows from eight parameters.
+            # server reads 2,000 rows from nine parameters.
             arrays = ", ".join(f"%s::{field.db_type(connection)}[]" for field in fields)
             for first in range(0, len(rows), 2000):
                 columns = [list(column) for column in zip(*rows[first : first + 2000], strict=True)]
@@ -221,20 +279,21 @@ def _insert_changes(rows: list[tuple]) -> None:
 
 
 def _store_current(
-    league_id: int, touched: set[int], skills: dict[int, Skill], counts: dict[int, int]
+    game: RatedGame, touched: set[int], skills: dict[int, Skill], counts: dict[int, int]
 ) -> None:
     """The Rating rows of the players a replay touched: their latest skill, or none
     for a player left with no rated session."""
+    ratings = Rating.objects.filter(league_id=game.league_id, preset=game.preset)
     unrated = sorted(touched - skills.keys())
     for first in range(0, len(unrated), _NAMED):
-        Rating.objects.filter(
-            league_id=league_id, player_id__in=unrated[first : first + _NAMED]
-        ).delete()
-    existing = {r.player_id: r for r in _of(Rating.objects.filter(league_id=league_id), touched)}
+        ratings.filter(player_id__in=unrated[first : first + _NAMED]).delete()
+    existing = {r.player_id: r for r in _of(ratings, touched)}
     create, update = [], []
     for player in touched & skills.keys():
         skill = skills[player]
-        rating = existing.get(player) or Rating(league_id=league_id, player_id=player)
+        rating = existing.get(player) or Rating(
+            league_id=game.league_id, preset=game.preset, player_id=player
+        )
         rating.mu, rating.sigma, rating.ordinal = skill.mu, skill.sigma, skill.ordinal
         rating.sessions = counts[player]
         (update if rating.pk else create).append(rating)

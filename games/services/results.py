@@ -70,8 +70,8 @@ def refresh_session(
     standing_months.refresh(
         session.league_id, session.played_on, [seat.player_id for seat in board.seats]
     )
-    for league_id in ratings.leagues_to_replay(session, was_finished, moved=moved):
-        ratings.replay(league_id, since=session, moved=moved)
+    for game in ratings.games_to_replay(session, was_finished, moved=moved):
+        ratings.replay(game.league_id, game.preset, since=session, moved=moved)
     return board
 
 
@@ -189,4 +189,4 @@ def refresh_league(league_id: int) -> None:
     """After a league's sessions came in bulk (an imported league file) or one went
     (deleted in the admin): its standings' months rebuilt and its ratings replayed."""
     standing_months.rebuild([league_id])
-    ratings.replay(league_id)
+    ratings.replay_league(league_id)

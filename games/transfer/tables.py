@@ -199,6 +199,10 @@ STANDINGS_HEADER = (
     "Drop rate",
     "Best round",
     "Worst round",
+    # The sessions' totals added up (a penalty game's: low is good), and what the
+    # sessions played for stakes won or lost (empty where no stakes were set).
+    "Total points",
+    "Net money",
 )
 
 
@@ -210,7 +214,7 @@ def standings_table(
     date_to: datetime.date | None = None,
 ) -> Table:
     """The league's standings in one game (None: its own) over the dates, as the
-    standings page lists them."""
+    standings page lists them; net money in the stakes' currency, two decimals."""
     preset = game.preset if game else None
     rows = standings.standings_of(league, game=preset, date_from=date_from, date_to=date_to)
     return Table(
@@ -233,6 +237,8 @@ def standings_table(
                 row.drop_rate,
                 row.best_round,
                 row.worst_round,
+                row.total_points,
+                None if row.money is None else row.money / 100,
             )
             for row in rows
         ),

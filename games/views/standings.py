@@ -20,7 +20,7 @@ from django.views.decorators.http import require_safe
 from games import charts
 from games.access import league_for, visible_player, visible_sessions
 from games.forms.standings import StandingsFilter
-from games.models import League, Player, Rating, RatingChange
+from games.models import League, Player, Preset, Rating, RatingChange
 from games.queries.players import (
     claimed_player,
     latest_hands,
@@ -58,12 +58,16 @@ def league_standings(request: HttpRequest, slug: str) -> TemplateResponse:
     # The rating history of the best-rated players, over the same range.
     charted = [row for row in rows if row.rating is not None][:CHART_PLAYERS]
     history = rating_history(
-        league, [row.player.pk for row in charted], date_from=date_from, date_to=date_to
+        league,
+        [row.player.pk for row in charted],
+        game=game.preset,
+        date_from=date_from,
+        date_to=date_to,
     )
     chart = (
         charts.rating_history_svg(
             [(row.player.name, history[row.player.pk]) for row in charted],
-            title=f"Ratings in {league.name} over time",
+            title=f"{game.label} ratings in {league.name} over time",
             id_prefix="league-ratings",
         )
         if any(history.values())
@@ -195,30 +199,37 @@ def player_detail(request: HttpRequest, pk: int) -> TemplateResponse:
 
 def _rating_charts(player: Player, leagues: Mapping[int, League]) -> list[dict]:
     """The player's current rating and its history, per league the viewer is a
-    member of (``leagues``, by id): one chart each (sessions of different leagues
-    are not one order)."""
+    member of (``leagues``, by id) and game played there: one chart each (sessions
+    of different leagues or games are not one order, nor one skill)."""
     current = {
-        rating.league_id: rating
+        (rating.league_id, rating.preset): rating
         for rating in Rating.objects.filter(player=player, league_id__in=list(leagues)).order_by()
     }
-    history: dict[int, list[RatingPoint]] = {}
-    for league, sequence, played_on, ordinal, session in (
-        RatingChange.objects.filter(player=player, league_id__in=list(current))
-        .order_by("league_id", "sequence")
-        .values_list("league_id", "sequence", "played_on", "ordinal", "session_id")
+    history: dict[tuple[int, str], list[RatingPoint]] = {}
+    for league, preset, sequence, played_on, ordinal, session in (
+        RatingChange.objects.filter(player=player, league_id__in=list(leagues))
+        .order_by("league_id", "preset", "sequence")
+        .values_list("league_id", "preset", "sequence", "played_on", "ordinal", "session_id")
     ):
-        history.setdefault(league, []).append(RatingPoint(sequence, played_on, ordinal, session))
+        point = RatingPoint(sequence, played_on, ordinal, session)
+        history.setdefault((league, preset), []).append(point)
+    order = {preset: number for number, preset in enumerate(Preset.values)}
     result = []
-    for league_id, rating in sorted(current.items(), key=lambda item: leagues[item[0]].name):
-        league, points = leagues[league_id], history.get(league_id, [])
+    for (league_id, preset), rating in sorted(
+        current.items(), key=lambda item: (leagues[item[0][0]].name, order.get(item[0][1], 0))
+    ):
+        league, points = leagues[league_id], history.get((league_id, preset), [])
+        label = rating.get_preset_display()
         result.append(
             {
                 "league": league,
+                "game": label,
+                "preset": preset,
                 "rating": rating,
                 "chart": charts.rating_history_svg(
                     [(player.name, points)],
-                    title=f"{player.name}'s rating in {league.name}",
-                    id_prefix=f"rating-{league_id}",
+                    title=f"{player.name}'s {label} rating in {league.name}",
+                    id_prefix=f"rating-{league_id}-{preset}",
                 ),
             }
         )

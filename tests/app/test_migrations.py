@@ -10,7 +10,7 @@ import io
 import pytest
 from django.core.management import call_command
 
-from games.models import GameSession, League, PlayerClaim, StandingMonth
+from games.models import GameSession, League, PlayerClaim, Rating, StandingMonth
 from games.rules.rulesets import BEFORE_EXACT_TEXTS
 from tests.support.builders import make_session, play
 from tests.support.hands import PAPLU_ROUND, PAPLU_SCORES, PAPLU_SCORES_BEFORE
@@ -140,3 +140,52 @@ def test_standings_months_kept_before_are_split_by_game() -> None:
     with migrated_back_to("0013_remove_player_user") as old:
         months = old.get_model("games", "StandingMonth")
         assert list(months.objects.values_list("points")) == [(-124,)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_ratings_kept_before_are_replayed_one_a_game() -> None:
+    # Before 0018 a league had one rating over every game: a pool night's places moved
+    # the points table. The migration replays them per game and sums the totals.
+    with migrated_back_to("0017_session_days_within_range") as old:
+        league = old.get_model("games", "League").objects.create(
+            name="Friday Club", slug="friday", preset="21-points", overrides={}
+        )
+        sessions, seats = old.get_model("games", "GameSession"), old.get_model("games", "Seat")
+        players = old.get_model("games", "Player")
+        asha, ben = players.objects.create(name="Asha"), players.objects.create(name="Ben")
+        day = datetime.date(2024, 3, 15)
+        # Asha wins the points night, Ben the pool night.
+        for preset, winner in (("21-points", asha), ("13-pool-101", ben)):
+            session = sessions.objects.create(
+                league=league, preset=preset, overrides={}, played_on=day, status="finished"
+            )
+            for position, player in enumerate((asha, ben), start=1):
+                won = player == winner
+                seats.objects.create(
+                    session=session,
+                    player=player,
+                    position=position,
+                    place=1 if won else 2,
+                    won=won,
+                    rounds_played=1,
+                    total=10 if won else -10,
+                )
+        importlib.import_module("games.migrations._ratings").fill_ratings(old)
+        ratings = old.get_model("games", "Rating")
+        assert ratings.objects.get(player=asha).sessions == 2  # one rating, both nights
+
+    by_game = {
+        (r.preset, r.player.name): r.ordinal for r in Rating.objects.select_related("player")
+    }
+    assert by_game[("21-points", "Asha")] > by_game[("21-points", "Ben")]
+    assert by_game[("13-pool-101", "Ben")] > by_game[("13-pool-101", "Asha")]
+    assert set(Rating.objects.values_list("sessions", flat=True)) == {1}
+    assert sorted(StandingMonth.objects.values_list("preset", "player__name", "totals")) == [
+        ("13-pool-101", "Asha", -10),
+        ("13-pool-101", "Ben", 10),
+        ("21-points", "Asha", 10),
+        ("21-points", "Ben", -10),
+    ]
+    # Going back, one rating a player again.
+    with migrated_back_to("0017_session_days_within_range") as old:
+        assert old.get_model("games", "Rating").objects.filter(player__name="Asha").count() == 1

@@ -5,6 +5,7 @@ fixed number of queries."""
 from __future__ import annotations
 
 import datetime
+from decimal import Decimal
 
 import pytest
 from django.contrib.auth.models import User
@@ -16,10 +17,12 @@ from games.queries.months import seat_figures
 from games.queries.standings import (
     figures,
     league_games,
+    money_text,
     net_totals,
     rating_history,
     standings_of,
 )
+from games.services.sessions import set_stakes
 from tests.support.club import (
     EVENINGS,
     FEB,
@@ -35,6 +38,8 @@ from tests.support.club import (
 )
 
 pytestmark = pytest.mark.django_db
+
+YESTERDAY = datetime.date.today() - datetime.timedelta(days=1)
 
 
 @pytest.fixture
@@ -172,36 +177,86 @@ def test_the_pool_played_in_a_points_league_has_its_own_standings_low_totals_bes
     for dates in ({}, {"date_from": datetime.date.today(), "date_to": datetime.date.today()}):
         rows = standings_of(league, game="13-pool-101", **dates)
         assert [(row.player.name, row.points, row.rounds) for row in rows] == [
-            ("Dev", 0, 2),  # no session won yet: the lowest points per round first,
-            ("Ben", 60, 2),  # Ben's rating from the points session notwithstanding
+            ("Dev", 0, 2),  # nobody rated at pool yet: the lowest points per round first,
+            ("Ben", 60, 2),  # Ben's rating at points counts nothing here
             ("Farah", 120, 2),
         ]
         # Best round in penalty totals: the lowest.
         assert (rows[2].best_round, rows[2].worst_round) == (40, 80)
 
 
-def test_another_games_standings_rank_by_its_own_wins_then_points_not_the_rating(
+def test_a_pool_night_moves_only_the_pools_rating_and_ranks_its_own_table(
     user: User,
 ) -> None:
     # Asha won the league's points session; Ben beats her at pool once; Dev and Farah
     # play the pool still running (unrated: no session of theirs finished).
     league, _, _ = mixed_league(user)
+    points_before = {row.player.name: row.rating for row in standings_of(league)}
     beats = [{"Ben": WIN, "Asha": LOSE}] * 2  # Asha shows 80 twice: out at 160
-    pool_session(user, league, datetime.date.today(), ("Ben", "Asha"), beats)
+    pool = pool_session(user, league, datetime.date.today(), ("Ben", "Asha"), beats)
+    # The points table's ratings are as they were: the pool night is not one of its.
+    assert {row.player.name: row.rating for row in standings_of(league)} == points_before
+    assert set(RatingChange.objects.filter(session=pool).values_list("preset", flat=True)) == {
+        "13-pool-101"
+    }
     rows = standings_of(league, game="13-pool-101")
     assert [(row.player.name, row.sessions_won, row.points, row.rounds) for row in rows] == [
-        ("Ben", 1, 60 + 0, 4),  # a session won first, though 15 a round
-        ("Dev", 0, 0, 2),  # then the lowest points per round: 0,
-        ("Farah", 0, 120, 2),  # 60,
-        ("Asha", 0, 160, 2),  # 80: last, though rated above the unrated Dev and Farah
+        ("Ben", 1, 60 + 0, 4),  # the pool's rating first: Ben beat Asha at pool,
+        ("Asha", 0, 160, 2),  # Asha, rated by her one pool (not by her points win),
+        ("Dev", 0, 0, 2),  # then the unrated, by the lowest points per round
+        ("Farah", 0, 120, 2),
     ]
-    assert [row.rating is not None for row in rows] == [True, False, False, True]
-    assert rows[3].rating > 0
-    # The league's own game keeps the rating's order: Asha, then Chen, then Ben.
-    own = standings_of(league)
-    assert [row.player.name for row in own] == [
-        row.player.name for row in sorted(own, key=lambda row: -row.rating)
-    ]
+    assert [row.rating is not None for row in rows] == [True, True, False, False]
+    assert rows[0].rating > rows[1].rating
+    # Asha's pool rating is her pool loss alone: below her points rating, the win.
+    assert rows[1].rating < points_before["Asha"]
+    assert Rating.objects.get(player__name="Asha", preset="13-pool-101").sessions == 1
+
+
+def test_total_points_add_up_the_session_totals_of_that_game_only(user: User) -> None:
+    league, points, pool = mixed_league(user)
+    totals = {seat.player.name: seat.total for seat in points.seats.all()}
+    rows = standings_of(league)
+    assert {row.player.name: row.total_points for row in rows} == totals
+    pool_totals = {seat.player.name: seat.total for seat in pool.seats.all()}
+    rows = standings_of(league, game="13-pool-101")
+    assert {row.player.name: row.total_points for row in rows} == pool_totals
+    # A range that cuts into the month sums the seats themselves: the same.
+    today = datetime.date.today()
+    ranged = standings_of(league, game="13-pool-101", date_from=today, date_to=today)
+    assert {row.player.name: row.total_points for row in ranged} == pool_totals
+
+
+def test_net_money_settles_the_staked_sessions_and_is_blank_without_stakes(
+    user: User,
+) -> None:
+    league, points, _ = mixed_league(user)
+    # No stakes yet: no money figure, not a zero.
+    assert {row.money for row in standings_of(league)} == {None}
+    set_stakes(points, money_per_point=Decimal("0.25"), buy_in=None)
+    rows = by_name(standings_of(league))
+    totals = {seat.player.name: seat.total for seat in points.seats.all()}
+    # Each player's net total times 25 cents: Asha +244 wins 61.00.
+    assert {name: row.money for name, row in rows.items()} == {
+        name: total * 25 for name, total in totals.items()
+    }
+    assert sum(row.money for row in rows.values()) == 0
+    assert money_text(rows["Asha"].money) == "+61.00"
+    assert money_text(rows["Ben"].money) == "\u221246.00"
+    # Outside the dates of the staked session: blank again.
+    assert {row.money for row in standings_of(league, date_to=YESTERDAY)} <= {None}
+
+
+def test_a_pools_money_is_the_pot_to_its_winner_less_each_buy_in(user: User) -> None:
+    league, _, running = mixed_league(user)
+    beats = [{"Ben": WIN, "Asha": LOSE}] * 2
+    pool = pool_session(user, league, datetime.date.today(), ("Ben", "Asha"), beats)
+    set_stakes(pool, money_per_point=None, buy_in=Decimal("5"))
+    # A pool still running settles nothing, whatever its buy-in.
+    set_stakes(running, money_per_point=None, buy_in=Decimal("5"))
+    rows = by_name(standings_of(league, game="13-pool-101"))
+    assert (rows["Ben"].money, rows["Asha"].money) == (500, -500)
+    assert rows["Dev"].money is None and rows["Farah"].money is None
 
 
 def test_standings_take_a_fixed_number_of_queries_however_many_sessions(user: User) -> None:
@@ -219,10 +274,10 @@ def test_standings_take_a_fixed_number_of_queries_however_many_sessions(user: Us
         assert len(standings_of(league)) == 5
     with CaptureQueriesContext(connection) as large_range:
         standings_of(league, date_from=JAN, date_to=FEB)
-    # Months, then players with their ratings; a range that cuts into a month reads
-    # its seats too.
-    assert len(small) == len(large) == 2
-    assert len(small_range) == len(large_range) == 3
+    # Months, the seats of sessions played for stakes (none here), then players with
+    # their ratings; a range that cuts into a month reads its seats too.
+    assert len(small) == len(large) == 3
+    assert len(small_range) == len(large_range) == 4
 
 
 def straight_from_the_seats(league: League, date_from, date_to) -> dict:

@@ -5,6 +5,7 @@ and text that looks like a formula kept as text."""
 from __future__ import annotations
 
 import datetime
+from decimal import Decimal
 
 import pytest
 from django.contrib.auth.models import User
@@ -20,6 +21,7 @@ from games.models import (
 from games.queries.standings import standings_of
 from games.rules import choice_words
 from games.services.scoreboard import load_scoreboard
+from games.services.sessions import set_stakes
 from games.transfer.tables import STANDINGS_HEADER, groups_text
 from tests.support.builders import edit, expected_totals, make_session, play
 from tests.support.club import FEB, FIRST, JAN, MAR, mixed_league
@@ -249,6 +251,8 @@ def test_standings_csv_lists_the_standings_rows(scorer: Client, league: League) 
             f"{standing.drop_rate:.2f}",
             str(standing.best_round),
             str(standing.worst_round),
+            str(standing.total_points),
+            "",  # no stakes set: no money
         ]
 
 
@@ -296,7 +300,12 @@ def test_standings_xlsx_has_the_rows_as_numbers(scorer: Client, league: League) 
         ]
         assert values[9] == pytest.approx(standing.average_points)
         assert values[11] == pytest.approx(standing.drop_rate)
-        assert values[12:] == [standing.best_round, standing.worst_round]
+        assert values[12:] == [
+            standing.best_round,
+            standing.worst_round,
+            standing.total_points,
+            None,
+        ]
 
 
 def test_standings_downloads_keep_a_points_league_and_its_pool_apart(
@@ -332,3 +341,25 @@ def test_standings_downloads_keep_a_points_league_and_its_pool_apart(
         ("Ben", 60),
         ("Farah", 120),
     ]
+
+
+def test_standings_downloads_carry_total_points_and_net_money(scorer: Client, user: User) -> None:
+    league, points, _ = mixed_league(user, slug="money")
+    set_stakes(points, money_per_point=Decimal("0.10"), buy_in=None)
+    header, *rows = read_csv(
+        scorer.get(reverse("games:league_standings_csv", args=[league.slug])).content
+    )
+    assert header[-2:] == ["Total points", "Net money"]
+    # Each player's net total, and that total at 10 cents a point.
+    assert {row[0]: (row[-2], row[-1]) for row in rows} == {
+        "Asha": ("244", "24.40"),
+        "Ben": ("-184", "-18.40"),
+        "Chen": ("-60", "-6.00"),
+    }
+    sheet = read_xlsx(
+        scorer.get(reverse("games:league_standings_xlsx", args=[league.slug])).content,
+        "Standings",
+    )
+    by_name = {row[0].value: (row[-2].value, row[-1].value) for row in sheet.iter_rows(min_row=2)}
+    assert by_name["Asha"] == (244, pytest.approx(24.4))
+    assert by_name["Ben"] == (-184, pytest.approx(-18.4))

@@ -78,7 +78,9 @@ def test_the_rating_over_time_is_drawn_per_league_the_user_is_in(scorer: Client,
     html = page(scorer, world["ben"])
     rating = Rating.objects.get(league=world["club"], player=world["ben"])
     figure = re.search(
-        r'<figure class="chart-figure" data-league="club">(.*?)</figure>', html, re.S
+        r'<figure class="chart-figure" data-league="club" data-game="13-pool-101">(.*?)</figure>',
+        html,
+        re.S,
     )
     assert figure
     assert f"<span data-rating>{rating.ordinal:.1f}</span>" in figure.group(1)
@@ -96,7 +98,7 @@ def test_a_rating_of_one_session_is_written_on_its_chart(scorer: Client, world) 
     asha = Player.objects.get(name="Asha")
     rating = Rating.objects.get(league=world["club"], player=asha)
     figure = re.search(
-        r'<figure class="chart-figure" data-league="club">(.*?)</figure>',
+        r'<figure class="chart-figure" data-league="club" data-game="13-pool-101">(.*?)</figure>',
         page(scorer, asha),
         re.S,
     ).group(1)
