@@ -440,3 +440,9 @@ LOGGING = {
 # how many of its files it keeps there, the oldest deleted first (docs/hosting/backups.md).
 BACKUP_DIR = environment.path("BACKUP_DIR", BASE_DIR / "backups")
 BACKUP_KEEP = environment.number("BACKUP_KEEP", 14, minimum=1)
+
+# A points session without a ceiling ends only when the table says so; one that had no
+# round for this many hours counts as ended at its last round (the table went home and
+# nobody tapped "End the session now"): its standings and ratings then count it. Ended
+# when the league's standings are next read (games/services/night_end.py).
+SESSION_IDLE_HOURS = environment.number("DJANGO_SESSION_IDLE_HOURS", 6, minimum=1)

@@ -47,7 +47,15 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString
 
 from games.figures import fixed, points, rating
-from games.models import League, Player, Preset, RatingChange, Seat, StandingMonth
+from games.models import (
+    GameSession,
+    League,
+    Player,
+    Preset,
+    RatingChange,
+    Seat,
+    StandingMonth,
+)
 from games.queries.money import net_money
 from games.queries.months import month_end, month_of, seat_figures
 from games.rules import RulesError, best_and_worst, get_ruleset, is_net
@@ -174,6 +182,26 @@ def league_games(league: League) -> list[Game]:
         )
         for preset in presets
     ]
+
+
+def running_sessions(
+    league: League,
+    preset: str,
+    *,
+    date_from: datetime.date | None = None,
+    date_to: datetime.date | None = None,
+) -> list[GameSession]:
+    """The league's sessions of one game still running between the dates, oldest
+    first: in the standings' sessions and rounds, not yet in their wins, ratings
+    or money. One query."""
+    running = GameSession.objects.filter(
+        league=league, preset=preset, status=GameSession.Status.ACTIVE
+    )
+    if date_from is not None:
+        running = running.filter(played_on__gte=date_from)
+    if date_to is not None:
+        running = running.filter(played_on__lte=date_to)
+    return list(running.order_by("played_on", "pk").only("pk", "name", "preset", "played_on"))
 
 
 def pick_game(games: Sequence[Game], preset: str | None) -> Game:

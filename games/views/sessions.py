@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
@@ -36,6 +37,7 @@ from games.models import GameSession, League
 from games.queries.players import my_players
 from games.rules import DEFAULT_PRESET, PRESETS
 from games.services.errors import EntryRejected
+from games.services.night_end import night_looks_over
 from games.services.round_history import changes_of
 from games.services.rulesets import ruleset_of
 from games.services.scoreboard import live_stamp, load_scoreboard, read_snapshot
@@ -187,6 +189,9 @@ def session_detail(request: HttpRequest, pk: int) -> TemplateResponse:
         session, rights = session_with_rights(request.user, pk)
         board = load_scoreboard(session)
     context = session_page_context(request, session, board, rights=rights)
+    # A points night left running: its scorer is asked at the top to end it.
+    context["night_over"] = rights.write and night_looks_over(session, board)
+    context["idle_hours"] = settings.SESSION_IDLE_HOURS
     return TemplateResponse(request, "games/session.html", context)
 
 

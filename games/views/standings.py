@@ -10,6 +10,7 @@ import datetime
 from collections.abc import Iterable, Mapping
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest
@@ -34,9 +35,11 @@ from games.queries.standings import (
     league_games,
     pick_game,
     rating_history,
+    running_sessions,
     standings_of,
     table_lines,
 )
+from games.services.night_end import end_idle_sessions
 from games.statuses import FORM_ERRORS
 
 # Players whose rating history the standings page draws: more lines than this are
@@ -50,11 +53,15 @@ RECENT_ROUNDS = 20
 @require_safe
 def league_standings(request: HttpRequest, slug: str) -> TemplateResponse:
     league = league_for(request.user, slug)[0]
+    # A points night nobody ended counts once it has idled long enough: ended first,
+    # so that the table below has its winner and ratings (games/services/night_end.py).
+    end_idle_sessions(league)
     form = StandingsFilter.from_query(request.GET)
     date_from, date_to = form.range
     games = league_games(league)
     game = pick_game(games, request.GET.get("game"))
     rows = standings_of(league, game=game.preset, date_from=date_from, date_to=date_to)
+    running = running_sessions(league, game.preset, date_from=date_from, date_to=date_to)
     # The rating history of the best-rated players, over the same range.
     charted = [row for row in rows if row.rating is not None][:CHART_PLAYERS]
     history = rating_history(
@@ -98,6 +105,11 @@ def league_standings(request: HttpRequest, slug: str) -> TemplateResponse:
         "query": standings_query(game, date_from, date_to),
         "game_query": standings_query(game, None, None),  # all dates
         "my_player": my_player,
+        # The game's sessions still running: not won by anyone nor rated yet.
+        "running": list(
+            zip(running, _urls("games:session_detail", (s.pk for s in running)), strict=True)
+        ),
+        "idle_hours": settings.SESSION_IDLE_HOURS,
     }
     template = "standings/league.html#standings" if request.htmx else "standings/league.html"
     status = FORM_ERRORS if form.is_bound and not form.is_valid() else 200

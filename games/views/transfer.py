@@ -23,6 +23,7 @@ from games.forms.transfer import TOO_LARGE, LeagueImportForm
 from games.http import download, redirect_for
 from games.models import GameSession
 from games.queries.standings import league_games, pick_game
+from games.services.night_end import end_idle_sessions
 from games.statuses import FORM_ERRORS
 from games.transfer.league_export import dumps, export_league
 from games.transfer.league_import import BEFORE_HISTORY, ImportRefused, import_league
@@ -92,6 +93,7 @@ def _standings_table(request: HttpRequest, slug: str, extension: str) -> tuple[T
     if form.is_bound and not form.is_valid():
         raise BadRequest("The dates are not valid: use YYYY-MM-DD, the start before the end.")
     date_from, date_to = form.range
+    end_idle_sessions(league)  # as the page does: a night idle long enough counts
     game = pick_game(league_games(league), request.GET.get("game"))
     table = standings_table(league, game=game, date_from=date_from, date_to=date_to)
     dates = "".join(
