@@ -13,6 +13,7 @@ from games.forms.rulesets import RulesetForm
 from games.models import LeagueInvite, Membership
 from games.rules import PRESETS
 from games.services.leagues import INVITE_DAYS, PICK_INVITE_DAYS, PICK_INVITE_ROLE
+from games.zones import site_zone, validate_time_zone, zone_choices
 
 
 class LeagueForm(RulesetForm):
@@ -29,9 +30,27 @@ class LeagueForm(RulesetForm):
         help_text="When every player enters their own hand on their own phone, the round "
         "saves itself once every hand is in and it checks. A session can change this.",
     )
+    time_zone = forms.ChoiceField(
+        required=False,
+        label="Time zone",
+        help_text="The history, the downloads and the day a session is dated by follow this clock.",
+        validators=[validate_time_zone],
+        error_messages={
+            "invalid_choice": "“%(value)s” is not a time zone. Pick one from the list, "
+            "such as Asia/Kolkata or Europe/London."
+        },
+    )
 
     field_order = ["name"]
     reset_to_defaults = False  # the defaults are this league's rules: back to the preset
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Empty follows the site's zone (games/zones.py), named as it is now.
+        self.fields["time_zone"].choices = [
+            ("", f"The site's time zone ({site_zone().key})"),
+            *zone_choices(),
+        ]
 
     def overrides(self) -> dict[str, Any]:
         """What the league stores: the options that differ from its preset, the

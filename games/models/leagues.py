@@ -12,6 +12,7 @@ from django.utils import timezone
 from games import rules
 from games.models.fields import Preset, new_share_token, optional_link
 from games.names import validate_name
+from games.zones import validate_time_zone
 
 
 class _Named(models.Model):
@@ -54,6 +55,12 @@ class League(_Named):
     # Table mode: save a round by itself once every seat's hand is in and the round
     # checks clean (its sessions follow this unless they say otherwise).
     table_auto_save = models.BooleanField(default=False)
+    # The club's clock (games/zones.py): its history, exports and the day its sessions
+    # are dated by read in this tz database zone. Empty: the site's (DJANGO_TIME_ZONE),
+    # whatever that is at the time.
+    time_zone = models.CharField(
+        max_length=64, blank=True, default="", validators=[validate_time_zone]
+    )
     # The members an imported league file listed ({"username", "role"} each): an
     # import adds nobody, it shows them to the league's owners to invite.
     imported_members = models.JSONField(default=list, blank=True)

@@ -64,12 +64,18 @@ def create_league(
     preset: str,
     overrides: dict[str, Any],
     money_per_point: Decimal | None = None,
+    time_zone: str = "",
 ) -> League:
-    """A new league with ``user`` as its owner; raises RulesError for bad rules."""
+    """A new league with ``user`` as its owner; raises RulesError for bad rules.
+    ``time_zone``: its clock, empty for the site's (games/zones.py)."""
     get_ruleset(preset, overrides)  # the rules service has the last word on options
     with transaction.atomic():
         league = league_at_a_free_address(
-            name=name, preset=preset, overrides=overrides, money_per_point=money_per_point
+            name=name,
+            preset=preset,
+            overrides=overrides,
+            money_per_point=money_per_point,
+            time_zone=time_zone,
         )
         Membership.objects.create(league=league, user=user, role=Role.OWNER)
     return league
@@ -97,9 +103,11 @@ def update_rules(
     overrides: dict[str, Any],
     money_per_point: Decimal | None,
     table_auto_save: bool | None = None,
+    time_zone: str | None = None,
 ) -> League:
-    """Replace the league's name, default rules and point value. Sessions already
-    started keep the rules they were started with (they store their own)."""
+    """Replace the league's name, default rules and point value (and, given, its table
+    mode and time zone). Sessions already started keep the rules they were started
+    with (they store their own); their times read in the league's zone as it is now."""
     get_ruleset(preset, overrides)
     league.name = name
     league.preset = preset
@@ -108,7 +116,18 @@ def update_rules(
     auto_save_moved = table_auto_save is not None and table_auto_save != league.table_auto_save
     if table_auto_save is not None:
         league.table_auto_save = table_auto_save
-    league.save(update_fields=["name", "preset", "overrides", "money_per_point", "table_auto_save"])
+    if time_zone is not None:
+        league.time_zone = time_zone
+    league.save(
+        update_fields=[
+            "name",
+            "preset",
+            "overrides",
+            "money_per_point",
+            "table_auto_save",
+            "time_zone",
+        ]
+    )
     if auto_save_moved:
         league_auto_save_changed(league)
     return league

@@ -58,6 +58,7 @@ from games.services.leagues import (
     update_rules,
 )
 from games.statuses import FORM_ERRORS, GONE
+from games.zones import league_zone
 
 
 @login_required
@@ -79,6 +80,7 @@ def _league_form(request: HttpRequest, league: League | None = None) -> LeagueFo
             "preset": league.preset,
             "money_per_point": league.money_per_point,
             "table_auto_save": league.table_auto_save,
+            "time_zone": league.time_zone,
         }
     preset = request.GET.get("preset")
     if preset in PRESETS:
@@ -116,6 +118,7 @@ def league_new(request: HttpRequest) -> HttpResponse:
                     preset=form.cleaned_data["preset"],
                     overrides=form.overrides(),
                     money_per_point=form.cleaned_data["money_per_point"],
+                    time_zone=form.cleaned_data["time_zone"],
                 )
             except (RulesError, LeagueError) as error:
                 form.add_error(None, getattr(error, "message", str(error)))
@@ -154,6 +157,7 @@ def _detail_page(
         "invites": _invite_rows(request, league) if rights.manage else [],
         "invite_form": sent_back.get("invite_form") or InviteForm.as_chosen(request.GET),
         "my_player": claimed_player(league, request.user),
+        "zone": league_zone(league),
     }
     if context["my_player"] is None:
         context["file_claim"] = claimed_in_file(league, request.user)
@@ -198,6 +202,7 @@ def league_rules(request: HttpRequest, slug: str) -> HttpResponse:
                     overrides=form.overrides(),
                     money_per_point=form.cleaned_data["money_per_point"],
                     table_auto_save=form.cleaned_data["table_auto_save"],
+                    time_zone=form.cleaned_data["time_zone"],
                 )
             except RulesError as error:
                 form.add_error(None, error.message)
@@ -354,6 +359,7 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
         "role": role,
         "member": role is not None,
         "raises": role is not None and gains(role, found.role),
+        "zone": league_zone(found.league),
     }
     return TemplateResponse(request, "leagues/invite.html", context)
 

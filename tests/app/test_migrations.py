@@ -12,6 +12,7 @@ from django.core.management import call_command
 
 from games.models import GameSession, League, PlayerClaim, Rating, StandingMonth
 from games.rules.rulesets import BEFORE_EXACT_TEXTS
+from games.zones import league_zone
 from tests.support.builders import make_session, play
 from tests.support.hands import PAPLU_ROUND, PAPLU_SCORES, PAPLU_SCORES_BEFORE
 from tests.support.schema import migrated_back_to
@@ -189,3 +190,18 @@ def test_ratings_kept_before_are_replayed_one_a_game() -> None:
     # Going back, one rating a player again.
     with migrated_back_to("0017_session_days_within_range") as old:
         assert old.get_model("games", "Rating").objects.filter(player__name="Asha").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_leagues_kept_before_their_own_zone_follow_the_sites(settings) -> None:
+    # 0019 gives leagues a time zone: those kept before pick none, so they read the
+    # site's zone as they did, and a club that sets DJANGO_TIME_ZONE later moves too.
+    with migrated_back_to("0018_ratings_per_game_and_total_points") as old:
+        old.get_model("games", "League").objects.create(
+            name="Friday Club", slug="friday", preset="21-points", overrides={}
+        )
+
+    league = League.objects.get(slug="friday")
+    assert league.time_zone == ""
+    settings.TIME_ZONE = "Asia/Kolkata"
+    assert league_zone(league).key == "Asia/Kolkata"
