@@ -26,6 +26,7 @@ from games.services.scoreboard import Scoreboard, fold_rows, live_stamp
 from games.services.sessions import can_close, rematch_seating
 from games.services.table import table_view
 from games.sharing import share_links, share_url, table_links
+from games.zones import session_zone
 
 # The name under which the round form sends the live stamp of the table the phone
 # shows (the round form includes the live poll's element, which holds it).
@@ -140,7 +141,8 @@ def rematch_context(session: GameSession) -> dict:
     and first dealer it would start with."""
     existing = GameSession.objects.filter(rematch_of=session).first()
     if existing is not None:
-        return {"existing": existing}
+        # When it was started, on the league's clock (games/zones.py).
+        return {"existing": existing, "zone": session_zone(session)}
     seats, dealer = rematch_seating(session)
     return {
         "existing": None,

@@ -4,6 +4,7 @@ stakes.
 
 from __future__ import annotations
 
+import datetime
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
@@ -12,7 +13,6 @@ from typing import Any
 
 from django import forms
 from django.core import signing
-from django.utils import timezone
 
 from games.days import EARLIEST_PLAYED_ON, latest_played_on, validate_played_on
 from games.forms.fields import NameField, buy_in_field, money_per_point_field
@@ -29,6 +29,7 @@ from games.rules import (
     parse_card,
     ties_by_suit,
 )
+from games.zones import today_in
 
 # The toss travels with the form between requests, signed: a form sent back after an
 # error shows the cards that decided the seating, and nobody can post a "toss" of
@@ -108,13 +109,25 @@ class SessionForm(RulesetForm):
         top = ["first_dealer", *seats, "league", "preset", "rules_preset", "ceiling"]
         self.order_fields([*top, "money_per_point", "buy_in", *rules, "name", "played_on", "toss"])
         self.initial.setdefault("first_dealer", 1)
-        self.initial.setdefault("played_on", timezone.localdate())
+        self.initial.setdefault("played_on", self._today())
         # The phone's date picker offers only the days the form takes.
         self.fields["played_on"].widget.attrs.update(
             min=EARLIEST_PLAYED_ON.isoformat(), max=latest_played_on().isoformat()
         )
         self.players: list[str] = []
         self.dealer_index = 0
+
+    def _today(self) -> datetime.date:
+        """Today on the clock of the league the form starts in; with none picked, on
+        the clock all the user's leagues share (one club, most often), else the
+        site's (games/zones.py). Past midnight in India on a UTC site, yesterday's
+        date offered would be kept by whoever does not look."""
+        chosen = self.initial.get("league")
+        league = next((league for league in self.leagues if league.pk == chosen), None)
+        if league is not None:
+            return today_in(league)
+        days = {today_in(league) for league in self.leagues}
+        return days.pop() if len(days) == 1 else today_in(None)
 
     def seat_rows(self) -> list[SeatRow]:
         radios = list(self["first_dealer"])

@@ -35,6 +35,7 @@ from games.rules import (
 from games.services.errors import EntryRejected
 from games.services.results import mark_changed, refresh_session
 from games.services.scoreboard import Scoreboard, load_scoreboard, with_session
+from games.zones import today_in
 
 
 def toss_seats(names: Sequence[str], ruleset: Ruleset, rng: random.Random | None = None):
@@ -154,7 +155,7 @@ def create_session(
             overrides=ruleset.overrides_from(PRESETS[preset]),
             ceiling=ceiling,
             created_by=user if user.is_authenticated else None,
-            played_on=played_on or timezone.localdate(),
+            played_on=played_on or today_in(league),
             money_per_point=money_per_point,
             buy_in=buy_in,
         )
@@ -230,6 +231,7 @@ def rematch(session: GameSession, user: AnyUser) -> tuple[GameSession, bool]:
                     buy_in=session.buy_in,
                     table_auto_save=session.table_auto_save,
                     rematch_of=session,
+                    played_on=today_in(session.league),
                 )
         except IntegrityError:
             # Where the row lock is no lock (SQLite), the other tap's rematch won.

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+import zoneinfo
 from dataclasses import dataclass
 
 from django.utils import timezone
@@ -30,9 +31,11 @@ from games.rules import (
     parse_card,
 )
 from games.services.scoreboard import load_scoreboard
+from games.zones import session_zone
 
-# A moment is written in the site's time zone (settings.TIME_ZONE), without it: what
-# a spreadsheet takes as a date and time.
+# A moment is written on the club's clock (the league's time zone, else the site's:
+# games/zones.py), without the zone: what a spreadsheet takes as a date and time. The
+# headings of those columns name the zone.
 Value = str | int | float | datetime.datetime | None
 
 
@@ -58,6 +61,8 @@ ROUND_COLUMNS = (
     "Last edited by",
     "Last edited at",
 )
+# The round columns that hold a time.
+TIME_COLUMNS = frozenset({"Entered at", "Last edited at"})
 # Per player and round, in this order, after the round's own columns.
 PLAYER_COLUMNS = (
     "outcome",
@@ -82,8 +87,12 @@ def session_history(session: GameSession) -> Table:
     and the running total as the rules service replays it (in a pool with rejoins,
     then the total a player rejoined at after the round)."""
     board = load_scoreboard(session)
+    zone = session_zone(session)
     columns = (*PLAYER_COLUMNS, REJOIN_COLUMN) if board.rejoins_played else PLAYER_COLUMNS
-    header = list(ROUND_COLUMNS)
+    header = [
+        f"{heading} ({zone.key})" if heading in TIME_COLUMNS else heading
+        for heading in ROUND_COLUMNS
+    ]
     for seat in board.seats:
         header += [f"{seat.player.name}: {column}" for column in columns]
     hands: dict[int, dict[int, HandEntry]] = {}
@@ -95,7 +104,7 @@ def session_history(session: GameSession) -> Table:
     for row in board.rows:
         entries = hands.get(row.round.pk, {})
         cells: list[Value] = [row.round.number, row.dealer, row.round.cut_joker]
-        cells += trails.get(row.round.pk, _Trail()).cells(authors.get(row.round.pk))
+        cells += trails.get(row.round.pk, _Trail()).cells(authors.get(row.round.pk), zone)
         for seat, cell in zip(board.seats, row.cells, strict=True):
             cells += _entry_cells(entries.get(seat.player_id), cell.total)
             if board.rejoins_played:
@@ -123,16 +132,16 @@ class _Trail:
     edited_at: datetime.datetime | None = None
     known: bool = False  # the trail has the round's creation
 
-    def cells(self, author: str | None) -> list[Value]:
+    def cells(self, author: str | None, zone: zoneinfo.ZoneInfo) -> list[Value]:
         # A round with no creation in the trail (imported from a league file before
         # version 4, or added in the admin): its author as the round names them, and
         # no time rather than a wrong one.
         return [
             self.entered_by if self.known else author,
-            _local(self.entered_at),
+            _local(self.entered_at, zone),
             self.edits,
             self.edited_by,
-            _local(self.edited_at),
+            _local(self.edited_at, zone),
         ]
 
 
@@ -155,12 +164,12 @@ def _trails(session: GameSession) -> dict[int, _Trail]:
     return trails
 
 
-def _local(moment: datetime.datetime | None) -> datetime.datetime | None:
-    """A moment in the site's time zone, to the second, without the zone (which XLSX
-    cannot hold)."""
+def _local(moment: datetime.datetime | None, zone: zoneinfo.ZoneInfo) -> datetime.datetime | None:
+    """A moment in ``zone``, to the second, without the zone (which XLSX cannot hold:
+    the column's heading names it)."""
     if moment is None:
         return None
-    return timezone.localtime(moment).replace(tzinfo=None, microsecond=0)
+    return timezone.localtime(moment, zone).replace(tzinfo=None, microsecond=0)
 
 
 def _entry_cells(entry: HandEntry | None, total: int) -> list[Value]:

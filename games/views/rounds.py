@@ -33,6 +33,7 @@ from games.session_page import (
     session_page_context,
 )
 from games.statuses import FORM_ERRORS
+from games.zones import session_zone
 
 
 @login_required
@@ -294,5 +295,6 @@ def _undone(
 def round_history(request: HttpRequest, pk: int, round_pk: int) -> TemplateResponse:
     played = round_for(request.user, pk, round_pk)
     fold = changes_of(played.session, played, first=first_round(request))
-    context = {"session": played.session, "fold": fold, "played": played}
+    zone = session_zone(played.session)
+    context = {"session": played.session, "fold": fold, "played": played, "zone": zone}
     return TemplateResponse(request, "games/history.html", context)

@@ -55,6 +55,7 @@ from games.services.sessions import (
 )
 from games.session_page import scoreboard_context, session_page_context, stakes_form
 from games.statuses import FORM_ERRORS
+from games.zones import session_zone
 
 
 @require_safe
@@ -347,9 +348,8 @@ def session_history(request: HttpRequest, pk: int) -> TemplateResponse:
     """Every change to the session's rounds: who, when, and the round before and after."""
     session = session_for(request.user, pk)
     fold = changes_of(session, first=first_round(request))
-    return TemplateResponse(
-        request, "games/history.html", {"session": session, "fold": fold, "played": None}
-    )
+    context = {"session": session, "fold": fold, "played": None, "zone": session_zone(session)}
+    return TemplateResponse(request, "games/history.html", context)
 
 
 @login_required

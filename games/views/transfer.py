@@ -13,7 +13,6 @@ from django.core.exceptions import BadRequest
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_safe
 
@@ -30,6 +29,7 @@ from games.transfer.league_import import BEFORE_HISTORY, ImportRefused, import_l
 from games.transfer.league_naming import names_taken, renamed
 from games.transfer.tables import Table, session_history, standings_table, to_csv, to_xlsx
 from games.uploads import MAX_UPLOAD_MB, answers_too_large
+from games.zones import today_in
 
 CSV = "text/csv; charset=utf-8"
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -127,7 +127,7 @@ def league_export(request: HttpRequest, slug: str) -> HttpResponse:
     else either."""
     league, role = league_for(request.user, slug)
     text = dumps(export_league(league, share_tokens=league_rights(role).manage))
-    filename = f"{league.slug}-{timezone.localdate().isoformat()}.json"
+    filename = f"{league.slug}-{today_in(league).isoformat()}.json"
     return download(text.encode(), filename, JSON)
 
 

@@ -54,10 +54,10 @@ def test_session_csv_has_a_row_per_round_with_each_players_hand_and_running_tota
         "Dealer",
         "Cut joker",
         "Entered by",
-        "Entered at",
+        "Entered at (UTC)",  # a session without a league: the site's zone
         "Edits",
         "Last edited by",
-        "Last edited at",
+        "Last edited at (UTC)",
     ]
     assert header[8:17] == [
         "Asha: outcome",
