@@ -31,6 +31,7 @@ from games.transfer.league_file import (
     round_times_in_history,
     said_by_history,
 )
+from games.zones import league_zone
 
 
 def export_league(league: League, *, share_tokens: bool = True) -> dict[str, Any]:
@@ -99,6 +100,9 @@ def export_league(league: League, *, share_tokens: bool = True) -> dict[str, Any
             "overrides": league.overrides,
             "money_per_point": _decimal(league.money_per_point),
             "table_auto_save": league.table_auto_save,
+            # The zone its times are read in: its own, else this site's, so that the
+            # club keeps its clock on a server set to another. The times stay UTC.
+            "time_zone": league_zone(league).key,
         },
         "members": [{"username": m.user.get_username(), "role": m.role} for m in members],
         "players": [

@@ -25,7 +25,9 @@ FORMAT = "scorekeeper-league"
 # "on_deal" when false: its score, which they make up, is always there (and checked).
 # Table mode's "save rounds by themselves": the league's "table_auto_save" and a
 # session's own (left out while it follows the league's); absent, as in files written
-# before it was kept, it is off.
+# before it was kept, it is off. The league's "time_zone": the clock its times are read
+# in (games/zones.py); absent, as in files written before it was kept, the importing
+# site's. Every time in the file stays UTC, with its offset, whatever the zone.
 VERSION = 4
 # Versions an import still reads: a version-1 file's rules are read as the presets
 # were before they followed the exact texts (games.rules.rulesets.BEFORE_EXACT_TEXTS),

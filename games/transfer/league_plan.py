@@ -123,6 +123,7 @@ def _league_columns(record: LeagueRecord, earlier: bool) -> dict[str, Any]:
         "money_per_point": record.money_per_point,
         "overrides": record.overrides,
         "table_auto_save": record.table_auto_save or False,
+        "time_zone": record.time_zone,
     }
     if earlier:
         columns["overrides"] = as_stored_before_exact_texts(columns["preset"], columns["overrides"])

@@ -344,6 +344,7 @@ LeagueName = _name_column(League, "name")
 LeagueSlug = _column(League, "slug", none_is_blank=True)
 LeaguePreset = _column(League, "preset")
 LeagueMoney = _money(League, "money_per_point")
+LeagueZone = _column(League, "time_zone", none_is_blank=True)
 Role = _column(Membership, "role")
 PlayerName = _name_column(Player, "name")
 Outcome = _column(HandEntry, "outcome")
@@ -448,6 +449,8 @@ class LeagueRecord(_Record):
     overrides: Overrides = None  # type: ignore[assignment]
     # Absent (a file written before it was kept): off, as for a new league.
     table_auto_save: bool | None = None
+    # Absent (a file written before it was kept): the site's zone, as for a new league.
+    time_zone: LeagueZone = None
 
 
 class Member(_Record):

@@ -43,6 +43,7 @@ from games.services.round_saves import delete_round, save_round
 from games.services.scoreboard import load_scoreboard
 from games.services.table import SAVED_BY_ITSELF
 from games.transfer.league_import import ImportRefused, import_league
+from games.zones import league_zone
 from tests.support.builders import by_seat, edit, make_session, play
 from tests.support.club import FEB, FIRST, LOSE, MAR, WIN, build_club, pool_session
 from tests.support.hands import LOOSE_148, ROUND_1, THREE_PURE
@@ -193,6 +194,7 @@ def snapshot(league: League) -> dict:
             league.money_per_point,
             league.table_auto_save,
         ),
+        "clock": league_zone(league).key,  # its own time zone, else the site's
         "members": sorted((m.user.username, m.role) for m in league.memberships.all()),
         "players": sorted(
             p.name for p in Player.objects.filter(seats__session__league=league).distinct()

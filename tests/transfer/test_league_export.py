@@ -59,6 +59,7 @@ def test_json_export_holds_the_league_its_sessions_rounds_and_hands(
         "overrides": {"first_drop": 25},
         "money_per_point": "0.50",
         "table_auto_save": True,
+        "time_zone": "UTC",  # the site's: the league picked none
     }
     assert data["members"] == [
         {"username": "asha", "role": "owner"},

@@ -340,6 +340,7 @@ def test_a_file_that_is_not_a_league_file_is_refused(raw: bytes, message: str) -
         ("sessions.0.rematch_of", 7, "the number of another session"),
         ("sessions.0.rematch_of", "1", '"rematch_of" must be a whole number'),
         ("sessions.4.rematch_of", 1, "Session 5: session 1 already has a rematch"),
+        ("league.time_zone", "Mars/Olympus", "“Mars/Olympus” is not a time zone."),
         ("claims", {}, '"claims" must be a list'),
         ("claims.0.player", "Zed", "Claim 1: 'Zed' is not in the players list"),
         ("claims.0.user", "dev", "'dev' claims Asha, but is not in the members list"),

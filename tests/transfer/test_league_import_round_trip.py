@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime
 import json
 import re
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.contrib.auth.models import User
@@ -24,6 +25,7 @@ from games.services.leagues import create_league
 from games.transfer.league_export import dumps, export_league
 from games.transfer.league_file import SAME_SAVE
 from games.transfer.league_import import BEFORE_HISTORY, import_league
+from games.zones import league_zone
 from tests.support.builders import play, session_form_data
 from tests.support.forms import forms_in
 from tests.support.league_files import (
@@ -549,3 +551,40 @@ def test_sessions_on_the_first_and_the_last_day_come_back_as_they_were(
     assert snapshot(imported)["sessions"] == snapshot(league)["sessions"]
     days = [session.played_on for session in imported.sessions.order_by("played_on")]
     assert days == [datetime.date(1970, 1, 1), latest]
+
+
+def test_a_league_keeps_its_clock_when_it_moves(league: League, settings) -> None:
+    league.time_zone = "Asia/Kolkata"
+    league.save(update_fields=["time_zone"])
+    session = league.sessions.get(name="Points night")
+    change = session.changes.order_by("pk").first()
+    assert change is not None
+    data = export_league(league)
+    # The file keeps UTC whatever the league's clock: the zone is said beside it.
+    assert data["league"]["time_zone"] == "Asia/Kolkata"
+    assert data["sessions"][0]["changes"][0]["changed_at"].endswith("+00:00")
+    wipe()
+    settings.TIME_ZONE = "America/New_York"  # the new server's own clock
+
+    imported = import_league(dumps(data)).league
+
+    assert imported.time_zone == "Asia/Kolkata"
+    moved_session = imported.sessions.get(name="Points night")
+    asha = User.objects.create_user(username="zoe", password="x")
+    imported.memberships.create(user=asha, role="viewer")
+    page = signed_in(asha).get(reverse("games:session_history", args=[moved_session.pk]))
+    shown = timezone.localtime(change.changed_at, ZoneInfo("Asia/Kolkata"))
+    assert f"{shown.day} {shown:%b %Y, %H:%M:%S}" in page.content.decode()
+    assert "Times are in <span data-zone>Asia/Kolkata</span> time." in page.content.decode()
+
+
+def test_a_file_written_before_the_zone_was_kept_reads_on_the_sites_clock(
+    moved: dict, settings
+) -> None:
+    del moved["league"]["time_zone"]
+    settings.TIME_ZONE = "Europe/Lisbon"
+
+    imported = import_league(json.dumps(moved)).league
+
+    assert imported.time_zone == ""  # follows the site's, as a league that picked none
+    assert league_zone(imported).key == "Europe/Lisbon"

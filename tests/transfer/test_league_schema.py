@@ -63,6 +63,7 @@ def test_a_key_left_out_is_refused_as_a_null_is(moved: dict, path: str, message:
         ("sessions.0.seats.0.position", True, '"position" must be a whole number, not True.'),
         ("sessions.0.rounds.0.number", 1.0, '"number" must be a whole number, not 1.0.'),
         ("sessions.0.table_auto_save", "yes", '"table_auto_save" must be true or false'),
+        ("league.time_zone", 530, '"time_zone" must be text, not 530.'),
         ("members.0.username", 7, 'Member 1: "username" must be text, not 7.'),
     ],
 )
