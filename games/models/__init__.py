@@ -7,7 +7,7 @@ services and forms. The card codes and the outcomes (which of them win) that the
 database checks come from `games.rules`, the one place that defines them.
 
 By area, each a module of this package: ``leagues`` (players, leagues, members,
-invite links, claimed players), ``sessions`` (a session, its seats and rejoins),
+invite links, claimed players), ``sessions`` (a session, its seats, rejoins and seat changes),
 ``rounds`` (rounds, hands and the audit trail), ``table`` (table mode's round in
 progress), ``standings`` (ratings and the standings' months), ``live`` (the live
 cache's generation) and ``fields`` (what their fields share). Import them from
@@ -28,7 +28,7 @@ from games.models.fields import (
 from games.models.leagues import League, LeagueInvite, Membership, Player, PlayerClaim
 from games.models.live import LiveCacheEpoch
 from games.models.rounds import HandEntry, Round, RoundChange
-from games.models.sessions import GameSession, Rejoin, Seat
+from games.models.sessions import GameSession, Rejoin, Seat, SeatChange
 from games.models.standings import Rating, RatingChange, StandingMonth
 from games.models.table import TableHand, TableRound
 
@@ -51,6 +51,7 @@ __all__ = [
     "Round",
     "RoundChange",
     "Seat",
+    "SeatChange",
     "StandingMonth",
     "TableHand",
     "TableRound",

@@ -173,3 +173,28 @@ class Rejoin(models.Model):
 
     def __str__(self) -> str:
         return f"{self.seat.player} rejoined after round {self.after_round}"
+
+
+class SeatChange(models.Model):
+    """A player leaving the table after a round (or, later, joining it): the rules
+    service checks it and replays what follows; only the fact and when it happened
+    are stored."""
+
+    class Kind(models.TextChoices):
+        LEAVE = rules.LEAVE, "Left"
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="seat_changes")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="changes")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    after_round = models.PositiveIntegerField()
+    created_by = optional_link(settings.AUTH_USER_MODEL, "+")
+    created_by_name = name_from_file()  # who made the change, from a league file
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["session", "after_round", "pk"]
+
+    def __str__(self) -> str:
+        return (
+            f"{self.seat.player} {self.get_kind_display().lower()} after round {self.after_round}"
+        )

@@ -21,6 +21,7 @@ from games.models import (
 from games.rules import (
     RulesError,
     Ruleset,
+    SeatChange,
     SessionState,
     hands_after_elimination,
     house_rule_changes,
@@ -56,6 +57,7 @@ class Column:
     # they may not (both None where rejoining is not played).
     rejoin_at: int | None = None
     rejoin_refused: str | None = None
+    left_after: int | None = None  # the last round played by a player who left the table
 
     @property
     def rejoined_after(self) -> tuple[int, ...]:
@@ -65,10 +67,11 @@ class Column:
 
 @dataclass(frozen=True)
 class Cell:
-    score: int | None  # None: sat out (eliminated earlier)
+    score: int | None  # None: sat out (eliminated earlier, or gone home)
     total: int  # after this round; for a player it put out, the total that did
     out: bool  # eliminated by this round
     rejoined: int | None = None  # bought back in after this round, at this total
+    away: bool = False  # not at the table this round: they had left it
 
 
 @dataclass(frozen=True)
@@ -136,11 +139,13 @@ class Rows(Sequence[Row]):
             round=played,
             dealer=self._name_of_seat.get(played.dealer_id),
             cells=tuple(
+                # A player who left sits out later rounds, keeping their total.
                 Cell(
-                    score=line.scores[name],
-                    total=line.totals[name],
+                    score=line.scores.get(name),
+                    total=line.totals.get(name, 0),
                     out=name in line.eliminated,
                     rejoined=line.rejoined.get(name),
+                    away=name not in line.scores,
                 )
                 for name in self._names
             ),
@@ -211,6 +216,11 @@ class Scoreboard:
     def rejoins_to_take_back(self) -> tuple[RejoinMade, ...]:
         """The rejoins the scorer may still take back: those the page offers."""
         return tuple(made for made in self.rejoins_made if not self.take_back_problem(made))
+
+    @property
+    def leave_possible(self) -> bool:
+        """Whether a player may leave now: after a round, before the session is over."""
+        return bool(self.rows) and not self.finished
 
     @property
     def playing_seats(self) -> tuple[Seat, ...]:
@@ -352,6 +362,7 @@ class SavedScores:
     scores: tuple[dict[str, int], ...]  # each round's scores by player name
     rejoins: tuple[tuple[str, int], ...]  # (player, after round), in the order made
     made: tuple[RejoinMade, ...] = ()  # the same rejoins as stored, for taking one back
+    changes: tuple[SeatChange, ...] = ()  # players leaving the table, in the order made
 
 
 @dataclass(frozen=True)
@@ -396,7 +407,14 @@ def _load_scoreboard(session: GameSession) -> Scoreboard:
         if seat_id in name_of_seat
     )
     rejoins = tuple((rejoin.name, rejoin.after_round) for rejoin in made)
-    saved = SavedScores(tuple(rounds), tuple(scores), rejoins, made)
+    changes = tuple(
+        SeatChange(kind, name_of_seat[seat_id], after)
+        for kind, seat_id, after in session.seat_changes.order_by("after_round", "pk").values_list(
+            "kind", "seat_id", "after_round"
+        )
+        if seat_id in name_of_seat
+    )
+    saved = SavedScores(tuple(rounds), tuple(scores), rejoins, made, changes)
     return _replay(session, ruleset_of(session), seats, saved)
 
 
@@ -418,7 +436,7 @@ def with_round(board: Scoreboard, played: Round, scores: Mapping[int, int]) -> S
         by_round.append(named)
     else:
         rounds[index], by_round[index] = key, named
-    replayed = SavedScores(tuple(rounds), tuple(by_round), saved.rejoins, saved.made)
+    replayed = SavedScores(tuple(rounds), tuple(by_round), saved.rejoins, saved.made, saved.changes)
     return _replay(board.session, board.ruleset, board.seats, replayed)
 
 
@@ -430,15 +448,39 @@ def with_session(board: Scoreboard, session: GameSession) -> Scoreboard:
     return _replay(session, board.ruleset, board.seats, board.saved)
 
 
-def _replay(
-    session: GameSession, ruleset: Ruleset, seats: tuple[Seat, ...], saved: SavedScores
-) -> Scoreboard:
+@dataclass(frozen=True)
+class _Refused:
+    """A seat change the rules service refused, and its reason."""
+
+    change: SeatChange
+    why: str
+
+
+@dataclass(frozen=True)
+class _Replayed:
+    """What the rules service made of the saved scores: the state, and the rejoins
+    and seat changes it refused (an earlier round edited since), each in words."""
+
+    state: SessionState
+    ignored: tuple[str, ...]
+    refused: tuple[_Refused, ...]
+
+
+def _replay_state(
+    session: GameSession,
+    ruleset: Ruleset,
+    seats: tuple[Seat, ...],
+    saved: SavedScores,
+    changes: Sequence[SeatChange],
+) -> _Replayed:
     names = [seat.player.name for seat in seats]
     name_of_seat = {seat.pk: seat.player.name for seat in seats}
     ignored: list[str] = []
+    refused: list[_Refused] = []
     dealers = [name_of_seat[key[2]] for key in saved.rounds if key[2] in name_of_seat]
     first_dealer = name_of_seat.get(session.first_dealer_id)
     rejoins = list(saved.rejoins)
+    kept = list(changes)
     while True:
         try:
             state = session_state(
@@ -449,15 +491,51 @@ def _replay(
                 dealers=dealers,
                 first_dealer=first_dealer,
                 rejoins=rejoins,
+                changes=kept,
                 closed=session.closed_at is not None,
             )
-            break
+            return _Replayed(state, tuple(ignored), tuple(refused))
         except RulesError as error:
-            # An edit to an earlier round can make a later rejoin break the rules
-            # (a total now above the cutoff): it no longer counts, and the page says so.
-            index = int(error.field.removeprefix("rejoins[").rstrip("]"))
-            name, after = rejoins.pop(index)
-            ignored.append(f"{name}'s rejoin after round {after} is ignored: {error.message}.")
+            # An edit to an earlier round can make a later rejoin or leave break the
+            # rules (a total now above the cutoff, a leaver already out): it no longer
+            # counts, and the page says so. Any other field is a fault of the scores.
+            field, _, rest = error.field.partition("[")
+            index = rest.split("]")[0]
+            if field == "rejoins" and index.isdigit():
+                name, after = rejoins.pop(int(index))
+                ignored.append(f"{name}'s rejoin after round {after} is ignored: {error.message}.")
+            elif field == "changes" and index.isdigit():
+                change = kept.pop(int(index))
+                refused.append(_Refused(change, error.message))
+                ignored.append(
+                    f"{change.player}'s {_CHANGE_WORDS.get(change.kind, change.kind)} after "
+                    f"round {change.after_round} is ignored: {error.message}."
+                )
+            else:
+                raise
+
+
+_CHANGE_WORDS = {"leave": "leaving", "join": "joining"}
+
+
+def change_problem(board: Scoreboard, change: SeatChange) -> str | None:
+    """Why the rules service refuses ``change`` after the rounds of ``board``, or None."""
+    assert board.saved is not None, "a board replayed by load_scoreboard"
+    saved = board.saved
+    replayed = _replay_state(
+        board.session, board.ruleset, board.seats, saved, [*saved.changes, change]
+    )
+    return next((r.why for r in replayed.refused if r.change == change), None)
+
+
+def _replay(
+    session: GameSession, ruleset: Ruleset, seats: tuple[Seat, ...], saved: SavedScores
+) -> Scoreboard:
+    names = [seat.player.name for seat in seats]
+    name_of_seat = {seat.pk: seat.player.name for seat in seats}
+    replayed = _replay_state(session, ruleset, seats, saved, saved.changes)
+    state = replayed.state
+    ignored = list(replayed.ignored)
     for name, number in hands_after_elimination(state):
         ignored.append(
             f"{name} was out before round {number} but has a hand in it (an earlier round "
@@ -478,6 +556,7 @@ def _replay(
             winner=seat.player.name in state.winners,
             deals_next=seat.player.name == state.next_dealer,
             rejoined=tuple(rejoined[seat.player.name]),
+            left_after=state.left_after.get(seat.player.name),
             **_rejoin_offer(state, ruleset, seat.player.name),
         )
         for seat in seats

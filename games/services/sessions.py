@@ -1,5 +1,5 @@
 """Starting a session (the toss, seating players) and managing it: stakes, ending or
-reopening it, rejoins and the share link.
+reopening it, rejoins, players leaving and the share link.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from games import live
+from games import live, rules
 from games.access import AnyUser, league_tables, own_tables
 from games.models import (
     GameSession,
@@ -23,9 +23,11 @@ from games.models import (
     Player,
     Rejoin,
     Seat,
+    SeatChange,
     new_share_token,
 )
 from games.rules import (
+    LEAVE,
     PRESETS,
     Ruleset,
     can_end_by_hand,
@@ -34,7 +36,7 @@ from games.rules import (
 )
 from games.services.errors import EntryRejected
 from games.services.results import mark_changed, refresh_session
-from games.services.scoreboard import Scoreboard, load_scoreboard, with_session
+from games.services.scoreboard import Scoreboard, change_problem, load_scoreboard, with_session
 from games.zones import today_in
 
 
@@ -323,6 +325,36 @@ def cancel_rejoin(session: GameSession, rejoin_pk: int) -> None:
             )
         session.rejoins.filter(pk=made.pk).delete()
         refresh_session(session)
+
+
+def leave(session: GameSession, seat: Seat, user: AnyUser) -> SeatChange:
+    """A player goes home after the last round played: they keep their total, play no
+    later round and are still settled (the rules service replays what follows)."""
+    with transaction.atomic():
+        session = GameSession.objects.select_for_update().get(pk=session.pk)
+        board = load_scoreboard(session)
+        column = next((c for c in board.columns if c.seat.pk == seat.pk), None)
+        if column is None:
+            raise EntryRejected("That player has no seat at this table.")
+        if not board.rows:
+            raise EntryRejected(
+                "Nobody leaves before the first round: seat the table again without them."
+            )
+        if board.finished:
+            raise EntryRejected("The session is over: nobody is left to leave.")
+        after = len(board.rows)
+        problem = change_problem(board, rules.SeatChange(LEAVE, column.name, after))
+        if problem:
+            raise EntryRejected(f"{column.name} may not leave: {problem}.")
+        made = SeatChange.objects.create(
+            session=session,
+            seat=column.seat,
+            kind=SeatChange.Kind.LEAVE,
+            after_round=after,
+            created_by=user if user.is_authenticated else None,
+        )
+        refresh_session(session)
+    return made
 
 
 def replace_share_token(session: GameSession) -> str:

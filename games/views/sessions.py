@@ -1,5 +1,5 @@
 """The session pages: your sessions, starting one (the toss, seating), the session page
-with its live score table, and managing it (stakes, end, rejoins, share link, history).
+with its live score table, and managing it (stakes, end, rejoins, leaving, share link, history).
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ from games.services.sessions import (
     close_session,
     create_session,
     known_names,
+    leave,
     rejoin,
     rematch,
     reopen_session,
@@ -313,6 +314,23 @@ def session_rejoin(request: HttpRequest, pk: int) -> HttpResponse:
         session,
         lambda: rejoin(session, seat, request.user),
         f"{seat.player.name} rejoined.",
+    )
+
+
+@login_required
+@require_POST
+def session_leave(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player goes home after the last round played: they keep their total."""
+    session = session_for(request.user, pk, "write")
+    seat_pk = posted_id(request, "seat")
+    seat = session.seats.select_related("player").filter(pk=seat_pk).first()
+    if seat_pk is None or seat is None:
+        return HttpResponseBadRequest("Say who leaves.")
+    return _try_change(
+        request,
+        session,
+        lambda: leave(session, seat, request.user),
+        f"{seat.player.name} left the table, keeping their total.",
     )
 
 

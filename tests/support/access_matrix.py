@@ -348,6 +348,15 @@ MATRIX: dict[str, Row] = {
             effect=lambda w: w.pool.rejoins.exists(),
         ),
     ),
+    "games:session_leave": row(
+        "table",
+        POST=scorers(
+            302,
+            body=lambda w: {"seat": str(seat_pk(w.table, "Ben"))},
+            writes=True,
+            effect=lambda w: w.table.seat_changes.exists(),
+        ),
+    ),
     # Rounds.
     "games:round_create": row(
         "table",

@@ -1,0 +1,66 @@
+"""Players leaving the table from the session page (games/views/sessions.py): the
+scorer's button, the badge it leaves, the round form without the leaver."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from games.models import GameSession, SeatChange
+from tests.support.builders import make_session, play, seat_pk
+from tests.support.hands import ROUND_1, SHOWN_8S, WIN_8S
+
+pytestmark = pytest.mark.django_db
+
+
+def url(name: str, session: GameSession) -> str:
+    return reverse(f"games:{name}", args=[session.pk])
+
+
+def test_a_player_leaves_from_the_session_page_and_the_next_round_is_without_them(
+    scorer: Client, user: User
+) -> None:
+    table = make_session(user, money_per_point=Decimal("1.00"))
+    play(table, "8S", ROUND_1)
+    page = scorer.get(url("session_detail", table)).content.decode()
+    form = re.search(r'<form class="leave-form".*?data-leave="Chen".*?</form>', page, re.S)
+    assert form and "Chen leaves after round 1, keeping" in form[0]
+
+    response = scorer.post(
+        url("session_leave", table), {"seat": seat_pk(table, "Chen")}, follow=True
+    )
+
+    html = response.content.decode()
+    assert "Chen left the table, keeping their total." in html
+    assert '<span class="badge" data-left>left after round 1</span>' in html
+    assert 'data-leave="Chen"' not in html
+    assert f'name="outcome_{seat_pk(table, "Chen")}"' not in html
+    assert f'name="outcome_{seat_pk(table, "Ben")}"' in html
+    assert "<strong>Chen</strong> pays" in html  # still settled
+    play(table, "8S", {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S)})
+    later = scorer.get(url("session_detail", table)).content.decode()
+    assert '<span class="sat-out" title="left the table">–</span>' in later
+
+
+def test_leaving_before_the_first_round_is_refused_on_the_page(scorer: Client, user: User) -> None:
+    table = make_session(user)
+
+    response = scorer.post(url("session_leave", table), {"seat": seat_pk(table, "Chen")})
+
+    assert response.status_code == 422
+    assert "Nobody leaves before the first round" in response.content.decode()
+    assert not SeatChange.objects.exists()
+
+
+def test_leaving_needs_a_seat_of_this_table(scorer: Client, user: User) -> None:
+    table = make_session(user)
+    other = make_session(user, players=("Dev", "Eli"))
+
+    response = scorer.post(url("session_leave", table), {"seat": seat_pk(other, "Dev")})
+
+    assert response.status_code == 400
