@@ -95,6 +95,7 @@ urlpatterns = [
     session("close/", sessions.session_close, name="session_close"),
     session("rejoin/", sessions.session_rejoin, name="session_rejoin"),
     session("leave/", sessions.session_leave, name="session_leave"),
+    session("join/", sessions.session_join, name="session_join"),
     session("share/", sessions.session_share_reset, name="session_share_reset"),
     session("rematch/", sessions.session_rematch, name="session_rematch"),
     session("history/", sessions.session_history, name="session_history"),

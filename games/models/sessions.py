@@ -176,17 +176,25 @@ class Rejoin(models.Model):
 
 
 class SeatChange(models.Model):
-    """A player leaving the table after a round (or, later, joining it): the rules
-    service checks it and replays what follows; only the fact and when it happened
-    are stored."""
+    """A player joining the table (a latecomer, on a seat of their own) or leaving it
+    after a round, or the new seating a toss gave the table after such a change: the
+    rules service checks it, sets a latecomer's total and replays what follows; only
+    the fact and when it happened are stored."""
 
     class Kind(models.TextChoices):
+        JOIN = rules.JOIN, "Joined"
         LEAVE = rules.LEAVE, "Left"
+        SEATING = "seats", "Seated anew"
 
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="seat_changes")
-    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="changes")
+    # Who joined or left; empty for a new seating.
+    seat = models.ForeignKey(
+        Seat, on_delete=models.CASCADE, null=True, blank=True, related_name="changes"
+    )
     kind = models.CharField(max_length=10, choices=Kind.choices)
     after_round = models.PositiveIntegerField()
+    # A new seating: the ids of the seats from the first to the last (a toss's order).
+    seats = models.JSONField(default=list, blank=True)
     created_by = optional_link(settings.AUTH_USER_MODEL, "+")
     created_by_name = name_from_file()  # who made the change, from a league file
     created_at = models.DateTimeField(auto_now_add=True)
@@ -195,6 +203,5 @@ class SeatChange(models.Model):
         ordering = ["session", "after_round", "pk"]
 
     def __str__(self) -> str:
-        return (
-            f"{self.seat.player} {self.get_kind_display().lower()} after round {self.after_round}"
-        )
+        who = self.seat.player if self.seat_id else "The table"
+        return f"{who} {self.get_kind_display().lower()} after round {self.after_round}"

@@ -19,9 +19,11 @@ from games.models import (
     Seat,
 )
 from games.rules import (
+    JOIN,
     RulesError,
     Ruleset,
     SeatChange,
+    Seating,
     SessionState,
     hands_after_elimination,
     house_rule_changes,
@@ -58,6 +60,7 @@ class Column:
     rejoin_at: int | None = None
     rejoin_refused: str | None = None
     left_after: int | None = None  # the last round played by a player who left the table
+    joined_after: int | None = None  # a latecomer: the round before their first
 
     @property
     def rejoined_after(self) -> tuple[int, ...]:
@@ -71,7 +74,7 @@ class Cell:
     total: int  # after this round; for a player it put out, the total that did
     out: bool  # eliminated by this round
     rejoined: int | None = None  # bought back in after this round, at this total
-    away: bool = False  # not at the table this round: they had left it
+    away: bool = False  # not at the table this round: they had left it or not yet come
 
 
 @dataclass(frozen=True)
@@ -218,6 +221,14 @@ class Scoreboard:
         return tuple(made for made in self.rejoins_made if not self.take_back_problem(made))
 
     @property
+    def join_at(self) -> int | None:
+        """The total a latecomer would start at now, or None where nobody may join:
+        before the first round, once the session is over, or as the rules refuse."""
+        if not self.leave_possible or self.state.join_problem():
+            return None
+        return self.state.join_total()
+
+    @property
     def leave_possible(self) -> bool:
         """Whether a player may leave now: after a round, before the session is over."""
         return bool(self.rows) and not self.finished
@@ -362,7 +373,8 @@ class SavedScores:
     scores: tuple[dict[str, int], ...]  # each round's scores by player name
     rejoins: tuple[tuple[str, int], ...]  # (player, after round), in the order made
     made: tuple[RejoinMade, ...] = ()  # the same rejoins as stored, for taking one back
-    changes: tuple[SeatChange, ...] = ()  # players leaving the table, in the order made
+    # Players joining and leaving, and the new seatings, in the order made.
+    changes: tuple[SeatChange | Seating, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -408,14 +420,24 @@ def _load_scoreboard(session: GameSession) -> Scoreboard:
     )
     rejoins = tuple((rejoin.name, rejoin.after_round) for rejoin in made)
     changes = tuple(
-        SeatChange(kind, name_of_seat[seat_id], after)
-        for kind, seat_id, after in session.seat_changes.order_by("after_round", "pk").values_list(
-            "kind", "seat_id", "after_round"
-        )
-        if seat_id in name_of_seat
+        _table_change(kind, name_of_seat, seat_id, after, seating)
+        for kind, seat_id, after, seating in session.seat_changes.order_by(
+            "after_round", "pk"
+        ).values_list("kind", "seat_id", "after_round", "seats")
+        if seat_id in name_of_seat or kind == "seats"
     )
     saved = SavedScores(tuple(rounds), tuple(scores), rejoins, made, changes)
     return _replay(session, ruleset_of(session), seats, saved)
+
+
+def _table_change(
+    kind: str, name_of_seat: Mapping[int, str], seat_id: int | None, after: int, seating: list
+) -> SeatChange | Seating:
+    """A stored change of the table as the rules service takes it."""
+    if kind == "seats":
+        return Seating(after, tuple(name_of_seat[pk] for pk in seating if pk in name_of_seat))
+    assert seat_id is not None, "a join or leave names its seat"
+    return SeatChange(kind, name_of_seat[seat_id], after)
 
 
 def with_round(board: Scoreboard, played: Round, scores: Mapping[int, int]) -> Scoreboard:
@@ -452,7 +474,7 @@ def with_session(board: Scoreboard, session: GameSession) -> Scoreboard:
 class _Refused:
     """A seat change the rules service refused, and its reason."""
 
-    change: SeatChange
+    change: SeatChange | Seating
     why: str
 
 
@@ -471,9 +493,11 @@ def _replay_state(
     ruleset: Ruleset,
     seats: tuple[Seat, ...],
     saved: SavedScores,
-    changes: Sequence[SeatChange],
+    changes: Sequence[SeatChange | Seating],
 ) -> _Replayed:
-    names = [seat.player.name for seat in seats]
+    # Latecomers are no first seats: their joins seat them, after the round given.
+    joiners = {c.player for c in changes if isinstance(c, SeatChange) and c.kind == JOIN}
+    names = [seat.player.name for seat in seats if seat.player.name not in joiners]
     name_of_seat = {seat.pk: seat.player.name for seat in seats}
     ignored: list[str] = []
     refused: list[_Refused] = []
@@ -507,10 +531,7 @@ def _replay_state(
             elif field == "changes" and index.isdigit():
                 change = kept.pop(int(index))
                 refused.append(_Refused(change, error.message))
-                ignored.append(
-                    f"{change.player}'s {_CHANGE_WORDS.get(change.kind, change.kind)} after "
-                    f"round {change.after_round} is ignored: {error.message}."
-                )
+                ignored.append(f"{_change_words(change)} is ignored: {error.message}.")
             else:
                 raise
 
@@ -518,7 +539,14 @@ def _replay_state(
 _CHANGE_WORDS = {"leave": "leaving", "join": "joining"}
 
 
-def change_problem(board: Scoreboard, change: SeatChange) -> str | None:
+def _change_words(change: SeatChange | Seating) -> str:
+    if isinstance(change, Seating):
+        return f"The new seating after round {change.after_round}"
+    what = _CHANGE_WORDS.get(change.kind, change.kind)
+    return f"{change.player}'s {what} after round {change.after_round}"
+
+
+def change_problem(board: Scoreboard, change: SeatChange | Seating) -> str | None:
     """Why the rules service refuses ``change`` after the rounds of ``board``, or None."""
     assert board.saved is not None, "a board replayed by load_scoreboard"
     saved = board.saved
@@ -531,11 +559,14 @@ def change_problem(board: Scoreboard, change: SeatChange) -> str | None:
 def _replay(
     session: GameSession, ruleset: Ruleset, seats: tuple[Seat, ...], saved: SavedScores
 ) -> Scoreboard:
-    names = [seat.player.name for seat in seats]
     name_of_seat = {seat.pk: seat.player.name for seat in seats}
     replayed = _replay_state(session, ruleset, seats, saved, saved.changes)
     state = replayed.state
     ignored = list(replayed.ignored)
+    # A latecomer whose join the rules refused (an earlier round edited since) has a
+    # seat but no place at the table: the table and the results leave them off.
+    seats = tuple(seat for seat in seats if seat.player.name in state.totals)
+    names = [seat.player.name for seat in seats]
     for name, number in hands_after_elimination(state):
         ignored.append(
             f"{name} was out before round {number} but has a hand in it (an earlier round "
@@ -557,6 +588,7 @@ def _replay(
             deals_next=seat.player.name == state.next_dealer,
             rejoined=tuple(rejoined[seat.player.name]),
             left_after=state.left_after.get(seat.player.name),
+            joined_after=state.joined_after.get(seat.player.name),
             **_rejoin_offer(state, ruleset, seat.player.name),
         )
         for seat in seats

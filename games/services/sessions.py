@@ -11,8 +11,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from decimal import Decimal
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import QuerySet
+from django.db.models import Max, QuerySet
 from django.utils import timezone
 
 from games import live, rules
@@ -26,7 +27,9 @@ from games.models import (
     SeatChange,
     new_share_token,
 )
+from games.names import clean_name
 from games.rules import (
+    JOIN,
     LEAVE,
     PRESETS,
     Ruleset,
@@ -327,9 +330,12 @@ def cancel_rejoin(session: GameSession, rejoin_pk: int) -> None:
         refresh_session(session)
 
 
-def leave(session: GameSession, seat: Seat, user: AnyUser) -> SeatChange:
+def leave(
+    session: GameSession, seat: Seat, user: AnyUser, rng: random.Random | None = None
+) -> SeatChange:
     """A player goes home after the last round played: they keep their total, play no
-    later round and are still settled (the rules service replays what follows)."""
+    later round and are still settled (the rules service replays what follows). Where
+    the rules call for a toss after it, one is dealt (``_toss_if_due``)."""
     with transaction.atomic():
         session = GameSession.objects.select_for_update().get(pk=session.pk)
         board = load_scoreboard(session)
@@ -353,8 +359,78 @@ def leave(session: GameSession, seat: Seat, user: AnyUser) -> SeatChange:
             after_round=after,
             created_by=user if user.is_authenticated else None,
         )
+        _toss_if_due(session, after, user, rng)
         refresh_session(session)
     return made
+
+
+def join(
+    session: GameSession, typed_name: str, user: AnyUser, rng: random.Random | None = None
+) -> SeatChange:
+    """A latecomer sits down before the next round: a player of the league (or of
+    the user's tables) by that name, else a new one, on a new seat after the others,
+    at the total the rules service gives (``join_total`` of the rules), where the
+    rules let anyone join now."""
+    try:
+        name = clean_name(typed_name, max_length=Player._meta.get_field("name").max_length)
+    except ValidationError as error:
+        raise EntryRejected(" ".join(error.messages)) from error
+    if not name:
+        raise EntryRejected("Say who joins.")
+    with transaction.atomic():
+        session = GameSession.objects.select_for_update().get(pk=session.pk)
+        board = load_scoreboard(session)
+        if not board.rows:
+            raise EntryRejected(
+                "Nobody joins before the first round: seat the table again with them."
+            )
+        if board.finished:
+            raise EntryRejected("The session is over: nobody can join it.")
+        problem = board.state.join_problem()
+        if problem:
+            raise EntryRejected(f"Nobody may join now: {problem}.")
+        _lock_seating(user, session.league)
+        (player_id,) = players_for_seats([name], user, session.league)
+        player = Player.objects.get(pk=player_id)
+        if session.seats.filter(player=player).exists():
+            raise EntryRejected(f"{player.name} already has a seat at this table.")
+        after = len(board.rows)
+        problem = change_problem(board, rules.SeatChange(JOIN, player.name, after))
+        if problem:
+            raise EntryRejected(f"{player.name} may not join: {problem}.")
+        last = session.seats.aggregate(last=Max("position"))["last"] or 0
+        seat = Seat.objects.create(session=session, player=player, position=last + 1)
+        made = SeatChange.objects.create(
+            session=session,
+            seat=seat,
+            kind=SeatChange.Kind.JOIN,
+            after_round=after,
+            created_by=user if user.is_authenticated else None,
+        )
+        _toss_if_due(session, after, user, rng)
+        refresh_session(session)
+    return made
+
+
+def _toss_if_due(
+    session: GameSession, after: int, user: AnyUser, rng: random.Random | None
+) -> None:
+    """Where the rules call for a new toss after a join or a leave (``toss_on_change``),
+    deal it now, as at the start of a session: the players still in sit from the
+    highest card to the lowest, and the lowest deals the next round. Stored as the
+    table's new seating, so that the next dealer is known and every round keeps one."""
+    board = load_scoreboard(session)
+    if not board.state.toss_due:
+        return
+    seat_of = {seat.player.name: seat.pk for seat in board.seats}
+    dealt = toss_seats(board.state.active, board.ruleset, rng)
+    SeatChange.objects.create(
+        session=session,
+        kind=SeatChange.Kind.SEATING,
+        after_round=after,
+        seats=[seat_of[name] for name, _ in dealt],
+        created_by=user if user.is_authenticated else None,
+    )
 
 
 def replace_share_token(session: GameSession) -> str:

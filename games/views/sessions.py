@@ -45,6 +45,7 @@ from games.services.sessions import (
     cancel_rejoin,
     close_session,
     create_session,
+    join,
     known_names,
     leave,
     rejoin,
@@ -330,8 +331,31 @@ def session_leave(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         session,
         lambda: leave(session, seat, request.user),
-        f"{seat.player.name} left the table, keeping their total.",
+        f"{seat.player.name} left the table, keeping their total.{_toss_words(session)}",
     )
+
+
+@login_required
+@require_POST
+def session_join(request: HttpRequest, pk: int) -> HttpResponse:
+    """A latecomer sits down before the next round, at the total the rules give."""
+    session = session_for(request.user, pk, "write")
+    name = " ".join(request.POST.get("name", "").split())
+    if not name:
+        return _refused(request, session, "Say who joins.")
+    return _try_change(
+        request,
+        session,
+        lambda: join(session, name, request.user),
+        f"{name} joined the table.{_toss_words(session)}",
+    )
+
+
+def _toss_words(session: GameSession) -> str:
+    """What a join or leave adds to its message where the rules deal a new toss."""
+    if not ruleset_of(session).toss_on_change:
+        return ""
+    return " A new toss seated the table: the lowest card deals next."
 
 
 @login_required

@@ -1,8 +1,11 @@
-"""Players leaving the table mid-session (games/services/sessions.py): the rules
-service replays what follows, the leaver keeps their total and is still settled."""
+"""Players joining and leaving the table mid-session (games/services/sessions.py): the
+rules service replays what follows, the leaver keeps their total and is still
+settled, a latecomer starts at the total the rules give, and a toss seats the table
+anew where the rules call for one."""
 
 from __future__ import annotations
 
+import random
 from decimal import Decimal
 
 import pytest
@@ -13,8 +16,8 @@ from games.services.errors import EntryRejected
 from games.services.money import money_of
 from games.services.round_entries import new_round_entry
 from games.services.scoreboard import load_scoreboard
-from games.services.sessions import leave
-from tests.support.builders import make_session, play
+from games.services.sessions import join, leave
+from tests.support.builders import make_session, play, pool_with_chen_out
 from tests.support.hands import ROUND_1, SHOWN_8S, WIN_8S
 
 pytestmark = pytest.mark.django_db
@@ -61,7 +64,7 @@ def test_a_player_who_left_may_not_leave_again(user: User) -> None:
     with pytest.raises(EntryRejected, match="Dev may not leave"):
         leave(table, dev, user)
 
-    assert SeatChange.objects.count() == 1
+    assert SeatChange.objects.filter(kind="leave").count() == 1
 
 
 def test_the_last_player_but_one_leaving_ends_the_session(user: User) -> None:
@@ -74,3 +77,76 @@ def test_the_last_player_but_one_leaving_ends_the_session(user: User) -> None:
     assert board.finished and board.winners == ("Asha",)
     with pytest.raises(EntryRejected, match="session is over"):
         leave(table, table.seats.get(player__name="Asha"), user)
+
+
+def test_a_toss_seats_the_table_after_the_first_dealer_leaves(user: User) -> None:
+    table = make_session(user, players=("Asha", "Ben", "Chen", "Dev"))
+    play(table, "8S", {**ROUND_1, "Dev": ("first_drop", "")})  # Asha dealt it
+
+    leave(table, table.seats.get(player__name="Asha"), user, random.Random(3))
+
+    seating = SeatChange.objects.get(kind="seats")
+    board = load_scoreboard(table)
+    tossed = [table.seats.get(pk=pk).player.name for pk in seating.seats]
+    assert sorted(tossed) == ["Ben", "Chen", "Dev"] and seating.after_round == 1
+    assert not board.state.toss_due
+    assert board.next_dealer.player.name == tossed[-1]  # the lowest card deals
+    assert [s.player.name for s in board.playing_seats] == ["Ben", "Chen", "Dev"]
+    played = play(
+        table,
+        "8S",
+        {"Ben": ("declared", WIN_8S), "Chen": ("shown", SHOWN_8S), "Dev": ("first_drop", "")},
+    )
+    assert played.dealer.player.name == tossed[-1]
+    assert load_scoreboard(table).next_dealer is not None
+
+
+def test_a_latecomer_joins_at_zero_in_a_points_game_and_plays_the_next_round(
+    user: User,
+) -> None:
+    table = make_session(user)
+    play(table, "8S", ROUND_1)
+
+    made = join(table, "  Dev ", user, random.Random(1))
+
+    assert (made.kind, made.after_round, made.seat.player.name) == ("join", 1, "Dev")
+    assert made.seat.position == 4
+    board = load_scoreboard(table)
+    dev = next(c for c in board.columns if c.name == "Dev")
+    assert (dev.total, dev.joined_after) == (0, 1)
+    assert sorted(s.player.name for s in new_round_entry(table).seats) == [
+        "Asha",
+        "Ben",
+        "Chen",
+        "Dev",
+    ]
+    assert board.rows[0].cells[3].away and board.rows[0].cells[3].total == 0
+
+
+def test_a_latecomer_in_a_pool_starts_above_the_worst_total_still_in(user: User) -> None:
+    pool = pool_with_chen_out(user)  # Ben's 60 is the worst total still in
+
+    join(pool, "Dev", user)
+
+    assert load_scoreboard(pool).state.totals["Dev"] == 61
+
+
+def test_a_name_already_at_the_table_cannot_join(user: User) -> None:
+    table = make_session(user)
+    play(table, "8S", ROUND_1)
+
+    with pytest.raises(EntryRejected, match="Ben already has a seat"):
+        join(table, "ben", user)
+
+    assert not SeatChange.objects.exists()
+
+
+def test_nobody_joins_a_finished_session(user: User) -> None:
+    table = make_session(user, players=("Asha", "Ben"))
+    play(table, "8S", ASHA_AND_BEN)
+    leave(table, table.seats.get(player__name="Ben"), user)
+
+    with pytest.raises(EntryRejected, match="session is over"):
+        join(table, "Dev", user)
+
+    assert not table.seats.filter(player__name="Dev").exists()

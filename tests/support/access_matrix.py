@@ -357,6 +357,15 @@ MATRIX: dict[str, Row] = {
             effect=lambda w: w.table.seat_changes.exists(),
         ),
     ),
+    "games:session_join": row(
+        "table",
+        POST=scorers(
+            302,
+            body=lambda w: {"name": "Latecomer"},
+            writes=True,
+            effect=lambda w: w.table.seats.filter(player__name="Latecomer").exists(),
+        ),
+    ),
     # Rounds.
     "games:round_create": row(
         "table",

@@ -1,5 +1,6 @@
-"""Players leaving the table from the session page (games/views/sessions.py): the
-scorer's button, the badge it leaves, the round form without the leaver."""
+"""Players joining and leaving the table from the session page
+(games/views/sessions.py): the scorer's buttons, the badges they leave, the round form
+without the leaver and with the latecomer."""
 
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ def test_a_player_leaves_from_the_session_page_and_the_next_round_is_without_the
     assert "<strong>Chen</strong> pays" in html  # still settled
     play(table, "8S", {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S)})
     later = scorer.get(url("session_detail", table)).content.decode()
-    assert '<span class="sat-out" title="left the table">–</span>' in later
+    assert '<span class="sat-out" title="not at the table">–</span>' in later
 
 
 def test_leaving_before_the_first_round_is_refused_on_the_page(scorer: Client, user: User) -> None:
@@ -64,3 +65,32 @@ def test_leaving_needs_a_seat_of_this_table(scorer: Client, user: User) -> None:
     response = scorer.post(url("session_leave", table), {"seat": seat_pk(other, "Dev")})
 
     assert response.status_code == 400
+
+
+def test_a_latecomer_joins_from_the_session_page_and_is_in_the_next_round(
+    scorer: Client, user: User
+) -> None:
+    table = make_session(user)
+    play(table, "8S", ROUND_1)
+    page = scorer.get(url("session_detail", table)).content.decode()
+    assert "A latecomer joins at 0:" in page
+
+    response = scorer.post(url("session_join", table), {"name": "Dev"}, follow=True)
+
+    html = response.content.decode()
+    assert "Dev joined the table. A new toss seated the table" in html
+    assert '<span class="badge" data-joined>joined after round 1</span>' in html
+    assert f'name="outcome_{seat_pk(table, "Dev")}"' in html
+    assert "deals next" in html
+
+
+def test_no_latecomer_is_offered_before_the_first_round(scorer: Client, user: User) -> None:
+    table = make_session(user)
+
+    page = scorer.get(url("session_detail", table)).content.decode()
+    response = scorer.post(url("session_join", table), {"name": "Dev"})
+
+    assert "A latecomer joins" not in page
+    assert response.status_code == 422
+    assert "Nobody joins before the first round" in response.content.decode()
+    assert not table.seats.filter(player__name="Dev").exists()
