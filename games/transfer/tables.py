@@ -30,7 +30,7 @@ from games.rules import (
     format_groups,
     parse_card,
 )
-from games.services.scoreboard import load_scoreboard
+from games.services.scoreboard import Column, load_scoreboard
 from games.zones import session_zone
 
 # A moment is written on the club's clock (the league's time zone, else the site's:
@@ -105,8 +105,12 @@ def session_history(session: GameSession) -> Table:
         entries = hands.get(row.round.pk, {})
         cells: list[Value] = [row.round.number, row.dealer, row.round.cut_joker]
         cells += trails.get(row.round.pk, _Trail()).cells(authors.get(row.round.pk), zone)
-        for seat, cell in zip(board.seats, row.cells, strict=True):
-            cells += _entry_cells(entries.get(seat.player_id), cell.total)
+        for column, cell in zip(board.columns, row.cells, strict=True):
+            entry = entries.get(column.seat.player_id)
+            if entry is None and cell.away:
+                cells += _away_cells(row.round.number, column)
+            else:
+                cells += _entry_cells(entry, cell.total)
             if board.rejoins_played:
                 cells.append(cell.rejoined)
         rows.append(tuple(cells))
@@ -170,6 +174,14 @@ def _local(moment: datetime.datetime | None, zone: zoneinfo.ZoneInfo) -> datetim
     if moment is None:
         return None
     return timezone.localtime(moment, zone).replace(tzinfo=None, microsecond=0)
+
+
+def _away_cells(number: int, column: Column) -> list[Value]:
+    """A round a player was not at the table for: before a latecomer joined (no
+    total yet), or after a player left (their total stands)."""
+    if column.joined_after is not None and number <= column.joined_after:
+        return ["not yet at the table"] + [None] * (len(PLAYER_COLUMNS) - 1)
+    return ["left the table"] + [None] * (len(PLAYER_COLUMNS) - 2) + [column.total]
 
 
 def _entry_cells(entry: HandEntry | None, total: int) -> list[Value]:

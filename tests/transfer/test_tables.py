@@ -21,11 +21,11 @@ from games.models import (
 from games.queries.standings import standings_of
 from games.rules import choice_words
 from games.services.scoreboard import load_scoreboard
-from games.services.sessions import set_stakes
+from games.services.sessions import join, leave, set_stakes
 from games.transfer.tables import STANDINGS_HEADER, groups_text
 from tests.support.builders import edit, expected_totals, make_session, play
 from tests.support.club import FEB, FIRST, JAN, MAR, mixed_league
-from tests.support.hands import SHOWN_8S, WIN_8S
+from tests.support.hands import ROUND_1, SHOWN_8S, WIN_8S
 from tests.support.league_files import (
     POINTS_ROUNDS,
     as_version_3,
@@ -363,3 +363,23 @@ def test_standings_downloads_carry_total_points_and_net_money(scorer: Client, us
     by_name = {row[0].value: (row[-2].value, row[-1].value) for row in sheet.iter_rows(min_row=2)}
     assert by_name["Asha"] == (244, pytest.approx(24.4))
     assert by_name["Ben"] == (-184, pytest.approx(-18.4))
+
+
+def test_the_csv_says_who_was_not_yet_or_no_longer_at_the_table(scorer: Client, user: User) -> None:
+    session = make_session(user)
+    play(session, "8S", ROUND_1)
+    leave(session, session.seats.get(player__name="Chen"), user)
+    join(session, "Dev", user)
+    dealt = {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S), "Dev": ("first_drop", "")}
+    play(session, "8S", dealt)
+
+    rows = read_csv(scorer.get(reverse("games:session_rounds_csv", args=[session.pk])).content)
+
+    header = rows[0]
+    chen_total = str(load_scoreboard(session).state.totals["Chen"])
+    assert rows[1][header.index("Dev: outcome")] == "not yet at the table"
+    assert rows[1][header.index("Dev: total")] == ""
+    assert rows[2][header.index("Chen: outcome")] == "left the table"
+    chen = header.index("Chen: total")
+    assert rows[2][chen] == chen_total == rows[1][chen]
+    assert rows[2][header.index("Dev: outcome")] == "First drop"
