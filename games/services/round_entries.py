@@ -49,14 +49,18 @@ def new_round_entry(session: GameSession, board: Scoreboard | None = None) -> Ro
 
 def round_entry_for_edit(played: Round, board: Scoreboard | None = None) -> RoundEntry:
     """An earlier round: the players who have a hand in it, plus anyone seated who
-    was still in when it was played (an edit may bring a player back in)."""
+    was still in when it was played (an edit may bring a player back in), but never
+    a latecomer before they joined or a player after they left the table."""
     board = board or load_scoreboard(played.session)
     in_round = set(played.entries.values_list("player_id", flat=True))
     sat_out = out_before(board.state, played.number)
+    lines = board.state.lines
+    at_table = lines[played.number - 1].scores if played.number <= len(lines) else None
     seats = tuple(
         seat
         for seat in board.seats
-        if seat.player_id in in_round or seat.player.name not in sat_out
+        if (seat.player_id in in_round or seat.player.name not in sat_out)
+        and (at_table is None or seat.player.name in at_table)
     )
     return RoundEntry(
         session=played.session,

@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 from games.models import Seat, SeatChange
 from games.services.errors import EntryRejected
 from games.services.money import money_of
-from games.services.round_entries import new_round_entry
+from games.services.round_entries import new_round_entry, round_entry_for_edit
 from games.services.scoreboard import load_scoreboard
 from games.services.sessions import join, leave
 from tests.support.builders import make_session, play, pool_with_chen_out
@@ -150,3 +150,18 @@ def test_nobody_joins_a_finished_session(user: User) -> None:
         join(table, "Dev", user)
 
     assert not table.seats.filter(player__name="Dev").exists()
+
+
+def test_editing_a_round_offers_only_the_players_at_the_table_then(user: User) -> None:
+    table = make_session(user)
+    first = play(table, "8S", ROUND_1)
+    leave(table, table.seats.get(player__name="Chen"), user)
+    join(table, "Dev", user)
+    dealt = {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S), "Dev": ("first_drop", "")}
+    second = play(table, "8S", dealt)
+
+    def names(played):
+        return sorted(s.player.name for s in round_entry_for_edit(played).seats)
+
+    assert names(first) == ["Asha", "Ben", "Chen"]
+    assert names(second) == ["Asha", "Ben", "Dev"]
