@@ -67,6 +67,13 @@ targets beside the figures; nothing is asserted), or with --json one object:
 "players", ...}, "typed": {...}}, "13-card-4p": {...}}``; with --table, under
 "21-card-6p" also ``"table": {"seconds", "seats": [{"name", "taps", "keys", "scrolls",
 "seconds", ...}], "scorer": {...}, "saved", "target"}``.
+
+No floor is measured beside these figures, as the other benchmarks measure one: none
+of them is timed by the machine's clock. Taps, keystrokes and scrolls are counted,
+the seconds are estimated from the counts, and the page's timers (and table mode's
+polls) run on Playwright's clocks, which only the script moves: the figures do not
+scale with the machine's speed (table mode's wait for the scorer's next poll can
+move by half a second with how the phones' turns fall).
 """
 
 from __future__ import annotations

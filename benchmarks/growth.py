@@ -23,9 +23,12 @@ in as the session's scorer, it measures
 
 Each figure is the median CPU time (``time.process_time``: this process only, so
 another program on the machine slows it less than the wall clock) over --repeats
-requests after a warm-up, and the SQL queries of one request. A table goes to
-stdout, the targets beside it; --json prints only
-``{"save": {"10": {"cpu_ms": …, "queries": …}, …}, "page": {…}, "poll": {…}}``.
+requests after a warm-up, and the SQL queries of one request. The floor, measured in
+the same run by the same signed-in client: the bare "hello" view's median CPU
+(benchmarks/floor.py); each figure carries its ``ratio`` to it, which another
+machine can compare. A table goes to stdout, the targets beside it; --json prints
+only ``{"save": {"10": {"cpu_ms": …, "queries": …, "ratio": …}, …}, "page": {…},
+"poll": {…}, "floor": {"view": "/hello/", "cpu_median_ms": …, …}}``.
 
 ``run()`` works on whatever database Django is set up with: the test suite runs it
 at a tiny size (tests/benchmarks/) so this script never rots.
@@ -52,6 +55,7 @@ if sys.path and Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().p
     sys.path.pop(0)
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.floor import hello_in_process, ratio  # noqa: E402
 from benchmarks.http import set_up_django  # noqa: E402
 from benchmarks.long_sessions import copy_rounds  # noqa: E402
 
@@ -73,6 +77,7 @@ WIN = "2H 3H 4H | 5C 6C 7C | 10D JD QD | KS KH KD | 4S 5S 6S | 9H 10H PJ | 3D 3C
 PLAIN = "2H 3H 4H | 5C 6C 7C | 10D JD QD | KS KH KD | 4S 5S 6S | 9H 10H JH | 3D 3C 3H"
 SHOWN = "2D 3D 4D | 9C 10C JC | QD QS QC | KH KH | 5D 9D | AS 7S | 6H 6D 4C 2S JH 8C"
 DROPS = ("first_drop", "middle_drop")
+MEASURED = ("save", "page", "poll")
 
 
 def hands_of_round(number: int) -> list[tuple[str, str]]:
@@ -200,55 +205,73 @@ def measure_session(client, session, repeats: int) -> dict[str, dict]:
     }
 
 
-def run(sizes: list[int], repeats: int) -> dict[str, dict[str, dict]]:
-    """Fill a session of each size and measure it: {"save": {"10": {...}}, ...}."""
+def run(sizes: list[int], repeats: int) -> dict[str, dict]:
+    """Fill a session of each size and measure it: {"save": {"10": {...}}, ...,
+    "floor": {...}}, each figure with its ratio to the floor."""
     from django.contrib.auth.models import User
     from django.test import Client
 
     user = User.objects.create_user(f"growth-{secrets.token_hex(4)}", password=None)
     client = Client()
     client.force_login(user)
-    report: dict[str, dict[str, dict]] = {"save": {}, "page": {}, "poll": {}}
+    report: dict[str, dict] = {what: {} for what in MEASURED}
     for size in sizes:
         log(f"filling a session of {size} rounds")
         session = fill(user, size, name=f"{size} rounds")
         log(f"measuring {size} rounds")
         for what, figures in measure_session(client, session, repeats).items():
             report[what][str(size)] = figures
+    floor = hello_in_process(client)
+    for figures in report.values():
+        for figure in figures.values():
+            figure["ratio"] = ratio(figure["cpu_ms"], floor["cpu_median_ms"])
+    report["floor"] = floor
     return report
 
 
-def verdicts(report: dict[str, dict[str, dict]]) -> list[str]:
+def verdicts(report: dict[str, dict]) -> list[str]:
     """Each of the targets above that these sizes can judge, met or not."""
     lines = []
     save, page = report["save"], report["page"]
     if "10" in save:
         ms = save["10"]["cpu_ms"]
-        lines.append(f"save at 10 rounds: {ms} ms CPU (target ≤ {SAVE_AT_10_MS:g}): "
+        lines.append(f"save at 10 rounds: {ms} ms CPU, {save['10']['ratio']}× the floor "
+                     f"(target ≤ {SAVE_AT_10_MS:g} ms): "
                      + ("met" if ms <= SAVE_AT_10_MS else "MISSED"))  # fmt: skip
     if "10" in save and "500" in save:
-        ratio = save["500"]["cpu_ms"] / save["10"]["cpu_ms"]
-        lines.append(f"save at 500 / at 10: {ratio:.2f}× (target ≤ {SAVE_GROWTH_AT_500:g}×): "
-                     + ("met" if ratio <= SAVE_GROWTH_AT_500 else "MISSED"))  # fmt: skip
+        growth = save["500"]["cpu_ms"] / save["10"]["cpu_ms"]
+        lines.append(f"save at 500 / at 10: {growth:.2f}× (target ≤ {SAVE_GROWTH_AT_500:g}×): "
+                     + ("met" if growth <= SAVE_GROWTH_AT_500 else "MISSED"))  # fmt: skip
     if "10" in page and "500" in page:
-        ratio = page["500"]["cpu_ms"] / page["10"]["cpu_ms"]
-        lines.append(f"page at 500 / at 10: {ratio:.2f}× (target ≤ {PAGE_GROWTH_AT_500:g}×): "
-                     + ("met" if ratio <= PAGE_GROWTH_AT_500 else "MISSED"))  # fmt: skip
-    for what, figures in report.items():
-        counts = sorted({f["queries"] for f in figures.values()})
+        growth = page["500"]["cpu_ms"] / page["10"]["cpu_ms"]
+        lines.append(f"page at 500 / at 10: {growth:.2f}× (target ≤ {PAGE_GROWTH_AT_500:g}×): "
+                     + ("met" if growth <= PAGE_GROWTH_AT_500 else "MISSED"))  # fmt: skip
+    for what in MEASURED:
+        counts = sorted({f["queries"] for f in report[what].values()})
         lines.append(f"{what} queries {'constant' if len(counts) == 1 else 'GROW'}: {counts}")
     return lines
 
 
-def table(report: dict[str, dict[str, dict]]) -> str:
-    sizes = list(next(iter(report.values())).keys())
-    head = f"{'':6}" + "".join(f"{size + ' rounds':>22}" for size in sizes)
-    lines = [head, f"{'':6}" + "".join(f"{'CPU ms':>12}{'queries':>10}" for _ in sizes)]
-    for what, figures in report.items():
+def table(report: dict[str, dict]) -> str:
+    sizes = list(report["save"].keys())
+    head = f"{'':6}" + "".join(f"{size + ' rounds':>30}" for size in sizes)
+    lines = [
+        head,
+        f"{'':6}" + "".join(f"{'CPU ms':>12}{'× floor':>9}{'queries':>9}" for _ in sizes),
+    ]
+    for what in MEASURED:
+        figures = report[what]
         cells = "".join(
-            f"{figures[size]['cpu_ms']:>12.2f}{figures[size]['queries']:>10}" for size in sizes
+            f"{figures[size]['cpu_ms']:>12.2f}{figures[size]['ratio']:>9}"
+            f"{figures[size]['queries']:>9}"
+            for size in sizes
         )
         lines.append(f"{what:6}{cells}")
+    floor = report["floor"]
+    lines.append(
+        f"floor: the hello view, {floor['cpu_median_ms']} ms CPU (median of "
+        f"{floor['requests']}, same run, same client)"
+    )
     return "\n".join([*lines, "", *verdicts(report)])
 
 

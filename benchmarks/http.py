@@ -33,9 +33,14 @@ requests, and the SQL queries of one request (CaptureQueriesContext). The small
 league's standings show that the query count does not grow with the data. And it
 times two writes POSTed as the pages send them, --repeats times each: closing the
 league's latest session, and saving a round of a session halfway back in its
-history (which replays half the league's ratings). One JSON object goes to stdout,
-with the targets and whether they were met; --explain also prints EXPLAIN ANALYZE
-of the standings' queries to stderr.
+history (which replays half the league's ratings).
+
+The floor, measured in the same run by the same client: the bare "hello" view
+(benchmarks/floor.py), under ``"floor"``; each page and write carries its
+``"ratio"`` to it (median to median) and its ``"cpu_ratio"`` (CPU to CPU), which
+another machine can compare. One JSON object goes to stdout, with the targets and
+whether they were met; --explain also prints EXPLAIN ANALYZE of the standings'
+queries to stderr.
 """
 
 from __future__ import annotations
@@ -62,6 +67,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if sys.path and Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
     sys.path.pop(0)
 sys.path.insert(0, str(ROOT))
+
+from benchmarks.floor import hello_in_process, ratio  # noqa: E402
 
 PG = "postgres://postgres@127.0.0.1:5432"
 PRESET = "21-points"
@@ -752,6 +759,10 @@ def run(args) -> dict:
         "player": measure(client, reverse("games:player_detail", args=[player.pk]), args.requests),
     }
     writes = measure_writes(client, big, args.repeats)
+    floor = hello_in_process(client)
+    for figures in (*pages.values(), *writes.values()):
+        figures["ratio"] = ratio(figures["median_ms"], floor["median_ms"])
+        figures["cpu_ratio"] = ratio(figures["cpu_median_ms"], floor["cpu_median_ms"])
     if args.explain:
         explain(big, date_from, date_to)
     with connection.cursor() as cursor:
@@ -775,6 +786,7 @@ def run(args) -> dict:
         },
         "date_range": [date_from.isoformat(), date_to.isoformat()],
         "fill": filled,
+        "floor": floor,
         "pages": pages,
         "writes": writes,
         "standings_queries_constant": len(

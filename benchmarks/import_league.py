@@ -23,6 +23,12 @@ rules service, checks the whole file, and writes in one transaction. One JSON
 object goes to stdout: rounds, file size, seconds per run (median and each), the
 peak Python memory of one more run (tracemalloc, which slows that run, so it is
 not timed) and the process's peak resident memory.
+
+The floor, measured in the same run: the rules service alone scoring every round
+of the same file (``score_round`` on hands already read, in this process, with no
+file to read, nothing to check and no database), the least any import must do;
+``"floor"`` holds its seconds (the median of --runs) and ``"ratio"`` the imports'
+median to it, which another machine can compare.
 """
 
 from __future__ import annotations
@@ -48,6 +54,7 @@ if sys.path and Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().p
     sys.path.pop(0)
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.floor import ratio  # noqa: E402
 from benchmarks.http import (  # noqa: E402
     declaring_hand,
     drop_database,
@@ -253,6 +260,42 @@ def import_once(data: dict, slug: str, user, through_page: bool) -> tuple[float,
     return seconds, cpu
 
 
+def scoring_alone(data: dict, runs: int) -> dict:
+    """Seconds (the median of ``runs``) the rules service takes to score every round
+    of the file, its hands already read into cards."""
+    from games.rules import PlayerHand, get_ruleset, parse_card, score_round
+
+    rulesets = {preset: get_ruleset(preset) for preset in {s["preset"] for s in data["sessions"]}}
+    rounds = [
+        (
+            rulesets[session["preset"]],
+            parse_card(played["cut_joker"]),
+            [
+                PlayerHand(
+                    entry["player"],
+                    entry["outcome"],
+                    tuple(tuple(parse_card(code) for code in group) for group in entry["groups"]),
+                )
+                for entry in played["entries"]
+            ],
+        )
+        for session in data["sessions"]
+        for played in session["rounds"]
+    ]
+    timings = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        for ruleset, cut, hands in rounds:
+            score_round(ruleset, cut, hands)
+        timings.append(time.perf_counter() - started)
+    return {
+        "what": "the rules service scoring every round of the file alone",
+        "rounds": len(rounds),
+        "seconds": [round(seconds, 3) for seconds in timings],
+        "median_seconds": round(statistics.median(timings), 3),
+    }
+
+
 def run(args: argparse.Namespace) -> dict:
     from django.contrib.auth.models import User
 
@@ -271,6 +314,8 @@ def run(args: argparse.Namespace) -> dict:
         seconds, cpu_seconds = import_once(data, f"bench-{number}", user, through_page)
         timings.append(seconds)
         cpu.append(cpu_seconds)
+    log("the floor: scoring the file's rounds alone")
+    floor = scoring_alone(data, args.runs)
     log("one more import, under tracemalloc")
     tracemalloc.start()
     import_once(data, "bench-memory", user, through_page)
@@ -290,6 +335,8 @@ def run(args: argparse.Namespace) -> dict:
         else "import_league (over the page's upload limit: manage.py import_league)",
         "seconds": [round(seconds, 2) for seconds in timings],
         "median_seconds": round(statistics.median(timings), 2),
+        "floor": floor,
+        "ratio": ratio(statistics.median(timings), floor["median_seconds"]),
         "cpu_seconds": [round(seconds, 2) for seconds in cpu],
         "load_average": [round(load, 1) for load in os.getloadavg()],
         "cpus": os.cpu_count(),

@@ -15,12 +15,19 @@ such pause, and that first page open (for the CSRF cookie) is not measured, as
 signing in is not. Then it prints requests/s, p50/p99 latency
 and errors, per action and overall, and checks consistency: every round a client
 saw saved is in the database exactly once, numbers are gapless, and every stored
-score and total equals a recomputation by the rules service. It also measures a
-bare "hello" view on the same server: the framework's floor. The report gives the
+score and total equals a recomputation by the rules service. The report gives the
 mix's p99 and the save's, the throughput beside what the clients asked for (every
 tap before the deadline; a save is two requests, the page and the POST: the share
-is of the taps answered), errors and inconsistencies, each against its
-target.
+is of the taps answered), errors and inconsistencies, each against its target.
+
+The floor, measured first in the same run: a bare "hello" view on the same server
+(the whole middleware stack, no database, no template), asked for by the same
+clients at the same pace (--hello-seconds), with the server's CPU per request.
+``"floor"`` holds its figures and ``"ratio"`` the mix's beside them, percentile to
+percentile (the mix's p50 and p99 and the save's p99 in hellos), which another
+machine can compare; the poll run's ratios are the server's CPU per poll to its
+CPU per hello, and the unchanged polls a second to the hellos a second when asked
+for as fast: what a poll costs beyond the framework's own work.
 
 It also says what shared the cores: the CPU the server (gunicorn's processes) and
 this generator used over the measured run, and where each ran. ``--pin`` runs the
@@ -72,6 +79,8 @@ from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from benchmarks.floor import ratio  # noqa: E402
 
 DATABASE = "scorekeeper_load"
 PG = "postgres://postgres@127.0.0.1:5432"
@@ -477,6 +486,11 @@ class CoreUse:
         }
 
 
+def per_request_us(cpu_seconds: float, requests: int) -> int | None:
+    """The server's CPU microseconds a request, over a run of ``requests``."""
+    return round(cpu_seconds / requests * 1e6) if requests else None
+
+
 def cores_for(pin: str, poll: bool) -> tuple[set[int], set[int]] | None:
     """(the server's CPUs, the generator's) when pinned apart, else None. ``auto``
     pins the poll run (one worker and the clients, one core each) on two cores or
@@ -642,9 +656,11 @@ def main() -> int:
                 time.sleep(0.2)
         if args.poll:
             # The floor as the polls meet it: as fast as the server answers.
+            hello_cores = CoreUse(server.pid)
             hello, hello_elapsed = drive(
                 args.port, tables, shared, slug, args.hello_seconds, only="hello"
             )
+            hello_core_use = hello_cores.done()
             # Every table opened once (not measured), then the stamped polls.
             before = database_transactions(args.database)
             cores = CoreUse(server.pid)
@@ -653,9 +669,11 @@ def main() -> int:
             time.sleep(2)  # the server publishes its counts a moment later
             transactions = database_transactions(args.database) - before
         else:
+            hello_cores = CoreUse(server.pid)
             hello, hello_elapsed = drive(
                 args.port, tables, shared, slug, args.hello_seconds, only="hello", think=think
             )
+            hello_core_use = hello_cores.done()
             cores = CoreUse(server.pid)
             run, run_elapsed = drive(args.port, tables, shared, slug, args.seconds, think=think)
             core_use = cores.done()
@@ -688,6 +706,17 @@ def main() -> int:
         "hello": summary(hello, hello_elapsed),
         "targets": TARGETS,
     }
+    hello_figures = report["hello"]
+    report["floor"] = {
+        "view": "/hello/",
+        "p50_ms": hello_figures["p50_ms"],
+        "p99_ms": hello_figures["p99_ms"],
+        "requests_per_s": hello_figures["requests_per_s"],
+        "server_cpu_us_per_request": per_request_us(
+            hello_core_use["server_cpu_s"], hello_figures["requests"]
+        ),
+        "server_cores_busy": hello_core_use["server_cores_busy"],
+    }
     if args.poll:
         polls = summary(run, run_elapsed)
         unchanged = run.statuses["poll"][204]
@@ -699,10 +728,15 @@ def main() -> int:
             ),
             # The server's CPU (gunicorn and the app) per poll: unlike polls a second,
             # it hardly moves with what else runs on the machine.
-            "server_cpu_us_per_poll": (
-                round(core_use["server_cpu_s"] / polls["requests"] * 1e6)
-                if polls["requests"]
-                else None
+            "server_cpu_us_per_poll": per_request_us(core_use["server_cpu_s"], polls["requests"]),
+        }
+        report["ratio"] = {
+            "server_cpu_per_poll": ratio(
+                report["poll"]["server_cpu_us_per_poll"],
+                report["floor"]["server_cpu_us_per_request"],
+            ),
+            "unchanged_per_s": ratio(
+                report["poll"]["unchanged_per_s"], report["floor"]["requests_per_s"]
             ),
         }
         ok = polls["errors"] == 0 and unchanged == polls["requests"] > 0
@@ -719,11 +753,12 @@ def main() -> int:
             "late_p99_ms": round(late[max(0, int(0.99 * len(late)) - 1)], 1) if late else None,
         }
         report["consistency"] = consistency(tables, run)
-        report["p99_ratio_to_hello"] = (
-            round(mix["p99_ms"] / report["hello"]["p99_ms"], 1)
-            if report["hello"]["p99_ms"] and mix["p99_ms"]
-            else None
-        )
+        report["p99_ratio_to_hello"] = ratio(mix["p99_ms"], report["hello"]["p99_ms"])
+        report["ratio"] = {
+            "mix_p50": ratio(mix["p50_ms"], report["floor"]["p50_ms"]),
+            "mix_p99": ratio(mix["p99_ms"], report["floor"]["p99_ms"]),
+            "save_p99": ratio(report["mix"]["save_p99_ms"], report["floor"]["p99_ms"]),
+        }
         ok = mix["errors"] == 0 and report["consistency"]["inconsistencies"] == 0
     if args.json:
         print(json.dumps(report, indent=1))
@@ -733,8 +768,8 @@ def main() -> int:
 
 
 def print_report(report: dict, args) -> None:
-    """The figures measured, each beside its target."""
-    targets, floor = report["targets"], report["hello"]
+    """The figures measured, each beside its target and the floor."""
+    targets, floor, ratios = report["targets"], report["hello"], report["ratio"]
     server = report["server"]
     print(
         f"{args.clients} clients, {args.seconds:.0f} s, gunicorn {args.workers}×{args.threads}, "
@@ -763,6 +798,10 @@ def print_report(report: dict, args) -> None:
             f"{poll['database_transactions_per_poll']}, server CPU per poll "
             f"{poll['server_cpu_us_per_poll']} µs"
         )
+        print(
+            f"       beside the floor: {ratios['server_cpu_per_poll']}× a hello's server CPU, "
+            f"{ratios['unchanged_per_s']}× the hellos a second"
+        )
     else:
         mix = report["mix"]
         share = mix["throughput_share"]
@@ -770,6 +809,10 @@ def print_report(report: dict, args) -> None:
             f"mix:   p99 {mix['p99_ms']} ms (target ≤ {targets['mix_p99_ms']}), "
             f"p50 {mix['p50_ms']} ms; save p99 {mix['save_p99_ms']} ms "
             f"(target ≤ {targets['save_p99_ms']})"
+        )
+        print(
+            f"       beside the floor: p50 {ratios['mix_p50']}× the hello's p50, "
+            f"p99 {ratios['mix_p99']}× its p99; save p99 {ratios['save_p99']}× its p99"
         )
         print(
             f"       {mix['requests_per_s']} req/s of {mix['asked_per_s']} asked for"
@@ -788,7 +831,9 @@ def print_report(report: dict, args) -> None:
         print("consistency:", report["consistency"])
     print(
         f"hello: {floor['requests_per_s']} req/s, p50 {floor['p50_ms']} ms, "
-        f"p99 {floor['p99_ms']} ms, errors {floor['errors']} (the framework's floor)"
+        f"p99 {floor['p99_ms']} ms, errors {floor['errors']}, server CPU "
+        f"{report['floor']['server_cpu_us_per_request']} µs a request (the framework's "
+        "floor, measured first)"
     )
 
 

@@ -8,8 +8,11 @@ poll, a share poll, a round saved) timed while Redis answers, while it is stoppe
 
 The docs promise a request at most half a second more with Redis hanging (the
 client's timeout, settings.CACHES, paid once: scorekeeper/cache.py then passes Redis
-over for two seconds). The floor beside it: the same requests with Redis answering.
-The database is a SQLite file in a temporary folder.
+over for two seconds). The floor beside it, measured in the same run: the same
+requests with Redis answering, under ``"floor"``. ``"extra_ms"`` is what each request
+took at most beyond its floor's most (the promise), and ``"ratio"`` each phase's
+medians in floors, which another machine can compare. The database is a SQLite file
+in a temporary folder.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ if sys.path and Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().p
 sys.path.insert(0, str(ROOT))
 
 # After the path is set.
+from benchmarks.floor import ratio  # noqa: E402
 from tests.support.servers import (  # noqa: E402
     PASSWORD,
     Browser,
@@ -41,6 +45,10 @@ from tests.support.servers import (  # noqa: E402
     save_round,
     set_up_club,
 )
+
+# The phases in the order they run; the first is the floor.
+FLOOR = "redis answering"
+PHASES = (FLOOR, "redis hanging", "redis back")
 
 
 def timed(browser: Browser, club: Club, session_poll: str, share_poll: str) -> dict[str, float]:
@@ -84,22 +92,45 @@ def main() -> int:
             scorer = Browser(server.port)
             scorer.sign_in("asha", PASSWORD)
             phase(scorer, club, 2)  # warm: both workers loaded
-            report = {"redis answering": phase(scorer, club, args.rounds)}
+            report = {FLOOR: phase(scorer, club, args.rounds)}
             with redis.paused():
                 report["redis hanging"] = phase(scorer, club, args.rounds)
             report["redis back"] = phase(scorer, club, args.rounds)
+    report |= beside_the_floor(report)
     report["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     if args.json:
         print(json.dumps(report, indent=1))
         return 0
-    for name, figures in report.items():
-        if name == "date":
-            continue
+    for name in PHASES:
         line = ", ".join(
-            f"{k} p50 {v['p50_ms']} / max {v['max_ms']} ms" for k, v in figures.items()
+            f"{k} p50 {v['p50_ms']} / max {v['max_ms']} ms" for k, v in report[name].items()
         )
         print(f"{name:16} {line}")
+    for name in PHASES[1:]:
+        line = ", ".join(
+            f"{k} {report['ratio'][name][k]}× ({report['extra_ms'][name][k]:+} ms at most)"
+            for k in report[name]
+        )
+        print(f"{name:16} beside the floor: {line}")
+    print(f"floor: the same requests with {FLOOR}, in the same run")
     return 0
+
+
+def beside_the_floor(report: dict[str, dict[str, dict[str, float]]]) -> dict:
+    """The floor (Redis answering), each other phase's medians in floors, and the most
+    each request took beyond the floor's most."""
+    floor = report[FLOOR]
+    return {
+        "floor": {"phase": FLOOR, **floor},
+        "ratio": {
+            name: {k: ratio(v["p50_ms"], floor[k]["p50_ms"]) for k, v in report[name].items()}
+            for name in PHASES[1:]
+        },
+        "extra_ms": {
+            name: {k: round(v["max_ms"] - floor[k]["max_ms"], 1) for k, v in report[name].items()}
+            for name in PHASES[1:]
+        },
+    }
 
 
 if __name__ == "__main__":

@@ -16,7 +16,10 @@ For each poll it prints the CPU microseconds of one (``time.process_time``: this
 process only, so other programs on the machine slow it less than the wall clock;
 the median of --batches batches of --repeats polls), the SQL queries and the cache
 (Redis) round trips of one, and the same for a bare "hello" view: the framework's
-floor. ``--profile NAME`` prints cProfile's top functions for one poll instead.
+floor, measured in the same run the same way. Each poll carries its ``ratio`` to
+the floor (CPU to CPU), which another machine can compare, and ``"floor"`` names the
+hello view's figures. ``--profile NAME`` prints cProfile's top functions for one
+poll instead.
 
 ``run()`` works on whatever database and cache Django is set up with: the test
 suite runs it at a tiny size (tests/benchmarks/) so this script never rots.
@@ -46,6 +49,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if sys.path and Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
     sys.path.pop(0)
 sys.path.insert(0, str(ROOT))
+
+from benchmarks.floor import ratio  # noqa: E402
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/scorekeeper_bench_polls"
 POLLS = ("hello", "session", "share", "table panel", "seat phone")
@@ -238,13 +243,18 @@ def measure(call: Callable[[], int], batches: int, repeats: int) -> dict:
 
 
 def run(batches: int = 5, repeats: int = 400, in_test: bool = False) -> dict[str, dict]:
-    """Each poll's figures (see ``measure``); every one must answer 204 (hello 200)."""
+    """Each poll's figures (see ``measure``), with its ratio to the hello view's CPU;
+    every one must answer 204 (hello 200). Under ``"floor"``, the hello view's."""
     polls = set_up()
-    report = {}
+    report: dict[str, dict] = {}
     for name in POLLS:
         url, cookies = polls[name]
         call = wsgi_call(url, cookies, in_test)
         report[name] = measure(call, batches, repeats) | {"url": url}
+    floor = report["hello"]
+    for name in POLLS:
+        report[name]["ratio"] = ratio(report[name]["cpu_us"], floor["cpu_us"])
+    report["floor"] = {"poll": "hello", "cpu_us": floor["cpu_us"], "url": floor["url"]}
     return report
 
 
@@ -265,14 +275,18 @@ def profile(name: str, repeats: int) -> str:
 
 
 def table(report: dict[str, dict]) -> str:
-    heading = ("poll", "CPU µs", "(range)", "status", "queries", "cache trips")
-    lines = ["{:12} {:>7} {:>13} {:>6} {:>7} {:>11}".format(*heading)]
-    for name, row in report.items():
+    heading = ("poll", "CPU µs", "(range)", "× hello", "status", "queries", "cache trips")
+    lines = ["{:12} {:>7} {:>13} {:>7} {:>6} {:>7} {:>11}".format(*heading)]
+    for name in POLLS:
+        row = report[name]
         low, high = row["cpu_us_range"]
         lines.append(
-            f"{name:12} {row['cpu_us']:7} {f'({low}–{high})':>13} {row['status']:6} "
-            f"{row['queries']:7} {row['cache_round_trips']:11}"
+            f"{name:12} {row['cpu_us']:7} {f'({low}–{high})':>13} {row['ratio']:>7} "
+            f"{row['status']:6} {row['queries']:7} {row['cache_round_trips']:11}"
         )
+    lines.append(
+        "floor: the hello view, measured in the same run the same way (× hello: CPU to CPU)"
+    )
     lines.append(
         f"target: ≥ {TARGET_PER_S} unchanged polls/s per worker, i.e. well under "
         f"{1e6 / TARGET_PER_S:.0f} µs of CPU each with the network and gunicorn's share"

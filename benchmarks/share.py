@@ -15,10 +15,15 @@ alone (``load_scoreboard``: reading the saved scores and replaying them
 through the rules service, which any page showing the totals pays). For each: the
 median and maximum milliseconds over --requests requests, the peak memory one
 request allocates (tracemalloc, measured on a request of its own, since tracing
-slows Python down) and its SQL queries. One JSON object goes to stdout.
+slows Python down) and its SQL queries. The floor, measured in the same run by the
+same (anonymous) client: the bare "hello" view (benchmarks/floor.py), under
+``"floor"``; each figure carries its ``"ratio"`` to it, median to median, which
+another machine can compare (the replay alone is no request, but the same process's
+hello is still the ruler). One JSON object goes to stdout.
 
 The script uses only what the app had before the share page folded its rounds, so
-running it from a checkout of an older commit measures "before".
+running it (with benchmarks/floor.py beside it) from a checkout of an older commit
+measures "before".
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ sys.path.insert(0, str(ROOT))
 
 # The database and Django set-up the other benchmarks use (benchmarks/http.py had them
 # before the share page folded its rounds, so "before" runs still work).
+from benchmarks.floor import hello_in_process, ratio  # noqa: E402
 from benchmarks.http import drop_database, recreate_database, set_up_django  # noqa: E402
 from benchmarks.long_sessions import copy_rounds  # noqa: E402
 
@@ -158,6 +164,9 @@ def run(args) -> dict:
         ),
         "replay_only": measure("replay", lambda: load_scoreboard(session), args.requests),
     }
+    floor = hello_in_process(client)
+    for figures in results.values():
+        figures["ratio"] = ratio(figures["median_ms"], floor["median_ms"])
     return {
         "database": args.database,
         "python": platform.python_version(),
@@ -167,6 +176,8 @@ def run(args) -> dict:
         "share_page_rows": shown,
         "share_page_bytes": len(page.content),
         "requests": args.requests,
+        "load_average": [round(load, 2) for load in os.getloadavg()],
+        "floor": floor,
         "pages": results,
     }
 

@@ -17,16 +17,28 @@ pytestmark = pytest.mark.django_db
 def test_growth_measures_a_save_the_page_and_a_poll_at_each_size() -> None:
     report = growth.run([3, 8], repeats=1)
 
-    assert set(report) == {"save", "page", "poll"}
-    for figures in report.values():
-        assert set(figures) == {"3", "8"}
-        for figure in figures.values():
+    assert set(report) == {"save", "page", "poll", "floor"}
+    for what in growth.MEASURED:
+        assert set(report[what]) == {"3", "8"}
+        for figure in report[what].values():
             assert figure["cpu_ms"] > 0 and figure["queries"] > 0
     # The query counts do not grow with the session (one of growth.py's targets).
-    for what in ("save", "page", "poll"):
+    for what in growth.MEASURED:
         assert report[what]["3"]["queries"] == report[what]["8"]["queries"], what
     printed = growth.table(report)
     assert "save" in printed and "queries constant" in printed
+
+
+def test_growth_measures_the_floor_in_the_same_run_and_each_figure_against_it() -> None:
+    report = growth.run([3], repeats=1)
+
+    floor = report["floor"]
+    assert floor["view"] == "/hello/" and floor["cpu_median_ms"] > 0
+    # A save does far more than the bare view: its ratio is its CPU in hellos.
+    save = report["save"]["3"]
+    assert save["ratio"] == round(save["cpu_ms"] / floor["cpu_median_ms"], 1)
+    assert save["ratio"] > 1
+    assert "floor: the hello view" in growth.table(report)
 
 
 def test_the_filled_session_replays_like_a_played_one() -> None:

@@ -29,3 +29,9 @@ def test_the_outage_benchmark_times_each_request_in_each_phase() -> None:
     for phase in ("redis answering", "redis hanging", "redis back"):
         assert set(report[phase]) == {"page", "session poll", "share poll", "save"}
         assert all(figures["max_ms"] > 0 for figures in report[phase].values())
+    # The floor is the same requests with Redis answering, measured in the same run.
+    assert report["floor"] == {"phase": "redis answering", **report["redis answering"]}
+    for phase in ("redis hanging", "redis back"):
+        assert set(report["ratio"][phase]) == {"page", "session poll", "share poll", "save"}
+        assert all(ratio > 0 for ratio in report["ratio"][phase].values())
+        assert set(report["extra_ms"][phase]) == set(report["ratio"][phase])

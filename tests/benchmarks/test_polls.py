@@ -13,10 +13,24 @@ pytestmark = pytest.mark.django_db
 def test_every_poll_measured_is_an_unchanged_one() -> None:
     report = polls.run(batches=1, repeats=2, in_test=True)
 
-    assert list(report) == list(polls.POLLS)
+    assert list(report) == [*polls.POLLS, "floor"]
     assert report["hello"]["status"] == 200
     for name in polls.POLLS[1:]:
         assert report[name]["status"] == 204, (name, report[name]["url"])
-    for row in report.values():
-        assert row["cpu_us"] > 0
+    for name in polls.POLLS:
+        assert report[name]["cpu_us"] > 0
     assert "session" in polls.table(report)
+
+
+def test_each_poll_is_measured_against_the_hello_view_of_the_same_run() -> None:
+    report = polls.run(batches=1, repeats=2, in_test=True)
+
+    assert report["floor"] == {
+        "poll": "hello",
+        "cpu_us": report["hello"]["cpu_us"],
+        "url": "/hello/",
+    }
+    assert report["hello"]["ratio"] == 1.0
+    for name in polls.POLLS:
+        assert report[name]["ratio"] == round(report[name]["cpu_us"] / report["floor"]["cpu_us"], 1)
+    assert "× hello" in polls.table(report)

@@ -68,6 +68,12 @@ def test_http_benchmark_fills_a_small_league_and_measures_its_pages_and_writes()
         assert report["writes"][write]["runs"] == 2
         assert report["writes"][write]["median_ms"] > 0
     assert set(report["targets_met"]) == {"standings", "player", "session", "close"}
+    # Each timing beside the hello view, measured in the same run by the same client.
+    floor = report["floor"]
+    assert floor["view"] == "/hello/" and floor["median_ms"] > 0
+    for figures in (*report["pages"].values(), *report["writes"].values()):
+        assert figures["ratio"] == round(figures["median_ms"] / floor["median_ms"], 1)
+        assert figures["cpu_ratio"] > 0
 
 
 def test_share_benchmark_serves_a_short_sessions_share_page_poll_and_chart():
@@ -82,6 +88,10 @@ def test_share_benchmark_serves_a_short_sessions_share_page_poll_and_chart():
         "share_chart_svg",
         "replay_only",
     }
+    floor = report["floor"]
+    assert floor["view"] == "/hello/" and floor["median_ms"] > 0
+    for figures in report["pages"].values():
+        assert figures["ratio"] == round(figures["median_ms"] / floor["median_ms"], 1)
 
 
 def test_import_benchmark_imports_a_small_league_file_whole_each_time():
@@ -93,3 +103,6 @@ def test_import_benchmark_imports_a_small_league_file_whole_each_time():
     assert report["hand_entries"] == 40 * report["players_per_table"]
     assert report["through"] == "the import page"
     assert len(report["seconds"]) == 2
+    # The floor: the rules service scoring the same rounds alone, in the same run.
+    assert report["floor"]["rounds"] == 40 and len(report["floor"]["seconds"]) == 2
+    assert report["ratio"] > 1
