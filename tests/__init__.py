@@ -13,10 +13,10 @@
                  real database files and servers, as an admin runs them
 - ``security/``  across the app: the access matrix, fuzzed input, concurrency, faults
 - ``benchmarks/`` benchmarks/ scripts run at a tiny size, so that none rots: growth,
-                 polls, http, share and import_league; load's accounting only. The
-                 solver and its reference run in small in
-                 rules/test_arrange_reference.py; entry.py, a 30 s browser run of
-                 whole rounds, only by hand
+                 polls, http, share, import_league, outage and the solver against
+                 its reference, each with the floor it reports (floor.py); load's
+                 accounting only; entry.py, a 30 s browser run of whole rounds,
+                 only by hand
 - ``deploy/``    compose.yaml (against the Compose Specification's schema) and the
                  image's docker/entrypoint.sh; .ci/container-test builds and runs
                  the image itself
