@@ -29,7 +29,7 @@ def test_a_player_leaves_from_the_session_page_and_the_next_round_is_without_the
     table = make_session(user, money_per_point=Decimal("1.00"))
     play(table, "8S", ROUND_1)
     page = scorer.get(url("session_detail", table)).content.decode()
-    form = re.search(r'<form class="leave-form".*?data-leave="Chen".*?</form>', page, re.S)
+    form = re.search(r'<form class="session-leave-form".*?data-leave="Chen".*?</form>', page, re.S)
     assert form and "Chen leaves after round 1, keeping" in form[0]
 
     response = scorer.post(
@@ -73,7 +73,7 @@ def test_a_latecomer_joins_from_the_session_page_and_is_in_the_next_round(
     table = make_session(user)
     play(table, "8S", ROUND_1)
     page = scorer.get(url("session_detail", table)).content.decode()
-    assert "A latecomer joins at 0:" in page
+    assert ">A latecomer joins at 0</label>" in page
 
     response = scorer.post(url("session_join", table), {"name": "Dev"}, follow=True)
 
