@@ -54,6 +54,7 @@ from games.models import (
     Round,
     RoundChange,
     Seat,
+    SeatChange,
     StandingMonth,
     TableHand,
     TableRound,
@@ -405,6 +406,20 @@ class RejoinAdmin(RefreshesResults, ModelAdmin):
     list_select_related = ["session", "seat__player", "created_by"]
 
     def session_of(self, obj: Rejoin) -> GameSession:
+        return obj.session
+
+
+@admin.register(SeatChange)
+class SeatChangeAdmin(RefreshesResults, ModelAdmin):
+    """A latecomer, a player who went home, or the toss after either: deleting a
+    mistaken one replays the session without it, as the session page cannot yet."""
+
+    list_display = ["session", "kind", "seat", "after_round", "created_by", "created_at"]
+    list_filter = ["kind"]
+    raw_id_fields = ["session", "seat", "created_by"]
+    list_select_related = ["session", "seat__player", "created_by"]
+
+    def session_of(self, obj: SeatChange) -> GameSession:
         return obj.session
 
 
