@@ -121,8 +121,9 @@ def _ratings() -> list:
     from games.models import Rating
 
     return list(
-        Rating.objects.order_by("league__slug", "player__name", "player_id").values_list(
-            "league__slug", "player__name", "mu", "sigma", "ordinal", "sessions"
+        # A rating a game: the preset orders a player's ratings the same on any database.
+        Rating.objects.order_by("league__slug", "player__name", "player_id", "preset").values_list(
+            "league__slug", "player__name", "preset", "mu", "sigma", "ordinal", "sessions"
         )
     )
 
