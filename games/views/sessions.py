@@ -33,7 +33,7 @@ from games.http import (
     rules_reset,
 )
 from games.ids import id_in
-from games.models import GameSession, League
+from games.models import GameSession, League, Seat
 from games.queries.players import my_players
 from games.rules import DEFAULT_PRESET, PRESETS
 from games.services.errors import EntryRejected
@@ -306,9 +306,8 @@ def session_rejoin(request: HttpRequest, pk: int) -> HttpResponse:
         return _try_change(
             request, session, lambda: cancel_rejoin(session, rejoin_pk), "Rejoin taken back."
         )
-    seat_pk = posted_id(request, "seat")
-    seat = session.seats.select_related("player").filter(pk=seat_pk).first()
-    if seat_pk is None or seat is None:
+    seat = _posted_seat(request, session)
+    if seat is None:
         return HttpResponseBadRequest("Say who rejoins.")
     return _try_change(
         request,
@@ -318,14 +317,21 @@ def session_rejoin(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+def _posted_seat(request: HttpRequest, session: GameSession) -> Seat | None:
+    """The session's seat the form names, or None for a missing or foreign one."""
+    seat_pk = posted_id(request, "seat")
+    if seat_pk is None:
+        return None
+    return session.seats.select_related("player").filter(pk=seat_pk).first()
+
+
 @login_required
 @require_POST
 def session_leave(request: HttpRequest, pk: int) -> HttpResponse:
     """A player goes home after the last round played: they keep their total."""
     session = session_for(request.user, pk, "write")
-    seat_pk = posted_id(request, "seat")
-    seat = session.seats.select_related("player").filter(pk=seat_pk).first()
-    if seat_pk is None or seat is None:
+    seat = _posted_seat(request, session)
+    if seat is None:
         return HttpResponseBadRequest("Say who leaves.")
     return _try_change(
         request,
