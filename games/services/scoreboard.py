@@ -471,7 +471,7 @@ def with_session(board: Scoreboard, session: GameSession) -> Scoreboard:
 
 
 @dataclass(frozen=True)
-class _Refused:
+class Refused:
     """A seat change the rules service refused, and its reason."""
 
     change: SeatChange | Seating
@@ -479,13 +479,13 @@ class _Refused:
 
 
 @dataclass(frozen=True)
-class _Replayed:
+class Replayed:
     """What the rules service made of the saved scores: the state, and the rejoins
     and seat changes it refused (an earlier round edited since), each in words."""
 
     state: SessionState
     ignored: tuple[str, ...]
-    refused: tuple[_Refused, ...]
+    refused: tuple[Refused, ...]
 
 
 def _replay_state(
@@ -494,31 +494,60 @@ def _replay_state(
     seats: tuple[Seat, ...],
     saved: SavedScores,
     changes: Sequence[SeatChange | Seating],
-) -> _Replayed:
+) -> Replayed:
+    name_of_seat = {seat.pk: seat.player.name for seat in seats}
+    return replay_table(
+        ruleset,
+        [seat.player.name for seat in seats],
+        saved.scores,
+        ceiling=session.ceiling,
+        dealers=[name_of_seat[key[2]] for key in saved.rounds if key[2] in name_of_seat],
+        first_dealer=name_of_seat.get(session.first_dealer_id),
+        rejoins=saved.rejoins,
+        changes=changes,
+        closed=session.closed_at is not None,
+    )
+
+
+def replay_table(
+    ruleset: Ruleset,
+    seated: Sequence[str],
+    scores: Sequence[Mapping[str, int]],
+    *,
+    ceiling: int | None,
+    dealers: Sequence[str],
+    first_dealer: str | None,
+    rejoins: Sequence[tuple[str, int]],
+    changes: Sequence[SeatChange | Seating],
+    closed: bool,
+) -> Replayed:
+    """A table replayed by the rules service as its page shows it: ``seated`` is every
+    seat's player in seat order, latecomers included (their joins seat them). A rejoin
+    or seat change the rules refuse is left out and said in words; any other refusal
+    (a score of a player not at the table) is a fault of the scores: RulesError. The
+    league import replays a file's sessions by it too, so an imported session counts
+    what its page counted."""
     # Latecomers are no first seats: their joins seat them, after the round given.
     joiners = {c.player for c in changes if isinstance(c, SeatChange) and c.kind == JOIN}
-    names = [seat.player.name for seat in seats if seat.player.name not in joiners]
-    name_of_seat = {seat.pk: seat.player.name for seat in seats}
+    names = [name for name in seated if name not in joiners]
     ignored: list[str] = []
-    refused: list[_Refused] = []
-    dealers = [name_of_seat[key[2]] for key in saved.rounds if key[2] in name_of_seat]
-    first_dealer = name_of_seat.get(session.first_dealer_id)
-    rejoins = list(saved.rejoins)
+    refused: list[Refused] = []
+    rejoins = list(rejoins)
     kept = list(changes)
     while True:
         try:
             state = session_state(
                 ruleset,
                 names,
-                saved.scores,
-                ceiling=session.ceiling,
+                scores,
+                ceiling=ceiling,
                 dealers=dealers,
                 first_dealer=first_dealer,
                 rejoins=rejoins,
                 changes=kept,
-                closed=session.closed_at is not None,
+                closed=closed,
             )
-            return _Replayed(state, tuple(ignored), tuple(refused))
+            return Replayed(state, tuple(ignored), tuple(refused))
         except RulesError as error:
             # An edit to an earlier round can make a later rejoin or leave break the
             # rules (a total now above the cutoff, a leaver already out): it no longer
@@ -530,7 +559,7 @@ def _replay_state(
                 ignored.append(f"{name}'s rejoin after round {after} is ignored: {error.message}.")
             elif field == "changes" and index.isdigit():
                 change = kept.pop(int(index))
-                refused.append(_Refused(change, error.message))
+                refused.append(Refused(change, error.message))
                 ignored.append(f"{_change_words(change)} is ignored: {error.message}.")
             else:
                 raise
