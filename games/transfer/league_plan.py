@@ -22,9 +22,9 @@ from games.rules import (
     get_ruleset,
     parse_card,
     score_round,
-    session_state,
 )
 from games.services.results import SeatResult, one_hand, seat_results
+from games.services.scoreboard import replay_table
 from games.services.sessions import name_key
 from games.transfer.league_plan_history import ChangePlan, planned_changes, round_times
 from games.transfer.league_refusal import ImportRefused
@@ -399,20 +399,22 @@ def _replay(
     after a round is saved: each seat's result (by `seat_results`, as a save stores
     it), and whether it is finished. Computed here, from the plan, so that a league
     of thousands of sessions is written in a few bulk inserts rather than refreshed
-    session by session."""
-    names = [name for name, _ in seats]
+    session by session. A rejoin the rules refuse (an earlier round edited since) is
+    kept and left out of the replay, as the session page leaves it out
+    (`services.scoreboard.replay_table`): the league exported it so."""
     scores = [{entry.player: entry.result.score for entry in r.entries} for r in rounds]
     try:
-        state = session_state(
+        state = replay_table(
             ruleset,
-            names,
+            [name for name, _ in seats],
             scores,
             ceiling=columns["ceiling"],
             dealers=[r.dealer for r in rounds if r.dealer is not None],
             first_dealer=first_dealer,
             rejoins=[(rejoin.player, rejoin.after_round) for rejoin in rejoins],
+            changes=[],
             closed=columns["closed_at"] is not None,
-        )
+        ).state
     except RulesError as error:
         raise ImportRefused(f"{where}: the session does not replay: {error.message}.") from None
     hands = (
