@@ -205,6 +205,7 @@ def league_file(
                     for position, name in enumerate(table, start=1)
                 ],
                 "rejoins": [],
+                "seat_changes": [],
                 "rounds": played_rounds,
                 **({"changes": changes} if history else {}),
             }

@@ -1,7 +1,7 @@
 """A whole league as JSON (the league file), which `league_import` restores exactly:
 its house rules, members, players and claims, and every session with its seats,
-rejoins, rounds and hands and its history of changes (league_file.py says what a
-file leaves out because the rest of it says so)."""
+rejoins, players joining and leaving, rounds and hands and its history of changes
+(league_file.py says what a file leaves out because the rest of it says so)."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from games.models import (
     Round,
     RoundChange,
     Seat,
+    SeatChange,
 )
 from games.transfer.league_file import (
     FORMAT,
@@ -37,11 +38,11 @@ from games.zones import league_zone
 def export_league(league: League, *, share_tokens: bool = True) -> dict[str, Any]:
     """Everything `import_league` needs to restore the league: its rules, members,
     players and who claimed which ("this is me"), and every session with its seats,
-    rejoins, rounds and hands, its history of changes (who entered and changed each
-    round, when, and the round before and after) and the session it is the rematch
-    of, sessions in the order they are rated (the day played, then as created).
-    Figures are included so the file reads on its own; the import re-scores and
-    checks them.
+    rejoins, players joining and leaving (and the new seatings after), rounds and
+    hands, its history of changes (who entered and changed each round, when, and the
+    round before and after) and the session it is the rematch of, sessions in the
+    order they are rated (the day played, then as created). Figures are included so
+    the file reads on its own; the import re-scores and checks them.
 
     Without ``share_tokens`` (a member who is not shown the share links) each
     session's token is null, and an import makes a new one."""
@@ -52,6 +53,12 @@ def export_league(league: League, *, share_tokens: bool = True) -> dict[str, Any
             Prefetch(
                 "rejoins",
                 queryset=Rejoin.objects.select_related("seat__player", "created_by").order_by(
+                    "after_round", "pk"
+                ),
+            ),
+            Prefetch(
+                "seat_changes",
+                queryset=SeatChange.objects.select_related("created_by").order_by(
                     "after_round", "pk"
                 ),
             ),
@@ -151,9 +158,38 @@ def _export_session(
             }
             for rejoin in session.rejoins.all()
         ],
+        "seat_changes": _export_seat_changes(session),
         "rounds": rounds,
         "changes": changes,
     }
+
+
+def _export_seat_changes(session: GameSession) -> list[dict[str, Any]]:
+    """Players joining and leaving the table, and its new seatings, in the order the
+    session page replays them (services.scoreboard), each player by name. A join or
+    leave of a seat of another session (only the admin can make one) is left out, as
+    the page leaves it out."""
+    name_of_seat = {seat.pk: seat.player.name for seat in session.seats.all()}
+    items = []
+    for change in session.seat_changes.all():
+        if change.kind == SeatChange.Kind.SEATING:
+            item = {
+                "kind": change.kind,
+                "after_round": change.after_round,
+                "seats": [name_of_seat[pk] for pk in change.seats if pk in name_of_seat],
+            }
+        elif change.seat_id in name_of_seat:
+            item = {
+                "kind": change.kind,
+                "player": name_of_seat[change.seat_id],
+                "after_round": change.after_round,
+            }
+        else:
+            continue
+        item["created_at"] = change.created_at.isoformat()
+        item["created_by"] = _username(change.created_by) or change.created_by_name or None
+        items.append(item)
+    return items
 
 
 def _export_round(played: Round) -> dict[str, Any]:

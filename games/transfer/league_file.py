@@ -28,21 +28,32 @@ FORMAT = "scorekeeper-league"
 # before it was kept, it is off. The league's "time_zone": the clock its times are read
 # in (games/zones.py); absent, as in files written before it was kept, the importing
 # site's. Every time in the file stays UTC, with its offset, whatever the zone.
-VERSION = 4
+# 5: each session's "seat_changes", in the order the table made them: a player who
+# joined or left after a round ({"kind": "join" or "leave", "player", "after_round"})
+# and each new seating a toss gave the table then ({"kind": "seats", "after_round",
+# "seats": the players from the first seat}), each with its "created_at" and
+# "created_by". A new version, not a key added to version 4: a reader of version 4
+# would take such a file's latecomers for players seated from the first round and its
+# leavers for players still at the table, and import other totals without a word.
+VERSION = 5
 # Versions an import still reads: a version-1 file's rules are read as the presets
 # were before they followed the exact texts (games.rules.rulesets.BEFORE_EXACT_TEXTS),
 # so its rounds score as they were played; a file before version 3 has no claims and
 # no rematches, one before version 4 no history (its sessions' history pages start
-# empty).
-READABLE = (1, 2, 3, 4)
+# empty), one before version 5 no joins, leaves or new seatings (none was kept: its
+# latecomers and leavers sit at the table from the first round to the last, as that
+# file's import always seated them).
+READABLE = (1, 2, 3, 4, 5)
 # The first version whose rules are the exact texts' presets: a file before it is read
 # with the presets of its day.
 EXACT_TEXTS = 2
 # The first version that carries the rounds' history, and whose authors are accounts
 # where they can be (games/transfer/league_write.py).
 HISTORY = 4
+# The first version that carries the table's joins, leaves and new seatings.
+SEAT_CHANGES = 5
 
-# --- What a version-4 file may leave out ---------------------------------------------------
+# --- What a file may leave out (version 4 on) -------------------------------------------
 #
 # Every round has at least one change in its history (its creation), which holds the
 # whole round once more: written out each time, the history made a league's file

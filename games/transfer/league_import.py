@@ -67,6 +67,10 @@ def import_league(
     member with ``keep_members``); anyone else is kept as a name, linked to no
     account. A file before version 4 holds no history: its authors are names, its
     rounds and rejoins are timed at the import, and ``Imported.history`` is False.
+    From version 5 on the players who joined and left the table come back too, and
+    the new seatings a toss gave it then, each with its time and author; one the
+    rules refuse (a round it followed was deleted since) is kept and ignored, as the
+    session page ignores it. A file before version 5 kept none.
 
     Raises ImportRefused, writing nothing, for a file that is not JSON or not this
     format and version, a name that is not printable text (the file's or ``name``), a
@@ -74,7 +78,8 @@ def import_league(
     time in the future), a value the models would refuse, a round the rules service
     does not score as the file says, or a history that does not hold together (a
     change of a round the session does not have, a round before or after that is not
-    one, changes out of order, a round last changed before it was entered); and,
+    one, changes out of order, a round last changed before it was entered), or a
+    join, leave or new seating of a player without a seat; and,
     before scoring any, for a file of more than ``max_rounds`` rounds (the import
     page's limit: every round is scored again, which takes time).
     """

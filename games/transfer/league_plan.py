@@ -1,7 +1,8 @@
 """What a checked league file (league_schema) will create, as typed records: every
 round scored again by the rules service, every session replayed, every record held to
 the others (a seat's player is on the players list, a dealer has a seat, a rejoin
-follows a round played, a history holds together), and nothing written.
+follows a round played, a player who joins or leaves has a seat, a history holds
+together), and nothing written.
 
 A refusal here names its place as the schema's do (league_schema_words)."""
 
@@ -13,11 +14,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from games.models import CARD_CODES, GameSession
+from games.models import SeatChange as StoredSeatChange
 from games.rules import (
     PlayerHand,
     PlayerResult,
     RulesError,
     Ruleset,
+    SeatChange,
+    Seating,
     as_stored_before_exact_texts,
     get_ruleset,
     parse_card,
@@ -70,6 +74,24 @@ class RejoinPlan:
 
 
 @dataclass(frozen=True)
+class SeatChangePlan:
+    """A player joining or leaving the table after a round, or its new seating."""
+
+    kind: str  # as SeatChange stores it: join, leave or seats
+    player: str | None  # who joined or left; None for a new seating
+    after_round: int
+    seats: tuple[str, ...]  # a new seating: its players from the first seat
+    created_at: datetime.datetime | None = None  # None: the time of the import
+    author: str = ""
+
+    def as_rules(self) -> SeatChange | Seating:
+        """The change as the rules service replays it."""
+        if self.kind == StoredSeatChange.Kind.SEATING or self.player is None:
+            return Seating(self.after_round, self.seats)
+        return SeatChange(self.kind, self.player, self.after_round)
+
+
+@dataclass(frozen=True)
 class SessionPlan:
     columns: dict[str, Any]  # GameSession fields, as the models take them
     created_at: datetime.datetime | None
@@ -77,9 +99,10 @@ class SessionPlan:
     first_dealer: str | None
     rejoins: tuple[RejoinPlan, ...]  # in the order they are replayed
     rounds: tuple[RoundPlan, ...]
-    results: dict[str, SeatResult]  # by player
+    results: dict[str, SeatResult]  # by player (none for a latecomer the rules refused)
     rematch_of: int | None  # the number (from 1) in the file of the session it follows
     changes: tuple[ChangePlan, ...] = ()  # oldest first
+    seat_changes: tuple[SeatChangePlan, ...] = ()  # in the order they are replayed
 
 
 @dataclass(frozen=True)
@@ -227,8 +250,10 @@ def _session_plan(
         for number, played in enumerate(session.rounds, start=1)
     )
     rejoins = _rejoins(session, where, seated, len(rounds))
+    seat_changes = _seat_changes(session, where, seated)
     _check_sums(rounds, where, path)
-    results, finished = _replay(ruleset, columns, seats, first_dealer, rejoins, rounds, where)
+    table = _Table(seats, first_dealer, rejoins, seat_changes)
+    results, finished = _replay(ruleset, columns, table, rounds, where)
     columns["status"] = GameSession.Status.after(finished)
     changes: tuple[ChangePlan, ...] = ()
     if reading.history:
@@ -249,6 +274,7 @@ def _session_plan(
         results,
         session.rematch_of,
         changes,
+        seat_changes,
     )
 
 
@@ -373,6 +399,47 @@ def _rejoins(
     return tuple(sorted(rejoins, key=lambda rejoin: rejoin.after_round))
 
 
+def _seat_changes(
+    session: SessionRecord, where: str, seated: set[str]
+) -> tuple[SeatChangePlan, ...]:
+    """Each join or leave names a player with a seat at the table (a latecomer has one
+    too, after the others), each new seating lists players with a seat, once each.
+    Whether the rules allow a change is the replay's: one they refuse is kept and
+    ignored, as the session page ignores it (a round it followed deleted since)."""
+    changes = []
+    for number, change in enumerate(session.seat_changes or [], start=1):
+        at = f"{where}, seat change {number}"
+        if change.kind == StoredSeatChange.Kind.SEATING:
+            if change.player is not None:
+                raise ImportRefused(
+                    f'{at}: a new seating lists its players in "seats", not "player".'
+                )
+            if not change.seats:
+                raise ImportRefused(f'{at}: a new seating lists its players in "seats".')
+            for index, name in enumerate(change.seats):
+                _seated(name, seated, at)
+                if name in change.seats[:index]:
+                    raise ImportRefused(f"{at}: {name} is seated twice.")
+        else:
+            if change.player is None:
+                raise ImportRefused(f'{at}: a player who joins or leaves is named by "player".')
+            if change.seats is not None:
+                raise ImportRefused(f'{at}: only a new seating lists "seats".')
+            _seated(change.player, seated, at)
+        changes.append(
+            SeatChangePlan(
+                change.kind,
+                change.player,
+                change.after_round,
+                change.seats or (),
+                change.created_at,
+                change.created_by,
+            )
+        )
+    # In the order the session page replays them (services.scoreboard.load_scoreboard).
+    return tuple(sorted(changes, key=lambda change: change.after_round))
+
+
 def _check_sums(rounds: tuple[RoundPlan, ...], where: str, path: str) -> None:
     """A seat's total and points are sums of its scores: each must fit its column."""
     spent: dict[str, int] = {}
@@ -386,12 +453,20 @@ def _check_sums(rounds: tuple[RoundPlan, ...], where: str, path: str) -> None:
             )
 
 
+@dataclass(frozen=True)
+class _Table:
+    """Who sat where in a session, and how the table changed between its rounds."""
+
+    seats: tuple[tuple[str, int], ...]  # (player, position), latecomers included
+    first_dealer: str | None
+    rejoins: tuple[RejoinPlan, ...]
+    seat_changes: tuple[SeatChangePlan, ...]
+
+
 def _replay(
     ruleset: Ruleset,
     columns: Mapping[str, Any],
-    seats: tuple[tuple[str, int], ...],
-    first_dealer: str | None,
-    rejoins: tuple[RejoinPlan, ...],
+    table: _Table,
     rounds: tuple[RoundPlan, ...],
     where: str,
 ) -> tuple[dict[str, SeatResult], bool]:
@@ -399,20 +474,20 @@ def _replay(
     after a round is saved: each seat's result (by `seat_results`, as a save stores
     it), and whether it is finished. Computed here, from the plan, so that a league
     of thousands of sessions is written in a few bulk inserts rather than refreshed
-    session by session. A rejoin the rules refuse (an earlier round edited since) is
-    kept and left out of the replay, as the session page leaves it out
-    (`services.scoreboard.replay_table`): the league exported it so."""
+    session by session. A rejoin or seat change the rules refuse (an earlier round
+    edited since) is kept and left out of the replay, as the session page leaves it
+    out (`services.scoreboard.replay_table`): the league exported it so."""
     scores = [{entry.player: entry.result.score for entry in r.entries} for r in rounds]
     try:
         state = replay_table(
             ruleset,
-            [name for name, _ in seats],
+            [name for name, _ in table.seats],
             scores,
             ceiling=columns["ceiling"],
             dealers=[r.dealer for r in rounds if r.dealer is not None],
-            first_dealer=first_dealer,
-            rejoins=[(rejoin.player, rejoin.after_round) for rejoin in rejoins],
-            changes=[],
+            first_dealer=table.first_dealer,
+            rejoins=[(rejoin.player, rejoin.after_round) for rejoin in table.rejoins],
+            changes=[change.as_rules() for change in table.seat_changes],
             closed=columns["closed_at"] is not None,
         ).state
     except RulesError as error:

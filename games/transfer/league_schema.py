@@ -49,10 +49,11 @@ from games.models import (
     Round,
     RoundChange,
     Seat,
+    SeatChange,
     validate_groups,
 )
 from games.names import clean_name
-from games.transfer.league_file import EXACT_TEXTS, FORMAT, HISTORY, READABLE
+from games.transfer.league_file import EXACT_TEXTS, FORMAT, HISTORY, READABLE, SEAT_CHANGES
 from games.transfer.league_refusal import ImportRefused, shown
 from games.transfer.league_schema_words import refusal_text
 
@@ -73,6 +74,7 @@ PLAYER_NAME = Player._meta.get_field("name").max_length
 # Who entered a hand in table mode: "Ben's phone", "asha (scorer)".
 _HAND_AUTHOR_LENGTH = 200
 ACTIONS = tuple(RoundChange.Action.values)
+SEAT_CHANGE_KINDS = tuple(SeatChange.Kind.values)
 
 
 # --- Refusals ---------------------------------------------------------------------------------
@@ -323,14 +325,42 @@ def _action(value: object) -> str:
     return str(value)
 
 
-def _history_only(default: object) -> WrapValidator:
-    """A key that files keep from version 4 on, with the rounds' history: in an earlier
-    file a key of that name is not its, and is not read."""
+def _kind(value: object) -> str:
+    if value not in SEAT_CHANGE_KINDS:
+        raise _refusal(
+            '{where}: "kind" must be one of {kinds}, not {value}.',
+            kinds=", ".join(SEAT_CHANGE_KINDS),
+            value=_quoted(value),
+        )
+    return str(value)
+
+
+def _seating(value: object) -> tuple[str, ...] | None:
+    """A new seating's players, from the first seat, each name cleaned as the players
+    list's names are (_name_ref), so the two match."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+        raise _refusal(
+            '{where}: "seats" must be a list of players\' names, not {value}.',
+            value=_quoted(value),
+        )
+    return tuple(_name_cleaned(name, '{where}: "seats": {said}') for name in value)
+
+
+def _read_from(since: str, default: object) -> WrapValidator:
+    """A key that files keep from a version on (``since``: the reading's flag for it):
+    in an earlier file a key of that name is not its, and is not read."""
 
     def check(value: object, handler: Callable[[object], object], info: ValidationInfo) -> object:
-        return handler(value) if (info.context or {}).get("history") else default
+        return handler(value) if (info.context or {}).get(since) else default
 
     return WrapValidator(check)
+
+
+def _history_only(default: object) -> WrapValidator:
+    """A key that files keep from version 4 on, with the rounds' history."""
+    return _read_from("history", default)
 
 
 def _required_time(value: datetime.datetime | None) -> datetime.datetime:
@@ -512,6 +542,23 @@ class Rejoin(_Record):
     created_by: Annotated[Author, _history_only("")] = None
 
 
+class TableChange(_Record):
+    """A player joining or leaving the table after a round, or its new seating
+    (SeatChange): a join or leave names its "player", a seating lists its "seats"
+    (the plan holds each kind to its keys)."""
+
+    kind: Annotated[str, PlainValidator(_kind)] = None  # type: ignore[assignment]
+    player: OptionalNameRef = None
+    after_round: Annotated[
+        int,
+        AfterValidator(_number(SeatChange, "after_round")),
+        AfterValidator(_at_least_one("{where}: {field} must be a round's number, from 1, not 0.")),
+    ] = None  # type: ignore[assignment]
+    seats: Annotated[Any, PlainValidator(_seating)] = None
+    created_at: Moment = None
+    created_by: Author = None
+
+
 class Change(_Record):
     round: int | None = None  # its number in the file now; None: deleted since
     action: Annotated[str, PlainValidator(_action)] = None  # type: ignore[assignment]
@@ -550,6 +597,8 @@ class SessionRecord(_Record):
     first_dealer: OptionalNameRef = None
     rounds: list[RoundRecord] = None  # type: ignore[assignment]
     rejoins: list[Rejoin] = None  # type: ignore[assignment]
+    # Version 5 on; in an earlier file nobody joined or left (none was kept).
+    seat_changes: Annotated[list[TableChange] | None, _read_from("seat_changes", None)] = None
     # The number (from 1) in the file of the session this one is the rematch of.
     rematch_of: int | None = None
     changes: Annotated[list[Change] | None, _history_only(None)] = None
@@ -582,6 +631,8 @@ class Reading:
     # Version 4 on: the rounds' history and times, authors as accounts where they can
     # be, and no time later than the import.
     history: bool = False
+    # Version 5 on: players joining and leaving, and the new seatings.
+    seat_changes: bool = False
 
 
 def checked_league_file(data: object) -> tuple[LeagueFile, Reading]:
@@ -597,12 +648,21 @@ def checked_league_file(data: object) -> tuple[LeagueFile, Reading]:
             f"This league file is format version {version!r}; "
             f"this scorekeeper reads versions {', '.join(map(str, READABLE))}."
         )
-    reading = Reading(earlier=version < EXACT_TEXTS, history=version >= HISTORY)
+    reading = Reading(
+        earlier=version < EXACT_TEXTS,
+        history=version >= HISTORY,
+        seat_changes=version >= SEAT_CHANGES,
+    )
     # The latest time a file that keeps its history may give: the import's, read once.
     latest = timezone.now() + _CLOCKS if reading.history else None
     try:
         checked = LeagueFile.model_validate(
-            data, context={"history": reading.history, "latest": latest}
+            data,
+            context={
+                "history": reading.history,
+                "seat_changes": reading.seat_changes,
+                "latest": latest,
+            },
         )
     except ValidationError as error:
         raise ImportRefused(refusal_text(_first(error.errors(include_url=False)), data)) from None

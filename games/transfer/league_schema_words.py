@@ -133,6 +133,9 @@ def _in_session(index: int, loc: list[int | str], key: str, doc: dict[str, Any])
         whose = _player_in(record["entries"][inner[1]])
         named = key and key != "player" and whose
         return _Place(played, f"{played}, {whose}" if named else played, here)
+    if records == "seat_changes":
+        at = f"{label}, seat change {int(item) + 1}"
+        return _Place(at, at, here)
     if records == "changes":
         at = f"{label}, change {int(item) + 1}"
         if not inner:

@@ -28,6 +28,7 @@ from games.models import (
     Round,
     RoundChange,
     Seat,
+    SeatChange,
 )
 from games.services.leagues import LeagueError, league_at_a_free_address
 from games.services.results import refresh_league
@@ -109,7 +110,9 @@ def _write(plan: LeaguePlan, owner: AbstractBaseUser | None, keep_members: bool)
                 session=session,
                 player=players[name],
                 position=position,
-                **vars(planned.results[name]),
+                # A latecomer whose join the rules refuse (a round deleted since) has no
+                # place in the replay, so no result: the page leaves them off the table.
+                **(vars(planned.results[name]) if name in planned.results else {}),
             )
             for session, planned in zip(sessions, plan.sessions, strict=True)
             for name, position in planned.seats
@@ -174,6 +177,26 @@ def _write(plan: LeaguePlan, owner: AbstractBaseUser | None, keep_members: bool)
         batch_size=_INSERT_BATCH,
     )
     _restore_times(rejoins, [r for planned in plan.sessions for r in planned.rejoins], "created_at")
+    seat_changes = SeatChange.objects.bulk_create(
+        (
+            SeatChange(
+                session=session,
+                seat=seat(session, change.player),
+                kind=change.kind,
+                after_round=change.after_round,
+                seats=[seat_of[session.pk, players[name].pk].pk for name in change.seats],
+                **_by("created_by", change.author, accounts),
+            )
+            for session, planned in zip(sessions, plan.sessions, strict=True)
+            for change in planned.seat_changes
+        ),
+        batch_size=_INSERT_BATCH,
+    )
+    _restore_times(
+        seat_changes,
+        [change for planned in plan.sessions for change in planned.seat_changes],
+        "created_at",
+    )
     round_id = {
         (played.session_id, number): played.pk
         for played, number in zip(rounds, (r.number for r in planned_rounds), strict=True)
@@ -320,10 +343,11 @@ def _hand_row(played: Round, entry: EntryPlan, player: Player) -> tuple:
 
 
 def _by(field: str, author: str, accounts: Mapping[str, int]) -> dict[str, Any]:
-    """Who entered, changed or rejoined something (``field``: entered_by, changed_by,
-    created_by), as the file names them, in the row's two columns: a member of the file
-    whom this import made a member is that account here; anyone else is kept as a
-    name, linked to no account: a file may not act on anyone else."""
+    """Who entered, changed or rejoined something, or changed the table (``field``:
+    entered_by, changed_by, created_by), as the file names them, in the row's two
+    columns: a member of the file whom this import made a member is that account here;
+    anyone else is kept as a name, linked to no account: a file may not act on anyone
+    else."""
     if author in accounts:
         return {f"{field}_id": accounts[author], f"{field}_name": ""}
     return {f"{field}_id": None, f"{field}_name": author}

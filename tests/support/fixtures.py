@@ -1,8 +1,8 @@
 """Fixtures that test modules of several directories share (a pytest plugin that
 tests/conftest.py loads): a league with everything an export holds, its export,
 the export moved to an empty database (also of the league whose rounds were edited,
-deleted and entered in table mode), a signed-in stranger, and a count of the
-sessions' replays."""
+deleted and entered in table mode, and of one whose tables changed between rounds), a
+signed-in stranger, and a count of the sessions' replays."""
 
 from __future__ import annotations
 
@@ -16,7 +16,12 @@ from django.test import Client, override_settings
 from games.models import League
 from games.services import scoreboard
 from games.transfer.league_export import export_league
-from tests.support.league_files import build_eventful_league, build_league, wipe
+from tests.support.league_files import (
+    build_changing_tables,
+    build_eventful_league,
+    build_league,
+    wipe,
+)
 from tests.support.world import FAST_HASHERS
 
 
@@ -70,6 +75,18 @@ def moved_eventful(_eventful_file: dict, db) -> dict:
     deletion, table mode's hands and an author since gone."""
     wipe()
     return copy.deepcopy(_eventful_file)
+
+
+@pytest.fixture(scope="session")
+def _changing_tables_file(django_db_setup, django_db_blocker) -> dict:
+    return _exported_once(django_db_blocker, build_changing_tables)
+
+
+@pytest.fixture
+def moved_changing_tables(_changing_tables_file: dict, db) -> dict:
+    """As `moved`, the export of `build_changing_tables`: players join and leave."""
+    wipe()
+    return copy.deepcopy(_changing_tables_file)
 
 
 @pytest.fixture

@@ -1,8 +1,9 @@
 """League files for the export and import tests: a league holding everything an
 export carries (and one whose rounds were also edited, deleted, entered in table mode
-and by a member since gone), a snapshot of it that ids do not name (what must survive
-an export and an import unchanged), changes to an exported file, a file as it was
-before version 4, and the upload a browser sends."""
+and by a member since gone, and one whose tables changed between rounds), a snapshot
+of it that ids do not name (what must survive an export and an import unchanged),
+changes to an exported file, a file as versions 3 and 4 wrote it, and the upload a
+browser sends."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import csv
 import datetime
 import io
 import json
+import random
 from decimal import Decimal
 
 import openpyxl
@@ -35,18 +37,20 @@ from games.models import (
     Round,
     RoundChange,
     Seat,
+    SeatChange,
 )
 from games.queries.standings import standings_of
 from games.services.round_checks import check_round
 from games.services.round_entries import new_round_entry
 from games.services.round_saves import delete_round, save_round
 from games.services.scoreboard import load_scoreboard
+from games.services.sessions import join, leave
 from games.services.table import SAVED_BY_ITSELF
 from games.transfer.league_import import ImportRefused, import_league
 from games.zones import league_zone
-from tests.support.builders import by_seat, edit, make_session, play
+from tests.support.builders import by_seat, edit, make_session, play, pool_with_chen_out
 from tests.support.club import FEB, FIRST, LOSE, MAR, WIN, build_club, pool_session
-from tests.support.hands import LOOSE_148, ROUND_1, THREE_PURE
+from tests.support.hands import LOOSE_148, ROUND_1, SHOWN_8S, THREE_PURE, WIN_8S, WIN_13
 
 APR = datetime.date(2024, 4, 20)
 # 21-card points under cut 8S: value points change hands (+10 each way).
@@ -180,6 +184,40 @@ def build_eventful_league(user: User) -> League:
     return league
 
 
+JUN = datetime.date(2024, 6, 7)
+SHOWN, DROP, MIDDLE_DROP = ("shown", SHOWN_8S), ("first_drop", ""), ("middle_drop", "")
+
+
+def build_changing_tables(user: User) -> League:
+    """A points league whose tables changed between rounds: on "Long table" (0.50 a
+    point, Asha, Ben, Chen and Ravi) Kim joins after round 2 and Ravi goes home after
+    round 3, each followed by the toss its rules call for (a new seating); in a pool
+    Dev joins after round 2, when Chen is out, at Ben's 60 plus one, and a toss seats
+    the table anew. Ben, a scorer, marked Ravi's leaving."""
+    league = League.objects.create(name="Friday club", slug="club", preset="21-points")
+    Membership.objects.create(league=league, user=user, role=Membership.Role.OWNER)
+    ben = User.objects.create_user(username="ben", password="x")
+    Membership.objects.create(league=league, user=ben, role=Membership.Role.SCORER)
+    players = ("Asha", "Ben", "Chen", "Ravi")
+    points = make_session(
+        user, players, name="Long table", league=league, money_per_point=Decimal("0.50")
+    )
+    GameSession.objects.filter(pk=points.pk).update(played_on=JUN)
+    asha_wins = {"Asha": ("declared", WIN_8S), "Ben": SHOWN, "Chen": DROP, "Ravi": MIDDLE_DROP}
+    play(points, "8S", asha_wins, user)
+    play(points, "8S", {"Ben": ("declared", WIN_8S), "Asha": SHOWN, "Chen": DROP, "Ravi": DROP})
+    join(points, "Kim", user, random.Random(1))
+    play(points, "8S", {**asha_wins, "Kim": DROP})
+    leave(points, points.seats.get(player__name="Ravi"), ben, random.Random(2))
+    play(points, "8S", {"Kim": ("declared", WIN_8S), "Asha": DROP, "Ben": SHOWN, "Chen": DROP})
+    pool = pool_with_chen_out(user, league=league)
+    GameSession.objects.filter(pk=pool.pk).update(played_on=JUN)
+    join(pool, "Dev", user, random.Random(3))
+    third = {"Asha": ("declared", WIN_13), "Ben": ("first_drop", ""), "Dev": ("first_drop", "")}
+    play(pool, "7C", third, user)
+    return league
+
+
 def snapshot(league: League) -> dict:
     """Everything about a league that ids do not name: what must survive an export and
     an import unchanged."""
@@ -256,6 +294,7 @@ def session_snapshot(session: GameSession) -> dict:
             (r.seat.player.name, r.after_round, r.created_at, _author(r.created_by, r))
             for r in session.rejoins.all()
         ],
+        "seat_changes": seat_changes_of(session),
         # A round's times are not here: an import takes them from its history, which
         # was written in the same save (league_file.SAME_SAVE), unless the file says.
         "rounds": [
@@ -299,7 +338,23 @@ def session_snapshot(session: GameSession) -> dict:
     }
 
 
-def _author(user: User | None, row: Rejoin) -> str:
+def seat_changes_of(session: GameSession) -> list[tuple]:
+    """Who joined and left the session's table, and its new seatings, by name."""
+    name_of = dict(session.seats.values_list("pk", "player__name"))
+    return [
+        (
+            change.kind,
+            name_of.get(change.seat_id),
+            change.after_round,
+            [name_of[pk] for pk in change.seats],
+            change.created_at,
+            _author(change.created_by, change),
+        )
+        for change in session.seat_changes.order_by("after_round", "pk")
+    ]
+
+
+def _author(user: User | None, row: Rejoin | SeatChange) -> str:
     return user.username if user else row.created_by_name
 
 
@@ -344,6 +399,7 @@ def counts() -> tuple[int, ...]:
         Rejoin,
         PlayerClaim,
         RoundChange,
+        SeatChange,
     )
     return tuple(model.objects.count() for model in models)
 
@@ -373,10 +429,19 @@ def refused(text: str | bytes, owner: User | None = None) -> str:
     return str(caught.value)
 
 
+def as_version_4(data: dict) -> dict:
+    """The file as format version 4 wrote it: no joins, leaves or new seatings."""
+    data = copy.deepcopy(data)
+    data["version"] = 4
+    for session in data["sessions"]:
+        session.pop("seat_changes", None)
+    return data
+
+
 def as_version_3(data: dict) -> dict:
     """The file as format version 3 wrote it: no history, no round versions or times,
     no rejoin times or authors, and every hand's figures."""
-    data = copy.deepcopy(data)
+    data = as_version_4(data)
     data["version"] = 3
     data["league"].pop("table_auto_save", None)
     for session in data["sessions"]:

@@ -1,5 +1,6 @@
 """A whole league as JSON (games/transfer/league_export.py): the league, its sessions,
-rounds and hands, and the share links for owners only."""
+who joined and left their tables, rounds and hands, and the share links for owners
+only."""
 
 from __future__ import annotations
 
@@ -16,8 +17,10 @@ from games.models import (
     League,
     Rejoin,
 )
+from games.transfer.league_export import export_league
 from games.transfer.league_import import import_league
 from tests.support.league_files import (
+    build_changing_tables,
     wipe,
 )
 
@@ -51,7 +54,7 @@ def test_json_export_holds_the_league_its_sessions_rounds_and_hands(
     today = timezone.localdate().isoformat()
     assert response["Content-Disposition"] == f'attachment; filename="club-{today}.json"'
     data = json.loads(response.content)
-    assert (data["format"], data["version"]) == ("scorekeeper-league", 4)
+    assert (data["format"], data["version"]) == ("scorekeeper-league", 5)
     assert data["league"] == {
         "name": "Friday club",
         "slug": "club",
@@ -148,3 +151,50 @@ def test_json_export_holds_the_league_its_sessions_rounds_and_hands(
         ("Asha", 0),
         ("Ben", 10),
     ]
+
+
+def test_json_export_holds_who_joined_and_left_and_the_seatings_after(user: User) -> None:
+    league = build_changing_tables(user)
+    points = league.sessions.get(name="Long table")
+    changes = list(points.seat_changes.order_by("after_round", "pk"))
+    # The tosses the rules called for after each change, as the app dealt them.
+    tossed = [[points.seats.get(pk=pk).player.name for pk in c.seats] for c in changes[1::2]]
+
+    data = export_league(league)
+
+    exported = next(s for s in data["sessions"] if s["name"] == "Long table")
+    # Kim sits after the others, on a seat of her own.
+    assert [seat["player"] for seat in exported["seats"]] == ["Asha", "Ben", "Chen", "Ravi", "Kim"]
+    times = [change.created_at.isoformat() for change in changes]
+    assert exported["seat_changes"] == [
+        {
+            "kind": "join",
+            "player": "Kim",
+            "after_round": 2,
+            "created_at": times[0],
+            "created_by": "asha",
+        },
+        {
+            "kind": "seats",
+            "after_round": 2,
+            "seats": tossed[0],
+            "created_at": times[1],
+            "created_by": "asha",
+        },
+        {
+            "kind": "leave",
+            "player": "Ravi",
+            "after_round": 3,
+            "created_at": times[2],
+            "created_by": "ben",
+        },
+        {
+            "kind": "seats",
+            "after_round": 3,
+            "seats": tossed[1],
+            "created_at": times[3],
+            "created_by": "ben",
+        },
+    ]
+    assert sorted(tossed[0]) == ["Asha", "Ben", "Chen", "Kim", "Ravi"]
+    assert sorted(tossed[1]) == ["Asha", "Ben", "Chen", "Kim"]

@@ -57,7 +57,7 @@ def test_import_restores_the_league_exactly_into_an_empty_database(league: Leagu
     assert statuses == ["finished", "finished", "active", "finished", "finished", "active"]
     text = dumps(export_league(league))
     wipe()
-    assert counts() == (0,) * 11
+    assert counts() == (0,) * 12
 
     imported = import_league(text, keep_members=True).league
 
@@ -291,7 +291,7 @@ def test_a_league_name_that_the_league_form_would_refuse_is_refused(
         (b'{"format": "scorekeeper-league", "version": NaN}', "not valid JSON"),
         (b"[]", "must be a JSON object"),
         (b'{"version": 1}', 'no "format"'),
-        (b'{"format": "scorekeeper-league", "version": 5}', "version 5"),
+        (b'{"format": "scorekeeper-league", "version": 6}', "version 6"),
         (b'{"format": "scorekeeper-league", "version": "1"}', "version '1'"),
         (b'{"format": "scorekeeper-league", "version": 1}', '"league" must be a JSON object'),
     ],
