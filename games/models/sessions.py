@@ -205,3 +205,15 @@ class SeatChange(models.Model):
     def __str__(self) -> str:
         who = self.seat.player if self.seat_id else "The table"
         return f"{who} {self.get_kind_display().lower()} after round {self.after_round}"
+
+    @property
+    def author(self) -> str:
+        """Who made the change (`created_by`): their username, or the name an imported
+        file gave; "" if neither is known."""
+        return self.created_by.get_username() if self.created_by else self.created_by_name
+
+    @property
+    def said_by(self) -> str:
+        """Who made the change, as the history page says it: an author neither kept
+        nor linked is an account deleted since (only a signed-in member makes one)."""
+        return self.author or "someone no longer here"

@@ -56,6 +56,7 @@ from tests.support.hands import (
     WIN_13,
     WIN_PLAIN,
 )
+from tests.support.league_files import build_changing_tables
 from tests.support.pages import (
     PASSWORD,
     choose_outcome,
@@ -428,6 +429,15 @@ def history_long(page: Page) -> None:
     page.goto(f"/sessions/{session.pk}/history/")
     page.locator("[data-show-earlier]").click()
     expect(page.locator("[data-show-latest]")).to_be_visible()
+
+
+def history_table_changes(page: Page) -> None:
+    """Players joining and leaving between rounds, and the new seatings after, among
+    the rounds' changes."""
+    user = sign_in(page, "asha")
+    session = build_changing_tables(user).sessions.get(name="Long table")
+    page.goto(f"/sessions/{session.pk}/history/")
+    expect(page.locator('[data-change="join"]')).to_contain_text("Kim joined after round 2")
 
 
 def big_league_player(page: Page) -> None:
@@ -1110,6 +1120,7 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "history-folded": history_folded,
     "history-long": history_long,
     "history-edited": history_edited,
+    "history-table-changes": history_table_changes,
     "big-league-player": big_league_player,
     "big-league-session": big_league_session,
     "big-league-round-edit": big_league_round_edit,
@@ -1182,6 +1193,7 @@ ON_A_DESKTOP = (
     "session-typo",
     "pool-over",
     "shared-long",
+    "history-table-changes",
     "table-view",
     "standings",
 )
@@ -1193,6 +1205,7 @@ IN_THE_DARK = frozenset(
     {
         "home",
         "history-edited",
+        "history-table-changes",
         "new-session",
         "league-rules-changed",
         "sign-in-refused",

@@ -99,7 +99,7 @@ def test_an_edit_typed_card_by_card_saves_as_the_solver_groups_it(
     assert scores == {"Asha": 101, "Ben": -71, "Chen": -30}  # Ben grouped best: 81
     # The history keeps the groups saved, before and after.
     history = scorer.get(reverse("games:round_history", args=[table.pk, three_rounds[0].pk]))
-    edit = history.context_data["fold"].rows[0]
+    edit = history.context_data["fold"].rows[0].round
     ben_before, ben_after = (
         next(e["groups"] for e in snapshot["entries"] if e["player"] == "Ben")
         for snapshot in (edit.before, edit.after)

@@ -1,21 +1,25 @@
-"""The history page of a long session (games/views/sessions.py, rounds.py): the latest
-changes first, a phone screen or so, and the older ones a link away."""
+"""The history page of a session (games/views/sessions.py, rounds.py): the latest
+changes first, a phone screen or so, and the older ones a link away; players joining
+and leaving, and the new seatings after, among the rounds' changes in time order."""
 
 from __future__ import annotations
 
 import html as entities
 import re
 from unittest import mock
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
+from django.utils import dateformat, timezone
 
-from games.models import GameSession
+from games.models import GameSession, League
 from games.services import round_history
 from tests.support.builders import make_session, play, round_data
 from tests.support.hands import ROUND_1
+from tests.support.league_files import build_changing_tables
 from tests.support.reads import copies_of
 
 pytestmark = pytest.mark.django_db
@@ -192,3 +196,56 @@ def test_an_edit_names_the_cards_it_swapped_and_who_entered_them(
         "Ben: cards K♠ → 9♥, entered by Ben's phone → the round form",
         "Chen: the same cards grouped otherwise",
     ]
+
+
+def _titles(html: str) -> list[str]:
+    """Each change's heading, as a reader reads it."""
+    titles = re.findall(r'<h2 class="change-title">(.*?)</h2>', html, re.S)
+    return [entities.unescape(" ".join(re.sub(r"<[^>]+>", "", t).split())) for t in titles]
+
+
+def test_joins_leaves_and_new_seatings_stand_among_the_rounds_in_time_order(
+    scorer: Client, user: User
+) -> None:
+    league = build_changing_tables(user)
+    League.objects.filter(pk=league.pk).update(time_zone="Asia/Kolkata")
+    session = league.sessions.get(name="Long table")
+    changes = list(session.seat_changes.order_by("created_at", "pk"))
+    seated = [[session.seats.get(pk=pk).player.name for pk in c.seats] for c in changes[1::2]]
+    kolkata = ZoneInfo("Asia/Kolkata")
+
+    def when(moment) -> str:
+        return dateformat.format(timezone.localtime(moment, kolkata), "j M Y, H:i:s")
+
+    rounds = {c.number: when(c.changed_at) for c in session.changes.all()}
+
+    html = scorer.get(reverse("games:session_history", args=[session.pk])).content.decode()
+
+    assert _titles(html) == [
+        f"Round 4 created by asha, {rounds[4]}",
+        f"The table was seated anew after round 3: {', '.join(seated[1])} by ben, "
+        f"{when(changes[3].created_at)}",
+        f"Ravi left after round 3 by ben, {when(changes[2].created_at)}",
+        f"Round 3 created by asha, {rounds[3]}",
+        f"The table was seated anew after round 2: {', '.join(seated[0])} by asha, "
+        f"{when(changes[1].created_at)}",
+        # Her total is the rules service's: 0, as a latecomer to a points game starts.
+        f"Kim joined after round 2 (total 0) by asha, {when(changes[0].created_at)}",
+        f"Round 2 created by asha, {rounds[2]}",
+        f"Round 1 created by asha, {rounds[1]}",
+    ]
+    assert "Asia/Kolkata" in html and 'data-change="join"' in html
+    # Numbered with the rounds' changes, newest first: eight lines in all.
+    assert '<ol class="history" reversed start="8">' in html and 'id="change-8"' in html
+
+
+def test_a_pool_latecomer_is_said_to_join_at_the_total_the_rules_gave(
+    scorer: Client, user: User
+) -> None:
+    league = build_changing_tables(user)
+    pool = league.sessions.get(preset="13-pool-101")
+
+    html = scorer.get(reverse("games:session_history", args=[pool.pk])).content.decode()
+
+    # Chen was out: Dev starts at Ben's 60, the worst total still in, plus one.
+    assert any(t.startswith("Dev joined after round 2 (total 61) by asha") for t in _titles(html))
