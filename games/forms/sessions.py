@@ -22,7 +22,9 @@ from games.rules import (
     SUIT_NAMES,
     TOSS_SUITS,
     Card,
+    Redraw,
     RulesError,
+    Toss,
     card_label,
     is_net,
     is_pool,
@@ -83,7 +85,9 @@ class SessionForm(RulesetForm):
         (its dropdown, this field's check and the view's chosen league)."""
         super().__init__(*args, **kwargs)
         source = self.data if self.is_bound else self.initial
-        self.toss_cards = read_toss(source.get("toss"))
+        tossed = read_toss(source.get("toss"))
+        self.toss_cards = dict(tossed.seats)
+        self.toss_redraws = tossed.redraws
         self.leagues = leagues
         # Two leagues of one name (a league imported again beside itself) read apart
         # by their addresses.
@@ -149,6 +153,13 @@ class SessionForm(RulesetForm):
         if not self.seated_by_toss():
             return []
         return [_tie_words(tie) for tie in ties_by_suit(list(self.toss_cards.items()))]
+
+    def toss_redraws_said(self) -> list[str]:
+        """Who drew the very same card (two decks) and drew again, in words: the
+        toss redrew them, and a page must not do that without a word either."""
+        if not self.seated_by_toss():
+            return []
+        return [_redraw_words(redraw) for redraw in self.toss_redraws]
 
     def seated(self) -> list[str]:
         """Players typed so far in seat order, checking names for duplicates; adds
@@ -232,21 +243,48 @@ def _tie_words(tie: list[tuple[str, Card]]) -> str:
     return f"{held_words} are the same rank: the suit decides ({_SUITS_IN_ORDER}), so {order}."
 
 
-def sign_toss(dealt: list[tuple[str, Card]]) -> str:
-    """The toss as the form carries it: each name with its card, signed."""
-    return signing.dumps([[name, card.code] for name, card in dealt], salt=TOSS_SALT)
+def _redraw_words(redraw: Redraw) -> str:
+    """``Asha and Ben both drew the A♥, the very same card: neither rank nor suit can
+    split them, so they drew again.``"""
+    names = list(redraw.players)
+    if len(names) == 2:
+        who = f"{names[0]} and {names[1]} both"
+    else:
+        who = ", ".join(names[:-1]) + f" and {names[-1]} all"
+    return (
+        f"{who} drew the {card_label(redraw.card)}, the very same card: neither rank nor "
+        "suit can split them, so they drew again."
+    )
 
 
-def read_toss(value: object) -> dict[str, Card]:
-    """The cards of a toss this server dealt ({name: card}); nothing for a value it
-    did not sign (forged, or mangled on the way), which only loses the cards shown."""
+def sign_toss(tossed: Toss) -> str:
+    """The toss as the form carries it: each name with its card, and who drew again
+    on the very same card, signed."""
+    return signing.dumps(
+        {
+            "cards": [[name, card.code] for name, card in tossed.seats],
+            "redrawn": [[list(r.players), r.card.code] for r in tossed.redraws],
+        },
+        salt=TOSS_SALT,
+    )
+
+
+def read_toss(value: object) -> Toss:
+    """A toss this server dealt; nothing for a value it did not sign (forged, or
+    mangled on the way), which only loses the cards shown."""
     if not isinstance(value, str) or not value:
-        return {}
+        return Toss(())
     try:
         dealt = signing.loads(value, salt=TOSS_SALT)
-        return {name: parse_card(code) for name, code in dealt}
-    except (signing.BadSignature, RulesError, TypeError, ValueError):
-        return {}
+        if isinstance(dealt, list):  # signed before a toss said its redraws
+            dealt = {"cards": dealt, "redrawn": []}
+        seats = tuple((str(name), parse_card(code)) for name, code in dealt["cards"])
+        redraws = tuple(
+            Redraw(tuple(map(str, names)), parse_card(code)) for names, code in dealt["redrawn"]
+        )
+        return Toss(seats, redraws)
+    except (signing.BadSignature, RulesError, KeyError, TypeError, ValueError):
+        return Toss(())
 
 
 class StakesForm(forms.Form):

@@ -77,7 +77,7 @@ from .scoring import (
     score_round,
 )
 from .session import SessionPlay, parse_session, session_report, session_request
-from .toss import TOSS_SUITS, ties_by_suit, toss, toss_strength
+from .toss import TOSS_SUITS, Redraw, Toss, deal_toss, ties_by_suit, toss, toss_strength
 from .totals import (
     JOIN,
     LEAVE,
@@ -130,6 +130,7 @@ __all__ = [
     "Kind",
     "PlayerHand",
     "PlayerResult",
+    "Redraw",
     "RejoinOffer",
     "RoundErrors",
     "RoundLine",
@@ -140,6 +141,7 @@ __all__ = [
     "Seating",
     "SessionPlay",
     "SessionState",
+    "Toss",
     "Transfer",
     "all_cards",
     "arrange",
@@ -152,6 +154,7 @@ __all__ = [
     "choice_label",
     "choice_words",
     "classify",
+    "deal_toss",
     "describe_preset",
     "format_cards",
     "format_groups",

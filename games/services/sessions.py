@@ -33,9 +33,10 @@ from games.rules import (
     LEAVE,
     PRESETS,
     Ruleset,
+    Toss,
     can_end_by_hand,
+    deal_toss,
     get_ruleset,
-    toss,
 )
 from games.services.errors import EntryRejected
 from games.services.results import mark_changed, refresh_session
@@ -43,10 +44,11 @@ from games.services.scoreboard import Scoreboard, change_problem, load_scoreboar
 from games.zones import today_in
 
 
-def toss_seats(names: Sequence[str], ruleset: Ruleset, rng: random.Random | None = None):
-    """Deal one card to each player: [(name, Card)] from the highest card to the
-    lowest, which is the seat order; the last player deals first."""
-    return toss(list(names), rng or random.Random(), ruleset.decks)
+def toss_seats(names: Sequence[str], ruleset: Ruleset, rng: random.Random | None = None) -> Toss:
+    """Deal one card to each player: its ``seats`` are (name, Card) from the highest
+    card to the lowest, which is the seat order (the last player deals first), and its
+    ``redraws`` who drew the very same card (two decks) and drew again."""
+    return deal_toss(list(names), rng or random.Random(), ruleset.decks)
 
 
 def name_key(name: str) -> str:
@@ -423,7 +425,7 @@ def _toss_if_due(
     if not board.state.toss_due:
         return
     seat_of = {seat.player.name: seat.pk for seat in board.seats}
-    dealt = toss_seats(board.state.active, board.ruleset, rng)
+    dealt = toss_seats(board.state.active, board.ruleset, rng).seats
     SeatChange.objects.create(
         session=session,
         kind=SeatChange.Kind.SEATING,

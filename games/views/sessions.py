@@ -173,14 +173,14 @@ def _toss(
             request, template, _session_form_context(request, form, league), status=FORM_ERRORS
         )
     preset = form.cleaned_data.get("preset") or DEFAULT_PRESET
-    dealt = toss_seats(form.players, form.ruleset or PRESETS[preset])
+    tossed = toss_seats(form.players, form.ruleset or PRESETS[preset])
     data = request.POST.copy()
     for number in range(1, MAX_SEATS + 1):
         data.pop(f"seat_{number}", None)
-    for number, (name, _card) in enumerate(dealt, start=1):
+    for number, (name, _card) in enumerate(tossed.seats, start=1):
         data[f"seat_{number}"] = name
-    data["first_dealer"] = str(len(dealt))
-    data["toss"] = sign_toss(dealt)  # the cards stay on the form through an error
+    data["first_dealer"] = str(len(tossed.seats))
+    data["toss"] = sign_toss(tossed)  # the cards stay on the form through an error
     tossed = SessionForm(data, leagues=leagues, defaults=form.defaults)
     return TemplateResponse(request, template, _session_form_context(request, tossed, league))
 

@@ -25,7 +25,7 @@ from django.template.loader import render_to_string
 from playwright.sync_api import Locator, Page, Route, expect
 
 from games.models import GameSession, League, Membership, Player
-from games.rules import parse_card
+from games.rules import Redraw, Toss, parse_card
 from games.services.leagues import (
     claim_player,
     create_invite,
@@ -195,12 +195,15 @@ def new_session_tossed(page: Page) -> None:
     page.goto("/sessions/new/")
     for number, name in enumerate(["Asha", "Ben", "Chen"], start=1):
         page.get_by_label(f"Seat {number}", exact=True).fill(name)
-    # Asha and Ben draw an ace each: the page says how the suit broke the tie.
-    tie = [("Asha", parse_card("AH")), ("Ben", parse_card("AC")), ("Chen", parse_card("5D"))]
+    # Asha and Ben draw an ace each: the page says how the suit broke the tie; and
+    # Ben and Chen had first drawn the very same queen (two decks), and drew again.
+    seats = (("Asha", parse_card("AH")), ("Ben", parse_card("AC")), ("Chen", parse_card("5D")))
+    tie = Toss(seats, (Redraw(("Ben", "Chen"), parse_card("QH")),))
     with mock.patch("games.views.sessions.toss_seats", return_value=tie):
         page.get_by_role("button", name="Toss for seats").click()
         expect(page.locator("[data-toss-card]")).to_have_count(3)
     expect(page.locator("[data-toss-tie]")).to_contain_text("so Asha sits before Ben")
+    expect(page.locator("[data-toss-redraw]")).to_contain_text("so they drew again")
     # Seen on the screenshot, not by axe: the picks did not say who was seated.
     for name in ("Asha", "Ben", "Chen"):
         pick = page.get_by_role("button", name=name, exact=True)

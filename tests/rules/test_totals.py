@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from games.rules import PRESETS
@@ -96,8 +98,6 @@ def test_the_deal_passes_clockwise_to_the_next_player_still_in():
 
 
 def test_toss_seats_from_the_highest_card_and_the_lowest_deals():
-    import random
-
     from games.rules.cards import parse_card
     from games.rules.toss import toss, toss_strength
 
@@ -130,6 +130,43 @@ def test_a_toss_names_the_ties_its_suits_decided():
 
     assert ties_by_suit(dealt) == [dealt[0:2], dealt[2:5]]
     assert ties_by_suit([dealt[0], dealt[2], dealt[5]]) == []
+
+
+class _Stacked(random.Random):
+    """A shuffle that stacks the shoe: ``top`` comes off first, in that order, and the
+    rest of the shoe (unshuffled) after it."""
+
+    def __init__(self, top: list[str]) -> None:
+        super().__init__(0)
+        self.top = top
+
+    def shuffle(self, x) -> None:
+        from games.rules.cards import parse_card
+
+        wanted = [parse_card(code) for code in self.top]
+        rest = list(x)
+        for card in wanted:
+            rest.remove(card)
+        x[:] = rest + wanted[::-1]  # toss pops from the end
+
+
+def test_a_toss_says_who_drew_the_very_same_card_and_drew_again():
+    from games.rules import deal_toss
+    from games.rules.cards import parse_card
+
+    # Two decks: Asha and Ben are both dealt the ace of hearts, then draw again.
+    tossed = deal_toss(["Asha", "Ben", "Chen"], _Stacked(["AH", "AH", "5D", "KS", "2C"]), 2)
+
+    (redraw,) = tossed.redraws
+    assert redraw.players == ("Asha", "Ben") and redraw.card == parse_card("AH")
+    assert dict(tossed.seats) == {
+        "Asha": parse_card("KS"),
+        "Ben": parse_card("2C"),
+        "Chen": parse_card("5D"),
+    }
+    # A tie on rank alone is no redraw: the suit decides it.
+    suited = deal_toss(["Asha", "Ben"], _Stacked(["AH", "AC"]), 2)
+    assert suited.redraws == () and [name for name, _ in suited.seats] == ["Asha", "Ben"]
 
 
 # --- Pool rules: reaching or passing the ceiling, rejoining, splitting the pot ----------

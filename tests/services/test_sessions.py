@@ -48,7 +48,7 @@ def test_create_session_refuses_an_invalid_override(user: User) -> None:
 
 
 def test_toss_seats_deals_one_card_each_from_the_rules_service() -> None:
-    dealt = toss_seats(["Asha", "Ben", "Chen"], PRESETS["21-points"], random.Random(7))
+    dealt = toss_seats(["Asha", "Ben", "Chen"], PRESETS["21-points"], random.Random(7)).seats
 
     assert sorted(name for name, _ in dealt) == ["Asha", "Ben", "Chen"]
     assert all(not card.is_printed_joker for _, card in dealt)

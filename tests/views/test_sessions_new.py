@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from games.days import latest_played_on
 from games.models import GameSession, League, Membership, Player
-from games.rules import parse_card
+from games.rules import Redraw, Toss, parse_card
 from games.services.leagues import create_league
 from games.views import sessions as sessions_views
 from tests.support.builders import make_session, session_form_data
@@ -227,7 +227,9 @@ def test_a_tie_on_rank_in_the_toss_says_how_the_suit_broke_it(
     scorer: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Asha and Ben both draw an ace: the rules go by suit, and the page says so.
-    dealt = [("Asha", parse_card("AH")), ("Ben", parse_card("AC")), ("Chen", parse_card("5D"))]
+    dealt = Toss(
+        (("Asha", parse_card("AH")), ("Ben", parse_card("AC")), ("Chen", parse_card("5D")))
+    )
     monkeypatch.setattr(sessions_views, "toss_seats", lambda names, ruleset: dealt)
     data = session_form_data(seat_1="Chen", seat_2="Ben", seat_3="Asha", action="toss")
 
@@ -239,6 +241,29 @@ def test_a_tie_on_rank_in_the_toss_says_how_the_suit_broke_it(
         "diamonds, hearts, spades), so Asha sits before Ben."
     ) in said
     assert said.count("data-toss-tie") == 1
+
+
+def test_players_who_drew_the_very_same_card_are_told_they_drew_again(
+    scorer: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two decks: Asha and Ben both drew the A♥ first, then the K♠ and the 2♣.
+    seats = (("Asha", parse_card("KS")), ("Chen", parse_card("5D")), ("Ben", parse_card("2C")))
+    dealt = Toss(seats, (Redraw(("Asha", "Ben"), parse_card("AH")),))
+    monkeypatch.setattr(sessions_views, "toss_seats", lambda names, ruleset: dealt)
+    data = session_form_data(seat_1="Asha", seat_2="Ben", seat_3="Chen", action="toss")
+
+    response = scorer.post(URL, data)
+
+    said = html_lib.unescape(response.content.decode())
+    words = (
+        "Asha and Ben both drew the A♥, the very same card: neither rank nor suit can "
+        "split them, so they drew again."
+    )
+    assert f"<span data-toss-redraw>{words}</span>" in said
+    # Kept with the cards through a form sent back with an error.
+    (form,) = [form for form in forms_in(response.content.decode()) if form.action == URL]
+    again = scorer.post(URL, form.data() | {"action": ["create"], "rule_decks": ["9"]})
+    assert again.status_code == 422 and words in html_lib.unescape(again.content.decode())
 
 
 def _tossed(scorer: Client, **fields: str) -> dict[str, list[str]]:
