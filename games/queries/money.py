@@ -3,9 +3,10 @@ standings' "net money" column.
 
 Only finished sessions played for stakes count: a points session with a value per
 point (each player wins or pays their net total times it, as its page settles
-it) and a pool with a buy-in (each seat buys in once and again with each rejoin,
-and the winners take the pot). A player who sat at no such session has no figure
-(None), not 0: blank, not "broke even".
+it) and a pool with a buy-in (each seat, a latecomer's too, buys in once and again
+with each rejoin, as the rules' buy_ins counts, and the winners take the pot). A
+player who sat at no such session has no figure (None), not 0: blank, not "broke
+even".
 
 Read when asked, never stored: stakes may be set or changed after the last round,
 and the sum would otherwise have to follow them. Two queries (the seats of the
@@ -111,7 +112,7 @@ def _session_money(
         return
     buy_in = cents(first.buy_in)
     bought = {seat.player_id: 1 + rejoins.get(seat.seat_id, 0) for seat in table}
-    pot = pot_of(buy_in, len(table), sum(bought.values()) - len(table))
+    pot = pot_of(buy_in, sum(bought.values()))
     winners = [seat.player_id for seat in table if seat.won]
     # The winners share the pot evenly; a coin that will not split goes to the first
     # of them in seat order, so the session's amounts still add up to nothing.

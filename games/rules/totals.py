@@ -591,10 +591,22 @@ def can_end_by_hand(pool: bool, rounds_played: int, finished: bool) -> bool:
 # --- A pool's pot and how to split it ----------------------------------------------------
 
 
-def pot_of(buy_in: int, seats: int, rejoins: int) -> int:
-    """The pot (in the smallest coin): each seat bought in once, and each rejoin buys in
-    again."""
-    return buy_in * (seats + rejoins)
+def buy_ins(state: SessionState) -> dict[str, int]:
+    """How many times each player bought into a pool: once on sitting down, at the
+    start or as a latecomer (who buys in as a player who is out buys back in: docs/rules
+    §5, "Joining and leaving"), and once more with each rejoin. A player who left the
+    table has paid in all the same."""
+    bought = dict.fromkeys(state.players, 1)
+    for line in state.lines:
+        for player in line.rejoined:
+            bought[player] += 1
+    return bought
+
+
+def pot_of(buy_in: int, buy_ins: int) -> int:
+    """The pot (in the smallest coin): every buy-in (``buy_ins``: how many were made,
+    as :func:`buy_ins` counts them)."""
+    return buy_in * buy_ins
 
 
 def remaining_drops(state: SessionState, ruleset: Ruleset) -> dict[str, int]:

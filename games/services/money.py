@@ -10,6 +10,7 @@ from decimal import Decimal
 
 from games.rules import (
     balances_from_totals,
+    buy_ins,
     is_net,
     pot_of,
     pot_split,
@@ -67,9 +68,7 @@ def money_of(board: Scoreboard) -> Money | None:
         payments = tuple(Payment(t.payer, t.payee, _money(t.amount)) for t in settle(balances))
         return Money(per_point=session.money_per_point, payments=payments)
     if board.pool and session.buy_in:
-        # Each seat bought in once, and each rejoin buys in again.
-        rejoins = sum(len(c.rejoined_after) for c in board.columns)
-        pot = pot_of(_cents(session.buy_in), len(board.seats), rejoins)
+        pot = pot_of(_cents(session.buy_in), sum(buy_ins(board.state).values()))
         if board.finished:
             return Money(buy_in=session.buy_in, pot=_money(pot), pot_winners=board.winners)
         drops = remaining_drops(board.state, board.ruleset)

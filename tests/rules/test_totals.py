@@ -296,6 +296,18 @@ def test_hands_after_elimination_names_the_rounds_an_edit_left_behind() -> None:
     assert hands_after_elimination(state) == [("Chen", 2)]
 
 
+def test_a_latecomer_buys_into_the_pot_as_a_rejoin_does():
+    from games.rules import JOIN, SeatChange, buy_ins, pot_of
+
+    # Ben out in round 1 rejoins; Dev comes late: everyone bought in once, Ben twice.
+    rounds = [{"Asha": 40, "Ben": 105, "Chen": 60}]
+    state = session_state(
+        POOL_101, ABC, rounds, rejoins=[("Ben", 1)], changes=[SeatChange(JOIN, "Dev", 1)]
+    )
+    assert buy_ins(state) == {"Asha": 1, "Ben": 2, "Chen": 1, "Dev": 1}
+    assert pot_of(1000, sum(buy_ins(state).values())) == 5000
+
+
 def test_a_rejoin_may_be_taken_back_only_until_the_next_round_is_played():
     from games.rules import take_back_problem
 

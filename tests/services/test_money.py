@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 
 from games.services.money import money_of
 from games.services.scoreboard import load_scoreboard
-from games.services.sessions import rejoin
+from games.services.sessions import join, rejoin
 from tests.support.builders import make_session, play, pool_with_chen_out
 from tests.support.hands import (
     LOOSE_148,
@@ -93,6 +93,17 @@ def test_a_rejoin_buys_in_again_and_grows_the_pot(user: User) -> None:
     money = money_of(load_scoreboard(pool))
 
     assert money.pot == Decimal("40.00")  # three buy-ins and Chen's second
+    assert sum(s.amount for s in money.shares) == Decimal("40.00")
+
+
+def test_a_latecomer_buys_in_as_a_rejoin_does_and_grows_the_pot(user: User) -> None:
+    pool = pool_with_chen_out(user, buy_in=Decimal("10.00"))
+    join(pool, "Kim", user)
+
+    money = money_of(load_scoreboard(pool))
+
+    assert money.pot == Decimal("40.00")  # three buy-ins and Kim's
+    assert {s.name for s in money.shares} == {"Asha", "Ben", "Kim"}
     assert sum(s.amount for s in money.shares) == Decimal("40.00")
 
 

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import GameSession, SeatChange
-from tests.support.builders import make_session, play, seat_pk
+from tests.support.builders import make_session, play, pool_with_chen_out, seat_pk
 from tests.support.hands import ROUND_1, SHOWN_8S, WIN_8S
 
 pytestmark = pytest.mark.django_db
@@ -94,3 +94,12 @@ def test_no_latecomer_is_offered_before_the_first_round(scorer: Client, user: Us
     assert response.status_code == 422
     assert "Nobody joins before the first round" in response.content.decode()
     assert not table.seats.filter(player__name="Dev").exists()
+
+
+def test_a_latecomers_buy_in_is_in_the_pot(scorer: Client, user: User) -> None:
+    pool = pool_with_chen_out(user, buy_in=Decimal("10.00"))
+
+    scorer.post(url("session_join", pool), {"name": "Kim"})
+
+    html = scorer.get(url("session_detail", pool)).content.decode()
+    assert '<h2 id="money-title">The pot: 40.00</h2>' in html
