@@ -81,7 +81,7 @@ def round_entry_context(
         "table_links": table_links(request, session) if table else None,
         "table_poll_url": reverse("games:table_panel", args=[session.pk]),
         # Play again, once the session is over (a save that ends it shows it too).
-        "rematch": rematch_context(session) if writer and board.finished else None,
+        "rematch": rematch_context(session, board) if writer and board.finished else None,
         "entry": form.entry if form else entry,
         "form": form,
         "preview_url": reverse("games:round_preview", args=[session.pk]),
@@ -136,16 +136,17 @@ def stakes_form(session: GameSession, board: Scoreboard, data: object = None) ->
     )
 
 
-def rematch_context(session: GameSession) -> dict:
+def rematch_context(session: GameSession, board: Scoreboard) -> dict:
     """What the Rematch button says: the rematch already started, or the seat order
-    and first dealer it would start with."""
+    and first dealer it would start with (fewer than two: everyone else went home)."""
     existing = GameSession.objects.filter(rematch_of=session).first()
     if existing is not None:
         # When it was started, on the league's clock (games/zones.py).
         return {"existing": existing, "zone": session_zone(session)}
-    seats, dealer = rematch_seating(session)
+    seats, dealer = rematch_seating(session, board)
     return {
         "existing": None,
         "order": [seat.player.name for seat in seats],
-        "dealer": seats[dealer],
+        "dealer": seats[dealer] if len(seats) > 1 else None,
+        "gone": [column.name for column in board.columns if column.left_after],
     }

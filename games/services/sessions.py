@@ -185,16 +185,20 @@ def _seat(session: GameSession, player_ids: Sequence[int], first_dealer: int) ->
 REMATCH_SUFFIX = " (rematch)"
 
 
-def rematch_seating(session: GameSession) -> tuple[list[Seat], int]:
-    """The seats of ``session`` in the rematch's order, and the index of its first
-    dealer: everyone moves one place (the first seat to the end), and whoever sits
-    where the first dealer sat deals first, so the deal moves on to the next player."""
+def rematch_seating(session: GameSession, board: Scoreboard) -> tuple[list[Seat], int]:
+    """The seats of ``session`` (replayed as ``board``) in the rematch's order, and
+    the index of its first dealer: everyone still at the table at the end, a latecomer
+    included and a player who went home left out, moves one place (the first seat to
+    the end), and the next of them after the first dealer deals first, so the deal
+    moves on (with nobody gone, whoever now sits where the first dealer sat)."""
     seats = list(session.seats.select_related("player").order_by("position"))
-    rotated = seats[1:] + seats[:1]
-    dealer = next(
-        (index for index, seat in enumerate(seats) if seat.pk == session.first_dealer_id), 0
-    )
-    return rotated, dealer
+    gone = board.state.left_after
+    kept = [seat for seat in seats if seat.player.name not in gone]
+    rotated = kept[1:] + kept[:1]
+    first = next((i for i, seat in enumerate(seats) if seat.pk == session.first_dealer_id), 0)
+    after = seats[first + 1 :] + seats[: first + 1]  # clockwise from the first dealer
+    dealer = next((seat for seat in after if seat in kept), None)
+    return rotated, rotated.index(dealer) if dealer else 0
 
 
 def rematch_name(session: GameSession) -> str:
@@ -208,23 +212,30 @@ def rematch_name(session: GameSession) -> str:
 
 
 def rematch(session: GameSession, user: AnyUser) -> tuple[GameSession, bool]:
-    """A new session with the same players, seats rotated by one (``rematch_seating``),
-    the same rules, ceiling and stakes and the same league, played today: the
-    rematch, and whether this call started it. A session that already has a rematch
-    answers with that one (a double tap starts one game, not two); an unfinished
-    session has none (EntryRejected). The caller checked that ``user`` may write it."""
+    """A new session with the same players (not those who went home), seats rotated by
+    one (``rematch_seating``), the same rules, ceiling and stakes and the same league,
+    played today: the rematch, and whether this call started it. A session that
+    already has a rematch answers with that one (a double tap starts one game, not
+    two); an unfinished session has none, nor one nobody else stayed at
+    (EntryRejected). The caller checked that ``user`` may write it."""
     with transaction.atomic():
         # Locked: two phones tapping Rematch at once start one session between them.
         session = GameSession.objects.select_for_update().get(pk=session.pk)
         existing = GameSession.objects.filter(rematch_of=session).first()
         if existing is not None:
             return existing, False
-        if not load_scoreboard(session).finished:
+        board = load_scoreboard(session)
+        if not board.finished:
             raise EntryRejected(
                 "This session is not finished yet: a rematch starts once it is over "
                 "(end it first, or play on)."
             )
-        seats, dealer = rematch_seating(session)
+        seats, dealer = rematch_seating(session, board)
+        if len(seats) < 2:
+            raise EntryRejected(
+                "Everyone else went home: a rematch needs two players still at the table "
+                "(start a new session instead)."
+            )
         try:
             with transaction.atomic():
                 new = GameSession.objects.create(

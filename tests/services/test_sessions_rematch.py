@@ -12,8 +12,9 @@ from django.utils import timezone
 from games.models import GameSession
 from games.services.errors import EntryRejected
 from games.services.leagues import create_league
-from games.services.sessions import rematch, rematch_name
-from tests.support.builders import finished_session, make_session
+from games.services.sessions import close_session, join, leave, rematch, rematch_name
+from tests.support.builders import finished_session, make_session, play
+from tests.support.hands import ROUND_1
 
 pytestmark = pytest.mark.django_db
 
@@ -59,6 +60,44 @@ def test_the_deal_moves_on_to_the_next_player(user: User) -> None:
     # Seat 3 deals first again, and Asha now sits there: the player after Chen.
     assert new.first_dealer.position == 3
     assert new.first_dealer.player.name == "Asha"
+
+
+def test_a_player_who_went_home_is_left_out_and_a_latecomer_kept(user: User) -> None:
+    table = make_session(user, players=("Asha", "Ben", "Chen", "Dev"))  # Asha deals first
+    play(table, "8S", {**ROUND_1, "Dev": ("first_drop", "")})
+    leave(table, table.seats.get(player__name="Ben"), user)
+    join(table, "Kim", user)
+    close_session(table)
+
+    new, _ = rematch(table, user)
+
+    # Seated Asha, Ben, Chen, Dev, Kim; without Ben, one place on: Chen sits first.
+    assert seated(new) == ["Chen", "Dev", "Kim", "Asha"]
+    # The deal moves on from Asha past Ben, who went home, to Chen.
+    assert new.first_dealer.player.name == "Chen"
+
+
+def test_the_deal_skips_a_first_dealer_who_went_home(user: User) -> None:
+    table = make_session(user, players=("Asha", "Ben", "Chen", "Dev"), first_dealer=1)
+    play(table, "8S", {**ROUND_1, "Dev": ("first_drop", "")})  # Ben dealt it
+    leave(table, table.seats.get(player__name="Ben"), user)
+    close_session(table)
+
+    new, _ = rematch(table, user)
+
+    assert seated(new) == ["Chen", "Dev", "Asha"]
+    assert new.first_dealer.player.name == "Chen"
+
+
+def test_no_rematch_when_everyone_else_went_home(user: User) -> None:
+    table = make_session(user, players=("Asha", "Ben"))
+    play(table, "8S", {"Asha": ROUND_1["Asha"], "Ben": ROUND_1["Ben"]})
+    leave(table, table.seats.get(player__name="Ben"), user)
+
+    with pytest.raises(EntryRejected, match="a rematch needs two players"):
+        rematch(table, user)
+
+    assert GameSession.objects.count() == 1
 
 
 def test_a_pool_buy_in_comes_along(user: User) -> None:

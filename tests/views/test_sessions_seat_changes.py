@@ -96,6 +96,18 @@ def test_no_latecomer_is_offered_before_the_first_round(scorer: Client, user: Us
     assert not table.seats.filter(player__name="Dev").exists()
 
 
+def test_the_rematch_leaves_out_who_went_home(scorer: Client, user: User) -> None:
+    table = make_session(user)
+    play(table, "8S", ROUND_1)
+    scorer.post(url("session_leave", table), {"seat": seat_pk(table, "Ben")})
+    scorer.post(url("session_close", table))
+
+    html = scorer.get(url("session_detail", table)).content.decode()
+
+    assert "the same players (not Ben, who went home), rules and stakes" in html
+    assert "Chen, Asha; Chen deals first" in html  # the next after Asha, past Ben
+
+
 def test_a_latecomers_buy_in_is_in_the_pot(scorer: Client, user: User) -> None:
     pool = pool_with_chen_out(user, buy_in=Decimal("10.00"))
 
