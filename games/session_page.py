@@ -32,6 +32,10 @@ from games.zones import session_zone
 # shows (the round form includes the live poll's element, which holds it).
 SHOWN_STAMP = "shown"
 
+# The tag of a message that says a join or a leave was made: the page offers to take
+# it back beside it (templates/base.html), while it still may.
+TAKE_BACK_TAG = "take-back"
+
 
 def scoreboard_context(
     request: HttpRequest, session: GameSession, board, rights: Rights | None = None

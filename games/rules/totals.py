@@ -526,6 +526,25 @@ def take_back_problem(state: SessionState, after_round: int, player: str) -> str
     return None
 
 
+def change_take_back_problem(state: SessionState, change: SeatChange) -> str | None:
+    """Why a join or a leave (``change``) may no longer be taken back, or None while it
+    may: only until the next round is played, as a rejoin (that round was dealt to the
+    table the change made: a latecomer has hands in it, a leaver none). A leave that
+    ended the session (one player left in) may be: taking it back lets the table play
+    on. A change the replay did not count (an edit made it break the rules) may always
+    be: nothing was dealt on it."""
+    if change.kind not in (JOIN, LEAVE):
+        return f"only a join or a leave is taken back here, not a {change.kind}"
+    line = next((line for line in state.lines if line.number == change.after_round), None)
+    made = (line.joined if change.kind == JOIN else line.left) if line else ()
+    if change.player not in made:
+        return None
+    last = state.lines[-1].number
+    if change.after_round < last:
+        return f"round {change.after_round + 1} has been played since"
+    return None
+
+
 def _rejoin_problem(ruleset: Ruleset, state: SessionState, player: str) -> str | None:
     cutoff = ruleset.rejoin_cutoff
     if cutoff is None or not rejoins_played(ruleset, state.ceiling):  # no cutoff, or not a pool

@@ -8,16 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Generic, TypeVar
 
 from django.db import connection, transaction
 
-from games.models import (
-    GameSession,
-    Round,
-    Seat,
-)
+from games.models import GameSession, Round, Seat
 from games.rules import (
     JOIN,
     RulesError,
@@ -25,6 +21,7 @@ from games.rules import (
     SeatChange,
     Seating,
     SessionState,
+    change_take_back_problem,
     hands_after_elimination,
     house_rule_changes,
     is_pool,
@@ -221,6 +218,24 @@ class Scoreboard:
         return tuple(made for made in self.rejoins_made if not self.take_back_problem(made))
 
     @property
+    def last_change(self) -> ChangeMade | None:
+        """The latest join or leave as stored: the one the scorer may take back."""
+        made = self.saved.made_changes if self.saved else ()
+        return made[-1] if made else None
+
+    def change_take_back_problem(self, made: ChangeMade) -> str | None:
+        """Why the join or leave ``made`` may no longer be taken back, or None (the
+        rules service decides: until the next round is played)."""
+        return change_take_back_problem(self.state, made.change)
+
+    @property
+    def change_to_take_back(self) -> ChangeMade | None:
+        """The latest join or leave, while the scorer may still take it back: the one
+        the page offers."""
+        made = self.last_change
+        return None if made is None or self.change_take_back_problem(made) else made
+
+    @property
     def join_at(self) -> int | None:
         """The total a latecomer would start at now, or None where nobody may join:
         before the first round, once the session is over, or as the rules refuse."""
@@ -375,6 +390,22 @@ class SavedScores:
     made: tuple[RejoinMade, ...] = ()  # the same rejoins as stored, for taking one back
     # Players joining and leaving, and the new seatings, in the order made.
     changes: tuple[SeatChange | Seating, ...] = ()
+    made_changes: tuple[ChangeMade, ...] = ()  # the joins and leaves as stored
+
+
+@dataclass(frozen=True)
+class ChangeMade:
+    """A join or a leave as stored (one the replay refused too): the scorer may take
+    the last one back until the next round is played."""
+
+    pk: int
+    kind: str  # JOIN or LEAVE
+    name: str
+    after_round: int
+
+    @property
+    def change(self) -> SeatChange:
+        return SeatChange(self.kind, self.name, self.after_round)
 
 
 @dataclass(frozen=True)
@@ -419,19 +450,25 @@ def _load_scoreboard(session: GameSession) -> Scoreboard:
         if seat_id in name_of_seat
     )
     rejoins = tuple((rejoin.name, rejoin.after_round) for rejoin in made)
-    changes = tuple(
-        _table_change(kind, name_of_seat, seat_id, after, seating)
-        for kind, seat_id, after, seating in session.seat_changes.order_by(
-            "after_round", "pk"
-        ).values_list("kind", "seat_id", "after_round", "seats")
-        if seat_id in name_of_seat or kind == "seats"
+    stored = [
+        row
+        for row in session.seat_changes.order_by("after_round", "pk").values_list(
+            "pk", "kind", "seat_id", "after_round", "seats"
+        )
+        if row[2] in name_of_seat or row[1] == "seats"
+    ]
+    changes = tuple(_table_change(*row[1:], name_of_seat) for row in stored)
+    changes_made = tuple(
+        ChangeMade(pk, kind, name_of_seat[seat_id], after)
+        for pk, kind, seat_id, after, _ in stored
+        if kind != "seats"
     )
-    saved = SavedScores(tuple(rounds), tuple(scores), rejoins, made, changes)
+    saved = SavedScores(tuple(rounds), tuple(scores), rejoins, made, changes, changes_made)
     return _replay(session, ruleset_of(session), seats, saved)
 
 
 def _table_change(
-    kind: str, name_of_seat: Mapping[int, str], seat_id: int | None, after: int, seating: list
+    kind: str, seat_id: int | None, after: int, seating: list, name_of_seat: Mapping[int, str]
 ) -> SeatChange | Seating:
     """A stored change of the table as the rules service takes it."""
     if kind == "seats":
@@ -458,7 +495,7 @@ def with_round(board: Scoreboard, played: Round, scores: Mapping[int, int]) -> S
         by_round.append(named)
     else:
         rounds[index], by_round[index] = key, named
-    replayed = SavedScores(tuple(rounds), tuple(by_round), saved.rejoins, saved.made, saved.changes)
+    replayed = replace(saved, rounds=tuple(rounds), scores=tuple(by_round))
     return _replay(board.session, board.ruleset, board.seats, replayed)
 
 

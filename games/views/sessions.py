@@ -1,10 +1,12 @@
 """The session pages: your sessions, starting one (the toss, seating), the session page
-with its live score table, and managing it (stakes, end, rejoins, leaving, share link, history).
+with its live score table, and managing it (stakes, end, rejoins, joining and leaving and
+taking either back, share link, history).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from django.conf import settings
 from django.contrib import messages
@@ -33,14 +35,15 @@ from games.http import (
     rules_reset,
 )
 from games.ids import id_in
-from games.models import GameSession, League, Seat
+from games.models import GameSession, League, Seat, SeatChange
 from games.queries.players import my_players
 from games.rules import DEFAULT_PRESET, PRESETS
 from games.services.errors import EntryRejected
 from games.services.night_end import night_looks_over
 from games.services.round_history import changes_of
 from games.services.rulesets import ruleset_of
-from games.services.scoreboard import live_stamp, load_scoreboard, read_snapshot
+from games.services.scoreboard import ChangeMade, live_stamp, load_scoreboard, read_snapshot
+from games.services.seat_changes import take_back_change
 from games.services.sessions import (
     cancel_rejoin,
     close_session,
@@ -55,9 +58,16 @@ from games.services.sessions import (
     set_stakes,
     toss_seats,
 )
-from games.session_page import scoreboard_context, session_page_context, stakes_form
+from games.session_page import (
+    TAKE_BACK_TAG,
+    scoreboard_context,
+    session_page_context,
+    stakes_form,
+)
 from games.statuses import FORM_ERRORS
 from games.zones import session_zone
+
+T = TypeVar("T")
 
 
 @require_safe
@@ -229,15 +239,23 @@ def _back_to_session(request: HttpRequest, session: GameSession) -> HttpResponse
 
 
 def _try_change(
-    request: HttpRequest, session: GameSession, change: Callable[[], object], done: str
+    request: HttpRequest,
+    session: GameSession,
+    change: Callable[[], T],
+    done: str | Callable[[T], str],
+    *,
+    undo: bool = False,
 ) -> HttpResponse:
-    """Make a change the rules may refuse: done, back to the session page saying so;
-    refused, the session page as it is now saying why (``_refused``)."""
+    """Make a change the rules may refuse: done, back to the session page saying so
+    (``done``, or what it says of the change made); refused, the session page as it
+    is now saying why (``_refused``). ``undo``: the message offers to take the change
+    back (partials/take_back_change.html), while the page still may."""
     try:
-        change()
+        made = change()
     except EntryRejected as error:
         return _refused(request, session, str(error))
-    messages.success(request, done)
+    said = done(made) if callable(done) else done
+    messages.success(request, said, extra_tags=TAKE_BACK_TAG if undo else "")
     return _back_to_session(request, session)
 
 
@@ -338,6 +356,7 @@ def session_leave(request: HttpRequest, pk: int) -> HttpResponse:
         session,
         lambda: leave(session, seat, request.user),
         f"{seat.player.name} left the table, keeping their total.{_toss_words(session)}",
+        undo=True,
     )
 
 
@@ -354,7 +373,27 @@ def session_join(request: HttpRequest, pk: int) -> HttpResponse:
         session,
         lambda: join(session, name, request.user),
         f"{name} joined the table.{_toss_words(session)}",
+        undo=True,
     )
+
+
+@login_required
+@require_POST
+def session_take_back_change(request: HttpRequest, pk: int) -> HttpResponse:
+    """Take back the latest join or leave, until the next round is played."""
+    session = session_for(request.user, pk, "write")
+    change_pk = posted_id(request, "change")
+    if change_pk is None:
+        return HttpResponseBadRequest("Say which join or leave to take back.")
+    return _try_change(
+        request, session, lambda: take_back_change(session, change_pk), _taken_back_words
+    )
+
+
+def _taken_back_words(made: ChangeMade) -> str:
+    if made.kind == SeatChange.Kind.JOIN:
+        return f"{made.name}'s join taken back: their seat is gone."
+    return f"{made.name}'s leave taken back: {made.name} plays on."
 
 
 def _toss_words(session: GameSession) -> str:

@@ -296,6 +296,26 @@ def test_hands_after_elimination_names_the_rounds_an_edit_left_behind() -> None:
     assert hands_after_elimination(state) == [("Chen", 2)]
 
 
+def test_a_join_or_a_leave_may_be_taken_back_only_until_the_next_round_is_played():
+    from games.rules import JOIN, LEAVE, SeatChange, change_take_back_problem
+
+    rounds = [{"Asha": 20, "Ben": -10, "Chen": -10}, {"Asha": 0, "Ben": 10, "Dev": -10}]
+    changes = [SeatChange(LEAVE, "Chen", 1), SeatChange(JOIN, "Dev", 1)]
+    points = PRESETS["21-points"]
+    state = session_state(points, ABC, rounds[:1], changes=changes)
+    assert change_take_back_problem(state, changes[1]) is None
+    assert change_take_back_problem(state, changes[0]) is None
+    played_on = session_state(points, ABC, rounds, changes=changes)
+    assert change_take_back_problem(played_on, changes[1]) == "round 2 has been played since"
+    assert change_take_back_problem(played_on, changes[0]) == "round 2 has been played since"
+    # A leave that ended the session (one player left in) may be: the table plays on.
+    gone = SeatChange(LEAVE, "Ben", 1)
+    two = session_state(points, ["Asha", "Ben"], [{"Asha": 5, "Ben": -5}], changes=[gone])
+    assert two.finished and change_take_back_problem(two, gone) is None
+    # A change the replay did not count: nothing was dealt on it.
+    assert change_take_back_problem(played_on, SeatChange(LEAVE, "Asha", 1)) is None
+
+
 def test_a_latecomer_buys_into_the_pot_as_a_rejoin_does():
     from games.rules import JOIN, SeatChange, buy_ins, pot_of
 

@@ -177,6 +177,7 @@ MISSING = {
     "table seat": lambda w: [w.table.pk, 10**12],
     "player": lambda w: [10**12],
     "done": lambda w: [10**12],
+    "joined": lambda w: [10**12],
     "invite": lambda w: [w.league.slug, 10**12],
     "league player": lambda w: [w.league.slug, 10**12],
     "claim": lambda w: [w.league.slug, 10**12],

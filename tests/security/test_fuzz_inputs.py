@@ -36,6 +36,7 @@ from hypothesis import strategies as st
 
 from games.forms.fields import CardListField, NumbersField
 from games.forms.sessions import SessionForm
+from games.ids import an_id
 from games.models import League, Membership, Round
 from games.rules import CardError, parse_card
 from games.transfer.league_export import dumps, export_league
@@ -397,6 +398,12 @@ POSTS: dict[str, Endpoint] = {
         lambda w: _url("session_rejoin", w.pool.pk),
         lambda w: {"seat": str(seat_pk(w.pool, "Chen"))},
         lambda w: ["seat", "cancel"],
+        examples=TOOLS,
+    ),
+    "session_take_back_change": Endpoint(
+        lambda w: _url("session_take_back_change", w.joined.pk),
+        lambda w: {"change": str(w.joined.seat_changes.get(kind="join").pk)},
+        lambda w: ["change"],
         examples=TOOLS,
     ),
     "session_share_reset": Endpoint(
@@ -829,6 +836,12 @@ WRONG: dict[str, tuple[str, Callable[[World], st.SearchStrategy[dict]]]] = {
             ),
             st.just({"seat": str(w.other.seats.first().pk)}),
             st.fixed_dictionaries({"cancel": TEXT}),
+        ),
+    ),
+    "a take-back of no change of this table": (
+        "session_take_back_change",
+        lambda w: st.fixed_dictionaries(
+            {"change": TEXT.filter(lambda t: an_id(t) != w.joined.seat_changes.get(kind="join").pk)}
         ),
     ),
 }

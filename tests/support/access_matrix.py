@@ -141,6 +141,7 @@ TARGETS: dict[str | None, Callable[[World], list]] = {
     "table link": lambda w: [w.table.table_token],  # table mode's link (no seat cookie)
     "reset link": lambda w: ["MQ", "not-a-valid-token"],
     "done": lambda w: [w.done.pk],  # finished: a rematch may start from it
+    "joined": lambda w: [w.joined.pk],  # Kim's join may be taken back
     "invite": lambda w: [w.league.slug, w.invite.pk],
     "invite link": lambda w: [w.invite.token],
     "league player": lambda w: [w.league.slug, w.asha.pk],  # nobody claimed Asha
@@ -364,6 +365,15 @@ MATRIX: dict[str, Row] = {
             body=lambda w: {"name": "Latecomer"},
             writes=True,
             effect=lambda w: w.table.seats.filter(player__name="Latecomer").exists(),
+        ),
+    ),
+    "games:session_take_back_change": row(
+        "joined",
+        POST=scorers(
+            302,
+            body=lambda w: {"change": str(w.joined.seat_changes.get(kind="join").pk)},
+            writes=True,
+            effect=lambda w: not w.joined.seats.filter(player__name="Kim").exists(),
         ),
     ),
     # Rounds.

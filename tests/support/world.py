@@ -1,6 +1,6 @@
 """One small world for the security tests of access and bad input: a
-league with an owner, a scorer and a viewer, two of its sessions with rounds saved,
-and a second league whose only member is an outsider to the first; a client per
+league with an owner, a scorer and a viewer, its sessions with rounds saved (World
+says each), and a second league whose only member is an outsider to the first; a client per
 actor, and a fingerprint of every table (tests/security/conftest.py builds the world
 once per module)."""
 
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import random
 from dataclasses import dataclass, field
 
 from django.apps import apps
@@ -18,7 +19,7 @@ from django.test import Client
 
 from games.models import GameSession, League, LeagueInvite, Membership, Player, PlayerClaim, Round
 from games.services.leagues import claim_player, create_invite, create_league
-from games.services.sessions import close_session
+from games.services.sessions import close_session, join
 from games.services.table import TypedHand, claim_seat, open_table, write_hand
 from tests.support.builders import make_session, play, round_data
 from tests.support.forms import form_on
@@ -61,6 +62,8 @@ class World:
     other_round: Round
     # 21-points, one round saved and ended by hand: finished, ready for a rematch
     done: GameSession
+    # 21-points, one round saved, then Kim joined: her join may still be taken back
+    joined: GameSession
     # a scorer invite link to the league, made by the owner
     invite: LeagueInvite
     # Chen, claimed in the league by Wren, a viewer who is none of the actors
@@ -122,6 +125,9 @@ def build_world(password: str) -> World:
     done = make_session(owner, name="Last week", league=league)
     play(done, "8S", ROUND_1)
     close_session(done)
+    joined = make_session(owner, name="Late night", league=league)
+    play(joined, "8S", ROUND_1)
+    join(joined, "Kim", owner, random.Random(0))
     invite = create_invite(league, owner, role=Role.SCORER, days=7)
     wren = User.objects.create_user("wren", password=password)
     Membership.objects.create(league=league, user=wren, role=Role.VIEWER)
@@ -140,6 +146,7 @@ def build_world(password: str) -> World:
         other=other,
         other_round=other_round,
         done=done,
+        joined=joined,
         invite=invite,
         claim=claim,
     )

@@ -96,6 +96,86 @@ def test_no_latecomer_is_offered_before_the_first_round(scorer: Client, user: Us
     assert not table.seats.filter(player__name="Dev").exists()
 
 
+# --- Taking back a join or a leave ---------------------------------------------------------
+
+
+def _take_back_forms(html: str) -> list[str]:
+    return re.findall(r'<form class="take-back-change".*?</form>', html, re.S)
+
+
+def test_a_join_is_undone_from_its_message_or_taken_back_from_the_fold(
+    scorer: Client, user: User
+) -> None:
+    table = make_session(user)
+    play(table, "8S", ROUND_1)
+
+    joined = scorer.post(url("session_join", table), {"name": "Kim"}, follow=True)
+
+    html = joined.content.decode()
+    made = table.seat_changes.get(kind="join")
+    message = re.search(
+        r'<li class="message message-success">Kim joined the table.*?</li>', html, re.S
+    )
+    assert (
+        message
+        and f'name="change" value="{made.pk}"' in message[0]
+        and ">Undo</button>" in message[0]
+    )
+    fold = re.search(
+        r"<details class=\"table-changes\" data-table-changes>.*?</details>", html, re.S
+    )
+    assert "Kim joined after round 1." in fold[0] and ">Take back</button>" in fold[0]
+    assert len(_take_back_forms(html)) == 2
+
+    response = scorer.post(url("session_take_back_change", table), {"change": made.pk}, follow=True)
+
+    html = response.content.decode()
+    assert "Kim&#x27;s join taken back: their seat is gone." in html
+    assert not table.seats.filter(player__name="Kim").exists()
+    assert 'data-player="Kim"' not in html and not _take_back_forms(html)
+
+
+def test_a_leave_taken_back_puts_the_player_back_in_the_next_round(
+    scorer: Client, user: User
+) -> None:
+    table = make_session(user)
+    play(table, "8S", ROUND_1)
+    scorer.post(url("session_leave", table), {"seat": seat_pk(table, "Chen")})
+    made = table.seat_changes.get(kind="leave")
+
+    response = scorer.post(url("session_take_back_change", table), {"change": made.pk}, follow=True)
+
+    html = response.content.decode()
+    assert "Chen&#x27;s leave taken back: Chen plays on." in html
+    assert "data-left" not in html
+    assert f'name="outcome_{seat_pk(table, "Chen")}"' in html
+
+
+def test_a_change_played_on_is_refused_saying_why(scorer: Client, user: User) -> None:
+    table = make_session(user)
+    play(table, "8S", ROUND_1)
+    scorer.post(url("session_leave", table), {"seat": seat_pk(table, "Chen")})
+    made = table.seat_changes.get(kind="leave")
+    play(table, "8S", {"Asha": ("declared", WIN_8S), "Ben": ("shown", SHOWN_8S)})
+
+    page = scorer.get(url("session_detail", table)).content.decode()
+    response = scorer.post(url("session_take_back_change", table), {"change": made.pk})
+
+    assert not _take_back_forms(page)
+    assert response.status_code == 422
+    assert (
+        "Chen&#x27;s leaving after round 1 can no longer be taken back: round 2 has been "
+        "played since."
+    ) in response.content.decode()
+    assert table.seat_changes.filter(kind="leave").exists()
+
+
+def test_taking_back_needs_a_change(scorer: Client, user: User) -> None:
+    table = make_session(user)
+
+    assert scorer.post(url("session_take_back_change", table), {"change": "x"}).status_code == 400
+
+
 def test_the_rematch_leaves_out_who_went_home(scorer: Client, user: User) -> None:
     table = make_session(user)
     play(table, "8S", ROUND_1)
