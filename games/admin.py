@@ -411,9 +411,9 @@ class RejoinAdmin(RefreshesResults, ModelAdmin):
 
 @admin.register(SeatChange)
 class SeatChangeAdmin(RefreshesResults, ModelAdmin):
-    """A latecomer, a player who went home, or the toss after either: deleting a
-    mistaken one replays the session without it (the session page takes back only the
-    latest, before the next round)."""
+    """A latecomer, a player who went home, the toss after either, or a name
+    corrected: deleting a mistaken join or leave replays the session without it (the
+    session page takes back only the latest, before the next round)."""
 
     list_display = ["session", "kind", "seat", "after_round", "created_by", "created_at"]
     list_filter = ["kind"]

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from games.access import Rights, rights_in
 from games.forms.rounds import RoundForm
-from games.forms.sessions import StakesForm
+from games.forms.sessions import RenameForm, StakesForm
 from games.http import first_round
 from games.models import GameSession
 from games.rules import is_net
@@ -57,6 +57,8 @@ def scoreboard_context(
         # Share the night: its text, kept current with the money lines it sits by.
         "night": night_text(board, money, link),
         "can_close": can_close(board),
+        # Correcting a name: the form is in the standings, which the poll redraws.
+        "rename_form": rename_form(board) if rights.write else None,
         "stamp": live_stamp(session),
         "poll_url": reverse("games:session_scoreboard", args=[session.pk]),
         "shown_stamp": SHOWN_STAMP,
@@ -100,11 +102,14 @@ def session_page_context(
     form: RoundForm | None = None,
     rights: Rights | None = None,
     stakes: StakesForm | None = None,
+    rename: RenameForm | None = None,
 ) -> dict:
-    """The whole session page; ``form`` and ``stakes`` are the forms as sent back
-    with their errors."""
+    """The whole session page; ``form``, ``stakes`` and ``rename`` are the forms as
+    sent back with their errors."""
     rights = rights or rights_in(request.user, session)
     context = round_entry_context(request, session, board, rights, form=form)
+    if rename is not None:
+        context["rename_form"] = rename
     manager = rights.manage
     return context | {
         "manager": manager,
@@ -138,6 +143,11 @@ def stakes_form(session: GameSession, board: Scoreboard, data: object = None) ->
         net=is_net(board.ruleset),
         pool=board.pool,
     )
+
+
+def rename_form(board: Scoreboard, data: object = None) -> RenameForm:
+    """The form that corrects a player's name, offering everyone who sat at the table."""
+    return RenameForm(data, seats=[(column.seat.pk, column.name) for column in board.columns])
 
 
 def rematch_context(session: GameSession, board: Scoreboard) -> dict:

@@ -97,6 +97,7 @@ urlpatterns = [
     session("leave/", sessions.session_leave, name="session_leave"),
     session("join/", sessions.session_join, name="session_join"),
     session("take-back/", sessions.session_take_back_change, name="session_take_back_change"),
+    session("rename/", sessions.session_rename, name="session_rename"),
     session("share/", sessions.session_share_reset, name="session_share_reset"),
     session("rematch/", sessions.session_rematch, name="session_rematch"),
     session("history/", sessions.session_history, name="session_history"),

@@ -300,3 +300,25 @@ class StakesForm(forms.Form):
             del self.fields["money_per_point"]
         if not pool:
             del self.fields["buy_in"]
+
+
+class RenameForm(forms.Form):
+    """Correct the name a player was seated under: which seat, and the name it should
+    have been (games/services/seat_changes.py says what a rename does)."""
+
+    seat = forms.TypedChoiceField(
+        coerce=int,
+        label="Player",
+        error_messages={"invalid_choice": "Pick a player at this table."},
+    )
+    name = NameField(
+        max_length=MAX_NAME,
+        label="Their name is",
+        error_messages={"required": "Say the name to seat them under."},
+    )
+
+    def __init__(self, *args: Any, seats: Sequence[tuple[int, str]], **kwargs: Any) -> None:
+        """``seats``: (seat id, name) of each player at the table, in seat order."""
+        super().__init__(*args, auto_id="rename-%s", **kwargs)
+        self.fields["seat"].choices = [(str(pk), name) for pk, name in seats]
+        self.fields["name"].widget.attrs.update(autocomplete="off", spellcheck="false")

@@ -179,12 +179,15 @@ class SeatChange(models.Model):
     """A player joining the table (a latecomer, on a seat of their own) or leaving it
     after a round, or the new seating a toss gave the table after such a change: the
     rules service checks it, sets a latecomer's total and replays what follows; only
-    the fact and when it happened are stored."""
+    the fact and when it happened are stored. Or a seat's player renamed (a name
+    typed wrong, corrected): the names before and after are kept, as the seat
+    reads only the latest; the rules never see a rename."""
 
     class Kind(models.TextChoices):
         JOIN = rules.JOIN, "Joined"
         LEAVE = rules.LEAVE, "Left"
         SEATING = "seats", "Seated anew"
+        RENAME = "rename", "Renamed"
 
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="seat_changes")
     # Who joined or left; empty for a new seating.
@@ -195,6 +198,9 @@ class SeatChange(models.Model):
     after_round = models.PositiveIntegerField()
     # A new seating: the ids of the seats from the first to the last (a toss's order).
     seats = models.JSONField(default=list, blank=True)
+    # A rename: the seat's name before and after it (the player it then pointed at).
+    old_name = models.CharField(max_length=60, blank=True)
+    new_name = models.CharField(max_length=60, blank=True)
     created_by = optional_link(settings.AUTH_USER_MODEL, "+")
     created_by_name = name_from_file()  # who made the change, from a league file
     created_at = models.DateTimeField(auto_now_add=True)
@@ -203,8 +209,15 @@ class SeatChange(models.Model):
         ordering = ["session", "after_round", "pk"]
 
     def __str__(self) -> str:
+        return f"{self.words} after round {self.after_round}"
+
+    @property
+    def words(self) -> str:
+        """What happened, as the history says it: "Ravee renamed Ravi", "Kim joined"."""
+        if self.kind == self.Kind.RENAME:
+            return f"{self.old_name} renamed {self.new_name}"
         who = self.seat.player if self.seat_id else "The table"
-        return f"{who} {self.get_kind_display().lower()} after round {self.after_round}"
+        return f"{who} {self.get_kind_display().lower()}"
 
     @property
     def author(self) -> str:

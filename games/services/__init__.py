@@ -12,7 +12,7 @@ adds up points itself: running totals are replayed from the stored round scores.
 - ``round_audit``, ``round_history``: what each change keeps, and the history page;
 - ``round_rescores``: a round's hands changed in the admin, rescored and recorded;
 - ``sessions``: starting a session and managing it (stakes, end, rejoins, joins and
-  leaves, share link); ``seat_changes``: a join or leave taken back;
+  leaves, share link); ``seat_changes``: a join or leave taken back, a name corrected;
 - ``table``: table mode (seats taken by phones, hands in progress, the scorer's save);
 - ``standing_months``: the standings' monthly figures per league, game and month;
 - ``rulesets``: which ruleset a session or league plays under;

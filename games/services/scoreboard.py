@@ -14,6 +14,7 @@ from typing import Generic, TypeVar
 from django.db import connection, transaction
 
 from games.models import GameSession, Round, Seat
+from games.models import SeatChange as StoredChange
 from games.rules import (
     JOIN,
     RulesError,
@@ -450,11 +451,12 @@ def _load_scoreboard(session: GameSession) -> Scoreboard:
         if seat_id in name_of_seat
     )
     rejoins = tuple((rejoin.name, rejoin.after_round) for rejoin in made)
+    # A rename changes no seat: the seat already reads its new name.
     stored = [
         row
-        for row in session.seat_changes.order_by("after_round", "pk").values_list(
-            "pk", "kind", "seat_id", "after_round", "seats"
-        )
+        for row in session.seat_changes.exclude(kind=StoredChange.Kind.RENAME)
+        .order_by("after_round", "pk")
+        .values_list("pk", "kind", "seat_id", "after_round", "seats")
         if row[2] in name_of_seat or row[1] == "seats"
     ]
     changes = tuple(_table_change(*row[1:], name_of_seat) for row in stored)

@@ -1,16 +1,23 @@
-"""Mending the table's seats mid-session: taking back the last join or leave.
-(Joining and leaving themselves are games/services/sessions.py's, with the toss they
-call for.)
+"""Mending the table's seats mid-session: taking back the last join or leave, and
+correcting the name a player was seated under. (Joining and leaving themselves are
+games/services/sessions.py's, with the toss they call for.)
 """
 
 from __future__ import annotations
 
+import unicodedata
+
+from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from games.access import AnyUser
 from games.models import GameSession, HandEntry, Player, PlayerClaim, Seat, SeatChange
+from games.names import clean_name
+from games.services import standing_months
 from games.services.errors import EntryRejected
 from games.services.results import refresh_session
 from games.services.scoreboard import ChangeMade, load_scoreboard
+from games.services.sessions import lock_seating, name_key, players_for_seats
 
 _WHAT = {SeatChange.Kind.JOIN: "joining", SeatChange.Kind.LEAVE: "leaving"}
 
@@ -52,9 +59,71 @@ def take_back_change(session: GameSession, change_pk: int) -> ChangeMade:
     return made
 
 
+def rename(session: GameSession, seat: Seat, typed_name: str, user: AnyUser) -> SeatChange:
+    """Correct the name a player was seated under (a name typed wrong), at any time.
+
+    The policy: no player is ever renamed, as one player may sit at other tables and
+    in other clubs. The seat is pointed at the player of the corrected name, found
+    exactly as seating finds a typed name (``players_for_seats``: a player of that
+    name the user already sees at a table, the league's first, else a new one), so
+    another club's player is never renamed nor revealed. Refused where that player
+    already has a seat at this table, and for a blank name or one that is no name.
+    The seat's hands in this session's rounds go with it; the player it had, left
+    with no seat anywhere and nobody's claim, is deleted (it was only the typo).
+
+    Stored as a SeatChange (RENAME) with both names, for the history ("Ravee
+    renamed Ravi"); the rounds, totals and exports read every name through the seat,
+    so they show the new one at once. Its standings and ratings move with it."""
+    max_length = Player._meta.get_field("name").max_length
+    try:
+        # NFKC, as the new-session form seats a typed name: look-alike letters are
+        # the letters they look like.
+        name = clean_name(unicodedata.normalize("NFKC", typed_name), max_length=max_length)
+    except ValidationError as error:
+        raise EntryRejected(" ".join(error.messages)) from error
+    if not name:
+        raise EntryRejected("Say the name to seat them under.")
+    with transaction.atomic():
+        session = GameSession.objects.select_for_update().get(pk=session.pk)
+        seat = session.seats.select_related("player").filter(pk=seat.pk).first()
+        if seat is None:
+            raise EntryRejected("That player has no seat at this table.")
+        old = seat.player
+        lock_seating(user, session.league)
+        (player_id,) = players_for_seats([name], user, session.league)
+        if player_id == old.pk:
+            raise EntryRejected(
+                f"{old.name} is the name they have (names match ignoring case and spaces)."
+            )
+        player = Player.objects.get(pk=player_id)
+        # Another player spelt alike (shared before names resolved per club) would be
+        # one name to the rules: refused as the same player is.
+        others = session.seats.exclude(pk=seat.pk).values_list("player__name", flat=True)
+        hands = HandEntry.objects.filter(round__session=session, player=player)
+        if name_key(player.name) in map(name_key, others) or hands.exists():
+            raise EntryRejected(f"{player.name} already has a seat at this table.")
+        seat.player = player
+        seat.save(update_fields=["player"])
+        HandEntry.objects.filter(round__session=session, player=old).update(player=player)
+        made = SeatChange.objects.create(
+            session=session,
+            seat=seat,
+            kind=SeatChange.Kind.RENAME,
+            after_round=session.rounds.count(),
+            old_name=old.name,
+            new_name=player.name,
+            created_by=user if user.is_authenticated else None,
+        )
+        refresh_session(session)  # the new player's results, months and ratings
+        # The old player's month in the league, without this seat.
+        standing_months.refresh(session.league_id, session.played_on, [old.pk])
+        _drop_if_unheld(old.pk)
+    return made
+
+
 def _drop_if_unheld(player_id: int) -> None:
-    """Delete a player no seat and no claim holds any more: a latecomer typed in
-    error, taken back. (Their ratings and months go with them.)"""
+    """Delete a player no seat and no claim holds any more: a name typed in error,
+    taken back or corrected. (Their ratings and months go with them.)"""
     held = Seat.objects.filter(player_id=player_id).exists()
     if not held and not PlayerClaim.objects.filter(player_id=player_id).exists():
         Player.objects.filter(pk=player_id).delete()

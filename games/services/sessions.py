@@ -121,7 +121,7 @@ def known_names(user: AnyUser, league: League | None = None, limit: int = 200) -
     return list(offered.values())[:limit]
 
 
-def _lock_seating(user: AnyUser, league: League | None) -> None:
+def lock_seating(user: AnyUser, league: League | None) -> None:
     """One seating at a time per league (per user outside leagues): two phones
     seating the same new name at once then make one player, the second finding the
     first's once the first commits. Cheap: a row lock held while a session starts.
@@ -154,7 +154,7 @@ def create_session(
     ``players``. Only the overrides that differ from the preset are stored."""
     ruleset = get_ruleset(preset, dict(overrides))  # raises RulesError
     with transaction.atomic():
-        _lock_seating(user, league)
+        lock_seating(user, league)
         session = GameSession.objects.create(
             name=name,
             league=league,
@@ -402,7 +402,7 @@ def join(
         problem = board.state.join_problem()
         if problem:
             raise EntryRejected(f"Nobody may join now: {problem}.")
-        _lock_seating(user, session.league)
+        lock_seating(user, session.league)
         (player_id,) = players_for_seats([name], user, session.league)
         player = Player.objects.get(pk=player_id)
         if session.seats.filter(player=player).exists():

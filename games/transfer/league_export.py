@@ -168,10 +168,13 @@ def _export_seat_changes(session: GameSession) -> list[dict[str, Any]]:
     """Players joining and leaving the table, and its new seatings, in the order the
     session page replays them (services.scoreboard), each player by name. A join or
     leave of a seat of another session (only the admin can make one) is left out, as
-    the page leaves it out."""
+    the page leaves it out, and so is a name corrected: the file names each player
+    as corrected."""
     name_of_seat = {seat.pk: seat.player.name for seat in session.seats.all()}
     items = []
     for change in session.seat_changes.all():
+        if change.kind == SeatChange.Kind.RENAME:
+            continue
         if change.kind == SeatChange.Kind.SEATING:
             item = {
                 "kind": change.kind,

@@ -74,7 +74,8 @@ PLAYER_NAME = Player._meta.get_field("name").max_length
 # Who entered a hand in table mode: "Ben's phone", "asha (scorer)".
 _HAND_AUTHOR_LENGTH = 200
 ACTIONS = tuple(RoundChange.Action.values)
-SEAT_CHANGE_KINDS = tuple(SeatChange.Kind.values)
+# A name corrected is no change of the table: a file names each player as corrected.
+SEAT_CHANGE_KINDS = tuple(kind for kind in SeatChange.Kind.values if kind != SeatChange.Kind.RENAME)
 
 
 # --- Refusals ---------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """The session pages: your sessions, starting one (the toss, seating), the session page
 with its live score table, and managing it (stakes, end, rejoins, joining and leaving and
-taking either back, share link, history).
+taking either back, names corrected, share link, history).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from games.services.night_end import night_looks_over
 from games.services.round_history import changes_of
 from games.services.rulesets import ruleset_of
 from games.services.scoreboard import ChangeMade, live_stamp, load_scoreboard, read_snapshot
-from games.services.seat_changes import take_back_change
+from games.services.seat_changes import rename, take_back_change
 from games.services.sessions import (
     cancel_rejoin,
     close_session,
@@ -60,6 +60,7 @@ from games.services.sessions import (
 )
 from games.session_page import (
     TAKE_BACK_TAG,
+    rename_form,
     scoreboard_context,
     session_page_context,
     stakes_form,
@@ -394,6 +395,33 @@ def _taken_back_words(made: ChangeMade) -> str:
     if made.kind == SeatChange.Kind.JOIN:
         return f"{made.name}'s join taken back: their seat is gone."
     return f"{made.name}'s leave taken back: {made.name} plays on."
+
+
+@login_required
+@require_POST
+def session_rename(request: HttpRequest, pk: int) -> HttpResponse:
+    """Correct the name a player was seated under; a problem is said at the field."""
+    session = session_for(request.user, pk, "write")
+    board = load_scoreboard(session)
+    form = rename_form(board, request.POST)
+    if form.is_valid():
+        seat = next(s for s in board.seats if s.pk == form.cleaned_data["seat"])
+        was = seat.player.name
+        try:
+            made = rename(session, seat, form.cleaned_data["name"], request.user)
+        except EntryRejected as error:
+            form.add_error("name", str(error))
+        else:
+            messages.success(request, f"{was} is now {made.new_name}.")
+            return _back_to_session(request, session)
+    if request.htmx:
+        context = {"rename_form": form, "session": session}
+        response = TemplateResponse(
+            request, "partials/score_table.html#rename", context, status=FORM_ERRORS
+        )
+        return reswap(retarget(response, "#rename"), "outerHTML")
+    context = session_page_context(request, session, board, rename=form)
+    return TemplateResponse(request, "games/session.html", context, status=FORM_ERRORS)
 
 
 def _toss_words(session: GameSession) -> str:

@@ -406,6 +406,12 @@ POSTS: dict[str, Endpoint] = {
         lambda w: ["change"],
         examples=TOOLS,
     ),
+    "session_rename": Endpoint(
+        lambda w: _url("session_rename", w.table.pk),
+        lambda w: {"seat": str(seat_pk(w.table, "Ben")), "name": "Benny"},
+        lambda w: ["seat", "name"],
+        examples=TOOLS,
+    ),
     "session_share_reset": Endpoint(
         lambda w: _url("session_share_reset", w.table.pk), examples=TOOLS
     ),
@@ -836,6 +842,17 @@ WRONG: dict[str, tuple[str, Callable[[World], st.SearchStrategy[dict]]]] = {
             ),
             st.just({"seat": str(w.other.seats.first().pk)}),
             st.fixed_dictionaries({"cancel": TEXT}),
+        ),
+    ),
+    "a rename to no name, or to one already at the table": (
+        "session_rename",
+        lambda w: st.fixed_dictionaries(
+            {
+                "seat": st.just(str(seat_pk(w.table, "Ben"))),
+                "name": st.sampled_from(["", " ", "\t\n", "\x00", "B\x00n", "\u202eX"])
+                | st.sampled_from(["Asha", "chen", "ＡＳＨＡ", " BEN "])
+                | HUGE,
+            }
         ),
     ),
     "a take-back of no change of this table": (

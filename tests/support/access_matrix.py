@@ -376,6 +376,15 @@ MATRIX: dict[str, Row] = {
             effect=lambda w: not w.joined.seats.filter(player__name="Kim").exists(),
         ),
     ),
+    "games:session_rename": row(
+        "table",
+        POST=scorers(
+            302,
+            body=lambda w: {"seat": str(seat_pk(w.table, "Ben")), "name": "Benny"},
+            writes=True,
+            effect=lambda w: w.table.seats.filter(player__name="Benny").exists(),
+        ),
+    ),
     # Rounds.
     "games:round_create": row(
         "table",

@@ -18,6 +18,7 @@ from games.models import GameSession, League, Membership, SeatChange
 from games.services.money import money_of
 from games.services.round_saves import delete_round
 from games.services.scoreboard import load_scoreboard
+from games.services.seat_changes import rename
 from games.services.sessions import leave
 from games.transfer.league_export import dumps, export_league
 from games.transfer.league_import import import_league
@@ -108,6 +109,23 @@ def test_joins_leaves_and_new_seatings_come_back_with_the_same_totals(user: User
     assert again == original
 
 
+def test_a_name_corrected_comes_back_as_corrected_with_the_changes_of_the_table(
+    user: User,
+) -> None:
+    league = build_changing_tables(user)
+    points, _ = sessions_of(league)
+    rename(points, points.seats.get(player__name="Kim"), "Kimi", user)
+    before = table_of(points)
+    assert "Kimi" in [column[0] for column in before["columns"]]
+
+    imported, _ = moved_and_back(league)
+
+    # The file names Kimi where Kim sat; a correction is no change of the table.
+    assert table_of(imported) == before
+    assert [change[:2] for change in seat_changes_of(imported)][:1] == [("join", "Kimi")]
+    assert not imported.seat_changes.filter(kind=SeatChange.Kind.RENAME).exists()
+
+
 def test_a_leave_after_a_round_deleted_since_comes_back_ignored(user: User) -> None:
     session = make_session(user, league=club(user, "21-points"))
     play(session, "8S", ROUND_1)
@@ -177,6 +195,7 @@ POINTS = "sessions.0.seat_changes"
         (f"{POINTS}.0.player", None, "seat change 1: a player who joins or leaves is named"),
         (f"{POINTS}.0.seats", ["Kim"], 'seat change 1: only a new seating lists "seats".'),
         (f"{POINTS}.0.kind", "swap", "\"kind\" must be one of join, leave, seats, not 'swap'"),
+        (f"{POINTS}.0.kind", "rename", "must be one of join, leave, seats, not 'rename'"),
         (f"{POINTS}.2.after_round", 0, "after_round must be a round's number, from 1, not 0"),
         (f"{POINTS}.2.after_round", "3", 'seat change 3: "after_round" must be a whole number'),
         (f"{POINTS}.1.seats", ["Asha", "Asha"], "seat change 2: Asha is seated twice."),

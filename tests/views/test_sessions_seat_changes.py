@@ -176,6 +176,63 @@ def test_taking_back_needs_a_change(scorer: Client, user: User) -> None:
     assert scorer.post(url("session_take_back_change", table), {"change": "x"}).status_code == 400
 
 
+# --- Correcting a name ----------------------------------------------------------------------
+
+
+def test_a_name_is_corrected_from_the_session_page(scorer: Client, user: User) -> None:
+    table = make_session(user, players=("Asha", "Ben", "Ravee"))
+    page = scorer.get(url("session_detail", table)).content.decode()
+    fold = re.search(
+        r'<details class="table-changes" id="rename" data-rename>.*?</details>', page, re.S
+    )
+    assert fold and "<summary>Correct a player's name</summary>" in fold[0]
+    assert f'<option value="{seat_pk(table, "Ravee")}">Ravee</option>' in fold[0]
+
+    response = scorer.post(
+        url("session_rename", table), {"seat": seat_pk(table, "Ravee"), "name": "Ravi"}, follow=True
+    )
+
+    html = response.content.decode()
+    assert "Ravee is now Ravi." in html
+    assert 'data-player="Ravi"' in html and 'data-player="Ravee"' not in html
+
+
+def test_a_name_already_at_the_table_is_refused_at_the_field(scorer: Client, user: User) -> None:
+    table = make_session(user, players=("Asha", "Ben", "Ravee"))
+    data = {"seat": seat_pk(table, "Ravee"), "name": "ben"}
+
+    whole = scorer.post(url("session_rename", table), data)
+    in_place = scorer.post(url("session_rename", table), data, headers={"HX-Request": "true"})
+
+    for response in (whole, in_place):
+        assert response.status_code == 422
+        html = response.content.decode()
+        fold = re.search(
+            r'<details class="table-changes" id="rename" data-rename open>.*?</details>', html, re.S
+        )
+        assert fold, html
+        said = "<li>Ben already has a seat at this table.</li>"
+        assert f'<ul class="errorlist" id="rename-name_error">{said}</ul>' in fold[0]
+        assert 'value="ben"' in fold[0] and 'aria-invalid="true"' in fold[0]
+    assert in_place["HX-Retarget"] == "#rename" and in_place["HX-Reswap"] == "outerHTML"
+    assert table.seats.filter(player__name="Ravee").exists()
+
+
+def test_a_blank_name_or_a_seat_of_another_table_is_refused(scorer: Client, user: User) -> None:
+    table = make_session(user)
+    other = make_session(user, players=("Dev", "Eli"))
+
+    blank = scorer.post(url("session_rename", table), {"seat": seat_pk(table, "Ben"), "name": " "})
+    foreign = scorer.post(
+        url("session_rename", table), {"seat": seat_pk(other, "Dev"), "name": "X"}
+    )
+
+    assert blank.status_code == foreign.status_code == 422
+    assert "Say the name to seat them under." in blank.content.decode()
+    assert "Pick a player at this table." in foreign.content.decode()
+    assert not SeatChange.objects.exists()
+
+
 def test_the_rematch_leaves_out_who_went_home(scorer: Client, user: User) -> None:
     table = make_session(user)
     play(table, "8S", ROUND_1)
