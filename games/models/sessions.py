@@ -213,9 +213,9 @@ class SeatChange(models.Model):
 
     @property
     def words(self) -> str:
-        """What happened, as the history says it: "Ravee renamed Ravi", "Kim joined"."""
+        """What happened, as the history says it: "Ravee was renamed Ravi", "Kim joined"."""
         if self.kind == self.Kind.RENAME:
-            return f"{self.old_name} renamed {self.new_name}"
+            return f"{self.old_name} was renamed {self.new_name}"
         who = self.seat.player if self.seat_id else "The table"
         return f"{who} {self.get_kind_display().lower()}"
 

@@ -26,13 +26,17 @@ LATEST_CHANGES = 10
 class TableChange:
     """A change of the table between rounds, as the history says it."""
 
-    kind: str  # SeatChange.Kind: join, leave or seats
+    kind: str  # SeatChange.Kind: join, leave, seats or rename
     player: str  # who joined or left; "" for a new seating
     after_round: int
     # A latecomer's first total, as the rules service gave it; None where it ignores
     # the join (a round it followed deleted since) and for any other change.
     total: int | None
     seats: tuple[str, ...]  # a new seating: the players from the first seat
+    # A name corrected: as it was and as it became (the seat's player now may have
+    # been renamed again since, so the change keeps both words it was made with).
+    old_name: str
+    new_name: str
     said_by: str
     changed_at: datetime.datetime
 
@@ -132,6 +136,8 @@ def _table_changes(session: GameSession) -> list[TableChange]:
                 if change.kind == SeatChange.Kind.JOIN
                 else None,
                 seats=tuple(name_of[pk] for pk in change.seats if pk in name_of),
+                old_name=change.old_name,
+                new_name=change.new_name,
                 said_by=change.said_by,
                 changed_at=change.created_at,
             )

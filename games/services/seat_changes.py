@@ -72,7 +72,7 @@ def rename(session: GameSession, seat: Seat, typed_name: str, user: AnyUser) -> 
     with no seat anywhere and nobody's claim, is deleted (it was only the typo).
 
     Stored as a SeatChange (RENAME) with both names, for the history ("Ravee
-    renamed Ravi"); the rounds, totals and exports read every name through the seat,
+    was renamed Ravi"); the rounds, totals and exports read every name through the seat,
     so they show the new one at once. Its standings and ratings move with it."""
     max_length = Player._meta.get_field("name").max_length
     try:

@@ -152,7 +152,7 @@ def test_a_rename_points_the_seat_at_a_new_player_and_every_round_follows(user: 
         "Ravi",
         1,
     )
-    assert made.words == "Ravee renamed Ravi" and made.created_by == user
+    assert made.words == "Ravee was renamed Ravi" and made.created_by == user
     assert not Player.objects.filter(name="Ravee").exists()  # only the typo held it
     assert HandEntry.objects.filter(round__session=table, player=seat.player).count() == 1
     board = load_scoreboard(table)

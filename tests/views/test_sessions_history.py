@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import dateformat, timezone
 
 from games.models import GameSession, League
-from games.services import round_history
+from games.services import round_history, seat_changes
 from tests.support.builders import make_session, play, round_data
 from tests.support.hands import ROUND_1
 from tests.support.league_files import build_changing_tables
@@ -249,3 +249,17 @@ def test_a_pool_latecomer_is_said_to_join_at_the_total_the_rules_gave(
 
     # Chen was out: Dev starts at Ben's 60, the worst total still in, plus one.
     assert any(t.startswith("Dev joined after round 2 (total 61) by asha") for t in _titles(html))
+
+
+def test_a_name_corrected_mid_session_is_said_with_both_names(scorer: Client, user: User) -> None:
+    # The change keeps the words it was made with: the history still says what the
+    # scorer corrected, though the page now reads every name through the seat.
+    session = make_session(user)
+    play(session, "8S", ROUND_1)
+    seat_changes.rename(session, session.seats.get(player__name="Ben"), "Benn", user)
+
+    html = scorer.get(reverse("games:session_history", args=[session.pk])).content.decode()
+
+    titles = _titles(html)
+    assert titles[0].startswith("Ben was renamed Benn by ")
+    assert 'data-change="rename"' in html
