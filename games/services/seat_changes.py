@@ -92,9 +92,7 @@ def rename(session: GameSession, seat: Seat, typed_name: str, user: AnyUser) -> 
         lock_seating(user, session.league)
         (player_id,) = players_for_seats([name], user, session.league)
         if player_id == old.pk:
-            raise EntryRejected(
-                f"{old.name} is the name they have (names match ignoring case and spaces)."
-            )
+            return _respell(session, seat, name, user)
         player = Player.objects.get(pk=player_id)
         # Another player spelt alike (shared before names resolved per club) would be
         # one name to the rules: refused as the same player is.
@@ -118,6 +116,34 @@ def rename(session: GameSession, seat: Seat, typed_name: str, user: AnyUser) -> 
         # The old player's month in the league, without this seat.
         standing_months.refresh(session.league_id, session.played_on, [old.pk])
         _drop_if_unheld(old.pk)
+    return made
+
+
+def _respell(session: GameSession, seat: Seat, name: str, user: AnyUser) -> SeatChange:
+    """The same name written otherwise ("asha" for "Asha", a space too many): the one
+    case in which a player's own record takes the new spelling, and only where this
+    seat is all that holds it, so that no other table's or club's name changes."""
+    old = seat.player
+    if name == old.name:
+        raise EntryRejected(f"{old.name} is the name they have.")
+    held_elsewhere = Seat.objects.filter(player=old).exclude(pk=seat.pk).exists()
+    if held_elsewhere or PlayerClaim.objects.filter(player=old).exists():
+        raise EntryRejected(
+            f"{old.name} is the name they have (names match ignoring case and spaces), and "
+            "it is written so at other tables too: an admin can change its spelling."
+        )
+    made = SeatChange.objects.create(
+        session=session,
+        seat=seat,
+        kind=SeatChange.Kind.RENAME,
+        after_round=session.rounds.count(),
+        old_name=old.name,
+        new_name=name,
+        created_by=user if user.is_authenticated else None,
+    )
+    old.name = name
+    old.save(update_fields=["name"])
+    refresh_session(session)
     return made
 
 

@@ -196,11 +196,30 @@ def test_a_renamed_player_who_is_claimed_or_seated_elsewhere_is_kept(user: User)
     assert Player.objects.filter(pk=ravee.pk).exists()
 
 
+def test_a_name_respelt_changes_the_players_own_record_only_where_no_one_else_holds_it(
+    user: User,
+) -> None:
+    # "asha" typed at seating, "Asha" meant: the same name to the rules, so the only
+    # correction is the record's own spelling, and only where it is this seat's alone.
+    table = make_session(user, players=("asha", "Ben"))
+    asha = table.seats.get(position=1).player
+
+    made = rename(table, table.seats.get(player=asha), "Asha", user)
+
+    asha.refresh_from_db()
+    assert asha.name == "Asha" and made.words == "asha was renamed Asha"
+    make_session(user, players=("Asha", "Chen"))  # now she sits at another table too
+    with pytest.raises(EntryRejected, match="written so at other tables too"):
+        rename(table, table.seats.get(player=asha), "ASHA", user)
+    asha.refresh_from_db()
+    assert asha.name == "Asha"
+
+
 @pytest.mark.parametrize(
     ("typed", "why"),
     [
         ("ben", "Ben already has a seat at this table."),
-        ("RAVEE", "Ravee is the name they have (names match ignoring case and spaces)."),
+        ("Ravee", "Ravee is the name they have."),
         ("   ", "Say the name to seat them under."),
         ("Ra\u202evi", "A name may hold only printable text: U+202E is an invisible"),
         ("R" * 61, "A name may be at most 60 characters long (this one has 61)."),
