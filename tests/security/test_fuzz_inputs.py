@@ -400,6 +400,18 @@ POSTS: dict[str, Endpoint] = {
         lambda w: ["seat", "cancel"],
         examples=TOOLS,
     ),
+    "session_leave": Endpoint(
+        lambda w: _url("session_leave", w.table.pk),
+        lambda w: {"seat": str(seat_pk(w.table, "Chen"))},
+        lambda w: ["seat"],
+        examples=TOOLS,
+    ),
+    "session_join": Endpoint(
+        lambda w: _url("session_join", w.table.pk),
+        lambda w: {"name": "Kim"},
+        lambda w: ["name"],
+        examples=TOOLS,
+    ),
     "session_take_back_change": Endpoint(
         lambda w: _url("session_take_back_change", w.joined.pk),
         lambda w: {"change": str(w.joined.seat_changes.get(kind="join").pk)},
@@ -855,6 +867,23 @@ WRONG: dict[str, tuple[str, Callable[[World], st.SearchStrategy[dict]]]] = {
             }
         ),
     ),
+    "a leave of nobody at this table": (
+        "session_leave",
+        lambda w: st.one_of(
+            st.fixed_dictionaries({"seat": TEXT.filter(lambda t: an_id(t) not in _seats_of(w))}),
+            st.just({"seat": str(w.other.seats.first().pk)}),
+        ),
+    ),
+    "a join of no name, or of one already at the table": (
+        "session_join",
+        lambda w: st.fixed_dictionaries(
+            {
+                "name": st.sampled_from(["", " ", "\t\n", "\x00", "B\x00n", "\u202eX"])
+                | st.sampled_from(["Asha", "chen", "ＡＳＨＡ", " BEN "])
+                | HUGE,
+            }
+        ),
+    ),
     "a take-back of no change of this table": (
         "session_take_back_change",
         lambda w: st.fixed_dictionaries(
@@ -862,6 +891,10 @@ WRONG: dict[str, tuple[str, Callable[[World], st.SearchStrategy[dict]]]] = {
         ),
     ),
 }
+
+
+def _seats_of(world: World) -> set[int]:
+    return set(world.table.seats.values_list("pk", flat=True))
 
 
 @pytest.mark.parametrize("case", list(WRONG))
