@@ -6,6 +6,7 @@ it is sent (a tap on the choice, a save replayed after an outage)."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import pytest
 from django.contrib.auth.models import User
@@ -13,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import GameSession, HandEntry, Round
-from tests.support.builders import round_data
+from tests.support.builders import play, round_data
 from tests.support.forms import hidden, opened_form
 from tests.support.hands import LOOSE_148, ROUND_1, SEED_BEN, THREE_PURE
 
@@ -35,37 +36,53 @@ def second_phone(user: User) -> Client:
     return phone
 
 
+def create_url(table: GameSession) -> str:
+    return reverse("games:round_create", args=[table.pk])
+
+
 def clash_of(html: str) -> str:
     return re.search(r'<section class="clash" data-clash.*?</section>', html, re.S)[0]
 
 
-def both_open_then_first_saves(
-    scorer: Client, second_phone: Client, table: GameSession
-) -> dict[str, str]:
-    """Both phones open round 1; the first saves ROUND_1. The second's hidden fields."""
-    mine, his = opened_form(scorer, table), opened_form(second_phone, table)
-    create = reverse("games:round_create", args=[table.pk])
-    assert scorer.post(create, round_data(table, "8S", ROUND_1, **mine)).status_code == 302
-    return his
+@dataclass(frozen=True)
+class Answered:
+    """The second phone's Save, refused: its answer, and the form's hidden fields as
+    the phone opened it."""
+
+    html: str
+    fields: dict[str, str]
+
+    @property
+    def clash(self) -> str:
+        return clash_of(self.html)
+
+
+def ben_saves_first(phone: Client, table: GameSession, cut: str, hands: dict) -> Answered:
+    """The phone opens round 1's form; Ben's phone saves ROUND_1 first; then the
+    phone's Save sends ``hands``, and is refused."""
+    fields = opened_form(phone, table)
+    play(table, "8S", ROUND_1, User.objects.create_user("ben"))
+    response = phone.post(create_url(table), round_data(table, cut, hands, **fields), headers=HTMX)
+    assert response.status_code == 422
+    return Answered(response.content.decode(), fields)
 
 
 def test_the_same_round_from_a_second_phone_is_shown_beside_theirs_and_not_offered_again(
-    scorer: Client, second_phone: Client, table: GameSession
+    second_phone: Client, table: GameSession
 ) -> None:
-    his = both_open_then_first_saves(scorer, second_phone, table)
-    create = reverse("games:round_create", args=[table.pk])
+    answer = ben_saves_first(second_phone, table, "8S", REGROUPED)
 
-    response = second_phone.post(create, round_data(table, "8S", REGROUPED, **his), headers=HTMX)
-
-    assert response.status_code == 422
-    html = response.content.decode()
-    clash = clash_of(html)
+    clash = answer.clash
     assert "Round 1 was saved on another phone" in clash
-    assert "Their round 1, saved by asha" in clash and ">Yours</th>" in clash
-    assert "Yours is the same round: the same cut joker, outcomes and cards." in clash
-    assert "Discard mine</a>" in clash
-    assert "Save mine as round" not in html  # nothing of mine to add
-    assert "data-save" not in html.replace("data-saved", "")
+    said = "Yours is the same round: the same cut joker, outcomes and cards. It is saved already."
+    assert said in clash
+    assert "Round 1 was saved on another device by ben meanwhile" in clash
+    assert "Their round 1, saved by ben" in clash and ">Yours</th>" in clash
+    discard = re.search(r'<a [^>]*href="([^"]*)"[^>]*data-discard[^>]*>Discard mine</a>', clash)
+    assert discard[1] == reverse("games:session_detail", args=[table.pk])
+    assert "Save mine as round" not in answer.html  # nothing of mine to add
+    assert "Save round 1</button>" not in answer.html  # nor Save itself
+    assert "data-save" not in answer.html.replace("data-saved", "")
     # Everyone's outcome and score, theirs and mine, one row a player.
     for name, score in {"Asha": "+122", "Ben": "−92", "Chen": "−30"}.items():
         row = re.search(rf'<tr class="" data-clash-row="{name}">.*?</tr>', clash, re.S)[0]
@@ -73,56 +90,48 @@ def test_the_same_round_from_a_second_phone_is_shown_beside_theirs_and_not_offer
     assert Round.objects.count() == 1 and HandEntry.objects.count() == 3
 
 
-def test_saving_their_round_again_as_the_next_is_refused(
-    scorer: Client, second_phone: Client, table: GameSession
-) -> None:
-    his = both_open_then_first_saves(scorer, second_phone, table)
-    create = reverse("games:round_create", args=[table.pk])
-    answer = second_phone.post(create, round_data(table, "8S", ROUND_1, **his), headers=HTMX)
-    html = answer.content.decode()
-    assert (hidden(html, "number"), hidden(html, "opened")) == ("2", "1")
-
-    # Sent as round 2 all the same (a form kept from that answer, a script).
-    again = his | {"number": "2"}
-    response = second_phone.post(create, round_data(table, "8S", ROUND_1, **again), headers=HTMX)
-
-    assert response.status_code == 422
-    clash = clash_of(response.content.decode())
-    assert "This is round 1 again, as asha saved it" in clash and "It was not saved twice." in clash
-    assert Round.objects.count() == 1 and HandEntry.objects.count() == 3
-
-
 def test_another_round_from_a_second_phone_may_be_saved_as_the_next_knowingly(
-    scorer: Client, second_phone: Client, table: GameSession
+    second_phone: Client, table: GameSession
 ) -> None:
-    his = both_open_then_first_saves(scorer, second_phone, table)
-    create = reverse("games:round_create", args=[table.pk])
+    answer = ben_saves_first(second_phone, table, "5H", OTHER)
 
-    response = second_phone.post(create, round_data(table, "5H", OTHER, **his), headers=HTMX)
-
-    assert response.status_code == 422
-    html = response.content.decode()
-    clash = clash_of(html)
+    clash = answer.clash
     assert "Yours differs: the cut joker, Asha, Ben, Chen." in clash
     assert "Discard mine</a>" in clash
     assert re.search(r"<button [^>]*data-save>Save mine as round 2</button>", clash)
-    assert Round.objects.count() == 1
+    assert LOOSE_148 in answer.html  # what was typed is still in the form
+    assert Round.objects.get().cut_joker == "8S"  # theirs, alone
 
-    kept = {name: hidden(html, name) for name in ("number", "opened", "submission", "key")}
-    assert second_phone.post(create, round_data(table, "5H", OTHER, **kept)).status_code == 302
+    kept = {name: hidden(answer.html, name) for name in answer.fields}
+    saved = second_phone.post(create_url(table), round_data(table, "5H", OTHER, **kept))
+
+    assert saved.status_code == 302
     assert list(Round.objects.values_list("number", "cut_joker")) == [(1, "8S"), (2, "5H")]
 
 
-def test_one_hand_that_differs_is_named_and_its_cards_shown(
-    scorer: Client, second_phone: Client, table: GameSession
+def test_saving_their_round_again_as_the_next_is_refused(
+    second_phone: Client, table: GameSession
 ) -> None:
-    his = both_open_then_first_saves(scorer, second_phone, table)
-    create = reverse("games:round_create", args=[table.pk])
-    other_ben = ROUND_1 | {"Ben": ("shown", SEED_BEN)}
+    answer = ben_saves_first(second_phone, table, "8S", ROUND_1)
+    assert (hidden(answer.html, "number"), hidden(answer.html, "opened")) == ("2", "1")
+    # The table comes along, out of band, with their round in it.
+    assert re.search(r'<section id="scoreboard"[^>]*hx-swap-oob="true"', answer.html)
 
-    html = second_phone.post(create, round_data(table, "8S", other_ben, **his), headers=HTMX)
+    # Sent as round 2 all the same (a form kept from that answer, a script).
+    again = round_data(table, "8S", ROUND_1, **(answer.fields | {"number": "2"}))
+    response = second_phone.post(create_url(table), again, headers=HTMX)
 
-    clash = clash_of(html.content.decode())
+    assert response.status_code == 422
+    clash = clash_of(response.content.decode())
+    assert "This is round 1 again, as ben saved it" in clash and "It was not saved twice." in clash
+    assert Round.objects.count() == 1 and HandEntry.objects.count() == 3
+
+
+def test_one_hand_that_differs_is_named_and_its_cards_shown(
+    second_phone: Client, table: GameSession
+) -> None:
+    clash = ben_saves_first(second_phone, table, "8S", ROUND_1 | {"Ben": ("shown", SEED_BEN)}).clash
+
     assert "Yours differs: Ben." in clash
     ben = re.search(r'<tr class="is-different" data-clash-row="Ben">.*?</tr>', clash, re.S)[0]
     assert ben.count('class="clash-cards"') == 2  # his cards and mine, to compare
