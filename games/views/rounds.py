@@ -100,10 +100,12 @@ def round_create(request: HttpRequest, pk: int) -> TemplateResponse | HttpRespon
 @dataclass(frozen=True)
 class ClashAnswer:
     """What the round form shows at its Save button when another device saved its
-    round first: why nothing was saved, and their round beside mine."""
+    round first: why nothing was saved, and their round beside mine. ``edit``: the
+    form edits a saved round (its ways on: discard mine, or save mine over theirs)."""
 
     said: str
     rounds: Clash
+    edit: bool = False
 
 
 @login_required
@@ -218,7 +220,7 @@ def round_edit(request: HttpRequest, pk: int, round_pk: int) -> TemplateResponse
         return TemplateResponse(request, "games/round.html", _round_context(played, form, True))
 
     form = RoundForm(request.POST, entry=entry)
-    theirs = None
+    clash = None
     if form.is_valid():
         try:
             edit = RoundEdit(entry, form.check, version=form.posted_version, board=board)
@@ -227,17 +229,19 @@ def round_edit(request: HttpRequest, pk: int, round_pk: int) -> TemplateResponse
             if conflict.theirs is None:  # deleted meanwhile: nothing left to edit
                 messages.error(request, str(conflict))
                 return redirect_for(request, reverse("games:session_detail", args=[pk]))
-            # Their version is shown as saved; saving again now replaces it, knowingly.
-            form.add_error(None, str(conflict))
+            # Their version beside mine at the Save button, shown as saved below, with
+            # the choice: discard mine, or save it over theirs, knowingly (the form
+            # now stands on their version).
             played = round_for(request.user, pk, round_pk, "write")
-            theirs = played
+            rounds = clash_of(played, form.check)
+            clash = ClashAnswer(str(conflict), rounds, edit=True)
             form.expected_version = played.version
         except EntryRejected as error:
             form.add_error(None, str(error))
         else:
             messages.success(request, f"Round {played.number} saved; later totals follow it.")
             return redirect_for(request, reverse("games:session_detail", args=[pk]))
-    context = _round_context(played, form, True) | {"theirs": theirs}
+    context = _round_context(played, form, True) | {"clash": clash}
     return TemplateResponse(request, "games/round.html", context, status=FORM_ERRORS)
 
 

@@ -122,9 +122,10 @@ on("htmx:load", "drafts", function (root) {
   if (inside && inside._draftReady) keep(inside);
 });
 
-// Discard mine (another phone saved this form's round first: session.html's clash):
-// what this phone kept of it goes too, or the next round's form, which the link
-// brings, would put it back (restore). Its form is on its way out: it keeps no more.
+// Discard mine (another phone saved this form's round first: partials/round_clash.html):
+// what this phone kept of it goes too, or the form the link brings (the next round's,
+// or the round edited as they saved it) would put it back (restore). Its form is on
+// its way out: it keeps no more.
 document.addEventListener("click", function (event) {
   var discard = event.target.closest && event.target.closest("[data-discard]");
   var form = discard && discard.closest("form[data-draft]");

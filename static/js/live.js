@@ -3,7 +3,7 @@
 // typed into becomes the next round, with its dealer. One that holds a round keeps
 // its number, and says so at its Save button: Save then shows their round beside
 // this one, to discard this one or save it as the next round, knowingly
-// (templates/games/session.html, clash). Moved on silently, a second phone's copy of
+// (templates/partials/round_clash.html). Moved on silently, a second phone's copy of
 // the same round was saved as the next round with one tap.
 import { on } from "./events.js";
 import { same, valuesOf } from "./draft_forms.js";

@@ -1,7 +1,7 @@
-"""Two phones fill in the same round and the first saves it. The second phone's Save
-never stores it again by accident: it shows, at the Save button where the finger
-is, their round beside its own and two ways on, discard mine or save mine as the
-next round, and each does what it says. What the clash says and offers is pinned by
+"""Two phones fill in the same round, or edit the same round, and the first saves it.
+The second phone's Save never stores it again by accident: it shows, at the Save
+button where the finger is, their round beside its own and the ways on, and each
+does what it says. What the clash says and offers is pinned by
 tests/views/test_rounds_clash.py; here, what a phone does with it: in view and
 focused, Discard mine forgetting what the phone kept, Save mine saving what was
 typed. The first phone's save is the services' (its page is not the point)."""
@@ -17,7 +17,7 @@ from playwright.sync_api import Locator, Page, expect
 from games.models import GameSession, HandEntry, Round
 from games.services.sessions import create_session
 from tests.support import axe
-from tests.support.builders import play
+from tests.support.builders import edit, play
 from tests.support.hands import ROUND_1, SEED_BEN, SHOWN_8S, WIN_8S
 from tests.support.pages import (
     PHONE_DEVICE,
@@ -131,6 +131,38 @@ def test_another_round_from_the_second_phone_is_saved_as_the_next_when_asked(
         SEED_BEN.replace("|", " ").split()
     )  # mine, as typed on the second phone (grouped best by the rules)
     assert Round.objects.count() == 3
+
+
+def test_an_edit_made_meanwhile_on_another_phone_is_shown_beside_mine_and_discarded(
+    phone_page: Page, evening: tuple[User, GameSession], look_at: Callable[..., None]
+) -> None:
+    user, session = evening
+    played = session.rounds.get()
+    page = opened(phone_page, user, f"/sessions/{session.pk}/rounds/{played.pk}/edit/")
+    player(page, "Ben").get_by_label("Groups").fill(SEED_BEN)
+    # Meanwhile Ben's phone marks Chen's drop a middle one.
+    edit(played, "8S", ROUND_1 | {"Chen": ("middle_drop", "")}, User.objects.create_user("ben"))
+
+    clash = clash_at_save(page, "Save changes")
+
+    expect(clash).to_contain_text("Round 1 was changed on another phone")
+    expect(clash.locator("[data-clash-differs]")).to_contain_text("Yours differs: Ben, Chen.")
+    save_over = clash.get_by_role("button", name="Save mine over theirs")
+    assert_in_view(page, clash.get_by_role("link", name="Discard mine"), save_over)
+    expect(page.get_by_role("heading", name="As saved on the other phone")).to_be_attached()
+    look_at(page, "two-phones-edit-clash-phone", full_page=False)
+    axe.assert_no_violations(page)
+
+    clash.get_by_role("link", name="Discard mine").tap()
+
+    # Their round 1, from the top of its page; mine is forgotten on this phone.
+    expect(page.get_by_role("heading", name="Round 1", exact=True)).to_be_in_viewport()
+    expect(page.locator('[data-player="Chen"] h3')).to_contain_text("Middle drop")
+    page.get_by_role("link", name="Edit round 1").tap()
+    page.wait_for_function(DRAFTS_SET_UP)
+    expect(player(page, "Ben").get_by_label("Groups")).to_have_value(SHOWN_8S)
+    expect(page.locator("[data-draft-restored]")).to_have_count(0)
+    assert Round.objects.get(pk=played.pk).version == 2
 
 
 def test_a_form_overtaken_by_another_phone_keeps_its_number_and_says_so_at_save(

@@ -178,24 +178,6 @@ def test_an_edit_can_finish_and_unfinish_a_session(scorer: Client, user: User) -
     assert "Save round 2" in page and "Session over" not in page
 
 
-def test_a_stale_edit_is_refused_with_a_message(scorer: Client, table, three_rounds) -> None:
-    data = round_data(table, *ROUNDS[0], version=1)
-    assert scorer.post(edit_url(three_rounds[0]), data).status_code == 302
-
-    # The same version again, with other hands: a form opened before that edit. (The
-    # very same form again is a retry whose answer was lost: test_round_conflicts.py.)
-    stale = round_data(table, *ROUNDS[1], version=1)
-    response = scorer.post(edit_url(three_rounds[0]), stale)
-
-    assert response.status_code == 422
-    html = response.content.decode()
-    assert "Round 1 was saved on another device by asha meanwhile" in html
-    assert "As saved on the other device" in html
-    assert Round.objects.get(pk=three_rounds[0].pk).version == 2
-    # The form now stands on their version: saving again replaces it, knowingly.
-    assert '<input type="hidden" name="version" value="2">' in html
-
-
 def test_deleting_a_round_renumbers_and_recomputes(scorer: Client, table, three_rounds) -> None:
     response = scorer.post(delete_url(three_rounds[0]), {"version": 1})
 
