@@ -1,8 +1,8 @@
 """The round form on a phone keeps what matters where the finger is: after Save,
 "Round N saved", Undo and whom the round put out are on the screen, not a screen and
 a half above the next form; a hand's problem stays in sight while the picker goes on
-to the next hand, and a problem's link brings the fix (the outcome buttons) into
-view."""
+to the next hand (on the edit page too), and a problem's link brings the fix (the
+outcome buttons) into view."""
 
 from __future__ import annotations
 
@@ -80,11 +80,16 @@ def test_after_a_save_that_puts_a_player_out_the_news_is_on_the_screen(
     axe.assert_no_violations(page)
 
 
-def open_friday(page: Page) -> GameSession:
+def friday(page: Page) -> GameSession:
+    """Friday's session for Asha, Ben and Chen, the page signed in as its scorer."""
     user = sign_in(page, "asha")
-    session = create_session(
+    return create_session(
         user, preset="21-points", overrides={}, players=["Asha", "Ben", "Chen"], name="Friday"
     )
+
+
+def open_friday(page: Page) -> GameSession:
+    session = friday(page)
     page.goto(f"/sessions/{session.pk}/")
     return session
 
@@ -118,6 +123,26 @@ def test_a_declarers_hand_that_is_no_declaration_stays_said_beside_the_picker(
     invalid.tap()
     expect(problem).to_be_empty()  # fixed: no more said
     expect(page.locator('[data-preview="Asha"] .problem')).to_have_count(0)
+
+
+def test_on_the_edit_page_too_a_hands_problem_stays_said_beside_the_picker(
+    phone_page: Page, look_at: Callable[..., None]
+) -> None:
+    page = phone_page
+    session = friday(page)
+    played = play(session, "8S", ROUND_1)
+    page.goto(f"/sessions/{session.pk}/rounds/{played.pk}/edit/")
+    # The winner was Ben, not Asha: his 21 cards marked a declaration they are not.
+    choose_outcome(player(page, "Asha"), "shown")
+    choose_outcome(player(page, "Ben"), "declared")
+    expect(hand_errors(page, "Ben")).to_contain_text("the declaration is not valid")
+    player(page, "Asha").get_by_label("Groups").tap()  # the picker, for Asha's cards
+
+    problem = page.locator("[data-picker] [data-picker-problem]")
+    expect(problem).to_contain_text("Ben: the declaration is not valid")
+    expect(problem.get_by_role("link", name="Show Ben")).to_be_in_viewport()
+    look_at(page, "picker-problem-edit-phone", full_page=False)
+    # (axe: the edit page in test_two_phones_one_round.py, the picker's line above.)
 
 
 def test_a_problems_link_brings_the_outcome_buttons_that_fix_it_into_view(
