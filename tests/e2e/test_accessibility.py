@@ -1076,10 +1076,22 @@ def moved_league(owner: User) -> League:
 
 
 def league_imported(page: Page) -> None:
-    """The owner's page of an imported league: the file's members, with their claims."""
-    league = moved_league(sign_in(page, "asha"))
-    page.goto(f"/leagues/{league.slug}/")
+    """The owner's page of a league she imported under the name of one she has: a
+    warning that it came in as a second league, the file's members with their claims."""
+    league = a_league(sign_in(page, "asha"))
+    claim_player(league, Player.objects.get(name="Ben"), User.objects.get(username="ben"))
+    page.goto("/import/league/")
+    league_file = json.dumps(export_league(league)).encode()
+    page.get_by_label("League file").set_input_files(
+        {"name": "friday.json", "mimeType": "application/json", "buffer": league_file}
+    )
+    page.get_by_role("button", name="Import").click()
+    warning = page.locator(".message-warning")
+    expect(warning).to_contain_text("You already have a league called “Friday club”")
     expect(page.locator('[data-invitable="ben"]')).to_contain_text("this is me")
+    # Told apart from the news that all went well (the info beside it) at a glance.
+    background = "el => getComputedStyle(el).backgroundColor"
+    assert warning.evaluate(background) != page.locator(".message-info").first.evaluate(background)
 
 
 def league_file_claim(page: Page) -> None:
@@ -1228,6 +1240,7 @@ IN_THE_DARK = frozenset(
         "big-league-standings",
         "table-view",
         "league-detail",
+        "league-imported",
         "standings",
         "standings-pool-tab",
         "table-hand",
