@@ -1,11 +1,13 @@
 """The docs site holds what the code relies on. Every "§N" the code, templates and
 tests cite names a numbered heading of docs/rules; every figure the docs print (the
 rules command line's output, the worked sessions, the presets' options, the league
-file's example) is what the project computes today; and `mkdocs build --strict`
-passes, so no link of the site is broken."""
+file's example, the file names and words the players' guide quotes) is what the
+project computes today; and `mkdocs build --strict` passes, so no link of the site is
+broken."""
 
 from __future__ import annotations
 
+import datetime
 import importlib.util
 import json
 import re
@@ -18,12 +20,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
 
+from games.forms.sessions import SessionForm, sign_toss
+from games.rules import Redraw, Toss, parse_card
 from games.rules.api import score_request
 from games.rules.rulesets import PRESETS, get_ruleset, presets_listing
 from games.rules.totals import session_state
+from games.services.leagues import create_league
 from games.transfer.league_export import export_league
 from games.transfer.league_import import import_league
+from tests.support.builders import make_session, play
+from tests.support.hands import ROUND_1
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -421,6 +431,62 @@ def test_the_check_finds_pictures_with_and_without_attributes(tmp_path: Path) ->
         encoding="utf-8",
     )
     assert images_of(page) == [("A phone", "img/a.png"), ("", "b.png")]
+
+
+# --- docs/players: the words and names the guide quotes are the app's ---------------------
+
+
+def guide_text(page: str) -> str:
+    """A page of the guide with its lines joined, as it reads."""
+    return " ".join((PLAYERS / page).read_text(encoding="utf-8").split())
+
+
+def download_name(client: Client, url: str) -> str:
+    return client.get(url)["Content-Disposition"].split('filename="')[1].rstrip('"')
+
+
+@pytest.mark.django_db
+def test_the_guide_names_the_downloads_as_they_come(scorer: Client, user: User) -> None:
+    guide = guide_text("history-and-downloads.md")
+    friday = make_session(user, name="Friday night", played_on=datetime.date(2026, 11, 27))
+    unnamed = make_session(user, name="", played_on=datetime.date(2026, 11, 27))
+    league = create_league(user, name="Friday", preset="21-points", overrides={})
+    rounds_csv = reverse("games:session_rounds_csv", args=[friday.pk])
+    named = []
+    for number in range(1, 7):
+        play(friday, "8S", ROUND_1)
+        play(unnamed, "8S", ROUND_1)
+        if number in (1, 6):
+            named.append(download_name(scorer, rounds_csv))
+    named.append(download_name(scorer, reverse("games:session_rounds_csv", args=[unnamed.pk])))
+    make_session(user, name="Friday Night", played_on=datetime.date(2026, 12, 4))
+    named.append(download_name(scorer, rounds_csv))  # another of that name: the day follows
+    standings = reverse("games:league_standings_csv", args=[league.slug])
+    named.append(download_name(scorer, f"{standings}?from=2026-01-01"))
+
+    assert named == [
+        "friday-night-1-round.csv",
+        "friday-night-6-rounds.csv",
+        "session-6-rounds.csv",
+        "friday-night-6-rounds-2026-11-27.csv",
+        "friday-standings-from-2026-01-01.csv",
+    ]
+    assert [name for name in named if f"`{name}`" not in guide] == []
+
+
+def test_the_guide_says_a_toss_tie_and_a_redraw_as_the_new_session_page_does() -> None:
+    # As the guide's examples have it: Asha and Ben both drew the A♥ (two decks) and
+    # drew again, then both an ace. The form's words for them.
+    dealt = [("Asha", parse_card("AH")), ("Ben", parse_card("AC")), ("Chen", parse_card("5D"))]
+    tossed = Toss(tuple(dealt), (Redraw(("Asha", "Ben"), parse_card("AH")),))
+    seats = {f"seat_{n}": name for n, (name, _) in enumerate(dealt, start=1)}
+    form = SessionForm(seats | {"toss": sign_toss(tossed)})
+    (tie,), (redraw,) = form.toss_ties(), form.toss_redraws_said()
+    page = (ROOT / "templates" / "games" / "session_new.html").read_text(encoding="utf-8")
+    seated = "Seated by the toss, highest card first; the lowest card deals first"
+    guide = guide_text("start-a-session.md")
+    assert f'"{tie}"' in guide and f'"{redraw}"' in guide
+    assert seated in page and f'"{seated}"' in guide
 
 
 # --- The site ------------------------------------------------------------------------------
