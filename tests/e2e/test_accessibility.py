@@ -421,6 +421,14 @@ def history_edited(page: Page) -> None:
     expect(page.locator("[data-what-changed]")).to_contain_text("Chen: First drop → Middle drop")
     page.get_by_text("The whole round before and after").click()
     expect(page.get_by_role("heading", name="Before")).to_be_visible()
+    # The changes keep the measure of the line that names their clock, on a desktop too.
+    zone_line = page.locator("p", has=page.locator("[data-zone]")).bounding_box()
+    changes = page.locator("ol.history").bounding_box()
+    assert (
+        zone_line
+        and changes
+        and changes["x"] + changes["width"] <= zone_line["x"] + zone_line["width"] + 1
+    )
 
 
 def history_long(page: Page) -> None:
@@ -1204,6 +1212,7 @@ PAGES: dict[str, Callable[[Page], None]] = {
 # wide enough not to scroll): the pages with those are checked on a desktop too.
 ON_A_DESKTOP = (
     "home",
+    "history-edited",
     "new-session",
     "session-typo",
     "pool-over",
