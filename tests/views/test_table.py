@@ -27,8 +27,8 @@ from games.services.table import (
     set_auto_save,
     set_cut,
 )
-from tests.support.builders import make_session, play, seat_pk
-from tests.support.forms import form_on
+from tests.support.builders import make_session, play, round_data, seat_pk
+from tests.support.forms import form_on, opened_form
 from tests.support.hands import LOOSE_148, POOL_ROUNDS, ROUND_1, SHOWN_8S, WIN_8S, shuffled
 from tests.support.table import hand_data, hand_in, seat_phone, table_link, url
 
@@ -518,6 +518,48 @@ def test_a_double_tap_on_save_saves_once(scorer: Client, table: GameSession) -> 
     again = scorer.post(save, {"number": "1"}, follow=True)
     assert table.rounds.count() == 1
     assert "Round 1 is already saved." in again.content.decode()
+
+
+def test_a_round_saved_by_hand_meanwhile_is_not_saved_again_from_the_table(
+    scorer: Client, table: GameSession
+) -> None:
+    """Every hand is in at the table; meanwhile the scorer's other phone enters the same
+    round by hand and saves it. The table's Save, tapped on a page from before, is
+    told the round is saved: the number it was for is taken, and the table's hands went
+    with the round saved (there is nothing left to save twice)."""
+    by_hand = opened_form(scorer, table)
+    everyone_hands_in(table)
+    create = reverse("games:round_create", args=[table.pk])
+    assert scorer.post(create, round_data(table, "8S", ROUND_1, **by_hand)).status_code == 302
+
+    response = scorer.post(reverse("games:table_save", args=[table.pk]), {"number": "1"})
+
+    assert response.status_code == 302
+    said = [str(message) for message in get_messages(response.wsgi_request)]
+    assert said[-1] == "Round 1 is already saved."
+    assert table.rounds.count() == 1 and HandEntry.objects.count() == 3
+    assert not table.table_rounds.exists()  # round 2 starts from no hands
+
+
+def test_the_same_round_typed_by_hand_after_the_table_saved_it_gets_the_clash(
+    scorer: Client, table: GameSession
+) -> None:
+    """The scorer types round 1 by hand ("Enter round 1 yourself instead") while the
+    table enters it, and the table's Save comes first: the typed round meets the
+    clash at its Save, theirs (the table's) beside it, and is not saved again."""
+    by_hand = opened_form(scorer, table)
+    everyone_hands_in(table)
+    assert scorer.post(reverse("games:table_save", args=[table.pk]), {"number": "1"})
+
+    create = reverse("games:round_create", args=[table.pk])
+    typed = round_data(table, "8S", ROUND_1, **by_hand)
+    response = scorer.post(create, typed, headers={"HX-Request": "true"})
+
+    assert response.status_code == 422
+    html = unescape(response.content.decode())
+    assert "Round 1 was saved on another phone" in html
+    assert "Yours is the same round" in html and "Save mine as round" not in html
+    assert table.rounds.count() == 1 and HandEntry.objects.count() == 3
 
 
 def test_the_round_check_across_hands_names_the_problem_and_save_waits(
