@@ -3,8 +3,9 @@
 Everything a figure in the app comes from, and the public API the app uses:
 
 - card notation (:mod:`.cards`), rulesets and presets (:mod:`.rulesets`);
-- group classification (:mod:`.melds`), one round's scores (:mod:`.scoring`) and the
-  best grouping of a hand (:mod:`.arrange`, the solver);
+- group classification (:mod:`.melds`), a player's outcomes (:mod:`.outcomes`), one
+  round's scores (:mod:`.scoring`) and the best grouping of a hand (:mod:`.arrange`,
+  the solver);
 - a session's running totals, eliminations, rejoins, joins and leaves and pot split
   (:mod:`.totals`; a whole session as JSON, :mod:`.session`),
   the toss for seats (:mod:`.toss`) and the money transfers that settle an evening
@@ -36,6 +37,17 @@ from .cards import (
 )
 from .errors import RoundErrors, RulesError
 from .melds import JokerRoles, Kind, classify, joker_roles, why_no_group
+from .outcomes import (
+    ARRANGED_OUTCOMES,
+    DROP_OUTCOMES,
+    FULL_HAND_OUTCOMES,
+    INVALID_DECLARATION,
+    OUTCOMES,
+    SHOWN_OUTCOMES,
+    USUAL_OUTCOME,
+    WINNING_OUTCOMES,
+    outcome_label,
+)
 from .rulesets import (
     DEFAULT_PRESET,
     OPTION_NAMES,
@@ -59,20 +71,11 @@ from .rulesets import (
     presets_listing,
 )
 from .scoring import (
-    ARRANGED_OUTCOMES,
-    DROP_OUTCOMES,
-    FULL_HAND_OUTCOMES,
-    INVALID_DECLARATION,
-    OUTCOMES,
-    SHOWN_OUTCOMES,
-    USUAL_OUTCOME,
-    WINNING_OUTCOMES,
     HandAssessment,
     PlayerHand,
     PlayerResult,
     RoundResult,
     assess_hand,
-    outcome_label,
     round_errors,
     score_round,
 )

@@ -2,18 +2,19 @@
 
 :func:`score_round` is the whole service: it validates a round as entered, then
 says for every player what their cards or drop cost, what they exchange in value
-points or claims, and what is added to their running total.
+points or claims, and what is added to their running total. What value cards and
+claim cards are worth is :mod:`.values`; the outcomes themselves, :mod:`.outcomes`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
 
-from .cards import PRINTED_JOKER, Card, format_cards, parse_card
+from .cards import Card, format_cards
 from .errors import RoundErrors, RulesError
 from .melds import (
     PURE_KINDS,
@@ -25,41 +26,9 @@ from .melds import (
     joker_roles,
     why_no_group,
 )
+from .outcomes import DROP_OUTCOMES, FULL_HAND_OUTCOMES, OUTCOMES, WINNING_OUTCOMES
 from .rulesets import DECLARATION_WAYS, Ruleset, choice_words
-
-OUTCOMES = (
-    "declared",
-    "shown",
-    "deal_show",
-    "first_drop",
-    "middle_drop",
-    "invalid_declaration",
-    "declare_timeout",
-    "default_win",
-)
-WINNING_OUTCOMES = frozenset({"declared", "default_win"})
-# Players out of the value exchange: they dropped (docs/rules §6). A wrong declarer is in.
-DROP_OUTCOMES = frozenset({"first_drop", "middle_drop", "declare_timeout"})
-# Outcomes that must show the whole hand.
-FULL_HAND_OUTCOMES = frozenset({"declared", "shown", "deal_show"})
-# Outcomes whose grouping matters, so the solver may arrange the cards: a loser's count,
-# or whether a declaration holds.
-ARRANGED_OUTCOMES = frozenset({"shown", "deal_show", "declared", "invalid_declaration"})
-# Outcomes whose hand is counted card by card.
-SHOWN_OUTCOMES = frozenset({"shown", "deal_show"})
-# Outcomes that cost a fixed number of points, by ruleset option of the same name.
-FIXED_OUTCOMES = frozenset({"first_drop", "middle_drop", "invalid_declaration", "declare_timeout"})
-INVALID_DECLARATION = "invalid_declaration"
-# The outcome a hand is entered at until another is picked: most hands of a round are
-# a loser's, shown.
-USUAL_OUTCOME = "shown"
-
-
-def outcome_label(outcome: str) -> str:
-    """An outcome as a player reads it: "middle_drop" is "Middle drop"; a default win
-    reads better the other way round."""
-    return "Won by default" if outcome == "default_win" else outcome.replace("_", " ").capitalize()
-
+from .values import claim_holding, value_holding
 
 Groups = tuple[tuple[Card, ...], ...]
 
@@ -583,133 +552,6 @@ def assess_hand(ruleset: Ruleset, cut: Card, hand: PlayerHand) -> HandAssessment
         why = why_not_declared(hand.groups, kinds, roles, hand.on_deal)
         problems.append(f"not a valid declaration: {why}")
     return dataclasses.replace(assessment, problems=tuple(problems))
-
-
-# --- Value cards and claims (§6) ---------------------------------------------------------
-
-
-def _tier(table: Sequence[int], count: int) -> int:
-    """Points for ``count`` cards of one type from a table for 1, 2 and 3 cards; more
-    than three (only possible with a fourth deck) add the one-card step each."""
-    if count <= 0:
-        return 0
-    if count <= len(table):
-        return table[count - 1]
-    return table[-1] + (count - len(table)) * table[0]
-
-
-@dataclass(frozen=True)
-class Holding:
-    """A player's value cards (or a winner's claim cards) and what they are worth."""
-
-    points: int
-    cards: tuple[Card, ...]
-    lines: tuple[str, ...]
-
-
-def value_holding(cards: Iterable[Card], roles: JokerRoles) -> Holding:
-    """Value points of a hand (docs/rules §6): marriages of one lower, cut and upper card,
-    then each type's spare cards by the ruleset's table. Groups don't matter."""
-    rules = roles.ruleset
-    if roles.marriage is None:
-        typed: list[tuple[str, Card | None, tuple[int, int, int]]] = []
-    else:
-        lower, _, upper = roles.marriage
-        typed = [
-            ("lower joker", lower, rules.value_lower),
-            ("cut card", roles.effective_cut, rules.value_cut),
-            ("upper joker", upper, rules.value_upper),
-        ]
-    typed.append(("printed joker", PRINTED_JOKER, rules.value_printed_joker))
-    for code in rules.value_extra_cards:
-        typed.append((code, parse_card(code), rules.value_extra))
-    # A card has the first role it matches (a cut A♠ in Paplu is the cut card, not A♠).
-    held = Counter(cards)
-    counts: dict[str, int] = {}
-    seen: set[Card] = set()
-    for name, card, _table in typed:
-        if card is None or card in seen:
-            counts[name] = 0
-            continue
-        seen.add(card)
-        counts[name] = held[card]
-    marriages = 0
-    if roles.marriage is not None:
-        marriages = min(counts["lower joker"], counts["cut card"], counts["upper joker"])
-    points = _tier(rules.value_marriages, marriages)
-    lines = []
-    if marriages:
-        lines.append(f"{marriages} marriage{'s' if marriages > 1 else ''}: {points}")
-    value_cards: list[Card] = []
-    for name, card, table in typed:
-        count = counts[name]
-        if card is None or count == 0:
-            continue
-        in_marriage = name in ("lower joker", "cut card", "upper joker")
-        # Only cards the ruleset values are value cards (a printed joker is worth
-        # nothing in 21-points, so it is not shown as one).
-        if any(table) or (in_marriage and marriages and any(rules.value_marriages)):
-            value_cards += [card] * count
-        spare = count - marriages if in_marriage else count
-        worth = _tier(table, spare)
-        if spare and worth:
-            lines.append(f"{spare} spare {name} ({card.code}): {worth}")
-            points += worth
-    if points == 0:
-        return Holding(0, (), ())
-    return Holding(points, tuple(value_cards), tuple(lines))
-
-
-def claim_holding(cards: Iterable[Card], roles: JokerRoles) -> Holding:
-    """A Kodai winner's claim points: 10 per claim card, 100 per marriage (one each of
-    lower, cut and upper, or three identical claim cards), 50 per mini-marriage (a
-    tenali of the cut rank in another suit), split to give the most points."""
-    rules = roles.ruleset
-    held = Counter(cards)
-    lines: list[str] = []
-    claim_cards = [card for card in roles.claim_cards if held[card]]
-    best_points, best_lines = -1, []
-    most_trios = 0
-    if roles.marriage is not None:
-        most_trios = min(held[card] for card in roles.marriage)
-    for trios in range(most_trios + 1):
-        remaining = held.copy()
-        points = trios * rules.claim_marriage
-        trial = []
-        if trios:
-            trial.append(
-                f"{trios} marriage{'s' if trios > 1 else ''} "
-                f"({format_cards(roles.marriage or ())}): {points}"
-            )
-            for card in roles.marriage or ():
-                remaining[card] -= trios
-        for card in sorted(claim_cards):
-            count = remaining[card]
-            triples = count // 3 if rules.claim_marriage > 3 * rules.claim_card else 0
-            singles = count - 3 * triples
-            if triples:
-                points += triples * rules.claim_marriage
-                trial.append(
-                    f"{card.code} {card.code} {card.code} marriage: {rules.claim_marriage}"
-                )
-            if singles:
-                points += singles * rules.claim_card
-                trial.append(f"{singles} × {card.code}: {singles * rules.claim_card}")
-        if points > best_points:
-            best_points, best_lines = points, trial
-    lines = best_lines
-    points = best_points
-    cut = roles.effective_cut
-    for card, count in sorted(held.items()):
-        if card.rank == cut.rank and card.suit != cut.suit and count >= 3:
-            minis = count // 3
-            points += minis * rules.claim_mini_marriage
-            lines.append(f"mini-marriage {format_cards([card] * 3)}: {rules.claim_mini_marriage}")
-            claim_cards.append(card)
-    if points <= 0:
-        return Holding(0, (), ())
-    shown = tuple(card for card in sorted(held.elements()) if card in set(claim_cards))
-    return Holding(points, shown, tuple(lines))
 
 
 # --- Settlement --------------------------------------------------------------------------

@@ -21,8 +21,8 @@ from games.rules import (
 from games.rules.api import score_request
 from games.rules.arrange import arrange
 from games.rules.cards import SUIT_SYMBOLS, all_cards
+from games.rules.outcomes import WINNING_OUTCOMES
 from games.rules.rulesets import OPTION_NAMES
-from games.rules.scoring import WINNING_OUTCOMES
 from tests.support.hands import WIN_PLAIN
 from tests.support.profiles import examples
 from tests.support.rules import cards as parse

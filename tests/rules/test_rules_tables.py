@@ -11,8 +11,10 @@ from __future__ import annotations
 import pytest
 
 from games.rules import PRESETS, PRINTED_JOKER, Kind, RoundErrors, classify, parse_card
-from games.rules.scoring import OUTCOMES, assess_hand, value_holding
+from games.rules.outcomes import OUTCOMES
+from games.rules.scoring import assess_hand
 from games.rules.totals import session_state
+from games.rules.values import value_holding
 from tests.support.hands import (
     GUS,
     ONE_PURE,

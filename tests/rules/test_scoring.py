@@ -8,7 +8,8 @@ import sys
 import pytest
 
 from games.rules import get_ruleset, parse_card, score_round
-from games.rules.scoring import _cap_payments, claim_holding, value_holding
+from games.rules.scoring import _cap_payments
+from games.rules.values import claim_holding, value_holding
 from tests.support.hands import (
     DUBLEES,
     FIVE_DUBLEES,
