@@ -25,6 +25,9 @@ COUNTING_RULES = ("standard", "kodai")
 MARRIAGE_TRIPLES = ("none", "claim_cards", "upper_lower")
 VALUE_PAYMENTS = ("players_in", "drop_rules")
 JOIN_TOTALS = ("zero", "worst", "rejoin")
+# How a hand is entered (docs/rules §5, "A counted hand"): its cards only; its cards or
+# the figures they give; the same, the round form opening on the figures.
+HAND_ENTRIES = ("cards", "counts", "counts_first")
 
 # Each choice above as a player reads it: the values are the rule model's names (in
 # JSON, overrides and docs/rules), the labels what the house-rules page shows.
@@ -50,6 +53,9 @@ CHOICE_LABELS = {
     "zero": "Zero",
     "worst": "The worst total still in",
     "rejoin": "As a rejoin",
+    "cards": "Cards only",
+    "counts": "Counts allowed",
+    "counts_first": "Counts first",
 }
 
 
@@ -175,6 +181,20 @@ class Ruleset:
         "Three identical cards that also make a marriage group: none, any claim card "
         "(Kodai) or upper or lower jokers (Paplu).",
         choices=MARRIAGE_TRIPLES,
+    )
+    # Entering hands (docs/rules §5, "A counted hand")
+    hand_entry: str = _option(
+        "Cards or counts",
+        "How a hand is entered: by its cards only; or by its cards or, counted at the "
+        "table, the figures they give (its count, value points or claims); or the same, "
+        "the round form opening on those figures.",
+        choices=HAND_ENTRIES,
+    )
+    trust_show: bool = _option(
+        "Trust the table's show",
+        "A winner who declared may be entered without their cards: the table has seen the "
+        "show, so the declaration is taken as valid (off: the winner's cards are entered, "
+        "and checked).",
     )
     # Hand points (docs/rules §5)
     counting: str = _option(
@@ -418,6 +438,8 @@ class RulesetOptions(TypedDict, total=False):
     on_deal_dublees: int | None
     on_deal_jokers: int | None
     marriage_triples: str
+    hand_entry: str
+    trust_show: bool
     counting: str
     hand_cap: int
     cap_includes_values: bool
@@ -473,6 +495,8 @@ _21_CARD: RulesetOptions = (
     | dict(declarations=("three_pure", "tunnelas", "dublees", "jokers"), pure_needed=3)
     | dict(tunnelas_needed=3, dublees_needed=8, jokers_needed=8, marriages_needed=2)
     | dict(on_deal_dublees=None, on_deal_jokers=None, marriage_triples="none")
+    # Entering hands (§5): by the cards, the winner's checked, as before counts came in.
+    | dict(hand_entry="cards", trust_show=False)
     # Hand points (§5)
     | dict(counting="standard", cap_includes_values=False, zero_count_becomes=2)
     | dict(first_drop=30, invalid_declaration=120, declare_timeout=None)
@@ -589,6 +613,7 @@ _SECTION_STARTS = (
     ("Cards and jokers", "hand_size"),
     ("Groups", "tunnelas_and_dublees"),
     ("Declarations", "declarations"),
+    ("Entering hands", "hand_entry"),
     ("Hand points", "counting"),
     ("Value cards", "value_cards"),
     ("Claims", "claims"),

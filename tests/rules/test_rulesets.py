@@ -279,12 +279,14 @@ def test_every_option_comes_under_one_heading_in_the_rule_model_order():
         "Cards and jokers",
         "Groups",
         "Declarations",
+        "Entering hands",
         "Hand points",
         "Value cards",
         "Claims",
         "Totals",
     ]
     assert [name for _title, names in OPTION_SECTIONS for name in names] == list(OPTION_NAMES)
+    assert dict(OPTION_SECTIONS)["Entering hands"] == ("hand_entry", "trust_show")
     assert dict(OPTION_SECTIONS)["Totals"] == (
         "totals",
         "ceiling",
