@@ -4,8 +4,9 @@ Everything a figure in the app comes from, and the public API the app uses:
 
 - card notation (:mod:`.cards`), rulesets and presets (:mod:`.rulesets`);
 - group classification (:mod:`.melds`), a player's outcomes (:mod:`.outcomes`), one
-  round's scores (:mod:`.scoring`) and the best grouping of a hand (:mod:`.arrange`,
-  the solver);
+  round's scores (:mod:`.scoring`), what value and claim cards are worth
+  (:mod:`.values`), a hand counted at the table (:mod:`.counted`) and the best
+  grouping of a hand (:mod:`.arrange`, the solver);
 - a session's running totals, eliminations, rejoins, joins and leaves and pot split
   (:mod:`.totals`; a whole session as JSON, :mod:`.session`),
   the toss for seats (:mod:`.toss`) and the money transfers that settle an evening
@@ -35,6 +36,7 @@ from .cards import (
     read_groups,
     spoken_name,
 )
+from .counted import FIGURES, FigureLimits, HandFigures, figure_limits, figure_names
 from .errors import RoundErrors, RulesError
 from .melds import JokerRoles, Kind, classify, joker_roles, why_no_group
 from .outcomes import (
@@ -50,6 +52,7 @@ from .outcomes import (
 )
 from .rulesets import (
     DEFAULT_PRESET,
+    HAND_ENTRIES,
     OPTION_NAMES,
     OPTION_SECTIONS,
     PRESET_NAMES,
@@ -76,6 +79,7 @@ from .scoring import (
     PlayerResult,
     RoundResult,
     assess_hand,
+    hand_figures,
     round_errors,
     score_round,
 )
@@ -108,7 +112,9 @@ __all__ = [
     "ARRANGED_OUTCOMES",
     "DEFAULT_PRESET",
     "DROP_OUTCOMES",
+    "FIGURES",
     "FULL_HAND_OUTCOMES",
+    "HAND_ENTRIES",
     "INVALID_DECLARATION",
     "JOIN",
     "LEAVE",
@@ -130,7 +136,9 @@ __all__ = [
     "Arrangement",
     "Card",
     "CardError",
+    "FigureLimits",
     "HandAssessment",
+    "HandFigures",
     "JokerRoles",
     "Kind",
     "PlayerHand",
@@ -163,9 +171,12 @@ __all__ = [
     "classify",
     "deal_toss",
     "describe_preset",
+    "figure_limits",
+    "figure_names",
     "format_cards",
     "format_groups",
     "get_ruleset",
+    "hand_figures",
     "hands_after_elimination",
     "house_rule_changes",
     "is_net",

@@ -80,6 +80,11 @@ class JokerRoles:
         points = _FACE_POINTS | dict.fromkeys(self.jokers, 0)
         object.__setattr__(self, "card_points", points)
 
+    def copies(self, card: Card) -> int:
+        """How many copies of ``card`` the hands of a round can hold between them: one
+        a deck, but one copy of the cut card lies face up on the table (docs/rules §1)."""
+        return self.ruleset.decks - (card == self.cut)
+
     def is_joker(self, card: Card) -> bool:
         return card in self.jokers
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from itertools import chain
 
 from .cards import Card, format_cards
+from .counted import HandFigures, figure_errors, figure_names
 from .errors import RoundErrors, RulesError
 from .melds import (
     PURE_KINDS,
@@ -26,9 +27,9 @@ from .melds import (
     joker_roles,
     why_no_group,
 )
-from .outcomes import DROP_OUTCOMES, FULL_HAND_OUTCOMES, OUTCOMES, WINNING_OUTCOMES
+from .outcomes import DROP_OUTCOMES, FULL_HAND_OUTCOMES, OUTCOMES, SHOWN_OUTCOMES, WINNING_OUTCOMES
 from .rulesets import DECLARATION_WAYS, Ruleset, choice_words
-from .values import claim_holding, value_holding
+from .values import Holding, claim_holding, value_holding
 
 Groups = tuple[tuple[Card, ...], ...]
 
@@ -36,12 +37,22 @@ Groups = tuple[tuple[Card, ...], ...]
 @dataclass(frozen=True)
 class PlayerHand:
     """One player's part of a round as entered: outcome and groups (may be empty
-    for a drop), and whether a declared winner won on the deal (docs/rules §4)."""
+    for a drop), and whether a declared winner won on the deal (docs/rules §4).
+
+    ``figures``: a hand counted at the table, entered as the figures its cards give
+    instead of the cards (docs/rules §5, "A counted hand"); its groups are then
+    empty. Where the house rules trust the table's show, a declared winner may be
+    one too, with no figures but its value points or claims."""
 
     name: str
     outcome: str
     groups: Groups = ()
     on_deal: bool = False
+    figures: HandFigures | None = None
+
+    @property
+    def counted(self) -> bool:
+        return self.figures is not None
 
     @property
     def cards(self) -> list[Card]:
@@ -82,15 +93,26 @@ class PlayerResult:
     # Why hand_points is not the sum of the groups' counts, in a player's words
     # ("Capped at 120", "First drop: a fixed 30"); None where it is that sum.
     rule_applied: str | None = None
+    figures: HandFigures | None = None  # a hand counted at the table: what it gave
+
+    @property
+    def counted(self) -> bool:
+        return self.figures is not None
 
     def as_dict(self) -> dict[str, object]:
-        # "on_deal" only where the input had it, and "rule_applied" only where a rule
-        # replaced the count, so every other answer keeps its shape.
+        # "on_deal" only where the input had it, "counted" and "figures" only for a
+        # counted hand, and "rule_applied" only where a rule replaced the count, so
+        # every other answer keeps its shape.
         return {
             "name": self.name,
             "outcome": self.outcome,
             **({"on_deal": True} if self.on_deal else {}),
             "declaration": self.declaration,
+            **(
+                {"counted": True, "figures": self.figures.as_dict()}
+                if self.figures is not None
+                else {}
+            ),
             "groups": [group.as_dict() for group in self.groups],
             "hand_points": self.hand_points,
             **({"rule_applied": self.rule_applied} if self.rule_applied else {}),
@@ -414,31 +436,53 @@ def _capitalised(words: str) -> str:
 def _shown_cost(
     hand: PlayerHand, kinds: Sequence[Kind], counting: Count, roles: JokerRoles
 ) -> _HandCost:
-    rules = roles.ruleset
-    cost = _HandCost(0, [counting.rule])
+    lines = [counting.rule]
     left_out = [
         f"{format_cards(group)} ({kind.label})"
         for group, kind, out in zip(hand.groups, kinds, counting.left_out, strict=True)
         if out
     ]
     if left_out:
-        cost.lines.append("not counted: " + ", ".join(left_out))
+        lines.append("not counted: " + ", ".join(left_out))
     free = free_hand_reason(hand.cards, roles)
+    two_point = None if free else two_point_reason(hand.groups, kinds, roles)
+    return _cost(hand.outcome, sum(counting.counted), free, two_point, roles.ruleset, lines)
+
+
+def _counted_cost(outcome: str, figures: HandFigures, rules: Ruleset) -> _HandCost:
+    """What a hand counted at the table costs: what its figures say its cards make,
+    under every rule that needs no cards."""
+    free = "free hand" if figures.free_hand else None
+    two_point = "counted at the table" if figures.two_point else None
+    return _cost(outcome, figures.count or 0, free, two_point, rules, ["counted at the table"])
+
+
+def _cost(
+    outcome: str,
+    count: int,
+    free: str | None,
+    two_point: str | None,
+    rules: Ruleset,
+    lines: list[str],
+) -> _HandCost:
+    """What a shown hand (or a deal show) costs, from what its cards make: their
+    ``count`` (docs/rules §5) and why they are a free hand or a two-point hand (None
+    where they are not). Everything else here needs no cards: the same for a hand
+    entered by its cards or counted at the table."""
+    cost = _HandCost(0, lines)
     if free:
         cost.lines.append(f"{free}: no points and no claims")
         cost.free = True
         cost.rule = f"{_capitalised(free)} — no points, no claims"
         return cost
-    count = sum(counting.counted)
-    if hand.outcome == "deal_show" and rules.deal_show_fixed is not None:
+    if outcome == "deal_show" and rules.deal_show_fixed is not None:
         # Paplu (seed 003): "a penalty of 60 points + the points of the value cards",
         # whatever the hand holds; the value cards are settled with everyone's (§6).
         cost.points = rules.deal_show_fixed
         cost.lines.append(f"deal show: a fixed {cost.points}, whatever the hand holds")
         cost.rule = f"Deal show: a fixed {cost.points} whatever the cards"
         return cost
-    two_point = two_point_reason(hand.groups, kinds, roles)
-    if hand.outcome == "deal_show":
+    if outcome == "deal_show":
         if two_point:
             cost.points = rules.two_point_loss
             cost.lines.append(f"two-point hand ({two_point}): deal show costs {cost.points}")
@@ -505,17 +549,24 @@ def _assess(hand: PlayerHand, kinds: Sequence[Kind], roles: JokerRoles) -> HandA
     hand_points: int | None = None
     free = False
     rule = None
-    if hand.outcome == "declared":
+    if hand.outcome == "declared" and hand.figures is not None:
+        lines = ["declared: the table's show, taken as valid"]
+        if hand.on_deal:
+            lines.append("on the deal")
+    elif hand.outcome == "declared":
         declaration = declaration_way(hand.groups, kinds, roles, hand.on_deal)
         lines = [f"declared: {choice_words(declaration)}" if declaration else "declared"]
         if hand.on_deal and declaration:
             lines.append(on_deal_line(hand.groups, kinds, roles, declaration))
     elif hand.outcome == "default_win":
         lines = ["won: every other player dropped"]
-    elif hand.outcome in ("shown", "deal_show"):
-        counting = count_groups(hand.groups, kinds, roles)
-        counted, left_out = counting.counted, counting.left_out
-        cost = _shown_cost(hand, kinds, counting, roles)
+    elif hand.outcome in SHOWN_OUTCOMES:
+        if hand.figures is not None:
+            cost = _counted_cost(hand.outcome, hand.figures, rules)
+        else:
+            counting = count_groups(hand.groups, kinds, roles)
+            counted, left_out = counting.counted, counting.left_out
+            cost = _shown_cost(hand, kinds, counting, roles)
         hand_points, free, lines, rule = cost.points, cost.free, cost.lines, cost.rule
     else:
         # A fixed penalty: the cards don't count.
@@ -543,7 +594,7 @@ def assess_hand(ruleset: Ruleset, cut: Card, hand: PlayerHand) -> HandAssessment
     Value points and claims need the whole round: see :func:`score_round`."""
     roles = joker_roles(ruleset, cut)
     kinds = [classify(group, roles) for group in hand.groups]
-    problems = [error.beside for error in _hand_errors(0, hand, ruleset)]
+    problems = [error.beside for error in _hand_errors(0, hand, ruleset, cut)]
     if hand.outcome not in ruleset.outcomes:
         return HandAssessment((), None, None, False, (), tuple(problems))
     assessment = _assess(hand, kinds, roles)
@@ -552,6 +603,32 @@ def assess_hand(ruleset: Ruleset, cut: Card, hand: PlayerHand) -> HandAssessment
         why = why_not_declared(hand.groups, kinds, roles, hand.on_deal)
         problems.append(f"not a valid declaration: {why}")
     return dataclasses.replace(assessment, problems=tuple(problems))
+
+
+# --- A hand's figures -------------------------------------------------------------------
+
+
+def hand_figures(ruleset: Ruleset, cut: Card, hand: PlayerHand) -> HandFigures:
+    """The figures ``hand``'s cards give (docs/rules §5, "A counted hand"): those a
+    counted hand of its outcome gives under these rules (:func:`.counted.figure_names`),
+    computed from its groups as entered, which decide its count. A hand counted with
+    these figures scores as its cards do. It checks nothing (a round form shows them
+    when a hand is switched from its cards to its count)."""
+    roles = joker_roles(ruleset, cut)
+    names = figure_names(ruleset, hand.outcome)
+    count = value_points = claims = None
+    two_point = free = False
+    if {"count", "two_point", "free_hand"} & set(names):
+        kinds = [classify(group, roles) for group in hand.groups]
+        if "count" in names:
+            count = sum(count_groups(hand.groups, kinds, roles).counted)
+        two_point = "two_point" in names and two_point_reason(hand.groups, kinds, roles) is not None
+        free = "free_hand" in names and free_hand_reason(hand.cards, roles) is not None
+    if "value_points" in names:
+        value_points = value_holding(hand.cards, roles).points
+    if "claims" in names:
+        claims = claim_holding(hand.cards, roles).points
+    return HandFigures(count, value_points, claims, two_point, free)
 
 
 # --- Settlement --------------------------------------------------------------------------
@@ -600,7 +677,7 @@ def _winner_errors(hands: Sequence[PlayerHand]) -> list[RulesError]:
 
 
 def _hand_errors(
-    index: int, hand: PlayerHand, rules: Ruleset, cards_read: bool = True
+    index: int, hand: PlayerHand, rules: Ruleset, cut: Card | None, cards_read: bool = True
 ) -> list[RulesError]:
     where = f"players[{index}]"
 
@@ -625,6 +702,10 @@ def _hand_errors(
                 f"only a declared winner wins on the deal, not a {hand.outcome.replace('_', ' ')}",
                 "on_deal",
             )
+        )
+    if hand.figures is not None:
+        return errors + figure_errors(
+            rules, cut, hand.name, hand.outcome, hand.figures, where, has_cards=bool(hand.cards)
         )
     if not cards_read:
         return errors
@@ -652,7 +733,7 @@ def _copy_errors(hands: Sequence[PlayerHand], roles: JokerRoles) -> list[RulesEr
         for group_index, group in enumerate(hand.groups):
             for card_index, card in enumerate(group):
                 seen[card] += 1
-                allowed = decks - (card == roles.cut)
+                allowed = roles.copies(card)
                 if seen[card] > allowed and card not in reported:
                     reported.add(card)
                     on_table = (
@@ -704,8 +785,9 @@ def _round_errors(
     unread: frozenset[int] = frozenset(),
 ) -> list[RulesError]:
     errors = _name_errors(hands)
+    cut = roles.cut if roles is not None else None
     for index, hand in enumerate(hands):
-        errors += _hand_errors(index, hand, ruleset, cards_read=index not in unread)
+        errors += _hand_errors(index, hand, ruleset, cut, cards_read=index not in unread)
     if not any(error.field.endswith(".outcome") for error in errors):
         errors += _winner_errors(hands)
     if roles is None or kinds_of is None:
@@ -795,7 +877,7 @@ def _settle(
 
     claims = [0] * count
     if rules.claims:
-        holding = claim_holding(hands[winner].cards, roles)
+        holding = _claims_of(hands[winner], roles)
         value_cards[winner] = holding.cards
         if holding.lines:
             lines[winner].append("claims: " + ", ".join(holding.lines) + f" = {holding.points}")
@@ -831,10 +913,31 @@ def _settle(
             paid_to=paid_to[i],
             on_deal=hand.on_deal,
             rule_applied=rules_applied[i],
+            figures=hand.figures,
         )
         for i, hand in enumerate(hands)
     )
     return RoundResult(ruleset=rules, roles=roles, players=players)
+
+
+def _values_of(hand: PlayerHand, roles: JokerRoles) -> Holding:
+    """A hand's value cards, or, counted at the table, the value it was given."""
+    if hand.figures is None:
+        return value_holding(hand.cards, roles)
+    return _counted_holding(hand.figures.value_points)
+
+
+def _claims_of(hand: PlayerHand, roles: JokerRoles) -> Holding:
+    """A winner's claim cards, or, counted at the table, the claims they were given."""
+    if hand.figures is None:
+        return claim_holding(hand.cards, roles)
+    return _counted_holding(hand.figures.claims)
+
+
+def _counted_holding(points: int | None) -> Holding:
+    if not points:
+        return Holding(0, (), ())
+    return Holding(points, (), ("counted at the table",))
 
 
 def _value_payments(
@@ -864,7 +967,7 @@ def _value_payments(
         holders = list(range(count))
     else:
         holders = [i for i, hand in enumerate(hands) if hand.outcome not in DROP_OUTCOMES]
-    holdings = {i: value_holding(hands[i].cards, roles) for i in holders}
+    holdings = {i: _values_of(hands[i], roles) for i in holders}
     for i, holding in holdings.items():
         if holding.points:
             lines[i].append("value cards: " + ", ".join(holding.lines) + f" = {holding.points}")

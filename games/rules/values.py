@@ -5,10 +5,11 @@ Who pays whom for them is the round's settlement (:mod:`.scoring`)."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import product
 
-from .cards import PRINTED_JOKER, Card, format_cards, parse_card
+from .cards import PRINTED_JOKER, SUITS, Card, format_cards, parse_card
 from .melds import JokerRoles
 
 
@@ -134,3 +135,66 @@ def claim_holding(cards: Iterable[Card], roles: JokerRoles) -> Holding:
         return Holding(0, (), ())
     shown = tuple(card for card in sorted(held.elements()) if card in set(claim_cards))
     return Holding(points, shown, tuple(lines))
+
+
+# --- What a hand could be worth -----------------------------------------------------------
+# A hand counted at the table gives its value points or claims as a figure; these are
+# the figures some hand of the round's size could give, so that any other is refused.
+
+
+def value_worths(roles: JokerRoles) -> frozenset[int]:
+    """Every value a hand can hold (docs/rules §6): what :func:`value_holding` gives
+    for each way of holding value cards, up to the copies in play and the hand's size.
+    The marriage's three cards score together; the printed joker and each other
+    value card each score apart."""
+    parts: list[tuple[Card, ...]] = []
+    if roles.marriage is not None:
+        lower, _, upper = roles.marriage
+        parts.append((lower, roles.effective_cut, upper))
+    parts.append((PRINTED_JOKER,))
+    parts += [(parse_card(code),) for code in roles.ruleset.value_extra_cards]
+    return _worths(parts, roles, lambda cards: value_holding(cards, roles).points)
+
+
+def claim_worths(roles: JokerRoles) -> frozenset[int]:
+    """Every claim total a winner's hand can hold (docs/rules §6): what
+    :func:`claim_holding` gives for each way of holding claim cards. The claim cards
+    score together (marriages of three different or three identical ones); each card
+    of the cut rank in another suit, a mini-marriage three at a time, apart."""
+    cut = roles.effective_cut
+    parts = [tuple(sorted(roles.claim_cards))]
+    parts += [(Card(cut.rank, suit),) for suit in SUITS if suit != cut.suit]
+    return _worths(parts, roles, lambda cards: claim_holding(cards, roles).points)
+
+
+def _worths(
+    parts: Sequence[tuple[Card, ...]], roles: JokerRoles, worth: Callable[[list[Card]], int]
+) -> frozenset[int]:
+    """Every total of ``worth`` over hands of at most the round's hand size, where a
+    hand's worth is the sum of its worths in each part: each part's holdings are tried
+    on their own (a few hundred at most), then added up, keeping for each total the
+    fewest cards that make it. A card counts in the first part that names it, as
+    :func:`value_holding` gives a card its first role."""
+    most = roles.ruleset.hand_size
+    fewest = {0: 0}  # a total: the fewest cards that make it
+    seen: set[Card] = set()
+    for part in parts:
+        cards = [card for card in dict.fromkeys(part) if card not in seen]
+        seen.update(cards)
+        made: dict[int, int] = {}
+        for counts in product(*(range(roles.copies(card) + 1) for card in cards)):
+            size = sum(counts)
+            if size <= most:
+                held = [
+                    card for card, count in zip(cards, counts, strict=True) for _ in range(count)
+                ]
+                points = worth(held)
+                made[points] = min(size, made.get(points, size))
+        sums: dict[int, int] = {}
+        for total, size in fewest.items():
+            for points, more in made.items():
+                if size + more <= most:
+                    key = total + points
+                    sums[key] = min(size + more, sums.get(key, size + more))
+        fewest = sums
+    return frozenset(fewest)
