@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .arrange import arrange
 from .cards import Card, CardError, parse_card, parse_cards, parse_groups
+from .counted import FIGURES, NUMBER_FIGURES, HandFigures
 from .errors import RoundErrors, RulesError
 from .rulesets import Ruleset, get_ruleset
 from .scoring import PlayerHand, score_round
@@ -45,6 +46,41 @@ def parse_groups_field(value: object, where: str) -> tuple[tuple[Card, ...], ...
         if cards:
             groups.append(tuple(cards))
     return tuple(groups)
+
+
+def parse_figures_field(player: dict[str, object], where: str) -> HandFigures | None:
+    """A hand counted at the table (docs/rules §5): its figures ``count``,
+    ``value_points`` and ``claims`` (whole numbers), ``two_point`` and ``free_hand``
+    (true or false), any of which makes it counted, as ``"counted": true`` does alone
+    (a trusted winner's show with nothing to count). None for a hand of cards. Only
+    the types are checked here; what the figures may be, the rules judge."""
+    counted = player.get("counted", False)
+    if not isinstance(counted, bool):
+        raise RulesError("counted must be true or false", f"{where}.counted")
+    given = [name for name in FIGURES if name in player]
+    if not given:
+        return None if not counted else HandFigures()
+    if "counted" in player and not counted:
+        raise RulesError(f"counted is false, but {given[0]} is given", f"{where}.{given[0]}")
+    for name in given:
+        value = player[name]
+        if name in NUMBER_FIGURES:
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                raise RulesError(f"{name} must be a whole number, not {value!r}", f"{where}.{name}")
+        elif not isinstance(value, bool):
+            raise RulesError(f"{name} must be true or false", f"{where}.{name}")
+
+    def number(name: str) -> int | None:
+        value = player.get(name)
+        return value if isinstance(value, int) else None
+
+    return HandFigures(
+        count=number("count"),
+        value_points=number("value_points"),
+        claims=number("claims"),
+        two_point=player.get("two_point") is True,
+        free_hand=player.get("free_hand") is True,
+    )
 
 
 def parse_round(data: object) -> tuple[Ruleset, Card, list[PlayerHand]]:
@@ -91,10 +127,13 @@ def parse_round(data: object) -> tuple[Ruleset, Card, list[PlayerHand]]:
             continue
         try:
             groups = parse_groups_field(player.get("groups"), f"{where}.groups")
+            figures = parse_figures_field(player, where)
         except RulesError as error:
             errors.append(RulesError.naming(name, ": ", error.message, error.field))
             continue
-        hands.append(PlayerHand(name=name, outcome=outcome, groups=groups, on_deal=on_deal))
+        hands.append(
+            PlayerHand(name=name, outcome=outcome, groups=groups, on_deal=on_deal, figures=figures)
+        )
     if errors:
         raise RoundErrors(errors)
     assert ruleset is not None and cut is not None

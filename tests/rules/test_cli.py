@@ -11,7 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from games.rules import RulesError
+from games.rules.api import score_request
 from tests.support.examples import CASES
+from tests.support.hands import SEED_BEN, WIN_8S
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -368,6 +371,69 @@ def test_a_rule_that_replaced_the_count_is_a_key_of_its_own():
     asha, ben = json.loads(done.stdout)["players"]
     assert (ben["hand_points"], ben["rule_applied"]) == (60, "Middle drop: a fixed 60")
     assert "rule_applied" not in asha
+
+
+# --- A hand counted at the table (docs/rules §5) -------------------------------------------
+
+
+def counted_round(*players: dict, overrides: dict | None = None) -> dict:
+    """21-points, cut 8S: Asha declares by her cards, then ``players``."""
+    return {
+        "ruleset": "21-points",
+        "overrides": overrides or {"hand_entry": "counts"},
+        "cut_joker": "8S",
+        "players": [{"name": "Asha", "outcome": "declared", "groups": WIN_8S}, *players],
+    }
+
+
+def test_a_counted_hand_is_scored_and_marked_counted():
+    # Ben's 102 and one spare lower joker (V = 10), as counted: what his cards score.
+    ben = {"name": "Ben", "outcome": "shown", "count": 102, "value_points": 10}
+    done = run("score", stdin=json.dumps(counted_round(ben)))
+    assert done.returncode == 0, done.stdout + done.stderr
+    asha, counted = json.loads(done.stdout)["players"]
+    assert (counted["counted"], counted["figures"], counted["groups"]) == (
+        True,
+        {"count": 102, "value_points": 10},
+        [],
+    )
+    assert (counted["hand_points"], counted["value_points"], counted["score"]) == (102, 10, -92)
+    assert "counted" not in asha and "figures" not in asha  # cards answer as before
+    by_cards = run("score", stdin=json.dumps(counted_round({**ben, "groups": SEED_BEN})))
+    assert json.loads(by_cards.stdout)["field"] == "players[1].count"  # not both
+
+
+def test_a_refused_figure_exits_2_naming_its_field():
+    ben = {"name": "Ben", "outcome": "shown", "count": 215}
+    done = run("score", stdin=json.dumps(counted_round(ben)))
+    assert done.returncode == 2
+    assert json.loads(done.stdout) == {
+        "error": "Ben: a count of 215 is more than 21 cards can hold: at most 210",
+        "field": "players[1].count",
+    }
+
+
+@pytest.mark.parametrize(("player", "field", "said"), [
+    ({"count": "64"}, "count", "Ben: count must be a whole number, not '64'"),
+    ({"count": True}, "count", "Ben: count must be a whole number, not True"),
+    ({"two_point": "yes"}, "two_point", "Ben: two_point must be true or false"),
+    ({"counted": 1}, "counted", "Ben: counted must be true or false"),
+    ({"counted": False, "count": 64}, "count", "Ben: counted is false, but count is given"),
+])  # fmt: skip
+def test_figures_of_the_wrong_type_are_refused(player, field, said):
+    with pytest.raises(RulesError) as raised:
+        score_request(counted_round({"name": "Ben", "outcome": "shown", **player}))
+    assert (raised.value.message, raised.value.field) == (said, f"players[1].{field}")
+
+
+def test_counted_alone_marks_a_trusted_winner_with_nothing_to_count():
+    data = counted_round(
+        {"name": "Ben", "outcome": "shown", "count": 64},
+        overrides={"hand_entry": "counts", "trust_show": True},
+    )
+    data["players"][0] = {"name": "Asha", "outcome": "declared", "counted": True}
+    asha = score_request(data)["players"][0]
+    assert (asha["counted"], asha["figures"], asha["groups"], asha["score"]) == (True, {}, [], 64)
 
 
 # --- session ------------------------------------------------------------------------------
