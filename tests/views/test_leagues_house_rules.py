@@ -14,6 +14,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from games.forms.rulesets import HOUSE_RULES
 from games.models import League, Membership
 from games.rules.rulesets import OPTION_NAMES, option_label, option_range
 from games.services.leagues import create_league
@@ -104,7 +105,6 @@ def test_the_house_rules_are_folded_under_their_headings_changes_open(
         "Cards and jokers": False,
         "Groups": False,
         "Declarations": False,
-        "Entering hands": False,
         "Hand points": True,
         "Value cards": True,
         "Claims": False,
@@ -114,7 +114,6 @@ def test_the_house_rules_are_folded_under_their_headings_changes_open(
         "Cards and jokers · as the preset",
         "Groups · as the preset",
         "Declarations · as the preset",
-        "Entering hands · as the preset",
         "Hand points · 1 changed",
         "19 more, as the preset",
         "Value cards · 1 changed",
@@ -127,9 +126,8 @@ def test_the_house_rules_are_folded_under_their_headings_changes_open(
         "Changed: the preset's is 10, 30, 50.",  # value of the cut card
     ]
     # Every option is still on the page, folded or not.
-    for name in OPTION_NAMES:
-        if name != "ceiling":
-            assert f'name="rule_{name}"' in html, name
+    for name in HOUSE_RULES:
+        assert f'name="rule_{name}"' in html, name
 
 
 def test_an_option_in_error_opens_its_heading(scorer: Client) -> None:
@@ -306,10 +304,11 @@ def test_both_rules_pages_name_every_option_in_its_own_words(scorer: Client, clu
 
     for html in (league_page, session_form):
         options = options_shown(html)
-        assert len(options) == len(OPTION_NAMES) - 1  # the ceiling has its own field
-        for name in OPTION_NAMES:
-            if name != "ceiling":
-                assert label_of(options[f"rule_{name}"]) == option_label(name), name
+        # The ceiling has its own field; counted hands wait for a form that takes them.
+        assert set(options) == {f"rule_{name}" for name in HOUSE_RULES}
+        assert set(OPTION_NAMES) - set(HOUSE_RULES) == {"ceiling", "hand_entry", "trust_show"}
+        for name in HOUSE_RULES:
+            assert label_of(options[f"rule_{name}"]) == option_label(name), name
         deal_show_min = options["rule_deal_show_min"]
         assert '<label for="id_rule_deal_show_min">Lowest deal show cost</label>' in deal_show_min
         assert "Deal show min" not in html and "Two point tunnelas" not in html
