@@ -73,6 +73,19 @@ def zone_choices() -> list[tuple[str, object]]:
     return choices + [(area, zones) for area, zones in grouped.items() if zones]
 
 
+def zone_words(zone: zoneinfo.ZoneInfo) -> str:
+    """A clock as a sentence names it: "Kolkata time" for Asia/Kolkata, "Buenos Aires
+    time" for America/Argentina/Buenos_Aires, "UTC" (already a time); an older name
+    with no city (US/Eastern, Etc/GMT-5) as it is, with "time"."""
+    name = zone.key
+    if name == "UTC":
+        return name
+    area, _, place = name.partition("/")
+    if area in _AREAS and place:
+        return f"{place.rsplit('/', 1)[-1].replace('_', ' ')} time"
+    return f"{name} time"
+
+
 def site_zone() -> zoneinfo.ZoneInfo:
     """The site's zone (settings.TIME_ZONE)."""
     zone = timezone.get_default_timezone()

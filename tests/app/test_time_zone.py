@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+import zoneinfo
 from collections.abc import Iterator
 from unittest import mock
 
@@ -21,6 +22,7 @@ from django.utils import timezone
 from games.models import GameSession, League, RoundChange
 from games.services.leagues import create_invite, create_league
 from games.services.sessions import rematch
+from games.zones import zone_words
 from tests.support.builders import finished_session, make_session, play, session_form_data
 from tests.support.hands import ROUND_1
 from tests.support.league_files import read_csv, read_xlsx
@@ -126,7 +128,7 @@ def test_a_leagues_history_reads_on_its_own_clock(
         assert "29 Nov 2026, 02:00:00" in page
         assert "28 Nov 2026, 20:30" not in page  # the site's clock, UTC
         assert 'datetime="2026-11-29T02:00:00+05:30"' in page
-        assert page.count("Times are in <span data-zone>Asia/Kolkata</span> time.") == 1
+        assert page.count('Times are in <span data-zone="Asia/Kolkata">Kolkata time</span>.') == 1
 
 
 def test_a_session_without_a_league_reads_on_the_sites_clock(
@@ -139,7 +141,7 @@ def test_a_session_without_a_league_reads_on_the_sites_clock(
     page = scorer.get(reverse("games:session_history", args=[session.pk])).content.decode()
 
     assert "28 Nov 2026, 20:30:00" in page  # London is on UTC in November
-    assert "Times are in <span data-zone>Europe/London</span> time." in page
+    assert 'Times are in <span data-zone="Europe/London">London time</span>.' in page
 
 
 def test_a_league_that_picked_no_zone_follows_the_sites_as_it_changes(
@@ -214,7 +216,7 @@ def test_the_league_page_and_invite_link_read_on_the_leagues_clock(
     invite_page = client.get(reverse("games:invite", args=[invite.token]))
 
     assert "works until 30 Nov 2026, 02:00" in league_page.content.decode()
-    assert "Times are in Asia/Kolkata time." in league_page.content.decode()
+    assert "Times are in Kolkata time." in league_page.content.decode()
     assert "works until 30 Nov 2026, 02:00 (Asia/Kolkata time)" in invite_page.content.decode()
 
 
@@ -228,3 +230,17 @@ def test_a_league_refuses_a_zone_that_is_not_one(kolkata_club: League) -> None:
         "“Asia/Bangalore” is not a time zone. Pick one from the list, "
         "such as Asia/Kolkata or Europe/London."
     ]
+
+
+@pytest.mark.parametrize(
+    ("key", "words"),
+    [
+        ("UTC", "UTC"),
+        ("Asia/Kolkata", "Kolkata time"),
+        ("America/Argentina/Buenos_Aires", "Buenos Aires time"),
+        ("US/Eastern", "US/Eastern time"),
+    ],
+)
+def test_a_clock_is_named_as_a_sentence_names_it(key: str, words: str) -> None:
+    # "Times are in UTC time." said time twice; a zone's raw name read as code.
+    assert zone_words(zoneinfo.ZoneInfo(key)) == words
