@@ -446,8 +446,10 @@ def test_a_leavers_total_never_changes_after_leaving(session):
     rules, players, rounds, changes = session
     state = session_state(rules, players, rounds, changes=changes)
     for player, after in state.left_after.items():
-        kept = state.lines[after - 1].totals[player]
-        assert all(line.totals[player] == kept for line in state.lines[after - 1 :])
+        gap = state.lines[after - 1]
+        # The total after the round, or the one a rejoin just before leaving gave.
+        kept = gap.rejoined.get(player, gap.totals[player])
+        assert all(line.totals[player] == kept for line in state.lines[after:])
         assert all(player not in line.scores for line in state.lines[after:])
         assert state.totals[player] == kept
         assert player not in state.winners and player not in state.seats
