@@ -492,12 +492,13 @@ def out_before(state: SessionState, number: int) -> frozenset[str]:
 def hands_after_elimination(state: SessionState) -> list[tuple[str, int]]:
     """(player, round) for each round a player has a score in although an earlier
     round put them out (and they had not rejoined): an edit to an earlier round can
-    do that to rounds saved after it. The scores still count; the table says so."""
+    do that to rounds saved after it. The scores still count; the table says so. A
+    player who is out and went home has no place in the rounds after: none of theirs."""
     out: set[str] = set()
     stray = []
     for line in state.lines:
         stray += [
-            (p, line.number) for p in state.players if p in out and line.scores[p] is not None
+            (p, line.number) for p in state.players if p in out and line.scores.get(p) is not None
         ]
         out |= set(line.eliminated)
         out -= set(line.rejoined)

@@ -328,6 +328,18 @@ def test_a_latecomer_buys_into_the_pot_as_a_rejoin_does():
     assert pot_of(1000, sum(buy_ins(state).values())) == 5000
 
 
+def test_a_player_out_who_goes_home_leaves_no_stray_hand_behind() -> None:
+    from games.rules import LEAVE, SeatChange
+    from games.rules.totals import hands_after_elimination
+
+    # Ben is out after round 1 and goes home rather than wait for a rejoin: round 2
+    # has no place for him, which is no hand after his elimination either.
+    rounds = [{"Asha": 0, "Ben": 110, "Chen": 20}, {"Asha": 20, "Chen": 0}]
+    state = session_state(POOL_101, ABC, rounds, changes=[SeatChange(LEAVE, "Ben", 1)])
+    assert (state.eliminated_in, state.left_after) == ({"Ben": 1}, {"Ben": 1})
+    assert hands_after_elimination(state) == []
+
+
 def test_a_rejoin_may_be_taken_back_only_until_the_next_round_is_played():
     from games.rules import take_back_problem
 

@@ -18,7 +18,7 @@ from games.services.round_entries import new_round_entry, round_entry_for_edit
 from games.services.scoreboard import load_scoreboard
 from games.services.sessions import join, leave
 from tests.support.builders import make_session, play, pool_with_chen_out
-from tests.support.hands import ROUND_1, SHOWN_8S, WIN_8S
+from tests.support.hands import ROUND_1, SHOWN_8S, WIN_8S, WIN_13
 
 pytestmark = pytest.mark.django_db
 
@@ -129,6 +129,20 @@ def test_a_latecomer_in_a_pool_starts_above_the_worst_total_still_in(user: User)
     join(pool, "Dev", user)
 
     assert load_scoreboard(pool).state.totals["Dev"] == 61
+
+
+def test_a_player_out_of_a_pool_may_go_home_and_the_table_plays_on(user: User) -> None:
+    pool = pool_with_chen_out(user)  # Chen out at 120 after round 2
+
+    leave(pool, pool.seats.get(player__name="Chen"), user, random.Random(2))
+    third = play(pool, "7C", {"Asha": ("declared", WIN_13), "Ben": ("first_drop", "")})
+
+    board = load_scoreboard(pool)
+    chen = next(c for c in board.columns if c.name == "Chen")
+    assert (chen.eliminated_in, chen.left_after, chen.total) == (2, 2, 120)
+    assert board.rows[third.number - 1].cells[2].away
+    assert board.state.totals == {"Asha": 0, "Ben": 80, "Chen": 120}
+    assert board.warnings == ()
 
 
 def test_a_name_already_at_the_table_cannot_join(user: User) -> None:
