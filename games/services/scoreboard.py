@@ -16,8 +16,6 @@ from django.db import connection, transaction
 from games.models import GameSession, Round, Seat
 from games.models import SeatChange as StoredChange
 from games.rules import (
-    JOIN,
-    RulesError,
     Ruleset,
     SeatChange,
     Seating,
@@ -27,9 +25,9 @@ from games.rules import (
     house_rule_changes,
     is_pool,
     rejoins_played,
-    session_state,
     take_back_problem,
 )
+from games.services.replay import Replayed, replay_table
 from games.services.rulesets import ruleset_of
 
 
@@ -509,24 +507,6 @@ def with_session(board: Scoreboard, session: GameSession) -> Scoreboard:
     return _replay(session, board.ruleset, board.seats, board.saved)
 
 
-@dataclass(frozen=True)
-class Refused:
-    """A seat change the rules service refused, and its reason."""
-
-    change: SeatChange | Seating
-    why: str
-
-
-@dataclass(frozen=True)
-class Replayed:
-    """What the rules service made of the saved scores: the state, and the rejoins
-    and seat changes it refused (an earlier round edited since), each in words."""
-
-    state: SessionState
-    ignored: tuple[str, ...]
-    refused: tuple[Refused, ...]
-
-
 def _replay_state(
     session: GameSession,
     ruleset: Ruleset,
@@ -546,72 +526,6 @@ def _replay_state(
         changes=changes,
         closed=session.closed_at is not None,
     )
-
-
-def replay_table(
-    ruleset: Ruleset,
-    seated: Sequence[str],
-    scores: Sequence[Mapping[str, int]],
-    *,
-    ceiling: int | None,
-    dealers: Sequence[str],
-    first_dealer: str | None,
-    rejoins: Sequence[tuple[str, int]],
-    changes: Sequence[SeatChange | Seating],
-    closed: bool,
-) -> Replayed:
-    """A table replayed by the rules service as its page shows it: ``seated`` is every
-    seat's player in seat order, latecomers included (their joins seat them). A rejoin
-    or seat change the rules refuse is left out and said in words; any other refusal
-    (a score of a player not at the table) is a fault of the scores: RulesError. The
-    league import replays a file's sessions by it too, so an imported session counts
-    what its page counted."""
-    # Latecomers are no first seats: their joins seat them, after the round given.
-    joiners = {c.player for c in changes if isinstance(c, SeatChange) and c.kind == JOIN}
-    names = [name for name in seated if name not in joiners]
-    ignored: list[str] = []
-    refused: list[Refused] = []
-    rejoins = list(rejoins)
-    kept = list(changes)
-    while True:
-        try:
-            state = session_state(
-                ruleset,
-                names,
-                scores,
-                ceiling=ceiling,
-                dealers=dealers,
-                first_dealer=first_dealer,
-                rejoins=rejoins,
-                changes=kept,
-                closed=closed,
-            )
-            return Replayed(state, tuple(ignored), tuple(refused))
-        except RulesError as error:
-            # An edit to an earlier round can make a later rejoin or leave break the
-            # rules (a total now above the cutoff, a leaver already out): it no longer
-            # counts, and the page says so. Any other field is a fault of the scores.
-            field, _, rest = error.field.partition("[")
-            index = rest.split("]")[0]
-            if field == "rejoins" and index.isdigit():
-                name, after = rejoins.pop(int(index))
-                ignored.append(f"{name}'s rejoin after round {after} is ignored: {error.message}.")
-            elif field == "changes" and index.isdigit():
-                change = kept.pop(int(index))
-                refused.append(Refused(change, error.message))
-                ignored.append(f"{_change_words(change)} is ignored: {error.message}.")
-            else:
-                raise
-
-
-_CHANGE_WORDS = {"leave": "leaving", "join": "joining"}
-
-
-def _change_words(change: SeatChange | Seating) -> str:
-    if isinstance(change, Seating):
-        return f"The new seating after round {change.after_round}"
-    what = _CHANGE_WORDS.get(change.kind, change.kind)
-    return f"{change.player}'s {what} after round {change.after_round}"
 
 
 def change_problem(board: Scoreboard, change: SeatChange | Seating) -> str | None:

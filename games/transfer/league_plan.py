@@ -27,8 +27,8 @@ from games.rules import (
     parse_card,
     score_round,
 )
+from games.services.replay import replay_table
 from games.services.results import SeatResult, one_hand, seat_results
-from games.services.scoreboard import replay_table
 from games.services.sessions import name_key
 from games.transfer.league_plan_history import ChangePlan, planned_changes, round_times
 from games.transfer.league_refusal import ImportRefused
@@ -476,7 +476,7 @@ def _replay(
     of thousands of sessions is written in a few bulk inserts rather than refreshed
     session by session. A rejoin or seat change the rules refuse (an earlier round
     edited since) is kept and left out of the replay, as the session page leaves it
-    out (`services.scoreboard.replay_table`): the league exported it so."""
+    out (`services.replay.replay_table`): the league exported it so."""
     scores = [{entry.player: entry.result.score for entry in r.entries} for r in rounds]
     try:
         state = replay_table(
