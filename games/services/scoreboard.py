@@ -559,6 +559,7 @@ def _replay(
         for name, total in line.rejoined.items():
             rejoined[name].append(Rejoined(line.number, total))
     by_name = {seat.player.name: seat for seat in seats}
+    offers = _rejoin_offers(state)
     columns = tuple(
         Column(
             seat=seat,
@@ -571,7 +572,7 @@ def _replay(
             rejoined=tuple(rejoined[seat.player.name]),
             left_after=state.left_after.get(seat.player.name),
             joined_after=state.joined_after.get(seat.player.name),
-            **_rejoin_offer(state, ruleset, seat.player.name),
+            **offers.get(seat.player.name, {}),
         )
         for seat in seats
     )
@@ -596,16 +597,17 @@ def _to_go(state: SessionState, name: str) -> int | None:
     return state.distance_to_ceiling(name)
 
 
-def _rejoin_offer(state: SessionState, ruleset: Ruleset, name: str) -> dict:
-    """For a player who is out, under rules that let them buy back in: the total
-    they would rejoin at now, or the rules service's reason why they may not."""
-    out = name in state.eliminated_in and not state.finished
-    if not out or not rejoins_played(ruleset, state.ceiling):
-        return {}
-    problem = state.rejoin_problem(name)
-    if problem:
-        return {"rejoin_refused": problem}
-    return {"rejoin_at": state.rejoin_total()}
+def _rejoin_offers(state: SessionState) -> dict[str, dict]:
+    """For each player who is out and still at the table, under rules that let them
+    buy back in: the total they would rejoin at now, or the rules service's reason
+    why they may not, as its ``rejoin_offers`` says (a player who went home once out
+    is offered nothing)."""
+    return {
+        offer.player: {"rejoin_refused": offer.problem}
+        if offer.problem
+        else {"rejoin_at": offer.total}
+        for offer in state.rejoin_offers()
+    }
 
 
 def live_stamp(session: GameSession) -> str:

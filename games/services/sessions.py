@@ -312,7 +312,9 @@ def rejoin(session: GameSession, seat: Seat, user: AnyUser) -> Rejoin:
         if column is None:
             raise EntryRejected("That player has no seat at this table.")
         if column.rejoin_at is None:
-            reason = column.rejoin_refused or "rejoining is not played under these rules"
+            # The rules service's reason, for a player the table offers nothing too (one
+            # still in, or gone home), as a page left open may still post.
+            reason = board.state.rejoin_problem(column.name)
             raise EntryRejected(f"{column.name} may not rejoin: {reason}.")
         made = Rejoin.objects.create(
             session=session,

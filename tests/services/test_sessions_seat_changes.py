@@ -16,7 +16,7 @@ from games.services.errors import EntryRejected
 from games.services.money import money_of
 from games.services.round_entries import new_round_entry, round_entry_for_edit
 from games.services.scoreboard import load_scoreboard
-from games.services.sessions import join, leave
+from games.services.sessions import join, leave, rejoin
 from tests.support.builders import make_session, play, pool_with_chen_out
 from tests.support.hands import ROUND_1, SHOWN_8S, WIN_8S, WIN_13
 
@@ -143,6 +143,19 @@ def test_a_player_out_of_a_pool_may_go_home_and_the_table_plays_on(user: User) -
     assert board.rows[third.number - 1].cells[2].away
     assert board.state.totals == {"Asha": 0, "Ben": 80, "Chen": 120}
     assert board.warnings == ()
+
+
+def test_a_player_out_who_went_home_is_offered_no_rejoin(user: User) -> None:
+    pool = pool_with_chen_out(user)  # Chen may rejoin at 61
+    chen = pool.seats.get(player__name="Chen")
+
+    leave(pool, chen, user, random.Random(2))
+
+    # Neither offered nor refused on the table, as the rules' rejoin offers say.
+    gone = next(c for c in load_scoreboard(pool).columns if c.name == "Chen")
+    assert (gone.rejoin_at, gone.rejoin_refused) == (None, None)
+    with pytest.raises(EntryRejected, match="Chen may not rejoin: Chen has left the table"):
+        rejoin(pool, chen, user)
 
 
 def test_a_name_already_at_the_table_cannot_join(user: User) -> None:
