@@ -7,7 +7,9 @@ so that an imported session counts what its page counted.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import datetime
+import heapq
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from games.rules import (
@@ -39,6 +41,26 @@ class Replayed:
     refused: tuple[Refused, ...]
 
 
+# A change made at an unknown time (read from a league file that did not say) comes
+# after those with one in its gap, as the time of the import it is stored with would.
+_UNKNOWN = datetime.datetime.max.replace(tzinfo=datetime.UTC)
+
+TimedChange = tuple[int, datetime.datetime | None, SeatChange | Seating]
+
+
+def in_order_made(
+    rejoins: Iterable[TimedChange], table_changes: Iterable[TimedChange]
+) -> tuple[SeatChange | Seating, ...]:
+    """Every change to the table, rejoins among them, as the rules service replays
+    them: by round, and each gap's in the order they were made, for that order moves
+    totals (a player who went home is no longer the highest total a rejoin tops, and a
+    latecomer joining as a rejoin does is). Each is (after round, when made, change).
+    Rejoins and the other changes are rows of two tables, each read in its own order;
+    between the two, the times they were made decide (a league file keeps them)."""
+    merged = heapq.merge(rejoins, table_changes, key=lambda timed: (timed[0], timed[1] or _UNKNOWN))
+    return tuple(change for _, _, change in merged)
+
+
 def replay_table(
     ruleset: Ruleset,
     seated: Sequence[str],
@@ -47,22 +69,21 @@ def replay_table(
     ceiling: int | None,
     dealers: Sequence[str],
     first_dealer: str | None,
-    rejoins: Sequence[tuple[str, int]],
     changes: Sequence[SeatChange | Seating],
     closed: bool,
 ) -> Replayed:
     """A table replayed by the rules service as its page shows it: ``seated`` is every
-    seat's player in seat order, latecomers included (their joins seat them). A rejoin
-    or seat change the rules refuse is left out and said in words; any other refusal
-    (a score of a player not at the table) is a fault of the scores: RulesError. The
-    league import replays a file's sessions by it too, so an imported session counts
-    what its page counted."""
+    seat's player in seat order, latecomers included (their joins seat them);
+    ``changes`` are the rejoins, joins, leaves and seatings in the order made
+    (``in_order_made``). A change the rules refuse is left out and said in words; any
+    other refusal (a score of a player not at the table) is a fault of the scores:
+    RulesError. The league import replays a file's sessions by it too, so an imported
+    session counts what its page counted."""
     # Latecomers are no first seats: their joins seat them, after the round given.
     joiners = {c.player for c in changes if isinstance(c, SeatChange) and c.kind == JOIN}
     names = [name for name in seated if name not in joiners]
     ignored: list[str] = []
     refused: list[Refused] = []
-    rejoins = list(rejoins)
     kept = list(changes)
     while True:
         try:
@@ -73,7 +94,6 @@ def replay_table(
                 ceiling=ceiling,
                 dealers=dealers,
                 first_dealer=first_dealer,
-                rejoins=rejoins,
                 changes=kept,
                 closed=closed,
             )
@@ -84,10 +104,7 @@ def replay_table(
             # counts, and the page says so. Any other field is a fault of the scores.
             field, _, rest = error.field.partition("[")
             index = rest.split("]")[0]
-            if field == "rejoins" and index.isdigit():
-                name, after = rejoins.pop(int(index))
-                ignored.append(f"{name}'s rejoin after round {after} is ignored: {error.message}.")
-            elif field == "changes" and index.isdigit():
+            if field == "changes" and index.isdigit():
                 change = kept.pop(int(index))
                 refused.append(Refused(change, error.message))
                 ignored.append(f"{_change_words(change)} is ignored: {error.message}.")

@@ -6,6 +6,7 @@ page is read is either entirely in the table or not at all.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -16,6 +17,7 @@ from django.db import connection, transaction
 from games.models import GameSession, Round, Seat
 from games.models import SeatChange as StoredChange
 from games.rules import (
+    REJOIN,
     Ruleset,
     SeatChange,
     Seating,
@@ -27,7 +29,7 @@ from games.rules import (
     rejoins_played,
     take_back_problem,
 )
-from games.services.replay import Replayed, replay_table
+from games.services.replay import Replayed, in_order_made, replay_table
 from games.services.rulesets import ruleset_of
 
 
@@ -385,9 +387,8 @@ class SavedScores:
 
     rounds: tuple[RoundKey, ...]
     scores: tuple[dict[str, int], ...]  # each round's scores by player name
-    rejoins: tuple[tuple[str, int], ...]  # (player, after round), in the order made
-    made: tuple[RejoinMade, ...] = ()  # the same rejoins as stored, for taking one back
-    # Players joining and leaving, and the new seatings, in the order made.
+    made: tuple[RejoinMade, ...] = ()  # the rejoins as stored, for taking one back
+    # Players joining, leaving and rejoining, and the new seatings, in the order made.
     changes: tuple[SeatChange | Seating, ...] = ()
     made_changes: tuple[ChangeMade, ...] = ()  # the joins and leaves as stored
 
@@ -415,6 +416,11 @@ class RejoinMade:
     pk: int
     name: str
     after_round: int
+    made_at: datetime.datetime | None = field(default=None, compare=False)
+
+    @property
+    def change(self) -> SeatChange:
+        return SeatChange(REJOIN, self.name, self.after_round)
 
 
 def _load_scoreboard(session: GameSession) -> Scoreboard:
@@ -442,28 +448,30 @@ def _load_scoreboard(session: GameSession) -> Scoreboard:
         if player_id in name_of_player:
             scores[-1][name_of_player[player_id]] = score
     made = tuple(
-        RejoinMade(pk, name_of_seat[seat_id], after)
-        for pk, seat_id, after in session.rejoins.order_by("after_round", "pk").values_list(
-            "pk", "seat_id", "after_round"
+        RejoinMade(pk, name_of_seat[seat_id], after, when)
+        for pk, seat_id, after, when in session.rejoins.order_by("after_round", "pk").values_list(
+            "pk", "seat_id", "after_round", "created_at"
         )
         if seat_id in name_of_seat
     )
-    rejoins = tuple((rejoin.name, rejoin.after_round) for rejoin in made)
     # A rename changes no seat: the seat already reads its new name.
     stored = [
         row
         for row in session.seat_changes.exclude(kind=StoredChange.Kind.RENAME)
         .order_by("after_round", "pk")
-        .values_list("pk", "kind", "seat_id", "after_round", "seats")
+        .values_list("pk", "kind", "seat_id", "after_round", "seats", "created_at")
         if row[2] in name_of_seat or row[1] == "seats"
     ]
-    changes = tuple(_table_change(*row[1:], name_of_seat) for row in stored)
+    changes = in_order_made(
+        [(rejoin.after_round, rejoin.made_at, rejoin.change) for rejoin in made],
+        [(row[3], row[5], _table_change(*row[1:5], name_of_seat)) for row in stored],
+    )
     changes_made = tuple(
         ChangeMade(pk, kind, name_of_seat[seat_id], after)
-        for pk, kind, seat_id, after, _ in stored
+        for pk, kind, seat_id, after, *_ in stored
         if kind != "seats"
     )
-    saved = SavedScores(tuple(rounds), tuple(scores), rejoins, made, changes, changes_made)
+    saved = SavedScores(tuple(rounds), tuple(scores), made, changes, changes_made)
     return _replay(session, ruleset_of(session), seats, saved)
 
 
@@ -522,7 +530,6 @@ def _replay_state(
         ceiling=session.ceiling,
         dealers=[name_of_seat[key[2]] for key in saved.rounds if key[2] in name_of_seat],
         first_dealer=name_of_seat.get(session.first_dealer_id),
-        rejoins=saved.rejoins,
         changes=changes,
         closed=session.closed_at is not None,
     )

@@ -16,6 +16,7 @@ from typing import Any
 from games.models import CARD_CODES, GameSession
 from games.models import SeatChange as StoredSeatChange
 from games.rules import (
+    REJOIN,
     PlayerHand,
     PlayerResult,
     RulesError,
@@ -27,7 +28,7 @@ from games.rules import (
     parse_card,
     score_round,
 )
-from games.services.replay import replay_table
+from games.services.replay import in_order_made, replay_table
 from games.services.results import SeatResult, one_hand, seat_results
 from games.services.sessions import name_key
 from games.transfer.league_plan_history import ChangePlan, planned_changes, round_times
@@ -71,6 +72,10 @@ class RejoinPlan:
     after_round: int
     created_at: datetime.datetime | None = None  # None: the time of the import
     author: str = ""
+
+    def as_rules(self) -> SeatChange:
+        """The rejoin as the rules service replays it."""
+        return SeatChange(REJOIN, self.player, self.after_round)
 
 
 @dataclass(frozen=True)
@@ -486,8 +491,11 @@ def _replay(
             ceiling=columns["ceiling"],
             dealers=[r.dealer for r in rounds if r.dealer is not None],
             first_dealer=table.first_dealer,
-            rejoins=[(rejoin.player, rejoin.after_round) for rejoin in table.rejoins],
-            changes=[change.as_rules() for change in table.seat_changes],
+            # In the order the session page will replay them once written.
+            changes=in_order_made(
+                [(r.after_round, r.created_at, r.as_rules()) for r in table.rejoins],
+                [(c.after_round, c.created_at, c.as_rules()) for c in table.seat_changes],
+            ),
             closed=columns["closed_at"] is not None,
         ).state
     except RulesError as error:

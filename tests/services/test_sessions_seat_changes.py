@@ -158,6 +158,27 @@ def test_a_player_out_who_went_home_is_offered_no_rejoin(user: User) -> None:
         rejoin(pool, chen, user)
 
 
+def test_a_rejoin_made_after_a_leave_is_replayed_after_it(user: User) -> None:
+    pool = make_session(user, players=("Asha", "Ben", "Chen", "Dev"), preset="13-pool-101")
+    drops = {"Asha": ("declared", WIN_13), "Ben": ("middle_drop", ""), "Dev": ("first_drop", "")}
+    play(pool, "7C", drops | {"Chen": ("invalid_declaration", "")})
+    play(pool, "7C", drops | {"Chen": ("middle_drop", "")})  # Chen out at 120, Ben at 80
+    assert load_scoreboard(pool).columns[2].rejoin_refused == (
+        "Ben is still in at 80, above the cutoff of 79"
+    )
+
+    leave(pool, pool.seats.get(player__name="Ben"), user, random.Random(1))
+    # Ben gone, Dev's 40 is the highest total still in: Chen buys back in at 41, and
+    # stays in when the session is read again, the leave replayed before the rejoin.
+    rejoin(pool, pool.seats.get(player__name="Chen"), user)
+
+    board = load_scoreboard(pool)
+    assert board.warnings == ()
+    chen = next(c for c in board.columns if c.name == "Chen")
+    assert (chen.total, chen.eliminated_in, chen.rejoined_after) == (41, None, (2,))
+    assert [s.player.name for s in board.playing_seats] == ["Asha", "Chen", "Dev"]
+
+
 def test_a_name_already_at_the_table_cannot_join(user: User) -> None:
     table = make_session(user)
     play(table, "8S", ROUND_1)

@@ -19,7 +19,7 @@ from games.services.money import money_of
 from games.services.round_saves import delete_round
 from games.services.scoreboard import load_scoreboard
 from games.services.seat_changes import rename
-from games.services.sessions import leave
+from games.services.sessions import leave, rejoin
 from games.transfer.league_export import dumps, export_league
 from games.transfer.league_import import import_league
 from tests.support.builders import edit, make_session, play
@@ -157,6 +157,26 @@ def test_a_rejoin_its_page_ignores_comes_back_ignored(user: User) -> None:
 
     assert table_of(imported) == before
     assert list(imported.rejoins.values_list("seat__player__name", "after_round")) == [("Ben", 2)]
+
+
+def test_a_rejoin_made_after_a_leave_comes_back_after_it(user: User) -> None:
+    players = ("Asha", "Ben", "Chen", "Dev")
+    pool = make_session(user, players=players, preset="13-pool-101", league=club(user))
+    drops = {"Asha": WIN, "Ben": ("middle_drop", ""), "Dev": FIRST}
+    play(pool, "7C", drops | {"Chen": ("invalid_declaration", "")})
+    play(pool, "7C", drops | {"Chen": ("middle_drop", "")})  # Chen out at 120, Ben at 80
+    # Ben (above the cutoff) goes home, so Chen may buy back in: at Dev's 40, plus one.
+    leave(pool, pool.seats.get(player__name="Ben"), user, random.Random(1))
+    rejoin(pool, pool.seats.get(player__name="Chen"), user)
+    before = table_of(pool)
+    assert before["warnings"] == () and before["columns"][2][:3] == ("Chen", 41, None)
+    snapshot_before = session_snapshot(pool)
+
+    (imported,) = moved_and_back(pool.league)
+
+    # Replayed in the order made, by the import (the seats' stored results) and its page.
+    assert table_of(imported) == before
+    assert session_snapshot(imported) == snapshot_before
 
 
 def test_a_file_before_version_5_imports_as_it_always_did(
