@@ -237,7 +237,7 @@ def session_state(
     events.sort(key=lambda event: event.change.after_round)
     pending = list(events)
     toss_due = False
-    tossed = False  # a toss seated the table since the last round
+    tossed: tuple[str, ...] = ()  # the seats a toss gave since the last round, if one did
     last_dealer: str | None = None
     dealers = tuple(dealers or ())  # callers without any have passed None
     offset = len(rounds) - len(dealers)  # dealers[-1] dealt the last round
@@ -257,8 +257,11 @@ def session_state(
         in_seats = still_in()
         if toss_due or not in_seats:
             return None
-        if tossed:  # the lowest toss card, the last seat, deals first
-            return in_seats[-1]
+        # The lowest toss card, the toss's last seat, deals first: not a player who
+        # rejoined after the toss and sits after its seats without a card.
+        drew = [p for p in tossed if p in in_seats]
+        if drew:
+            return drew[-1]
         if last_dealer is None:
             if lines:
                 return None  # nobody is known to have dealt the last round
@@ -274,7 +277,7 @@ def session_state(
             raise RulesError(f"the session is over after round {after}", where)
         if isinstance(change, Seating):
             seating = _reseated(change, seating, left_after, eliminated_in, where)
-            tossed, toss_due = ruleset.toss_on_change, False
+            tossed, toss_due = change.seats if ruleset.toss_on_change else (), False
             gap.seats = tuple(seating)
             return
         player = change.player
@@ -318,7 +321,7 @@ def session_state(
         else:
             raise RulesError(f"a change is a {', '.join(SEAT_CHANGES)}, not {change.kind!r}", where)
         if ruleset.toss_on_change and not finished:
-            toss_due, tossed = True, False
+            toss_due, tossed = True, ()
 
     for number, scores in enumerate(rounds, start=1):
         seated = _at_table(seating, left_after)
@@ -338,7 +341,7 @@ def session_state(
                 )
         else:
             dealer = deals_next()
-        last_dealer, tossed, toss_due = dealer, False, False
+        last_dealer, tossed, toss_due = dealer, (), False
         out_now: tuple[str, ...] = ()
         if ceiling is not None and not finished:
             in_now = still_in()

@@ -253,6 +253,20 @@ def test_a_leave_calls_for_a_toss_too_but_a_rejoin_does_not():
     assert not back.toss_due and back.next_dealer == "Ben"
 
 
+def test_a_rejoin_after_the_toss_leaves_the_deal_to_the_lowest_card():
+    # Ben is out after round 1; Dev goes home, the toss seats Chen then Asha, and Ben
+    # rejoins: he sits after them, but drew no card and so does not deal.
+    rounds = [{"Asha": 0, "Ben": 101, "Chen": 40, "Dev": 10}]
+    changes = [leave("Dev", 1), Seating(1, ("Chen", "Asha")), rejoin("Ben", 1)]
+    state = session_state(POOL, [*ABC, "Dev"], rounds, dealers=["Asha"], changes=changes)
+    assert state.seats == ("Chen", "Asha", "Ben")
+    assert state.next_dealer == "Asha"
+    # And from there the deal passes clockwise, to Ben.
+    more = [*rounds, {"Asha": 20, "Ben": 0, "Chen": 20}]
+    after = session_state(POOL, [*ABC, "Dev"], more, changes=changes)
+    assert (after.lines[1].dealer, after.next_dealer) == ("Asha", "Ben")
+
+
 def test_without_a_toss_a_latecomer_sits_last_and_the_deal_passes_on():
     rules = get_ruleset("21-points", KEEP_SEATS)
     rounds = [{"Asha": 10, "Ben": -5, "Chen": -5}]
