@@ -60,6 +60,7 @@ function countCopies(picker) {
   var cut = cardsIn(cutField(form) && cutField(form).value)[0];
   var held = Object.create(null);
   groupsFields(form).forEach(function (field) {
+    if (field.hasAttribute("data-set-aside")) return; // a drop's: see markOutcomes
     cardsIn(field.value).forEach(function (code) {
       held[code] = (held[code] || 0) + 1;
     });
@@ -155,7 +156,8 @@ function press(picker, key) {
   // Undo takes back the last card tapped, in the hand it went into, even once the
   // picker has moved on from it: to the next hand, still empty, or to none (every hand
   // in). It took a card of the first player's hand, out of sight.
-  var last = lastTyped && lastTyped.isConnected && formOf(picker).contains(lastTyped) ? lastTyped : null;
+  var last = lastTyped && lastTyped.isConnected && formOf(picker).contains(lastTyped) &&
+    !lastTyped.hasAttribute("data-set-aside") ? lastTyped : null;
   if (action === "undo" && last && (!field || (field !== last && !field.value.trim()))) {
     field = last;
     aim(picker, field, true);
@@ -239,12 +241,29 @@ function useKeyboard(picker, typing) {
   });
 }
 
-// A player who drops shows no cards: their groups field folds away while empty.
-function markOutcomes(form, picker) {
+// A player who drops shows no cards: their groups field folds away. The cards a hand
+// held when the scorer switched it to a drop (a declarer who dropped after all) are set
+// aside with it, disabled: counted nowhere, neither here nor by the live check nor by
+// Save, which are not sent them. A card outcome chosen again brings them back as they
+// were. A drop served with cards (the rules take a Paplu drop's value cards, from a
+// league file) keeps them in view, counted, as they were saved; under Paplu's drop
+// rules (data-drops-keep-cards) a drop's cards are its value cards, so none is set aside.
+function markOutcomes(form, picker, switched) {
+  var keep = picker.hasAttribute("data-drops-keep-cards");
   form.querySelectorAll("fieldset.player").forEach(function (fieldset) {
     var field = fieldset.querySelector("textarea[data-groups]");
-    var none = field && !showsCards(picker, field) && !field.value.trim();
-    fieldset.classList.toggle("shows-no-cards", Boolean(none));
+    if (!field) return;
+    var drops = !showsCards(picker, field);
+    var aside = field.hasAttribute("data-set-aside");
+    if (aside && !drops) {
+      field.removeAttribute("data-set-aside");
+      field.disabled = false;
+    } else if (!keep && !aside && drops && fieldset === switched && field.value.trim() && !field.disabled) {
+      field.setAttribute("data-set-aside", "");
+      field.disabled = true;
+    }
+    var none = drops && (field.hasAttribute("data-set-aside") || !field.value.trim());
+    fieldset.classList.toggle("shows-no-cards", none);
   });
 }
 
@@ -339,11 +358,14 @@ on("input", "picker", function (event) {
   if (!picker) return;
   if (field.matches("textarea[data-groups], input[data-cut]")) countCopies(picker);
   if (field.matches('fieldset.player input[type="radio"]')) {
-    markOutcomes(field.form, picker);
+    var hand = field.closest("fieldset.player");
+    markOutcomes(field.form, picker, hand);
+    countCopies(picker); // a hand's cards set aside, or back
     // Choosing a drop for the player the picker serves: on to the next hand.
     var target = targetOf(picker);
-    if (target && target.closest("fieldset.player") === field.closest("fieldset.player") &&
-        !showsCards(picker, target) && !target.value.trim()) moveOn(picker, target);
+    if (target && target.closest("fieldset.player") === hand && hand.classList.contains("shows-no-cards")) {
+      moveOn(picker, target);
+    }
   }
 });
 

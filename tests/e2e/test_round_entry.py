@@ -353,6 +353,44 @@ def test_a_problem_links_to_its_player(phone_page: Page) -> None:
     expect(player(page, "Ben").get_by_label("Groups")).to_be_focused()
 
 
+def test_a_hand_switched_to_a_drop_sets_its_cards_aside(
+    phone_page: Page, look_at: Callable[..., None]
+) -> None:
+    """Editing a round: the declarer dropped after all, and another player won. Her
+    21 cards fold away with the drop and count nowhere, neither in the picker's copies
+    nor in the round's check, and are not saved; back to Declared, they come back."""
+    page = phone_page
+    session = open_session(page, rounds=1)
+    page.goto(reverse("games:round_edit", args=[session.pk, session.rounds.get().pk]))
+    picker = page.locator("[data-picker]")
+    asha, chen = player(page, "Asha"), player(page, "Chen")
+    two = picker.locator('[data-card="2H"] [data-count]')  # one 2♥, in Asha's hand
+    expect(two).to_have_text("1/3")
+
+    asha.locator("label.chip", has_text="Middle drop").tap()
+    expect(asha.get_by_label("Groups")).to_be_hidden()
+    expect(two).to_have_text("")
+    asha.locator("label.chip", has_text="Declared").tap()  # a slip of the finger
+    expect(asha.get_by_label("Groups")).to_have_value(WIN_8S)
+    expect(two).to_have_text("1/3")
+    asha.locator("label.chip", has_text="Middle drop").tap()
+
+    # Chen declares the same cards: with Asha's and Ben's two, four K♥ were too many.
+    chen.locator("label.chip", has_text="Declared").tap()
+    chen.get_by_label("Groups").fill(WIN_8S)
+    expect(preview(page, "Chen")).to_contain_text("Valid declaration")
+    expect(picker.locator('[data-card="KH"] [data-count]')).to_have_text("3/3")
+    expect(preview(page, "Asha")).to_contain_text("Hand points: 70")
+    expect(page.get_by_text("entered 4 times")).to_have_count(0)
+    look_at(page, "round-edit-drop-sets-cards-aside-phone", full_page=False)
+    page.get_by_role("button", name="Save changes").tap()
+
+    expect(page).to_have_url(f"/sessions/{session.pk}/")
+    saved = {hand.player.name: hand for hand in session.rounds.get().entries.all()}
+    assert (saved["Asha"].outcome, saved["Asha"].groups) == ("middle_drop", [])
+    assert saved["Chen"].outcome == "declared"
+
+
 def test_a_saved_round_says_so_in_view_and_can_be_undone(
     phone_page: Page, look_at: Callable[..., None]
 ) -> None:

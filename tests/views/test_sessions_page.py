@@ -215,3 +215,18 @@ def test_many_house_rules_fold_behind_their_count(scorer: Client, user: User) ->
 
     assert "<summary>House rules: 3 changes from the preset</summary>" in html
     assert "<li>Middle drop costs 50 (preset 70)</li>" in html
+
+
+@pytest.mark.parametrize(("preset", "keeps"), [("21-paplu", True), ("21-points", False)])
+def test_the_picker_keeps_a_drops_cards_only_where_the_rules_count_them(
+    scorer: Client, user: User, preset: str, keeps: bool
+) -> None:
+    # Under Paplu's drop rules a drop's cards are its value cards: static/js/picker.js
+    # must not set them aside when a hand is switched to a drop, as it does elsewhere.
+    session = make_session(user, preset=preset)
+
+    html = scorer.get(reverse("games:session_detail", args=[session.pk])).content.decode()
+
+    picker = re.search(r"<div class=\"picker\" data-picker[^>]*>", html)
+    assert picker is not None
+    assert ("data-drops-keep-cards" in picker[0]) is keeps
