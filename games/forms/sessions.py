@@ -309,6 +309,8 @@ class RenameForm(forms.Form):
     seat = forms.TypedChoiceField(
         coerce=int,
         label="Player",
+        # One chip a player, as the round form's outcomes: a tap, not a list to scroll.
+        widget=forms.RadioSelect,
         error_messages={"invalid_choice": "Pick a player at this table."},
     )
     name = NameField(

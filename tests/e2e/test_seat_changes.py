@@ -86,7 +86,7 @@ def test_a_join_is_undone_a_name_corrected_and_the_rematch_leaves_out_who_went_h
     # A name typed wrong: a name already at the table is refused at the field.
     rename = page.locator("[data-rename]")
     rename.locator("summary").tap()
-    rename.get_by_label("Player").select_option(label="Ravee")
+    rename.get_by_role("radio", name="Ravee").check()
     rename.get_by_label("Their name is").fill("ben")
     rename.locator("[data-rename-save]").tap()
     field = page.locator("[data-rename]").get_by_label("Their name is")

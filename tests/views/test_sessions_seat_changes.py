@@ -186,7 +186,9 @@ def test_a_name_is_corrected_from_the_session_page(scorer: Client, user: User) -
         r'<details class="table-changes" id="rename" data-rename>.*?</details>', page, re.S
     )
     assert fold and "<summary>Correct a player's name</summary>" in fold[0]
-    assert f'<option value="{seat_pk(table, "Ravee")}">Ravee</option>' in fold[0]
+    assert re.search(
+        rf'<input type="radio" name="seat" value="{seat_pk(table, "Ravee")}"[^>]*>\s*Ravee', fold[0]
+    )
 
     response = scorer.post(
         url("session_rename", table), {"seat": seat_pk(table, "Ravee"), "name": "Ravi"}, follow=True
