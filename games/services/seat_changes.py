@@ -103,15 +103,7 @@ def rename(session: GameSession, seat: Seat, typed_name: str, user: AnyUser) -> 
         seat.player = player
         seat.save(update_fields=["player"])
         HandEntry.objects.filter(round__session=session, player=old).update(player=player)
-        made = SeatChange.objects.create(
-            session=session,
-            seat=seat,
-            kind=SeatChange.Kind.RENAME,
-            after_round=session.rounds.count(),
-            old_name=old.name,
-            new_name=player.name,
-            created_by=user if user.is_authenticated else None,
-        )
+        made = _record_rename(session, seat, old.name, player.name, user)
         refresh_session(session)  # the new player's results, months and ratings
         # The old player's month in the league, without this seat.
         standing_months.refresh(session.league_id, session.played_on, [old.pk])
@@ -132,19 +124,26 @@ def _respell(session: GameSession, seat: Seat, name: str, user: AnyUser) -> Seat
             f"{old.name} is the name they have (names match ignoring case and spaces), and "
             "it is written so at other tables too: an admin can change its spelling."
         )
-    made = SeatChange.objects.create(
-        session=session,
-        seat=seat,
-        kind=SeatChange.Kind.RENAME,
-        after_round=session.rounds.count(),
-        old_name=old.name,
-        new_name=name,
-        created_by=user if user.is_authenticated else None,
-    )
+    made = _record_rename(session, seat, old.name, name, user)
     old.name = name
     old.save(update_fields=["name"])
     refresh_session(session)
     return made
+
+
+def _record_rename(
+    session: GameSession, seat: Seat, old_name: str, new_name: str, user: AnyUser
+) -> SeatChange:
+    """The correction as the history keeps it, with both names it was made with."""
+    return SeatChange.objects.create(
+        session=session,
+        seat=seat,
+        kind=SeatChange.Kind.RENAME,
+        after_round=session.rounds.count(),
+        old_name=old_name,
+        new_name=new_name,
+        created_by=user if user.is_authenticated else None,
+    )
 
 
 def _drop_if_unheld(player_id: int) -> None:
