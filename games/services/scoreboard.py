@@ -59,6 +59,7 @@ class Column:
     rejoin_refused: str | None = None
     left_after: int | None = None  # the last round played by a player who left the table
     joined_after: int | None = None  # a latecomer: the round before their first
+    joined_at: int | None = None  # the total the rules gave them to start at
 
     @property
     def rejoined_after(self) -> tuple[int, ...]:
@@ -562,9 +563,11 @@ def _replay(
             f"was edited): it still counts. Edit or delete round {number} if it should not."
         )
     rejoined: dict[str, list[Rejoined]] = {name: [] for name in names}
+    joined_at: dict[str, int] = {}
     for line in state.lines:
         for name, total in line.rejoined.items():
             rejoined[name].append(Rejoined(line.number, total))
+        joined_at |= line.joined
     by_name = {seat.player.name: seat for seat in seats}
     offers = _rejoin_offers(state)
     columns = tuple(
@@ -579,6 +582,7 @@ def _replay(
             rejoined=tuple(rejoined[seat.player.name]),
             left_after=state.left_after.get(seat.player.name),
             joined_after=state.joined_after.get(seat.player.name),
+            joined_at=joined_at.get(seat.player.name),
             **offers.get(seat.player.name, {}),
         )
         for seat in seats

@@ -39,7 +39,9 @@ def test_a_latecomer_joins_and_a_player_goes_home_from_the_folded_controls(
 
     fold.locator("[data-join-name]").fill("Dev")
     fold.locator("[data-join]").tap()
-    expect(page.locator('[data-player="Dev"] [data-joined]')).to_have_text("joined after round 1")
+    expect(page.locator('[data-player="Dev"] [data-joined]')).to_have_text(
+        "joined at 0 after round 1"
+    )
 
     page.locator("[data-table-changes] summary").tap()
     page.once("dialog", lambda dialog: dialog.accept())  # it asks first: no taking back

@@ -142,7 +142,7 @@ def test_a_latecomer_and_a_leaver_through_a_whole_pool(
         "Asha": ["winner"],
         "Ben": ["left after round 2"],
         "Chen": ["out in round 3"],
-        "Dev": ["out in round 4", "joined after round 1"],
+        "Dev": ["joined at 41 after round 1", "out in round 4"],
     }
     for name, words in badges.items():
         expect(page.locator(f'.standing[data-player="{name}"] .badge')).to_have_text(words)
@@ -215,7 +215,7 @@ def test_a_latecomer_and_a_leaver_through_a_whole_points_night_with_a_ceiling(
         ["left after round 2"]
     )
     expect(page.locator('.standing[data-player="Dev"] .badge')).to_have_text(
-        ["joined after round 1"]
+        ["joined at 0 after round 1"]
     )
     # The fewest transfers at 0.50 a point: Chen, gone home at −100, still pays his part.
     expect(page.locator("[data-payment]")).to_have_text(

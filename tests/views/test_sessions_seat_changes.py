@@ -79,7 +79,7 @@ def test_a_latecomer_joins_from_the_session_page_and_is_in_the_next_round(
 
     html = response.content.decode()
     assert "Dev joined the table. A new toss seated the table" in html
-    assert '<span class="badge" data-joined>joined after round 1</span>' in html
+    assert '<span class="badge" data-joined>joined at 0 after round 1</span>' in html
     assert f'name="outcome_{seat_pk(table, "Dev")}"' in html
     assert "deals next" in html
 
