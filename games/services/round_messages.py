@@ -89,10 +89,10 @@ def changed_on_another_device(theirs: Round | None, number: int) -> str:
     version, None if they deleted it."""
     what = f"Round {number}"
     if theirs is None:
-        return f"{what} was deleted on another device meanwhile. Nothing of yours was saved."
+        return f"{what} was deleted on another phone meanwhile. Nothing of yours was saved."
     who = theirs.entered_by.get_username() if theirs.entered_by else "someone"
     return (
-        f"{what} was saved on another device by {who} meanwhile: their version is shown. "
+        f"{what} was saved on another phone by {who} meanwhile: their version is shown. "
         "Nothing of yours was saved; what you typed is still here."
     )
 

@@ -260,7 +260,7 @@ def test_a_round_saved_meanwhile_on_another_phone_shows_the_conflict(phone_page:
 
     expect(page.locator("[data-theirs]")).to_contain_text("Their round 1", timeout=SENT_MS)
     expect(page.locator("#round-entry")).to_contain_text(
-        "Round 1 was saved on another device by asha meanwhile"
+        "Round 1 was saved on another phone by asha meanwhile"
     )
     expect(page.locator("[data-queued-note]")).to_have_count(0)
     assert Round.objects.filter(session=session).count() == 1

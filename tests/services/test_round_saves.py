@@ -69,7 +69,7 @@ def test_save_round_refuses_an_edit_of_a_changed_round(table: GameSession, user:
     other = check_round(
         entry, "9S", typed | {seat_pk(table, "Chen"): ("middle_drop", "")}, final=True
     )
-    with pytest.raises(RoundConflict, match="saved on another device") as clash:
+    with pytest.raises(RoundConflict, match="saved on another phone") as clash:
         save_round(entry, other, user, version=1)  # still at version 1
     assert clash.value.theirs.version == 2  # their version, to show
 

@@ -127,7 +127,7 @@ def test_the_same_round_from_a_second_phone_is_shown_beside_theirs_and_not_offer
 
     clash = answer.clash
     assert clashing.title in clash and clashing.same in clash
-    assert "Round 1 was saved on another device by ben meanwhile" in clash
+    assert "Round 1 was saved on another phone by ben meanwhile" in clash
     assert "Their round 1, saved by ben" in clash and ">Yours</th>" in clash
     discard = re.search(r'<a [^>]*href="([^"]*)"[^>]*data-discard[^>]*>Discard mine</a>', clash)
     assert discard[1] == clashing.discard_url(table)

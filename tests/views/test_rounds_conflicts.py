@@ -63,7 +63,7 @@ def test_deleting_a_round_someone_just_edited_is_refused(
     assert response.status_code == 302 and response["Location"] == edit
     assert Round.objects.filter(pk=played.pk).exists()
     messages = scorer.get(edit).content.decode()
-    assert "Round 1 was saved on another device by asha meanwhile" in messages
+    assert "Round 1 was saved on another phone by asha meanwhile" in messages
 
 
 def test_editing_a_round_deleted_meanwhile_says_so(scorer: Client, table: GameSession) -> None:
