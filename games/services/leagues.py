@@ -24,6 +24,7 @@ from django.utils.text import slugify
 from games.access import AnyUser, gains
 from games.models import League, LeagueInvite, Membership, Player, PlayerClaim
 from games.rules import Ruleset, get_ruleset
+from games.services.round_audit import signed_in_or_none
 from games.services.table import league_auto_save_changed
 
 Role = Membership.Role
@@ -294,7 +295,7 @@ def create_invite(league: League, user: AnyUser, *, role: str, days: int) -> Lea
     return LeagueInvite.objects.create(
         league=league,
         role=role,
-        created_by=user if user.is_authenticated else None,
+        created_by=signed_in_or_none(user),
         expires_at=timezone.now() + datetime.timedelta(days=days),
     )
 

@@ -16,6 +16,7 @@ from games.names import clean_name
 from games.services import standing_months
 from games.services.errors import EntryRejected
 from games.services.results import refresh_session
+from games.services.round_audit import signed_in_or_none
 from games.services.scoreboard import ChangeMade, load_scoreboard
 from games.services.sessions import lock_seating, name_key, players_for_seats
 
@@ -142,7 +143,7 @@ def _record_rename(
         after_round=session.rounds.count(),
         old_name=old_name,
         new_name=new_name,
-        created_by=user if user.is_authenticated else None,
+        created_by=signed_in_or_none(user),
     )
 
 

@@ -40,6 +40,7 @@ from games.rules import (
 )
 from games.services.errors import EntryRejected
 from games.services.results import mark_changed, refresh_session
+from games.services.round_audit import signed_in_or_none
 from games.services.scoreboard import Scoreboard, change_problem, load_scoreboard, with_session
 from games.zones import today_in
 
@@ -161,7 +162,7 @@ def create_session(
             preset=preset,
             overrides=ruleset.overrides_from(PRESETS[preset]),
             ceiling=ceiling,
-            created_by=user if user.is_authenticated else None,
+            created_by=signed_in_or_none(user),
             played_on=played_on or today_in(league),
             money_per_point=money_per_point,
             buy_in=buy_in,
@@ -244,7 +245,7 @@ def rematch(session: GameSession, user: AnyUser) -> tuple[GameSession, bool]:
                     preset=session.preset,
                     overrides=session.overrides,
                     ceiling=session.ceiling,
-                    created_by=user if user.is_authenticated else None,
+                    created_by=signed_in_or_none(user),
                     money_per_point=session.money_per_point,
                     buy_in=session.buy_in,
                     table_auto_save=session.table_auto_save,
@@ -320,7 +321,7 @@ def rejoin(session: GameSession, seat: Seat, user: AnyUser) -> Rejoin:
             session=session,
             seat=column.seat,
             after_round=len(board.rows),
-            created_by=user if user.is_authenticated else None,
+            created_by=signed_in_or_none(user),
         )
         refresh_session(session)
     return made
@@ -363,20 +364,8 @@ def leave(
             )
         if board.finished:
             raise EntryRejected("The session is over: nobody is left to leave.")
-        after = len(board.rows)
-        problem = change_problem(board, rules.SeatChange(LEAVE, column.name, after))
-        if problem:
-            raise EntryRejected(f"{column.name} may not leave: {problem}.")
-        made = SeatChange.objects.create(
-            session=session,
-            seat=column.seat,
-            kind=SeatChange.Kind.LEAVE,
-            after_round=after,
-            created_by=user if user.is_authenticated else None,
-        )
-        _toss_if_due(session, after, user, rng)
-        refresh_session(session)
-    return made
+        after = _allowed_after(board, LEAVE, column.name, "leave")
+        return _record_change(session, column.seat, SeatChange.Kind.LEAVE, after, user, rng)
 
 
 def join(
@@ -409,21 +398,36 @@ def join(
         player = Player.objects.get(pk=player_id)
         if session.seats.filter(player=player).exists():
             raise EntryRejected(f"{player.name} already has a seat at this table.")
-        after = len(board.rows)
-        problem = change_problem(board, rules.SeatChange(JOIN, player.name, after))
-        if problem:
-            raise EntryRejected(f"{player.name} may not join: {problem}.")
+        after = _allowed_after(board, JOIN, player.name, "join")
         last = session.seats.aggregate(last=Max("position"))["last"] or 0
         seat = Seat.objects.create(session=session, player=player, position=last + 1)
-        made = SeatChange.objects.create(
-            session=session,
-            seat=seat,
-            kind=SeatChange.Kind.JOIN,
-            after_round=after,
-            created_by=user if user.is_authenticated else None,
-        )
-        _toss_if_due(session, after, user, rng)
-        refresh_session(session)
+        return _record_change(session, seat, SeatChange.Kind.JOIN, after, user, rng)
+
+
+def _allowed_after(board: Scoreboard, kind: str, name: str, verb: str) -> int:
+    """The round after which ``name`` joins or leaves now, where the rules allow it."""
+    after = len(board.rows)
+    problem = change_problem(board, rules.SeatChange(kind, name, after))
+    if problem:
+        raise EntryRejected(f"{name} may not {verb}: {problem}.")
+    return after
+
+
+def _record_change(
+    session: GameSession,
+    seat: Seat,
+    kind: str,
+    after: int,
+    user: AnyUser,
+    rng: random.Random | None,
+) -> SeatChange:
+    """Store a join or a leave, deal the toss it calls for, and bring the session's
+    stored results up to date."""
+    made = SeatChange.objects.create(
+        session=session, seat=seat, kind=kind, after_round=after, created_by=signed_in_or_none(user)
+    )
+    _toss_if_due(session, after, user, rng)
+    refresh_session(session)
     return made
 
 
@@ -444,7 +448,7 @@ def _toss_if_due(
         kind=SeatChange.Kind.SEATING,
         after_round=after,
         seats=[seat_of[name] for name, _ in dealt],
-        created_by=user if user.is_authenticated else None,
+        created_by=signed_in_or_none(user),
     )
 
 
