@@ -7,8 +7,8 @@ from __future__ import annotations
 from django import forms
 from django.contrib.admin.widgets import AdminSplitDateTime, AutocompleteSelect
 
-from games.models import Round, validate_groups
-from games.rules import RulesError, get_ruleset
+from games.models import Round, validate_figures, validate_groups
+from games.rules import HandFigures, RulesError, get_ruleset
 from games.services.round_checks import RoundCheck, problems
 from games.services.round_rescores import RecordedHand, check_recorded, locked_version
 
@@ -145,8 +145,15 @@ class HandAdminForm(forms.ModelForm):
         except forms.ValidationError as error:
             self.add_error("groups", error)
             return cleaned
+        try:
+            validate_figures(cleaned.get("figures") or {})
+        except forms.ValidationError as error:
+            self.add_error("figures", error)
+            return cleaned
         hands = {
-            entry.player_id: RecordedHand(entry.outcome, entry.groups, entry.on_deal)
+            entry.player_id: RecordedHand(
+                entry.outcome, entry.groups, entry.on_deal, entry.hand_figures
+            )
             for entry in played.entries.exclude(pk=self.instance.pk)
         }
         hands[cleaned["player"].pk] = recorded_hand(cleaned)
@@ -155,8 +162,9 @@ class HandAdminForm(forms.ModelForm):
 
 
 def recorded_hand(cleaned: dict) -> RecordedHand:
+    figures = HandFigures(**cleaned.get("figures") or {}) if cleaned.get("counted") else None
     return RecordedHand(
-        cleaned["outcome"], cleaned.get("groups") or [], bool(cleaned.get("on_deal"))
+        cleaned["outcome"], cleaned.get("groups") or [], bool(cleaned.get("on_deal")), figures
     )
 
 

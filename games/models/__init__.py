@@ -23,6 +23,7 @@ from games.models.fields import (
     Preset,
     new_share_token,
     new_submission_token,
+    validate_figures,
     validate_groups,
 )
 from games.models.leagues import League, LeagueInvite, Membership, Player, PlayerClaim
@@ -57,5 +58,6 @@ __all__ = [
     "TableRound",
     "new_share_token",
     "new_submission_token",
+    "validate_figures",
     "validate_groups",
 ]

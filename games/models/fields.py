@@ -45,6 +45,23 @@ def validate_groups(value: object) -> None:
                 )
 
 
+def validate_figures(value: object) -> None:
+    """A counted hand's figures are the rules' (games.rules.FIGURES): whole numbers
+    for the numbers, yes or no for the others; the rules service judges them."""
+    if not isinstance(value, dict) or not set(value) <= set(rules.FIGURES):
+        raise ValidationError("Figures must map figure names (count, value_points, ...) to values.")
+    for name, figure in value.items():
+        wanted = int if name in rules.NUMBER_FIGURES else bool
+        if type(figure) is not wanted:
+            raise ValidationError(
+                "%(name)s must be %(what)s.",
+                params={
+                    "name": name,
+                    "what": "a whole number" if wanted is int else "true or false",
+                },
+            )
+
+
 # Outcomes that win the round (docs/rules §5), in a fixed order for the
 # database's check constraint.
 WINNING_OUTCOMES = tuple(sorted(rules.WINNING_OUTCOMES))

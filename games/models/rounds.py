@@ -18,6 +18,7 @@ from games.models.fields import (
     WINNING_OUTCOMES,
     name_from_file,
     optional_link,
+    validate_figures,
     validate_groups,
 )
 from games.models.leagues import Player
@@ -86,7 +87,7 @@ class HandEntry(models.Model):
 
     # What one hand records, in the order the admin and the league file list it: what
     # was entered, then the rules service's figures for it.
-    ENTERED = ("player", "outcome", "on_deal", "groups")
+    ENTERED = ("player", "outcome", "on_deal", "groups", "counted", "figures")
     SCORED = ("declaration", "hand_points", "value_points", "claims", "score")
     RECORDED = ENTERED + SCORED
 
@@ -105,6 +106,12 @@ class HandEntry(models.Model):
     # of what was entered, since the rules then ask for fewer dublees or jokers.
     on_deal = models.BooleanField(default=False)
     groups = models.JSONField(default=list, blank=True, validators=[validate_groups])
+    # A hand counted at the table (docs/rules §5, "A counted hand"): entered as the
+    # figures its cards give ({"count": 34, "value_points": 5}), with no groups. A
+    # winner trusted on the table's show is counted with no figures at all, so the
+    # flag is kept apart from the figures.
+    counted = models.BooleanField(default=False)
+    figures = models.JSONField(default=dict, blank=True, validators=[validate_figures])
     # The way a declaration was valid ("three_pure", ...), blank otherwise.
     declaration = models.CharField(max_length=20, blank=True)
     hand_points = models.IntegerField(default=0)
@@ -137,6 +144,12 @@ class HandEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} in {self.round}: {self.get_outcome_display()}"
+
+    @property
+    def hand_figures(self) -> rules.HandFigures | None:
+        """The figures a counted hand was entered with, as the rules take them; None
+        for a hand entered by its cards."""
+        return rules.HandFigures(**self.figures) if self.counted else None
 
     @classmethod
     def outcome_words(cls, outcome: str) -> str:
@@ -193,8 +206,8 @@ class RoundChange(models.Model):
     ) -> dict[str, Any]:
         """A round as ``before`` and ``after`` keep it: enough to show what it was.
         ``hands`` in the round's order, each with its "player" (name), "outcome",
-        "on_deal", "groups" and "score", and "entered_by" where table mode knows who
-        entered it."""
+        "on_deal", "groups" and "score", "counted" and "figures" for a hand counted at
+        the table, and "entered_by" where table mode knows who entered it."""
         return {
             "cut_joker": cut_joker,
             "dealer": dealer,
@@ -206,6 +219,11 @@ class RoundChange(models.Model):
                     # Only where it is so, so the trail of every other round is as it was.
                     **({"on_deal": True} if hand.get("on_deal") else {}),
                     "groups": hand["groups"],
+                    **(
+                        {"counted": True, "figures": hand.get("figures", {})}
+                        if hand.get("counted")
+                        else {}
+                    ),
                     "score": hand["score"],
                     **({"entered_by": hand["entered_by"]} if "entered_by" in hand else {}),
                 }

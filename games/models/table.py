@@ -5,7 +5,12 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from games.models.fields import CARD_CHOICES, new_submission_token, optional_link
+from games.models.fields import (
+    CARD_CHOICES,
+    new_submission_token,
+    optional_link,
+    validate_figures,
+)
 from games.models.rounds import HandEntry
 from games.models.sessions import GameSession, Seat
 
@@ -48,6 +53,10 @@ class TableHand(models.Model):
     outcome = models.CharField(max_length=20, blank=True, choices=HandEntry.Outcome.choices)
     text = models.CharField(max_length=400, blank=True)
     on_deal = models.BooleanField(default=False)  # marked as winning on the deal (kodai)
+    # Typed as its figures, not its cards (HandEntry.counted and .figures): the text
+    # is then kept, untouched, for a switch back to the cards.
+    counted = models.BooleanField(default=False)
+    figures = models.JSONField(default=dict, blank=True, validators=[validate_figures])
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.TYPING)
     # What the rules service said when the hand was last handed in and refused.
     problem = models.CharField(max_length=500, blank=True)

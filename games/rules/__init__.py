@@ -36,7 +36,7 @@ from .cards import (
     read_groups,
     spoken_name,
 )
-from .counted import FIGURES, FigureLimits, HandFigures, figure_limits, figure_names
+from .counted import FIGURES, NUMBER_FIGURES, FigureLimits, HandFigures, figure_limits, figure_names
 from .errors import RoundErrors, RulesError
 from .melds import JokerRoles, Kind, classify, joker_roles, why_no_group
 from .outcomes import (
@@ -119,6 +119,7 @@ __all__ = [
     "JOIN",
     "LEAVE",
     "NOTATION",
+    "NUMBER_FIGURES",
     "OPTION_NAMES",
     "OPTION_SECTIONS",
     "OUTCOMES",

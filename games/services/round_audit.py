@@ -32,6 +32,9 @@ def round_snapshot(
             "outcome": entry.outcome,
             "on_deal": entry.on_deal,
             "groups": entry.groups,
+            # Only a hand counted at the table says so: snapshots of hands entered by
+            # their cards stay as they were.
+            **({"counted": True, "figures": entry.figures} if entry.counted else {}),
             "score": entry.score,
             **({"entered_by": authors[entry.player_id]} if entry.player_id in authors else {}),
         }

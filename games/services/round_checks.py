@@ -16,6 +16,7 @@ from typing import NamedTuple
 from games.models import Seat
 from games.rules import (
     ARRANGED_OUTCOMES,
+    FIGURES,
     FULL_HAND_OUTCOMES,
     INVALID_DECLARATION,
     SHOWN_OUTCOMES,
@@ -24,6 +25,7 @@ from games.rules import (
     Card,
     CardError,
     HandAssessment,
+    HandFigures,
     Kind,
     PlayerHand,
     PlayerResult,
@@ -121,6 +123,9 @@ class PlayerCheck:
     outcome: str | None
     text: str
     on_deal: bool = False  # marked as winning on the deal
+    # A hand counted at the table: the figures typed instead of the cards (the text is
+    # then not read). A trusted winner is counted with no figures.
+    figures: HandFigures | None = None
     hand: PlayerHand | None = None  # None until the groups parse; as arranged if it was
     # The cards of groups that do not parse, read around their typos (empty groups
     # where a group is all typos): counted for copies of a card across the round.
@@ -130,6 +135,9 @@ class PlayerCheck:
     result: PlayerResult | None = None  # the settlement, once the round scores
     outcome_errors: list[str] = field(default_factory=list)
     groups_errors: list[str] = field(default_factory=list)
+    # A counted hand's errors by the figure they concern (games.rules.FIGURES), or
+    # "counted" for the hand as a whole (counts not allowed, a winner not trusted).
+    figure_errors: dict[str, list[str]] = field(default_factory=dict)
     # Problems of the round this player's outcome is part of (one of two winners):
     # said once, for the round (RoundCheck.errors), but their outcome is wrong too.
     party_to: list[str] = field(default_factory=list)
@@ -161,7 +169,7 @@ class PlayerCheck:
         best = self.best
         if best is None or best.declaration is None or self.assessment is None:
             return None
-        if self.counted or self.assessment.declaration is not None:
+        if self.shown or self.assessment.declaration is not None:
             return None
         return best.declaration
 
@@ -182,7 +190,12 @@ class PlayerCheck:
 
     @property
     def errors(self) -> list[str]:
-        return self.outcome_errors + self.groups_errors
+        by_figure = [
+            message
+            for name in ("counted", *FIGURES)
+            for message in self.figure_errors.get(name, ())
+        ]
+        return self.outcome_errors + self.groups_errors + by_figure
 
     @property
     def arranged_text(self) -> str:
@@ -191,9 +204,14 @@ class PlayerCheck:
         return format_groups(self.hand.groups) if self.arranged and self.hand else ""
 
     @property
-    def counted(self) -> bool:
+    def shown(self) -> bool:
         """Whether the hand is counted card by card (a loser who showed)."""
         return self.outcome in SHOWN_OUTCOMES
+
+    @property
+    def counted(self) -> bool:
+        """Whether the hand was counted at the table: typed as its figures."""
+        return self.figures is not None
 
     @property
     def declared_invalid(self) -> bool:
@@ -227,7 +245,11 @@ class RoundCheck:
         size = self.entry.ruleset.hand_size
         return all(
             p.hand is not None
-            and (p.hand.outcome not in FULL_HAND_OUTCOMES or len(p.hand.cards) == size)
+            and (
+                p.hand.counted
+                or p.hand.outcome not in FULL_HAND_OUTCOMES
+                or len(p.hand.cards) == size
+            )
             for p in self.players
         )
 
@@ -257,10 +279,12 @@ TYPOS_SAID = 3
 
 class TypedHand(NamedTuple):
     """One player's hand as the form hands it over; None where the form refused the
-    value already (its own message is beside the field)."""
+    value already (its own message is beside the field). ``figures``: the hand was
+    counted at the table and typed as these figures, the text then left unread."""
 
     outcome: str | None
     text: str | None
+    figures: HandFigures | None = None
 
 
 # A round as typed, by seat id. A plain (outcome, text) pair serves as well.
@@ -341,11 +365,22 @@ def _read_hands(
         check.jokers = tuple(joker_roles(ruleset, check.cut).joker_codes)
 
     for seat in entry.seats:
-        outcome, text = hands.get(seat.pk, TypedHand(None, None))
+        outcome, text, *counted = hands.get(seat.pk, TypedHand(None, None))
+        figures = counted[0] if counted else None
         player = PlayerCheck(
-            seat=seat, outcome=outcome, text=text or "", on_deal=seat.pk in on_deal
+            seat=seat,
+            outcome=outcome,
+            text=text or "",
+            on_deal=seat.pk in on_deal,
+            figures=figures,
         )
         check.players.append(player)
+        if figures is not None:
+            if outcome is not None:
+                player.hand = PlayerHand(seat.player.name, outcome, (), player.on_deal, figures)
+                if not final:
+                    _preview_counted(ruleset, check.cut, player)
+            continue
         if text is None:
             continue
         groups, typos = read_groups(text)
@@ -384,6 +419,7 @@ def check_hand(
     *,
     final: bool,
     on_deal: bool = False,
+    figures: HandFigures | None = None,
 ) -> RoundCheck:
     """One player's hand on its own, as table mode enters it on the player's phone:
     previewed as check_round previews it (the cards in any order arranged by the
@@ -391,11 +427,16 @@ def check_hand(
     finds wrong in that hand alone: a card that is no card, a hand of the wrong size,
     more copies of a card than the decks hold, a false declaration, an outcome not
     played. What needs the other hands (one winner, copies across the round) is
-    checked once they are all in (check_round)."""
+    checked once they are all in (check_round). ``figures``: the hand counted at the
+    table, typed as these figures (checked as check_round checks them)."""
     one = dataclasses.replace(entry, seats=(seat,))
     wins_on_deal = (seat.pk,) if on_deal else ()
     check = _read_hands(
-        one, cut_text, {seat.pk: TypedHand(outcome, text)}, final=final, on_deal=wins_on_deal
+        one,
+        cut_text,
+        {seat.pk: TypedHand(outcome, text, figures)},
+        final=final,
+        on_deal=wins_on_deal,
     )
     player = check.players[0]
     if not final or outcome is None or player.groups_errors:
@@ -406,6 +447,15 @@ def check_hand(
     # Who won, and how many play, are the round's business, not this hand's.
     _place_errors(check, [error for error in errors if error.field != "players"])
     return check
+
+
+def _preview_counted(ruleset: Ruleset, cut: Card | None, player: PlayerCheck) -> None:
+    """While typing, what the rules refuse in a counted hand on its own (a count no
+    hand makes, a figure its outcome does not give), beside the figure concerned; the
+    limits that need the cut joker are checked once it is typed."""
+    assert player.hand is not None
+    errors = round_errors(ruleset, cut, [player.hand])
+    _place_player_errors(player, [error for error in errors if error.field != "players"], [])
 
 
 def _preview(ruleset: Ruleset, cut: Card, player: PlayerCheck) -> None:
@@ -471,16 +521,7 @@ def _place_errors(check: RoundCheck, errors: Iterable[RulesError]) -> None:
     for error in errors:
         match = _PLAYER_FIELD.match(error.field)
         if match and int(match[1]) < len(players):
-            player = players[int(match[1])]
-            # Said without the player's name, which heads their fields and which the
-            # lists of problems put first ("Esha: must show all 21 cards, not 22").
-            message = say.with_card_faces(error.beside, names)
-            # "Won on the deal" is part of the outcome's choice in the form.
-            if match[2] in ("outcome", "on_deal"):
-                player.outcome_errors.append(message)
-            elif match[2] == "groups":
-                player.groups_errors.append(message)
-            else:
+            if not _place_player_errors(players[int(match[1])], [error], names):
                 check.errors.append(say.with_card_faces(error.message, names))
             continue
         # What names the round, not one player ("more than one winner (Asha, Chen)",
@@ -495,6 +536,32 @@ def _place_errors(check: RoundCheck, errors: Iterable[RulesError]) -> None:
         if error.field == "players" and len(winners) > 1:
             for player in winners:
                 player.party_to.append(message)
+
+
+def _place_player_errors(
+    player: PlayerCheck, errors: Iterable[RulesError], names: list[str]
+) -> bool:
+    """Put each of one player's errors beside the field it names; False if one names
+    no field of theirs (it is then for the round to say)."""
+    for error in errors:
+        where = _PLAYER_FIELD.match(error.field)
+        if where is None:
+            return False
+        # Said without the player's name, which heads their fields and which the
+        # lists of problems put first ("Esha: must show all 21 cards, not 22").
+        message = say.with_card_faces(error.beside, names)
+        # "Won on the deal" is part of the outcome's choice in the form.
+        if where[2] in ("outcome", "on_deal"):
+            player.outcome_errors.append(message)
+        elif where[2] == "groups":
+            player.groups_errors.append(message)
+        elif where[2] in FIGURES or where[2] == "counted":
+            said = player.figure_errors.setdefault(where[2], [])
+            if message not in said:  # seen while typing, then again when scored
+                said.append(message)
+        else:
+            return False
+    return True
 
 
 def problems(check: RoundCheck) -> list[str]:

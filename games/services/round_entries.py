@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from games.models import GameSession, Round, Seat
-from games.rules import Ruleset, format_groups, out_before, parse_card
+from games.rules import HandFigures, Ruleset, format_groups, out_before, parse_card
 from games.services.scoreboard import Scoreboard, load_scoreboard
 
 
@@ -72,13 +73,24 @@ def round_entry_for_edit(played: Round, board: Scoreboard | None = None) -> Roun
     )
 
 
-def initial_values(played: Round) -> tuple[str, dict[int, tuple[str, str]]]:
-    """A saved round as the form shows it: the cut joker and, per seat, the outcome
-    and the groups in canonical notation."""
+class SavedHand(NamedTuple):
+    """One hand of a saved round as the form shows it: the outcome, the groups in
+    canonical notation, and the figures of a hand counted at the table (None for one
+    entered by its cards)."""
+
+    outcome: str
+    text: str
+    figures: HandFigures | None = None
+
+
+def initial_values(played: Round) -> tuple[str, dict[int, SavedHand]]:
+    """A saved round as the form shows it: the cut joker and each seat's hand."""
     seat_of = {seat.player_id: seat.pk for seat in played.session.seats.all()}
     values = {}
     for entry in played.entries.all():
-        values[seat_of.get(entry.player_id)] = (entry.outcome, groups_text(entry.groups))
+        values[seat_of.get(entry.player_id)] = SavedHand(
+            entry.outcome, groups_text(entry.groups), entry.hand_figures
+        )
     return played.cut_joker, values
 
 
@@ -102,9 +114,20 @@ def edit_form_data(played: Round) -> dict[str, object]:
     version the edit starts from."""
     cut, hands = initial_values(played)
     data: dict[str, object] = {"cut_joker": cut, "version": played.version}
-    for seat_pk, (outcome, text) in hands.items():
-        data[f"outcome_{seat_pk}"] = outcome
-        data[f"groups_{seat_pk}"] = text
+    for seat_pk, hand in hands.items():
+        data[f"outcome_{seat_pk}"] = hand.outcome
+        data[f"groups_{seat_pk}"] = hand.text
+        if hand.figures is not None:
+            data.update(counted_form_data(seat_pk, hand.figures))
     for seat_pk in on_deal_seats(played):
         data[f"on_deal_{seat_pk}"] = "on"
+    return data
+
+
+def counted_form_data(seat_pk: int, figures: HandFigures) -> dict[str, str]:
+    """A counted hand's fields as the round form posts them: the hand's *Count*
+    switch on, and each figure given (a yes-or-no one as a ticked box)."""
+    data = {f"counted_{seat_pk}": "on"}
+    for name, value in figures.as_dict().items():
+        data[f"{name}_{seat_pk}"] = "on" if value is True else str(value)
     return data

@@ -14,6 +14,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.models import GameSession, HandEntry, Round, RoundChange
+from games.rules import HandFigures
 from games.services import round_messages as say
 from games.services.round_audit import record_change, round_snapshot
 from games.services.round_checks import RoundCheck, TypedHand, check_round
@@ -22,12 +23,13 @@ from games.services.round_saves import SCORED_FIELDS, scored_hands
 
 
 class RecordedHand(NamedTuple):
-    """A hand as a round records it: its outcome, its groups of card codes and whether
-    it won on the deal."""
+    """A hand as a round records it: its outcome, its groups of card codes, whether
+    it won on the deal, and the figures of a hand counted at the table."""
 
     outcome: str
     groups: Sequence[Sequence[str]]
     on_deal: bool
+    figures: HandFigures | None = None  # a hand counted at the table
 
 
 def check_recorded(played: Round, cut: str, hands: Mapping[int, RecordedHand]) -> RoundCheck:
@@ -37,7 +39,7 @@ def check_recorded(played: Round, cut: str, hands: Mapping[int, RecordedHand]) -
     entry = round_entry_for_edit(played)
     seat_of = {seat.player_id: seat.pk for seat in entry.seats}
     typed = {
-        seat_of[player]: TypedHand(hand.outcome, groups_text(hand.groups))
+        seat_of[player]: TypedHand(hand.outcome, groups_text(hand.groups), hand.figures)
         for player, hand in hands.items()
         if player in seat_of
     }

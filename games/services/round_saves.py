@@ -277,6 +277,8 @@ def scored_hands(played: Round, check: RoundCheck) -> list[HandEntry]:
             outcome=result.outcome,
             on_deal=result.on_deal,
             groups=[[card.code for card in group] for group in player.hand.groups],
+            counted=player.hand.counted,
+            figures=player.hand.figures.as_dict() if player.hand.figures else {},
             declaration=result.declaration or "",
             hand_points=result.hand_points,
             value_points=result.value_points,
@@ -324,7 +326,7 @@ def _edit_already_saved(
     if current.version != version + 1 or current.entered_by_id != user.pk:
         return False
     stored = [
-        (entry.player_id, entry.outcome, entry.on_deal, entry.groups)
+        (entry.player_id, entry.outcome, entry.on_deal, entry.groups, entry.hand_figures)
         for entry in current.entries.order_by("pk")
     ]
     typed = [
@@ -333,6 +335,7 @@ def _edit_already_saved(
             result.outcome,
             result.on_deal,
             [[card.code for card in group] for group in player.hand.groups],
+            player.hand.figures,
         )
         for player, result in zip(check.players, check.result.players, strict=True)
         if player.hand is not None

@@ -333,6 +333,8 @@ def _hand_row(played: Round, entry: EntryPlan, player: Player) -> tuple:
         result.outcome,
         result.on_deal,
         json.dumps(entry.groups),
+        result.counted,
+        json.dumps(result.figures.as_dict() if result.figures else {}),
         result.declaration or "",
         result.hand_points,
         result.value_points,

@@ -98,7 +98,7 @@ def test_a_round_typed_card_by_card_saves_as_the_solver_arranges_it(
     after = RoundChange.objects.get(round=played).after
     assert [entry["groups"] for entry in after["entries"]] == [saved[name].groups for name in hands]
     seat_of = {seat.pk: seat.player.name for seat in table.seats.all()}
-    shown = {seat_of[pk]: text for pk, (_, text) in initial_values(played)[1].items()}
+    shown = {seat_of[pk]: text for pk, (_, text, _) in initial_values(played)[1].items()}
     assert shown == {hand.name: format_groups(hand.groups) for hand in solved}
 
 
