@@ -31,10 +31,8 @@ from games.rules import (
     option_text,
 )
 
-# The session's own ceiling field stands for the `ceiling` option. Counted hands are
-# scored by the rules service, but no form of the app takes a count yet: a club that
-# chose "counts" here would find nothing changed, so those two options wait for it.
-_NOT_OFFERED = frozenset({"ceiling", "hand_entry", "trust_show"})
+# The session's own ceiling field stands for the `ceiling` option.
+_NOT_OFFERED = frozenset({"ceiling"})
 HOUSE_RULES = tuple(name for name in OPTION_NAMES if name not in _NOT_OFFERED)
 
 

@@ -185,16 +185,15 @@ class Ruleset:
     # Entering hands (docs/rules §5, "A counted hand")
     hand_entry: str = _option(
         "Cards or counts",
-        "How a hand is entered: by its cards only; or by its cards or, counted at the "
-        "table, the figures they give (its count, value points or claims); or the same, "
-        "the round form opening on those figures.",
+        "Counts allowed: a hand may be entered by the count its player makes at the table "
+        "(with value points or claims where played) instead of its cards. Counts first: the "
+        "same, the round form opening on the count.",
         choices=HAND_ENTRIES,
     )
     trust_show: bool = _option(
         "Trust the table's show",
-        "A winner who declared may be entered without their cards: the table has seen the "
-        "show, so the declaration is taken as valid (off: the winner's cards are entered, "
-        "and checked).",
+        "A declared winner may be entered without their cards: the table saw the show, so "
+        "it is not checked (even with cards only).",
     )
     # Hand points (docs/rules §5)
     counting: str = _option(

@@ -105,6 +105,7 @@ def test_the_house_rules_are_folded_under_their_headings_changes_open(
         "Cards and jokers": False,
         "Groups": False,
         "Declarations": False,
+        "Entering hands": False,
         "Hand points": True,
         "Value cards": True,
         "Claims": False,
@@ -114,6 +115,7 @@ def test_the_house_rules_are_folded_under_their_headings_changes_open(
         "Cards and jokers · as the preset",
         "Groups · as the preset",
         "Declarations · as the preset",
+        "Entering hands · as the preset",
         "Hand points · 1 changed",
         "19 more, as the preset",
         "Value cards · 1 changed",
@@ -304,9 +306,9 @@ def test_both_rules_pages_name_every_option_in_its_own_words(scorer: Client, clu
 
     for html in (league_page, session_form):
         options = options_shown(html)
-        # The ceiling has its own field; counted hands wait for a form that takes them.
+        # The ceiling has its own field.
         assert set(options) == {f"rule_{name}" for name in HOUSE_RULES}
-        assert set(OPTION_NAMES) - set(HOUSE_RULES) == {"ceiling", "hand_entry", "trust_show"}
+        assert set(OPTION_NAMES) - set(HOUSE_RULES) == {"ceiling"}
         for name in HOUSE_RULES:
             assert label_of(options[f"rule_{name}"]) == option_label(name), name
         deal_show_min = options["rule_deal_show_min"]
