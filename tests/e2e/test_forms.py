@@ -15,6 +15,7 @@ from playwright.sync_api import Page, Route, expect
 
 from games.models import GameSession, League
 from games.services.leagues import create_league
+from tests.support.axe import assert_no_violations
 from tests.support.pages import PHONE, PLAYERS, console_errors, horizontal_overflow, sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -385,3 +386,56 @@ def test_a_number_its_rule_does_not_take_is_said_as_it_is_typed(
     expect(said).to_be_empty()
     expect(server_said).to_be_visible()
     expect(first_drop).to_have_attribute("aria-invalid", "true")  # the server's, till Save
+
+
+def test_a_club_that_counts_at_the_table_says_so_once_for_its_sessions(
+    phone_page: Page, look_at: Callable[..., None]
+) -> None:
+    """The owner picks "Counts first" and trusts the table's show on the league's house
+    rules, each marked changed as it is picked; a new session of the league opens on
+    them, and its page says them under its title."""
+    page = phone_page
+    user = sign_in(page, "asha")
+    league = create_league(user, name="Tuesday Club", preset="13-points", overrides={})
+    page.goto(f"/leagues/{league.slug}/rules/")
+    entering = rule_section(page, "Entering hands")
+    heading = entering.locator("summary").first
+    expect(heading).to_have_text("Entering hands · as the preset", use_inner_text=True)
+
+    heading.tap()
+    entering.get_by_label("Cards or counts").select_option(label="Counts first")
+    entering.get_by_label("Trust the table's show").tap()
+
+    expect(heading).to_have_text("Entering hands · 2 changed", use_inner_text=True)
+    expect(entering.locator("[data-changed]:visible")).to_have_text(
+        ["Changed: the preset's is Cards only.", "Changed: the preset's is off."]
+    )
+    heading.evaluate("summary => summary.scrollIntoView()")
+    look_at(page, "forms-house-rules-counts", full_page=False)
+    assert horizontal_overflow(page) == 0
+    assert_no_violations(page)
+    page.get_by_role("button", name="Save house rules").tap()
+    expect(page.get_by_text("House rules saved")).to_be_visible()
+    league.refresh_from_db()
+    assert league.overrides == {"hand_entry": "counts_first", "trust_show": True}
+
+    page.goto("/sessions/new/")
+    page.get_by_label("League (optional)").select_option(str(league.pk))
+    expect(page.locator('[name="rules_preset"]')).to_have_value("13-points")
+    page.locator("summary", has_text="House rules").tap()
+    entering = rule_section(page, "Entering hands")
+    expect(entering).to_have_attribute("open", "")  # changed from the preset: in sight
+    expect(entering.get_by_label("Cards or counts")).to_have_value("counts_first")
+    expect(entering.get_by_label("Trust the table's show")).to_be_checked()
+    entering.evaluate("section => section.scrollIntoView()")
+    look_at(page, "forms-new-session-counts", full_page=False)
+    assert_no_violations(page)
+    for number, name in enumerate(PLAYERS, start=1):
+        seat(page, number).fill(name)
+    page.get_by_role("button", name="Start session").tap()
+
+    expect(page.locator("[data-house-rules]")).to_have_text(
+        "House rules: Cards or counts: Counts first (preset Cards only) · "
+        "Trust the table's show: on (preset off)"
+    )
+    look_at(page, "forms-session-counts", full_page=False)
