@@ -160,6 +160,43 @@ class HandEntry(models.Model):
         except ValueError:
             return outcome
 
+    # A counted hand's figures (games.rules.FIGURES) as the pages name them.
+    FIGURE_WORDS = {
+        "count": "count",
+        "value_points": "value points",
+        "claims": "claims",
+        "two_point": "two-point hand",
+        "free_hand": "free hand",
+    }
+
+    @classmethod
+    def figures_words(cls, figures: Mapping[str, object]) -> str:
+        """A counted hand's figures as the pages say them, in the rules' order: "count
+        102, value points 10", "a two-point hand"; "" for none (a trusted winner's
+        show). A figure this app does not know (in an older snapshot) is left out."""
+        said = []
+        for name in rules.FIGURES:
+            value = figures.get(name)
+            if value is True:
+                said.append(f"a {cls.FIGURE_WORDS[name]}")
+            elif isinstance(value, int) and value is not False:
+                said.append(f"{cls.FIGURE_WORDS[name]} {value}")
+        return ", ".join(said)
+
+    @staticmethod
+    def at_the_table(outcome: str) -> str:
+        """How a hand entered without its cards was taken: a winner's show trusted as
+        the table saw it, any other hand counted by its player."""
+        return "shown at the table" if outcome == "declared" else "counted at the table"
+
+    @classmethod
+    def counted_words(cls, outcome: str, figures: Mapping[str, object]) -> str:
+        """A hand counted at the table, as the history and the downloads say it in
+        place of its cards: "counted at the table (count 102, value points 10)",
+        "shown at the table" (a trusted winner with nothing to count)."""
+        given = cls.figures_words(figures)
+        return f"{cls.at_the_table(outcome)} ({given})" if given else cls.at_the_table(outcome)
+
     def clean(self) -> None:
         if (
             self.round_id

@@ -113,6 +113,26 @@ def outcome_label(value: str) -> str:
 
 
 @register.filter
+def figures_words(value: dict | None) -> str:
+    """A counted hand's figures in words: "count 102, value points 10"."""
+    return HandEntry.figures_words(value or {})
+
+
+@register.filter
+def counted_words(value: dict | None, outcome: str) -> str:
+    """A counted hand in place of its cards, by its figures and its outcome:
+    ``hand.figures|counted_words:hand.outcome``, for a saved hand or the history's."""
+    return HandEntry.counted_words(outcome, value or {})
+
+
+@register.filter
+def at_the_table(outcome: str) -> str:
+    """How a hand without cards was taken: "shown at the table" (a trusted winner),
+    else "counted at the table"."""
+    return HandEntry.at_the_table(outcome)
+
+
+@register.filter
 def kind_label(value: str) -> str:
     """A saved group's kind (``invalid``) as the preview names it ("loose cards"),
     rounds saved before the words changed included."""
