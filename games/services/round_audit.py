@@ -7,11 +7,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
 
 from games.access import AnyUser
 from games.models import HandEntry, Round, RoundChange
+from games.rules import FIGURES, NUMBER_FIGURES
 
 
 def round_snapshot(
@@ -44,17 +46,31 @@ def round_snapshot(
     return RoundChange.round_then(played.cut_joker, dealer, played.version, hands)
 
 
+class FigureChanged(NamedTuple):
+    """A figure of a hand counted at the table that an edit changed, in words: "count",
+    "96", "102"; "none" where one side did not give it."""
+
+    figure: str
+    before: str
+    after: str
+
+
 @dataclass(frozen=True)
 class HandChanged:
     """What an edit changed in one player's hand, each part as (before, after) and
     None where it stayed: the outcome in words, the score, the cards (those taken out,
-    those put in; both empty when the same cards were only grouped otherwise) and who
-    entered the hand (table mode's "Ben's phone"; "" for the round form)."""
+    those put in; both empty when the same cards were only grouped otherwise), how the
+    hand was entered where the edit turned its cards into a count at the table or back
+    (each side "cards", the counted hand in words, or "" for a hand with no cards, a
+    drop), a counted hand's figures, and who entered the hand (table mode's "Ben's
+    phone"; "" for the round form)."""
 
     player: str
     outcome: tuple[str, str] | None = None
     score: tuple[int | None, int | None] | None = None
     cards: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+    entered: tuple[str, str] | None = None
+    figures: tuple[FigureChanged, ...] = ()
     entered_by: tuple[str, str] | None = None
 
 
@@ -98,6 +114,58 @@ def _cards_changed(before: Mapping | None, after: Mapping | None, outcome_change
     return _minus(old, new), _minus(new, old)
 
 
+def _entered(hand: Mapping | None) -> str:
+    """How a hand of a snapshot was entered, as the history says it: "cards", a hand
+    counted at the table in words, or "" (no hand, or one with no cards: a drop)."""
+    if hand is None:
+        return ""
+    if hand.get("counted"):
+        return HandEntry.counted_words(hand["outcome"], hand.get("figures") or {})
+    return "cards" if hand.get("groups") else ""
+
+
+def _entered_changed(before: Mapping | None, after: Mapping | None) -> tuple[str, str] | None:
+    """(before, after) where an edit turned a hand's cards into a count at the table, or
+    a count into cards; None otherwise, or where the hand has nothing after it (its new
+    outcome, a drop, says so already)."""
+    was, now = _entered(before), _entered(after)
+    counted = (bool((before or {}).get("counted")), bool((after or {}).get("counted")))
+    if counted[0] == counted[1] or not now:
+        return None
+    return was, now
+
+
+def _figure(figures: Mapping, name: str) -> object:
+    """A figure as given, a yes-or-no one not given being no (as_dict leaves it out)."""
+    value = figures.get(name)
+    return value if name in NUMBER_FIGURES else bool(value)
+
+
+def _figure_words(value: object) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _figures_changed(before: Mapping | None, after: Mapping | None) -> tuple[FigureChanged, ...]:
+    """Each figure that differs between two hands both counted at the table."""
+    if not ((before or {}).get("counted") and (after or {}).get("counted")):
+        return ()
+    assert before is not None and after is not None
+    was, now = before.get("figures") or {}, after.get("figures") or {}
+    return tuple(
+        FigureChanged(
+            HandEntry.FIGURE_WORDS[name],
+            _figure_words(_figure(was, name)),
+            _figure_words(_figure(now, name)),
+        )
+        for name in FIGURES
+        if _figure(was, name) != _figure(now, name)
+    )
+
+
 def _minus(cards: list[str], less: list[str]) -> tuple[str, ...]:
     """``cards`` without one copy of each card of ``less`` (two decks hold two)."""
     left = Counter(less)
@@ -124,11 +192,16 @@ def round_changed(before: Mapping, after: Mapping) -> RoundChanged:
     for name in names:
         was, now = old.get(name), new.get(name)
         outcome = _pair(_outcome_words(was), _outcome_words(now))
+        # Cards are compared only between two hands entered by their cards: a count
+        # at the table in place of cards says so in words (entered).
+        by_cards = not ((was or {}).get("counted") or (now or {}).get("counted"))
         changed = HandChanged(
             player=name,
             outcome=outcome,
             score=_pair(was and was.get("score"), now and now.get("score")),
-            cards=_cards_changed(was, now, outcome is not None),
+            cards=_cards_changed(was, now, outcome is not None) if by_cards else None,
+            entered=_entered_changed(was, now),
+            figures=_figures_changed(was, now),
             entered_by=_pair((was or {}).get("entered_by", ""), (now or {}).get("entered_by", "")),
         )
         if changed != HandChanged(player=name):

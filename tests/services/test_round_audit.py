@@ -81,3 +81,64 @@ def test_an_edit_that_changed_nothing_kept_says_nothing_changed() -> None:
     same = _snapshot("8S", "Asha", ("Ben", "shown", [["2D", "3D", "4D"]], -9))
     changed = round_audit.round_changed(same, same | {"version": 2})
     assert changed == round_audit.RoundChanged() and not changed
+
+
+def _counted(figures: dict) -> dict:
+    return {"counted": True, "figures": figures}
+
+
+def test_an_edit_says_a_hand_was_counted_at_the_table_instead_of_its_cards() -> None:
+    cards = [["2D", "3D", "4D"], ["KS", "KS", "7C"]]
+    before = _snapshot(
+        "8S",
+        "Asha",
+        ("Ben", "shown", cards, -30),
+        ("Chen", "shown", [], -96, _counted({"count": 96, "value_points": 10})),
+        ("Dev", "shown", [], -40, _counted({"count": 40})),
+        ("Esha", "middle_drop", [], -50),
+    )
+    after = _snapshot(
+        "8S",
+        "Asha",
+        ("Ben", "shown", [], -102, _counted({"count": 102, "value_points": 10})),
+        ("Chen", "shown", [], -102, _counted({"count": 102, "value_points": 10})),
+        ("Dev", "shown", cards, -30),
+        ("Esha", "shown", [], -2, _counted({"two_point": True})),
+    )
+
+    assert round_audit.round_changed(before, after).hands == (
+        # Its cards are not listed as taken out: the count stands in their place.
+        round_audit.HandChanged(
+            "Ben",
+            score=(-30, -102),
+            entered=("cards", "counted at the table (count 102, value points 10)"),
+        ),
+        round_audit.HandChanged(
+            "Chen",
+            score=(-96, -102),
+            figures=(round_audit.FigureChanged("count", "96", "102"),),
+        ),
+        round_audit.HandChanged(
+            "Dev", score=(-40, -30), entered=("counted at the table (count 40)", "cards")
+        ),
+        # A drop had no cards: the count is said, not "instead of" anything.
+        round_audit.HandChanged(
+            "Esha",
+            outcome=("Middle drop", "Shown"),
+            score=(-50, -2),
+            entered=("", "counted at the table (a two-point hand)"),
+        ),
+    )
+
+
+def test_an_edit_names_each_figure_of_a_count_it_changed() -> None:
+    before = _snapshot("8S", "Asha", ("Ben", "shown", [], -80, _counted({"count": 80})))
+    after = _snapshot(
+        "8S", "Asha", ("Ben", "shown", [], -2, _counted({"two_point": True, "value_points": 0}))
+    )
+
+    assert round_audit.round_changed(before, after).hands[0].figures == (
+        round_audit.FigureChanged("count", "80", "none"),
+        round_audit.FigureChanged("value points", "none", "0"),
+        round_audit.FigureChanged("two-point hand", "no", "yes"),
+    )
