@@ -83,7 +83,8 @@ REJOIN_COLUMN = "rejoined at"
 def session_history(session: GameSession) -> Table:
     """A session's rounds, one row each: number, dealer and cut joker, who entered it
     and when, how often it was edited and last by whom and when; then for every seat
-    the player's outcome, groups in card notation, declaration and stored figures,
+    the player's outcome, groups in card notation (a hand counted at the table: its
+    figures in words, "counted at the table (count 102)"), declaration and stored figures,
     and the running total as the rules service replays it (in a pool with rejoins,
     then the total a player rejoined at after the round)."""
     board = load_scoreboard(session)
@@ -190,7 +191,10 @@ def _entry_cells(entry: HandEntry | None, total: int) -> list[Value]:
     return [
         entry.get_outcome_display(),
         "yes" if entry.on_deal else None,
-        groups_text(entry.groups),
+        # A hand counted at the table has no cards: its figures stand in their column.
+        HandEntry.counted_words(entry.outcome, entry.figures)
+        if entry.counted
+        else groups_text(entry.groups),
         choice_words(entry.declaration) if entry.declaration else None,
         entry.hand_points,
         entry.value_points,

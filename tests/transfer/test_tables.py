@@ -25,6 +25,7 @@ from games.services.sessions import join, leave, set_stakes
 from games.transfer.tables import STANDINGS_HEADER, groups_text
 from tests.support.builders import edit, expected_totals, make_session, play
 from tests.support.club import FEB, FIRST, JAN, MAR, mixed_league
+from tests.support.counted import ASHA_SHOWN, BEN_COUNT, TRUSTED, play_counted
 from tests.support.hands import ROUND_1, SHOWN_8S, WIN_8S
 from tests.support.league_files import (
     POINTS_ROUNDS,
@@ -383,3 +384,25 @@ def test_the_csv_says_who_was_not_yet_or_no_longer_at_the_table(scorer: Client, 
     chen = header.index("Chen: total")
     assert rows[2][chen] == chen_total == rows[1][chen]
     assert rows[2][header.index("Dev: outcome")] == "First drop"
+
+
+def test_a_counted_hand_says_its_figures_where_its_cards_would_be(
+    scorer: Client, user: User
+) -> None:
+    session = make_session(user, name="Counts", overrides=TRUSTED)
+    play_counted(session, "8S", ROUND_1, {"Asha": ASHA_SHOWN, "Ben": BEN_COUNT})
+
+    csv_rows = read_csv(scorer.get(reverse("games:session_rounds_csv", args=[session.pk])).content)
+    sheet = read_xlsx(
+        scorer.get(reverse("games:session_rounds_xlsx", args=[session.pk])).content, "Rounds"
+    )
+
+    header, row = csv_rows
+    groups = {name: row[header.index(f"{name}: groups")] for name in ("Asha", "Ben", "Chen")}
+    assert groups == {
+        "Asha": "shown at the table (value points 0)",
+        "Ben": "counted at the table (count 102, value points 10)",
+        "Chen": "",
+    }
+    assert row[header.index("Ben: hand points")] == "102"
+    assert sheet.cell(2, header.index("Ben: groups") + 1).value == groups["Ben"]
