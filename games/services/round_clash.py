@@ -7,15 +7,18 @@ Two phones at one table fill in the same round; the first saves it. The second's
 round is then either that round again (nothing to add: saving it would store it
 twice) or another round (to save as the next one, knowingly). Cards are compared as
 a hand holds them, in any grouping: the same cards grouped another way are the same
-hand.
+hand. A hand counted at the table is the same as another counted with the same
+figures; never the same as a hand of cards, even one that counts as much: which of
+the two to keep is for the person holding the phones to say.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from games.models import Round
+from games.models import HandEntry, Round
 from games.services.round_checks import RoundCheck
 
 
@@ -27,6 +30,12 @@ class ClashHand:
     on_deal: bool
     groups: tuple[tuple[str, ...], ...]  # card codes, as grouped
     score: int | None
+    # A hand counted at the table: its figures (HandFigures.as_dict), none for cards.
+    figures: Mapping[str, object] | None = None
+
+    @property
+    def counted(self) -> bool:
+        return self.figures is not None
 
     @property
     def held(self) -> Counter[str]:
@@ -37,6 +46,7 @@ class ClashHand:
         return (
             other is not None
             and (self.outcome, self.on_deal) == (other.outcome, other.on_deal)
+            and self.figures == other.figures
             and self.held == other.held
         )
 
@@ -97,13 +107,14 @@ def clash_of(theirs: Round, check: RoundCheck) -> Clash:
 
 def same_round(saved: Round, check: RoundCheck) -> bool:
     """Whether ``check`` holds ``saved`` again: its cut joker, and every player's
-    outcome and cards."""
+    outcome and cards, or figures counted at the table."""
     return clash_of(saved, check).same
 
 
-def _saved_hand(hand) -> ClashHand:
+def _saved_hand(hand: HandEntry) -> ClashHand:
     groups = tuple(tuple(group) for group in hand.groups)
-    return ClashHand(hand.outcome, hand.on_deal, groups, hand.score)
+    figures = hand.figures if hand.counted else None
+    return ClashHand(hand.outcome, hand.on_deal, groups, hand.score, figures)
 
 
 def _typed_hands(check: RoundCheck) -> dict[str, ClashHand]:
@@ -114,5 +125,8 @@ def _typed_hands(check: RoundCheck) -> dict[str, ClashHand]:
         if player.hand is None or result is None:
             continue
         groups = tuple(tuple(card.code for card in group) for group in player.hand.groups)
-        hands[player.name] = ClashHand(result.outcome, result.on_deal, groups, result.score)
+        figures = player.hand.figures.as_dict() if player.hand.figures is not None else None
+        hands[player.name] = ClashHand(
+            result.outcome, result.on_deal, groups, result.score, figures
+        )
     return hands
