@@ -34,8 +34,6 @@ from games.services.sessions import name_key
 from games.transfer.league_plan_history import ChangePlan, planned_changes, round_times
 from games.transfer.league_refusal import ImportRefused
 from games.transfer.league_schema import (
-    INT_HIGH,
-    INT_LOW,
     Entry,
     LeagueFile,
     LeagueRecord,
@@ -43,6 +41,7 @@ from games.transfer.league_schema import (
     RoundRecord,
     SessionRecord,
 )
+from games.transfer.league_schema_values import INT_HIGH, INT_LOW
 from games.transfer.league_schema_words import session_label
 
 
