@@ -212,6 +212,8 @@ def _export_round(played: Round) -> dict[str, Any]:
                 "outcome": entry.outcome,
                 **({"on_deal": True} if entry.on_deal else {}),
                 "groups": entry.groups,
+                # A hand counted at the table: its figures stand in for its (no) groups.
+                **({"counted": True, "figures": entry.figures} if entry.counted else {}),
                 **({"declaration": entry.declaration} if entry.declaration else {}),
                 "hand_points": entry.hand_points,
                 **({"value_points": entry.value_points} if entry.value_points else {}),

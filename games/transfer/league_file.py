@@ -35,15 +35,23 @@ FORMAT = "scorekeeper-league"
 # "created_by". A new version, not a key added to version 4: a reader of version 4
 # would take such a file's latecomers for players seated from the first round and its
 # leavers for players still at the table, and import other totals without a word.
-VERSION = 5
+# 6: a hand counted at the table (docs/rules §5, "A counted hand") carries
+# "counted": true and its "figures" ({"count": 102, "value_points": 10}; {} for a
+# winner trusted on the table's show), with no groups; the history's rounds keep both
+# as round_snapshot does. A new version, not keys added to version 5: a reader of
+# version 5 would take such a hand for one with no cards, and refuse the file for a
+# hand short of its cards or for figures the rules do not score, blaming the file
+# instead of saying that the server is older than the file.
+VERSION = 6
 # Versions an import still reads: a version-1 file's rules are read as the presets
 # were before they followed the exact texts (games.rules.rulesets.BEFORE_EXACT_TEXTS),
 # so its rounds score as they were played; a file before version 3 has no claims and
 # no rematches, one before version 4 no history (its sessions' history pages start
 # empty), one before version 5 no joins, leaves or new seatings (none was kept: its
 # latecomers and leavers sit at the table from the first round to the last, as that
-# file's import always seated them).
-READABLE = (1, 2, 3, 4, 5)
+# file's import always seated them), one before version 6 no hand counted at the
+# table (none could be entered).
+READABLE = (1, 2, 3, 4, 5, 6)
 # The first version whose rules are the exact texts' presets: a file before it is read
 # with the presets of its day.
 EXACT_TEXTS = 2
@@ -52,6 +60,8 @@ EXACT_TEXTS = 2
 HISTORY = 4
 # The first version that carries the table's joins, leaves and new seatings.
 SEAT_CHANGES = 5
+# The first version whose hands may be counted at the table, as their figures.
+COUNTED_HANDS = 6
 
 # --- What a file may leave out (version 4 on) -------------------------------------------
 #

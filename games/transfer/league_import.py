@@ -70,7 +70,9 @@ def import_league(
     From version 5 on the players who joined and left the table come back too, and
     the new seatings a toss gave it then, each with its time and author; one the
     rules refuse (a round it followed was deleted since) is kept and ignored, as the
-    session page ignores it. A file before version 5 kept none.
+    session page ignores it. A file before version 5 kept none. From version 6 on a
+    hand counted at the table comes back counted, with the figures it was entered
+    with, and scores as it did; a file before version 6 has none.
 
     Raises ImportRefused, writing nothing, for a file that is not JSON or not this
     format and version, a name that is not printable text (the file's or ``name``), a

@@ -17,6 +17,7 @@ from games.models import CARD_CODES, GameSession
 from games.models import SeatChange as StoredSeatChange
 from games.rules import (
     REJOIN,
+    HandFigures,
     PlayerHand,
     PlayerResult,
     RulesError,
@@ -323,7 +324,8 @@ def _round_plan(
         if any(hand.name == name for hand in hands):
             raise ImportRefused(f"{where}: {name} has two hands.")
         groups = tuple(tuple(_CARDS[code] for code in group) for group in entry.groups)
-        hands.append(PlayerHand(name, entry.outcome, groups, entry.on_deal or False))
+        figures = _counted(entry, f"{where}, {name}")
+        hands.append(PlayerHand(name, entry.outcome, groups, entry.on_deal or False, figures))
     try:
         result = score_round(ruleset, _CARDS[played.cut_joker], hands)
     except RulesError as error:
@@ -348,6 +350,20 @@ def _round_plan(
         created_at=played.created_at,
         updated_at=played.updated_at,
     )
+
+
+def _counted(entry: Entry, where: str) -> HandFigures | None:
+    """A hand counted at the table, as the rules service scores it: its figures (none
+    at all for a winner trusted on the table's show); None for a hand of cards. The
+    rules refuse figures beside cards, counts under house rules that take cards only,
+    and figures no hand makes."""
+    if not entry.counted:
+        if entry.figures is not None:
+            raise ImportRefused(
+                f'{where}: "figures" are given, but the hand is not "counted": true.'
+            )
+        return None
+    return HandFigures(**(entry.figures or {}))
 
 
 # Every card code, parsed once: a league file holds hundreds of thousands of cards,

@@ -119,6 +119,8 @@ def _as_changed(planned: RoundPlan) -> dict[str, Any]:
             "outcome": entry.result.outcome,
             "on_deal": entry.result.on_deal,
             "groups": entry.groups,
+            "counted": entry.result.counted,
+            "figures": entry.result.figures.as_dict() if entry.result.figures else {},
             "score": entry.result.score,
         }
         for entry in planned.entries

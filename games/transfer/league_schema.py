@@ -23,7 +23,14 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic_core import ErrorDetails
 
 from games.models import RoundChange
-from games.transfer.league_file import EXACT_TEXTS, FORMAT, HISTORY, READABLE, SEAT_CHANGES
+from games.transfer.league_file import (
+    COUNTED_HANDS,
+    EXACT_TEXTS,
+    FORMAT,
+    HISTORY,
+    READABLE,
+    SEAT_CHANGES,
+)
 from games.transfer.league_refusal import ImportRefused
 from games.transfer.league_schema_values import (
     Action,
@@ -35,6 +42,7 @@ from games.transfer.league_schema_values import (
     ChangeNumber,
     CutJoker,
     Day,
+    Figures,
     Groups,
     HandAuthor,
     HistoryName,
@@ -64,6 +72,7 @@ from games.transfer.league_schema_values import (
     SessionPreset,
     Username,
     history_only,
+    kept_from,
     read_from,
 )
 from games.transfer.league_schema_words import refusal_text
@@ -93,6 +102,10 @@ class HandThen(_Kept):
     # is left out, as a save leaves it out.
     on_deal: bool = False
     groups: Groups = None
+    # Version 6 on, a hand counted at the table (round_snapshot keeps both); an
+    # earlier file's history holds neither.
+    counted: Annotated[bool | None, kept_from("counted_hands")] = None
+    figures: Annotated[Figures, kept_from("counted_hands")] = None
     score: Score = None  # type: ignore[assignment]
     entered_by: HandAuthor = None
 
@@ -100,7 +113,10 @@ class HandThen(_Kept):
         hand: dict[str, Any] = {"player": self.player, "outcome": self.outcome}
         if "on_deal" in self.model_fields_set:
             hand["on_deal"] = self.on_deal
-        hand |= {"groups": self.groups, "score": self.score}
+        hand["groups"] = self.groups
+        if self.counted:
+            hand |= {"counted": True, "figures": self.figures or {}}
+        hand["score"] = self.score
         if "entered_by" in self.model_fields_set:
             hand["entered_by"] = self.entered_by
         return hand
@@ -157,6 +173,10 @@ class Entry(_Record):
     outcome: Outcome = None
     on_deal: bool | None = None
     groups: Groups = None
+    # Version 6 on, a hand counted at the table: "counted": true and the figures it
+    # was entered with, in place of its groups (the rules service judges them).
+    counted: Annotated[bool | None, read_from("counted_hands", None)] = None
+    figures: Annotated[Figures, read_from("counted_hands", None)] = None
     # Figures a file may give: the plan holds them to the rules service's.
     hand_points: int | None = None
     value_points: int | None = None
@@ -268,6 +288,8 @@ class Reading:
     history: bool = False
     # Version 5 on: players joining and leaving, and the new seatings.
     seat_changes: bool = False
+    # Version 6 on: hands counted at the table, as their figures.
+    counted_hands: bool = False
 
 
 def checked_league_file(data: object) -> tuple[LeagueFile, Reading]:
@@ -287,6 +309,7 @@ def checked_league_file(data: object) -> tuple[LeagueFile, Reading]:
         earlier=version < EXACT_TEXTS,
         history=version >= HISTORY,
         seat_changes=version >= SEAT_CHANGES,
+        counted_hands=version >= COUNTED_HANDS,
     )
     # The latest time a file that keeps its history may give: the import's, read once.
     latest = timezone.now() + _CLOCKS if reading.history else None
@@ -296,6 +319,7 @@ def checked_league_file(data: object) -> tuple[LeagueFile, Reading]:
             context={
                 "history": reading.history,
                 "seat_changes": reading.seat_changes,
+                "counted_hands": reading.counted_hands,
                 "latest": latest,
             },
         )

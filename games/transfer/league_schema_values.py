@@ -42,6 +42,7 @@ from games.models import (
     validate_groups,
 )
 from games.names import clean_name
+from games.rules import FIGURES, NUMBER_FIGURES
 from games.transfer.league_refusal import shown
 
 # What an IntegerField holds on PostgreSQL (SQLite would take more, and the same file
@@ -303,6 +304,41 @@ def _groups(value: object) -> list[list[str]]:
     return value
 
 
+def _figures(value: object) -> dict[str, int | bool] | None:
+    """A counted hand's figures (docs/rules §5, "A counted hand"): the rules' names,
+    numbers where the rules count and true or false where they ask yes or no. What
+    the figures may be under the session's rules (a count no hand makes, a figure its
+    outcome does not give, figures beside cards) is the rules service's to say."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise _refusal(
+            '{where}: "figures" must be an object such as {{"count": 34}}, not {value}.',
+            value=_quoted(value),
+        )
+    for name, figure in value.items():
+        if name not in FIGURES:
+            raise _refusal(
+                '{where}: "figures" holds {name}, which is no figure: a counted hand gives '
+                "{names}.",
+                name=_quoted(name),
+                names=", ".join(FIGURES),
+            )
+        if name in NUMBER_FIGURES and (isinstance(figure, bool) or not isinstance(figure, int)):
+            raise _refusal(
+                "{where}: figures: {name} must be a whole number, not {value}.",
+                name=name,
+                value=_quoted(figure),
+            )
+        if name not in NUMBER_FIGURES and not isinstance(figure, bool):
+            raise _refusal(
+                "{where}: figures: {name} must be true or false, not {value}.",
+                name=name,
+                value=_quoted(figure),
+            )
+    return value
+
+
 def _action(value: object) -> str:
     if value not in ACTIONS:
         raise _refusal(
@@ -346,6 +382,19 @@ def read_from(since: str, default: object) -> WrapValidator:
     return WrapValidator(check)
 
 
+def kept_from(since: str) -> WrapValidator:
+    """A key of the history's rounds that files keep from a version on (``since``: the
+    reading's flag for it): an earlier file's history holds no such key, and is
+    refused for it as for any other key it does not hold."""
+
+    def check(value: object, handler: Callable[[object], object], info: ValidationInfo) -> object:
+        if value is not None and not (info.context or {}).get(since):
+            raise PydanticCustomError("extra_forbidden", "Extra inputs are not permitted")
+        return handler(value)
+
+    return WrapValidator(check)
+
+
 def history_only(default: object) -> WrapValidator:
     """A key that files keep from version 4 on, with the rounds' history."""
     return read_from("history", default)
@@ -376,6 +425,7 @@ NameRef = Annotated[str, AfterValidator(_name_ref)]
 OptionalNameRef = Annotated[str | None, AfterValidator(_name_ref)]
 Author = Annotated[str | None, AfterValidator(_author(_AUTHOR_LENGTH))]
 Groups = Annotated[Any, PlainValidator(_groups)]
+Figures = Annotated[Any, PlainValidator(_figures)]
 
 
 def _kept_version(value: int) -> int:

@@ -27,7 +27,9 @@ _KINDS = {
 }
 # What a round and a hand of the history hold (league_schema.RoundThen, HandThen).
 _ROUND_KEYS = "cut_joker, dealer, version, entries"
-_HAND_KEYS = "player, outcome, on_deal, groups, score, entered_by"
+_HAND_KEYS = (
+    "player, outcome, on_deal, groups, score, entered_by and, from version 6, counted, figures"
+)
 # The session's fields that are checked before its label is known: their refusals
 # name the session by its number alone.
 _BEFORE_LABEL = frozenset(

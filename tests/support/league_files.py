@@ -310,6 +310,8 @@ def session_snapshot(session: GameSession) -> dict:
                         entry.outcome,
                         entry.on_deal,
                         entry.groups,
+                        entry.counted,
+                        entry.figures,
                         entry.declaration,
                         entry.hand_points,
                         entry.value_points,

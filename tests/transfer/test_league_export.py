@@ -54,7 +54,7 @@ def test_json_export_holds_the_league_its_sessions_rounds_and_hands(
     today = timezone.localdate().isoformat()
     assert response["Content-Disposition"] == f'attachment; filename="club-{today}.json"'
     data = json.loads(response.content)
-    assert (data["format"], data["version"]) == ("scorekeeper-league", 5)
+    assert (data["format"], data["version"]) == ("scorekeeper-league", 6)
     assert data["league"] == {
         "name": "Friday club",
         "slug": "club",

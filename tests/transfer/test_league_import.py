@@ -291,7 +291,7 @@ def test_a_league_name_that_the_league_form_would_refuse_is_refused(
         (b'{"format": "scorekeeper-league", "version": NaN}', "not valid JSON"),
         (b"[]", "must be a JSON object"),
         (b'{"version": 1}', 'no "format"'),
-        (b'{"format": "scorekeeper-league", "version": 6}', "version 6"),
+        (b'{"format": "scorekeeper-league", "version": 7}', "version 7"),
         (b'{"format": "scorekeeper-league", "version": "1"}', "version '1'"),
         (b'{"format": "scorekeeper-league", "version": 1}', '"league" must be a JSON object'),
     ],

@@ -38,7 +38,7 @@ def test_a_win_on_the_deal_is_exported_and_imported(user: User) -> None:
     save_round(entry, check, user)
 
     data = export_league(club)
-    assert data["version"] == 5
+    assert data["version"] == 6
     asha, ben, _ = data["sessions"][0]["rounds"][0]["entries"]
     assert (asha["on_deal"], asha["declaration"]) == (True, "dublees")
     assert "on_deal" not in ben
