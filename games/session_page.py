@@ -24,7 +24,7 @@ from games.services.round_entries import new_round_entry
 from games.services.round_saves import SavedRound
 from games.services.scoreboard import Scoreboard, fold_rows, live_stamp
 from games.services.sessions import can_close, rematch_seating
-from games.services.table import table_view
+from games.services.table_panel import table_view
 from games.sharing import share_links, share_url, table_links
 from games.zones import session_zone
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import secrets
 from dataclasses import dataclass
-from typing import Literal
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
@@ -42,15 +41,8 @@ from games.services.errors import EntryRejected
 from games.services.round_checks import RoundCheck, check_hand, check_round
 from games.services.round_entries import RoundEntry, new_round_entry
 from games.services.round_saves import NewRound, create_round
-from games.services.scoreboard import Scoreboard, live_stamp, load_scoreboard
+from games.services.scoreboard import Scoreboard, load_scoreboard
 
-State = Literal["waiting", "typing", "in", "problem"]
-STATE_LABELS: dict[str, str] = {
-    "waiting": "Waiting",
-    "typing": "Typing",
-    "in": "Hand in",
-    "problem": "Problem",
-}
 # The most of the rules service's words a refused hand keeps for the scorer's view.
 PROBLEM_LENGTH = 500
 
@@ -449,89 +441,7 @@ def set_cut(session: GameSession, number: int, cut_text: str) -> TableRound:
     return table_round
 
 
-# --- The scorer's view and Save -----------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SeatState:
-    seat: Seat
-    phone: bool  # a phone holds the seat
-    hand: TableHand | None
-    state: State
-    problems: tuple[str, ...] = ()
-
-    @property
-    def label(self) -> str:
-        return STATE_LABELS[self.state]
-
-    @property
-    def corrected_by(self) -> str:
-        return self.hand.entered_by.get_username() if self.hand and self.hand.entered_by else ""
-
-
-@dataclass(frozen=True)
-class TableView:
-    """The table as the scorer sees it fill up: each seat's state and, once every
-    hand is in, the round checked as a whole."""
-
-    entry: RoundEntry
-    table_round: TableRound | None
-    seats: tuple[SeatState, ...]
-    check: RoundCheck | None  # every hand in: the whole round's check
-    auto_save: bool
-    stamp: str  # see table_stamp
-
-    @property
-    def all_in(self) -> bool:
-        return self.check is not None
-
-    @property
-    def ready(self) -> bool:
-        return self.check is not None and self.check.valid
-
-    @property
-    def phones(self) -> int:
-        return sum(1 for seat in self.seats if seat.phone)
-
-    @property
-    def hands_in(self) -> int:
-        return sum(1 for seat in self.seats if seat.hand and seat.hand.status == "in")
-
-    @property
-    def cut(self) -> str:
-        return self.table_round.cut_joker if self.table_round else ""
-
-
-def _stamp(
-    session: GameSession, number: int, table_round: TableRound | None, phones: list[bool]
-) -> str:
-    """Changes with every hand written, seat picked or freed, option set and round
-    saved: the scorer's live view is answered "nothing new" while it matches. The
-    auto-save option is in it itself (before any phone starts the round there is no
-    table round whose stamp it could move), and so is the session's live stamp: a
-    player renamed in the admin, or a seat changed there, moves it."""
-    table = table_round.updated_at.timestamp() if table_round else 0
-    seats = "".join("1" if phone else "0" for phone in phones)
-    auto = int(auto_saves(session))
-    return f"{number}.{int(table * 1_000_000)}.{seats}.{auto}.{live_stamp(session)}"
-
-
-def table_stamp(session: GameSession) -> str:
-    """TableView.stamp in two small queries, without checking any hand."""
-    number = next_number(session)
-    table_round = TableRound.objects.filter(session=session, number=number).first()
-    phones = session.seats.order_by("position").values_list("phone_key", flat=True)
-    return _stamp(session, number, table_round, [key is not None for key in phones])
-
-
-def seat_stamp(session: GameSession, table_round: TableRound | None, hand: TableHand | None) -> str:
-    """What a seat's phone follows: the table's cut joker, its own hand's state (a
-    correction by the scorer, a problem the round check found) and, as the scorer's
-    panel does, the session's live stamp: a player renamed in the admin moves it, and
-    the phone shows the new name."""
-    cut = table_round.cut_joker if table_round else ""
-    state = f"{hand.status}.{hand.edit}.{hand.entered_by_id or ''}" if hand else ""
-    return f"{cut}.{state}.{live_stamp(session)}"
+# --- Checking hands, and Save ------------------------------------------------------------
 
 
 def hand_preview(
@@ -553,7 +463,8 @@ def hand_preview(
     )
 
 
-def _hands_of(table_round: TableRound | None) -> dict[int, TableHand]:
+def hands_by_seat(table_round: TableRound | None) -> dict[int, TableHand]:
+    """The table round's hands as stored, by seat id (none before any phone started)."""
     if table_round is None:
         return {}
     hands = table_round.hands.select_related("entered_by", "seat__player")
@@ -567,43 +478,6 @@ def round_check(entry: RoundEntry, table_round: TableRound, hands: dict[int, Tab
     return check_round(entry, table_round.cut_joker, typed, final=True, on_deal=on_deal)
 
 
-def table_view(session: GameSession, board: Scoreboard | None = None) -> TableView:
-    board = board or load_scoreboard(session)
-    entry = new_round_entry(session, board)
-    table_round = TableRound.objects.filter(session=session, number=entry.number).first()
-    hands = _hands_of(table_round)
-    playing = [seat.pk for seat in entry.seats]
-    every_hand_in = (
-        table_round is not None
-        and bool(playing)
-        and all(pk in hands and hands[pk].status == TableHand.Status.IN for pk in playing)
-    )
-    check = round_check(entry, table_round, hands) if every_hand_in else None
-    blamed = (
-        {player.seat.pk: (*player.errors, *player.party_to) for player in check.players}
-        if check
-        else {}
-    )
-    states = []
-    phones = dict(session.seats.order_by("position").values_list("pk", "phone_key"))
-    for seat in entry.seats:
-        hand = hands.get(seat.pk)
-        problems: tuple[str, ...] = ()
-        if hand is None or not (hand.outcome or hand.text):
-            state: State = "waiting"
-        elif hand.problem:
-            state, problems = "problem", (hand.problem,)
-        elif hand.status == TableHand.Status.TYPING:
-            state = "typing"
-        elif blamed.get(seat.pk):
-            state, problems = "problem", blamed[seat.pk]
-        else:
-            state = "in"
-        states.append(SeatState(seat, bool(phones.get(seat.pk)), hand, state, problems))
-    stamp = _stamp(session, entry.number, table_round, [key is not None for key in phones.values()])
-    return TableView(entry, table_round, tuple(states), check, auto_saves(session), stamp)
-
-
 def _author(hand: TableHand) -> str:
     if hand.entered_by_id:
         return f"{hand.entered_by.get_username()} (scorer)"
@@ -614,7 +488,7 @@ def _save_if_clean(
     session: GameSession, entry: RoundEntry, table_round: TableRound, board: Scoreboard
 ):
     """Auto-save: the round, if every hand is in and it checks clean; else None."""
-    hands = _hands_of(table_round)
+    hands = hands_by_seat(table_round)
     if any(
         seat.pk not in hands or hands[seat.pk].status != TableHand.Status.IN for seat in entry.seats
     ):
@@ -664,7 +538,7 @@ def save_table_round(
         if entry.finished:
             raise EntryRejected(say.SESSION_OVER)
         table_round = TableRound.objects.filter(session=locked, number=number).first()
-        hands = _hands_of(table_round)
+        hands = hands_by_seat(table_round)
         missing = [
             seat.player.name
             for seat in entry.seats

@@ -52,9 +52,9 @@ from games.services.table import (
     link_gone,
     release_seat,
     seat_round,
-    seat_stamp,
     write_hand,
 )
+from games.services.table_panel import seat_stamp
 from games.statuses import CONFLICT, FORM_ERRORS, GONE
 
 # How often a seat's phone asks whether its round moved on: every tap at the table

@@ -35,10 +35,9 @@ from games.services.table import (
     set_auto_save,
     set_cut,
     table_round_of,
-    table_stamp,
-    table_view,
     write_hand,
 )
+from games.services.table_panel import table_stamp, table_view
 from games.session_page import session_page_context
 from games.statuses import FORM_ERRORS
 
