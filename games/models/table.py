@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from games import rules
 from games.models.fields import (
     CARD_CHOICES,
     new_submission_token,
@@ -75,3 +76,9 @@ class TableHand(models.Model):
 
     def __str__(self) -> str:
         return f"{self.seat.player} in {self.table_round}: {self.get_status_display()}"
+
+    @property
+    def hand_figures(self) -> rules.HandFigures | None:
+        """The figures a counted hand was typed as, as the rules take them; None for a
+        hand entered by its cards (its figures, if any, kept for a switch back)."""
+        return rules.HandFigures(**self.figures) if self.counted else None

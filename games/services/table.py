@@ -35,10 +35,11 @@ from games.models import (
     TableRound,
     new_share_token,
 )
-from games.rules import CardError, parse_card
+from games.rules import CardError, HandFigures, parse_card
 from games.services import round_messages as say
 from games.services.errors import EntryRejected
 from games.services.round_checks import RoundCheck, check_hand, check_round
+from games.services.round_checks import TypedHand as RoundHand  # the table's is a richer one
 from games.services.round_entries import RoundEntry, new_round_entry
 from games.services.round_saves import NewRound, create_round
 from games.services.scoreboard import Scoreboard, load_scoreboard
@@ -231,6 +232,15 @@ class TypedHand:
     # The phone's count of edits: a write older than the hand stored is not kept over it.
     edit: int = 0
     on_deal: bool = False  # a winner winning on the deal (kodai)
+    # Counted at the table: typed as these figures, not as its cards (``text`` is then
+    # kept as it stands, unread, for a switch back). None: by its cards.
+    figures: HandFigures | None = None
+
+    @property
+    def checked_text(self) -> str | None:
+        """The text the rules read: none for a counted hand (its cards are not what
+        was entered, and a hand given both ways is refused)."""
+        return "" if self.figures is not None else self.text
 
 
 @dataclass(frozen=True)
@@ -326,9 +336,10 @@ def write_hand(
         outcome, text, cut_text, on_deal = typed.outcome, typed.text, typed.cut_text, typed.on_deal
         if hand is not None and by_phone and typed.edit < hand.edit:
             # A preview sent before the hand was handed in, answered after it.
+            stored = hand.hand_figures
             check = check_hand(
-                entry, seat, _cut_text(table_round, cut_text), hand.outcome or None, hand.text,
-                final=False, on_deal=hand.on_deal,
+                entry, seat, _cut_text(table_round, cut_text), hand.outcome or None,
+                "" if stored else hand.text, final=False, on_deal=hand.on_deal, figures=stored,
             )  # fmt: skip
             return HandWritten(entry, table_round, hand, check, stale=True)
         if not table_round.cut_joker and cut_text:
@@ -340,9 +351,10 @@ def write_hand(
             seat,
             _cut_text(table_round, cut_text),
             outcome,
-            text,
+            typed.checked_text,
             final=final or checked_as_handed_in,
             on_deal=on_deal,
+            figures=typed.figures,
         )
         problems = check.cut_errors + check.errors
         problems += [message for player in check.players for message in player.errors]
@@ -351,10 +363,16 @@ def write_hand(
             # what the phone entered.
             return HandWritten(entry, table_round, hand or TableHand(seat=seat), check)
         hand = hand or TableHand(table_round=table_round, seat=seat)
-        changed = (hand.outcome, hand.text, hand.on_deal) != (outcome or "", text or "", on_deal)
+        before = (hand.outcome, hand.text, hand.on_deal, hand.counted, hand.figures)
+        hand.outcome, hand.text, hand.on_deal = outcome or "", text or "", on_deal
+        # A switch to the cards keeps the figures typed, as a switch to the count keeps
+        # the cards: either comes back as it was left.
+        hand.counted = typed.figures is not None
+        if typed.figures is not None:
+            hand.figures = typed.figures.as_dict()
+        changed = before != (hand.outcome, hand.text, hand.on_deal, hand.counted, hand.figures)
         if not final and not changed and hand.pk is not None:
             return HandWritten(entry, table_round, hand, check)  # nothing new to keep
-        hand.outcome, hand.text, hand.on_deal = outcome or "", text or "", on_deal
         hand.edit = max(typed.edit, hand.edit + (0 if by_phone else 1))
         hand.entered_by = None if by_phone else user
         if final:
@@ -459,8 +477,9 @@ def hand_preview(
     _check_seat_plays(entry, seat)
     cut = _cut_text(table_round, typed.cut_text)
     return check_hand(
-        entry, seat, cut, typed.outcome, typed.text, final=final, on_deal=typed.on_deal
-    )
+        entry, seat, cut, typed.outcome, typed.checked_text,
+        final=final, on_deal=typed.on_deal, figures=typed.figures,
+    )  # fmt: skip
 
 
 def hands_by_seat(table_round: TableRound | None) -> dict[int, TableHand]:
@@ -472,8 +491,12 @@ def hands_by_seat(table_round: TableRound | None) -> dict[int, TableHand]:
 
 
 def round_check(entry: RoundEntry, table_round: TableRound, hands: dict[int, TableHand]):
-    """The round as its hands stand, checked as a whole (as the scorer's form would)."""
-    typed = {pk: (hand.outcome or None, hand.text) for pk, hand in hands.items()}
+    """The round as its hands stand, checked as a whole (as the scorer's form would):
+    a counted hand as its figures, its cards (kept for a switch back) unread."""
+    typed = {
+        pk: RoundHand(hand.outcome or None, "" if hand.counted else hand.text, hand.hand_figures)
+        for pk, hand in hands.items()
+    }
     on_deal = [pk for pk, hand in hands.items() if hand.on_deal]
     return check_round(entry, table_round.cut_joker, typed, final=True, on_deal=on_deal)
 
