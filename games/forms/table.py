@@ -10,15 +10,65 @@ from django import forms
 
 from games.forms.rounds import RoundForm
 from games.models import Seat, TableHand, TableRound
-from games.rules import USUAL_OUTCOME
-from games.services.round_entries import RoundEntry
+from games.rules import FIGURES, NUMBER_FIGURES, USUAL_OUTCOME, HandFigures, Ruleset, figure_names
+from games.services.round_checks import RoundCheck
+from games.services.round_entries import RoundEntry, counted_form_data
 from games.services.table import TypedHand
+from games.services.table_panel import counted_words
+
+# What each figure of a counted hand is called beside its field.
+FIGURE_LABELS = {
+    "count": "Your count",
+    "value_points": "Value points",
+    "claims": "Claims",
+    "two_point": "Two-point hand",
+    "free_hand": "Free hand",
+}
+# A figure typed longer than this is no hand's: said by the form, before the rules.
+FIGURE_DIGITS = 6
+
+
+def counted_outcomes(ruleset: Ruleset) -> tuple[str, ...]:
+    """The outcomes a hand may be counted at the table in, under ``ruleset``: a
+    declared winner where the house rules trust the table's show; any other hand that
+    gives figures where they take counts. (A drop that gives none has nothing to
+    count: it is the same hand either way.)"""
+    return tuple(
+        outcome
+        for outcome in ruleset.outcomes
+        if (
+            ruleset.trust_show
+            if outcome == "declared"
+            else ruleset.hand_entry != "cards" and bool(figure_names(ruleset, outcome))
+        )
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class FigureField:
+    """One figure of a counted hand as the form shows it: its field, and the outcomes
+    that give it (static/js/table_seat.js shows it for those alone)."""
+
+    name: str
+    field: forms.BoundField
+    outcomes: tuple[str, ...]
+
+    @property
+    def box(self) -> bool:
+        """A yes-or-no figure (a tick box), not a number."""
+        return self.name not in NUMBER_FIGURES
+
+    @property
+    def outcomes_text(self) -> str:
+        return " ".join(self.outcomes)
 
 
 class HandForm(RoundForm):
     """One seat's outcome and groups (the round form's fields for that seat alone),
-    and the cut joker while the table has none. The fields are only read here;
-    services.table.write_hand checks the hand and ``file_errors`` files what it says."""
+    and the cut joker while the table has none; where the house rules take counts,
+    its *Count* switch and the figures its preset's counted hands give. The fields
+    are only read here; services.table.write_hand checks the hand and
+    ``file_errors`` files what it says."""
 
     def __init__(
         self,
@@ -30,13 +80,23 @@ class HandForm(RoundForm):
         **kwargs: Any,
     ) -> None:
         if hand is not None and not args and "data" not in kwargs:
-            # A hand stored on the server is shown as it was left, previewed at once.
-            kwargs["data"] = {
-                f"outcome_{seat.pk}": hand.outcome or USUAL_OUTCOME,
-                f"groups_{seat.pk}": hand.text,
-                "number": str(entry.number),
-                "edit": str(hand.edit),
-            } | ({f"on_deal_{seat.pk}": "on"} if hand.on_deal else {})
+            # A hand stored on the server is shown as it was left, previewed at once:
+            # its figures too, kept while it is entered by its cards.
+            figures = HandFigures(**hand.figures)
+            kwargs["data"] = (
+                {
+                    f"outcome_{seat.pk}": hand.outcome or USUAL_OUTCOME,
+                    f"groups_{seat.pk}": hand.text,
+                    "number": str(entry.number),
+                    "edit": str(hand.edit),
+                }
+                | ({f"on_deal_{seat.pk}": "on"} if hand.on_deal else {})
+                | {
+                    name: value
+                    for name, value in counted_form_data(seat.pk, figures).items()
+                    if hand.counted or name != f"counted_{seat.pk}"
+                }
+            )
         super().__init__(*args, entry=dataclasses.replace(entry, seats=(seat,)), **kwargs)
         self.seat = seat
         self.table_cut = table_round.cut_joker if table_round else ""
@@ -45,6 +105,37 @@ class HandForm(RoundForm):
         # The phone's count of edits (static/js/table_seat.js adds one for every change):
         # a write older than the stored hand is not kept over it.
         self.edit = int(edit) if edit else (hand.edit if hand else 0)
+        self.counted_outcomes = counted_outcomes(entry.ruleset)
+        if self.counted_outcomes:
+            self._add_count_fields(entry.ruleset)
+
+    def _add_count_fields(self, ruleset: Ruleset) -> None:
+        """The *Count* switch (on from the start where the house rules open on counts)
+        and a field for each figure some counted outcome gives."""
+        name = self.seat.player.name
+        self.fields[self.counted_name] = forms.BooleanField(
+            required=False,
+            initial=ruleset.hand_entry == "counts_first",
+            label=f"{name}: count",
+        )
+        for figure in FIGURES:
+            if not any(figure in figure_names(ruleset, o) for o in self.counted_outcomes):
+                continue
+            if figure in NUMBER_FIGURES:
+                field: forms.Field = forms.IntegerField(
+                    required=False,
+                    min_value=-(10**FIGURE_DIGITS) + 1,
+                    max_value=10**FIGURE_DIGITS - 1,
+                    label=FIGURE_LABELS[figure],
+                    error_messages={
+                        "invalid": "type a whole number, in digits (like 34)",
+                        "min_value": "too long a number: no hand comes near it",
+                        "max_value": "too long a number: no hand comes near it",
+                    },
+                )
+            else:
+                field = forms.BooleanField(required=False, label=FIGURE_LABELS[figure])
+            self.fields[f"{figure}_{self.seat.pk}"] = field
 
     @property
     def outcome_name(self) -> str:
@@ -54,22 +145,105 @@ class HandForm(RoundForm):
     def groups_name(self) -> str:
         return f"groups_{self.seat.pk}"
 
+    @property
+    def counted_name(self) -> str:
+        return f"counted_{self.seat.pk}"
+
+    # --- A counted hand -------------------------------------------------------------
+
+    @property
+    def count_switch(self) -> forms.BoundField | None:
+        """The *Count* switch, where the house rules take a counted hand."""
+        return self[self.counted_name] if self.counted_name in self.fields else None
+
+    @property
+    def figure_fields(self) -> list[FigureField]:
+        ruleset = self.entry.ruleset
+        fields = []
+        for figure in FIGURES:
+            key = f"{figure}_{self.seat.pk}"
+            if key in self.fields:
+                outcomes = tuple(
+                    o for o in self.counted_outcomes if figure in figure_names(ruleset, o)
+                )
+                fields.append(FigureField(figure, self[key], outcomes))
+        return fields
+
+    @property
+    def chosen_outcome(self) -> str:
+        """The outcome chosen as the form stands (the usual one before any)."""
+        return str(self[self.outcome_name].value() or USUAL_OUTCOME)
+
+    @property
+    def counted_said(self) -> str:
+        """The counted hand as typed, as the scorer's panel says it ("counted: 34,
+        values 5"): a figure the form refused left out; the hand as stored before the
+        form is read."""
+        if getattr(self, "cleaned_data", None) is not None:
+            figures = self._figures(self.cleaned_data.get(self.outcome_name))
+        else:
+            figures = self.hand.hand_figures if self.hand else None
+        return counted_words(figures or HandFigures(), self.chosen_outcome)
+
+    @property
+    def counting(self) -> bool:
+        """Whether the hand is entered by its count as the form stands: its switch on,
+        and its outcome one that may be counted (a winner whose show is not trusted
+        is entered by their cards, whatever the switch says)."""
+        switch = self.count_switch
+        if switch is None or not switch.value():
+            return False
+        return self.chosen_outcome in self.counted_outcomes
+
+    def _figures(self, outcome: str | None) -> HandFigures | None:
+        """The figures typed, those the outcome gives alone (a count left in a field
+        that an outcome chosen since hides is not the hand's)."""
+        if outcome is None or not self.counting:
+            return None
+        taken = figure_names(self.entry.ruleset, outcome)
+        given = {
+            figure: self.cleaned_data.get(f"{figure}_{self.seat.pk}")
+            for figure in taken
+            if f"{figure}_{self.seat.pk}" in self.fields
+        }
+        # "is not", not truth: a count of 0 is given; a box not ticked is not.
+        typed = {name: value for name, value in given.items() if value is not None}
+        return HandFigures(**{name: value for name, value in typed.items() if value is not False})
+
     def clean(self) -> dict[str, Any]:
         # Only the fields: the hand is checked by the service that stores it.
         return forms.Form.clean(self)
+
+    def file_errors(self, check: RoundCheck) -> None:
+        """As the round form files them, and a counted hand's beside the figure each
+        concerns (beside the *Count* switch for the hand as a whole). While typing, a
+        figure not typed yet is not said to be missing: it is on its way."""
+        super().file_errors(check)
+        for player in check.players:
+            for figure, messages in player.figure_errors.items():
+                name = f"{figure}_{self.seat.pk}"
+                if name not in self.fields:
+                    name = self.counted_name if self.counted_name in self.fields else None
+                elif not self.final and self.data.get(name, "") in ("", None):
+                    continue
+                for message in messages:
+                    if message not in self.errors.get(name or "__all__", []):
+                        self.add_error(name, message)
 
     def typed(self) -> TypedHand:
         """The hand as typed, for services.table to check or store: None for a value a
         field refused (its error is filed); the round it was typed for, and the edit it
         follows."""
         cleaned = self.cleaned_data
+        outcome = cleaned.get(self.outcome_name)
         return TypedHand(
             number=self.expected_number,
-            outcome=cleaned.get(self.outcome_name),
+            outcome=outcome,
             text=None if self.groups_name in self.errors else cleaned.get(self.groups_name, ""),
             cut_text=None if "cut_joker" in self.errors else cleaned.get("cut_joker", ""),
             edit=self.edit,
             on_deal=bool(cleaned.get(f"on_deal_{self.seat.pk}")),
+            figures=self._figures(outcome),
         )
 
     @property

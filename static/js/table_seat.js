@@ -2,6 +2,7 @@
 // table link is gone. Where each answer goes the server says (htmx's responseHandling
 // in templates/base.html, HX-Retarget and HX-Reswap): nothing here reads an answer.
 import { on } from "./events.js";
+import { markWrong } from "./fields.js";
 
 // Every change to the hand counts one edit (the picker's taps fire "input" too). The
 // server keeps a write only if it is no older than the hand it holds, so a check
@@ -48,3 +49,60 @@ function closeSeatHand(root) {
 }
 
 on("htmx:load", "table-seat", closeSeatHand);
+
+// A hand counted at the table (partials/seat_hand.html#count_fields): the Count switch
+// shows for the outcomes that may be counted, each figure for the outcomes that give
+// it, and the fieldset is data-counting while the switch is on for such an outcome:
+// the stylesheet then shows the figures in the cards' place. The server reads the
+// form the same way (games/forms/table.py, HandForm.counting). Where the house rules
+// trust the table's show, Declared on a hand with no cards typed turns the switch on:
+// the winner's one tap.
+function listed(element, name) {
+  return (element.getAttribute(name) || "").split(" ");
+}
+
+function followCount(fieldset, tapped) {
+  var row = fieldset.querySelector("[data-count-switch-row]");
+  if (!row) return;
+  var chosen = fieldset.querySelector('.outcomes input[type="radio"]:checked');
+  var outcome = chosen ? chosen.value : "";
+  var countable = listed(row, "data-count-outcomes").indexOf(outcome) !== -1;
+  var toggle = row.querySelector("[data-count-switch]");
+  var cards = fieldset.querySelector("textarea[data-groups]");
+  row.hidden = !countable;
+  if (tapped === chosen && outcome === "declared" && countable && !toggle.checked && cards && !cards.value.trim()) {
+    toggle.checked = true;
+    toggle.dispatchEvent(new Event("input", { bubbles: true })); // kept, counted, checked
+    return;
+  }
+  fieldset.toggleAttribute("data-counting", countable && toggle.checked);
+  fieldset.querySelectorAll("[data-figure-outcomes]").forEach(function (figure) {
+    figure.hidden = listed(figure, "data-figure-outcomes").indexOf(outcome) === -1;
+  });
+}
+
+document.addEventListener("input", function (event) {
+  var fieldset = event.target.closest && event.target.closest("form[data-seat-form] fieldset.player");
+  if (fieldset && event.target.matches('[data-count-switch], .outcomes input[type="radio"]')) {
+    followCount(fieldset, event.target);
+  }
+});
+
+// A figure marked wrong (aria-invalid) follows the live check, which brings its errors
+// again beside it (out of band), never the field being typed in; brought again
+// unchanged, they stay as they are, not read out again.
+document.addEventListener("htmx:oobBeforeSwap", function (event) {
+  var shown = event.detail.target;
+  var fresh = event.detail.fragment.firstElementChild;
+  if (!fresh || !shown.matches("[data-figure-errors]")) return;
+  var same = fresh.innerHTML === shown.innerHTML &&
+    fresh.hasAttribute("data-figure-wrong") === shown.hasAttribute("data-figure-wrong");
+  if (same) event.detail.shouldSwap = false;
+});
+
+document.addEventListener("htmx:afterSettle", function () {
+  document.querySelectorAll("form[data-seat-form] [aria-describedby^='figure-errors-']").forEach(function (field) {
+    var errors = document.getElementById(field.getAttribute("aria-describedby"));
+    if (errors) markWrong([field], errors.hasAttribute("data-figure-wrong"));
+  });
+});
