@@ -176,11 +176,10 @@ class HandForm(RoundForm):
 
     @property
     def counted_said(self) -> str:
-        """The counted hand as typed, as the scorer's panel says it ("counted: 34,
-        values 5"): a figure the form refused left out; the hand as stored before the
-        form is read."""
-        if getattr(self, "cleaned_data", None) is not None:
-            figures = self._figures(self.cleaned_data.get(self.outcome_name))
+        """The counted hand as last checked, as the scorer's panel says it ("counted:
+        34, values 5"); before any check (a figure the form refused), as stored."""
+        if self.check is not None and self.check.players:
+            figures = self.check.players[0].figures
         else:
             figures = self.hand.hand_figures if self.hand else None
         return counted_words(figures or HandFigures(), self.chosen_outcome)

@@ -79,13 +79,41 @@ function followCount(fieldset, tapped) {
   fieldset.querySelectorAll("[data-figure-outcomes]").forEach(function (figure) {
     figure.hidden = listed(figure, "data-figure-outcomes").indexOf(outcome) === -1;
   });
+  placePicker(fieldset.form);
+}
+
+// A counted hand has no cards to tap: the picker is put away once the cut joker is in
+// (the table's, or typed here), and back as it was when the switch goes off. Put away
+// with its hidden attribute, so static/js/picker.js and picker_place.js leave it be
+// (neither aims nor keeps in view a picker that is hidden), and a figure's error
+// coming above its place never scrolls the page.
+function placePicker(form) {
+  var picker = form && form.querySelector("[data-picker]");
+  if (!picker || form.hasAttribute("data-closed")) return;
+  var cut = form.querySelector("input[data-cut]");
+  var cutIn = !cut || Boolean(cut.value.trim());
+  picker.hidden = Boolean(form.querySelector("fieldset.player[data-counting]")) && cutIn;
 }
 
 document.addEventListener("input", function (event) {
-  var fieldset = event.target.closest && event.target.closest("form[data-seat-form] fieldset.player");
+  var form = event.target.form;
+  if (!form || !form.hasAttribute("data-seat-form")) return;
+  var fieldset = event.target.closest("fieldset.player");
   if (fieldset && event.target.matches('[data-count-switch], .outcomes input[type="radio"]')) {
     followCount(fieldset, event.target);
+  } else if (event.target.matches("input[data-cut]")) {
+    placePicker(form);
   }
+});
+
+// The page, a hand swapped in (Hand in's answer) or the table's cut joker come by the
+// poll: after static/js/picker.js has shown its picker (events.js orders them).
+on("htmx:load", "table-seat", function (root) {
+  var forms = root.matches && root.matches("form[data-seat-form]") ? [root] : [];
+  var inside = root.closest && root.closest("form[data-seat-form]");
+  if (inside) forms.push(inside);
+  if (root.querySelectorAll) forms = forms.concat(Array.prototype.slice.call(root.querySelectorAll("form[data-seat-form]")));
+  forms.forEach(placePicker);
 });
 
 // A figure marked wrong (aria-invalid) follows the live check, which brings its errors

@@ -43,7 +43,7 @@ def hand_in(page: Page) -> None:
 
 
 def beside(page: Page, figure: str):
-    return page.locator(f'[data-figure="{figure}"] [data-figure-errors]')
+    return page.locator(f'[id^="figure-errors-"][id$="-{figure}"]')
 
 
 def test_four_phones_type_their_counts_and_the_scorer_saves(
@@ -76,6 +76,9 @@ def test_four_phones_type_their_counts_and_the_scorer_saves(
     )
     expect(count).to_have_attribute("aria-invalid", "true")
     look_at(ben, "table-counts-seat-refused-phone")
+    ben.emulate_media(color_scheme="dark")
+    look_at(ben, "table-counts-seat-refused-phone-dark", full_page=False)
+    ben.emulate_media(color_scheme="light")
     axe.assert_no_violations(ben)
     count.press_sequentially("02")
     expect(beside(ben, "count")).to_have_text("")
@@ -83,6 +86,7 @@ def test_four_phones_type_their_counts_and_the_scorer_saves(
     ben.get_by_label("Value points").tap()
     ben.get_by_label("Value points").press_sequentially("10")
     expect(ben.locator("[data-counted-preview]")).to_have_text("Counted: 102, values 10.")
+    look_at(ben, "table-counts-seat-typed-phone", full_page=False)
     hand_in(ben)
     look_at(ben, "table-counts-seat-in-phone")
 
