@@ -4,6 +4,7 @@
     .venv/bin/python benchmarks/entry.py --json         # one JSON object
     .venv/bin/python benchmarks/entry.py --grouped      # hands typed in groups
     .venv/bin/python benchmarks/entry.py --table        # and table mode
+    .venv/bin/python benchmarks/entry.py --counts       # and hands counted at the table
 
 Migrates a throwaway SQLite database in a temporary folder, starts the app on it
 (``manage.py runserver --noreload`` on a free port of 127.0.0.1, development
@@ -59,6 +60,17 @@ every hand shows "Hand in", the scorer taps Save. Table time = the slowest seat'
 estimated seconds + the wait until the scorer's page shows the last hand in + the
 scorer's taps and scrolls after it (Save). Target ≤ 30 s.
 
+**Counted at the table** (``--counts``): ``table_counts``, table mode again, in a
+session whose house rules open each phone on its count (``hand_entry``
+"counts_first") and trust the table's show (``trust_show``): each of the six phones
+taps the cut joker, then types the figures its cards give the rules (``hand_figures``:
+its count and value points, each a tap on the field and its digits on the phone's
+keypad, a figure of 0 left empty), a two-point hand's box where it is one, and Hand
+in; the winner, trusted, taps Declared and types their value points alone. Table time
+as above; ``taps`` and ``keys`` are everyone's (the six phones and the scorer), and
+``saved`` compares the round stored with the rules service's scores for the figures
+typed. Target ≤ 10 s.
+
 After Save the round is read back from the database: ``saved`` is true only when
 round 1 is stored and every player's score equals what ``score_round`` computes for
 the deal. Prints a table per round and way (per player and in total, with the
@@ -66,7 +78,8 @@ targets beside the figures; nothing is asserted), or with --json one object:
 ``{"21-card-6p": {"picker": {"taps", "keys", "scrolls", "seconds", "saved",
 "players", ...}, "typed": {...}}, "13-card-4p": {...}}``; with --table, under
 "21-card-6p" also ``"table": {"seconds", "seats": [{"name", "taps", "keys", "scrolls",
-"seconds", ...}], "scorer": {...}, "saved", "target"}``.
+"seconds", ...}], "scorer": {...}, "saved", "target"}``; with --counts also
+``"table_counts": {"taps", "keys", "seconds", "saved", "winner", "said", "seats", ...}``.
 
 No floor is measured beside these figures, as the other benchmarks measure one: none
 of them is timed by the machine's clock. Taps, keystrokes and scrolls are counted,
@@ -598,11 +611,23 @@ def stop_the_clock(seat: Scorer) -> None:
     seat.page.clock.pause_at(datetime.now() + timedelta(seconds=1))
 
 
-def enter_at_table(browser, url: str, cookie: dict, session_pk: int, played: Deal) -> dict:
+def enter_at_table(
+    browser,
+    url: str,
+    cookie: dict,
+    session_pk: int,
+    played: Deal,
+    actions=seat_actions,
+    expected: dict[str, int] | None = None,
+) -> dict:
+    """Six phones enter their hands (``actions``: what each one taps and types, by
+    default its cards), then the scorer saves; ``saved`` compares the round stored
+    with ``expected`` (by default the deal's scores by its cards)."""
     from django.urls import reverse
 
     from games.models import GameSession
 
+    expected = played.expected if expected is None else expected
     token = GameSession.objects.get(pk=session_pk).table_token
     contexts = []
     try:
@@ -627,7 +652,7 @@ def enter_at_table(browser, url: str, cookie: dict, session_pk: int, played: Dea
             seats[name].spend(1)
         started = time.perf_counter()
         queues = {
-            name: seat_actions(seats[name], name, hand, played.cut)
+            name: actions(seats[name], name, hand, played.cut)
             for name, hand in played.hands.items()
         }
         while any(queues.values()):  # the six phones take turns, tap by tap
@@ -655,7 +680,7 @@ def enter_at_table(browser, url: str, cookie: dict, session_pk: int, played: Dea
             {"name": name, "outcome": hand.outcome}
             | effort.as_dict()
             | {
-                "expected": played.expected[name],
+                "expected": expected[name],
                 "stored": stored.get(name),
                 "off_screen": seats[name].off_screen,
             }
@@ -668,7 +693,7 @@ def enter_at_table(browser, url: str, cookie: dict, session_pk: int, played: Dea
         "slowest_seat": slowest,
         "seats": seat_reports,
         "scorer": after.as_dict() | {"waited": waited, "off_screen": scorer.off_screen},
-        "saved": bool(stored) and stored == played.expected,
+        "saved": bool(stored) and stored == expected,
         "target": {"seconds": TABLE_TARGET, "met": seconds <= TABLE_TARGET},
         "wall_seconds": round(wall, 1),
     }
@@ -677,9 +702,9 @@ def enter_at_table(browser, url: str, cookie: dict, session_pk: int, played: Dea
     return report
 
 
-def table_report(played: Deal, report: dict) -> str:
+def table_report(played: Deal, report: dict, title: str = "six phones at once") -> str:
     lines = [
-        f"{played.key} — table mode: six phones at once, then the scorer's Save",
+        f"{played.key} — table mode: {title}, then the scorer's Save",
         f"  {'':<10} {'taps':>5} {'keys':>5} {'scrolls':>7} {'seconds':>8} "
         f"{'expected':>9} {'stored':>7}",
     ]
@@ -701,7 +726,8 @@ def table_report(played: Deal, report: dict) -> str:
         f"{'saved' if report['saved'] else 'NOT SAVED'}"
     )
     lines.append(
-        f"  target: ≤ {TABLE_TARGET} s — {'met' if report['target']['met'] else 'not met'}"
+        f"  target: ≤ {report['target']['seconds']} s — "
+        f"{'met' if report['target']['met'] else 'not met'}"
         f"  (* declares; machine time {report['wall_seconds']} s)"
     )
     for seat in report["seats"]:
@@ -713,6 +739,130 @@ def table_report(played: Deal, report: dict) -> str:
         if problem:
             lines.append(f"  problem: {problem}")
     return "\n".join(lines)
+
+
+# --- Table mode with counts: each phone types its own figures ---------------------------------
+
+COUNTS_TABLE_TARGET = 10  # seconds of table time
+# The house rules of a table that counts: each phone opens on its count (counts first)
+# and the winner is taken on the table's show (trust_show), one tap. Without the trust,
+# the winner taps the cut, Declared, 21 cards and Hand in: 14 s, the slowest seat.
+COUNTS_RULES = {"hand_entry": "counts_first", "trust_show": True}
+# What a figure's field is called on a seat's phone (games/forms/table.py).
+FIGURE_FIELDS = (("count", "Your count"), ("value_points", "Value points"), ("claims", "Claims"))
+FIGURE_BOXES = (("two_point", "Two-point hand"), ("free_hand", "Free hand"))
+
+
+def said_at_the_table(played: Deal) -> dict:
+    """What each player says at the table: the figures their cards give the rules
+    (``hand_figures``), the trusted winner's value points alone; a figure of 0 left
+    unsaid (an empty field is 0), a count of 0 said all the same."""
+    from dataclasses import replace
+
+    from games.rules import PlayerHand, get_ruleset, hand_figures
+
+    ruleset = get_ruleset(played.preset, COUNTS_RULES)
+    said = {}
+    for name, hand in played.hands.items():
+        figures = hand_figures(ruleset, played.cut, PlayerHand(name, hand.outcome, hand.groups))
+        said[name] = replace(
+            figures,
+            value_points=figures.value_points or None,
+            claims=figures.claims or None,
+        )
+    return said
+
+
+def counted_scores(played: Deal, said: dict) -> dict[str, int]:
+    """Each player's score by the rules service for the figures said: what ``saved``
+    compares the stored round with."""
+    from games.rules import PlayerHand, get_ruleset, score_round
+
+    ruleset = get_ruleset(played.preset, COUNTS_RULES)
+    hands = [
+        PlayerHand(name, hand.outcome, figures=said[name]) for name, hand in played.hands.items()
+    ]
+    return {player.name: player.score for player in score_round(ruleset, played.cut, hands).players}
+
+
+def counts_seat_actions(said: dict):
+    """What each seat's phone does on counts, one tap (or one figure typed) per action:
+    the cut joker (the picker asks for it first), the winner's Declared (the Count
+    switch turns itself on), each figure's field and its digits on the phone's
+    keypad, a two-point or free hand's box, and Hand in."""
+
+    def actions(seat: Scorer, name: str, hand: Hand, cut) -> list:
+        page = seat.page
+        steps = [lambda: seat.tap(name, pick(page, cut.code), f"the cut card {cut.code}")]
+        if hand.outcome == "declared":
+            steps.append(lambda: choose_declared(seat, name))
+        figures = said[name]
+        for figure, label in FIGURE_FIELDS:
+            value = getattr(figures, figure)
+            if value is None:
+                continue
+            field_ = player(page, name).get_by_label(label, exact=True)
+            steps.append(lambda field_=field_, label=label: seat.tap(name, field_, f"{label}"))
+            steps.append(lambda value=value: seat.type(name, str(value)))
+        for figure, label in FIGURE_BOXES:
+            if getattr(figures, figure):
+                box = player(page, name).get_by_label(label, exact=True)
+                steps.append(lambda box=box, label=label: seat.tap(name, box, f"{label}"))
+
+        def hand_in() -> None:
+            seat.settle()  # the check of the last figure lands, as a person glances at it
+            seat.tap(HAND_IN, page.locator("[data-save]"), "the Hand in button")
+            page.locator("[data-handed-in], [data-problems]").first.wait_for(timeout=20_000)
+
+        steps.append(hand_in)
+        return steps
+
+    return actions
+
+
+def table_counts_session(user, played: Deal) -> int:
+    from games.services.sessions import create_session
+    from games.services.table import open_table
+
+    session = create_session(
+        user,
+        preset=played.preset,
+        overrides=COUNTS_RULES,
+        players=list(played.hands),
+        name=f"{played.key} counted at the table",
+    )
+    open_table(session)
+    return session.pk
+
+
+def table_counts(browser, url: str, cookie: dict, session_pk: int, played: Deal) -> dict:
+    """Table mode, each of the six phones typing its own figures, then the scorer's
+    Save. ``taps`` and ``keys``: everyone's, the six phones' and the scorer's;
+    ``seconds``: the slowest seat + the wait for the scorer's page + Save."""
+    said = said_at_the_table(played)
+    expected = counted_scores(played, said)
+    report = enter_at_table(
+        browser, url, cookie, session_pk, played, counts_seat_actions(said), expected
+    )
+    everyone = Effort()
+    for seat in report["seats"]:
+        everyone.add(Effort(seat["taps"], seat["keys"], seat["scrolls"]))
+    scorer = report["scorer"]
+    everyone.add(Effort(scorer["taps"], scorer["keys"], scorer["scrolls"]))
+    seconds = report["seconds"]
+    return {
+        "taps": everyone.taps,
+        "keys": everyone.keys,
+        "scrolls": everyone.scrolls,
+        "seconds": seconds,
+        "saved": report["saved"],
+        "winner": "trusted on the table's show (trust_show): Declared, then Hand in",
+        "house_rules": COUNTS_RULES,
+        "said": {name: figures.as_dict() for name, figures in said.items()},
+        **{key: report[key] for key in ("slowest_seat", "seats", "scorer", "wall_seconds")},
+        "target": {"seconds": COUNTS_TABLE_TARGET, "met": seconds <= COUNTS_TABLE_TARGET},
+        **({"problems": report["problems"]} if "problems" in report else {}),
+    }
 
 
 # --- The report ----------------------------------------------------------------------------
@@ -795,6 +945,7 @@ def run(args) -> tuple[dict, list[str]]:
             name=f"{played.key} at the table",
         )
         open_table(table_session)
+    counts_session = table_counts_session(user, deals["21-card-6p"]) if args.counts else None
     cookie = session_cookie(user)
     with tempfile.TemporaryDirectory(prefix="entry-bench-") as folder:
         # The server's log lives beside it; the database is the one migrated here.
@@ -820,6 +971,12 @@ def run(args) -> tuple[dict, list[str]]:
                         at_table = enter_at_table(browser, url, cookie, table_session.pk, played)
                         report[played.key]["table"] = at_table
                         tables.append(table_report(played, at_table))
+                    if counts_session is not None:
+                        played = deals["21-card-6p"]
+                        log(f"{played.key}: counted at the table (six phones type figures)")
+                        counted = table_counts(browser, url, cookie, counts_session, played)
+                        report[played.key]["table_counts"] = counted
+                        tables.append(table_report(played, counted, "six phones typing counts"))
                 finally:
                     browser.close()
         finally:
@@ -842,6 +999,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also enter the 6-player round in table mode: six phones at once, then the "
         "scorer's Save",
+    )
+    parser.add_argument(
+        "--counts",
+        action="store_true",
+        help="also enter hands counted at the table: in table mode (table_counts), six "
+        "phones each typing its own figures, then the scorer's Save",
     )
     parser.add_argument("--json", action="store_true", help="print only the JSON object")
     args = parser.parse_args(argv)
