@@ -244,6 +244,7 @@ def test_counts_first_opens_each_phone_on_the_count(
     switch = re.search(r'<input type="checkbox" role="switch"[^>]*>', page)[0]
     assert ("checked" in switch) is opens_on_counts
     assert ("data-counting" in page) is opens_on_counts
+    assert ("Count your hand and type its figures" in page) is opens_on_counts
     assert 'inputmode="numeric"' in page
 
 
