@@ -176,8 +176,8 @@ class HandForm(RoundForm):
 
     @property
     def counted_said(self) -> str:
-        """The counted hand as last checked, as the scorer's panel says it ("counted:
-        34, values 5"); before any check (a figure the form refused), as stored."""
+        """The counted hand as last checked, as the scorer's panel says it
+        (counted_words); before any check (a figure the form refused), as stored."""
         if self.check is not None and self.check.players:
             figures = self.check.players[0].figures
         else:

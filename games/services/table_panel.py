@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from games.models import GameSession, Seat, TableHand, TableRound
+from games.models import GameSession, HandEntry, Seat, TableHand, TableRound
 from games.rules import HandFigures
 from games.services.round_checks import RoundCheck
 from games.services.round_entries import RoundEntry, new_round_entry
@@ -26,21 +26,12 @@ STATE_LABELS: dict[str, str] = {
 
 
 def counted_words(figures: HandFigures, outcome: str) -> str:
-    """A hand counted at the table as the scorer reads it back: "counted: 34, values
-    5", "counted: a two-point hand"; a declared winner with nothing to add,
-    "counted: the table's show"."""
-    said = [str(figures.count)] if figures.count is not None else []
-    if figures.value_points is not None:
-        said.append(f"values {figures.value_points}")
-    if figures.claims is not None:
-        said.append(f"claims {figures.claims}")
-    if figures.two_point:
-        said.append("a two-point hand")
-    if figures.free_hand:
-        said.append("a free hand")
-    if not said:
-        said = ["the table's show" if outcome == "declared" else "nothing typed yet"]
-    return "counted: " + ", ".join(said)
+    """A hand counted at the table as the scorer reads it back, in the words the
+    round page and the history use: "counted at the table (count 34, value points
+    5)", "shown at the table" (a trusted winner); "counted: nothing typed yet"."""
+    if not figures.given() and outcome != "declared":
+        return "counted: nothing typed yet"
+    return HandEntry.counted_words(outcome, figures.as_dict())
 
 
 @dataclass(frozen=True)
@@ -57,7 +48,7 @@ class SeatState:
 
     @property
     def counted(self) -> str:
-        """A counted hand's figures in words ("counted: 34, values 5"); "" for a hand
+        """A counted hand's figures in words (counted_words); "" for a hand
         entered by its cards."""
         figures = self.hand.hand_figures if self.hand else None
         return counted_words(figures, self.hand.outcome) if figures is not None else ""

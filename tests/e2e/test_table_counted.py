@@ -85,7 +85,9 @@ def test_four_phones_type_their_counts_and_the_scorer_saves(
     expect(count).not_to_have_attribute("aria-invalid", "true")
     ben.get_by_label("Value points").tap()
     ben.get_by_label("Value points").press_sequentially("10")
-    expect(ben.locator("[data-counted-preview]")).to_have_text("Counted: 102, values 10.")
+    expect(ben.locator("[data-counted-preview]")).to_have_text(
+        "Counted at the table (count 102, value points 10)."
+    )
     look_at(ben, "table-counts-seat-typed-phone", full_page=False)
     hand_in(ben)
     look_at(ben, "table-counts-seat-in-phone")
@@ -126,10 +128,10 @@ def test_four_phones_type_their_counts_and_the_scorer_saves(
     for name in PLAYERS:
         expect(scorer.locator(f'[data-table-seat="{name}"]')).to_have_attribute("data-state", "in")
     expect(scorer.locator('[data-table-seat="Ben"] [data-seat-counted]')).to_have_text(
-        "counted: 102, values 10"
+        "counted at the table (count 102, value points 10)"
     )
     expect(scorer.locator('[data-table-seat="Asha"] [data-seat-counted]')).to_have_text(
-        "counted: the table's show"
+        "shown at the table"
     )
     scorer.locator("#table-seats").scroll_into_view_if_needed()
     look_at(scorer, "table-counts-scorer-all-in-phone", full_page=False)

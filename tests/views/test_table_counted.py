@@ -88,7 +88,8 @@ def test_a_phone_hands_in_its_count_and_the_scorer_reads_it(scorer: Client, user
         "in",
     )
     panel = scorer.get(reverse("games:table_panel", args=[session.pk])).content.decode()
-    assert "<span data-seat-counted>counted: 102, values 10</span>" in panel
+    said = "counted at the table (count 102, value points 10)"
+    assert f"<span data-seat-counted>{said}</span>" in panel
 
 
 @pytest.mark.parametrize(
