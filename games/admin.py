@@ -41,6 +41,7 @@ from games.forms.admin import (
     RulesetAdminForm,
 )
 from games.models import (
+    AccountSettings,
     GameSession,
     HandEntry,
     League,
@@ -231,6 +232,14 @@ class MembershipAdmin(ModelAdmin):
     search_fields = ["user__username", "league__name"]
     raw_id_fields = ["user"]
     list_select_related = ["user", "league"]
+
+
+@admin.register(AccountSettings)
+class AccountSettingsAdmin(ModelAdmin):
+    list_display = ["user", "language"]
+    search_fields = ["user__username"]
+    raw_id_fields = ["user"]
+    list_select_related = ["user"]
 
 
 @admin.register(LeagueInvite)

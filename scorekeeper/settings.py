@@ -185,7 +185,11 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "games:home"
 LOGOUT_REDIRECT_URL = "games:home"
 
-LANGUAGE_CODE = "en-us"
+# English unless the browser, the footer's choice, the account or the league says
+# otherwise (docs/hosting/languages.md). A language is a catalogue under locale/.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("hi", "हिन्दी")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 
 
 def time_zone(name: str) -> None:

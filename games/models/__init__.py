@@ -16,6 +16,7 @@ here, ``from games.models import Round``, as Django finds them: one app, one lab
 
 from __future__ import annotations
 
+from games.models.accounts import AccountSettings
 from games.models.fields import (
     CARD_CHOICES,
     CARD_CODES,
@@ -37,6 +38,7 @@ __all__ = [
     "CARD_CHOICES",
     "CARD_CODES",
     "WINNING_OUTCOMES",
+    "AccountSettings",
     "GameSession",
     "HandEntry",
     "League",

@@ -61,6 +61,12 @@ class League(_Named):
     time_zone = models.CharField(
         max_length=64, blank=True, default="", validators=[validate_time_zone]
     )
+    # The language its pages open in for anyone who has not chosen one (the footer,
+    # their account); empty: the browser's. One of settings.LANGUAGES.
+    language = models.CharField(max_length=10, blank=True, default="")
+    # The ISO 4217 code of the league's money (INR, GBP); empty: the default, INR for
+    # a league whose language is Hindi, else no currency named (as a points table).
+    currency = models.CharField(max_length=3, blank=True, default="")
     # The members an imported league file listed ({"username", "role"} each): an
     # import adds nobody, it shows them to the league's owners to invite.
     imported_members = models.JSONField(default=list, blank=True)
