@@ -63,6 +63,7 @@ PRECACHED_STATIC = (
     "js/offline_page.js",
     "js/outages.js",
     "js/picker.js",
+    "js/picker_keyboard.js",
     "js/picker_place.js",
     "js/picker_problems.js",
     "js/problems.js",

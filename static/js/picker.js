@@ -5,9 +5,8 @@
 // is a plain form and the picker stays hidden.
 import { on } from "./events.js";
 import { cardsIn, newGroup, typeCard, undoCard } from "./cards.js";
+import { startKeyboard, toggleKeyboard } from "./picker_keyboard.js";
 import { letGo, pickerScrolled, saveShown } from "./picker_place.js";
-
-var touchFirst = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
 
 function formOf(picker) {
   return picker.closest("form");
@@ -151,7 +150,7 @@ function press(picker, key) {
     return;
   }
   cameCut = null;
-  if (action === "keyboard") return toggleKeyboard(picker, key);
+  if (action === "keyboard") return toggleKeyboard(picker, key, field);
   if (action === "next") return moveOn(picker, field && !field.hasAttribute("data-cut") ? field : null);
   // Undo takes back the last card tapped, in the hand it went into, even once the
   // picker has moved on from it: to the next hand, still empty, or to none (every hand
@@ -197,48 +196,6 @@ function refuse(picker, key) {
     var all = decks === 1 ? "The only " + face + " is" : (decks === 2 ? "Both " : "All " + decks + " ") + face + " are";
     line.textContent = all + " already used";
   }
-}
-
-// On a phone the system keyboard hides most of the screen; with the picker it can
-// stay closed (inputmode=none) until the keyboard key asks for it. On a phone the
-// choice holds for the forms that come after in this tab (a refused Save's, the next
-// round's, a reload's): a player who types keeps typing. (With a mouse and a keyboard
-// both work from the start, and the key only folds the cards away.)
-var KEYBOARD = "scorekeeper:keyboard"; // sessionStorage: "on" or "off", once chosen
-var keyboardChosen = null; // where sessionStorage is refused
-function chosenKeyboard() {
-  if (!touchFirst) return null;
-  try {
-    var kept = window.sessionStorage.getItem(KEYBOARD);
-    if (kept) return kept === "on";
-  } catch (refused) {}
-  return keyboardChosen;
-}
-
-function toggleKeyboard(picker, key) {
-  var on = key.getAttribute("aria-pressed") !== "true";
-  if (touchFirst) {
-    keyboardChosen = on;
-    try {
-      window.sessionStorage.setItem(KEYBOARD, on ? "on" : "off");
-    } catch (refused) {}
-  }
-  useKeyboard(picker, on);
-  var field = targetOf(picker);
-  if (field) {
-    field.blur();
-    field.focus();
-  }
-}
-
-function useKeyboard(picker, typing) {
-  picker.querySelector('[data-key="keyboard"]').setAttribute("aria-pressed", String(typing));
-  // Typing on the system keyboard: the cards fold away so the fields stay in view.
-  picker.classList.toggle("is-folded", typing);
-  formOf(picker).querySelectorAll("textarea[data-groups], input[data-cut]").forEach(function (field) {
-    if (typing) field.removeAttribute("inputmode");
-    else field.setAttribute("inputmode", "none");
-  });
 }
 
 // A player who drops shows no cards: their groups field folds away. The cards a hand
@@ -314,16 +271,7 @@ function init(root) {
     var form = formOf(picker);
     if (!form || !groupsFields(form).length) return;
     picker.hidden = false;
-    var chosen = chosenKeyboard();
-    if (chosen !== null) {
-      useKeyboard(picker, chosen);
-    } else if (touchFirst) {
-      form.querySelectorAll("textarea[data-groups], input[data-cut]").forEach(function (field) {
-        field.setAttribute("inputmode", "none");
-      });
-    } else {
-      picker.querySelector('[data-key="keyboard"]').setAttribute("aria-pressed", "true");
-    }
+    startKeyboard(picker);
     markOutcomes(form, picker);
     aimAtStart(picker);
     countCopies(picker);
