@@ -36,7 +36,15 @@ from .cards import (
     read_groups,
     spoken_name,
 )
-from .counted import FIGURES, NUMBER_FIGURES, FigureLimits, HandFigures, figure_limits, figure_names
+from .counted import (
+    FIGURES,
+    NUMBER_FIGURES,
+    FigureLimits,
+    HandFigures,
+    figure_limits,
+    figure_names,
+    needs_count,
+)
 from .errors import RoundErrors, RulesError
 from .melds import JokerRoles, Kind, classify, joker_roles, why_no_group
 from .outcomes import (
@@ -183,6 +191,7 @@ __all__ = [
     "is_net",
     "is_pool",
     "joker_roles",
+    "needs_count",
     "option_help",
     "option_label",
     "option_range",

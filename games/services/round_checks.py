@@ -36,7 +36,9 @@ from games.rules import (
     arrange,
     assess_hand,
     format_groups,
+    hand_figures,
     joker_roles,
+    needs_count,
     parse_card,
     parse_groups,
     read_groups,
@@ -241,17 +243,9 @@ class RoundCheck:
 
     @property
     def complete(self) -> bool:
-        """Every hand read, and each one that shows cards holds a whole hand of them."""
-        size = self.entry.ruleset.hand_size
-        return all(
-            p.hand is not None
-            and (
-                p.hand.counted
-                or p.hand.outcome not in FULL_HAND_OUTCOMES
-                or len(p.hand.cards) == size
-            )
-            for p in self.players
-        )
+        """Every hand read, each one that shows cards holds a whole hand of them, and
+        each one counted at the table has its count where the rules need it."""
+        return all(_complete(player.hand, self.entry.ruleset) for player in self.players)
 
     # What a round nothing has been typed in yet waits for.
     WAITING_FOR_ALL = (say.WAITING_FOR_CUT, say.WAITING_FOR_HANDS)
@@ -270,6 +264,14 @@ class RoundCheck:
         if self.has_errors:
             waits.append(say.WAITING_FOR_FIXES)
         return waits
+
+
+def _complete(hand: PlayerHand | None, rules: Ruleset) -> bool:
+    if hand is None:
+        return False
+    if hand.figures is not None:
+        return hand.figures.count is not None or not needs_count(hand.outcome, hand.figures, rules)
+    return hand.outcome not in FULL_HAND_OUTCOMES or len(hand.cards) == rules.hand_size
 
 
 _PLAYER_FIELD = re.compile(r"players\[(\d+)\]\.(\w+)")
@@ -447,6 +449,31 @@ def check_hand(
     # Who won, and how many play, are the round's business, not this hand's.
     _place_errors(check, [error for error in errors if error.field != "players"])
     return check
+
+
+def figures_of_cards(
+    entry: RoundEntry,
+    seat: Seat,
+    cut_text: str | None,
+    outcome: str | None,
+    text: str | None,
+    *,
+    on_deal: bool = False,
+) -> HandFigures | None:
+    """The figures a whole hand's cards give, grouped as the round would score them
+    (the solver's grouping where check_round's rule takes it): what a hand switched
+    from its cards to its count is counted at. None while they give none: no cut
+    joker, no outcome, a hand short of cards or with a card that is none."""
+    if not (cut_text and outcome and text):
+        return None
+    check = check_hand(entry, seat, cut_text, outcome, text, final=False, on_deal=on_deal)
+    player = check.players[0]
+    hand = player.hand
+    if check.cut is None or hand is None or player.errors:
+        return None
+    if len(hand.cards) != entry.ruleset.hand_size:
+        return None
+    return hand_figures(entry.ruleset, check.cut, hand)
 
 
 def _preview_counted(ruleset: Ruleset, cut: Card | None, player: PlayerCheck) -> None:

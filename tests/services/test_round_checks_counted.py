@@ -8,11 +8,11 @@ import pytest
 
 from games.models import GameSession, RoundChange
 from games.rules import PRESETS, HandFigures, PlayerHand, hand_figures, parse_card, parse_groups
-from games.services.round_checks import TypedHand, check_hand, check_round
+from games.services.round_checks import TypedHand, check_hand, check_round, figures_of_cards
 from games.services.round_entries import edit_form_data, new_round_entry
 from games.services.round_saves import save_round
 from tests.support.builders import by_seat, make_session, seat_pk
-from tests.support.hands import ROUND_1, SHOWN_8S, WIN_8S
+from tests.support.hands import ROUND_1, SEED_BEN, SHOWN_8S, WIN_8S
 
 pytestmark = pytest.mark.django_db
 
@@ -111,3 +111,28 @@ def test_a_winner_without_cards_is_refused_where_the_show_is_not_trusted(
 
     assert "the house rules do not trust the table's show" in check.players[0].errors[0]
     assert "counted" in check.players[0].figure_errors
+
+
+def test_the_round_waits_for_a_counted_hands_count(counting: GameSession) -> None:
+    typed = by_seat(counting, ROUND_1)
+    typed[seat_pk(counting, "Ben")] = TypedHand("shown", "", HandFigures(value_points=10))
+
+    check = check_round(new_round_entry(counting), "8S", typed, final=False)
+
+    assert not check.complete and check.result is None
+    assert check.errors == []  # nothing said about the round before it can score
+
+
+def test_the_figures_of_a_hand_of_cards_are_as_the_round_groups_them(
+    counting: GameSession,
+) -> None:
+    seat = counting.seats.get(player__name="Ben")
+    entry = new_round_entry(counting)
+    # Typed in any order, with no group: the solver's grouping is the one counted
+    # (SEED_BEN costs 102 as the seed example groups it, 81 grouped best).
+    loose = " ".join(SEED_BEN.replace("|", " ").split())
+
+    assert figures_of_cards(entry, seat, "8S", "shown", SHOWN_8S) == shown_figures()
+    assert figures_of_cards(entry, seat, "8S", "shown", loose) == HandFigures(81, 10)
+    assert figures_of_cards(entry, seat, "", "shown", SHOWN_8S) is None
+    assert figures_of_cards(entry, seat, "8S", "shown", "2D 3D 4D") is None
