@@ -1,4 +1,5 @@
-"""The round form: the cut joker and each player's outcome and groups."""
+"""The round form: the cut joker and each player's outcome and groups, or the figures
+of a hand counted at the table (games/forms/round_counts.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from typing import Any
 
 from django import forms
 
+from games.forms import round_counts as counts
 from games.models import HandEntry, Seat
-from games.rules import USUAL_OUTCOME
-from games.services.round_checks import PlayerCheck, RoundCheck, check_round
+from games.rules import FIGURES, USUAL_OUTCOME, HandFigures
+from games.services.round_checks import PlayerCheck, RoundCheck, check_round, figures_of_cards
 from games.services.round_entries import RoundEntry
 
 # A 21-card hand in the longest notation is about 100 characters; this leaves room
@@ -46,6 +48,33 @@ class PlayerRow:
     check: PlayerCheck | None
     deals: bool  # dealt this round
     on_deal: forms.BoundField | None = None  # "won on the deal", where the rules have it
+    # Counted at the table, where the house rules allow it: the *Count* switch, the
+    # figures' fields, and the outcomes at which the switch means something.
+    counted: forms.BoundField | None = None
+    figures: tuple[counts.FigureInput, ...] = ()
+    count_outcomes: tuple[str, ...] = ()
+    figures_from_cards: bool = False  # the figures were just worked out from the cards
+
+    @property
+    def is_counted(self) -> bool:
+        return bool(self.counted is not None and self.counted.value())
+
+    @property
+    def figures_wrong(self) -> str:
+        """The figures marked wrong, by name (static/js/check.js marks their fields)."""
+        return " ".join(figure.name for figure in self.figures if figure.field.errors)
+
+    @property
+    def figure_errors(self) -> list[str]:
+        """The switch's errors, then each figure's, in the order of the fields."""
+        fields = ([self.counted] if self.counted is not None else []) + [
+            figure.field for figure in self.figures
+        ]
+        return [error for field in fields for error in field.errors]
+
+    @property
+    def counted_line(self) -> str:
+        return counts.counted_line(self.check) if self.check else ""
 
     @property
     def outcome_wrong(self) -> bool:
@@ -74,10 +103,11 @@ def problems_listed(data: Mapping[str, Any]) -> bool:
 
 
 class RoundForm(forms.Form):
-    """The cut joker, then each player's outcome and groups.
+    """The cut joker, then each player's outcome and groups or, where the house rules
+    allow it, the figures the hand was counted at (its *Count* switch on).
 
-    ``clean()`` asks the rules service (via check_round) and files every
-    error under the player's outcome or groups field; ``check`` keeps the previews.
+    ``clean()`` asks the rules service (via check_round) and files every error under
+    the player's outcome, groups, switch or figure field; ``check`` keeps the previews.
     """
 
     cut_joker = forms.CharField(max_length=12, required=False, label="Cut joker")
@@ -113,6 +143,8 @@ class RoundForm(forms.Form):
             entry.round.version if entry.round else None
         )
         outcomes = [(o, HandEntry.Outcome(o).label) for o in entry.ruleset.outcomes]
+        # Where a hand may be counted at the table instead of shown by its cards.
+        self.count_outcomes = counts.counted_outcomes(entry.ruleset)
         for seat in entry.seats:
             name = seat.player.name
             # Buttons, not a select: one tap for the outcome (the preset's only).
@@ -135,6 +167,14 @@ class RoundForm(forms.Form):
                 label=f"{name}: groups",
                 widget=forms.Textarea,
             )
+            if self.count_outcomes:
+                counts.add_fields(self.fields, seat, entry.ruleset)
+        # The figures of the cards typed for a hand just switched to its count, by seat:
+        # shown in its fields (round_fields.html#figures, out of band in a preview).
+        self.from_cards: dict[int, HandFigures] = {}
+        # The seats counted with nothing typed yet: no figure of theirs is wrong while
+        # typing goes on (Save still says what is missing).
+        self.untyped: set[int] = set()
 
     def _posted(self, name: str, pattern: str) -> str | None:
         posted = self.data.get(name) if self.is_bound else None
@@ -143,11 +183,22 @@ class RoundForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
         cut = None if "cut_joker" in self.errors else cleaned.get("cut_joker", "")
+        rules = self.entry.ruleset
         hands = {}
         for seat in self.entry.seats:
             groups_key = f"groups_{seat.pk}"
             text = None if groups_key in self.errors else cleaned.get(groups_key, "")
-            hands[seat.pk] = (cleaned.get(f"outcome_{seat.pk}"), text)
+            outcome = cleaned.get(f"outcome_{seat.pk}")
+            figures = counts.typed_figures(cleaned, seat.pk, rules, outcome)
+            if figures is not None and counts.nothing_typed(self.data, seat.pk, rules):
+                # Switched to its count with the cards typed: counted at what they give.
+                on_deal = bool(cleaned.get(f"on_deal_{seat.pk}"))
+                got = figures_of_cards(self.entry, seat, cut, outcome, text, on_deal=on_deal)
+                if got is None:
+                    self.untyped.add(seat.pk)
+                else:
+                    figures = self.from_cards[seat.pk] = got
+            hands[seat.pk] = counts.typed_hand(rules, outcome, text, figures)
         on_deal = [seat.pk for seat in self.entry.seats if cleaned.get(f"on_deal_{seat.pk}")]
         self.file_errors(check_round(self.entry, cut, hands, final=self.final, on_deal=on_deal))
         return cleaned
@@ -163,8 +214,28 @@ class RoundForm(forms.Form):
                 self.add_error(f"outcome_{player.seat.pk}", message)
             for message in player.groups_errors:
                 self.add_error(f"groups_{player.seat.pk}", message)
+            self._file_figure_errors(player)
         for message in self.check.errors:
             self.add_error(None, message)
+
+    def _file_figure_errors(self, player: PlayerCheck) -> None:
+        """A counted hand's errors beside the figure they name, the hand's own beside
+        its switch. A figure the form refused already (not a number) keeps its own
+        message alone: the rules, not given it, would only add that it is missing. A
+        hand just switched to its count, nothing typed yet, is not yet wrong for what
+        it lacks ("must show all 21 cards, not 0" is not said of an untouched hand)."""
+        seat = player.seat.pk
+        switch = f"counted_{seat}" if f"counted_{seat}" in self.fields else None
+        refused = set(self.errors)
+        untyped = not self.final and seat in self.untyped
+        for name in ("counted", *FIGURES):
+            key: str | None = f"{name}_{seat}"
+            if key in refused or (untyped and name != "counted"):
+                continue
+            if key not in self.fields:  # a figure the form does not ask for
+                key = switch
+            for message in player.figure_errors.get(name, ()):
+                self.add_error(key, message)
 
     @property
     def waiting_for(self) -> list[str] | tuple[str, ...]:
@@ -193,6 +264,19 @@ class RoundForm(forms.Form):
                 check=checks.get(seat.pk),
                 deals=seat == self.entry.dealer,
                 on_deal=self[f"on_deal_{seat.pk}"] if f"on_deal_{seat.pk}" in self.fields else None,
+                **self._count_fields(seat),
             )
             for seat in self.entry.seats
         ]
+
+    def _count_fields(self, seat: Seat) -> dict[str, Any]:
+        if f"counted_{seat.pk}" not in self.fields:
+            return {}
+        rules = self.entry.ruleset
+        figures = counts.figure_inputs(self, seat, rules, self.from_cards.get(seat.pk))
+        return {
+            "counted": self[f"counted_{seat.pk}"],
+            "figures": tuple(figures),
+            "count_outcomes": counts.switch_outcomes(rules),
+            "figures_from_cards": seat.pk in self.from_cards,
+        }

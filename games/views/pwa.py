@@ -50,6 +50,7 @@ PRECACHED_STATIC = (
     "django_htmx/htmx-2.min.js",
     "js/cards.js",
     "js/check.js",
+    "js/counts.js",
     "js/draft_forms.js",
     "js/draft_queue.js",
     "js/draft_store.js",

@@ -36,7 +36,9 @@ const ORDER = {
     "drafts", // "Round N sent." goes in last, above the form as it now stands
   ],
   // None relies on another's work; the order is the one the features were written in.
-  input: ["picker", "picker-problems", "seats", "house-rules", "drafts"],
+  // A counted hand's switch first: an outcome that turns it to cards, which the picker
+  // then follows.
+  input: ["counts", "picker", "picker-problems", "seats", "house-rules", "drafts"],
 };
 
 const steps = Object.create(null);

@@ -20,6 +20,17 @@ function groupsFields(form) {
   return Array.prototype.slice.call(form.querySelectorAll("textarea[data-groups]"));
 }
 
+// A hand counted at the table (its Count switch on) has no cards to tap: the picker
+// skips it, and its cards typed before are kept aside, counted nowhere.
+function counted(field) {
+  var hand = field.closest("fieldset.player");
+  return Boolean(hand && hand.querySelector("input[data-count-switch]:checked"));
+}
+
+function cardFields(form) {
+  return groupsFields(form).filter(function (field) { return !counted(field); });
+}
+
 // The player's chosen outcome, and whether it shows cards (a drop needs none).
 function showsCards(picker, field) {
   var fieldset = field.closest("fieldset.player");
@@ -59,7 +70,7 @@ function countCopies(picker) {
   var cut = cardsIn(cutField(form) && cutField(form).value)[0];
   var held = Object.create(null);
   groupsFields(form).forEach(function (field) {
-    if (field.hasAttribute("data-set-aside")) return; // a drop's: see markOutcomes
+    if (field.hasAttribute("data-set-aside") || counted(field)) return; // a drop's: see markOutcomes
     cardsIn(field.value).forEach(function (code) {
       held[code] = (held[code] || 0) + 1;
     });
@@ -116,7 +127,7 @@ function nextHand(picker, from) {
   var start = from ? fields.indexOf(from) + 1 : 0;
   for (var i = 0; i < fields.length; i++) {
     var field = fields[(start + i) % fields.length];
-    if (field === from) continue;
+    if (field === from || counted(field)) continue;
     if (showsCards(picker, field) && cardsIn(field.value).length < handSize(picker)) return field;
   }
   return null;
@@ -135,6 +146,14 @@ function moveOn(picker, from) {
   // outcomes (a last player marked Middle drop) and between them and Save. Undo and the
   // other keys stay; a tap on a field opens the cards again (aim).
   picker.classList.add("is-done");
+  // Hands counted at the table wait for their figures: the first of them comes into view.
+  var figure = Array.prototype.find.call(formOf(picker).querySelectorAll("input[data-figure]"), function (input) {
+    return input.type === "text" && !input.value && input.getClientRects().length;
+  });
+  if (figure) {
+    if (line) line.textContent = "Cards done: type the counts, then save.";
+    return figure.scrollIntoView({ block: "center" });
+  }
   if (save) {
     save.scrollIntoView({ block: "center" });
     saveShown();
@@ -163,7 +182,7 @@ function press(picker, key) {
   }
   if (!field) {
     // Every hand was complete: a card tapped now goes to the first player again.
-    field = groupsFields(formOf(picker))[0];
+    field = cardFields(formOf(picker))[0];
     if (!field) return;
     aim(picker, field, false);
   }
@@ -230,7 +249,13 @@ function aimAtStart(picker) {
   var form = formOf(picker);
   var cut = cutField(form);
   if (cut && !cut.value.trim()) return aim(picker, cut, false);
-  aim(picker, nextHand(picker, null) || groupsFields(form)[0], false);
+  var hand = nextHand(picker, null) || cardFields(form)[0];
+  if (hand) return aim(picker, hand, false);
+  // Every hand counted at the table: folded under the cut joker, nothing to tap.
+  if (!cut) return;
+  aim(picker, cut, false);
+  picker.classList.add("is-done");
+  picker.querySelector("[data-picker-for]").textContent = "Every hand is counted: type the counts, then save.";
 }
 
 // The table's cut joker came by the poll (another phone entered it first) while this
@@ -305,6 +330,7 @@ on("input", "picker", function (event) {
   var picker = field.form && pickerOf(field.form);
   if (!picker) return;
   if (field.matches("textarea[data-groups], input[data-cut]")) countCopies(picker);
+  if (field.matches("input[data-count-switch]")) switched(picker, field);
   if (field.matches('fieldset.player input[type="radio"]')) {
     var hand = field.closest("fieldset.player");
     markOutcomes(field.form, picker, hand);
@@ -316,6 +342,18 @@ on("input", "picker", function (event) {
     }
   }
 });
+
+// A hand switched to its count: the picker moves on from it. Switched back to its
+// cards (Count off, or a winner's Declared: static/js/counts.js), the picker comes to
+// them, unless the cut joker is still to tap.
+function switched(picker, toggle) {
+  var cards = toggle.closest("fieldset.player").querySelector("textarea[data-groups]");
+  var target = targetOf(picker);
+  countCopies(picker);
+  if (toggle.checked && target === cards) return moveOn(picker, cards);
+  if (toggle.checked || !showsCards(picker, cards) || (target && target.hasAttribute("data-cut") && !target.value.trim())) return;
+  if (cardsIn(cards.value).length < handSize(picker)) aim(picker, cards, true);
+}
 
 // Pressing a key must not take the focus (and the caret) away from the field.
 document.addEventListener("mousedown", function (event) {

@@ -19,6 +19,9 @@ export function saveShown() {
 // The live preview that follows a complete hand changes the height of what is above
 // the picker: keep it in view for a moment after it moved on.
 function keepPickerInView() {
+  // A count being typed (a hand counted at the table) keeps the page where it is.
+  var typing = document.activeElement;
+  if (typing && typing.matches && typing.matches("input[data-figure]")) return;
   // The settlement lands above Save once every hand is in: keep Save in view.
   if (Date.now() - saveShownAt < 2000) {
     var save = document.querySelector("[data-save]");

@@ -45,7 +45,12 @@ function goToProblem(event, link) {
   if (!place) return;
   event.preventDefault();
   var field = place.matches("input, textarea") ? place : place.querySelector("textarea[data-groups]");
-  if (field) {
+  // A hand counted at the table: its figure or switch itself, no cards, no picker.
+  if (field && link.getAttribute("data-fix") === "count") {
+    field.focus({ preventScroll: true });
+    return field.scrollIntoView({ block: "center" });
+  }
+  if (field && field.getClientRects().length) { // not the cards put aside by a count
     field.focus({ preventScroll: true });
     // The caret at the end, where the picker's cards and Undo work: focused by a
     // script, a field puts it at its start.
