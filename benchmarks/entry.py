@@ -71,6 +71,17 @@ as above; ``taps`` and ``keys`` are everyone's (the six phones and the scorer), 
 ``saved`` compares the round stored with the rules service's scores for the figures
 typed. Target ≤ 10 s.
 
+``--counts`` also enters the 6-player 21-card deal by one scorer (``counts``), in a
+fresh session whose house rules open the round on counts (``hand_entry`` counts
+first), at 390×844 with touch as above. Taps: the cut joker on
+the picker, the declarer's Declared, which turns their hand to its cards, every card
+of it on the picker; then for each loser in seat order a tap on each figure's field
+and its digits typed (the count and the value points that ``hand_figures`` gives
+their hand, a value of 0 left blank as a player says "none"; a two-point hand's box a
+tap); Save. ``counts_trusted`` is the same where the house rules trust the table's
+show (``trust_show``): the declarer is one tap, Declared, with no cards and no value
+points. Their target: ≤ 30 s and ≤ 40 taps and keystrokes together.
+
 After Save the round is read back from the database: ``saved`` is true only when
 round 1 is stored and every player's score equals what ``score_round`` computes for
 the deal. Prints a table per round and way (per player and in total, with the
@@ -79,7 +90,9 @@ targets beside the figures; nothing is asserted), or with --json one object:
 "players", ...}, "typed": {...}}, "13-card-4p": {...}}``; with --table, under
 "21-card-6p" also ``"table": {"seconds", "seats": [{"name", "taps", "keys", "scrolls",
 "seconds", ...}], "scorer": {...}, "saved", "target"}``; with --counts also
-``"table_counts": {"taps", "keys", "seconds", "saved", "winner", "said", "seats", ...}``.
+``"table_counts": {"taps", "keys", "seconds", "saved", "winner", "said", "seats", ...}``
+and ``"counts"`` and ``"counts_trusted"``, each as a way above (their ``saved``
+compares with ``score_round`` of the figures typed; ``taps_and_keys`` adds the two).
 
 No floor is measured beside these figures, as the other benchmarks measure one: none
 of them is timed by the machine's clock. Taps, keystrokes and scrolls are counted,
@@ -128,6 +141,12 @@ SECONDS = {"taps": 0.6, "keys": 0.25, "scrolls": 1.0}
 TARGETS = {
     ("21-card-6p", "picker"): {"taps": 150, "seconds": 90},
     ("21-card-6p", "typed"): {"seconds": 90},
+    ("21-card-6p", "counts_trusted"): {"taps_and_keys": 40, "seconds": 30},
+}
+# Hands counted at the table (--counts): each way's house rules.
+COUNTS = {
+    "counts": {"hand_entry": "counts_first"},
+    "counts_trusted": {"hand_entry": "counts_first", "trust_show": True},
 }
 CUT = "cut joker"
 SAVE = "Save"
@@ -475,8 +494,22 @@ def stored_scores(session_pk: int) -> dict[str, int]:
     return dict(entries.values_list("player__name", "score"))
 
 
-def enter(browser, url: str, cookie: dict, session_pk: int, played: Deal, way: str, args) -> dict:
+def enter(
+    browser,
+    url: str,
+    cookie: dict,
+    session_pk: int,
+    played: Deal,
+    way: str,
+    args,
+    steps=None,
+    expected: dict[str, int] | None = None,
+) -> dict:
+    """One way of entering ``played`` (``steps``: what the scorer does, for a way of
+    its own), read back against ``expected`` (the deal's scores unless given)."""
     from django.urls import reverse
+
+    expected = expected or played.expected
 
     context = browser.new_context(
         viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2, base_url=url
@@ -493,7 +526,9 @@ def enter(browser, url: str, cookie: dict, session_pk: int, played: Deal, way: s
         scorer = Scorer(page)
         scorer.spend(1)  # the page as it stands a second after it opened
         started = time.perf_counter()
-        if way == "picker":
+        if steps is not None:
+            steps(scorer)
+        elif way == "picker":
             enter_with_picker(scorer, played, args.grouped)
         else:
             enter_typed(scorer, played, args.grouped)
@@ -510,11 +545,12 @@ def enter(browser, url: str, cookie: dict, session_pk: int, played: Deal, way: s
     for name, hand in played.hands.items():
         players[name] = scorer.effort(name).as_dict() | {
             "outcome": hand.outcome,
-            "expected": played.expected[name],
+            "expected": expected[name],
             "stored": stored.get(name),
         }
     report = total.as_dict() | {
-        "saved": bool(stored) and stored == played.expected,
+        "taps_and_keys": total.taps + total.keys,
+        "saved": bool(stored) and stored == expected,
         "players": players,
         "cut_joker": scorer.effort(CUT).as_dict(),
         "save": scorer.effort(SAVE).as_dict(),
@@ -530,6 +566,91 @@ def enter(browser, url: str, cookie: dict, session_pk: int, played: Deal, way: s
         report["target"] = target | {
             "met": all(report[figure] <= limit for figure, limit in target.items())
         }
+    return report
+
+
+# --- Counted at the table: the losers' figures typed -------------------------------------------
+
+
+def said_figures(played: Deal) -> dict:
+    """Each loser's figures, as they would say them at the table: what ``hand_figures``
+    gives their hand under the deal's rules, a value of 0 left out (nothing to say)."""
+    from games.rules import HandFigures, PlayerHand, get_ruleset, hand_figures
+
+    ruleset = get_ruleset(played.preset)
+    said = {}
+    for name, hand in played.hands.items():
+        if hand.outcome == "declared":
+            continue
+        given = hand_figures(ruleset, played.cut, PlayerHand(name, hand.outcome, hand.groups))
+        kept = {
+            figure: value
+            for figure, value in given.as_dict().items()
+            if figure == "count" or value != 0
+        }
+        said[name] = HandFigures(**kept)
+    return said
+
+
+def scores_as_entered(played: Deal, way: str, said: dict) -> dict[str, int]:
+    """What the rules service scores for the round as entered: the declarer by cards
+    (or, trusted, by the show alone), the losers by their figures."""
+    from games.rules import HandFigures, PlayerHand, get_ruleset, score_round
+
+    ruleset = get_ruleset(played.preset, COUNTS[way])
+    trusted = ruleset.trust_show
+    hands = []
+    for name, hand in played.hands.items():
+        if name in said:
+            hands.append(PlayerHand(name, hand.outcome, figures=said[name]))
+        elif trusted:
+            hands.append(PlayerHand(name, hand.outcome, figures=HandFigures()))
+        else:
+            hands.append(PlayerHand(name, hand.outcome, hand.groups))
+    return {player.name: player.score for player in score_round(ruleset, played.cut, hands).players}
+
+
+def enter_counts(scorer: Scorer, played: Deal, said: dict, trusted: bool) -> None:
+    """The cut joker on the picker; the declarer's Declared and, unless the show is
+    trusted, their cards on the picker (Declared turns the counted hand to its cards,
+    the picker goes there); each loser's figures, a tap on each field and its digits."""
+    page = scorer.page
+    scorer.tap(CUT, pick(page, played.cut.code), f"the cut card {played.cut.code} in the picker")
+    name = played.declarer
+    scorer.settle()
+    choose_declared(scorer, name)
+    if not trusted:
+        field_ = groups_field(page, name)
+        if not field_.evaluate("el => el.hasAttribute('data-picker-target')"):
+            log(f"the picker was not on {name}'s hand: tapping the field")
+            scorer.tap(name, field_, "the Groups field")
+        for card in played.hands[name].dealt:
+            scorer.tap(name, pick(page, card.code), f"the card {card.code} in the picker")
+    for name, figures in said.items():
+        scorer.settle()
+        for figure, value in figures.as_dict().items():
+            box = player(page, name).locator(f'input[data-figure="{figure}"]')
+            scorer.tap(name, box, f"the {figure.replace('_', ' ')} field")
+            if value is not True:
+                scorer.type(name, str(value))
+
+
+def enter_by_counts(browser, url: str, cookie: dict, session_pk: int, played: Deal, way: str):
+    """One of the --counts ways (``counts``, ``counts_trusted``) in its own session."""
+    said = said_figures(played)
+    trusted = bool(COUNTS[way].get("trust_show"))
+    report = enter(
+        browser,
+        url,
+        cookie,
+        session_pk,
+        played,
+        way,
+        argparse.Namespace(grouped=False),
+        steps=lambda scorer: enter_counts(scorer, played, said, trusted),
+        expected=scores_as_entered(played, way, said),
+    )
+    report["figures"] = {name: figures.as_dict() for name, figures in said.items()}
     return report
 
 
@@ -932,6 +1053,19 @@ def run(args) -> tuple[dict, list[str]]:
         for played in deals.values()
         for way in WAYS
     }
+    counted_sessions = {}
+    if args.counts:
+        played = deals["21-card-6p"]
+        counted_sessions = {
+            way: create_session(
+                user,
+                preset=played.preset,
+                overrides=overrides,
+                players=list(played.hands),
+                name=f"{played.key} by {way}",
+            ).pk
+            for way, overrides in COUNTS.items()
+        }
     table_session = None
     if args.table:
         from games.services.table import open_table
@@ -965,6 +1099,12 @@ def run(args) -> tuple[dict, list[str]]:
                             )
                             report[key][way] = entered
                             tables.append(table(played, way, entered))
+                    for way, session_pk in counted_sessions.items():
+                        played = deals["21-card-6p"]
+                        log(f"{played.key}: entering by {way}")
+                        entered = enter_by_counts(browser, url, cookie, session_pk, played, way)
+                        report[played.key][way] = entered
+                        tables.append(table(played, way, entered))
                     if table_session is not None:
                         played = deals["21-card-6p"]
                         log(f"{played.key}: entering at the table (six phones)")
@@ -1003,8 +1143,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--counts",
         action="store_true",
-        help="also enter hands counted at the table: in table mode (table_counts), six "
-        "phones each typing its own figures, then the scorer's Save",
+        help="also enter hands counted at the table: by one scorer, the winner by cards "
+        "(counts) or by the table's show alone (counts_trusted); and in table mode "
+        "(table_counts), six phones each typing its own figures, then the scorer's Save",
     )
     parser.add_argument("--json", action="store_true", help="print only the JSON object")
     args = parser.parse_args(argv)
