@@ -328,3 +328,33 @@ def test_a_hand_just_switched_to_its_count_is_not_wrong_yet(scorer: Client, user
     # Save says what is missing, beside each count.
     saved = scorer.post(create(session), data, headers=HTMX).content.decode()
     assert "a counted hand needs its count" in errors_beside(saved, session, "Ben")
+
+
+@pytest.mark.parametrize(
+    ("preset", "house_rules", "offered"),
+    [
+        ("21-kodai", {"hand_entry": "counts"}, {"count", "claims", "free_hand"}),
+        ("13-points", {"hand_entry": "counts"}, {"count"}),
+        # Cards only, but the show trusted: the declared winner alone may be counted.
+        ("21-points", {"trust_show": True}, {"value_points"}),
+    ],
+)
+def test_each_preset_asks_for_the_figures_its_hands_give(
+    scorer: Client, user, preset: str, house_rules: dict, offered: set[str]
+) -> None:
+    session = make_session(user, preset=preset, overrides=house_rules)
+
+    html = scorer.get(detail(session)).content.decode()
+
+    ben = seat_pk(session, "Ben")
+    asked = {
+        name
+        for name in ("count", "value_points", "claims", "two_point", "free_hand")
+        if f'name="{name}_{ben}"' in html
+    }
+    assert asked == offered
+    switch = re.search(
+        rf'<label class="chip chip-count"([^>]*)><input[^>]*name="counted_{ben}"', html
+    )
+    if house_rules.get("hand_entry", "cards") == "cards":
+        assert switch[1].split() == ["data-for-declared"]
