@@ -15,7 +15,7 @@ from typing import Any
 
 from django import forms
 
-from games.models import Seat
+from games.models import HandEntry, Seat
 from games.rules import (
     FULL_HAND_OUTCOMES,
     NUMBER_FIGURES,
@@ -32,14 +32,6 @@ LABELS = {
     "claims": "Claims",
     "two_point": "Two-point hand",
     "free_hand": "Free hand",
-}
-# The same in the preview's sentence ("Counted at the table: count 34, value points 5").
-WORDS = {
-    "count": "count",
-    "value_points": "value points",
-    "claims": "claims",
-    "two_point": "a two-point hand",
-    "free_hand": "a free hand",
 }
 # More than any hand holds (210 a count, 320 value points), and short enough that a
 # hostile POST is refused by the form, not worked through.
@@ -148,19 +140,17 @@ def typed_hand(
 
 
 def counted_line(check: PlayerCheck) -> str:
-    """A counted hand as the preview says it: "Counted at the table: count 34, value
-    points 5."; a winner on the table's show who gives no figure, so."""
-    figures = check.figures
-    if figures is None:
+    """A counted hand as the preview says it, in the round page's words: "Counted at
+    the table: count 34, value points 5."; a winner on the table's show who gives no
+    figure, "Shown at the table: no cards entered."; "" while nothing is typed."""
+    if check.figures is None:
         return ""
-    said = [
-        WORDS[name] if value is True else f"{WORDS[name]} {value}"
-        for name, value in figures.as_dict().items()
-    ]
+    said = HandEntry.figures_words(check.figures.as_dict())
+    taken = HandEntry.at_the_table(check.outcome or "").capitalize()
     if said:
-        return f"Counted at the table: {', '.join(said)}."
+        return f"{taken}: {said}."
     if check.outcome == "declared":
-        return "Declared on the table's show: no cards entered."
+        return f"{taken}: no cards entered."
     return ""  # nothing typed yet, or a drop's fixed cost (its own line says so)
 
 
