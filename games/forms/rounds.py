@@ -111,6 +111,10 @@ class RoundForm(forms.Form):
     """
 
     cut_joker = forms.CharField(max_length=12, required=False, label="Cut joker")
+    # Whether the form lays out a counted hand's switch and figures in each player's
+    # row (round_fields.html) and files their errors there; table mode's seat form
+    # lays out and files its own (games/forms/table.py).
+    lays_out_counts = True
 
     # The hidden inputs (key, submission, number, opened, version) are read in __init__, not
     # declared as fields: a mangled one must not make the form invalid with an error
@@ -167,7 +171,7 @@ class RoundForm(forms.Form):
                 label=f"{name}: groups",
                 widget=forms.Textarea,
             )
-            if self.count_outcomes:
+            if self.count_outcomes and self.lays_out_counts:
                 counts.add_fields(self.fields, seat, entry.ruleset)
         # The figures of the cards typed for a hand just switched to its count, by seat:
         # shown in its fields (round_fields.html#figures, out of band in a preview).
@@ -200,7 +204,10 @@ class RoundForm(forms.Form):
                     figures = self.from_cards[seat.pk] = got
             hands[seat.pk] = counts.typed_hand(rules, outcome, text, figures)
         on_deal = [seat.pk for seat in self.entry.seats if cleaned.get(f"on_deal_{seat.pk}")]
-        self.file_errors(check_round(self.entry, cut, hands, final=self.final, on_deal=on_deal))
+        check = check_round(self.entry, cut, hands, final=self.final, on_deal=on_deal)
+        self.file_errors(check)
+        for player in check.players:
+            self._file_figure_errors(player)
         return cleaned
 
     def file_errors(self, check: RoundCheck) -> None:
@@ -214,7 +221,6 @@ class RoundForm(forms.Form):
                 self.add_error(f"outcome_{player.seat.pk}", message)
             for message in player.groups_errors:
                 self.add_error(f"groups_{player.seat.pk}", message)
-            self._file_figure_errors(player)
         for message in self.check.errors:
             self.add_error(None, message)
 
@@ -270,7 +276,7 @@ class RoundForm(forms.Form):
         ]
 
     def _count_fields(self, seat: Seat) -> dict[str, Any]:
-        if f"counted_{seat.pk}" not in self.fields:
+        if not self.lays_out_counts or f"counted_{seat.pk}" not in self.fields:
             return {}
         rules = self.entry.ruleset
         figures = counts.figure_inputs(self, seat, rules, self.from_cards.get(seat.pk))

@@ -70,6 +70,8 @@ class HandForm(RoundForm):
     are only read here; services.table.write_hand checks the hand and
     ``file_errors`` files what it says."""
 
+    lays_out_counts = False  # its Count switch and figures: _add_count_fields, seat_hand.html
+
     def __init__(
         self,
         *args: Any,

@@ -49,7 +49,8 @@ function markFields() {
     if (!fieldset) return;
     markWrong(fieldset.querySelectorAll("textarea[data-groups]"), errors.hasAttribute("data-groups-wrong"));
     markWrong(fieldset.querySelectorAll(".outcomes input[type=radio]"), errors.hasAttribute("data-outcome-wrong"));
-    // A counted hand's: its switch, and each figure named wrong.
+    // A counted hand's: its switch, and each figure named wrong (a seat's phone marks its own).
+    if (!fieldset.hasAttribute("data-counts")) return;
     markWrong(fieldset.querySelectorAll("input[data-count-switch]"), errors.hasAttribute("data-counted-wrong"));
     var figures = " " + (errors.getAttribute("data-figures-wrong") || "") + " ";
     fieldset.querySelectorAll("input[data-figure]").forEach(function (input) {

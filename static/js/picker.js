@@ -21,9 +21,10 @@ function groupsFields(form) {
 }
 
 // A hand counted at the table (its Count switch on) has no cards to tap: the picker
-// skips it, and its cards typed before are kept aside, counted nowhere.
+// skips it, and its cards typed before are kept aside, counted nowhere. (A seat's
+// phone puts its picker away while its one hand is counted: static/js/table_seat.js.)
 function counted(field) {
-  var hand = field.closest("fieldset.player");
+  var hand = field.closest("fieldset.player[data-counts]");
   return Boolean(hand && hand.querySelector("input[data-count-switch]:checked"));
 }
 
@@ -330,7 +331,7 @@ on("input", "picker", function (event) {
   var picker = field.form && pickerOf(field.form);
   if (!picker) return;
   if (field.matches("textarea[data-groups], input[data-cut]")) countCopies(picker);
-  if (field.matches("input[data-count-switch]")) switched(picker, field);
+  if (field.matches("[data-counts] input[data-count-switch]")) switched(picker, field);
   if (field.matches('fieldset.player input[type="radio"]')) {
     var hand = field.closest("fieldset.player");
     markOutcomes(field.form, picker, hand);
