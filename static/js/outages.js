@@ -77,8 +77,9 @@ function sayFailed(elt, event) {
   alert.setAttribute("data-outage", "");
   alert.textContent = lead + ": " + why(event) + (refused ? "" : " " + keep);
   // Under the button; a button in a row of its own (Arrange beside its label) gets
-  // the message under that row.
-  var row = button.parentElement;
+  // the message under that row: the row that says so (data-outage-row, where the
+  // button sits in a group of its own within it), else a flex parent.
+  var row = button.closest("[data-outage-row]") || button.parentElement;
   var inRow = row && row !== elt && getComputedStyle(row).display.indexOf("flex") !== -1;
   var after = inRow ? row : button;
   after.insertAdjacentElement("afterend", alert);
