@@ -16,6 +16,7 @@ from html import escape as escape_html
 from typing import NamedTuple
 
 from django.conf import settings
+from django.utils import formats
 from django.utils.safestring import SafeString, mark_safe
 
 from games import figures
@@ -130,8 +131,11 @@ def nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
 
 
 def _number(value: float) -> str:
-    """A tick label: whole numbers without decimals, minus signs typographic."""
-    return figures.points(f"{value:.0f}" if float(value).is_integer() else f"{value:.1f}")
+    """A tick label: whole numbers without decimals, grouped as the page's language
+    groups digits, minus signs typographic."""
+    if float(value).is_integer():
+        return figures.whole(int(value))
+    return figures.points(figures.fixed(value))
 
 
 # What a character of the drawing's 12-unit text is reckoned to take: a digit of the
@@ -411,7 +415,9 @@ def running_totals_svg(
             if line.scores.get(name) is not None:
                 total = line.totals[name]
                 out = name in line.eliminated
-                label = f"{name} after round {line.number}: {total}" + (" (out)" if out else "")
+                label = f"{name} after round {line.number}: {_number(total)}" + (
+                    " (out)" if out else ""
+                )
                 segments[-1].append(Mark(line.number, total, label, "out" if out else "point"))
             if name in line.rejoined:
                 # The line stops at the total that put them out and starts again here.
@@ -419,7 +425,7 @@ def running_totals_svg(
                 rejoin = Mark(
                     line.number,
                     total,
-                    f"{name} rejoined after round {line.number} at {total}",
+                    f"{name} rejoined after round {line.number} at {_number(total)}",
                     "rejoin",
                 )
                 segments.append([rejoin])
@@ -639,8 +645,9 @@ def _span(at: float, label: str, anchor: str) -> tuple[float, float]:
 
 
 def _short_date(day) -> str:
-    return f"{day.day} {day:%b %y}"
+    """A day on an axis, as the page's language writes a short one: 5 Jan 24."""
+    return formats.date_format(day, "SHORT_DATE_FORMAT")
 
 
 def _long_date(day) -> str:
-    return f"{day.day} {day:%b %Y}"
+    return figures.day(day)

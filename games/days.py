@@ -15,6 +15,8 @@ import datetime
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from games import figures
+
 EARLIEST_PLAYED_ON = datetime.date(1970, 1, 1)
 
 
@@ -28,11 +30,6 @@ def latest_played_on(today: datetime.date | None = None) -> datetime.date:
         return today.replace(year=today.year + 1, day=28)
 
 
-def _long_day(day: datetime.date) -> str:
-    """A day as the app writes one: 5 Jan 2024."""
-    return f"{day.day} {day:%b %Y}"
-
-
 def validate_played_on(day: datetime.date | None) -> None:
     """Raise ValidationError for a day outside the range a session may be played on."""
     if day is None:
@@ -42,5 +39,5 @@ def validate_played_on(day: datetime.date | None) -> None:
         raise ValidationError(
             "Pick a day from %(earliest)s to %(latest)s (a year from today).",
             code="played_on_range",
-            params={"earliest": _long_day(EARLIEST_PLAYED_ON), "latest": _long_day(latest)},
+            params={"earliest": figures.day(EARLIEST_PLAYED_ON), "latest": figures.day(latest)},
         )

@@ -190,6 +190,10 @@ LOGOUT_REDIRECT_URL = "games:home"
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("hi", "हिन्दी")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Days as each language writes them where the app's differ from Django's; numbers and
+# money are written by games/figures.py, never by Django's thousand separator (it
+# would also group ids, years and form values).
+FORMAT_MODULE_PATH = ["scorekeeper.formats"]
 
 
 def time_zone(name: str) -> None:

@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 
-from games import rules
+from games import figures, rules
 from games.days import validate_played_on
 from games.models.fields import Preset, name_from_file, new_share_token, optional_link
 from games.models.leagues import League, Player
@@ -108,8 +108,7 @@ class GameSession(models.Model):
     def __str__(self) -> str:
         # Unnamed: the game and the day, the same on every server (an id would change
         # with an import) and telling a club's evenings apart as an id never did.
-        day = self.played_on
-        return self.name or f"{self.get_preset_display()}, {day.day} {day:%b %Y}"
+        return self.name or f"{self.get_preset_display()}, {figures.day(self.played_on)}"
 
     def clean(self) -> None:
         if self.first_dealer_id and self.pk and self.first_dealer.session_id != self.pk:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import reduce
 from operator import or_
 from typing import NamedTuple
@@ -46,7 +47,7 @@ from django.db.models import (
 from django.utils.html import escape
 from django.utils.safestring import SafeString
 
-from games.figures import fixed, points, rating
+from games.figures import fixed, money, points, rating, whole
 from games.models import (
     GameSession,
     League,
@@ -105,11 +106,13 @@ class StandingRow(RoundFigures):
 
 
 def table_lines(
-    rows: Sequence[StandingRow], urls: Sequence[str], you: int | None
+    rows: Sequence[StandingRow], urls: Sequence[str], you: int | None, currency: str = ""
 ) -> list[dict[str, object]]:
     """The standings table's lines as the page prints them, one per row with its
     player's page (``urls``, in the rows' order) and whether it is the viewer's own
-    (``you``: their claimed player's id). Each cell is worked out here once, as HTML
+    (``you``: their claimed player's id), the money in the league's ``currency``
+    (games/currencies.py). Each figure is grouped as the page's language groups
+    digits (games/figures.py). Each cell is worked out here once, as HTML
     text escaped here: the template only places it. 200 lines of ten cells made the
     table the larger half of the page's time (benchmarks/http.py), most of it a
     template looking each cell up (a dict's key is found first, an object's
@@ -124,13 +127,13 @@ def table_lines(
                 "url": escape(url),
                 "you": row.player.pk == you,
                 "rating": _text("–" if row.rating is None else rating(row.rating)),
-                "sessions": _text(row.sessions),
-                "sessions_won": _text(row.sessions_won),
-                "rounds": _text(row.rounds),
-                "rounds_won": _text(row.rounds_won),
+                "sessions": _text(whole(row.sessions)),
+                "sessions_won": _text(whole(row.sessions_won)),
+                "rounds": _text(whole(row.rounds)),
+                "rounds_won": _text(whole(row.rounds_won)),
                 "average": _text("–" if average is None else points(fixed(average))),
                 "total": _text(points(row.total_points)),
-                "money": _text(money_text(row.money)),
+                "money": escape(money_text(row.money, currency)),
                 "drops": _text("–" if drops is None else f"{fixed(drops, 0)}%"),
                 "best": _text(points(row.best_round)),
                 "worst": _text(points(row.worst_round)),
@@ -139,19 +142,18 @@ def table_lines(
     return lines
 
 
-def _text(value: int | str) -> SafeString:
-    """A number, or a dash for none, as HTML: nothing in it to escape."""
+def _text(value: str) -> SafeString:
+    """A figure, or a dash for none, as HTML: nothing in it to escape."""
     return SafeString(value)
 
 
-def money_text(amount: int | None) -> str:
-    """An amount in cents as the standings write it: +12.50, −3.00, 0.00; a dash
-    for none (no stakes were set)."""
+def money_text(amount: int | None, currency: str = "") -> str:
+    """An amount in cents as the standings write it, won (+) or lost (−): +12.50,
+    −3.00, 0.00, +₹1,00,000.00 in a league counting in rupees; a dash for none (no
+    stakes were set)."""
     if amount is None:
         return "–"
-    whole, part = divmod(abs(amount), 100)
-    sign = "+" if amount > 0 else "-" if amount < 0 else ""
-    return points(f"{sign}{whole}.{part:02d}")
+    return money(Decimal(amount).scaleb(-2), currency, sign=True)
 
 
 @dataclass(frozen=True)

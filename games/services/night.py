@@ -5,7 +5,7 @@ only puts them in lines."""
 
 from __future__ import annotations
 
-from games.figures import points
+from games import figures
 from games.services.money import Money
 from games.services.scoreboard import Scoreboard
 
@@ -27,7 +27,7 @@ def night_text(board: Scoreboard, money: Money | None, link: str | None = None) 
     for name in state.order:
         out = columns[name].eliminated_in
         note = f" (out in round {out})" if out is not None else ""
-        lines.append(f"{state.place(name)}. {name} {points(state.totals[name])}{note}")
+        lines.append(f"{state.place(name)}. {name} {figures.points(state.totals[name])}{note}")
     lines += _money_lines(board, money)
     if link:
         lines += ["", f"Live scores: {link}"]
@@ -39,8 +39,7 @@ def _title(board: Scoreboard) -> str:
     session = board.session
     if not session.name:
         return str(session)
-    day = session.played_on
-    return f"{session.name}, {day.day} {day:%b %Y}"
+    return f"{session.name}, {figures.day(session.played_on)}"
 
 
 def _money_lines(board: Scoreboard, money: Money | None) -> list[str]:

@@ -19,8 +19,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from games import figures
 from games.access import (
     claim_for,
     gains,
@@ -309,7 +311,8 @@ def invite_create(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(
                 request,
                 f"Invite link made: whoever opens it joins as {invite.get_role_display().lower()} "
-                f"until {invite.expires_at:%d %b %Y}. Copy it below.",
+                f"until {figures.day(timezone.localdate(invite.expires_at, league_zone(league)))}. "
+                "Copy it below.",
             )
             return _to_invites(
                 league, {name: form.cleaned_data[name] for name in InviteForm.CHOSEN}

@@ -175,7 +175,7 @@ def test_ratings_read_as_the_apps_pages_write_them_in_lists_and_on_their_pages(
 
         assert '<td class="field-rating">\u22123.3</td>' in listed
         assert '<div class="readonly">\u22123.3</div>' in shown
-        assert '<div class="readonly">1512.3</div>' in shown
+        assert '<div class="readonly">1,512.3</div>' in shown
         assert '<div class="readonly">8.0</div>' in shown
         # Its name (the page's title, the breadcrumb) writes the rating the same way.
         assert str(figure).endswith(": \u22123.3")
@@ -183,7 +183,7 @@ def test_ratings_read_as_the_apps_pages_write_them_in_lists_and_on_their_pages(
         for raw in ("1512.3456789", "8.0449", "-3.25", "-3.2"):
             assert raw not in listed and raw not in shown
     current = admin_client.get(_url(Rating, "changelist")).content.decode()
-    assert '<td class="field-skill">1512.3</td>' in current
+    assert '<td class="field-skill">1,512.3</td>' in current
     assert '<td class="field-uncertainty">8.0</td>' in current
 
 

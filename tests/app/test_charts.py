@@ -181,11 +181,11 @@ def test_a_ceiling_far_beyond_the_totals_is_named_at_the_edge_not_drawn_to_scale
     assert rule.get("data-value") == "-20000"
     assert rule.find(f"{SVG}line") is None
     assert (
-        "".join(rule.itertext()) == "ceiling −20000 ↓"
+        "".join(rule.itertext()) == "ceiling −20,000 ↓"
     )  # a net ceiling, said as the total it limits
     ys = [y for pieces in lines_of(root).values() for piece in pieces for _, y in piece]
     assert max(ys) - min(ys) > 90  # the lines use at least half the plot's 180 units
-    assert "Ceiling −20000" in root.find(f"{SVG}desc").text
+    assert "Ceiling −20,000" in root.find(f"{SVG}desc").text
 
 
 def history(name: str, ordinals: list[float], start: int = 0) -> tuple[str, list[RatingPoint]]:
@@ -208,8 +208,8 @@ def test_a_long_sessions_chart_stays_small_and_keeps_its_ends() -> None:
     (asha,) = lines_of(root)["Asha"]
     assert len(asha) <= 160
     # Its ends stay: 0 before round 1 and the total after the last round.
-    assert "Asha before round 1: 0" in svg and "Asha after round 5000: 15000" in svg
-    assert "Asha 15000" in svg
+    assert "Asha before round 1: 0" in svg and "Asha after round 5000: 15,000" in svg
+    assert "Asha 15,000" in svg
     assert len(svg) < 60_000
 
 

@@ -181,7 +181,7 @@ def test_a_long_session_page_shows_its_latest_ten_rounds_and_older_ones_on_reque
     polled = scorer.get(poll, {"from": "6"}, headers={"HX-Request": "true"}).content.decode()
 
     assert rounds_in(html) == list(range(16, 26))
-    assert '<td class="total" data-total="Asha">3050</td>' in html  # 25 × 122
+    assert '<td class="total" data-total="Asha">3,050</td>' in html  # 25 × 122
     assert "Rounds 1–15 are not shown." in html
     assert f'href="{page}?from=6"' in html and f'hx-get="{poll}?from=6"' in html
     assert rounds_in(earlier) == rounds_in(polled) == list(range(6, 26))

@@ -152,7 +152,7 @@ def test_a_long_session_shares_its_latest_ten_rounds_and_the_totals(
     html = client.get(shared(table)).content.decode()
 
     assert rounds_in(html) == list(range(16, 26))
-    assert '<td class="total" data-total="Asha">3050</td>' in html  # 25 × 122
+    assert '<td class="total" data-total="Asha">3,050</td>' in html  # 25 × 122
     assert "Rounds 1–15 are not shown." in html
     assert f'href="{shared(table)}?from=6"' in html  # ten earlier, without JavaScript
     assert f'href="{shared(table)}?from=1"' in html  # all of them
@@ -172,7 +172,7 @@ def test_older_rounds_are_one_tap_away_without_javascript(
     assert rounds_in(everything) == list(range(1, 26))
     assert "are not shown" not in everything
     for html in (earlier, everything):
-        assert '<td class="total" data-total="Asha">3050</td>' in html
+        assert '<td class="total" data-total="Asha">3,050</td>' in html
 
 
 def test_older_rounds_are_one_tap_away_with_htmx(client: Client, table: GameSession) -> None:
@@ -205,7 +205,7 @@ def test_the_poll_of_a_long_session_stays_folded_after_a_save(
     assert "Rounds 1–16 are not shown." in after_latest.content.decode()
     assert rounds_in(after_earlier.content.decode()) == list(range(6, 27))
     for response in (after_latest, after_earlier):
-        assert '<td class="total" data-total="Asha">3172</td>' in response.content.decode()
+        assert '<td class="total" data-total="Asha">3,172</td>' in response.content.decode()
 
 
 @pytest.mark.parametrize("asked", ["0", "-3", "99999", "x", "1" * 30])
