@@ -66,9 +66,13 @@ def create_league(
     overrides: dict[str, Any],
     money_per_point: Decimal | None = None,
     time_zone: str = "",
+    language: str = "",
+    currency: str = "",
 ) -> League:
     """A new league with ``user`` as its owner; raises RulesError for bad rules.
-    ``time_zone``: its clock, empty for the site's (games/zones.py)."""
+    ``time_zone``: its clock, empty for the site's (games/zones.py); ``language``:
+    the one its pages open in, empty for each browser's; ``currency``: its money's ISO
+    code, empty for its language's default (games/currencies.py)."""
     get_ruleset(preset, overrides)  # the rules service has the last word on options
     with transaction.atomic():
         league = league_at_a_free_address(
@@ -77,6 +81,8 @@ def create_league(
             overrides=overrides,
             money_per_point=money_per_point,
             time_zone=time_zone,
+            language=language,
+            currency=currency,
         )
         Membership.objects.create(league=league, user=user, role=Role.OWNER)
     return league
@@ -105,10 +111,13 @@ def update_rules(
     money_per_point: Decimal | None,
     table_auto_save: bool | None = None,
     time_zone: str | None = None,
+    language: str | None = None,
+    currency: str | None = None,
 ) -> League:
     """Replace the league's name, default rules and point value (and, given, its table
-    mode and time zone). Sessions already started keep the rules they were started
-    with (they store their own); their times read in the league's zone as it is now."""
+    mode, time zone, language and currency). Sessions already started keep the rules
+    they were started with (they store their own); their times read in the league's
+    zone, and their money in its currency, as they are now."""
     get_ruleset(preset, overrides)
     league.name = name
     league.preset = preset
@@ -119,6 +128,10 @@ def update_rules(
         league.table_auto_save = table_auto_save
     if time_zone is not None:
         league.time_zone = time_zone
+    if language is not None:
+        league.language = language
+    if currency is not None:
+        league.currency = currency
     league.save(
         update_fields=[
             "name",
@@ -127,6 +140,8 @@ def update_rules(
             "money_per_point",
             "table_auto_save",
             "time_zone",
+            "language",
+            "currency",
         ]
     )
     if auto_save_moved:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+from games.currencies import session_currency
 from games.rules import (
     balances_from_totals,
     buy_ins,
@@ -47,8 +48,10 @@ class PotShare:
 @dataclass(frozen=True)
 class Money:
     """What the totals are worth: who pays whom (net-format sessions with a value
-    per point), or the pot and how it could be split (pools with a buy-in)."""
+    per point), or the pot and how it could be split (pools with a buy-in), in the
+    league's ``currency`` (an ISO code; "" for none named: games/currencies.py)."""
 
+    currency: str = ""
     per_point: Decimal | None = None
     payments: tuple[Payment, ...] = ()
     buy_in: Decimal | None = None
@@ -66,15 +69,20 @@ def money_of(board: Scoreboard) -> Money | None:
         per_point = _cents(session.money_per_point)
         balances = balances_from_totals(board.state.totals, per_point)
         payments = tuple(Payment(t.payer, t.payee, _money(t.amount)) for t in settle(balances))
-        return Money(per_point=session.money_per_point, payments=payments)
+        return Money(
+            session_currency(session), per_point=session.money_per_point, payments=payments
+        )
     if board.pool and session.buy_in:
+        currency = session_currency(session)
         pot = pot_of(_cents(session.buy_in), sum(buy_ins(board.state).values()))
         if board.finished:
-            return Money(buy_in=session.buy_in, pot=_money(pot), pot_winners=board.winners)
+            return Money(
+                currency, buy_in=session.buy_in, pot=_money(pot), pot_winners=board.winners
+            )
         drops = remaining_drops(board.state, board.ruleset)
         split = pot_split(board.state, board.ruleset, pot)
         shares = tuple(
             PotShare(name, drops[name], _money(split[name])) for name in board.state.active
         )
-        return Money(buy_in=session.buy_in, pot=_money(pot), shares=shares)
+        return Money(currency, buy_in=session.buy_in, pot=_money(pot), shares=shares)
     return None

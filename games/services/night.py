@@ -45,21 +45,24 @@ def _title(board: Scoreboard) -> str:
 def _money_lines(board: Scoreboard, money: Money | None) -> list[str]:
     if money is None:
         return []
+    currency = money.currency
     if money.per_point:
         when = "" if board.finished else ", if it ended now"
-        lines = ["", f"Settle up at {money.per_point} a point{when}:"]
-        lines += [f"{p.payer} pays {p.payee} {p.amount}" for p in money.payments]
+        lines = ["", f"Settle up at {figures.money(money.per_point, currency)} a point{when}:"]
+        lines += [
+            f"{p.payer} pays {p.payee} {figures.money(p.amount, currency)}" for p in money.payments
+        ]
         if not money.payments:
             lines.append("Nobody owes anything.")
         return lines
     if money.pot is None:
         return []
-    lines = ["", f"The pot: {money.pot}"]
+    lines = ["", f"The pot: {figures.money(money.pot, currency)}"]
     if money.pot_winners:
         winners = " and ".join(money.pot_winners)
         verb = "takes" if len(money.pot_winners) == 1 else "share"
         lines.append(f"{winners} {verb} the pot.")
     else:
         lines.append("If the players still in split it now:")
-        lines += [f"{share.name} {share.amount}" for share in money.shares]
+        lines += [f"{share.name} {figures.money(share.amount, currency)}" for share in money.shares]
     return lines

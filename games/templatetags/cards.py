@@ -105,6 +105,8 @@ def groups(groups: Iterable[Iterable[object]]) -> SafeString:
 register.filter("points", figures.points)
 register.filter("fixed", figures.fixed)
 register.filter("signed", figures.signed)
+# An amount in a currency: ``{{ payment.amount|money:money.currency }}``.
+register.filter("money", figures.money)
 
 
 @register.filter

@@ -17,6 +17,7 @@ from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
+from games.currencies import league_currency
 from games.models import (
     GameSession,
     HandEntry,
@@ -239,13 +240,16 @@ def standings_table(
     date_to: datetime.date | None = None,
 ) -> Table:
     """The league's standings in one game (None: its own) over the dates, as the
-    standings page lists them; net money in the stakes' currency, two decimals."""
+    standings page lists them; net money as a plain number with two decimals, a
+    spreadsheet's to add up, its currency named in the heading ("Net money (INR)")."""
     preset = game.preset if game else None
     rows = standings.standings_of(league, game=preset, date_from=date_from, date_to=date_to)
+    currency = league_currency(league)
+    money_heading = f"Net money ({currency})" if currency else "Net money"
     return Table(
         title=f"{league.name}: standings, {game.label if game else league.get_preset_display()}",
         sheet="Standings",
-        header=STANDINGS_HEADER,
+        header=(*STANDINGS_HEADER[:-1], money_heading),
         rows=tuple(
             (
                 row.player.name,

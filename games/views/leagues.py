@@ -35,6 +35,7 @@ from games.access import (
     member_in,
     role_of,
 )
+from games.currencies import league_currency
 from games.forms.leagues import InviteForm, LeagueForm, MemberForm, RoleForm
 from games.http import rules_reset
 from games.models import League, LeagueInvite, Membership
@@ -160,6 +161,7 @@ def _detail_page(
         "invite_form": sent_back.get("invite_form") or InviteForm.as_chosen(request.GET),
         "my_player": claimed_player(league, request.user),
         "zone": league_zone(league),
+        "currency": league_currency(league),
     }
     if context["my_player"] is None:
         context["file_claim"] = claimed_in_file(league, request.user)

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_safe
 
 from games import charts
 from games.access import league_for, visible_player, visible_sessions
+from games.currencies import league_currency
 from games.forms.standings import StandingsFilter
 from games.models import League, Player, Preset, Rating, RatingChange
 from games.queries.players import (
@@ -92,6 +93,7 @@ def league_standings(request: HttpRequest, slug: str) -> TemplateResponse:
             rows,
             _urls("games:player_detail", (row.player.pk for row in rows)),
             my_player.pk if my_player else None,
+            league_currency(league),
         ),
         "date_from": date_from,
         "date_to": date_to,

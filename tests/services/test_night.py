@@ -8,8 +8,10 @@ from decimal import Decimal
 
 import pytest
 from django.contrib.auth.models import User
+from django.utils import translation
 
 from games.models import GameSession
+from games.services.leagues import create_league
 from games.services.money import money_of
 from games.services.night import night_text
 from games.services.scoreboard import load_scoreboard
@@ -99,3 +101,22 @@ def test_players_level_on_points_share_their_place(user: User) -> None:
 
 def test_nothing_to_tell_before_the_first_round(user: User) -> None:
     assert text_of(make_session(user)) == ""
+
+
+def test_a_hindi_leagues_night_is_told_in_rupees_grouped_in_lakhs(user: User) -> None:
+    club = create_league(user, name="Club", preset="21-points", overrides={}, language="hi")
+    friday = make_session(
+        user, name="Friday", played_on=FRIDAY, league=club, money_per_point=Decimal("5000")
+    )
+    play(friday, "8S", ROUND_1)
+    close_session(friday)
+
+    with translation.override("hi"):
+        lines = text_of(friday).splitlines()
+
+    assert lines[0] == "Friday, 13 मार्च 2026"
+    assert lines[6:] == [
+        "Settle up at ₹5,000.00 a point:",
+        "Ben pays Asha ₹4,60,000.00",
+        "Chen pays Asha ₹1,50,000.00",
+    ]
