@@ -7,7 +7,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import forms
+from django.conf import settings
 
+from games.currencies import CurrencyChoice, currency_from, suggested_currencies
 from games.forms.fields import NameField, money_per_point_field
 from games.forms.rulesets import RulesetForm
 from games.models import LeagueInvite, Membership
@@ -17,8 +19,9 @@ from games.zones import site_zone, validate_time_zone, zone_choices
 
 
 class LeagueForm(RulesetForm):
-    """A league's name and default rules: its preset, ceiling and house rules, and
-    the money a point is worth in its net-format sessions."""
+    """A league's name and default rules: its preset, ceiling and house rules, the
+    money a point is worth in its net-format sessions and the currency it is counted
+    in, and the language its pages open in."""
 
     name = NameField(
         max_length=100, label="Name", error_messages={"required": "Give the league a name."}
@@ -29,6 +32,28 @@ class LeagueForm(RulesetForm):
         label="Table mode: save each round by itself",
         help_text="When every player enters their own hand on their own phone, the round "
         "saves itself once every hand is in and it checks. A session can change this.",
+    )
+    currency = forms.CharField(
+        required=False,
+        label="Currency",
+        help_text="Its code (INR, GBP, USD) or its sign (₹, £, €), named on every amount "
+        "of money. Empty: ₹ when the league's language is Hindi, else no currency named.",
+        widget=forms.TextInput(
+            attrs={
+                "list": "currencies",
+                "autocomplete": "off",
+                "autocapitalize": "characters",
+                "spellcheck": "false",
+                "size": 12,
+            }
+        ),
+    )
+    language = forms.ChoiceField(
+        required=False,
+        label="Language",
+        help_text="The language the league's pages open in for a member who has not "
+        "picked one. Figures, days and money are written as it writes them.",
+        error_messages={"invalid_choice": "Pick a language from the list."},
     )
     time_zone = forms.ChoiceField(
         required=False,
@@ -46,11 +71,22 @@ class LeagueForm(RulesetForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # Empty follows each browser's language; the languages are the site's.
+        self.fields["language"].choices = [("", "Browser's language"), *settings.LANGUAGES]
         # Empty follows the site's zone (games/zones.py), named as it is now.
         self.fields["time_zone"].choices = [
             ("", f"The site's time zone ({site_zone().key})"),
             *zone_choices(),
         ]
+
+    def clean_currency(self) -> str:
+        """The ISO code meant: "inr" and "₹" are INR (games/currencies.py)."""
+        return currency_from(self.cleaned_data["currency"])
+
+    @property
+    def currencies(self) -> list[CurrencyChoice]:
+        """The currencies the field suggests as it is typed in, in the page's language."""
+        return suggested_currencies()
 
     def overrides(self) -> dict[str, Any]:
         """What the league stores: the options that differ from its preset, the

@@ -84,6 +84,8 @@ def _league_form(request: HttpRequest, league: League | None = None) -> LeagueFo
             "money_per_point": league.money_per_point,
             "table_auto_save": league.table_auto_save,
             "time_zone": league.time_zone,
+            "language": league.language,
+            "currency": league.currency,
         }
     preset = request.GET.get("preset")
     if preset in PRESETS:
@@ -122,6 +124,8 @@ def league_new(request: HttpRequest) -> HttpResponse:
                     overrides=form.overrides(),
                     money_per_point=form.cleaned_data["money_per_point"],
                     time_zone=form.cleaned_data["time_zone"],
+                    language=form.cleaned_data["language"],
+                    currency=form.cleaned_data["currency"],
                 )
             except (RulesError, LeagueError) as error:
                 form.add_error(None, getattr(error, "message", str(error)))
@@ -207,6 +211,8 @@ def league_rules(request: HttpRequest, slug: str) -> HttpResponse:
                     money_per_point=form.cleaned_data["money_per_point"],
                     table_auto_save=form.cleaned_data["table_auto_save"],
                     time_zone=form.cleaned_data["time_zone"],
+                    language=form.cleaned_data["language"],
+                    currency=form.cleaned_data["currency"],
                 )
             except RulesError as error:
                 form.add_error(None, error.message)
