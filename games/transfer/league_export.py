@@ -110,6 +110,10 @@ def export_league(league: League, *, share_tokens: bool = True) -> dict[str, Any
             # The zone its times are read in: its own, else this site's, so that the
             # club keeps its clock on a server set to another. The times stay UTC.
             "time_zone": league_zone(league).key,
+            # As the league keeps them: empty follows each browser's language, and the
+            # language's currency (games/currencies.py), on the importing site too.
+            "language": league.language,
+            "currency": league.currency,
         },
         "members": [{"username": m.user.get_username(), "role": m.role} for m in members],
         "players": [

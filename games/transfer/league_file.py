@@ -42,6 +42,9 @@ FORMAT = "scorekeeper-league"
 # version 5 would take such a hand for one with no cards, and refuse the file for a
 # hand short of its cards or for figures the rules do not score, blaming the file
 # instead of saying that the server is older than the file.
+# Keys added to 6: the league's "language" and "currency" (an ISO 4217 code), ""
+# for each browser's and the language's default. No new version: a reader of 6 that
+# ignores them imports every figure right, and only names no currency.
 VERSION = 6
 # Versions an import still reads: a version-1 file's rules are read as the presets
 # were before they followed the exact texts (games.rules.rulesets.BEFORE_EXACT_TEXTS),

@@ -152,6 +152,8 @@ def _league_columns(record: LeagueRecord, earlier: bool) -> dict[str, Any]:
         "overrides": record.overrides,
         "table_auto_save": record.table_auto_save or False,
         "time_zone": record.time_zone,
+        "language": record.language,
+        "currency": record.currency,
     }
     if earlier:
         columns["overrides"] = as_stored_before_exact_texts(columns["preset"], columns["overrides"])

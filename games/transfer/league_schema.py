@@ -49,6 +49,8 @@ from games.transfer.league_schema_values import (
     HistoryOutcome,
     HistoryPlayer,
     KeptVersion,
+    LeagueCurrency,
+    LeagueLanguage,
     LeagueMoney,
     LeagueName,
     LeaguePreset,
@@ -145,6 +147,10 @@ class LeagueRecord(_Record):
     table_auto_save: bool | None = None
     # Absent (a file written before it was kept): the site's zone, as for a new league.
     time_zone: LeagueZone = None
+    # Absent (a file written before they were kept): each browser's language, and the
+    # language's currency, as for a new league.
+    language: LeagueLanguage = None
+    currency: LeagueCurrency = None
 
 
 class Member(_Record):

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Annotated, Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError as FieldError
 from django.db.backends.base.operations import BaseDatabaseOperations
@@ -28,6 +29,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from games.currencies import currency_codes
 from games.models import (
     CARD_CODES,
     GameSession,
@@ -412,6 +414,29 @@ LeagueSlug = _column(League, "slug", none_is_blank=True)
 LeaguePreset = _column(League, "preset")
 LeagueMoney = _money(League, "money_per_point")
 LeagueZone = _column(League, "time_zone", none_is_blank=True)
+
+
+def _language(value: str) -> str:
+    """A league's language, one of this site's; one it does not have (a file from a
+    site with more) is read as none, each browser's: no figure depends on it."""
+    return value if value in dict(settings.LANGUAGES) else ""
+
+
+def _currency(value: str) -> str:
+    if value and value not in currency_codes():
+        raise _refusal(
+            '{where}: {label}: "{value}" is not a currency code (ISO 4217, such as INR).',
+            value=value,
+        )
+    return value
+
+
+LeagueLanguage = Annotated[
+    _column(League, "language", none_is_blank=True), AfterValidator(_language)
+]
+LeagueCurrency = Annotated[
+    _column(League, "currency", none_is_blank=True), AfterValidator(_currency)
+]
 Role = _column(Membership, "role")
 PlayerName = _name_column(Player, "name")
 Outcome = _column(HandEntry, "outcome")

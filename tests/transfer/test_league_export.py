@@ -63,6 +63,8 @@ def test_json_export_holds_the_league_its_sessions_rounds_and_hands(
         "money_per_point": "0.50",
         "table_auto_save": True,
         "time_zone": "UTC",  # the site's: the league picked none
+        "language": "",  # each browser's
+        "currency": "",  # its language's default: none named in English
     }
     assert data["members"] == [
         {"username": "asha", "role": "owner"},

@@ -589,3 +589,33 @@ def test_a_file_written_before_the_zone_was_kept_reads_on_the_sites_clock(
 
     assert imported.time_zone == ""  # follows the site's, as a league that picked none
     assert league_zone(imported).key == "Europe/Lisbon"
+
+
+def test_a_league_keeps_its_language_and_currency_when_it_moves(league: League) -> None:
+    league.language, league.currency = "hi", "GBP"
+    league.save(update_fields=["language", "currency"])
+    data = export_league(league)
+    assert (data["league"]["language"], data["league"]["currency"]) == ("hi", "GBP")
+    wipe()
+
+    imported = import_league(dumps(data)).league
+
+    assert (imported.language, imported.currency) == ("hi", "GBP")
+
+
+def test_a_file_written_before_language_and_currency_follows_the_defaults(
+    moved: dict,
+) -> None:
+    del moved["league"]["language"], moved["league"]["currency"]
+
+    imported = import_league(json.dumps(moved)).league
+
+    assert (imported.language, imported.currency) == ("", "")
+
+
+def test_a_language_this_site_does_not_have_is_read_as_the_browsers(moved: dict) -> None:
+    moved["league"] |= {"language": "ta", "currency": "INR"}
+
+    imported = import_league(json.dumps(moved)).league
+
+    assert (imported.language, imported.currency) == ("", "INR")
