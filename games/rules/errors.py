@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .speech import gettext as _
+
 
 class RulesError(ValueError):
     """Input the rules cannot score: an unknown card, ruleset or option, a hand of
@@ -17,6 +19,13 @@ class RulesError(ValueError):
     show all 21 cards, not 20" where the message, which the command line prints
     alone, is "Esha must show all 21 cards, not 20"). It is the message itself where
     that does not name the player at ``field``.
+
+    Both are whole sentences of the player's language (:mod:`.speech`). Where the
+    name is the sentence's subject ("Esha must show …", "Esha's declaration is …")
+    the two are two sentences of the catalogue, each worded whole, since a language
+    may build them differently; where the name only heads a problem ("Esha: outcome
+    deal_show is not played under 21-points"), :meth:`headed` puts it before the
+    problem with the one pattern "{name}: {problem}", a label and its message.
     """
 
     def __init__(self, message: str, field: str = "", *, beside: str = "") -> None:
@@ -24,6 +33,14 @@ class RulesError(ValueError):
         self.message = message
         self.field = field
         self.beside = beside or message
+
+    @classmethod
+    def headed(cls, name: str, problem: str, field: str) -> RulesError:
+        """A problem of one player's, headed by their name ("Esha: …"); beside them,
+        the problem alone."""
+        # Translators: a player's name heading a problem with their hand, as a label.
+        message = _("{name}: {problem}").format(name=name, problem=problem)
+        return cls(message, field, beside=problem)
 
     @classmethod
     def naming(
