@@ -35,6 +35,7 @@ from .cards import (
     parse_groups,
     read_groups,
     spoken_name,
+    suit_name,
 )
 from .counted import (
     FIGURES,
@@ -215,6 +216,7 @@ __all__ = [
     "session_state",
     "settle",
     "spoken_name",
+    "suit_name",
     "take_back_problem",
     "ties_by_suit",
     "toss",

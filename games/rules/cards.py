@@ -13,6 +13,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .errors import RulesError
+from .speech import gettext as _
+from .speech import gettext_noop
 
 SUITS = ("S", "H", "D", "C")
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -94,20 +96,38 @@ PRINTED_JOKER = Card(0, "")
 def card_label(card: Card) -> str:
     """How a card is named in a list to choose from: ``8♠``, ``10♥``, "Printed joker"."""
     if card.is_printed_joker:
-        return "Printed joker"
+        return _("Printed joker")
     return RANK_NAMES[card.rank] + SUIT_SYMBOLS[card.suit]
 
 
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-_RANK_WORDS = {ACE: "ace", JACK: "jack", QUEEN: "queen", KING: "king"}
+# In English, as marked for the catalogue: suit_name says a suit in the player's language.
+SUIT_NAMES = {
+    "S": gettext_noop("spades"),
+    "H": gettext_noop("hearts"),
+    "D": gettext_noop("diamonds"),
+    "C": gettext_noop("clubs"),
+}
+_RANK_WORDS = {
+    ACE: gettext_noop("ace"),
+    JACK: gettext_noop("jack"),
+    QUEEN: gettext_noop("queen"),
+    KING: gettext_noop("king"),
+}
+
+
+def suit_name(suit: str) -> str:
+    """A suit by its letter, as a player says it: "spades" for ``S``."""
+    return _(SUIT_NAMES[suit])
 
 
 def spoken_name(card: Card) -> str:
     """How a card is said: "ace of spades", "10 of hearts", "printed joker" (the
     names a screen reader gives the card picker's cards)."""
     if card.is_printed_joker:
-        return "printed joker"
-    return f"{_RANK_WORDS.get(card.rank, RANK_NAMES[card.rank])} of {SUIT_NAMES[card.suit]}"
+        return _("printed joker")
+    rank = _(_RANK_WORDS[card.rank]) if card.rank in _RANK_WORDS else RANK_NAMES[card.rank]
+    # Translators: a card said aloud, "ace of spades", "10 of hearts".
+    return _("{rank} of {suit}").format(rank=rank, suit=suit_name(card.suit))
 
 
 def all_cards() -> list[Card]:
@@ -260,16 +280,15 @@ def read_groups(text: str) -> tuple[list[list[Card]], list[CardError]]:
             suit = _suit(match["last_suit"])
             cards = _expand_range(_rank(match["first"]), _rank(match["last"]), suit)
             if match["first_suit"] and _suit(match["first_suit"]) != suit:
-                errors.append(error(f"range {match[0]!r} mixes two suits", match[0]))
+                said = _("range {range} mixes two suits").format(range=repr(match[0]))
+                errors.append(error(said, match[0]))
                 wrong += 1
             elif cards is None:
-                errors.append(
-                    error(
-                        f"range {match[0]!r} does not run upwards (an Ace is low at the start "
-                        "or high at the end, never both)",
-                        match[0],
-                    )
-                )
+                said = _(
+                    "range {range} does not run upwards (an Ace is low at the start or high "
+                    "at the end, never both)"
+                ).format(range=repr(match[0]))
+                errors.append(error(said, match[0]))
                 wrong += 1
             else:
                 current.extend(cards)
@@ -288,18 +307,27 @@ def _bad_token(text: str, pos: int, group: int, index: int) -> CardError:
         end += 1
     token = text[pos:end] or text[pos]
     # Name what is wrong with the token when we can tell, so the player can fix it.
-    hint = ""
     if re.fullmatch(rf"(?:{_RANK})", token, re.IGNORECASE | re.ASCII):
-        hint = ": it needs a suit (S, H, D or C)"
+        placed = _(
+            "{token} is not a card (group {group}, card {index}): it needs a suit (S, H, D or C)"
+        )
+        unplaced = _("{token} is not a card: it needs a suit (S, H, D or C)")
     elif re.fullmatch(r"1[SHDC♠♥♦♣]?", token, re.IGNORECASE | re.ASCII):
-        hint = ": write 10 or T for a ten, A for an ace"
+        placed = _(
+            "{token} is not a card (group {group}, card {index}): write 10 or T for a ten, A "
+            "for an ace"
+        )
+        unplaced = _("{token} is not a card: write 10 or T for a ten, A for an ace")
+    else:
+        placed = _("{token} is not a card (group {group}, card {index})")
+        unplaced = _("{token} is not a card")
     return CardError(
-        f"{token!r} is not a card (group {group}, card {index}){hint}",
+        placed.format(token=repr(token), group=group, index=index),
         token=token,
         offset=pos,
         group=group,
         index=index,
-        unplaced=f"{token!r} is not a card{hint}",
+        unplaced=unplaced.format(token=repr(token)),
     )
 
 
@@ -318,7 +346,8 @@ def parse_card(text: str) -> Card:
             error.unplaced, token=error.token, offset=error.offset, group=1, index=1
         ) from None
     if len(cards) != 1:
-        raise CardError(f"{stripped!r} is not one card", token=stripped, offset=0, group=1, index=1)
+        said = _("{text} is not one card").format(text=repr(stripped))
+        raise CardError(said, token=stripped, offset=0, group=1, index=1)
     return cards[0]
 
 
