@@ -9,6 +9,8 @@ from enum import StrEnum
 
 from .cards import ACE, KING, PRINTED_JOKER, SUITS, Card, all_cards
 from .rulesets import Ruleset
+from .speech import gettext as _
+from .speech import gettext_noop
 
 MAX_RUN = 13  # A..K with the Ace low, or 2..A with it high: never both
 _FACE_POINTS = {card: card.face_points for card in all_cards()}
@@ -29,9 +31,19 @@ class Kind(StrEnum):
     def label(self) -> str:
         """The kind as a player reads it beside the group. Cards that make no group are
         the loose cards of a hand, not an input error: "loose cards", not "invalid"."""
-        if self is Kind.INVALID:
-            return "loose cards"
-        return self.value.replace("_", " ")
+        return _(_KIND_LABELS[self])
+
+
+_KIND_LABELS = {
+    Kind.TUNNELA: gettext_noop("tunnela"),
+    Kind.PURE_SEQUENCE: gettext_noop("pure sequence"),
+    Kind.IMPURE_SEQUENCE: gettext_noop("impure sequence"),
+    # Translators: a kind of group of cards, three or four of one rank.
+    Kind.SET: gettext_noop("set"),
+    Kind.JOKER_GROUP: gettext_noop("joker group"),
+    Kind.DUBLEE: gettext_noop("dublee"),
+    Kind.INVALID: gettext_noop("loose cards"),
+}
 
 
 PURE_KINDS = frozenset({Kind.TUNNELA, Kind.PURE_SEQUENCE})
@@ -241,27 +253,27 @@ def why_no_group(cards: Sequence[Card], roles: JokerRoles) -> str:
     size = len(cards)
     if size == 2 and rules.tunnelas_and_dublees:
         if len(set(cards)) == 1:  # two printed jokers: natural pairs are dublees
-            return "two printed jokers make a dublee only where the rules say so"
-        return "two cards are a group only as a dublee, two identical cards"
+            return _("two printed jokers make a dublee only where the rules say so")
+        return _("two cards are a group only as a dublee, two identical cards")
     if size < 3:
-        return "a set or sequence needs at least 3 cards"
+        return _("a set or sequence needs at least 3 cards")
     naturals = [card for card in cards if not roles.is_joker(card)]
     suits = {card.suit for card in naturals}
     ranks = Counter(card.rank for card in naturals)
     if len(set(cards)) == 1 and cards[0].is_printed_joker:
-        return "printed jokers make a tunnela only where the rules say so"
+        return _("printed jokers make a tunnela only where the rules say so")
     if len(ranks) == 1 and len(suits) < len(naturals):
         if len(set(naturals)) == 1 and not rules.tunnelas_and_dublees:
-            return "identical cards are not a set: each suit only once"
-        return "a set needs a different suit for every natural card"
+            return _("identical cards are not a set: each suit only once")
+        return _("a set needs a different suit for every natural card")
     if len(ranks) == 1 and size > 4:
-        return "a set has at most 4 cards"
+        return _("a set has at most 4 cards")
     if len(suits) == 1:
         if any(count > 1 for count in ranks.values()):
-            return "a sequence cannot hold the same rank twice"
+            return _("a sequence cannot hold the same rank twice")
         if size > MAX_RUN:
-            return "a sequence has at most 13 cards"
+            return _("a sequence has at most 13 cards")
         if ACE in ranks:
-            return "an Ace is low or high, never both, and every gap in the run needs a joker"
-        return "the run has a gap that no joker fills"
-    return "neither one suit for a sequence nor one rank for a set"
+            return _("an Ace is low or high, never both, and every gap in the run needs a joker")
+        return _("the run has a gap that no joker fills")
+    return _("neither one suit for a sequence nor one rank for a set")
