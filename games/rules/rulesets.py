@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from .errors import RulesError
+from .speech import gettext as _
+from .speech import gettext_noop, list_words, ngettext
 
 # Declaration ways of docs/rules §4, in the order a valid declaration is reported.
 DECLARATION_WAYS = ("three_pure", "tunnelas", "dublees", "jokers", "marriages", "show13")
@@ -30,38 +32,41 @@ JOIN_TOTALS = ("zero", "worst", "rejoin")
 HAND_ENTRIES = ("cards", "counts", "counts_first")
 
 # Each choice above as a player reads it: the values are the rule model's names (in
-# JSON, overrides and docs/rules), the labels what the house-rules page shows.
+# JSON, overrides and docs/rules), the labels what the house-rules page shows (in
+# English, marked for the catalogue: choice_label says them in the player's language).
 CHOICE_LABELS = {
-    "three_pure": "Three pure sequences",
-    "tunnelas": "Tunnelas",
-    "dublees": "Dublees",
-    "jokers": "Jokers",
-    "marriages": "Marriages",
-    "show13": "13-card show",
-    "net": "Net",
-    "penalty": "Penalty",
-    "game_ends": "The session ends",
-    "out": "The player is out",
-    "out_passing": "Out only above the ceiling",
-    "standard": "Standard",
-    "kodai": "Kodai",
-    "none": "None",
-    "claim_cards": "Any claim card",
-    "upper_lower": "Upper or lower jokers",
-    "players_in": "Every player still in pays",
-    "drop_rules": "Drop rules",
-    "zero": "Zero",
-    "worst": "The worst total still in",
-    "rejoin": "As a rejoin",
-    "cards": "Cards only",
-    "counts": "Counts allowed",
-    "counts_first": "Counts first",
+    "three_pure": gettext_noop("Three pure sequences"),
+    "tunnelas": gettext_noop("Tunnelas"),
+    "dublees": gettext_noop("Dublees"),
+    "jokers": gettext_noop("Jokers"),
+    "marriages": gettext_noop("Marriages"),
+    "show13": gettext_noop("13-card show"),
+    "net": gettext_noop("Net"),
+    "penalty": gettext_noop("Penalty"),
+    "game_ends": gettext_noop("The session ends"),
+    "out": gettext_noop("The player is out"),
+    "out_passing": gettext_noop("Out only above the ceiling"),
+    "standard": gettext_noop("Standard"),
+    "kodai": gettext_noop("Kodai"),
+    "none": gettext_noop("None"),
+    "claim_cards": gettext_noop("Any claim card"),
+    "upper_lower": gettext_noop("Upper or lower jokers"),
+    "players_in": gettext_noop("Every player still in pays"),
+    "drop_rules": gettext_noop("Drop rules"),
+    "zero": gettext_noop("Zero"),
+    "worst": gettext_noop("The worst total still in"),
+    "rejoin": gettext_noop("As a rejoin"),
+    "cards": gettext_noop("Cards only"),
+    "counts": gettext_noop("Counts allowed"),
+    "counts_first": gettext_noop("Counts first"),
 }
 
 
 def choice_label(value: object) -> str:
     """A choice of an option as a player reads it (a number as itself)."""
-    return CHOICE_LABELS.get(value, str(value)) if isinstance(value, str) else str(value)
+    if isinstance(value, str) and value in CHOICE_LABELS:
+        return _(CHOICE_LABELS[value])
+    return str(value)
 
 
 def choice_words(value: object) -> str:
@@ -74,11 +79,11 @@ def option_text(value: object) -> str:
     """An option's value as the house rules say it: "on", "off", "empty", a choice
     by its label, a list of choices, a number as itself."""
     if isinstance(value, bool):
-        return "on" if value else "off"
+        return _("on") if value else _("off")
     if value is None:
-        return "empty"
+        return _("empty")
     if isinstance(value, tuple):
-        return ", ".join(choice_label(item) for item in value) or "none"
+        return list_words(choice_label(item) for item in value) or _("none")
     return choice_label(value)
 
 
@@ -87,7 +92,8 @@ def option_text(value: object) -> str:
 def _option(label: str, help: str, **extra: object) -> Any:
     """A dataclass field with what a player reads about it attached: its label, a
     few words on the house-rules page, and its meaning, the line beneath them (and
-    the presets listing's)."""
+    the presets listing's). Both in English, marked for the catalogue: option_label
+    and option_help say them in the player's language."""
     return field(metadata={"label": label, "help": help, **extra})
 
 
@@ -114,266 +120,340 @@ def ceiling_as_total(ceiling: int | None, net: bool) -> int | None:
 class Ruleset:
     """All options of one rule set. Build one with :func:`get_ruleset`."""
 
-    preset: str = _option("Game", "The preset these options start from.")
+    preset: str = _option(
+        gettext_noop("Game"), gettext_noop("The preset these options start from.")
+    )
     # Cards and jokers (docs/rules §1–2)
     hand_size: int = _option(
-        "Cards per hand", "Cards dealt to each player: 21 or 13.", choices=(13, 21)
+        gettext_noop("Cards per hand"),
+        gettext_noop("Cards dealt to each player: 21 or 13."),
+        choices=(13, 21),
     )
     decks: int = _count(
-        "Number of decks", "Decks of 53 cards (52 and one printed joker) in the shoe.", maximum=4
+        gettext_noop("Number of decks"),
+        gettext_noop("Decks of 53 cards (52 and one printed joker) in the shoe."),
+        maximum=4,
     )
     wild_rank_all_suits: bool = _option(
-        "Cut rank wild in every suit",
-        "Every card of the cut rank is a joker (off: only the cut card's suit, as in Paplu).",
+        gettext_noop("Cut rank wild in every suit"),
+        gettext_noop(
+            "Every card of the cut rank is a joker (off: only the cut card's suit, as in Paplu)."
+        ),
     )
     upper_lower_jokers: bool = _option(
-        "Upper and lower jokers",
-        "The cut suit's next higher (upper) and next lower (lower) cards are jokers.",
+        gettext_noop("Upper and lower jokers"),
+        gettext_noop("The cut suit's next higher (upper) and next lower (lower) cards are jokers."),
     )
     # Groups (docs/rules §3)
     tunnelas_and_dublees: bool = _option(
-        "Tunnelas and dublees count",
-        "Three identical cards form a tunnela and two a dublee (21-card games).",
+        gettext_noop("Tunnelas and dublees count"),
+        gettext_noop("Three identical cards form a tunnela and two a dublee (21-card games)."),
     )
     printed_joker_tunnela: bool = _option(
-        "Printed jokers as a tunnela",
-        "Three printed jokers form a tunnela (off: a group of jokers, not pure).",
+        gettext_noop("Printed jokers as a tunnela"),
+        gettext_noop("Three printed jokers form a tunnela (off: a group of jokers, not pure)."),
     )
     printed_joker_dublee: bool = _option(
-        "Printed jokers as a dublee", "Two printed jokers form a dublee (off: no group)."
+        gettext_noop("Printed jokers as a dublee"),
+        gettext_noop("Two printed jokers form a dublee (off: no group)."),
     )
     ace_marriage_pure: bool = _option(
-        "K A 2 marriage as a rummy",
-        "With an Ace cut, the cut suit's K A 2 (a marriage) may count as a pure sequence, "
-        "a rummy, wherever that helps the player (Kodai).",
+        gettext_noop("K A 2 marriage as a rummy"),
+        gettext_noop(
+            "With an Ace cut, the cut suit's K A 2 (a marriage) may count as a pure sequence, "
+            "a rummy, wherever that helps the player (Kodai)."
+        ),
     )
     # Declarations (docs/rules §4)
     declarations: tuple[str, ...] = _option(
-        "Ways to declare",
-        "Any way ticked makes a declaration valid.",
+        gettext_noop("Ways to declare"),
+        gettext_noop("Any way ticked makes a declaration valid."),
         choices=DECLARATION_WAYS,
     )
     pure_needed: int = _count(
-        "Pure sequences to declare",
-        "Pure sequences (tunnelas count) needed for the three-pure way.",
+        gettext_noop("Pure sequences to declare"),
+        gettext_noop("Pure sequences (tunnelas count) needed for the three-pure way."),
     )
-    tunnelas_needed: int = _count("Tunnelas to declare", "Tunnelas needed for the tunnelas way.")
-    dublees_needed: int = _count("Dublees to declare", "Dublees needed for the dublees way.")
+    tunnelas_needed: int = _count(
+        gettext_noop("Tunnelas to declare"), gettext_noop("Tunnelas needed for the tunnelas way.")
+    )
+    dublees_needed: int = _count(
+        gettext_noop("Dublees to declare"), gettext_noop("Dublees needed for the dublees way.")
+    )
     jokers_needed: int = _count(
-        "Jokers to declare", "Jokers in one group needed for the jokers way."
+        gettext_noop("Jokers to declare"),
+        gettext_noop("Jokers in one group needed for the jokers way."),
     )
     marriages_needed: int = _count(
-        "Marriages to declare", "Marriage groups needed for the marriages way."
+        gettext_noop("Marriages to declare"),
+        gettext_noop("Marriage groups needed for the marriages way."),
     )
     on_deal_dublees: int | None = _count(
-        "Dublees to win on the deal",
-        "Dublee groups that win on the deal: a winner marked as winning on the deal held "
-        "them in the 21 cards dealt, before the first pick (Kodai: 7; empty: no wins on the "
-        "deal by dublees).",
+        gettext_noop("Dublees to win on the deal"),
+        gettext_noop(
+            "Dublee groups that win on the deal: a winner marked as winning on the deal held "
+            "them in the 21 cards dealt, before the first pick (Kodai: 7; empty: no wins on the "
+            "deal by dublees)."
+        ),
     )
     on_deal_jokers: int | None = _count(
-        "Jokers to win on the deal",
-        "Jokers in one all-joker group that win on the deal (Kodai: 8; empty: no wins on "
-        "the deal by jokers).",
+        gettext_noop("Jokers to win on the deal"),
+        gettext_noop(
+            "Jokers in one all-joker group that win on the deal (Kodai: 8; empty: no wins on "
+            "the deal by jokers)."
+        ),
     )
     marriage_triples: str = _option(
-        "Tunnelas that are marriages",
-        "Three identical cards that also make a marriage group: none, any claim card "
-        "(Kodai) or upper or lower jokers (Paplu).",
+        gettext_noop("Tunnelas that are marriages"),
+        gettext_noop(
+            "Three identical cards that also make a marriage group: none, any claim card "
+            "(Kodai) or upper or lower jokers (Paplu)."
+        ),
         choices=MARRIAGE_TRIPLES,
     )
     # Entering hands (docs/rules §5, "A counted hand")
     hand_entry: str = _option(
-        "Cards or counts",
-        "Counts allowed: a hand may be entered by the count its player makes at the table "
-        "(with value points or claims where played) instead of its cards. Counts first: the "
-        "same, the round form opening on the count.",
+        gettext_noop("Cards or counts"),
+        gettext_noop(
+            "Counts allowed: a hand may be entered by the count its player makes at the table "
+            "(with value points or claims where played) instead of its cards. Counts first: the "
+            "same, the round form opening on the count."
+        ),
         choices=HAND_ENTRIES,
     )
     trust_show: bool = _option(
-        "Trust the table's show",
-        "A declared winner may be entered without their cards: the table saw the show, so "
-        "it is not checked (even with cards only).",
+        gettext_noop("Trust the table's show"),
+        gettext_noop(
+            "A declared winner may be entered without their cards: the table saw the show, so "
+            "it is not checked (even with cards only)."
+        ),
     )
     # Hand points (docs/rules §5)
     counting: str = _option(
-        "Hand counting",
-        "How a loser's cards are counted: standard (pure groups left out, all valid melds "
-        "with enough pure groups) or kodai (only tunnelas and 4+ card pure sequences left "
-        "out below three pure groups).",
+        gettext_noop("Hand counting"),
+        gettext_noop(
+            "How a loser's cards are counted: standard (pure groups left out, all valid melds "
+            "with enough pure groups) or kodai (only tunnelas and 4+ card pure sequences left "
+            "out below three pure groups)."
+        ),
         choices=COUNTING_RULES,
     )
     hand_cap: int = _points(
-        "Maximum hand points", "Most points a loser's hand can cost.", minimum=1
+        gettext_noop("Maximum hand points"),
+        gettext_noop("Most points a loser's hand can cost."),
+        minimum=1,
     )
     cap_includes_values: bool = _option(
-        "Value points in the maximum",
-        "The cap covers hand points plus the value points a loser pays (Paplu).",
+        gettext_noop("Value points in the maximum"),
+        gettext_noop("The cap covers hand points plus the value points a loser pays (Paplu)."),
     )
     zero_count_becomes: int = _points(
-        "Zero-count hand costs", "A loser whose cards count 0 pays this instead (0: nothing)."
+        gettext_noop("Zero-count hand costs"),
+        gettext_noop("A loser whose cards count 0 pays this instead (0: nothing)."),
     )
-    first_drop: int = _points("First drop costs", "Points for dropping before the first pick.")
+    first_drop: int = _points(
+        gettext_noop("First drop costs"), gettext_noop("Points for dropping before the first pick.")
+    )
     middle_drop: int = _points(
-        "Middle drop costs", "Points for dropping later or being forced out."
+        gettext_noop("Middle drop costs"),
+        gettext_noop("Points for dropping later or being forced out."),
     )
     invalid_declaration: int = _points(
-        "Invalid declaration costs", "Points for a wrong declaration."
+        gettext_noop("Invalid declaration costs"), gettext_noop("Points for a wrong declaration.")
     )
     declare_timeout: int | None = _points(
-        "Declare timeout costs",
-        "Points for not grouping the hand in time after finishing (empty: outcome not used).",
+        gettext_noop("Declare timeout costs"),
+        gettext_noop(
+            "Points for not grouping the hand in time after finishing (empty: outcome not used)."
+        ),
     )
     deal_show: bool = _option(
-        "Deal show allowed",
-        "A loser who had no turn yet has the deal-show outcome: half the count, or the "
-        "fixed cost below.",
+        gettext_noop("Deal show allowed"),
+        gettext_noop(
+            "A loser who had no turn yet has the deal-show outcome: half the count, or the "
+            "fixed cost below."
+        ),
     )
     deal_show_fixed: int | None = _points(
-        "Fixed deal show cost",
-        "What a deal show costs whatever the hand holds, value points apart (Paplu: 60; "
-        "empty: half the count, kept within the least and most below).",
+        gettext_noop("Fixed deal show cost"),
+        gettext_noop(
+            "What a deal show costs whatever the hand holds, value points apart (Paplu: 60; "
+            "empty: half the count, kept within the least and most below)."
+        ),
     )
     deal_show_min: int = _points(
-        "Lowest deal show cost", "Half the hand's count is raised to this when below it."
+        gettext_noop("Lowest deal show cost"),
+        gettext_noop("Half the hand's count is raised to this when below it."),
     )
     deal_show_max: int = _points(
-        "Highest deal show cost", "Half the hand's count is lowered to this when above it."
+        gettext_noop("Highest deal show cost"),
+        gettext_noop("Half the hand's count is lowered to this when above it."),
     )
     two_point_loss: int = _points(
-        "Two-point hand costs",
-        "What a loser holding a two-point hand (below) pays instead of the count.",
+        gettext_noop("Two-point hand costs"),
+        gettext_noop("What a loser holding a two-point hand (below) pays instead of the count."),
     )
     two_point_three_pure: bool = _option(
-        "Three pure as a two-point hand",
-        "A loser whose groups would be a valid three-pure declaration pays only the "
-        "two-point loss.",
+        gettext_noop("Three pure as a two-point hand"),
+        gettext_noop(
+            "A loser whose groups would be a valid three-pure declaration pays only the "
+            "two-point loss."
+        ),
     )
     two_point_dublees: int | None = _count(
-        "Dublees for a two-point hand", "Dublee groups that make a two-point hand (empty: none)."
+        gettext_noop("Dublees for a two-point hand"),
+        gettext_noop("Dublee groups that make a two-point hand (empty: none)."),
     )
     two_point_jokers: int | None = _count(
-        "Jokers for a two-point hand",
-        "Jokers in one all-joker group that make a two-point hand (empty: none).",
+        gettext_noop("Jokers for a two-point hand"),
+        gettext_noop("Jokers in one all-joker group that make a two-point hand (empty: none)."),
     )
     two_point_tunnelas: int | None = _count(
-        "Tunnelas for a two-point hand", "Tunnela groups that make a two-point hand (empty: none)."
+        gettext_noop("Tunnelas for a two-point hand"),
+        gettext_noop("Tunnela groups that make a two-point hand (empty: none)."),
     )
     two_point_marriages: int | None = _count(
-        "Marriages for a two-point hand",
-        "Marriage groups that make a two-point hand (empty: none).",
+        gettext_noop("Marriages for a two-point hand"),
+        gettext_noop("Marriage groups that make a two-point hand (empty: none)."),
     )
     free_hand_doubles: int | None = _count(
-        "Doubles for a free hand",
-        "Doubles in hand (a tenali counts once) that make a loser free of points and "
-        "claims (empty: none).",
+        gettext_noop("Doubles for a free hand"),
+        gettext_noop(
+            "Doubles in hand (a tenali counts once) that make a loser free of points and "
+            "claims (empty: none)."
+        ),
     )
     free_hand_jokers: int | None = _count(
-        "Jokers for a free hand",
-        "Jokers in hand that make a loser free of points and claims (empty: none).",
+        gettext_noop("Jokers for a free hand"),
+        gettext_noop("Jokers in hand that make a loser free of points and claims (empty: none)."),
     )
     # Value cards (docs/rules §6): points for 1, 2 and 3 cards of a type, exchanged among
     # the players who did not drop.
     value_cards: bool = _option(
-        "Value cards in play", "Players exchange value points for value cards."
+        gettext_noop("Value cards in play"),
+        gettext_noop("Players exchange value points for value cards."),
     )
     value_cut: tuple[int, int, int] = _points(
-        "Cut card values", "Value of 1, 2, 3 spare copies of the cut card."
+        gettext_noop("Cut card values"),
+        gettext_noop("Value of 1, 2, 3 spare copies of the cut card."),
     )
     value_upper: tuple[int, int, int] = _points(
-        "Upper joker values", "Value of 1, 2, 3 spare upper jokers."
+        gettext_noop("Upper joker values"), gettext_noop("Value of 1, 2, 3 spare upper jokers.")
     )
     value_lower: tuple[int, int, int] = _points(
-        "Lower joker values", "Value of 1, 2, 3 spare lower jokers."
+        gettext_noop("Lower joker values"), gettext_noop("Value of 1, 2, 3 spare lower jokers.")
     )
     value_printed_joker: tuple[int, int, int] = _points(
-        "Printed joker values", "Value of 1, 2, 3 printed jokers."
+        gettext_noop("Printed joker values"), gettext_noop("Value of 1, 2, 3 printed jokers.")
     )
     value_extra_cards: tuple[str, ...] = _option(
-        "Other value cards",
-        "More cards worth value points, each its own type (Paplu: AS and 2C).",
+        gettext_noop("Other value cards"),
+        gettext_noop("More cards worth value points, each its own type (Paplu: AS and 2C)."),
         cards=True,
     )
     value_extra: tuple[int, int, int] = _points(
-        "Other cards' values", "Value of 1, 2, 3 copies of each other value card."
+        gettext_noop("Other cards' values"),
+        gettext_noop("Value of 1, 2, 3 copies of each other value card."),
     )
     value_marriages: tuple[int, int, int] = _points(
-        "Marriage values",
-        "Value of 1, 2, 3 marriages (one lower joker, cut card and upper joker each).",
+        gettext_noop("Marriage values"),
+        gettext_noop(
+            "Value of 1, 2, 3 marriages (one lower joker, cut card and upper joker each)."
+        ),
     )
     value_payments: str = _option(
-        "Who pays value points",
-        "Who pays whom for value cards: every player still in pays every other, drops "
-        "are out; or the drop rules (Paplu): a first drop pays the declarer "
-        "only, everyone else pays every player, and a winner by default gets no value "
-        "points.",
+        gettext_noop("Who pays value points"),
+        gettext_noop(
+            "Who pays whom for value cards: every player still in pays every other, drops "
+            "are out; or the drop rules (Paplu): a first drop pays the declarer "
+            "only, everyone else pays every player, and a winner by default gets no value "
+            "points."
+        ),
         choices=VALUE_PAYMENTS,
     )
     first_drop_receives: int | None = _points(
-        "First drop's value limit",
-        "Under the drop rules, the most a first drop receives from each payer for its value "
-        "cards (Paplu: 40; empty: its whole value).",
+        gettext_noop("First drop's value limit"),
+        gettext_noop(
+            "Under the drop rules, the most a first drop receives from each payer for its value "
+            "cards (Paplu: 40; empty: its whole value)."
+        ),
     )
     default_win_drop: int | None = _points(
-        "Drops pay a default winner",
-        "What each dropping player pays a winner by default, whatever kind of drop it "
-        "was (Paplu: 30; empty: the drop's own points).",
+        gettext_noop("Drops pay a default winner"),
+        gettext_noop(
+            "What each dropping player pays a winner by default, whatever kind of drop it "
+            "was (Paplu: 30; empty: the drop's own points)."
+        ),
     )
     # Claims (docs/rules §6, Kodai)
     claims: bool = _option(
-        "Winner's claims",
-        "The winner's claim cards are added to every other player's score (Kodai).",
+        gettext_noop("Winner's claims"),
+        gettext_noop("The winner's claim cards are added to every other player's score (Kodai)."),
     )
     claim_card: int = _points(
-        "Claim card points",
-        "What each claim card in the winner's hand adds to every other player's score.",
+        gettext_noop("Claim card points"),
+        gettext_noop(
+            "What each claim card in the winner's hand adds to every other player's score."
+        ),
     )
     claim_marriage: int = _points(
-        "Marriage claim points",
-        "What each marriage in the winner's hand adds (a lower joker, cut card and upper "
-        "joker, or three identical claim cards).",
+        gettext_noop("Marriage claim points"),
+        gettext_noop(
+            "What each marriage in the winner's hand adds (a lower joker, cut card and upper "
+            "joker, or three identical claim cards)."
+        ),
     )
     claim_mini_marriage: int = _points(
-        "Mini-marriage claim points",
-        "Claim points per mini-marriage (a tenali of the cut rank in another suit).",
+        gettext_noop("Mini-marriage claim points"),
+        gettext_noop("Claim points per mini-marriage (a tenali of the cut rank in another suit)."),
     )
     # Totals (docs/rules §5)
     totals: str = _option(
-        "How totals add up",
-        "Net: losers lose their points to the winner. Penalty: losers add their points "
-        "to their totals and the lowest total is best.",
+        gettext_noop("How totals add up"),
+        gettext_noop(
+            "Net: losers lose their points to the winner. Penalty: losers add their points "
+            "to their totals and the lowest total is best."
+        ),
         choices=TOTALS_MODES,
     )
     ceiling: int | None = _points(
-        "Point ceiling",
-        "The total a session plays to (empty: play until the table stops).",
+        gettext_noop("Point ceiling"),
+        gettext_noop("The total a session plays to (empty: play until the table stops)."),
         minimum=1,
     )
     ceiling_mode: str = _option(
-        "At the ceiling",
-        "When a total reaches the ceiling: the session ends after that round; or the "
-        "player is out, and the last one left wins; or, out only above the ceiling, the "
-        "same but only a total above it puts a player out.",
+        gettext_noop("At the ceiling"),
+        gettext_noop(
+            "When a total reaches the ceiling: the session ends after that round; or the "
+            "player is out, and the last one left wins; or, out only above the ceiling, the "
+            "same but only a total above it puts a player out."
+        ),
         choices=CEILING_MODES,
     )
     rejoin_cutoff: int | None = _points(
-        "Rejoin limit",
-        "An eliminated player may rejoin at the highest total still in plus one, while no "
-        "player still in is above this total (empty: no rejoining).",
+        gettext_noop("Rejoin limit"),
+        gettext_noop(
+            "An eliminated player may rejoin at the highest total still in plus one, while no "
+            "player still in is above this total (empty: no rejoining)."
+        ),
     )
     # Joining and leaving between rounds (docs/rules §5, "Joining and leaving")
     join_total: str = _option(
-        "A latecomer starts at",
-        "The total a player who joins between rounds starts at: zero; the worst total "
-        "still in; or as a rejoin, the worst total still in plus one, and in a pool only "
-        "while a rejoin is allowed.",
+        gettext_noop("A latecomer starts at"),
+        gettext_noop(
+            "The total a player who joins between rounds starts at: zero; the worst total "
+            "still in; or as a rejoin, the worst total still in plus one, and in a pool only "
+            "while a rejoin is allowed."
+        ),
         choices=JOIN_TOTALS,
     )
     toss_on_change: bool = _option(
-        "New toss when players change",
-        "After a player joins or leaves, a toss card is dealt to each player still in "
-        "before the next round: the seats follow the toss and the lowest card deals "
-        "(off: a newcomer sits last and the deal passes on clockwise).",
+        gettext_noop("New toss when players change"),
+        gettext_noop(
+            "After a player joins or leaves, a toss card is dealt to each player still in "
+            "before the next round: the seats follow the toss and the lowest card deals "
+            "(off: a newcomer sits last and the deal passes on clockwise)."
+        ),
     )
 
     @property
@@ -529,14 +609,15 @@ _21_TWO_POINT = RulesetOptions(two_point_three_pure=True, two_point_dublees=6, t
 
 # The preset a new session or league starts at.
 DEFAULT_PRESET = "21-points"
-# Each preset's name, as a player reads it, in the order the pages list them.
+# Each preset's name, as a player reads it, in the order the pages list them (in
+# English, marked for the catalogue).
 PRESET_NAMES = {
-    "21-points": "21-card points",
-    "21-paplu": "21-card paplu",
-    "21-kodai": "21-card kodai",
-    "13-points": "13-card points",
-    "13-pool-101": "13-card pool 101",
-    "13-pool-201": "13-card pool 201",
+    "21-points": gettext_noop("21-card points"),
+    "21-paplu": gettext_noop("21-card paplu"),
+    "21-kodai": gettext_noop("21-card kodai"),
+    "13-points": gettext_noop("13-card points"),
+    "13-pool-101": gettext_noop("13-card pool 101"),
+    "13-pool-201": gettext_noop("13-card pool 201"),
 }
 
 PRESETS: dict[str, Ruleset] = {
@@ -608,15 +689,16 @@ OPTION_NAMES = tuple(f.name for f in dataclasses.fields(Ruleset) if f.name != "p
 
 # The headings of docs/rules/options.md the options come under, each with its first option: a
 # section runs, in the Ruleset's order, from there to the next section's first option.
+# The headings are English, marked for the catalogue: a page translates them.
 _SECTION_STARTS = (
-    ("Cards and jokers", "hand_size"),
-    ("Groups", "tunnelas_and_dublees"),
-    ("Declarations", "declarations"),
-    ("Entering hands", "hand_entry"),
-    ("Hand points", "counting"),
-    ("Value cards", "value_cards"),
-    ("Claims", "claims"),
-    ("Totals", "totals"),
+    (gettext_noop("Cards and jokers"), "hand_size"),
+    (gettext_noop("Groups"), "tunnelas_and_dublees"),
+    (gettext_noop("Declarations"), "declarations"),
+    (gettext_noop("Entering hands"), "hand_entry"),
+    (gettext_noop("Hand points"), "counting"),
+    (gettext_noop("Value cards"), "value_cards"),
+    (gettext_noop("Claims"), "claims"),
+    (gettext_noop("Totals"), "totals"),
 )
 
 
@@ -661,12 +743,12 @@ def as_stored_before_exact_texts(preset: str, overrides: dict[str, object]) -> d
 
 def option_label(name: str) -> str:
     """An option as a player names it: "Lowest deal show cost" for ``deal_show_min``."""
-    return str(_FIELDS[name].metadata["label"])
+    return _(str(_FIELDS[name].metadata["label"]))
 
 
 def option_help(name: str) -> str:
     """What an option means, in a sentence."""
-    return str(_FIELDS[name].metadata["help"])
+    return _(str(_FIELDS[name].metadata["help"]))
 
 
 def option_range(name: str) -> tuple[int, int | None]:
@@ -688,14 +770,13 @@ def get_ruleset(preset: object, overrides: object = None) -> Ruleset:
     preset, an unknown option or a value of the wrong type or range.
     """
     if not isinstance(preset, str) or preset not in PRESETS:
-        raise RulesError(
-            f"unknown ruleset {preset!r}; choose one of {', '.join(PRESETS)}", "ruleset"
-        )
+        said = _("unknown ruleset {preset}; choose one of {presets}")
+        raise RulesError(said.format(preset=repr(preset), presets=list_words(PRESETS)), "ruleset")
     base = PRESETS[preset]
     if not overrides:
         return base
     if not isinstance(overrides, dict):
-        raise RulesError("overrides must be an object of option: value", "overrides")
+        raise RulesError(_("overrides must be an object of option: value"), "overrides")
     changes = {name: _validated(name, value) for name, value in overrides.items()}
     ruleset = dataclasses.replace(base, **changes)
     _check_consistency(ruleset)
@@ -706,7 +787,7 @@ def get_ruleset(preset: object, overrides: object = None) -> Ruleset:
 # looked up by name, which no annotation can say.
 def _validated(name: object, value: object) -> Any:
     if not isinstance(name, str) or name not in _FIELDS or name == "preset":
-        raise RulesError(f"unknown option {name!r}", f"overrides.{name}")
+        raise RulesError(_("unknown option {name}").format(name=repr(name)), f"overrides.{name}")
     meta = _FIELDS[name].metadata
     hint = _HINTS[name]
     where = f"overrides.{name}"
@@ -717,37 +798,41 @@ def _validated(name: object, value: object) -> Any:
         hint = next(arg for arg in typing.get_args(hint) if arg is not type(None))
     if hint is bool:
         if not isinstance(value, bool):
-            raise RulesError(f"{name} must be true or false, not {value!r}", where)
+            said = _("{name} must be true or false, not {value}")
+            raise RulesError(said.format(name=name, value=repr(value)), where)
         return value
     if hint is int:
         return _validated_int(name, value, meta, where)
     if hint is str:
         if not isinstance(value, str) or value not in meta["choices"]:
-            raise RulesError(
-                f"{name} must be one of {', '.join(meta['choices'])}, not {value!r}", where
-            )
+            said = _("{name} must be one of {choices}, not {value}")
+            choices = list_words(meta["choices"])
+            raise RulesError(said.format(name=name, choices=choices, value=repr(value)), where)
         return value
     # The tuple options: value tables of three numbers, and lists of names or cards.
     if not isinstance(value, list | tuple):
-        raise RulesError(f"{name} must be a list, not {value!r}", where)
+        said = _("{name} must be a list, not {value}")
+        raise RulesError(said.format(name=name, value=repr(value)), where)
     item_types = typing.get_args(hint)
     if item_types == (int, int, int):
         if len(value) != 3:
-            raise RulesError(f"{name} must list 3 numbers (for 1, 2 and 3 cards)", where)
+            said = _("{name} must list 3 numbers (for 1, 2 and 3 cards)")
+            raise RulesError(said.format(name=name), where)
         return tuple(_validated_int(name, item, meta, where) for item in value)
     if meta.get("cards"):
         from .cards import parse_card  # local: cards imports errors only, no cycle at load
 
         if not all(isinstance(item, str) for item in value):
-            raise RulesError(f'{name} must list cards such as "AS"', where)
+            raise RulesError(_('{name} must list cards such as "AS"').format(name=name), where)
         try:
             return tuple(parse_card(item).code for item in value)
         except RulesError as error:
-            raise RulesError(f"{name}: {error.message}", where) from None
+            said = _("{name}: {problem}").format(name=name, problem=error.message)
+            raise RulesError(said, where) from None
     if not all(isinstance(item, str) and item in meta["choices"] for item in value):
-        raise RulesError(
-            f"{name} must list some of {', '.join(meta['choices'])}, not {value!r}", where
-        )
+        said = _("{name} must list some of {choices}, not {value}")
+        choices = list_words(meta["choices"])
+        raise RulesError(said.format(name=name, choices=choices, value=repr(value)), where)
     # In the choices' order (that of docs/rules §4, for the ways to declare), whatever order they
     # came in: the solver tries them in this order, and a reordering is no house rule.
     return tuple(choice for choice in meta["choices"] if choice in value)
@@ -755,23 +840,31 @@ def _validated(name: object, value: object) -> Any:
 
 def _validated_int(name: str, value: object, meta: Mapping[str, Any], where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(f"{name} must be a whole number, not {value!r}", where)
+        said = _("{name} must be a whole number, not {value}")
+        raise RulesError(said.format(name=name, value=repr(value)), where)
     if "choices" in meta and value not in meta["choices"]:
-        choices = ", ".join(str(choice) for choice in meta["choices"])
-        raise RulesError(f"{name} must be one of {choices}, not {value}", where)
+        choices = list_words(str(choice) for choice in meta["choices"])
+        said = _("{name} must be one of {choices}, not {value}")
+        raise RulesError(said.format(name=name, choices=choices, value=value), where)
     least, most = option_range(name)
     if value < least:
-        raise RulesError(f"{name} must be at least {least}, not {value}", where)
+        said = _("{name} must be at least {least}, not {value}")
+        raise RulesError(said.format(name=name, least=least, value=value), where)
     if most is not None and value > most:
-        raise RulesError(f"{name} must be at most {most}, not {value}", where)
+        said = _("{name} must be at most {most}, not {value}")
+        raise RulesError(said.format(name=name, most=most, value=value), where)
     return value
 
 
 def _check_consistency(ruleset: Ruleset) -> None:
     if not ruleset.declarations:
-        raise RulesError("at least one declaration way must be enabled", "overrides.declarations")
+        said = _("at least one declaration way must be enabled")
+        raise RulesError(said, "overrides.declarations")
     if ruleset.deal_show_min > ruleset.deal_show_max:
-        raise RulesError("deal_show_min must not be above deal_show_max", "overrides.deal_show_min")
+        # Options by their names, which a form replaces with their labels.
+        said = _("{lowest} must not be above {highest}")
+        said = said.format(lowest="deal_show_min", highest="deal_show_max")
+        raise RulesError(said, "overrides.deal_show_min")
 
 
 def presets_listing() -> dict[str, object]:
@@ -803,30 +896,39 @@ def is_pool(ruleset: Ruleset, ceiling: int | None) -> bool:
 def describe_preset(name: str) -> str:
     """One line about a preset, built from its options so it cannot drift from them."""
     rules = PRESETS[name]
-    parts = [f"{rules.hand_size} cards, {rules.decks} decks", _jokers(rules)]
+    cards = ngettext("{count} card", "{count} cards", rules.hand_size)
+    decks = ngettext("{count} deck", "{count} decks", rules.decks)
+    parts = [
+        list_words([cards.format(count=rules.hand_size), decks.format(count=rules.decks)]),
+        _jokers(rules),
+    ]
     if is_net(rules):
-        parts.append("losers pay the winner their points")
+        parts.append(_("losers pay the winner their points"))
     else:
-        parts.append("losers add their points, lowest total is best")
-    if rules.value_cards:
-        drops = " (drops by Paplu's rules)" if rules.value_payments == "drop_rules" else ""
-        parts.append(f"value cards exchanged{drops}")
+        parts.append(_("losers add their points, lowest total is best"))
+    if rules.value_cards and rules.value_payments == "drop_rules":
+        parts.append(_("value cards exchanged (drops by Paplu's rules)"))
+    elif rules.value_cards:
+        parts.append(_("value cards exchanged"))
     if rules.claims:
-        parts.append("the winner claims for jokers")
+        parts.append(_("the winner claims for jokers"))
     if rules.ceiling is not None:
         if rules.ceiling_mode == "out":
-            parts.append(f"out at {rules.ceiling}")
+            parts.append(_("out at {ceiling}").format(ceiling=rules.ceiling))
         else:
-            parts.append(f"game ends at {rules.ceiling}")
+            parts.append(_("game ends at {ceiling}").format(ceiling=rules.ceiling))
     return " · ".join(parts)
 
 
 def _jokers(rules: Ruleset) -> str:
     """Which cards are wild: what sets Paplu apart from a points game at a glance."""
-    jokers = "the cut rank in every suit" if rules.wild_rank_all_suits else "the cut card"
+    if rules.wild_rank_all_suits and rules.upper_lower_jokers:
+        return _("jokers: the cut rank in every suit and the cut suit's next card up and down")
+    if rules.wild_rank_all_suits:
+        return _("jokers: the cut rank in every suit")
     if rules.upper_lower_jokers:
-        jokers += " and the cut suit's next card up and down"
-    return f"jokers: {jokers}"
+        return _("jokers: the cut card and the cut suit's next card up and down")
+    return _("jokers: the cut card")
 
 
 def house_rule_changes(ruleset: Ruleset) -> tuple[str, ...]:
@@ -842,6 +944,13 @@ def house_rule_changes(ruleset: Ruleset) -> tuple[str, ...]:
         # A number reads after its label ("First drop costs 25"); anything else after
         # a colon ("Deal show allowed: off").
         numbers = type(value) is int and type(was) is int
-        said = f"{option_label(name)}{' ' if numbers else ': '}{option_text(value)}"
-        changes.append(f"{said} (preset {option_text(was)})")
+        if numbers:
+            said = _("{option} {value} (preset {preset})")
+        else:
+            said = _("{option}: {value} (preset {preset})")
+        changes.append(
+            said.format(
+                option=option_label(name), value=option_text(value), preset=option_text(was)
+            )
+        )
     return tuple(changes)
