@@ -11,6 +11,8 @@ from itertools import product
 
 from .cards import PRINTED_JOKER, SUITS, Card, format_cards, parse_card
 from .melds import JokerRoles
+from .speech import gettext as _
+from .speech import ngettext
 
 
 def _tier(table: Sequence[int], count: int) -> int:
@@ -39,7 +41,7 @@ def value_holding(cards: Iterable[Card], roles: JokerRoles) -> Holding:
     if roles.marriage is None:
         typed: list[tuple[str, Card | None, tuple[int, int, int]]] = []
     else:
-        lower, _, upper = roles.marriage
+        lower, _cut, upper = roles.marriage
         typed = [
             ("lower joker", lower, rules.value_lower),
             ("cut card", roles.effective_cut, rules.value_cut),
@@ -64,7 +66,8 @@ def value_holding(cards: Iterable[Card], roles: JokerRoles) -> Holding:
     points = _tier(rules.value_marriages, marriages)
     lines = []
     if marriages:
-        lines.append(f"{marriages} marriage{'s' if marriages > 1 else ''}: {points}")
+        said = ngettext("{count} marriage: {points}", "{count} marriages: {points}", marriages)
+        lines.append(said.format(count=marriages, points=points))
     value_cards: list[Card] = []
     for name, card, table in typed:
         count = counts[name]
@@ -78,11 +81,46 @@ def value_holding(cards: Iterable[Card], roles: JokerRoles) -> Holding:
         spare = count - marriages if in_marriage else count
         worth = _tier(table, spare)
         if spare and worth:
-            lines.append(f"{spare} spare {name} ({card.code}): {worth}")
+            lines.append(
+                _spare(name, spare, card).format(count=spare, card=card.code, points=worth)
+            )
             points += worth
     if points == 0:
         return Holding(0, (), ())
     return Holding(points, tuple(value_cards), tuple(lines))
+
+
+def _spare(name: str, count: int, card: Card) -> str:
+    """The line of ``count`` spare cards of one type: the English names the type, not
+    the cards ("2 spare cut card (8S): 30"), in both its forms."""
+    if name == "lower joker":
+        return ngettext(
+            "{count} spare lower joker ({card}): {points}",
+            "{count} spare lower joker ({card}): {points}",
+            count,
+        )
+    if name == "cut card":
+        return ngettext(
+            "{count} spare cut card ({card}): {points}",
+            "{count} spare cut card ({card}): {points}",
+            count,
+        )
+    if name == "upper joker":
+        return ngettext(
+            "{count} spare upper joker ({card}): {points}",
+            "{count} spare upper joker ({card}): {points}",
+            count,
+        )
+    if card == PRINTED_JOKER:
+        return ngettext(
+            "{count} spare printed joker ({card}): {points}",
+            "{count} spare printed joker ({card}): {points}",
+            count,
+        )
+    # Another value card, named by its code (Paplu's AS and 2C).
+    return ngettext(
+        "{count} spare {card} ({card}): {points}", "{count} spare {card} ({card}): {points}", count
+    )
 
 
 def claim_holding(cards: Iterable[Card], roles: JokerRoles) -> Holding:
@@ -102,10 +140,13 @@ def claim_holding(cards: Iterable[Card], roles: JokerRoles) -> Holding:
         points = trios * rules.claim_marriage
         trial = []
         if trios:
-            trial.append(
-                f"{trios} marriage{'s' if trios > 1 else ''} "
-                f"({format_cards(roles.marriage or ())}): {points}"
+            said = ngettext(
+                "{count} marriage ({cards}): {points}",
+                "{count} marriages ({cards}): {points}",
+                trios,
             )
+            cards_said = format_cards(roles.marriage or ())
+            trial.append(said.format(count=trios, cards=cards_said, points=points))
             for card in roles.marriage or ():
                 remaining[card] -= trios
         for card in sorted(claim_cards):
@@ -114,12 +155,16 @@ def claim_holding(cards: Iterable[Card], roles: JokerRoles) -> Holding:
             singles = count - 3 * triples
             if triples:
                 points += triples * rules.claim_marriage
+                said = _("{cards} marriage: {points}")
                 trial.append(
-                    f"{card.code} {card.code} {card.code} marriage: {rules.claim_marriage}"
+                    said.format(cards=format_cards([card] * 3), points=rules.claim_marriage)
                 )
             if singles:
                 points += singles * rules.claim_card
-                trial.append(f"{singles} × {card.code}: {singles * rules.claim_card}")
+                said = _("{count} × {card}: {points}")
+                trial.append(
+                    said.format(count=singles, card=card.code, points=singles * rules.claim_card)
+                )
         if points > best_points:
             best_points, best_lines = points, trial
     lines = best_lines
@@ -129,7 +174,10 @@ def claim_holding(cards: Iterable[Card], roles: JokerRoles) -> Holding:
         if card.rank == cut.rank and card.suit != cut.suit and count >= 3:
             minis = count // 3
             points += minis * rules.claim_mini_marriage
-            lines.append(f"mini-marriage {format_cards([card] * 3)}: {rules.claim_mini_marriage}")
+            said = _("mini-marriage {cards}: {points}")
+            lines.append(
+                said.format(cards=format_cards([card] * 3), points=rules.claim_mini_marriage)
+            )
             claim_cards.append(card)
     if points <= 0:
         return Holding(0, (), ())
@@ -149,7 +197,7 @@ def value_worths(roles: JokerRoles) -> frozenset[int]:
     value card each score apart."""
     parts: list[tuple[Card, ...]] = []
     if roles.marriage is not None:
-        lower, _, upper = roles.marriage
+        lower, _cut, upper = roles.marriage
         parts.append((lower, roles.effective_cut, upper))
     parts.append((PRINTED_JOKER,))
     parts += [(parse_card(code),) for code in roles.ruleset.value_extra_cards]
