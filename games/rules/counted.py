@@ -20,8 +20,10 @@ from functools import lru_cache
 from .cards import Card, all_cards
 from .errors import RulesError
 from .melds import JokerRoles, joker_roles
-from .outcomes import DROP_OUTCOMES, SHOWN_OUTCOMES, WINNING_OUTCOMES
-from .rulesets import Ruleset
+from .outcomes import DROP_OUTCOMES, SHOWN_OUTCOMES, WINNING_OUTCOMES, outcome_words
+from .rulesets import Ruleset, choice_label, option_label
+from .speech import gettext as _
+from .speech import ngettext
 from .values import claim_worths, value_worths
 
 # The figures of a counted hand, in the order a form asks for them; each is the key
@@ -179,15 +181,6 @@ def _counts(roles: JokerRoles) -> frozenset[int]:
 
 # --- Refusals ----------------------------------------------------------------------------
 
-# What a figure is called in a sentence.
-_WORDS = {
-    "count": "a count",
-    "value_points": "value points",
-    "claims": "claims",
-    "two_point": "a two-point hand",
-    "free_hand": "a free hand",
-}
-
 
 def figure_errors(
     rules: Ruleset,
@@ -207,19 +200,21 @@ def figure_errors(
     only with the cut card, which decides them)."""
 
     def error(said: str, field: str) -> RulesError:
-        return RulesError.naming(name, ": ", said, f"{where}.{field}")
+        return RulesError.headed(name, said, f"{where}.{field}")
 
     first = (figures.given() or ("counted",))[0]
     if has_cards:
-        return [error("entered both by cards and by a count: give one or the other", first)]
+        return [error(_("entered both by cards and by a count: give one or the other"), first)]
     if outcome == "declared" and not rules.trust_show:
-        said = "a winner is entered by their cards: the house rules do not trust the table's show"
+        said = _(
+            "a winner is entered by their cards: the house rules do not trust the table's show"
+        )
         return [error(said, first)]
     if outcome != "declared" and rules.hand_entry == "cards":
-        said = (
-            "hands are entered by their cards: the house rules allow no counts (Cards or "
-            "counts: Cards only)"
-        )
+        # The house rules' option and its choice, as the house-rules page labels them.
+        said = _(
+            "hands are entered by their cards: the house rules allow no counts ({option}: {choice})"
+        ).format(option=option_label("hand_entry"), choice=choice_label("cards"))
         return [error(said, first)]
     taken = figure_names(rules, outcome)
     errors = [
@@ -228,59 +223,110 @@ def figure_errors(
         if figure not in taken
     ]
     if needs_count(outcome, figures, rules) and figures.count is None:
-        errors.append(error("a counted hand needs its count", "count"))
+        errors.append(error(_("a counted hand needs its count"), "count"))
     limits = figure_limits(rules, cut) if cut is not None else None
     for figure in NUMBER_FIGURES:
         value = getattr(figures, figure)
         if value is None or figure not in taken:
             continue
         if value < 0:
-            errors.append(error(f"{_WORDS[figure]} cannot be below 0, not {value}", figure))
+            errors.append(error(_below_zero(figure).format(value=value), figure))
         elif limits is not None and value not in limits.reachable(figure):
             errors.append(error(_unreachable(figure, value, limits, rules), figure))
     return errors
 
 
+def _below_zero(figure: str) -> str:
+    if figure == "count":
+        return _("a count cannot be below 0, not {value}")
+    if figure == "value_points":
+        return _("value points cannot be below 0, not {value}")
+    return _("claims cannot be below 0, not {value}")
+
+
 def _not_taken(figure: str, outcome: str, rules: Ruleset) -> str:
     """Why ``figure`` has no place in a hand of ``outcome`` under ``rules``."""
-    played = outcome.replace("_", " ")
+    preset = rules.preset
     if figure == "value_points" and not rules.value_cards:
-        return f"value points are not played under {rules.preset}"
+        return _("value points are not played under {preset}").format(preset=preset)
     if figure == "claims" and not rules.claims:
-        return f"claims are not played under {rules.preset}"
+        return _("claims are not played under {preset}").format(preset=preset)
     if figure == "two_point" and not has_two_point_hands(rules):
-        return f"{rules.preset} has no two-point hands"
+        return _("{preset} has no two-point hands").format(preset=preset)
     if figure == "free_hand" and not has_free_hands(rules):
-        return f"{rules.preset} has no free hands"
+        return _("{preset} has no free hands").format(preset=preset)
     if figure == "value_points" and outcome == "default_win":
-        return f"a winner by default brings no value points under {rules.preset}"
+        return _("a winner by default brings no value points under {preset}").format(preset=preset)
     if figure == "value_points":
-        return f"a {played} is out of the value card exchange under {rules.preset}"
+        said = _("a {outcome} is out of the value card exchange under {preset}")
+        return said.format(outcome=outcome_words(outcome), preset=preset)
     if figure == "claims":
-        return "only the winner's claims are counted"
+        return _("only the winner's claims are counted")
     if outcome == "deal_show":  # a fixed cost: the count and its rules don't matter
-        return f"a deal show costs a fixed {rules.deal_show_fixed}, whatever the hand holds"
+        said = _("a deal show costs a fixed {points}, whatever the hand holds")
+        return said.format(points=rules.deal_show_fixed)
     if outcome in WINNING_OUTCOMES:
-        return f"a winner has no {_WORDS[figure].removeprefix('a ')}"
-    if figure in ("two_point", "free_hand"):
-        return f"only a shown hand can be {_WORDS[figure]}"
-    return f"a {played} costs a fixed {getattr(rules, outcome)}: it has no count"
+        if figure == "count":
+            return _("a winner has no count")
+        if figure == "two_point":
+            return _("a winner has no two-point hand")
+        return _("a winner has no free hand")
+    if figure == "two_point":
+        return _("only a shown hand can be a two-point hand")
+    if figure == "free_hand":
+        return _("only a shown hand can be a free hand")
+    said = _("a {outcome} costs a fixed {points}: it has no count")
+    return said.format(outcome=outcome_words(outcome), points=getattr(rules, outcome))
 
 
 def _unreachable(figure: str, value: int, limits: FigureLimits, rules: Ruleset) -> str:
     """A figure no hand gives, and the nearest that some hand does."""
     reachable = sorted(limits.reachable(figure))
-    cards = f"{limits.hand_size} cards"
-    if figure == "count" and value > reachable[-1]:
-        return f"a count of {value} is more than {cards} can hold: at most {reachable[-1]}"
+    size, most = limits.hand_size, reachable[-1]
+    if figure == "count" and value > most:
+        said = ngettext(
+            "a count of {value} is more than {size} card can hold: at most {most}",
+            "a count of {value} is more than {size} cards can hold: at most {most}",
+            size,
+        )
+        return said.format(value=value, size=size, most=most)
     if figure == "count":
-        return f"no {cards} count {value}: a card counts 2 to 10, a joker 0"
-    words = "value points" if figure == "value_points" else "claims"
-    if value > reachable[-1]:
-        return f"no {cards} hold {value} in {words} under {rules.preset}: at most {reachable[-1]}"
+        said = ngettext(
+            "no {size} card counts {value}: a card counts 2 to 10, a joker 0",
+            "no {size} cards count {value}: a card counts 2 to 10, a joker 0",
+            size,
+        )
+        return said.format(size=size, value=value)
+    if value > most:
+        if figure == "value_points":
+            said = ngettext(
+                "no {size} card holds {value} in value points under {preset}: at most {most}",
+                "no {size} cards hold {value} in value points under {preset}: at most {most}",
+                size,
+            )
+        else:
+            said = ngettext(
+                "no {size} card holds {value} in claims under {preset}: at most {most}",
+                "no {size} cards hold {value} in claims under {preset}: at most {most}",
+                size,
+            )
+        return said.format(size=size, value=value, preset=rules.preset, most=most)
+    if figure == "value_points":
+        said = ngettext(
+            "no {size} card holds {value} in value points under {preset}: the nearest are "
+            "{below} and {above}",
+            "no {size} cards hold {value} in value points under {preset}: the nearest are "
+            "{below} and {above}",
+            size,
+        )
+    else:
+        said = ngettext(
+            "no {size} card holds {value} in claims under {preset}: the nearest are {below} "
+            "and {above}",
+            "no {size} cards hold {value} in claims under {preset}: the nearest are {below} "
+            "and {above}",
+            size,
+        )
     below = max(point for point in reachable if point < value)
     above = min(point for point in reachable if point > value)
-    return (
-        f"no {cards} hold {value} in {words} under {rules.preset}: the nearest are "
-        f"{below} and {above}"
-    )
+    return said.format(size=size, value=value, preset=rules.preset, below=below, above=above)
