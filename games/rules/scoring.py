@@ -27,8 +27,18 @@ from .melds import (
     joker_roles,
     why_no_group,
 )
-from .outcomes import DROP_OUTCOMES, FULL_HAND_OUTCOMES, OUTCOMES, SHOWN_OUTCOMES, WINNING_OUTCOMES
+from .outcomes import (
+    DROP_OUTCOMES,
+    FULL_HAND_OUTCOMES,
+    OUTCOMES,
+    SHOWN_OUTCOMES,
+    WINNING_OUTCOMES,
+    outcome_label,
+    outcome_words,
+)
 from .rulesets import DECLARATION_WAYS, Ruleset, choice_words
+from .speech import gettext as _
+from .speech import join_words, list_words, ngettext
 from .values import Holding, claim_holding, value_holding
 
 Groups = tuple[tuple[Card, ...], ...]
@@ -223,10 +233,18 @@ def declaration_way(
 def on_deal_line(groups: Groups, kinds: Sequence[Kind], roles: JokerRoles, way: str) -> str:
     """What a win on the deal held, in words: "on the deal: 7 dublees"."""
     if way == "dublees":
-        return f"on the deal: {kinds.count(Kind.DUBLEE)} dublees"
+        count = kinds.count(Kind.DUBLEE)
+        said = ngettext("on the deal: {count} dublee", "on the deal: {count} dublees", count)
+        return said.format(count=count)
     if way == "jokers":
-        return f"on the deal: {_largest_joker_group(groups, roles)} jokers in one group"
-    return f"on the deal: {choice_words(way)}"
+        count = _largest_joker_group(groups, roles)
+        said = ngettext(
+            "on the deal: {count} joker in one group",
+            "on the deal: {count} jokers in one group",
+            count,
+        )
+        return said.format(count=count)
+    return _("on the deal: {way}").format(way=choice_words(way))
 
 
 def why_not_declared(
@@ -241,15 +259,19 @@ def why_not_declared(
         for way in DECLARATION_WAYS
         if way in rules.declarations
     ]
-    return "; ".join(reasons) or "these rules allow no way to declare"
+    if not reasons:
+        return _("these rules allow no way to declare")
+    said = reasons[-1]
+    for reason in reversed(reasons[:-1]):
+        # Translators: what one way of declaring lacks, then what the others lack.
+        said = _("{first}; {rest}").format(first=reason, rest=said)
+    return said
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
-
-
-def _and(items: Sequence[str]) -> str:
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+def _needed(held: str, needed: int) -> str:
+    # Translators: what a hand holds toward a declaration ("2 tunnelas"), and how many
+    # the declaration needs.
+    return _("{held} ({needed} needed)").format(held=held, needed=needed)
 
 
 def _why_not(
@@ -260,49 +282,57 @@ def _why_not(
     rules = roles.ruleset
     if way == "three_pure":
         pure = _pure_count(kinds)
-        held = _plural(pure, "pure sequence")
         if Kind.TUNNELA in kinds:  # a tunnela counts as a pure sequence (docs/rules §3)
-            held = f"{held} or tunnela{'' if pure == 1 else 's'}"
+            held = ngettext(
+                "{count} pure sequence or tunnela", "{count} pure sequences or tunnelas", pure
+            )
+        else:
+            held = ngettext("{count} pure sequence", "{count} pure sequences", pure)
+        held = held.format(count=pure)
         enough = pure >= rules.pure_needed
-        return _with_faults(
-            f"{held} ({'enough' if enough else f'{rules.pure_needed} needed'})",
-            enough,
-            groups,
-            kinds,
-            roles,
-            "a three-pure declaration",
-        )
+        if enough:
+            # Translators: what a hand holds toward a declaration, enough of it.
+            held = _("{held} (enough)").format(held=held)
+        else:
+            held = _needed(held, rules.pure_needed)
+        return _with_faults(held, enough, groups, kinds, roles, way)
     if way == "show13":
         pure = _pure_count(kinds)
         others = len([kind for kind in kinds if kind in SEQUENCE_KINDS]) - pure
         enough = pure >= 1 and others + pure >= 2
         if enough:
-            held = "a pure sequence and a second sequence (enough)"
+            held = _("a pure sequence and a second sequence (enough)")
         else:
-            held = (
-                f"{_plural(pure, 'pure sequence')} and {_plural(others, 'other sequence')} "
-                "(a pure sequence and a second sequence needed)"
+            pure_held = ngettext("{count} pure sequence", "{count} pure sequences", pure)
+            others_held = ngettext("{count} other sequence", "{count} other sequences", others)
+            held = _("{pure} and {others} (a pure sequence and a second sequence needed)").format(
+                pure=pure_held.format(count=pure), others=others_held.format(count=others)
             )
-        return _with_faults(held, enough, groups, kinds, roles, "a 13-card show")
+        return _with_faults(held, enough, groups, kinds, roles, way)
     if way == "tunnelas":
-        return f"{_plural(kinds.count(Kind.TUNNELA), 'tunnela')} ({rules.tunnelas_needed} needed)"
+        count = kinds.count(Kind.TUNNELA)
+        held = ngettext("{count} tunnela", "{count} tunnelas", count).format(count=count)
+        return _needed(held, rules.tunnelas_needed)
     if way == "marriages":
-        marriages = sum(is_marriage_group(g, roles) for g in groups)
-        return f"{_plural(marriages, 'marriage group')} ({rules.marriages_needed} needed)"
+        count = sum(is_marriage_group(g, roles) for g in groups)
+        held = ngettext("{count} marriage group", "{count} marriage groups", count)
+        return _needed(held.format(count=count), rules.marriages_needed)
     if way == "dublees":
         count = kinds.count(Kind.DUBLEE)
-        held = _plural(count, "dublee")
+        held = ngettext("{count} dublee", "{count} dublees", count).format(count=count)
     else:
         count = _largest_joker_group(groups, roles)
-        held = f"{_plural(count, 'joker')} in one group"
+        held = ngettext("{count} joker in one group", "{count} jokers in one group", count)
+        held = held.format(count=count)
     # A win on the deal needs fewer (Kodai): say so to a scorer who marked it, and
     # remind one who did not where it would have been enough.
     early = needed(way, rules, on_deal=True) if rules.wins_on_deal else None
     if early is not None and on_deal:
-        return f"{held} ({early} needed on the deal)"
+        return _("{held} ({early} needed on the deal)").format(held=held, early=early)
     if early is not None and count >= early:
-        return f"{held} ({needed(way, rules)} needed, {early} if won on the deal)"
-    return f"{held} ({needed(way, rules)} needed)"
+        said = _("{held} ({needed} needed, {early} if won on the deal)")
+        return said.format(held=held, needed=needed(way, rules), early=early)
+    return _needed(held, needed(way, rules))
 
 
 def _with_faults(
@@ -311,27 +341,52 @@ def _with_faults(
     groups: Groups,
     kinds: Sequence[Kind],
     roles: JokerRoles,
-    declaration: str,
+    way: str,
 ) -> str:
-    """``held`` and then the groups that are no meld, where ``declaration`` needs every
-    group to be one: cards that are no group, and dublees (a group of 21-card rummy,
-    but no meld: docs/rules §4 lists the melds). Where ``held`` is ``enough`` those groups
-    are all that is wrong, so each says why it is no group."""
+    """``held`` and then the groups that are no meld, where the ``way`` of declaring
+    (three pure, a 13-card show) needs every group to be one: cards that are no group,
+    and dublees (a group of 21-card rummy, but no meld: docs/rules §4 lists the melds).
+    Where ``held`` is ``enough`` those groups are all that is wrong, so each says why
+    it is no group."""
     loose = [g for g, kind in zip(groups, kinds, strict=True) if kind == Kind.INVALID]
     pairs = [format_cards(g) for g, kind in zip(groups, kinds, strict=True) if kind == Kind.DUBLEE]
     if enough:
-        faults = [f"{format_cards(g)} is no group ({why_no_group(g, roles)})" for g in loose]
+        faults = [
+            _("{cards} is no group ({why})").format(
+                cards=format_cards(g), why=why_no_group(g, roles)
+            )
+            for g in loose
+        ]
     elif loose:
-        are = "is no group" if len(loose) == 1 else "are no groups"
-        faults = [f"{_and([format_cards(g) for g in loose])} {are}"]
+        said = ngettext("{cards} is no group", "{cards} are no groups", len(loose))
+        faults = [said.format(cards=join_words(format_cards(g) for g in loose))]
     else:
         faults = []
-    if pairs:
-        are = "is a dublee" if len(pairs) == 1 else "are dublees"
-        faults.append(f"{_and(pairs)} {are}, not allowed in {declaration}")
+    if pairs and way == "show13":
+        said = ngettext(
+            "{cards} is a dublee, not allowed in a 13-card show",
+            "{cards} are dublees, not allowed in a 13-card show",
+            len(pairs),
+        )
+        faults.append(said.format(cards=join_words(pairs)))
+    elif pairs:
+        said = ngettext(
+            "{cards} is a dublee, not allowed in a three-pure declaration",
+            "{cards} are dublees, not allowed in a three-pure declaration",
+            len(pairs),
+        )
+        faults.append(said.format(cards=join_words(pairs)))
     if not faults:
         return held
-    return f"{held}{', but' if enough else ', and'} {', and '.join(faults)}"
+    said = faults[-1]
+    for fault in reversed(faults[:-1]):
+        # Translators: one group that is no meld, then another.
+        said = _("{first}, and {rest}").format(first=fault, rest=said)
+    if enough:
+        # Translators: enough of what a declaration needs, but groups that are no meld.
+        return _("{held}, but {faults}").format(held=held, faults=said)
+    # Translators: too few of what a declaration needs, and groups that are no meld too.
+    return _("{held}, and {faults}").format(held=held, faults=said)
 
 
 # --- Counting a loser's hand (§5) --------------------------------------------------------
@@ -350,28 +405,39 @@ def count_groups(groups: Groups, kinds: Sequence[Kind], roles: JokerRoles) -> Co
     """Points each group adds to a loser's count under the preset's counting rule."""
     rules = roles.ruleset
     pure = _pure_count(kinds)
-    plural = "s" if pure != 1 else ""
     if rules.hand_size == 13:
         sequences = len([kind for kind in kinds if kind in SEQUENCE_KINDS])
-        complete, enough = pure >= 1 and sequences >= 2, "a pure and a second sequence"
+        complete = pure >= 1 and sequences >= 2
+        enough = _("a pure and a second sequence: no valid meld counts")
     else:
-        complete, enough = pure >= rules.pure_needed, f"{pure} pure groups"
+        complete = pure >= rules.pure_needed
+        enough = ngettext(
+            "{count} pure group: no valid meld counts",
+            "{count} pure groups: no valid meld counts",
+            pure,
+        )
     if complete:
-        rule = f"{enough}: no valid meld counts"
+        rule = enough.format(count=pure)
         left_out = [kind in VALID_MELDS for kind in kinds]
     elif rules.counting == "kodai":
-        rule = (
-            f"{pure} pure group{plural}: only tunnelas and pure sequences of 4+ cards don't count"
-        )
+        rule = ngettext(
+            "{count} pure group: only tunnelas and pure sequences of 4+ cards don't count",
+            "{count} pure groups: only tunnelas and pure sequences of 4+ cards don't count",
+            pure,
+        ).format(count=pure)
         left_out = [
             kind == Kind.TUNNELA or (kind == Kind.PURE_SEQUENCE and len(group) >= 4)
             for group, kind in zip(groups, kinds, strict=True)
         ]
     elif pure == 0:
-        rule = "no pure sequence: every card counts"
+        rule = _("no pure sequence: every card counts")
         left_out = [False] * len(kinds)
     else:
-        rule = f"{pure} pure group{plural}: only pure groups don't count"
+        rule = ngettext(
+            "{count} pure group: only pure groups don't count",
+            "{count} pure groups: only pure groups don't count",
+            pure,
+        ).format(count=pure)
         left_out = [kind in PURE_KINDS for kind in kinds]
     points = roles.card_points
     counted = [
@@ -385,24 +451,26 @@ def two_point_reason(groups: Groups, kinds: Sequence[Kind], roles: JokerRoles) -
     """Why a losing hand costs only the two-point loss, or None (docs/rules §5)."""
     rules = roles.ruleset
     if rules.two_point_three_pure and _way_holds("three_pure", groups, kinds, roles):
-        return "groups form a valid three-pure declaration"
+        return _("groups form a valid three-pure declaration")
     # Each kind of two-point hand is counted only under rules that have it.
     if rules.two_point_dublees is not None:
         dublees = kinds.count(Kind.DUBLEE)
         if dublees >= rules.two_point_dublees:
-            return f"{dublees} dublees"
+            return ngettext("{count} dublee", "{count} dublees", dublees).format(count=dublees)
     if rules.two_point_jokers is not None:
         jokers = _largest_joker_group(groups, roles)
         if jokers >= rules.two_point_jokers:
-            return f"{jokers} jokers in one group"
+            said = ngettext("{count} joker in one group", "{count} jokers in one group", jokers)
+            return said.format(count=jokers)
     if rules.two_point_tunnelas is not None:
         tunnelas = kinds.count(Kind.TUNNELA)
         if tunnelas >= rules.two_point_tunnelas:
-            return f"{tunnelas} tunnelas"
+            return ngettext("{count} tunnela", "{count} tunnelas", tunnelas).format(count=tunnelas)
     if rules.two_point_marriages is not None:
         marriages = sum(is_marriage_group(g, roles) for g in groups)
         if marriages >= rules.two_point_marriages:
-            return f"{marriages} marriages"
+            said = ngettext("{count} marriage", "{count} marriages", marriages)
+            return said.format(count=marriages)
     return None
 
 
@@ -413,11 +481,13 @@ def free_hand_reason(cards: Sequence[Card], roles: JokerRoles) -> str | None:
         # A tenali is one double: count each distinct card held at least twice.
         doubles = sum(1 for count in Counter(cards).values() if count >= 2)
         if doubles >= rules.free_hand_doubles:
-            return f"free hand: {doubles} doubles"
+            said = ngettext("free hand: {count} double", "free hand: {count} doubles", doubles)
+            return said.format(count=doubles)
     if rules.free_hand_jokers is not None:
         jokers = len([card for card in cards if card in roles.jokers])
         if jokers >= rules.free_hand_jokers:
-            return f"free hand: {jokers} jokers"
+            said = ngettext("free hand: {count} joker", "free hand: {count} jokers", jokers)
+            return said.format(count=jokers)
     return None
 
 
@@ -443,7 +513,7 @@ def _shown_cost(
         if out
     ]
     if left_out:
-        lines.append("not counted: " + ", ".join(left_out))
+        lines.append(_("not counted: {groups}").format(groups=list_words(left_out)))
     free = free_hand_reason(hand.cards, roles)
     two_point = None if free else two_point_reason(hand.groups, kinds, roles)
     return _cost(hand.outcome, sum(counting.counted), free, two_point, roles.ruleset, lines)
@@ -452,9 +522,9 @@ def _shown_cost(
 def _counted_cost(outcome: str, figures: HandFigures, rules: Ruleset) -> _HandCost:
     """What a hand counted at the table costs: what its figures say its cards make,
     under every rule that needs no cards."""
-    free = "free hand" if figures.free_hand else None
-    two_point = "counted at the table" if figures.two_point else None
-    return _cost(outcome, figures.count or 0, free, two_point, rules, ["counted at the table"])
+    free = _("free hand") if figures.free_hand else None
+    two_point = _("counted at the table") if figures.two_point else None
+    return _cost(outcome, figures.count or 0, free, two_point, rules, [_("counted at the table")])
 
 
 def _cost(
@@ -471,46 +541,59 @@ def _cost(
     entered by its cards or counted at the table."""
     cost = _HandCost(0, lines)
     if free:
-        cost.lines.append(f"{free}: no points and no claims")
+        # Translators: why a loser's hand is free ("free hand: 7 doubles").
+        cost.lines.append(_("{reason}: no points and no claims").format(reason=free))
         cost.free = True
-        cost.rule = f"{_capitalised(free)} — no points, no claims"
+        # Translators: why a loser's hand is free, as a rule that applied.
+        said = _("{reason} — no points, no claims")
+        cost.rule = said.format(reason=_capitalised(free))
         return cost
     if outcome == "deal_show" and rules.deal_show_fixed is not None:
         # Paplu (seed 003): "a penalty of 60 points + the points of the value cards",
         # whatever the hand holds; the value cards are settled with everyone's (§6).
         cost.points = rules.deal_show_fixed
-        cost.lines.append(f"deal show: a fixed {cost.points}, whatever the hand holds")
-        cost.rule = f"Deal show: a fixed {cost.points} whatever the cards"
+        said = _("deal show: a fixed {points}, whatever the hand holds")
+        cost.lines.append(said.format(points=cost.points))
+        cost.rule = _("Deal show: a fixed {points} whatever the cards").format(points=cost.points)
         return cost
     if outcome == "deal_show":
         if two_point:
             cost.points = rules.two_point_loss
-            cost.lines.append(f"two-point hand ({two_point}): deal show costs {cost.points}")
-            cost.rule = f"Two-point hand ({two_point})"
+            # Translators: why a hand is a two-point hand ("6 dublees"), and its cost.
+            said = _("two-point hand ({reason}): deal show costs {points}")
+            cost.lines.append(said.format(reason=two_point, points=cost.points))
+            cost.rule = _("Two-point hand ({reason})").format(reason=two_point)
             return cost
         half = count // 2
         cost.points = min(max(half, rules.deal_show_min), rules.deal_show_max)
+        said = _("deal show: half of {count} is {half}, kept within {least}..{most} = {points}")
         cost.lines.append(
-            f"deal show: half of {count} is {half}, kept within "
-            f"{rules.deal_show_min}..{rules.deal_show_max} = {cost.points}"
+            said.format(
+                count=count,
+                half=half,
+                least=rules.deal_show_min,
+                most=rules.deal_show_max,
+                points=cost.points,
+            )
         )
         cost.rule = _half_rule(count, half, rules)
         return cost
     if two_point:
         cost.points = rules.two_point_loss
-        cost.lines.append(f"two-point hand ({two_point}): loses {cost.points}")
-        cost.rule = f"Two-point hand ({two_point})"
+        said = _("two-point hand ({reason}): loses {points}")
+        cost.lines.append(said.format(reason=two_point, points=cost.points))
+        cost.rule = _("Two-point hand ({reason})").format(reason=two_point)
         return cost
     cost.points = count
-    cost.lines.append(f"count {count}")
+    cost.lines.append(_("count {count}").format(count=count))
     if count == 0 and rules.zero_count_becomes:
         cost.points = rules.zero_count_becomes
-        cost.lines.append(f"a count of 0 becomes {cost.points}")
-        cost.rule = f"A count of 0 costs {cost.points}"
+        cost.lines.append(_("a count of 0 becomes {points}").format(points=cost.points))
+        cost.rule = _("A count of 0 costs {points}").format(points=cost.points)
     if cost.points > rules.hand_cap:
-        cost.lines.append(f"capped at {rules.hand_cap}")
+        cost.lines.append(_("capped at {cap}").format(cap=rules.hand_cap))
         cost.points = rules.hand_cap
-        cost.rule = f"Capped at {rules.hand_cap}"
+        cost.rule = _("Capped at {cap}").format(cap=rules.hand_cap)
     return cost
 
 
@@ -518,11 +601,14 @@ def _half_rule(count: int, half: int, rules: Ruleset) -> str:
     """A halved deal show in a player's words: what was halved, and the bound
     that held it where one did (docs/rules §5: half, floor, 2..60)."""
     if half > rules.deal_show_max:
-        return f"Deal show: half the count ({half}), at most {rules.deal_show_max}"
+        said = _("Deal show: half the count ({half}), at most {most}")
+        return said.format(half=half, most=rules.deal_show_max)
     if half < rules.deal_show_min:
-        return f"Deal show: half the count ({half}), at least {rules.deal_show_min}"
-    rounded = ", rounded down" if count % 2 else ""
-    return f"Deal show: half the count of {count}{rounded}"
+        said = _("Deal show: half the count ({half}), at least {least}")
+        return said.format(half=half, least=rules.deal_show_min)
+    if count % 2:
+        return _("Deal show: half the count of {count}, rounded down").format(count=count)
+    return _("Deal show: half the count of {count}").format(count=count)
 
 
 @dataclass(frozen=True)
@@ -550,16 +636,19 @@ def _assess(hand: PlayerHand, kinds: Sequence[Kind], roles: JokerRoles) -> HandA
     free = False
     rule = None
     if hand.outcome == "declared" and hand.figures is not None:
-        lines = ["declared: the table's show, taken as valid"]
+        lines = [_("declared: the table's show, taken as valid")]
         if hand.on_deal:
-            lines.append("on the deal")
+            lines.append(_("on the deal"))
     elif hand.outcome == "declared":
         declaration = declaration_way(hand.groups, kinds, roles, hand.on_deal)
-        lines = [f"declared: {choice_words(declaration)}" if declaration else "declared"]
+        if declaration:
+            lines = [_("declared: {way}").format(way=choice_words(declaration))]
+        else:
+            lines = [outcome_words("declared")]
         if hand.on_deal and declaration:
             lines.append(on_deal_line(hand.groups, kinds, roles, declaration))
     elif hand.outcome == "default_win":
-        lines = ["won: every other player dropped"]
+        lines = [_("won: every other player dropped")]
     elif hand.outcome in SHOWN_OUTCOMES:
         if hand.figures is not None:
             cost = _counted_cost(hand.outcome, hand.figures, rules)
@@ -571,12 +660,16 @@ def _assess(hand: PlayerHand, kinds: Sequence[Kind], roles: JokerRoles) -> HandA
     else:
         # A fixed penalty: the cards don't count.
         hand_points = getattr(rules, hand.outcome)
-        lines = [f"{hand.outcome.replace('_', ' ')}: {hand_points}"]
-        rule = f"{_capitalised(hand.outcome.replace('_', ' '))}: a fixed {hand_points}"
+        # Translators: an outcome that costs a fixed number of points, and what it cost.
+        said = _("{outcome}: {points}")
+        lines = [said.format(outcome=outcome_words(hand.outcome), points=hand_points)]
+        said = _("{outcome}: a fixed {points}")
+        rule = said.format(outcome=outcome_label(hand.outcome), points=hand_points)
 
     if rules.ace_marriage_pure:
+        said = _("{cards}: the K A 2 marriage counted as a rummy (Ace cut)")
         lines += [
-            f"{format_cards(group)}: the K A 2 marriage counted as a rummy (Ace cut)"
+            said.format(cards=format_cards(group))
             for group, kind in zip(hand.groups, kinds, strict=True)
             if kind == Kind.PURE_SEQUENCE and roles.is_ace_marriage(group)
         ]
@@ -601,7 +694,7 @@ def assess_hand(ruleset: Ruleset, cut: Card, hand: PlayerHand) -> HandAssessment
     complete = len(hand.cards) == ruleset.hand_size
     if hand.outcome == "declared" and complete and assessment.declaration is None:
         why = why_not_declared(hand.groups, kinds, roles, hand.on_deal)
-        problems.append(f"not a valid declaration: {why}")
+        problems.append(_("not a valid declaration: {why}").format(why=why))
     return dataclasses.replace(assessment, problems=tuple(problems))
 
 
@@ -637,14 +730,17 @@ def hand_figures(ruleset: Ruleset, cut: Card, hand: PlayerHand) -> HandFigures:
 def _name_errors(hands: Sequence[PlayerHand]) -> list[RulesError]:
     errors = []
     if len(hands) < 2:
-        errors.append(RulesError("a round needs at least 2 players", "players"))
+        errors.append(RulesError(_("a round needs at least 2 players"), "players"))
     seen: set[str] = set()
     for index, hand in enumerate(hands):
         name = hand.name.strip()
+        where = f"players[{index}].name"
         if not name:
-            errors.append(RulesError(f"player {index + 1} has no name", f"players[{index}].name"))
+            said = _("player {number} has no name").format(number=index + 1)
+            errors.append(RulesError(said, where))
         elif name.casefold() in seen:
-            errors.append(RulesError(f"two players are called {name!r}", f"players[{index}].name"))
+            said = _("two players are called {name}").format(name=repr(name))
+            errors.append(RulesError(said, where))
         seen.add(name.casefold())
     return errors
 
@@ -652,13 +748,12 @@ def _name_errors(hands: Sequence[PlayerHand]) -> list[RulesError]:
 def _winner_errors(hands: Sequence[PlayerHand]) -> list[RulesError]:
     winners = [i for i, hand in enumerate(hands) if hand.outcome in WINNING_OUTCOMES]
     if not winners:
-        return [
-            RulesError("no winner: one player must have declared (or won by default)", "players")
-        ]
+        said = _("no winner: one player must have declared (or won by default)")
+        return [RulesError(said, "players")]
     if len(winners) > 1:
-        names = ", ".join(hands[i].name for i in winners)
+        said = _("more than one winner ({names}): only one player wins a round")
         return [
-            RulesError(f"more than one winner ({names}): only one player wins a round", "players")
+            RulesError(said.format(names=list_words(hands[i].name for i in winners)), "players")
         ]
     winner = hands[winners[0]]
     if winner.outcome == "default_win":
@@ -668,11 +763,16 @@ def _winner_errors(hands: Sequence[PlayerHand]) -> list[RulesError]:
             if hand is not winner and hand.outcome not in DROP_OUTCOMES | {"invalid_declaration"}
         ]
         if still_in:
-            said = (
-                f"cannot win by default while {', '.join(still_in)} still played: "
-                "only the last player left wins by default"
-            )
-            return [RulesError.naming(winner.name, " ", said, f"players[{winners[0]}].outcome")]
+            players = list_words(still_in)
+            message = _(
+                "{name} cannot win by default while {players} still played: only the last "
+                "player left wins by default"
+            ).format(name=winner.name, players=players)
+            beside = _(
+                "cannot win by default while {players} still played: only the last player "
+                "left wins by default"
+            ).format(players=players)
+            return [RulesError(message, f"players[{winners[0]}].outcome", beside=beside)]
     return []
 
 
@@ -684,36 +784,57 @@ def _hand_errors(
     # Each message names the player, "Esha: unknown outcome ..." or "Esha must show
     # ...", and says the same beside them without the name.
     def headed(said: str, field: str) -> RulesError:
-        return RulesError.naming(hand.name, ": ", said, f"{where}.{field}")
-
-    def opened(said: str, field: str) -> RulesError:
-        return RulesError.naming(hand.name, " ", said, f"{where}.{field}")
+        return RulesError.headed(hand.name, said, f"{where}.{field}")
 
     if hand.outcome not in OUTCOMES:
-        return [headed(f"unknown outcome {hand.outcome!r}", "outcome")]
+        said = _("unknown outcome {outcome}").format(outcome=repr(hand.outcome))
+        return [headed(said, "outcome")]
     if hand.outcome not in rules.outcomes:
-        return [headed(f"outcome {hand.outcome} is not played under {rules.preset}", "outcome")]
+        said = _("outcome {outcome} is not played under {preset}")
+        return [headed(said.format(outcome=hand.outcome, preset=rules.preset), "outcome")]
     errors = []
     if hand.on_deal and not rules.wins_on_deal:
-        errors.append(headed(f"winning on the deal is not played under {rules.preset}", "on_deal"))
+        said = _("winning on the deal is not played under {preset}").format(preset=rules.preset)
+        errors.append(headed(said, "on_deal"))
     elif hand.on_deal and hand.outcome != "declared":
-        errors.append(
-            headed(
-                f"only a declared winner wins on the deal, not a {hand.outcome.replace('_', ' ')}",
-                "on_deal",
-            )
-        )
+        said = _("only a declared winner wins on the deal, not a {outcome}")
+        errors.append(headed(said.format(outcome=outcome_words(hand.outcome)), "on_deal"))
     if hand.figures is not None:
         return errors + figure_errors(
             rules, cut, hand.name, hand.outcome, hand.figures, where, has_cards=bool(hand.cards)
         )
     if not cards_read:
         return errors
-    size = len(hand.cards)
+    size, named = len(hand.cards), {"name": hand.name, "size": rules.hand_size}
     if hand.outcome in FULL_HAND_OUTCOMES and size != rules.hand_size:
-        errors.append(opened(f"must show all {rules.hand_size} cards, not {size}", "groups"))
+        message = ngettext(
+            "{name} must show all {size} cards, not {count}",
+            "{name} must show all {size} cards, not {count}",
+            rules.hand_size,
+        )
+        beside = ngettext(
+            "must show all {size} cards, not {count}",
+            "must show all {size} cards, not {count}",
+            rules.hand_size,
+        )
     elif size > rules.hand_size:
-        errors.append(opened(f"holds {size} cards: a hand has {rules.hand_size}", "groups"))
+        message = ngettext(
+            "{name} holds {count} card: a hand has {size}",
+            "{name} holds {count} cards: a hand has {size}",
+            size,
+        )
+        beside = ngettext(
+            "holds {count} card: a hand has {size}", "holds {count} cards: a hand has {size}", size
+        )
+    else:
+        return errors
+    errors.append(
+        RulesError(
+            message.format(count=size, **named),
+            f"{where}.groups",
+            beside=beside.format(count=size, **named),
+        )
+    )
     return errors
 
 
@@ -736,21 +857,39 @@ def _copy_errors(hands: Sequence[PlayerHand], roles: JokerRoles) -> list[RulesEr
                 allowed = roles.copies(card)
                 if seen[card] > allowed and card not in reported:
                     reported.add(card)
-                    on_table = (
-                        " (one more is the cut card on the table)" if card == roles.cut else ""
-                    )
-                    counted = (
-                        f"{card.code} is entered {held[card]} times in this round, but "
-                        f"{decks} decks hold only {allowed}{on_table}"
-                    )
+                    counted = _too_many(card, held[card], decks, allowed, card == roles.cut)
+                    number = group_index + 1
+                    # Translators: too many copies of a card, and where to look.
+                    message = _("{problem}: check {name}'s group {number}")
+                    beside = _("{problem}: check group {number}")
                     errors.append(
                         RulesError(
-                            f"{counted}: check {hand.name}'s group {group_index + 1}",
+                            message.format(problem=counted, name=hand.name, number=number),
                             f"players[{index}].groups[{group_index}][{card_index}]",
-                            beside=f"{counted}: check group {group_index + 1}",
+                            beside=beside.format(problem=counted, number=number),
                         )
                     )
     return errors
+
+
+def _too_many(card: Card, count: int, decks: int, allowed: int, cut: bool) -> str:
+    """A card entered more often than the decks hold it, in words."""
+    times = ngettext("{count} time", "{count} times", count).format(count=count)
+    if cut:
+        said = ngettext(
+            "{card} is entered {times} in this round, but {decks} deck holds only {allowed} "
+            "(one more is the cut card on the table)",
+            "{card} is entered {times} in this round, but {decks} decks hold only {allowed} "
+            "(one more is the cut card on the table)",
+            decks,
+        )
+    else:
+        said = ngettext(
+            "{card} is entered {times} in this round, but {decks} deck holds only {allowed}",
+            "{card} is entered {times} in this round, but {decks} decks hold only {allowed}",
+            decks,
+        )
+    return said.format(card=card.code, times=times, decks=decks, allowed=allowed)
 
 
 def round_errors(
@@ -801,16 +940,16 @@ def _round_errors(
             and complete
             and not declaration_way(hand.groups, kinds, roles, hand.on_deal)
         ):
-            said = (
-                "declaration is not valid: "
-                f"{why_not_declared(hand.groups, kinds, roles, hand.on_deal)}. If that "
-                "is how it was shown, enter it as an invalid declaration"
-            )
-            errors.append(
-                RulesError.naming(
-                    hand.name, "'s ", said, f"players[{index}].groups", beside=f"the {said}"
-                )
-            )
+            why = why_not_declared(hand.groups, kinds, roles, hand.on_deal)
+            message = _(
+                "{name}'s declaration is not valid: {why}. If that is how it was shown, enter "
+                "it as an invalid declaration"
+            ).format(name=hand.name, why=why)
+            beside = _(
+                "the declaration is not valid: {why}. If that is how it was shown, enter it as "
+                "an invalid declaration"
+            ).format(why=why)
+            errors.append(RulesError(message, f"players[{index}].groups", beside=beside))
     return errors
 
 
@@ -853,12 +992,9 @@ def _settle(
         if by_default and rules.default_win_drop is not None and hand.outcome in DROP_OUTCOMES:
             # Paplu, "Only Winner, no declarer": each dropper pays the same 30.
             hand_points[i] = rules.default_win_drop
-            lines[i].append(
-                f"won by default by {hands[winner].name}: every drop pays {hand_points[i]}"
-            )
-            rules_applied[i] = (
-                f"{hands[winner].name} won by default: every drop pays {hand_points[i]}"
-            )
+            named = {"name": hands[winner].name, "points": hand_points[i]}
+            lines[i].append(_("won by default by {name}: every drop pays {points}").format(**named))
+            rules_applied[i] = _("{name} won by default: every drop pays {points}").format(**named)
 
     value_points = [0] * count
     value_paid = [0] * count
@@ -873,18 +1009,23 @@ def _settle(
         ]
         for i in range(count):
             if any(pays[i]) or any(row[i] for row in pays):  # paid or was paid
-                lines[i].append(f"value points exchanged: {value_points[i]:+d}")
+                said = _("value points exchanged: {points}")
+                lines[i].append(said.format(points=f"{value_points[i]:+d}"))
 
     claims = [0] * count
     if rules.claims:
         holding = _claims_of(hands[winner], roles)
         value_cards[winner] = holding.cards
         if holding.lines:
-            lines[winner].append("claims: " + ", ".join(holding.lines) + f" = {holding.points}")
+            said = _("claims: {claims} = {points}")
+            lines[winner].append(
+                said.format(claims=list_words(holding.lines), points=holding.points)
+            )
         for i in range(count):
             if i != winner and not free[i] and holding.points:
                 claims[i] = holding.points
-                lines[i].append(f"pays {hands[winner].name}'s claims: {holding.points}")
+                said = _("pays {name}'s claims: {points}")
+                lines[i].append(said.format(name=hands[winner].name, points=holding.points))
 
     losses = [hand_points[i] + claims[i] for i in range(count)]
     scores = [0] * count
@@ -937,7 +1078,7 @@ def _claims_of(hand: PlayerHand, roles: JokerRoles) -> Holding:
 def _counted_holding(points: int | None) -> Holding:
     if not points:
         return Holding(0, (), ())
-    return Holding(points, (), ("counted at the table",))
+    return Holding(points, (), (_("counted at the table"),))
 
 
 def _value_payments(
@@ -961,7 +1102,7 @@ def _value_payments(
     pays = [[0] * count for _ in range(count)]
     drop_rules = rules.value_payments == "drop_rules"
     if drop_rules and hands[winner].outcome == "default_win":
-        lines[winner].append("won by default: no value points")
+        lines[winner].append(_("won by default: no value points"))
         return pays, [()] * count
     if drop_rules:
         holders = list(range(count))
@@ -970,7 +1111,8 @@ def _value_payments(
     holdings = {i: _values_of(hands[i], roles) for i in holders}
     for i, holding in holdings.items():
         if holding.points:
-            lines[i].append("value cards: " + ", ".join(holding.lines) + f" = {holding.points}")
+            said = _("value cards: {cards} = {points}")
+            lines[i].append(said.format(cards=list_words(holding.lines), points=holding.points))
     limit = rules.first_drop_receives
     for i in holders:  # the payer
         for j in holders:  # the one paid
@@ -984,14 +1126,14 @@ def _value_payments(
             pays[i][j] = due
     if drop_rules and any(holding.points for holding in holdings.values()):
         for i, hand in enumerate(hands):
-            if hand.outcome == "first_drop":
-                most = f", receives at most {limit} from each" if limit is not None else ""
-                lines[i].append(f"first drop: pays the declarer only{most}")
+            if hand.outcome == "first_drop" and limit is not None:
+                said = _("first drop: pays the declarer only, receives at most {limit} from each")
+                lines[i].append(said.format(limit=limit))
+            elif hand.outcome == "first_drop":
+                lines[i].append(_("first drop: pays the declarer only"))
             elif hand.outcome in DROP_OUTCOMES | {"invalid_declaration"}:
-                lines[i].append(
-                    f"{hand.outcome.replace('_', ' ')}: pays every player, receives from "
-                    "all but first drops"
-                )
+                said = _("{outcome}: pays every player, receives from all but first drops")
+                lines[i].append(said.format(outcome=outcome_words(hand.outcome)))
     if rules.cap_includes_values:
         for i in range(count):
             if i != winner:
@@ -1013,4 +1155,8 @@ def _cap_payments(payments: list[int], budget: int, name: str, lines: list[str])
     for j in remainders[: budget - sum(shares)]:
         shares[j] += 1
     payments[:] = shares
-    lines.append(f"value payments cut from {total} to {budget} by the cap")
+    lines.append(
+        _("value payments cut from {total} to {budget} by the cap").format(
+            total=total, budget=budget
+        )
+    )
