@@ -45,6 +45,9 @@ from .scoring import (
     needed,
 )
 
+# gettext by its name: "_" is this module's throwaway.
+from .speech import gettext, ngettext
+
 NEG = -(10**9)  # an infeasible branch
 
 
@@ -714,16 +717,23 @@ def _disjoint_pure(hand: _Hand, needed: int) -> bool:
 
 def _check(ruleset: Ruleset, cut: Card, cards: Sequence[Card]) -> None:
     if not cards:
-        raise RulesError("no cards to arrange", "cards")
+        raise RulesError(gettext("no cards to arrange"), "cards")
     if len(cards) > ruleset.hand_size:
-        raise RulesError(f"{len(cards)} cards: a hand has {ruleset.hand_size}", "cards")
+        said = ngettext(
+            "{count} card: a hand has {size}", "{count} cards: a hand has {size}", len(cards)
+        )
+        raise RulesError(said.format(count=len(cards), size=ruleset.hand_size), "cards")
     for card, n in Counter(cards).items():
         allowed = ruleset.decks - (card == cut)
         if n > allowed:
-            raise RulesError(
-                f"{card.code} appears {n} times, but {ruleset.decks} decks hold only {allowed}",
-                "cards",
+            times = ngettext("{count} time", "{count} times", n).format(count=n)
+            said = ngettext(
+                "{card} appears {times}, but {decks} deck holds only {allowed}",
+                "{card} appears {times}, but {decks} decks hold only {allowed}",
+                ruleset.decks,
             )
+            said = said.format(card=card.code, times=times, decks=ruleset.decks, allowed=allowed)
+            raise RulesError(said, "cards")
 
 
 def _declarations(hand: _Hand, on_deal: bool) -> Iterator[list[list[Card]]]:

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 from .errors import RulesError
 from .rulesets import Ruleset, ceiling_as_total, is_pool
+from .speech import gettext as _
+from .speech import join_words, list_words
 
 JOIN, LEAVE, REJOIN = "join", "leave", "rejoin"
 SEAT_CHANGES = (JOIN, LEAVE, REJOIN)
@@ -119,7 +121,7 @@ class SessionState:
 
     def rejoin_problem(self, player: str) -> str | None:
         """Why ``player`` may not rejoin now, or None if they may."""
-        return _rejoin_problem(self.ruleset, self, player) if self.ruleset else "no rules"
+        return _rejoin_problem(self.ruleset, self, player) if self.ruleset else _("no rules")
 
     def rejoin_total(self) -> int:
         """The total a player rejoins at: the highest total still in, plus one."""
@@ -146,7 +148,7 @@ class SessionState:
     def join_problem(self) -> str | None:
         """Why nobody may join the table now, or None if a player may."""
         if self.ruleset is None:
-            return "no rules"
+            return _("no rules")
         return _join_problem(self.ruleset, self)
 
     def join_total(self) -> int:
@@ -273,8 +275,9 @@ def session_state(
         change, where = event.change, event.where
         if finished:
             if isinstance(change, SeatChange) and change.kind == REJOIN:
-                raise RulesError(f"{change.player} cannot rejoin after round {after}", where)
-            raise RulesError(f"the session is over after round {after}", where)
+                raise RulesError(_no_rejoin_after(change.player, after), where)
+            said = _("the session is over after round {number}").format(number=after)
+            raise RulesError(said, where)
         if isinstance(change, Seating):
             seating = _reseated(change, seating, left_after, eliminated_in, where)
             tossed, toss_due = change.seats if ruleset.toss_on_change else (), False
@@ -288,7 +291,8 @@ def session_state(
                 else _join_problem(ruleset, state_so_far())
             )
             if problem:
-                raise RulesError.naming(player, " cannot join: ", problem, where)
+                said = _("{name} cannot join: {problem}").format(name=player, problem=problem)
+                raise RulesError(said, where, beside=problem)
             totals[player] = _join_total(ruleset, state_so_far())
             everyone.append(player)
             seating.append(player)
@@ -299,7 +303,8 @@ def session_state(
                 raise RulesError(_not_seated(player, left_after), where)
             if joined_after.get(player) == after:
                 # Nothing to keep or settle: the join itself was the mistake.
-                raise RulesError(f"{player} joined after round {after} and played no round", where)
+                said = _("{name} joined after round {number} and played no round")
+                raise RulesError(said.format(name=player, number=after), where)
             left_after[player] = after
             gap.left.append(player)
             remaining = still_in()
@@ -307,9 +312,9 @@ def session_state(
                 finished, winners = True, tuple(remaining)
         elif change.kind == REJOIN:
             if player not in totals:
-                problem = f"{player!r} has no seat at this table"
+                problem = _("{name} has no seat at this table").format(name=repr(player))
             elif player in left_after:
-                problem = f"{player} has left the table"
+                problem = _("{name} has left the table").format(name=player)
             else:
                 problem = _rejoin_problem(ruleset, state_so_far(), player)
             if problem:
@@ -319,7 +324,10 @@ def session_state(
             gap.rejoined[player] = totals[player]
             return  # a rejoin keeps the seating: no toss
         else:
-            raise RulesError(f"a change is a {', '.join(SEAT_CHANGES)}, not {change.kind!r}", where)
+            said = _("a change is a {kinds}, not {kind}")
+            raise RulesError(
+                said.format(kinds=list_words(SEAT_CHANGES), kind=repr(change.kind)), where
+            )
         if ruleset.toss_on_change and not finished:
             toss_due, tossed = True, ()
 
@@ -327,18 +335,13 @@ def session_state(
         seated = _at_table(seating, left_after)
         for player, score in scores.items():
             if player not in seated:
-                raise RulesError(
-                    f"{player} is not at the table in round {number}",
-                    f"rounds[{number - 1}].{player}",
-                )
+                raise RulesError(_not_in_round(player, number), f"rounds[{number - 1}].{player}")
             totals[player] += score
         given = number - 1 - offset
         if 0 <= given < len(dealers):
             dealer: str | None = dealers[given]
             if dealer not in seated:
-                raise RulesError(
-                    f"{dealer} is not at the table in round {number}", f"dealers[{given}]"
-                )
+                raise RulesError(_not_in_round(str(dealer), number), f"dealers[{given}]")
         else:
             dealer = deals_next()
         last_dealer, tossed, toss_due = dealer, (), False
@@ -383,10 +386,12 @@ def session_state(
         change = event.change
         after = change.after_round
         if isinstance(change, SeatChange) and change.kind == REJOIN:
-            raise RulesError(f"{change.player} cannot rejoin after round {after}", event.where)
+            raise RulesError(_no_rejoin_after(change.player, after), event.where)
         if after < 1:
-            raise RulesError("a change comes after a round: after_round is at least 1", event.where)
-        raise RulesError(f"there is no round {after} to come after", event.where)
+            said = _("a change comes after a round: after_round is at least 1")
+            raise RulesError(said, event.where)
+        said = _("there is no round {number} to come after").format(number=after)
+        raise RulesError(said, event.where)
 
     remaining = still_in()
     if closed and not finished and lines:
@@ -410,6 +415,14 @@ def session_state(
         seats=_at_table(seating, left_after),
         toss_due=toss_due and not finished,
     )
+
+
+def _no_rejoin_after(player: str, after: int) -> str:
+    return _("{name} cannot rejoin after round {number}").format(name=player, number=after)
+
+
+def _not_in_round(player: str, number: int) -> str:
+    return _("{name} is not at the table in round {number}").format(name=player, number=number)
 
 
 def _at_table(seating: Sequence[str], left_after: Mapping[str, int]) -> tuple[str, ...]:
@@ -440,34 +453,38 @@ def _reseated(
         if name not in at_table:
             raise RulesError(_not_seated(name, left_after), f"{where}.seats[{index}]")
         if name in change.seats[:index]:
-            raise RulesError(f"{name} is seated twice", f"{where}.seats[{index}]")
+            said = _("{name} is seated twice").format(name=name)
+            raise RulesError(said, f"{where}.seats[{index}]")
     missing = [p for p in at_table if p not in change.seats and p not in eliminated_in]
     if missing:
-        raise RulesError(f"the seats must include {', '.join(missing)}", f"{where}.seats")
+        said = _("the seats must include {names}").format(names=list_words(missing))
+        raise RulesError(said, f"{where}.seats")
     return [*change.seats, *(p for p in at_table if p not in change.seats)]
 
 
 def _not_seated(player: str, left_after: Mapping[str, int]) -> str:
     if player in left_after:
-        return f"{player} left the table after round {left_after[player]}"
-    return f"{player} is not at the table"
+        said = _("{name} left the table after round {number}")
+        return said.format(name=player, number=left_after[player])
+    return _("{name} is not at the table").format(name=player)
 
 
 def _not_new(player: str, left_after: Mapping[str, int]) -> str:
     if player in left_after:
-        return f"left the table after round {left_after[player]}"
-    return "already at the table"
+        return _("left the table after round {number}").format(number=left_after[player])
+    return _("already at the table")
 
 
 def _join_problem(ruleset: Ruleset, state: SessionState) -> str | None:
     """Why nobody may join now: the session is over, or a latecomer joins as a rejoin
     in a pool whose rejoins are closed."""
     if state.finished:
-        return "the session is over"
+        return _("the session is over")
     if ruleset.join_total == "rejoin" and rejoins_played(ruleset, state.ceiling):
         above = _above_cutoff(ruleset, state)
         if above:
-            return f"{above}, so rejoining has closed"
+            # Translators: who still in is above the rejoin cutoff ("Asha is still in at 85").
+            return _("{above}, so rejoining has closed").format(above=above)
     return None
 
 
@@ -523,11 +540,15 @@ def take_back_problem(state: SessionState, after_round: int, player: str) -> str
     if not counted:
         return None
     if state.finished:
-        return "the session is over"
+        return _("the session is over")
     last = state.lines[-1].number if state.lines else 0
     if after_round < last:
-        return f"round {after_round + 1} has been played since"
+        return _played_since(after_round + 1)
     return None
+
+
+def _played_since(number: int) -> str:
+    return _("round {number} has been played since").format(number=number)
 
 
 def change_take_back_problem(state: SessionState, change: SeatChange) -> str | None:
@@ -538,29 +559,33 @@ def change_take_back_problem(state: SessionState, change: SeatChange) -> str | N
     on. A change the replay did not count (an edit made it break the rules) may always
     be: nothing was dealt on it."""
     if change.kind not in (JOIN, LEAVE):
-        return f"only a join or a leave is taken back here, not a {change.kind}"
+        said = _("only a join or a leave is taken back here, not a {kind}")
+        return said.format(kind=change.kind)
     line = next((line for line in state.lines if line.number == change.after_round), None)
     made = (line.joined if change.kind == JOIN else line.left) if line else ()
     if change.player not in made:
         return None
     last = state.lines[-1].number
     if change.after_round < last:
-        return f"round {change.after_round + 1} has been played since"
+        return _played_since(change.after_round + 1)
     return None
 
 
 def _rejoin_problem(ruleset: Ruleset, state: SessionState, player: str) -> str | None:
     cutoff = ruleset.rejoin_cutoff
     if cutoff is None or not rejoins_played(ruleset, state.ceiling):  # no cutoff, or not a pool
-        return "rejoining is not played under these rules"
+        return _("rejoining is not played under these rules")
     if state.finished:
-        return "the session is over"
+        return _("the session is over")
     if player in state.left_after:
-        return f"{player} has left the table"
+        return _("{name} has left the table").format(name=player)
     if player not in state.eliminated_in:
-        return f"{player} is still in"
+        return _("{name} is still in").format(name=player)
     above = _above_cutoff(ruleset, state)
-    return f"{above}, above the cutoff of {cutoff}" if above else None
+    if not above:
+        return None
+    # Translators: who still in is above the rejoin cutoff ("Asha is still in at 85").
+    return _("{above}, above the cutoff of {cutoff}").format(above=above, cutoff=cutoff)
 
 
 def _above_cutoff(ruleset: Ruleset, state: SessionState) -> str:
@@ -572,10 +597,11 @@ def _above_cutoff(ruleset: Ruleset, state: SessionState) -> str:
     above = [p for p in state.active if _loss(state.totals[p], state.net) > cutoff]
     if len(above) == 1:
         (name,) = above
-        return f"{name} is still in at {state.totals[name]}"
+        return _("{name} is still in at {total}").format(name=name, total=state.totals[name])
     if above:
-        names = ", ".join(f"{p} ({state.totals[p]})" for p in above[:-1])
-        return f"{names} and {above[-1]} ({state.totals[above[-1]]}) are still in"
+        names = join_words(f"{p} ({state.totals[p]})" for p in above)
+        # Translators: players still in, each with their total ("Asha (85) and Ben (90)").
+        return _("{names} are still in").format(names=names)
     return ""
 
 
