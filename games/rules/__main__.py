@@ -11,7 +11,9 @@
     python -m games.rules presets          every preset with every option
 
 Exit 0 with the result on stdout; exit 2 with {"error": ..., "field": ...} on bad
-input. It never prints a traceback, and needs only the standard library.
+input. It never prints a traceback, and needs only the standard library. Its words
+are English whatever language an app around it speaks (:func:`.speech.english`):
+they are a contract, which programs read.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from .api import arrange_request, score_request
 from .errors import RulesError
 from .rulesets import presets_listing
 from .session import session_request
+from .speech import english
 
 
 class _Parser(argparse.ArgumentParser):
@@ -88,6 +91,11 @@ def _overrides(text: str) -> object:
 
 
 def main(argv: list[str] | None = None) -> int:
+    with english():
+        return _main(argv)
+
+
+def _main(argv: list[str] | None) -> int:
     parser = _Parser(prog="python -m games.rules", description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     score = commands.add_parser("score", help="score one round given as JSON")

@@ -1,5 +1,9 @@
 """The JSON shape of the rules service (DESIGN.md), shared by the command line and
-anything else that speaks JSON: a round in, the scored round out."""
+anything else that speaks JSON: a round in, the scored round out.
+
+What it says about the JSON itself (a field of the wrong type) is English only: no
+player reads it, only a program or its author (the app never speaks JSON to the rules).
+"""
 
 from __future__ import annotations
 
@@ -117,19 +121,19 @@ def parse_round(data: object) -> tuple[Ruleset, Card, list[PlayerHand]]:
             errors.append(RulesError(f"player {i + 1} needs a name", f"{where}.name"))
             continue
         if not isinstance(outcome, str):
-            errors.append(RulesError.naming(name, " ", "needs an outcome", f"{where}.outcome"))
+            said = "needs an outcome"
+            errors.append(RulesError(f"{name} {said}", f"{where}.outcome", beside=said))
             continue
         on_deal = player.get("on_deal", False)
         if not isinstance(on_deal, bool):
-            errors.append(
-                RulesError.naming(name, ": ", "on_deal must be true or false", f"{where}.on_deal")
-            )
+            said = "on_deal must be true or false"
+            errors.append(RulesError.headed(name, said, f"{where}.on_deal"))
             continue
         try:
             groups = parse_groups_field(player.get("groups"), f"{where}.groups")
             figures = parse_figures_field(player, where)
         except RulesError as error:
-            errors.append(RulesError.naming(name, ": ", error.message, error.field))
+            errors.append(RulesError.headed(name, error.message, error.field))
             continue
         hands.append(
             PlayerHand(name=name, outcome=outcome, groups=groups, on_deal=on_deal, figures=figures)

@@ -42,15 +42,6 @@ class RulesError(ValueError):
         message = _("{name}: {problem}").format(name=name, problem=problem)
         return cls(message, field, beside=problem)
 
-    @classmethod
-    def naming(
-        cls, name: str, joint: str, said: str, field: str, *, beside: str = ""
-    ) -> RulesError:
-        """A message about one player that names them: ``name``, ``joint`` (": ",
-        " ", "'s ") and ``said``, which is what a form says beside them (unless
-        ``beside`` words it otherwise)."""
-        return cls(f"{name}{joint}{said}", field, beside=beside or said)
-
     def as_dict(self) -> dict[str, str]:
         return {"error": self.message, "field": self.field}
 

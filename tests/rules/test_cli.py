@@ -3,6 +3,8 @@ library (``python -S`` leaves out site-packages)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import subprocess
@@ -12,9 +14,11 @@ from pathlib import Path
 import pytest
 
 from games.rules import RulesError
+from games.rules.__main__ import main
 from games.rules.api import score_request
 from tests.support.examples import CASES
 from tests.support.hands import SEED_BEN, WIN_8S
+from tests.support.pseudo_locale import pseudo_locale
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -533,3 +537,37 @@ def test_session_bad_input_exits_2_with_error_and_field(request_, field):
     assert set(out) == {"error", "field"}
     assert out["field"] == field, out
     assert out["error"]
+
+
+# A round the rules refuse for several reasons, a hand to arrange, and a session whose
+# rejoin offers say why not: words of every kind the command line prints.
+REFUSED_ROUND = {
+    "ruleset": "21-kodai",
+    "cut_joker": "AS",
+    "players": [
+        {"name": "Esha", "outcome": "declared", "on_deal": True, "groups": "2c3c4c | qh qh"},
+        {"name": "Ben", "outcome": "deal_show", "count": 30},
+        {"name": "Chen", "outcome": "shown", "groups": "AS AS AS AS"},
+    ],
+}
+ENGLISH_RUNS = [
+    *(("score", str(path)) for path in CASES),
+    ("score", "-", json.dumps(REFUSED_ROUND)),
+    ("session", "-", json.dumps(POOL_SESSION)),
+    ("arrange", "--ruleset", "21-kodai", "--cut", "8S", "--on-deal", *SEED_BEN.split()),
+    ("presets",),
+]
+
+
+@pytest.mark.parametrize("args", ENGLISH_RUNS, ids=[" ".join(run[:2]) for run in ENGLISH_RUNS])
+def test_the_command_line_speaks_english_whatever_the_app_installed(args, capsys, monkeypatch):
+    # Its words are a contract: in a process where the app has installed a language
+    # (here the pseudo-locale), it prints, byte for byte, what it prints alone.
+    *argv, stdin = args if args[1:2] == ("-",) else (*args, "")
+    alone = run(*argv, stdin=stdin)
+    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    refused = pytest.raises(SystemExit) if alone.returncode else contextlib.nullcontext()
+    with pseudo_locale() as locale, refused:
+        main(list(argv))
+    assert capsys.readouterr().out == alone.stdout
+    assert locale.asked == set()
