@@ -8,6 +8,12 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
+        from django.utils import translation
+
         from games import live
+        from games.rules import speech
 
         live.connect()
+        # The rules import no Django: they say what they say to a player through
+        # this hook, in the language of the request (docs/inside/words.md).
+        speech.install(translation.gettext, translation.ngettext)

@@ -12,11 +12,13 @@ Everything a figure in the app comes from, and the public API the app uses:
   the toss for seats (:mod:`.toss`) and the money transfers that settle an evening
   (:mod:`.transfers`);
 - the JSON command line (``python -m games.rules``, :mod:`.api`);
-- its one error type, bad input named by the field at fault (:mod:`.errors`).
+- its one error type, bad input named by the field at fault (:mod:`.errors`);
+- the words it says to a player, through a gettext the app installs (:mod:`.speech`).
 """
 
 from __future__ import annotations
 
+from . import speech
 from .arrange import Arrangement, arrange
 from .cards import (
     NOTATION,
@@ -215,6 +217,7 @@ __all__ = [
     "session_request",
     "session_state",
     "settle",
+    "speech",
     "spoken_name",
     "suit_name",
     "take_back_problem",

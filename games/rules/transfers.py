@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .errors import RulesError
+from .speech import gettext as _
 
 EXACT_UP_TO = 12  # players with a balance; beyond, one greedy group (no table is that big)
 
@@ -33,7 +34,7 @@ def settle(balances: Mapping[str, int]) -> list[Transfer]:
     """The fewest transfers that clear ``balances``; raises RulesError unless they sum
     to zero."""
     if sum(balances.values()) != 0:
-        raise RulesError("balances must sum to zero to be settled", "balances")
+        raise RulesError(_("balances must sum to zero to be settled"), "balances")
     names = [name for name, amount in balances.items() if amount]
     amounts = [balances[name] for name in names]
     exact = len(names) <= EXACT_UP_TO
