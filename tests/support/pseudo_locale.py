@@ -22,9 +22,10 @@ _WIDE = str.maketrans(
     {chr(code): chr(code - 0x41 + 0xFF21) for code in range(0x41, 0x5B)}
     | {chr(code): chr(code - 0x61 + 0xFF41) for code in range(0x61, 0x7B)}
 )
-# A word of plain ASCII letters, and a card's code (7H, 10S, PJ), which is no word.
+# A word of plain ASCII letters, and a card by its code or its face (7H, 10S, PJ, A♠),
+# which is no word.
 _ASCII_WORD = re.compile(r"[A-Za-z][A-Za-z_]*")
-_CARD_CODE = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9AJQK])[SHDC](?![A-Za-z0-9])|\bPJ\b")
+_CARD_CODE = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9AJQK])[SHDC♠♥♦♣](?![A-Za-z0-9])|\bPJ\b")
 
 
 def widened(message: str) -> str:
@@ -63,8 +64,8 @@ def pseudo_locale() -> Iterator[PseudoLocale]:
 
 def english_words(text: str, allowed: Iterable[str] = ()) -> list[str]:
     """The plain ASCII words of ``text`` outside card codes and the ``allowed`` values
-    (names, option and preset names, as whole strings): English that went
+    (names, option and preset names, each a whole word or words): English that went
     untranslated."""
     for value in sorted(set(allowed), key=len, reverse=True):
-        text = text.replace(value, " ")
+        text = re.sub(rf"(?<![A-Za-z]){re.escape(value)}(?![A-Za-z])", " ", text)
     return _ASCII_WORD.findall(_CARD_CODE.sub(" ", text))
