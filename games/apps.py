@@ -15,5 +15,5 @@ class GamesConfig(AppConfig):
 
         live.connect()
         # The rules import no Django: they say what they say to a player through
-        # this hook, in the language of the request (docs/inside/words.md).
+        # this hook, in the language of the request (docs/inside/rules-words.md).
         speech.install(translation.gettext, translation.ngettext)
