@@ -3,8 +3,9 @@
 Everything a figure in the app comes from, and the public API the app uses:
 
 - card notation (:mod:`.cards`), rulesets and presets (:mod:`.rulesets`);
-- group classification (:mod:`.melds`), a player's outcomes (:mod:`.outcomes`), one
-  round's scores (:mod:`.scoring`), what value and claim cards are worth
+- group classification (:mod:`.melds`), a player's outcomes (:mod:`.outcomes`),
+  declarations (:mod:`.declarations`), what stops a round from being scored
+  (:mod:`.checks`), one round's scores (:mod:`.scoring`), what value and claim cards are worth
   (:mod:`.values`), a hand counted at the table (:mod:`.counted`) and the best
   grouping of a hand (:mod:`.arrange`, the solver);
 - a session's running totals, eliminations, rejoins, joins and leaves and pot split
@@ -39,6 +40,7 @@ from .cards import (
     spoken_name,
     suit_name,
 )
+from .checks import round_errors
 from .counted import (
     FIGURES,
     NUMBER_FIGURES,
@@ -91,7 +93,6 @@ from .scoring import (
     RoundResult,
     assess_hand,
     hand_figures,
-    round_errors,
     score_round,
 )
 from .session import SessionPlay, parse_session, session_report, session_request

@@ -32,18 +32,11 @@ from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
 from .cards import ACE, SUITS, Card, display_order
+from .declarations import declaration_way, is_marriage_group, needed
 from .errors import RulesError
 from .melds import MAX_RUN, JokerRoles, Kind, classify, joker_roles
 from .rulesets import Ruleset
-from .scoring import (
-    HandAssessment,
-    PlayerHand,
-    assess_hand,
-    declaration_way,
-    free_hand_reason,
-    is_marriage_group,
-    needed,
-)
+from .scoring import HandAssessment, PlayerHand, assess_hand, free_hand_reason
 
 # gettext by its name: "_" is this module's throwaway.
 from .speech import gettext, ngettext

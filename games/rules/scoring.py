@@ -1,47 +1,47 @@
-"""Declarations, hand points, value points, claims and round settlement (docs/rules §4–6).
+"""Hand points, value points, claims and round settlement (docs/rules §5–6).
 
 :func:`score_round` is the whole service: it validates a round as entered, then
 says for every player what their cards or drop cost, what they exchange in value
-points or claims, and what is added to their running total. What value cards and
-claim cards are worth is :mod:`.values`; the outcomes themselves, :mod:`.outcomes`.
+points or claims, and what is added to their running total. What stops a round from
+being scored is :mod:`.checks`; the declarations, :mod:`.declarations`; what value
+cards and claim cards are worth, :mod:`.values`; the outcomes themselves,
+:mod:`.outcomes`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import chain
 
 from .cards import Card, format_cards
-from .counted import HandFigures, figure_errors, figure_names
-from .errors import RoundErrors, RulesError
-from .melds import (
-    PURE_KINDS,
-    SEQUENCE_KINDS,
-    VALID_MELDS,
-    JokerRoles,
-    Kind,
-    classify,
-    joker_roles,
-    why_no_group,
+from .checks import errors_of_round, hand_errors
+from .counted import HandFigures, figure_names
+from .declarations import (
+    Groups,
+    declaration_way,
+    is_marriage_group,
+    largest_joker_group,
+    on_deal_line,
+    pure_count,
+    way_holds,
+    why_not_declared,
 )
+from .errors import RoundErrors
+from .melds import PURE_KINDS, SEQUENCE_KINDS, VALID_MELDS, JokerRoles, Kind, classify, joker_roles
 from .outcomes import (
     DROP_OUTCOMES,
-    FULL_HAND_OUTCOMES,
-    OUTCOMES,
     SHOWN_OUTCOMES,
     WINNING_OUTCOMES,
     outcome_label,
     outcome_words,
 )
-from .rulesets import DECLARATION_WAYS, Ruleset, choice_words
+from .rulesets import Ruleset, choice_words
 from .speech import gettext as _
-from .speech import join_words, list_words, ngettext
+from .speech import list_words, ngettext
 from .values import Holding, claim_holding, value_holding
-
-Groups = tuple[tuple[Card, ...], ...]
 
 
 @dataclass(frozen=True)
@@ -148,247 +148,6 @@ class RoundResult:
         }
 
 
-# --- Declarations (§4) ------------------------------------------------------------------
-
-
-def is_marriage_group(cards: Sequence[Card], roles: JokerRoles) -> bool:
-    """A marriage presented as a group: lower joker, cut card, upper joker; or three
-    identical claim cards (Kodai) / upper or lower jokers (Paplu)."""
-    if roles.marriage is None or len(cards) != 3:
-        return False
-    # The marriage is three different cards, so three cards are it exactly when they
-    # hold the same cards (cheaper than sorting both).
-    if set(cards) == set(roles.marriage):
-        return True
-    if len(set(cards)) != 1:
-        return False
-    triples = roles.ruleset.marriage_triples
-    if triples == "claim_cards":
-        return cards[0] in roles.claim_cards
-    if triples == "upper_lower":
-        return cards[0] in (roles.upper, roles.lower)
-    return False
-
-
-def _all_jokers(cards: Sequence[Card], roles: JokerRoles) -> bool:
-    return bool(cards) and roles.jokers.issuperset(cards)
-
-
-def _largest_joker_group(groups: Groups, roles: JokerRoles) -> int:
-    return max((len(g) for g in groups if _all_jokers(g, roles)), default=0)
-
-
-def _pure_count(kinds: Sequence[Kind]) -> int:
-    return len([kind for kind in kinds if kind in PURE_KINDS])
-
-
-def _all_valid(kinds: Sequence[Kind]) -> bool:
-    return VALID_MELDS.issuperset(kinds)
-
-
-def needed(way: str, rules: Ruleset, on_deal: bool = False) -> int:
-    """Dublees or jokers the way needs: fewer for a winner on the deal where the
-    rules have it (docs/rules §4, Kodai: 7 dublees, 8 jokers)."""
-    if way == "dublees":
-        early = rules.on_deal_dublees if on_deal else None
-        return rules.dublees_needed if early is None else early
-    if way == "jokers":
-        early = rules.on_deal_jokers if on_deal else None
-        return rules.jokers_needed if early is None else early
-    raise ValueError(f"no count for the declaration way {way!r}")
-
-
-def _way_holds(
-    way: str, groups: Groups, kinds: Sequence[Kind], roles: JokerRoles, on_deal: bool = False
-) -> bool:
-    rules = roles.ruleset
-    if way == "three_pure":
-        return _pure_count(kinds) >= rules.pure_needed and _all_valid(kinds)
-    if way == "tunnelas":
-        return kinds.count(Kind.TUNNELA) >= rules.tunnelas_needed
-    if way == "dublees":
-        return kinds.count(Kind.DUBLEE) >= needed(way, rules, on_deal)
-    if way == "jokers":
-        return _largest_joker_group(groups, roles) >= needed(way, rules, on_deal)
-    if way == "marriages":
-        marriages = sum(is_marriage_group(g, roles) for g in groups)
-        return marriages >= rules.marriages_needed
-    if way == "show13":
-        sequences = len([kind for kind in kinds if kind in SEQUENCE_KINDS])
-        return _pure_count(kinds) >= 1 and sequences >= 2 and _all_valid(kinds)
-    raise ValueError(f"unknown declaration way {way!r}")
-
-
-def declaration_way(
-    groups: Groups, kinds: Sequence[Kind], roles: JokerRoles, on_deal: bool = False
-) -> str | None:
-    """The first enabled way (docs/rules §4 order) in which these groups are a valid
-    declaration, or None. ``on_deal``: the winner won on the deal."""
-    for way in DECLARATION_WAYS:
-        if way in roles.ruleset.declarations and _way_holds(way, groups, kinds, roles, on_deal):
-            return way
-    return None
-
-
-def on_deal_line(groups: Groups, kinds: Sequence[Kind], roles: JokerRoles, way: str) -> str:
-    """What a win on the deal held, in words: "on the deal: 7 dublees"."""
-    if way == "dublees":
-        count = kinds.count(Kind.DUBLEE)
-        said = ngettext("on the deal: {count} dublee", "on the deal: {count} dublees", count)
-        return said.format(count=count)
-    if way == "jokers":
-        count = _largest_joker_group(groups, roles)
-        said = ngettext(
-            "on the deal: {count} joker in one group",
-            "on the deal: {count} jokers in one group",
-            count,
-        )
-        return said.format(count=count)
-    return _("on the deal: {way}").format(way=choice_words(way))
-
-
-def why_not_declared(
-    groups: Groups, kinds: Sequence[Kind], roles: JokerRoles, on_deal: bool = False
-) -> str:
-    """Why these groups are no declaration, for each way the ruleset allows (docs/rules §4,
-    in its order), in a player's words: "3 pure sequences (enough), but 3S 6C 9D is
-    no group (...); 0 tunnelas (3 needed); 2 dublees (8 needed); ..."."""
-    rules = roles.ruleset
-    reasons = [
-        _why_not(way, groups, kinds, roles, on_deal)
-        for way in DECLARATION_WAYS
-        if way in rules.declarations
-    ]
-    if not reasons:
-        return _("these rules allow no way to declare")
-    said = reasons[-1]
-    for reason in reversed(reasons[:-1]):
-        # Translators: what one way of declaring lacks, then what the others lack.
-        said = _("{first}; {rest}").format(first=reason, rest=said)
-    return said
-
-
-def _needed(held: str, needed: int) -> str:
-    # Translators: what a hand holds toward a declaration ("2 tunnelas"), and how many
-    # the declaration needs.
-    return _("{held} ({needed} needed)").format(held=held, needed=needed)
-
-
-def _why_not(
-    way: str, groups: Groups, kinds: Sequence[Kind], roles: JokerRoles, on_deal: bool
-) -> str:
-    """What one way of declaring lacks. Only the three-pure way and the 13-card show
-    ask every group to be a meld; the others leave the rest of the cards free."""
-    rules = roles.ruleset
-    if way == "three_pure":
-        pure = _pure_count(kinds)
-        if Kind.TUNNELA in kinds:  # a tunnela counts as a pure sequence (docs/rules §3)
-            held = ngettext(
-                "{count} pure sequence or tunnela", "{count} pure sequences or tunnelas", pure
-            )
-        else:
-            held = ngettext("{count} pure sequence", "{count} pure sequences", pure)
-        held = held.format(count=pure)
-        enough = pure >= rules.pure_needed
-        if enough:
-            # Translators: what a hand holds toward a declaration, enough of it.
-            held = _("{held} (enough)").format(held=held)
-        else:
-            held = _needed(held, rules.pure_needed)
-        return _with_faults(held, enough, groups, kinds, roles, way)
-    if way == "show13":
-        pure = _pure_count(kinds)
-        others = len([kind for kind in kinds if kind in SEQUENCE_KINDS]) - pure
-        enough = pure >= 1 and others + pure >= 2
-        if enough:
-            held = _("a pure sequence and a second sequence (enough)")
-        else:
-            pure_held = ngettext("{count} pure sequence", "{count} pure sequences", pure)
-            others_held = ngettext("{count} other sequence", "{count} other sequences", others)
-            held = _("{pure} and {others} (a pure sequence and a second sequence needed)").format(
-                pure=pure_held.format(count=pure), others=others_held.format(count=others)
-            )
-        return _with_faults(held, enough, groups, kinds, roles, way)
-    if way == "tunnelas":
-        count = kinds.count(Kind.TUNNELA)
-        held = ngettext("{count} tunnela", "{count} tunnelas", count).format(count=count)
-        return _needed(held, rules.tunnelas_needed)
-    if way == "marriages":
-        count = sum(is_marriage_group(g, roles) for g in groups)
-        held = ngettext("{count} marriage group", "{count} marriage groups", count)
-        return _needed(held.format(count=count), rules.marriages_needed)
-    if way == "dublees":
-        count = kinds.count(Kind.DUBLEE)
-        held = ngettext("{count} dublee", "{count} dublees", count).format(count=count)
-    else:
-        count = _largest_joker_group(groups, roles)
-        held = ngettext("{count} joker in one group", "{count} jokers in one group", count)
-        held = held.format(count=count)
-    # A win on the deal needs fewer (Kodai): say so to a scorer who marked it, and
-    # remind one who did not where it would have been enough.
-    early = needed(way, rules, on_deal=True) if rules.wins_on_deal else None
-    if early is not None and on_deal:
-        return _("{held} ({early} needed on the deal)").format(held=held, early=early)
-    if early is not None and count >= early:
-        said = _("{held} ({needed} needed, {early} if won on the deal)")
-        return said.format(held=held, needed=needed(way, rules), early=early)
-    return _needed(held, needed(way, rules))
-
-
-def _with_faults(
-    held: str,
-    enough: bool,
-    groups: Groups,
-    kinds: Sequence[Kind],
-    roles: JokerRoles,
-    way: str,
-) -> str:
-    """``held`` and then the groups that are no meld, where the ``way`` of declaring
-    (three pure, a 13-card show) needs every group to be one: cards that are no group,
-    and dublees (a group of 21-card rummy, but no meld: docs/rules §4 lists the melds).
-    Where ``held`` is ``enough`` those groups are all that is wrong, so each says why
-    it is no group."""
-    loose = [g for g, kind in zip(groups, kinds, strict=True) if kind == Kind.INVALID]
-    pairs = [format_cards(g) for g, kind in zip(groups, kinds, strict=True) if kind == Kind.DUBLEE]
-    if enough:
-        faults = [
-            _("{cards} is no group ({why})").format(
-                cards=format_cards(g), why=why_no_group(g, roles)
-            )
-            for g in loose
-        ]
-    elif loose:
-        said = ngettext("{cards} is no group", "{cards} are no groups", len(loose))
-        faults = [said.format(cards=join_words(format_cards(g) for g in loose))]
-    else:
-        faults = []
-    if pairs and way == "show13":
-        said = ngettext(
-            "{cards} is a dublee, not allowed in a 13-card show",
-            "{cards} are dublees, not allowed in a 13-card show",
-            len(pairs),
-        )
-        faults.append(said.format(cards=join_words(pairs)))
-    elif pairs:
-        said = ngettext(
-            "{cards} is a dublee, not allowed in a three-pure declaration",
-            "{cards} are dublees, not allowed in a three-pure declaration",
-            len(pairs),
-        )
-        faults.append(said.format(cards=join_words(pairs)))
-    if not faults:
-        return held
-    said = faults[-1]
-    for fault in reversed(faults[:-1]):
-        # Translators: one group that is no meld, then another.
-        said = _("{first}, and {rest}").format(first=fault, rest=said)
-    if enough:
-        # Translators: enough of what a declaration needs, but groups that are no meld.
-        return _("{held}, but {faults}").format(held=held, faults=said)
-    # Translators: too few of what a declaration needs, and groups that are no meld too.
-    return _("{held}, and {faults}").format(held=held, faults=said)
-
-
 # --- Counting a loser's hand (§5) --------------------------------------------------------
 
 
@@ -404,7 +163,7 @@ class Count:
 def count_groups(groups: Groups, kinds: Sequence[Kind], roles: JokerRoles) -> Count:
     """Points each group adds to a loser's count under the preset's counting rule."""
     rules = roles.ruleset
-    pure = _pure_count(kinds)
+    pure = pure_count(kinds)
     if rules.hand_size == 13:
         sequences = len([kind for kind in kinds if kind in SEQUENCE_KINDS])
         complete = pure >= 1 and sequences >= 2
@@ -450,7 +209,7 @@ def count_groups(groups: Groups, kinds: Sequence[Kind], roles: JokerRoles) -> Co
 def two_point_reason(groups: Groups, kinds: Sequence[Kind], roles: JokerRoles) -> str | None:
     """Why a losing hand costs only the two-point loss, or None (docs/rules §5)."""
     rules = roles.ruleset
-    if rules.two_point_three_pure and _way_holds("three_pure", groups, kinds, roles):
+    if rules.two_point_three_pure and way_holds("three_pure", groups, kinds, roles):
         return _("groups form a valid three-pure declaration")
     # Each kind of two-point hand is counted only under rules that have it.
     if rules.two_point_dublees is not None:
@@ -458,7 +217,7 @@ def two_point_reason(groups: Groups, kinds: Sequence[Kind], roles: JokerRoles) -
         if dublees >= rules.two_point_dublees:
             return ngettext("{count} dublee", "{count} dublees", dublees).format(count=dublees)
     if rules.two_point_jokers is not None:
-        jokers = _largest_joker_group(groups, roles)
+        jokers = largest_joker_group(groups, roles)
         if jokers >= rules.two_point_jokers:
             said = ngettext("{count} joker in one group", "{count} jokers in one group", jokers)
             return said.format(count=jokers)
@@ -687,7 +446,7 @@ def assess_hand(ruleset: Ruleset, cut: Card, hand: PlayerHand) -> HandAssessment
     Value points and claims need the whole round: see :func:`score_round`."""
     roles = joker_roles(ruleset, cut)
     kinds = [classify(group, roles) for group in hand.groups]
-    problems = [error.beside for error in _hand_errors(0, hand, ruleset, cut)]
+    problems = [error.beside for error in hand_errors(0, hand, ruleset, cut)]
     if hand.outcome not in ruleset.outcomes:
         return HandAssessment((), None, None, False, (), tuple(problems))
     assessment = _assess(hand, kinds, roles)
@@ -727,239 +486,13 @@ def hand_figures(ruleset: Ruleset, cut: Card, hand: PlayerHand) -> HandFigures:
 # --- Settlement --------------------------------------------------------------------------
 
 
-def _name_errors(hands: Sequence[PlayerHand]) -> list[RulesError]:
-    errors = []
-    if len(hands) < 2:
-        errors.append(RulesError(_("a round needs at least 2 players"), "players"))
-    seen: set[str] = set()
-    for index, hand in enumerate(hands):
-        name = hand.name.strip()
-        where = f"players[{index}].name"
-        if not name:
-            said = _("player {number} has no name").format(number=index + 1)
-            errors.append(RulesError(said, where))
-        elif name.casefold() in seen:
-            said = _("two players are called {name}").format(name=repr(name))
-            errors.append(RulesError(said, where))
-        seen.add(name.casefold())
-    return errors
-
-
-def _winner_errors(hands: Sequence[PlayerHand]) -> list[RulesError]:
-    winners = [i for i, hand in enumerate(hands) if hand.outcome in WINNING_OUTCOMES]
-    if not winners:
-        said = _("no winner: one player must have declared (or won by default)")
-        return [RulesError(said, "players")]
-    if len(winners) > 1:
-        said = _("more than one winner ({names}): only one player wins a round")
-        return [
-            RulesError(said.format(names=list_words(hands[i].name for i in winners)), "players")
-        ]
-    winner = hands[winners[0]]
-    if winner.outcome == "default_win":
-        still_in = [
-            hand.name
-            for hand in hands
-            if hand is not winner and hand.outcome not in DROP_OUTCOMES | {"invalid_declaration"}
-        ]
-        if still_in:
-            players = list_words(still_in)
-            message = _(
-                "{name} cannot win by default while {players} still played: only the last "
-                "player left wins by default"
-            ).format(name=winner.name, players=players)
-            beside = _(
-                "cannot win by default while {players} still played: only the last player "
-                "left wins by default"
-            ).format(players=players)
-            return [RulesError(message, f"players[{winners[0]}].outcome", beside=beside)]
-    return []
-
-
-def _hand_errors(
-    index: int, hand: PlayerHand, rules: Ruleset, cut: Card | None, cards_read: bool = True
-) -> list[RulesError]:
-    where = f"players[{index}]"
-
-    # Each message names the player, "Esha: unknown outcome ..." or "Esha must show
-    # ...", and says the same beside them without the name.
-    def headed(said: str, field: str) -> RulesError:
-        return RulesError.headed(hand.name, said, f"{where}.{field}")
-
-    if hand.outcome not in OUTCOMES:
-        said = _("unknown outcome {outcome}").format(outcome=repr(hand.outcome))
-        return [headed(said, "outcome")]
-    if hand.outcome not in rules.outcomes:
-        said = _("outcome {outcome} is not played under {preset}")
-        return [headed(said.format(outcome=hand.outcome, preset=rules.preset), "outcome")]
-    errors = []
-    if hand.on_deal and not rules.wins_on_deal:
-        said = _("winning on the deal is not played under {preset}").format(preset=rules.preset)
-        errors.append(headed(said, "on_deal"))
-    elif hand.on_deal and hand.outcome != "declared":
-        said = _("only a declared winner wins on the deal, not a {outcome}")
-        errors.append(headed(said.format(outcome=outcome_words(hand.outcome)), "on_deal"))
-    if hand.figures is not None:
-        return errors + figure_errors(
-            rules, cut, hand.name, hand.outcome, hand.figures, where, has_cards=bool(hand.cards)
-        )
-    if not cards_read:
-        return errors
-    size, named = len(hand.cards), {"name": hand.name, "size": rules.hand_size}
-    if hand.outcome in FULL_HAND_OUTCOMES and size != rules.hand_size:
-        message = ngettext(
-            "{name} must show all {size} cards, not {count}",
-            "{name} must show all {size} cards, not {count}",
-            rules.hand_size,
-        )
-        beside = ngettext(
-            "must show all {size} cards, not {count}",
-            "must show all {size} cards, not {count}",
-            rules.hand_size,
-        )
-    elif size > rules.hand_size:
-        message = ngettext(
-            "{name} holds {count} card: a hand has {size}",
-            "{name} holds {count} cards: a hand has {size}",
-            size,
-        )
-        beside = ngettext(
-            "holds {count} card: a hand has {size}", "holds {count} cards: a hand has {size}", size
-        )
-    else:
-        return errors
-    errors.append(
-        RulesError(
-            message.format(count=size, **named),
-            f"{where}.groups",
-            beside=beside.format(count=size, **named),
-        )
-    )
-    return errors
-
-
-def _copy_errors(hands: Sequence[PlayerHand], roles: JokerRoles) -> list[RulesError]:
-    """No card may appear more often in the round than the decks hold; one copy of the
-    cut card lies on the table (docs/rules §1)."""
-    decks = roles.ruleset.decks
-    # Count the whole round at once: it almost always fits in the shoe, and only a
-    # round that does not needs the card-by-card walk that says where it went wrong.
-    held = Counter(chain.from_iterable(hand.cards for hand in hands))
-    if held[roles.cut] < decks and all(count <= decks for count in held.values()):
-        return []
-    seen: Counter[Card] = Counter()
-    errors = []
-    reported: set[Card] = set()
-    for index, hand in enumerate(hands):
-        for group_index, group in enumerate(hand.groups):
-            for card_index, card in enumerate(group):
-                seen[card] += 1
-                allowed = roles.copies(card)
-                if seen[card] > allowed and card not in reported:
-                    reported.add(card)
-                    counted = _too_many(card, held[card], decks, allowed, card == roles.cut)
-                    number = group_index + 1
-                    # Translators: too many copies of a card, and where to look.
-                    message = _("{problem}: check {name}'s group {number}")
-                    beside = _("{problem}: check group {number}")
-                    errors.append(
-                        RulesError(
-                            message.format(problem=counted, name=hand.name, number=number),
-                            f"players[{index}].groups[{group_index}][{card_index}]",
-                            beside=beside.format(problem=counted, number=number),
-                        )
-                    )
-    return errors
-
-
-def _too_many(card: Card, count: int, decks: int, allowed: int, cut: bool) -> str:
-    """A card entered more often than the decks hold it, in words."""
-    times = ngettext("{count} time", "{count} times", count).format(count=count)
-    if cut:
-        said = ngettext(
-            "{card} is entered {times} in this round, but {decks} deck holds only {allowed} "
-            "(one more is the cut card on the table)",
-            "{card} is entered {times} in this round, but {decks} decks hold only {allowed} "
-            "(one more is the cut card on the table)",
-            decks,
-        )
-    else:
-        said = ngettext(
-            "{card} is entered {times} in this round, but {decks} deck holds only {allowed}",
-            "{card} is entered {times} in this round, but {decks} decks hold only {allowed}",
-            decks,
-        )
-    return said.format(card=card.code, times=times, decks=decks, allowed=allowed)
-
-
-def round_errors(
-    ruleset: Ruleset,
-    cut: Card | None,
-    hands: Sequence[PlayerHand],
-    unread: Collection[int] = (),
-) -> list[RulesError]:
-    """Every input error of a round as entered, each with the field at fault (what
-    :func:`score_round` refuses), as far as it can be told: the hands whose indexes
-    are in ``unread`` are those whose cards could not all be read (a typo), given with
-    the cards read around it, so only their outcome (and who won) and those cards'
-    copies across the round are checked; without the cut joker (``None``) the checks
-    that need it (copies of a card, a false declaration) are left out. An entry form
-    can so report every problem at once, even while one hand holds a typo."""
-    unread = frozenset(unread)
-    roles = joker_roles(ruleset, cut) if cut is not None else None
-    kinds_of = None
-    if roles is not None:
-        kinds_of = [
-            () if index in unread else tuple(classify(group, roles) for group in hand.groups)
-            for index, hand in enumerate(hands)
-        ]
-    return _round_errors(ruleset, roles, hands, kinds_of, unread)
-
-
-def _round_errors(
-    ruleset: Ruleset,
-    roles: JokerRoles | None,
-    hands: Sequence[PlayerHand],
-    kinds_of: Sequence[Sequence[Kind]] | None,
-    unread: frozenset[int] = frozenset(),
-) -> list[RulesError]:
-    errors = _name_errors(hands)
-    cut = roles.cut if roles is not None else None
-    for index, hand in enumerate(hands):
-        errors += _hand_errors(index, hand, ruleset, cut, cards_read=index not in unread)
-    if not any(error.field.endswith(".outcome") for error in errors):
-        errors += _winner_errors(hands)
-    if roles is None or kinds_of is None:
-        return errors
-    errors += _copy_errors(hands, roles)
-    for index, (hand, kinds) in enumerate(zip(hands, kinds_of, strict=True)):
-        complete = len(hand.cards) == ruleset.hand_size
-        if (
-            index not in unread
-            and hand.outcome == "declared"
-            and complete
-            and not declaration_way(hand.groups, kinds, roles, hand.on_deal)
-        ):
-            why = why_not_declared(hand.groups, kinds, roles, hand.on_deal)
-            message = _(
-                "{name}'s declaration is not valid: {why}. If that is how it was shown, enter "
-                "it as an invalid declaration"
-            ).format(name=hand.name, why=why)
-            beside = _(
-                "the declaration is not valid: {why}. If that is how it was shown, enter it as "
-                "an invalid declaration"
-            ).format(why=why)
-            errors.append(RulesError(message, f"players[{index}].groups", beside=beside))
-    return errors
-
-
 def score_round(ruleset: Ruleset, cut: Card, hands: Sequence[PlayerHand]) -> RoundResult:
     """Validate and score one round. Raises RoundErrors listing every input error
     (each with the field at fault, see :func:`round_errors`) and scores nothing
     unless the round is sound."""
     roles = joker_roles(ruleset, cut)
     kinds_of = [tuple(classify(group, roles) for group in hand.groups) for hand in hands]
-    errors = _round_errors(ruleset, roles, hands, kinds_of)
+    errors = errors_of_round(ruleset, roles, hands, kinds_of)
     if errors:
         raise RoundErrors(errors)
     return _settle(ruleset, roles, hands, kinds_of)
