@@ -361,11 +361,11 @@ def test_an_imported_leagues_history_round_pages_and_downloads_say_what_the_orig
     # What is compared covers what matters: edits by a member and by one since gone, a
     # deleted round, hands entered on the players' phones, a player renamed since.
     history = before["session 7, all changes"]
-    assert "Round 1 edited</strong>\n            by ben" in history
+    assert "Round 1 edited</strong> by ben" in history
     assert "by someone no longer here" in history and "Round 2 deleted" in history
     assert "entered by Ben&#x27;s phone" in history and "<strong>Chen</strong>" in history
     assert "entered by table mode (saved by itself)" in before["session 7, round 7"]
-    assert "Round 7 created</strong>\n            by table mode (saved by itself)," in history
+    assert "Round 7 created</strong> by table mode (saved by itself)," in history
     assert "last changed by ben" in before["session 7, round 2"]  # in the admin
     assert "Show 1 earlier change" in before["session 7, history"]
     # Round 1 in the download: entered by Asha, when; edited twice, last by Dev (gone).

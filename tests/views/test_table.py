@@ -650,7 +650,7 @@ def test_with_auto_save_the_last_hand_in_saves_a_round_that_checks(
     assert "Every hand is in: round 1 saved itself." in html and "Round 2" in html
     # Its history says who as the round page does, not "someone no longer here".
     history = scorer.get(reverse("games:session_history", args=[table.pk])).content.decode()
-    assert "Round 1 created</strong>\n            by table mode (saved by itself)," in history
+    assert "Round 1 created</strong> by table mode (saved by itself)," in history
 
 
 def test_auto_save_waits_for_a_round_that_does_not_check(table: GameSession) -> None:
