@@ -14,6 +14,7 @@ from django import forms
 from games.forms import round_counts as counts
 from games.models import HandEntry, Seat
 from games.rules import FIGURES, USUAL_OUTCOME, HandFigures
+from games.services import round_messages as say
 from games.services.round_checks import PlayerCheck, RoundCheck, check_round, figures_of_cards
 from games.services.round_entries import RoundEntry
 
@@ -244,10 +245,12 @@ class RoundForm(forms.Form):
                 self.add_error(key, message)
 
     @property
-    def waiting_for(self) -> list[str] | tuple[str, ...]:
-        """What the settlement waits for: as the last check found it, or, before any
-        check (a new round, nothing typed yet), the cut joker and every hand."""
-        return self.check.waiting_for if self.check else RoundCheck.WAITING_FOR_ALL
+    def waiting_for(self) -> str:
+        """What the settlement waits for, said as one sentence: as the last check found
+        it, or, before any check (a new round, nothing typed yet), the cut joker and
+        every hand."""
+        waits = self.check.waiting_for if self.check else RoundCheck.WAITING_FOR_ALL
+        return say.settlement_waits(waits)
 
     @property
     def player_names(self) -> list[str]:

@@ -11,6 +11,8 @@ import functools
 import re
 from collections.abc import Iterable
 
+from django.utils.translation import gettext, gettext_lazy
+
 from games.models import Round
 from games.rules import all_cards, card_label
 
@@ -59,10 +61,46 @@ def more_typos(more: int) -> str:
     return f"and {more} more words that are not cards"
 
 
-# What a settlement waits for: the round form says "once …" of them.
-WAITING_FOR_CUT = "the cut joker is entered"
-WAITING_FOR_HANDS = "every hand is complete"
-WAITING_FOR_FIXES = "what is marked wrong is fixed"
+# What a settlement waits for (round_checks.RoundCheck.waiting_for), as keys: the
+# round form says each set of them as one whole sentence (settlement_waits), so that
+# a translation never joins clauses the English joins with commas and "and".
+WAITING_FOR_CUT = "cut"
+WAITING_FOR_HANDS = "hands"
+WAITING_FOR_FIXES = "fixes"
+
+_SETTLEMENT_WAITS = {
+    frozenset({WAITING_FOR_CUT}): gettext_lazy(
+        "The settlement appears here once the cut joker is entered."
+    ),
+    frozenset({WAITING_FOR_HANDS}): gettext_lazy(
+        "The settlement appears here once every hand is complete."
+    ),
+    frozenset({WAITING_FOR_FIXES}): gettext_lazy(
+        "The settlement appears here once what is marked wrong is fixed."
+    ),
+    frozenset({WAITING_FOR_CUT, WAITING_FOR_HANDS}): gettext_lazy(
+        "The settlement appears here once the cut joker is entered and every hand is complete."
+    ),
+    frozenset({WAITING_FOR_CUT, WAITING_FOR_FIXES}): gettext_lazy(
+        "The settlement appears here once the cut joker is entered and what is marked "
+        "wrong is fixed."
+    ),
+    frozenset({WAITING_FOR_HANDS, WAITING_FOR_FIXES}): gettext_lazy(
+        "The settlement appears here once every hand is complete and what is marked wrong is fixed."
+    ),
+    frozenset({WAITING_FOR_CUT, WAITING_FOR_HANDS, WAITING_FOR_FIXES}): gettext_lazy(
+        "The settlement appears here once the cut joker is entered, every hand is "
+        "complete and what is marked wrong is fixed."
+    ),
+}
+
+
+def settlement_waits(waits: Iterable[str]) -> str:
+    """The line in the settlement's place while ``waits`` (WAITING_FOR_* keys) stop it."""
+    line = _SETTLEMENT_WAITS.get(frozenset(waits))
+    # Nothing named: a round that checks but is not scored yet says so plainly.
+    return str(line) if line else gettext("The settlement appears here once the round is scored.")
+
 
 # A round the admin rewrote, checked as a save checks it.
 HAND_OF_NO_PLAYER = "A hand of a player who was not playing this round: seated elsewhere or out."
