@@ -110,10 +110,10 @@ def arranged_text(ruleset: Ruleset, cut_text: str, groups_text: str, on_deal: bo
     try:
         cut = parse_card(cut_text or "")
     except CardError:
-        raise RulesError(say.CUT_FIRST_TO_ARRANGE) from None
+        raise RulesError(str(say.CUT_FIRST_TO_ARRANGE)) from None
     cards = [card for group in parse_groups(groups_text) for card in group]  # CardError
     if not cards:
-        raise RulesError(say.NO_CARDS_TO_ARRANGE)
+        raise RulesError(str(say.NO_CARDS_TO_ARRANGE))
     return format_groups(arrange(ruleset, cut, cards, on_deal).groups)
 
 
@@ -362,7 +362,7 @@ def _read_hands(
         except CardError as error:
             check.cut_errors.append(say.cut_refused(error.message))
     elif cut_text is not None and final:
-        check.cut_errors.append(say.CUT_MISSING)
+        check.cut_errors.append(str(say.CUT_MISSING))
     if check.cut is not None:
         check.jokers = tuple(joker_roles(ruleset, check.cut).joker_codes)
 
@@ -602,4 +602,4 @@ def problems(check: RoundCheck) -> list[str]:
             for error in player.errors
         ),
     ]
-    return listed or ([] if check.valid else [say.NOT_SCORED])
+    return listed or ([] if check.valid else [str(say.NOT_SCORED)])

@@ -11,19 +11,25 @@ import functools
 import re
 from collections.abc import Iterable
 
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import gettext as _
 
 from games.models import Round
 from games.rules import all_cards, card_label
 
+# Constants are lazy: said in the language of the request that reads them, not of the
+# process that imported them. Where one leaves for the rules service or an exception,
+# the caller makes it a str.
+
 # The cut joker's field.
-CUT_MISSING = "Enter the cut joker, e.g. 8S."
-CUT_FIRST_TO_ARRANGE = "Enter the cut joker first: the best grouping depends on it."
-NO_CARDS_TO_ARRANGE = "Type the cards first, in any order."
+CUT_MISSING = gettext_lazy("Enter the cut joker, e.g. 8S.")
+CUT_FIRST_TO_ARRANGE = gettext_lazy("Enter the cut joker first: the best grouping depends on it.")
+NO_CARDS_TO_ARRANGE = gettext_lazy("Type the cards first, in any order.")
 
 
 def cut_refused(reason: str) -> str:
-    return f"Cut joker: {reason}"
+    # Translators: {reason} is the rules' sentence on why the cut joker is refused.
+    return _("Cut joker: {reason}").format(reason=reason)
 
 
 def with_card_faces(message: str, names: Iterable[str] = ()) -> str:
@@ -56,9 +62,12 @@ def _card_words(names: tuple[str, ...]) -> re.Pattern[str]:
 
 def more_typos(more: int) -> str:
     """The line that counts the typos not said one by one."""
-    if more == 1:
-        return "and 1 more word that is not a card"
-    return f"and {more} more words that are not cards"
+    # Translators: the last line of a list of words typed that are not cards.
+    return ngettext(
+        "and {count} more word that is not a card",
+        "and {count} more words that are not cards",
+        more,
+    ).format(count=more)
 
 
 # What a settlement waits for (round_checks.RoundCheck.waiting_for), as keys: the
@@ -103,42 +112,56 @@ def settlement_waits(waits: Iterable[str]) -> str:
 
 
 # A round the admin rewrote, checked as a save checks it.
-HAND_OF_NO_PLAYER = "A hand of a player who was not playing this round: seated elsewhere or out."
-NOT_SCORED = "The round could not be scored."
+HAND_OF_NO_PLAYER = gettext_lazy(
+    "A hand of a player who was not playing this round: seated elsewhere or out."
+)
+NOT_SCORED = gettext_lazy("The round could not be scored.")
 
 
 def no_hand(name: str) -> str:
-    return f"{name} has no hand: every player in the round needs one."
+    return _("{name} has no hand: every player in the round needs one.").format(name=name)
 
 
 def player_problem(name: str, problem: str) -> str:
     """A player's problem in a list of the whole round's: their name first, as the
     form's fields are headed by it."""
-    return f"{name}: {problem}"
+    # Translators: a player's name, then what is wrong with their hand.
+    return _("{name}: {problem}").format(name=name, problem=problem)
 
 
 # Why a new round is refused however it checks.
-SESSION_OVER = "This session is over: it takes no new rounds."
-TABLE_CHANGED = "The table changed while this round was typed: reload and enter it again."
+SESSION_OVER = gettext_lazy("This session is over: it takes no new rounds.")
+TABLE_CHANGED = gettext_lazy(
+    "The table changed while this round was typed: reload and enter it again."
+)
 
 
 def changed_on_another_device(theirs: Round | None, number: int) -> str:
     """Round ``number`` was changed by another device first: ``theirs`` is their
     version, None if they deleted it."""
-    what = f"Round {number}"
     if theirs is None:
-        return f"{what} was deleted on another phone meanwhile. Nothing of yours was saved."
-    who = theirs.entered_by.get_username() if theirs.entered_by else "someone"
-    return (
-        f"{what} was saved on another phone by {who} meanwhile: their version is shown. "
-        "Nothing of yours was saved; what you typed is still here."
-    )
+        return _(
+            "Round {number} was deleted on another phone meanwhile. Nothing of yours was saved."
+        ).format(number=number)
+    if theirs.entered_by is None:
+        return _(
+            "Round {number} was saved on another phone by someone meanwhile: their version "
+            "is shown. Nothing of yours was saved; what you typed is still here."
+        ).format(number=number)
+    return _(
+        "Round {number} was saved on another phone by {who} meanwhile: their version is "
+        "shown. Nothing of yours was saved; what you typed is still here."
+    ).format(number=number, who=theirs.entered_by.get_username())
 
 
 def repeats_saved(theirs: Round) -> str:
     """A round sent that is ``theirs`` again (services.round_clash.same_round)."""
-    who = theirs.entered_by.get_username() if theirs.entered_by else "someone"
-    return (
-        f"This is round {theirs.number} again, as {who} saved it: the same cut joker "
-        "and the same cards. It was not saved twice."
-    )
+    if theirs.entered_by is None:
+        return _(
+            "This is round {number} again, as someone saved it: the same cut joker and the "
+            "same cards. It was not saved twice."
+        ).format(number=theirs.number)
+    return _(
+        "This is round {number} again, as {who} saved it: the same cut joker and the same "
+        "cards. It was not saved twice."
+    ).format(number=theirs.number, who=theirs.entered_by.get_username())

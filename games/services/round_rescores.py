@@ -48,7 +48,7 @@ def check_recorded(played: Round, cut: str, hands: Mapping[int, RecordedHand]) -
     ]
     check = check_round(entry, cut, typed, final=True, on_deal=on_deal)
     if set(hands) - set(seat_of):
-        check.errors.append(say.HAND_OF_NO_PLAYER)
+        check.errors.append(str(say.HAND_OF_NO_PLAYER))
     check.errors += [say.no_hand(seat.player.name) for seat in entry.seats if seat.pk not in typed]
     return check
 

@@ -108,9 +108,9 @@ def create_round(new: NewRound, user: AnyUser) -> SavedRound:
         _refuse_repeat(session, last, new.opened_number or number, check)
         board = board or load_scoreboard(session)
         if board.finished:
-            raise EntryRejected(say.SESSION_OVER)
+            raise EntryRejected(str(say.SESSION_OVER))
         if [s.pk for s in board.playing_seats] != [s.pk for s in entry.seats]:
-            raise EntryRejected(say.TABLE_CHANGED)
+            raise EntryRejected(str(say.TABLE_CHANGED))
         entered_by = signed_in_or_none(user)
         played = Round.objects.create(
             session=session,

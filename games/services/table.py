@@ -439,7 +439,7 @@ def link_gone(token_now: str | None, *, leaving: bool = False) -> TableClosed:
 
 def _check_seat_plays(entry: RoundEntry, seat: Seat) -> None:
     if entry.finished:
-        raise EntryRejected(say.SESSION_OVER)
+        raise EntryRejected(str(say.SESSION_OVER))
     if seat.pk not in {s.pk for s in entry.seats}:
         raise EntryRejected(f"{seat.player.name} is out of this session: no hand to enter.")
 
@@ -559,7 +559,7 @@ def save_table_round(
     with transaction.atomic():
         locked, entry, board = _open_round(session, number)
         if entry.finished:
-            raise EntryRejected(say.SESSION_OVER)
+            raise EntryRejected(str(say.SESSION_OVER))
         table_round = TableRound.objects.filter(session=locked, number=number).first()
         hands = hands_by_seat(table_round)
         missing = [
