@@ -20,6 +20,8 @@ from django.db.models import Count, F, QuerySet
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.access import AnyUser, gains
 from games.models import League, LeagueInvite, Membership, Player, PlayerClaim
@@ -99,7 +101,7 @@ def league_at_a_free_address(wanted: str = "", **columns: Any) -> League:
                 return League.objects.create(**columns, slug=fresh_slug(columns["name"], wanted))
         except IntegrityError:
             continue
-    raise LeagueError("Could not find a free address for this league; try another name.")
+    raise LeagueError(_("Could not find a free address for this league; try another name."))
 
 
 def update_rules(
@@ -157,19 +159,25 @@ def add_member(league: League, username: str, role: str) -> Membership:
     """Add an existing user to the league by username."""
     user = get_user_model().objects.filter(username__iexact=username.strip()).first()
     if user is None:
-        raise LeagueError(f"Nobody has the username {username.strip()!r}. They sign up first.")
+        raise LeagueError(
+            _("Nobody has the username {username}. They sign up first.").format(
+                username=repr(username.strip())
+            )
+        )
     if role not in Role.values:
-        raise LeagueError("Pick a role: owner, scorer or viewer.")
+        raise LeagueError(_("Pick a role: owner, scorer or viewer."))
     try:
         with transaction.atomic():
             return Membership.objects.create(league=league, user=user, role=role)
     except IntegrityError:
-        raise LeagueError(f"{user.get_username()} is already a member.") from None
+        raise LeagueError(
+            _("{username} is already a member.").format(username=user.get_username())
+        ) from None
 
 
 def change_role(membership: Membership, role: str) -> Membership:
     if role not in Role.values:
-        raise LeagueError("Pick a role: owner, scorer or viewer.")
+        raise LeagueError(_("Pick a role: owner, scorer or viewer."))
     with transaction.atomic():
         # Lock the league's owners so two owners demoting each other at once cannot
         # leave it with none.
@@ -183,7 +191,7 @@ def change_role(membership: Membership, role: str) -> Membership:
             and role != Role.OWNER
             and not _owners_left(membership.league, membership)
         ):
-            raise LeagueError("A league needs an owner: make someone else owner first.")
+            raise LeagueError(_("A league needs an owner: make someone else owner first."))
         membership.role = role
         membership.save(update_fields=["role"])
     return membership
@@ -201,7 +209,7 @@ def remove_member(membership: Membership) -> list[LeagueInvite]:
             )
         )
         if membership.role == Role.OWNER and not _owners_left(membership.league, membership):
-            raise LeagueError("A league needs an owner: make someone else owner first.")
+            raise LeagueError(_("A league needs an owner: make someone else owner first."))
         replaced = _replace_open_invites(membership.league_id)
         # Who they were at the table is the league's members' to say: a former member's
         # claim would keep their name on the league's standings.
@@ -257,7 +265,7 @@ def invitable(league: League) -> list[Invitable]:
     if not listed:
         return []
     # Compared as add_member finds users: ignoring case.
-    wanted = {username.lower() for username, _, _ in listed}
+    wanted = {username.lower() for username, _role, _claimed in listed}
     users = get_user_model().objects.annotate(key=Lower("username")).filter(key__in=wanted)
     accounts = set(users.values_list("key", flat=True))
     joined = set(users.filter(memberships__league=league).values_list("key", flat=True))
@@ -292,8 +300,8 @@ def defaults_of(league: League) -> Ruleset:
 # How long a new invite link works, in days: the owner picks one.
 INVITE_DAYS = (1, 7, 30)
 # What an owner is told of another choice (the invite form says the same beside it).
-PICK_INVITE_ROLE = "Pick the role the link gives: scorer or viewer."
-PICK_INVITE_DAYS = "Pick how long the link works: 1, 7 or 30 days."
+PICK_INVITE_ROLE = gettext_lazy("Pick the role the link gives: scorer or viewer.")
+PICK_INVITE_DAYS = gettext_lazy("Pick how long the link works: 1, 7 or 30 days.")
 
 
 class InviteGone(LeagueError):
@@ -304,9 +312,9 @@ def create_invite(league: League, user: AnyUser, *, role: str, days: int) -> Lea
     """A new invite link to ``league`` giving ``role`` (scorer or viewer), working for
     ``days`` days for as many people as it is handed to."""
     if role not in LeagueInvite.Role.values:
-        raise LeagueError(PICK_INVITE_ROLE)
+        raise LeagueError(str(PICK_INVITE_ROLE))
     if days not in INVITE_DAYS:
-        raise LeagueError(PICK_INVITE_DAYS)
+        raise LeagueError(str(PICK_INVITE_DAYS))
     return LeagueInvite.objects.create(
         league=league,
         role=role,
@@ -341,9 +349,9 @@ def active_invites(league: League) -> QuerySet[LeagueInvite]:
 def invite_problem(invite: LeagueInvite) -> str | None:
     """Why the link no longer works (revoked or expired), or None while it does."""
     if invite.revoked_at is not None:
-        return "This invite link was revoked by the league's owners. Ask them for a new one."
+        return _("This invite link was revoked by the league's owners. Ask them for a new one.")
     if not invite.is_active():
-        return "This invite link has expired. Ask the league's owners for a new one."
+        return _("This invite link has expired. Ask the league's owners for a new one.")
     return None
 
 
@@ -398,23 +406,30 @@ def claim_player(league: League, player: Player, user: AnyUser) -> PlayerClaim:
         taken = PlayerClaim.objects.filter(league=league, player=player).select_related("user")
         if (claim := taken.first()) is not None:
             if claim.user_id == user.pk:
-                raise LeagueError(f"You already claimed {player.name} in this league.")
+                raise LeagueError(
+                    _("You already claimed {player} in this league.").format(player=player.name)
+                )
             raise LeagueError(
-                f"{player.name} is already claimed by {claim.user.get_username()}. "
-                "A league owner can undo that claim."
+                _(
+                    "{player} is already claimed by {username}. A league owner can undo that claim."
+                ).format(player=player.name, username=claim.user.get_username())
             )
         mine = PlayerClaim.objects.filter(league=league, user=user).select_related("player")
         if (claim := mine.first()) is not None:
             raise LeagueError(
-                f"You already claimed {claim.player.name} in this league: unclaim it first."
+                _("You already claimed {player} in this league: unclaim it first.").format(
+                    player=claim.player.name
+                )
             )
         try:
             with transaction.atomic():
                 return PlayerClaim.objects.create(league=league, player=player, user=user)
         except IntegrityError:  # another claim landed between the checks and the insert
             raise LeagueError(
-                f"{player.name} was claimed a moment ago, or you claimed another player: "
-                "reload the page."
+                _(
+                    "{player} was claimed a moment ago, or you claimed another player: reload "
+                    "the page."
+                ).format(player=player.name)
             ) from None
 
 

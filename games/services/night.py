@@ -5,6 +5,9 @@ only puts them in lines."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from games import figures
 from games.services.money import Money
 from games.services.scoreboard import Scoreboard
@@ -19,18 +22,30 @@ def night_text(board: Scoreboard, money: Money | None, link: str | None = None) 
     state = board.state
     lines = [_title(board)]
     if board.finished:
-        winners = " and ".join(board.winners)
-        lines.append(f"{winners} {'wins' if len(board.winners) == 1 else 'win'}.")
+        winners = " and ".join(board.winners)  # i18n: list
+        lines.append(
+            ngettext("{names} wins.", "{names} win.", len(board.winners)).format(names=winners)
+        )
     else:
-        lines.append(f"After round {board.last_round}, still playing:")
+        lines.append(_("After round {number}, still playing:").format(number=board.last_round))
     columns = {column.name: column for column in board.columns}
     for name in state.order:
         out = columns[name].eliminated_in
-        note = f" (out in round {out})" if out is not None else ""
-        lines.append(f"{state.place(name)}. {name} {figures.points(state.totals[name])}{note}")
+        said = {
+            "place": state.place(name),
+            "name": name,
+            "points": figures.points(state.totals[name]),
+        }
+        if out is None:
+            # Translators: a line of the night's message: place, name, total.
+            lines.append(_("{place}. {name} {points}").format(**said))
+        else:
+            lines.append(
+                _("{place}. {name} {points} (out in round {round})").format(round=out, **said)
+            )
     lines += _money_lines(board, money)
     if link:
-        lines += ["", f"Live scores: {link}"]
+        lines += ["", _("Live scores: {link}").format(link=link)]
     return "\n".join(lines)
 
 
@@ -47,22 +62,31 @@ def _money_lines(board: Scoreboard, money: Money | None) -> list[str]:
         return []
     currency = money.currency
     if money.per_point:
-        when = "" if board.finished else ", if it ended now"
-        lines = ["", f"Settle up at {figures.money(money.per_point, currency)} a point{when}:"]
+        if board.finished:
+            settle = _("Settle up at {amount} a point:")
+        else:
+            settle = _("Settle up at {amount} a point, if it ended now:")
+        lines = ["", settle.format(amount=figures.money(money.per_point, currency))]
         lines += [
-            f"{p.payer} pays {p.payee} {figures.money(p.amount, currency)}" for p in money.payments
+            _("{payer} pays {payee} {amount}").format(
+                payer=p.payer, payee=p.payee, amount=figures.money(p.amount, currency)
+            )
+            for p in money.payments
         ]
         if not money.payments:
-            lines.append("Nobody owes anything.")
+            lines.append(_("Nobody owes anything."))
         return lines
     if money.pot is None:
         return []
-    lines = ["", f"The pot: {figures.money(money.pot, currency)}"]
+    lines = ["", _("The pot: {amount}").format(amount=figures.money(money.pot, currency))]
     if money.pot_winners:
-        winners = " and ".join(money.pot_winners)
-        verb = "takes" if len(money.pot_winners) == 1 else "share"
-        lines.append(f"{winners} {verb} the pot.")
+        winners = " and ".join(money.pot_winners)  # i18n: list
+        lines.append(
+            ngettext(
+                "{names} takes the pot.", "{names} share the pot.", len(money.pot_winners)
+            ).format(names=winners)
+        )
     else:
-        lines.append("If the players still in split it now:")
+        lines.append(_("If the players still in split it now:"))
         lines += [f"{share.name} {figures.money(share.amount, currency)}" for share in money.shares]
     return lines

@@ -12,8 +12,11 @@ import heapq
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
 from games.rules import (
     JOIN,
+    LEAVE,
     RulesError,
     Ruleset,
     SeatChange,
@@ -107,16 +110,20 @@ def replay_table(
             if field == "changes" and index.isdigit():
                 change = kept.pop(int(index))
                 refused.append(Refused(change, error.message))
-                ignored.append(f"{_change_words(change)} is ignored: {error.message}.")
+                ignored.append(_ignored(change, error.message))
             else:
                 raise
 
 
-_CHANGE_WORDS = {"leave": "leaving", "join": "joining"}
-
-
-def _change_words(change: SeatChange | Seating) -> str:
+def _ignored(change: SeatChange | Seating, why: str) -> str:
+    """The sentence that says a change no longer counts, and the rules' reason."""
     if isinstance(change, Seating):
-        return f"The new seating after round {change.after_round}"
-    what = _CHANGE_WORDS.get(change.kind, change.kind)
-    return f"{change.player}'s {what} after round {change.after_round}"
+        message = gettext("The new seating after round {round} is ignored: {why}.")
+        return message.format(round=change.after_round, why=why)
+    if change.kind == LEAVE:
+        message = gettext("{player}'s leaving after round {round} is ignored: {why}.")
+    elif change.kind == JOIN:
+        message = gettext("{player}'s joining after round {round} is ignored: {why}.")
+    else:
+        message = gettext("{player}'s rejoin after round {round} is ignored: {why}.")
+    return message.format(player=change.player, round=change.after_round, why=why)

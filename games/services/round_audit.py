@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils.translation import gettext, gettext_lazy
 
 from games.access import AnyUser
 from games.models import HandEntry, Round, RoundChange
@@ -89,15 +90,18 @@ class RoundChanged:
 
 
 # A player missing from one side of an edit (the stored snapshots allow it).
-NOT_IN_THE_ROUND = "not in the round"
+# Translators: in a round's history, where a player's outcome would be.
+NOT_IN_THE_ROUND = gettext_lazy("not in the round")
 
 
 def _outcome_words(hand: Mapping | None) -> str:
     if hand is None:
-        return NOT_IN_THE_ROUND
-    return HandEntry.outcome_words(hand["outcome"]) + (
-        " on the deal" if hand.get("on_deal") else ""
-    )
+        return str(NOT_IN_THE_ROUND)
+    outcome = HandEntry.outcome_words(hand["outcome"])
+    if hand.get("on_deal"):
+        # Translators: a winner's outcome ("Declared") when the hand won as dealt.
+        return gettext("{outcome} on the deal").format(outcome=outcome)
+    return outcome
 
 
 def _cards_changed(before: Mapping | None, after: Mapping | None, outcome_changed: bool):
@@ -121,7 +125,8 @@ def _entered(hand: Mapping | None) -> str:
         return ""
     if hand.get("counted"):
         return HandEntry.counted_words(hand["outcome"], hand.get("figures") or {})
-    return "cards" if hand.get("groups") else ""
+    # Translators: how a hand was entered, in a round's history: by its cards.
+    return gettext("cards") if hand.get("groups") else ""
 
 
 def _entered_changed(before: Mapping | None, after: Mapping | None) -> tuple[str, str] | None:
@@ -143,9 +148,11 @@ def _figure(figures: Mapping, name: str) -> object:
 
 def _figure_words(value: object) -> str:
     if value is None:
-        return "none"
+        # Translators: a figure of a counted hand that was not given.
+        return gettext("none")
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        # Translators: a yes-or-no figure of a counted hand ("free hand: yes").
+        return gettext("yes") if value else gettext("no")
     return str(value)
 
 
@@ -157,7 +164,7 @@ def _figures_changed(before: Mapping | None, after: Mapping | None) -> tuple[Fig
     was, now = before.get("figures") or {}, after.get("figures") or {}
     return tuple(
         FigureChanged(
-            HandEntry.FIGURE_WORDS[name],
+            str(HandEntry.FIGURE_WORDS[name]),
             _figure_words(_figure(was, name)),
             _figure_words(_figure(now, name)),
         )

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Generic, TypeVar
 
 from django.db import connection, transaction
+from django.utils.translation import gettext
 
 from games.models import GameSession, Round, Seat
 from games.models import SeatChange as StoredChange
@@ -559,8 +560,11 @@ def _replay(
     names = [seat.player.name for seat in seats]
     for name, number in hands_after_elimination(state):
         ignored.append(
-            f"{name} was out before round {number} but has a hand in it (an earlier round "
-            f"was edited): it still counts. Edit or delete round {number} if it should not."
+            gettext(
+                "{player} was out before round {number} but has a hand in it (an earlier "
+                "round was edited): it still counts. Edit or delete round {number} if it "
+                "should not."
+            ).format(player=name, number=number)
         )
     rejoined: dict[str, list[Rejoined]] = {name: [] for name in names}
     joined_at: dict[str, int] = {}

@@ -9,6 +9,7 @@ import unicodedata
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from games.access import AnyUser
 from games.models import GameSession, HandEntry, Player, PlayerClaim, Seat, SeatChange
@@ -19,8 +20,6 @@ from games.services.results import refresh_session
 from games.services.round_audit import signed_in_or_none
 from games.services.scoreboard import ChangeMade, load_scoreboard
 from games.services.sessions import lock_seating, name_key, players_for_seats
-
-_WHAT = {SeatChange.Kind.JOIN: "joining", SeatChange.Kind.LEAVE: "leaving"}
 
 
 def take_back_change(session: GameSession, change_pk: int) -> ChangeMade:
@@ -35,13 +34,23 @@ def take_back_change(session: GameSession, change_pk: int) -> ChangeMade:
         made = board.last_change
         if made is None or made.pk != change_pk:
             raise EntryRejected(
-                "That join or leave was already taken back, or is no longer the latest: "
-                "only the latest may be."
+                _(
+                    "That join or leave was already taken back, or is no longer the latest: "
+                    "only the latest may be."
+                )
             )
         problem = board.change_take_back_problem(made)
-        what = f"{made.name}'s {_WHAT[SeatChange.Kind(made.kind)]} after round {made.after_round}"
+        said = {"player": made.name, "round": made.after_round}
         if problem:
-            raise EntryRejected(f"{what} can no longer be taken back: {problem}.")
+            if made.kind == SeatChange.Kind.JOIN:
+                message = _(
+                    "{player}'s joining after round {round} can no longer be taken back: {problem}."
+                )
+            else:
+                message = _(
+                    "{player}'s leaving after round {round} can no longer be taken back: {problem}."
+                )
+            raise EntryRejected(message.format(problem=problem, **said))
         stored = SeatChange.objects.select_related("seat").get(pk=made.pk)
         # The toss a change dealt follows it in the same gap: nothing else seats the
         # table anew, and any later change would be the latest instead.
@@ -51,7 +60,12 @@ def take_back_change(session: GameSession, change_pk: int) -> ChangeMade:
         if stored.kind == SeatChange.Kind.JOIN:
             seat = stored.seat
             if HandEntry.objects.filter(round__session=session, player=seat.player_id).exists():
-                raise EntryRejected(f"{what} can no longer be taken back: they have played.")
+                raise EntryRejected(
+                    _(
+                        "{player}'s joining after round {round} can no longer be taken "
+                        "back: they have played."
+                    ).format(**said)
+                )
             seat.delete()  # with its join, and any hand typed on a phone for it
             _drop_if_unheld(seat.player_id)
         else:
@@ -83,12 +97,12 @@ def rename(session: GameSession, seat: Seat, typed_name: str, user: AnyUser) -> 
     except ValidationError as error:
         raise EntryRejected(" ".join(error.messages)) from error
     if not name:
-        raise EntryRejected("Say the name to seat them under.")
+        raise EntryRejected(_("Say the name to seat them under."))
     with transaction.atomic():
         session = GameSession.objects.select_for_update().get(pk=session.pk)
         seat = session.seats.select_related("player").filter(pk=seat.pk).first()
         if seat is None:
-            raise EntryRejected("That player has no seat at this table.")
+            raise EntryRejected(_("That player has no seat at this table."))
         old = seat.player
         lock_seating(user, session.league)
         (player_id,) = players_for_seats([name], user, session.league)
@@ -100,7 +114,9 @@ def rename(session: GameSession, seat: Seat, typed_name: str, user: AnyUser) -> 
         others = session.seats.exclude(pk=seat.pk).values_list("player__name", flat=True)
         hands = HandEntry.objects.filter(round__session=session, player=player)
         if name_key(player.name) in map(name_key, others) or hands.exists():
-            raise EntryRejected(f"{player.name} already has a seat at this table.")
+            raise EntryRejected(
+                _("{player} already has a seat at this table.").format(player=player.name)
+            )
         seat.player = player
         seat.save(update_fields=["player"])
         HandEntry.objects.filter(round__session=session, player=old).update(player=player)
@@ -118,12 +134,14 @@ def _respell(session: GameSession, seat: Seat, name: str, user: AnyUser) -> Seat
     seat is all that holds it, so that no other table's or club's name changes."""
     old = seat.player
     if name == old.name:
-        raise EntryRejected(f"{old.name} is the name they have.")
+        raise EntryRejected(_("{player} is the name they have.").format(player=old.name))
     held_elsewhere = Seat.objects.filter(player=old).exclude(pk=seat.pk).exists()
     if held_elsewhere or PlayerClaim.objects.filter(player=old).exists():
         raise EntryRejected(
-            f"{old.name} is the name they have (names match ignoring case and spaces), and "
-            "it is written so at other tables too: an admin can change its spelling."
+            _(
+                "{player} is the name they have (names match ignoring case and spaces), and "
+                "it is written so at other tables too: an admin can change its spelling."
+            ).format(player=old.name)
         )
     made = _record_rename(session, seat, old.name, name, user)
     old.name = name

@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import live, rules
 from games.access import AnyUser, league_tables, own_tables
@@ -228,14 +229,18 @@ def rematch(session: GameSession, user: AnyUser) -> tuple[GameSession, bool]:
         board = load_scoreboard(session)
         if not board.finished:
             raise EntryRejected(
-                "This session is not finished yet: a rematch starts once it is over "
-                "(end it first, or play on)."
+                _(
+                    "This session is not finished yet: a rematch starts once it is over "
+                    "(end it first, or play on)."
+                )
             )
         seats, dealer = rematch_seating(session, board)
         if len(seats) < 2:
             raise EntryRejected(
-                "Everyone else went home: a rematch needs two players still at the table "
-                "(start a new session instead)."
+                _(
+                    "Everyone else went home: a rematch needs two players still at the table "
+                    "(start a new session instead)."
+                )
             )
         try:
             with transaction.atomic():
@@ -285,7 +290,7 @@ def close_session(session: GameSession) -> Scoreboard:
         session = GameSession.objects.select_for_update().get(pk=session.pk)
         board = load_scoreboard(session)
         if not can_close(board):
-            raise EntryRejected("Only a points game with a round played can be ended here.")
+            raise EntryRejected(_("Only a points game with a round played can be ended here."))
         session.closed_at = timezone.now()
         session.save(update_fields=["closed_at"])
         # The rounds just read, replayed as ended: not read a second time.
@@ -297,7 +302,7 @@ def reopen_session(session: GameSession) -> Scoreboard:
     with transaction.atomic():
         session = GameSession.objects.select_for_update().get(pk=session.pk)
         if session.closed_at is None:
-            raise EntryRejected("This session was not ended by hand.")
+            raise EntryRejected(_("This session was not ended by hand."))
         session.closed_at = None
         session.save(update_fields=["closed_at"])
         return refresh_session(session)
@@ -311,12 +316,14 @@ def rejoin(session: GameSession, seat: Seat, user: AnyUser) -> Rejoin:
         board = load_scoreboard(session)
         column = next((c for c in board.columns if c.seat.pk == seat.pk), None)
         if column is None:
-            raise EntryRejected("That player has no seat at this table.")
+            raise EntryRejected(_("That player has no seat at this table."))
         if column.rejoin_at is None:
             # The rules service's reason, for a player the table offers nothing too (one
             # still in, or gone home), as a page left open may still post.
             reason = board.state.rejoin_problem(column.name)
-            raise EntryRejected(f"{column.name} may not rejoin: {reason}.")
+            raise EntryRejected(
+                _("{player} may not rejoin: {reason}.").format(player=column.name, reason=reason)
+            )
         made = Rejoin.objects.create(
             session=session,
             seat=column.seat,
@@ -335,12 +342,13 @@ def cancel_rejoin(session: GameSession, rejoin_pk: int) -> None:
         board = load_scoreboard(session)
         made = next((m for m in board.rejoins_made if m.pk == rejoin_pk), None)
         if made is None:
-            raise EntryRejected("That rejoin was already taken back.")
+            raise EntryRejected(_("That rejoin was already taken back."))
         problem = board.take_back_problem(made)
         if problem:
             raise EntryRejected(
-                f"{made.name}'s rejoin after round {made.after_round} can no longer be "
-                f"taken back: {problem}."
+                _(
+                    "{player}'s rejoin after round {round} can no longer be taken back: {problem}."
+                ).format(player=made.name, round=made.after_round, problem=problem)
             )
         session.rejoins.filter(pk=made.pk).delete()
         refresh_session(session)
@@ -357,14 +365,14 @@ def leave(
         board = load_scoreboard(session)
         column = next((c for c in board.columns if c.seat.pk == seat.pk), None)
         if column is None:
-            raise EntryRejected("That player has no seat at this table.")
+            raise EntryRejected(_("That player has no seat at this table."))
         if not board.rows:
             raise EntryRejected(
-                "Nobody leaves before the first round: seat the table again without them."
+                _("Nobody leaves before the first round: seat the table again without them.")
             )
         if board.finished:
-            raise EntryRejected("The session is over: nobody is left to leave.")
-        after = _allowed_after(board, LEAVE, column.name, "leave")
+            raise EntryRejected(_("The session is over: nobody is left to leave."))
+        after = _allowed_after(board, LEAVE, column.name)
         return _record_change(session, column.seat, SeatChange.Kind.LEAVE, after, user, rng)
 
 
@@ -380,36 +388,43 @@ def join(
     except ValidationError as error:
         raise EntryRejected(" ".join(error.messages)) from error
     if not name:
-        raise EntryRejected("Say who joins.")
+        raise EntryRejected(_("Say who joins."))
     with transaction.atomic():
         session = GameSession.objects.select_for_update().get(pk=session.pk)
         board = load_scoreboard(session)
         if not board.rows:
             raise EntryRejected(
-                "Nobody joins before the first round: seat the table again with them."
+                _("Nobody joins before the first round: seat the table again with them.")
             )
         if board.finished:
-            raise EntryRejected("The session is over: nobody can join it.")
+            raise EntryRejected(_("The session is over: nobody can join it."))
         problem = board.state.join_problem()
         if problem:
-            raise EntryRejected(f"Nobody may join now: {problem}.")
+            raise EntryRejected(_("Nobody may join now: {problem}.").format(problem=problem))
         lock_seating(user, session.league)
         (player_id,) = players_for_seats([name], user, session.league)
         player = Player.objects.get(pk=player_id)
         if session.seats.filter(player=player).exists():
-            raise EntryRejected(f"{player.name} already has a seat at this table.")
-        after = _allowed_after(board, JOIN, player.name, "join")
+            raise EntryRejected(
+                _("{player} already has a seat at this table.").format(player=player.name)
+            )
+        after = _allowed_after(board, JOIN, player.name)
         last = session.seats.aggregate(last=Max("position"))["last"] or 0
         seat = Seat.objects.create(session=session, player=player, position=last + 1)
         return _record_change(session, seat, SeatChange.Kind.JOIN, after, user, rng)
 
 
-def _allowed_after(board: Scoreboard, kind: str, name: str, verb: str) -> int:
-    """The round after which ``name`` joins or leaves now, where the rules allow it."""
+def _allowed_after(board: Scoreboard, kind: str, name: str) -> int:
+    """The round after which ``name`` joins (``kind`` JOIN) or leaves (LEAVE) now, where
+    the rules allow it."""
     after = len(board.rows)
     problem = change_problem(board, rules.SeatChange(kind, name, after))
     if problem:
-        raise EntryRejected(f"{name} may not {verb}: {problem}.")
+        if kind == JOIN:
+            message = _("{player} may not join: {problem}.")
+        else:
+            message = _("{player} may not leave: {problem}.")
+        raise EntryRejected(message.format(player=name, problem=problem))
     return after
 
 
@@ -447,7 +462,7 @@ def _toss_if_due(
         session=session,
         kind=SeatChange.Kind.SEATING,
         after_round=after,
-        seats=[seat_of[name] for name, _ in dealt],
+        seats=[seat_of[name] for name, _place in dealt],
         created_by=signed_in_or_none(user),
     )
 

@@ -24,6 +24,8 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games import live
 from games.models import (
@@ -60,13 +62,13 @@ class RoundMovedOn(EntryRejected):
     def __init__(self, number: int, current: int) -> None:
         self.number, self.current = number, current
         if self.saved:
-            message = (
-                f"Round {number} is already saved: this hand was not used. "
-                f"Round {current} is open now."
+            message = _(
+                "Round {number} is already saved: this hand was not used. Round {current} is "
+                "open now."
             )
         else:
-            message = f"Round {number} is not being entered: round {current} is. Reload the page."
-        super().__init__(message)
+            message = _("Round {number} is not being entered: round {current} is. Reload the page.")
+        super().__init__(message.format(number=number, current=current))
 
     @property
     def saved(self) -> bool:
@@ -193,8 +195,10 @@ def claim_seat(session: GameSession, seat: Seat, *, holding: Seat | None = None)
         )
         if not taken:
             raise SeatTaken(
-                f"{seat.player.name}'s seat is taken on another phone. If that is wrong, "
-                "ask the scorer to release it."
+                _(
+                    "{player}'s seat is taken on another phone. If that is wrong, ask the "
+                    "scorer to release it."
+                ).format(player=seat.player.name)
             )
         if holding is not None:
             Seat.objects.filter(pk=holding.pk, phone_key=holding.phone_key).update(
@@ -331,7 +335,7 @@ def write_hand(
         locked, entry, board = _open_round(session, typed.number)
         _check_table_open(session, locked, seat if by_phone else None)
         _check_seat_plays(entry, seat)
-        table_round, _ = TableRound.objects.get_or_create(session=locked, number=typed.number)
+        table_round, _new = TableRound.objects.get_or_create(session=locked, number=typed.number)
         hand = table_round.hands.filter(seat=seat).first()
         outcome, text, cut_text, on_deal = typed.outcome, typed.text, typed.cut_text, typed.on_deal
         if hand is not None and by_phone and typed.edit < hand.edit:
@@ -400,8 +404,10 @@ def _check_table_open(session: GameSession, locked: GameSession, seat: Seat | No
     if seat is None:
         if locked.table_token is None:
             raise TableClosed(
-                "Table mode is closed: nothing was kept. Open it again, or enter the "
-                "round in the round form."
+                _(
+                    "Table mode is closed: nothing was kept. Open it again, or enter the "
+                    "round in the round form."
+                )
             )
         return
     if locked.table_token != session.table_token:
@@ -409,8 +415,10 @@ def _check_table_open(session: GameSession, locked: GameSession, seat: Seat | No
     held = Seat.objects.select_for_update().filter(pk=seat.pk).values_list("phone_key", flat=True)
     if held.first() != seat.phone_key:
         raise SeatReleased(
-            f"This phone no longer holds {seat.player.name}'s seat: your hand was not "
-            "kept. Pick your seat again."
+            _(
+                "This phone no longer holds {player}'s seat: your hand was not kept. Pick "
+                "your seat again."
+            ).format(player=seat.player.name)
         )
 
 
@@ -418,15 +426,23 @@ def _check_table_open(session: GameSession, locked: GameSession, seat: Seat | No
 # table mode closed (else the link replaced), and "Leave this seat" tapped (else a hand
 # sent). Closing or replacing the link freed every seat, so there is none to leave.
 _LINK_GONE = {
-    (True, False): "The scorer closed table mode, so this link takes no more hands. Show "
-    "your hand to the scorer, who enters the round.",
-    (False, False): "The scorer made a new table link, so this one takes no more hands. "
-    "Show your hand to the scorer, or scan the new link's QR code and pick your seat again.",
-    (True, True): "The scorer closed table mode: every seat is free, so this phone has none "
-    "to leave. Show your hand to the scorer, who enters the round.",
-    (False, True): "The scorer made a new table link: every seat is free, so this phone has "
-    "none to leave. Show your hand to the scorer, or scan the new link's QR code and pick "
-    "your seat again.",
+    (True, False): gettext_lazy(
+        "The scorer closed table mode, so this link takes no more hands. Show your hand to "
+        "the scorer, who enters the round."
+    ),
+    (False, False): gettext_lazy(
+        "The scorer made a new table link, so this one takes no more hands. Show your hand "
+        "to the scorer, or scan the new link's QR code and pick your seat again."
+    ),
+    (True, True): gettext_lazy(
+        "The scorer closed table mode: every seat is free, so this phone has none to leave. "
+        "Show your hand to the scorer, who enters the round."
+    ),
+    (False, True): gettext_lazy(
+        "The scorer made a new table link: every seat is free, so this phone has none to "
+        "leave. Show your hand to the scorer, or scan the new link's QR code and pick your "
+        "seat again."
+    ),
 }
 
 
@@ -434,14 +450,16 @@ def link_gone(token_now: str | None, *, leaving: bool = False) -> TableClosed:
     """What a phone is told of a hand sent from a table link that no longer works,
     whether it went while the hand was on its way or before, or of its seat given up
     there (``leaving``): the table's link is ``token_now`` (None: table mode is closed)."""
-    return TableClosed(_LINK_GONE[token_now is None, leaving])
+    return TableClosed(str(_LINK_GONE[token_now is None, leaving]))
 
 
 def _check_seat_plays(entry: RoundEntry, seat: Seat) -> None:
     if entry.finished:
         raise EntryRejected(str(say.SESSION_OVER))
     if seat.pk not in {s.pk for s in entry.seats}:
-        raise EntryRejected(f"{seat.player.name} is out of this session: no hand to enter.")
+        raise EntryRejected(
+            _("{player} is out of this session: no hand to enter.").format(player=seat.player.name)
+        )
 
 
 def set_cut(session: GameSession, number: int, cut_text: str) -> TableRound:
@@ -453,7 +471,7 @@ def set_cut(session: GameSession, number: int, cut_text: str) -> TableRound:
         current = next_number(locked)
         if number != current:
             raise RoundMovedOn(number, current)
-        table_round, _ = TableRound.objects.get_or_create(session=locked, number=number)
+        table_round, _new = TableRound.objects.get_or_create(session=locked, number=number)
         table_round.cut_joker = cut
         table_round.save()
     return table_round
@@ -569,12 +587,14 @@ def save_table_round(
         ]
         if table_round is None or missing:
             raise RoundNotReady(
-                f"Not every hand is in yet: waiting for {', '.join(missing)}. Correct a "
-                "hand to enter it yourself."
+                _(
+                    "Not every hand is in yet: waiting for {players}. Correct a hand to enter "
+                    "it yourself."
+                ).format(players=", ".join(missing))  # i18n: list
             )
         check = round_check(entry, table_round, hands)
         if not check.valid:
-            raise RoundNotReady("The round does not check yet: see the problems.", check)
+            raise RoundNotReady(_("The round does not check yet: see the problems."), check)
         return _save(locked, entry, table_round, hands, check, user, board)
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from django.utils.translation import gettext, pgettext_lazy
+
 from games.models import GameSession, HandEntry, Seat, TableHand, TableRound
 from games.rules import HandFigures
 from games.services.round_checks import RoundCheck
@@ -17,11 +19,12 @@ from games.services.scoreboard import Scoreboard, live_stamp, load_scoreboard
 from games.services.table import auto_saves, hands_by_seat, next_number, round_check
 
 State = Literal["waiting", "typing", "in", "problem"]
-STATE_LABELS: dict[str, str] = {
-    "waiting": "Waiting",
-    "typing": "Typing",
-    "in": "Hand in",
-    "problem": "Problem",
+# What the scorer's panel says of each seat's hand (the context tells translators so).
+STATE_LABELS = {
+    "waiting": pgettext_lazy("a seat's hand in table mode", "Waiting"),
+    "typing": pgettext_lazy("a seat's hand in table mode", "Typing"),
+    "in": pgettext_lazy("a seat's hand in table mode", "Hand in"),
+    "problem": pgettext_lazy("a seat's hand in table mode", "Problem"),
 }
 
 
@@ -30,7 +33,7 @@ def counted_words(figures: HandFigures, outcome: str) -> str:
     round page and the history use: "counted at the table (count 34, value points
     5)", "shown at the table" (a trusted winner); "counted: nothing typed yet"."""
     if not figures.given() and outcome != "declared":
-        return "counted: nothing typed yet"
+        return gettext("counted: nothing typed yet")
     return HandEntry.counted_words(outcome, figures.as_dict())
 
 
@@ -44,7 +47,7 @@ class SeatState:
 
     @property
     def label(self) -> str:
-        return STATE_LABELS[self.state]
+        return str(STATE_LABELS[self.state])
 
     @property
     def counted(self) -> str:
