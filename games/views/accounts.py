@@ -23,6 +23,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import Resolver404, resolve
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from games.access import invite_for_token
@@ -100,9 +101,16 @@ def signup(request: HttpRequest) -> TemplateResponse | HttpResponse:
             user = form.save()
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             if next_page:
-                messages.success(request, f"Welcome, {user.get_username()}.")
+                messages.success(
+                    request, _("Welcome, {username}.").format(username=user.get_username())
+                )
                 return redirect(next_page)
-            messages.success(request, f"Welcome, {user.get_username()}. Start a session below.")
+            messages.success(
+                request,
+                _("Welcome, {username}. Start a session below.").format(
+                    username=user.get_username()
+                ),
+            )
             return redirect("games:home")
         return TemplateResponse(
             request,
@@ -121,7 +129,9 @@ def account(request: HttpRequest) -> TemplateResponse | HttpResponse:
     form = EmailForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
         form.save()
-        messages.success(request, "E-mail saved." if form.instance.email else "E-mail removed.")
+        messages.success(
+            request, _("E-mail saved.") if form.instance.email else _("E-mail removed.")
+        )
         return redirect("games:account")
     context = {"form": form, "my_players": my_players(request.user)}
     status = FORM_ERRORS if form.is_bound else 200

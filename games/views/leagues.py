@@ -20,6 +20,8 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games import figures
@@ -130,7 +132,10 @@ def league_new(request: HttpRequest) -> HttpResponse:
             except (RulesError, LeagueError) as error:
                 form.add_error(None, getattr(error, "message", str(error)))
             else:
-                messages.success(request, f"League {league.name} started: add its members.")
+                messages.success(
+                    request,
+                    _("League {league} started: add its members.").format(league=league.name),
+                )
                 return redirect("games:league_detail", slug=league.slug)
         context = {"form": form, "league": None}
         return TemplateResponse(request, "leagues/rules.html", context, status=FORM_ERRORS)
@@ -217,7 +222,7 @@ def league_rules(request: HttpRequest, slug: str) -> HttpResponse:
             except RulesError as error:
                 form.add_error(None, error.message)
             else:
-                messages.success(request, "House rules saved; new sessions start with them.")
+                messages.success(request, _("House rules saved; new sessions start with them."))
                 return redirect("games:league_detail", slug=league.slug)
         return TemplateResponse(request, "leagues/rules.html", context, status=FORM_ERRORS)
     return TemplateResponse(request, "leagues/rules.html", context)
@@ -241,7 +246,10 @@ def member_add(request: HttpRequest, slug: str) -> HttpResponse:
             form.add_error("username", str(error))
         else:
             messages.success(
-                request, f"{added.user.get_username()} joined as {added.get_role_display()}."
+                request,
+                _("{username} joined as {role}.").format(
+                    username=added.user.get_username(), role=added.get_role_display()
+                ),
             )
             # To the members, where the new one is listed (the form's own #add-member
             # would otherwise carry over to this page).
@@ -260,14 +268,20 @@ def member_change(request: HttpRequest, slug: str, member_pk: int) -> HttpRespon
     try:
         if "remove" in request.POST:
             replaced = remove_member(membership)
-            messages.success(request, f"{name} is no longer a member.{_links_replaced(replaced)}")
+            said = [_("{username} is no longer a member.").format(username=name)]
+            messages.success(request, " ".join(said + _links_replaced(replaced)))
         else:
             form = RoleForm(request.POST)
             if not form.is_valid():
-                messages.error(request, "Pick a role: owner, scorer or viewer.")
+                messages.error(request, _("Pick a role: owner, scorer or viewer."))
             else:
                 change_role(membership, form.cleaned_data["role"])
-                messages.success(request, f"{name} is now {membership.get_role_display()}.")
+                messages.success(
+                    request,
+                    _("{username} is now {role}.").format(
+                        username=name, role=membership.get_role_display()
+                    ),
+                )
     except LeagueError as error:
         messages.error(request, str(error))
     if membership.user_id == request.user.pk and role_of(request.user, league) is None:
@@ -275,19 +289,27 @@ def member_change(request: HttpRequest, slug: str, member_pk: int) -> HttpRespon
     return redirect("games:league_detail", slug=league.slug)
 
 
-def _links_replaced(replaced: list[LeagueInvite]) -> str:
-    """What the owner is told of the invite links a removal replaced."""
+def _links_replaced(replaced: list[LeagueInvite]) -> list[str]:
+    """What the owner is told of the invite links a removal replaced: a sentence, or
+    none."""
     if not replaced:
-        return ""
+        return []
     if len(replaced) == 1:
-        return (
-            " The league's invite link stopped working, so they cannot rejoin with it: a "
-            "new link with the same role and end date is under Invite links below."
-        )
-    return (
-        f" The league's {len(replaced)} invite links stopped working, so they cannot rejoin "
-        "with one: new links with the same roles and end dates are under Invite links below."
-    )
+        return [
+            _(
+                "The league's invite link stopped working, so they cannot rejoin with it: a "
+                "new link with the same role and end date is under Invite links below."
+            )
+        ]
+    return [
+        ngettext(
+            "The league's {count} invite link stopped working, so they cannot rejoin with "
+            "one: new links with the same roles and end dates are under Invite links below.",
+            "The league's {count} invite links stopped working, so they cannot rejoin with "
+            "one: new links with the same roles and end dates are under Invite links below.",
+            len(replaced),
+        ).format(count=len(replaced))
+    ]
 
 
 # --- Invite links -------------------------------------------------------------------------
@@ -318,9 +340,12 @@ def invite_create(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(
                 request,
-                f"Invite link made: whoever opens it joins as {invite.get_role_display().lower()} "
-                f"until {figures.day(timezone.localdate(invite.expires_at, league_zone(league)))}. "
-                "Copy it below.",
+                _(
+                    "Invite link made: whoever opens it joins as {role} until {day}. Copy it below."
+                ).format(
+                    role=invite.get_role_display().lower(),
+                    day=figures.day(timezone.localdate(invite.expires_at, league_zone(league))),
+                ),
             )
             return _to_invites(
                 league, {name: form.cleaned_data[name] for name in InviteForm.CHOSEN}
@@ -333,7 +358,7 @@ def invite_create(request: HttpRequest, slug: str) -> HttpResponse:
 def invite_revoke(request: HttpRequest, slug: str, invite_pk: int) -> HttpResponse:
     league = league_for(request.user, slug, "manage")[0]
     revoke_invite(invite_in(league, invite_pk))
-    messages.success(request, "Invite link revoked: it no longer works.")
+    messages.success(request, _("Invite link revoked: it no longer works."))
     return _to_invites(league)
 
 
@@ -348,7 +373,10 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
         context = {"invite": found, "problem": problem}
         return TemplateResponse(request, "leagues/invite.html", context, status=GONE)
     if not request.user.is_authenticated:
-        messages.info(request, f"Sign in, or create an account, to join {found.league.name}.")
+        messages.info(
+            request,
+            _("Sign in, or create an account, to join {league}.").format(league=found.league.name),
+        )
         return redirect_to_login(request.get_full_path())
     if request.method == "POST":
         try:
@@ -357,12 +385,15 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
             context = {"invite": found, "problem": str(error)}
             return TemplateResponse(request, "leagues/invite.html", context, status=GONE)
         role = joined.membership.get_role_display().lower()
+        said = {"league": found.league.name, "role": role}
         if joined.outcome == "joined":
-            messages.success(request, f"Welcome to {found.league.name}: you joined as {role}.")
+            messages.success(
+                request, _("Welcome to {league}: you joined as {role}.").format(**said)
+            )
         elif joined.outcome == "raised":
-            messages.success(request, f"You are now {role} in {found.league.name}.")
+            messages.success(request, _("You are now {role} in {league}.").format(**said))
         else:
-            messages.info(request, f"You are already in {found.league.name}, as {role}.")
+            messages.info(request, _("You are already in {league}, as {role}.").format(**said))
         return redirect("games:league_detail", slug=found.league.slug)
     role = role_of(request.user, found.league)
     context = {
@@ -392,7 +423,10 @@ def player_claim(request: HttpRequest, slug: str, player_pk: int) -> HttpRespons
     except LeagueError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"You are {player.name} in {league.name}.")
+        messages.success(
+            request,
+            _("You are {player} in {league}.").format(player=player.name, league=league.name),
+        )
     return _to_player(player.pk)
 
 
@@ -403,5 +437,10 @@ def player_unclaim(request: HttpRequest, slug: str, player_pk: int) -> HttpRespo
     claim = claim_for(request.user, slug, player_pk)
     name, username = claim.player.name, claim.user.get_username()
     unclaim_player(claim)
-    messages.success(request, f"{name} is no longer claimed by {username} in {claim.league.name}.")
+    messages.success(
+        request,
+        _("{player} is no longer claimed by {username} in {league}.").format(
+            player=name, username=username, league=claim.league.name
+        ),
+    )
     return _to_player(player_pk)

@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 # The app's name and colours: the light theme's --felt of static/css/base.css for the
@@ -86,7 +87,7 @@ def manifest(request: HttpRequest) -> JsonResponse:
     data = {
         "name": APP_NAME,
         "short_name": APP_NAME,
-        "description": "Keeps the score of card games at the table, on every phone.",
+        "description": _("Keeps the score of card games at the table, on every phone."),
         "id": "/",
         "start_url": "/",
         "scope": "/",

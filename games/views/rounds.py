@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games.access import can_write, rights_in, round_for, session_for, session_with_rights
@@ -70,7 +71,9 @@ def round_create(request: HttpRequest, pk: int) -> TemplateResponse | HttpRespon
             form.add_error(None, str(error))
         else:
             if not request.htmx:
-                messages.success(request, f"Round {saved.round.number} saved.")
+                messages.success(
+                    request, _("Round {number} saved.").format(number=saved.round.number)
+                )
                 return redirect("games:session_detail", pk=saved.round.session_id)
             # The form comes back empty for the next round, with the next dealer; the
             # table changes out of band, by what the save changed when it can.
@@ -143,7 +146,7 @@ def round_arrange(request: HttpRequest, pk: int, round_pk: int | None = None) ->
         entry = round_entry_for_edit(played)
     seat = next((s for s in entry.seats if str(s.pk) == request.POST.get("arrange")), None)
     if seat is None:
-        return HttpResponseBadRequest("Say whose cards to arrange.")
+        return HttpResponseBadRequest(_("Say whose cards to arrange."))
     data = request.POST.copy()
     field = f"groups_{seat.pk}"
     problem = None
@@ -239,7 +242,10 @@ def round_edit(request: HttpRequest, pk: int, round_pk: int) -> TemplateResponse
         except EntryRejected as error:
             form.add_error(None, str(error))
         else:
-            messages.success(request, f"Round {played.number} saved; later totals follow it.")
+            messages.success(
+                request,
+                _("Round {number} saved; later totals follow it.").format(number=played.number),
+            )
             return redirect_for(request, reverse("games:session_detail", args=[pk]))
     context = _round_context(played, form, True) | {"clash": clash}
     return TemplateResponse(request, "games/round.html", context, status=FORM_ERRORS)
@@ -254,13 +260,13 @@ def round_delete(request: HttpRequest, pk: int, round_pk: int) -> HttpResponse:
         # The session is there but the round is not: deleted already, perhaps by this
         # very tap whose answer was lost. Say so on the session page, not as a 404.
         session_for(request.user, pk, "write")
-        messages.info(request, "That round is already deleted.")
+        messages.info(request, _("That round is already deleted."))
         return redirect_for(request, reverse("games:session_detail", args=[pk]))
     # The version the delete button was shown with: a round changed since is not
     # deleted unseen.
     version = posted_id(request, "version")
     if version is None:
-        return HttpResponseBadRequest("Reload the round and delete it from there.")
+        return HttpResponseBadRequest(_("Reload the round and delete it from there."))
     # Undo, right after Save: the round's cards go back into the form, to fix and save
     # again (Undo is mostly tapped for a mistake). Read them before they go.
     cards = edit_form_data(played) if request.htmx and request.POST.get("undo") == "1" else None
@@ -271,7 +277,11 @@ def round_delete(request: HttpRequest, pk: int, round_pk: int) -> HttpResponse:
         if conflict.theirs is not None:
             return redirect_for(request, reverse("games:round_edit", args=[pk, round_pk]))
         return redirect_for(request, reverse("games:session_detail", args=[pk]))
-    deleted = f"Round {played.number} deleted" + ("; later rounds moved up." if moved else ".")
+    if moved:
+        deleted = _("Round {number} deleted; later rounds moved up.")
+    else:
+        deleted = _("Round {number} deleted.")
+    deleted = deleted.format(number=played.number)
     if cards is not None:
         return _undone(request, played.session, cards, deleted)
     messages.success(request, deleted)
@@ -290,7 +300,8 @@ def _undone(
     context = round_entry_context(
         request, session, board, rights_in(request.user, session), form=form
     )
-    context["undone"] = f"{deleted} Its cards are back in the form below, to fix and save again."
+    back = _("Its cards are back in the form below, to fix and save again.")
+    context["undone"] = f"{deleted} {back}"
     return TemplateResponse(request, "games/session.html#form_and_table", context)
 
 

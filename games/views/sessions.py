@@ -15,6 +15,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import replace_url, reswap, retarget
 
@@ -294,7 +295,7 @@ def session_stakes(request: HttpRequest, pk: int) -> HttpResponse:
         money_per_point=form.cleaned_data.get("money_per_point"),
         buy_in=form.cleaned_data.get("buy_in"),
     )
-    messages.success(request, "Stakes saved.")
+    messages.success(request, _("Stakes saved."))
     return _back_to_session(request, session)
 
 
@@ -305,10 +306,10 @@ def session_close(request: HttpRequest, pk: int) -> HttpResponse:
     session = session_for(request.user, pk, "write")
     if request.POST.get("reopen"):
         return _try_change(
-            request, session, lambda: reopen_session(session), "Session reopened: play on."
+            request, session, lambda: reopen_session(session), _("Session reopened: play on.")
         )
     return _try_change(
-        request, session, lambda: close_session(session), "Session ended: the best total wins."
+        request, session, lambda: close_session(session), _("Session ended: the best total wins.")
     )
 
 
@@ -320,19 +321,19 @@ def session_rejoin(request: HttpRequest, pk: int) -> HttpResponse:
     if "cancel" in request.POST:
         rejoin_pk = posted_id(request, "cancel")
         if rejoin_pk is None:
-            return HttpResponseBadRequest("Say which rejoin to take back.")
+            return HttpResponseBadRequest(_("Say which rejoin to take back."))
         # Refused for a page left open past the next round, or a forged post.
         return _try_change(
-            request, session, lambda: cancel_rejoin(session, rejoin_pk), "Rejoin taken back."
+            request, session, lambda: cancel_rejoin(session, rejoin_pk), _("Rejoin taken back.")
         )
     seat = _posted_seat(request, session)
     if seat is None:
-        return HttpResponseBadRequest("Say who rejoins.")
+        return HttpResponseBadRequest(_("Say who rejoins."))
     return _try_change(
         request,
         session,
         lambda: rejoin(session, seat, request.user),
-        f"{seat.player.name} rejoined.",
+        _("{player} rejoined.").format(player=seat.player.name),
     )
 
 
@@ -351,12 +352,17 @@ def session_leave(request: HttpRequest, pk: int) -> HttpResponse:
     session = session_for(request.user, pk, "write")
     seat = _posted_seat(request, session)
     if seat is None:
-        return HttpResponseBadRequest("Say who leaves.")
+        return HttpResponseBadRequest(_("Say who leaves."))
     return _try_change(
         request,
         session,
         lambda: leave(session, seat, request.user),
-        f"{seat.player.name} left the table, keeping their total.{_toss_words(session)}",
+        " ".join(
+            [
+                _("{player} left the table, keeping their total.").format(player=seat.player.name),
+                *_toss_words(session),
+            ]
+        ),
         undo=True,
     )
 
@@ -368,12 +374,12 @@ def session_join(request: HttpRequest, pk: int) -> HttpResponse:
     session = session_for(request.user, pk, "write")
     name = " ".join(request.POST.get("name", "").split())
     if not name:
-        return _refused(request, session, "Say who joins.")
+        return _refused(request, session, _("Say who joins."))
     return _try_change(
         request,
         session,
         lambda: join(session, name, request.user),
-        f"{name} joined the table.{_toss_words(session)}",
+        " ".join([_("{player} joined the table.").format(player=name), *_toss_words(session)]),
         undo=True,
     )
 
@@ -385,7 +391,7 @@ def session_take_back_change(request: HttpRequest, pk: int) -> HttpResponse:
     session = session_for(request.user, pk, "write")
     change_pk = posted_id(request, "change")
     if change_pk is None:
-        return HttpResponseBadRequest("Say which join or leave to take back.")
+        return HttpResponseBadRequest(_("Say which join or leave to take back."))
     return _try_change(
         request, session, lambda: take_back_change(session, change_pk), _taken_back_words
     )
@@ -393,8 +399,8 @@ def session_take_back_change(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _taken_back_words(made: ChangeMade) -> str:
     if made.kind == SeatChange.Kind.JOIN:
-        return f"{made.name}'s join taken back: their seat is gone."
-    return f"{made.name}'s leave taken back: {made.name} plays on."
+        return _("{player}'s join taken back: their seat is gone.").format(player=made.name)
+    return _("{player}'s leave taken back: {player} plays on.").format(player=made.name)
 
 
 @login_required
@@ -412,7 +418,7 @@ def session_rename(request: HttpRequest, pk: int) -> HttpResponse:
         except EntryRejected as error:
             form.add_error("name", str(error))
         else:
-            messages.success(request, f"{was} is now {made.new_name}.")
+            messages.success(request, _("{old} is now {new}.").format(old=was, new=made.new_name))
             return _back_to_session(request, session)
     if request.htmx:
         context = {"rename_form": form, "session": session}
@@ -424,11 +430,12 @@ def session_rename(request: HttpRequest, pk: int) -> HttpResponse:
     return TemplateResponse(request, "games/session.html", context, status=FORM_ERRORS)
 
 
-def _toss_words(session: GameSession) -> str:
-    """What a join or leave adds to its message where the rules deal a new toss."""
+def _toss_words(session: GameSession) -> list[str]:
+    """The sentence a join or leave adds to its message where the rules deal a new
+    toss; none otherwise."""
     if not ruleset_of(session).toss_on_change:
-        return ""
-    return " A new toss seated the table: the lowest card deals next."
+        return []
+    return [_("A new toss seated the table: the lowest card deals next.")]
 
 
 @login_required
@@ -442,9 +449,9 @@ def session_rematch(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, str(error))
         return _back_to_session(request, session)
     if started:
-        messages.success(request, "Rematch started: everyone moved one seat on.")
+        messages.success(request, _("Rematch started: everyone moved one seat on."))
     else:
-        messages.info(request, "The rematch was already started: here it is.")
+        messages.info(request, _("The rematch was already started: here it is."))
     return redirect_for(request, reverse("games:session_detail", args=[new.pk]))
 
 
@@ -453,7 +460,7 @@ def session_rematch(request: HttpRequest, pk: int) -> HttpResponse:
 def session_share_reset(request: HttpRequest, pk: int) -> HttpResponse:
     session = session_for(request.user, pk, "manage")
     replace_share_token(session)
-    messages.success(request, "New share link made; the old one no longer works.")
+    messages.success(request, _("New share link made; the old one no longer works."))
     return _back_to_session(request, session)
 
 

@@ -16,6 +16,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from games import charts
@@ -75,7 +76,9 @@ def league_standings(request: HttpRequest, slug: str) -> TemplateResponse:
     chart = (
         charts.rating_history_svg(
             [(row.player.name, history[row.player.pk]) for row in charted],
-            title=f"{game.label} ratings in {league.name} over time",
+            title=_("{game} ratings in {league} over time").format(
+                game=game.label, league=league.name
+            ),
             id_prefix="league-ratings",
         )
         if any(history.values())
@@ -242,7 +245,9 @@ def _rating_charts(player: Player, leagues: Mapping[int, League]) -> list[dict]:
                 "rating": rating,
                 "chart": charts.rating_history_svg(
                     [(player.name, points)],
-                    title=f"{player.name}'s {label} rating in {league.name}",
+                    title=_("{player}'s {game} rating in {league}").format(
+                        player=player.name, game=label, league=league.name
+                    ),
                     id_prefix=f"rating-{league_id}-{preset}",
                 ),
             }

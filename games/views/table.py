@@ -19,6 +19,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRefresh, reswap, retarget
 
@@ -60,7 +62,8 @@ from games.statuses import CONFLICT, FORM_ERRORS, GONE
 # How often a seat's phone asks whether its round moved on: every tap at the table
 # shows within a couple of seconds.
 SEAT_POLL_SECONDS = 3
-NOT_HANDED_IN = "Not handed in."  # what became of a hand sent from a link gone
+# What became of a hand sent from a link gone.
+NOT_HANDED_IN = gettext_lazy("Not handed in.")
 # Where an answer about the whole seat goes over htmx, whichever region asked: the
 # seat's status line (partials/seat_hand.html#status), swapped whole.
 STATUS_TARGET = "#seat-status"
@@ -137,7 +140,7 @@ def _hand_context(
         | {
             "playing": state.playing,
             "form": form if state.playing else None,
-            "picker_done": "Your hand is complete: tap Hand in.",
+            "picker_done": _("Your hand is complete: tap Hand in."),
             "picker_one_hand": True,
         }
         | extra
@@ -166,7 +169,7 @@ def table_seats(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "POST":
         seat = entry.seat_playing(posted_id(request, "seat"))
         if seat is None:
-            error, status = "Pick the seat of a player still in.", FORM_ERRORS
+            error, status = _("Pick the seat of a player still in."), FORM_ERRORS
         else:
             try:
                 claim_seat(session, seat, holding=holding)
@@ -202,7 +205,7 @@ def table_hand(request: HttpRequest, token: str) -> HttpResponse:
         return _hand_page(request, _hand_context(session, seat_round(session, seat)))
     seat = seat_for_phone(request, session)
     if seat_of_page(request, seat) is None:
-        return _holds_another(request, token, seat, f"{NOT_HANDED_IN} ")
+        return _holds_another(request, token, seat, str(NOT_HANDED_IN))
     return _hand_in(request, token, session, seat_round(session, seat))
 
 
@@ -232,11 +235,14 @@ def _hand_in(
         context = _hand_context(session, seat_round(session, seat), refused=str(error))
         return _hand_page(request, context, FORM_ERRORS)
     if written.saved is not None:
-        messages.success(request, f"Every hand is in: round {written.saved.number} saved itself.")
+        messages.success(
+            request,
+            _("Every hand is in: round {number} saved itself.").format(number=written.saved.number),
+        )
         return redirect_for(request, reverse("games:table_hand", args=[token]))
     if written.stale:
         # The scorer corrected this hand since the phone last changed it: show theirs.
-        changed = "Your hand was changed meanwhile (by the scorer): this is it now."
+        changed = _("Your hand was changed meanwhile (by the scorer): this is it now.")
         context = _hand_context(session, seat_round(session, seat), moved=changed)
         return _hand_page(request, context, CONFLICT)
     form.file_errors(written.check)
@@ -312,7 +318,7 @@ def table_hand_status(request: HttpRequest, token: str) -> HttpResponse:
         generation = None  # read for another session: nothing is kept
     seat = phone_seat(request, session)
     if seat is None:
-        messages.info(request, "This phone no longer holds a seat: pick yours again.")
+        messages.info(request, _("This phone no longer holds a seat: pick yours again."))
         return redirect_for(request, reverse("games:table_seats", args=[token]))
     if seat_of_page(request, seat) is None:
         return _holds_another(request, token, seat)
@@ -320,7 +326,7 @@ def table_hand_status(request: HttpRequest, token: str) -> HttpResponse:
     if number != str(context["entry"].number):
         shown = id_in(request.GET, "number")  # the round this phone shows
         if shown is not None and shown < context["entry"].number:
-            messages.success(request, f"Round {number} saved.")
+            messages.success(request, _("Round {number} saved.").format(number=number))
         return HttpResponseClientRefresh() if request.htmx else redirect("games:table_hand", token)
     if stamp == context["stamp"]:
         live.remember_seat(request, session, generation, (number, stamp))
@@ -341,9 +347,12 @@ def table_leave(request: HttpRequest, token: str) -> HttpResponse:
         return _link_gone(request, token, leaving=True)
     seat = seat_for_phone(request, session)
     if seat_of_page(request, seat) is None:
-        return _holds_another(request, token, seat, "Not left. ")
+        # Translators: Leave this seat was tapped on a seat the phone no longer holds.
+        return _holds_another(request, token, seat, _("Not left."))
     release_seat(session, seat)
-    messages.info(request, f"This phone no longer holds {seat.player.name}'s seat.")
+    messages.info(
+        request, _("This phone no longer holds {player}'s seat.").format(player=seat.player.name)
+    )
     response = redirect("games:table_seats", token=token)
     drop_seat(response, session)
     return _no_store(response)
@@ -396,15 +405,23 @@ def _holds_another(request: HttpRequest, token: str, seat: Seat, lead: str = "")
     phone holds. What was typed on it is kept (on the server as checked, and in the
     phone's draft of that seat, static/js/drafts.js) for when that seat is picked
     again. Over htmx a client redirect with a 409, the page's seat no longer being the
-    phone's: a 2xx to Hand in would say the hand was handed in."""
+    phone's: a 2xx to Hand in would say the hand was handed in. ``lead``: a sentence
+    said first, of what became of what was tapped ("Not handed in.")."""
     shown = seat.session.seats.select_related("player").filter(pk=seat_named(request)).first()
-    other = f"{shown.player.name}'s seat" if shown else "the other seat"
-    messages.info(
-        request,
-        f"{lead}This phone holds {seat.player.name}'s seat now, picked in another tab: a "
-        f"phone holds one seat at a time. What you typed for {other} stays on this phone, "
-        "and comes back when that seat is picked on it again.",
-    )
+    if shown:
+        message = _(
+            "This phone holds {player}'s seat now, picked in another tab: a phone holds one "
+            "seat at a time. What you typed for {other}'s seat stays on this phone, and comes "
+            "back when that seat is picked on it again."
+        )
+    else:
+        message = _(
+            "This phone holds {player}'s seat now, picked in another tab: a phone holds one "
+            "seat at a time. What you typed for the other seat stays on this phone, and comes "
+            "back when that seat is picked on it again."
+        )
+    said = message.format(player=seat.player.name, other=shown.player.name if shown else "")
+    messages.info(request, f"{lead} {said}" if lead else said)
     response = redirect_for(request, reverse("games:table_hand", args=[token]))
     if request.htmx:
         response.status_code = CONFLICT

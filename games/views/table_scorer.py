@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRefresh
 
@@ -56,15 +57,15 @@ def table_link(request: HttpRequest, pk: int) -> HttpResponse:
     action = request.POST.get("action")
     if action == "open":
         open_table(session)
-        messages.success(request, "Table mode is open: each player opens the table link.")
+        messages.success(request, _("Table mode is open: each player opens the table link."))
     elif action == "replace":
         replace_table_link(session)
-        messages.success(request, "New table link made: the old one no longer works.")
+        messages.success(request, _("New table link made: the old one no longer works."))
     elif action == "close":
         close_table(session)
-        messages.success(request, "Table mode closed.")
+        messages.success(request, _("Table mode closed."))
     else:
-        return HttpResponseBadRequest("Say whether to open, replace or close the table link.")
+        return HttpResponseBadRequest(_("Say whether to open, replace or close the table link."))
     return _back(request, session)
 
 
@@ -110,12 +111,15 @@ def table_release(request: HttpRequest, pk: int) -> HttpResponse:
     session_for(request.user, pk, "write")  # who may, before what they sent
     seat_pk = posted_id(request, "seat")
     if seat_pk is None:
-        return HttpResponseBadRequest("Say whose seat to release.")
+        return HttpResponseBadRequest(_("Say whose seat to release."))
     seat = seat_for(request.user, pk, seat_pk, "write")
     if release_seat(seat.session, seat):
-        messages.success(request, f"{seat.player.name}'s seat is free: any phone may pick it.")
+        messages.success(
+            request,
+            _("{player}'s seat is free: any phone may pick it.").format(player=seat.player.name),
+        )
     else:
-        messages.info(request, f"No phone held {seat.player.name}'s seat.")
+        messages.info(request, _("No phone held {player}'s seat.").format(player=seat.player.name))
     return _back(request, seat.session)
 
 
@@ -133,7 +137,8 @@ def table_cut(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         set_cut(session, number, str(request.POST.get("cut_joker", ""))[:12])
     except CardError as error:
-        messages.error(request, f"Cut joker: {error.message}")
+        # Translators: {reason} is the rules' sentence on why the cut joker is refused.
+        messages.error(request, _("Cut joker: {reason}").format(reason=error.message))
     except EntryRejected as error:
         messages.error(request, str(error))
     return _back(request, session)
@@ -147,9 +152,9 @@ def table_auto_save(request: HttpRequest, pk: int) -> HttpResponse:
     set_auto_save(session, on)
     messages.success(
         request,
-        "Rounds save themselves once every hand is in and they check."
+        _("Rounds save themselves once every hand is in and they check.")
         if on
-        else "You save each round (one tap once every hand is in).",
+        else _("You save each round (one tap once every hand is in)."),
     )
     return _back(request, session)
 
@@ -163,7 +168,9 @@ def table_save(request: HttpRequest, pk: int) -> HttpResponse:
         played = save_table_round(session, number, request.user)
     except RoundMovedOn as moved:
         if moved.saved:
-            messages.info(request, f"Round {moved.number} is already saved.")
+            messages.info(
+                request, _("Round {number} is already saved.").format(number=moved.number)
+            )
         else:
             messages.error(request, str(moved))
         return _back(request, session)
@@ -171,7 +178,7 @@ def table_save(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, str(error))
         return _back(request, session)
     if not request.htmx:
-        messages.success(request, f"Round {played.number} saved.")
+        messages.success(request, _("Round {number} saved.").format(number=played.number))
         return _back(request, session)
     board = load_scoreboard(session)
     context = session_page_context(request, session, board) | {"saved": played}
@@ -189,7 +196,9 @@ def _correct_context(request: HttpRequest, seat: Seat, form: HandForm) -> dict:
         "table_cut": form.table_cut,
         "hand_url": reverse("games:table_correct", args=args),
         "preview_url": reverse("games:table_correct_preview", args=args),
-        "picker_done": f"{seat.player.name}'s hand is complete: tap Save hand.",
+        "picker_done": _("{player}'s hand is complete: tap Save hand.").format(
+            player=seat.player.name
+        ),
         "picker_one_hand": True,
     }
 
@@ -236,9 +245,14 @@ def table_correct(request: HttpRequest, pk: int, seat_pk: int) -> HttpResponse:
             form.file_errors(written.check)
             if not form.errors:
                 if written.saved is not None:
-                    messages.success(request, f"Round {written.saved.number} saved itself.")
+                    messages.success(
+                        request,
+                        _("Round {number} saved itself.").format(number=written.saved.number),
+                    )
                 else:
-                    messages.success(request, f"{seat.player.name}'s hand is in.")
+                    messages.success(
+                        request, _("{player}'s hand is in.").format(player=seat.player.name)
+                    )
                 return _back(request, session)
     return TemplateResponse(
         request,

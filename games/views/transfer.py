@@ -14,6 +14,8 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from games.access import league_for, league_rights, session_for
@@ -178,15 +180,20 @@ def league_import(request: HttpRequest) -> HttpResponse:
             if imported.renamed_from:
                 messages.warning(request, renamed(imported.renamed_from, league.name))
             else:
-                messages.success(request, f"Imported {league.name}.")
+                messages.success(request, _("Imported {league}.").format(league=league.name))
             if not imported.history:
-                messages.info(request, BEFORE_HISTORY)
+                messages.info(request, str(BEFORE_HISTORY))
             if imported.invitable:
                 count = len(imported.invitable)
                 messages.info(
                     request,
-                    f"The file lists {count} member{'s' if count != 1 else ''}; nobody was "
-                    "added. Invite those you want from the list below.",
+                    ngettext(
+                        "The file lists {count} member; nobody was added. Invite those you "
+                        "want from the list below.",
+                        "The file lists {count} members; nobody was added. Invite those you "
+                        "want from the list below.",
+                        count,
+                    ).format(count=count),
                 )
             return redirect_for(request, reverse("games:league_detail", args=[league.slug]))
     return _import_page(request, form)
