@@ -6,8 +6,9 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth import forms as auth_forms
 from django.contrib.auth.models import User
+from django.utils.translation import gettext_lazy
 
-HELP = "Only to send you a link if you forget your password."
+HELP = gettext_lazy("Only to send you a link if you forget your password.")
 
 
 class NewPasswordFirst:
@@ -57,7 +58,7 @@ class SignupForm(ErrorsFirst, NewPasswordFirst, auth_forms.UserCreationForm):
     optional: it is only where a forgotten password's reset link goes."""
 
     email = forms.EmailField(
-        label="E-mail (optional)",
+        label=gettext_lazy("E-mail (optional)"),
         required=False,
         help_text=HELP,
     )
@@ -70,7 +71,7 @@ class EmailForm(forms.ModelForm):
     """The account page's e-mail address: added later by whoever skipped it at sign-up,
     changed, or cleared."""
 
-    email = forms.EmailField(label="E-mail address", required=False, help_text=HELP)
+    email = forms.EmailField(label=gettext_lazy("E-mail address"), required=False, help_text=HELP)
 
     class Meta:
         model = User
@@ -90,7 +91,7 @@ class PasswordResetForm(auth_forms.PasswordResetForm):
     account page, with a phone's e-mail keyboard."""
 
     email = forms.EmailField(
-        label="E-mail address",
+        label=gettext_lazy("E-mail address"),
         max_length=254,
         widget=forms.EmailInput(attrs={"autocomplete": "email", "inputmode": "email"}),
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib.admin.widgets import AdminSplitDateTime, AutocompleteSelect
+from django.utils.translation import gettext, gettext_lazy
 
 from games.models import Round, validate_figures, validate_groups
 from games.rules import HandFigures, RulesError, get_ruleset
@@ -28,7 +29,10 @@ class LabelledSplitDateTime(AdminSplitDateTime):
         said = (context["date_label"], context["time_label"])
         for box, part in zip(context["widget"]["subwidgets"], said, strict=True):
             part = str(part).rstrip(": \u00a0").lower()
-            box["attrs"]["aria-label"] = f"{self.field_name.capitalize()}, {part}"
+            # Translators: names a date or time box of the admin ("Closed at, date").
+            box["attrs"]["aria-label"] = gettext("{field}, {part}").format(
+                field=self.field_name.capitalize(), part=part
+            )
         return context
 
 
@@ -39,7 +43,9 @@ class NamedAutocomplete(AutocompleteSelect):
 
     def build_attrs(self, base_attrs, extra_attrs=None) -> dict:
         attrs = super().build_attrs(base_attrs, extra_attrs)
-        attrs["data-placeholder"] = f"Choose the {self.field.verbose_name}"
+        attrs["data-placeholder"] = gettext("Choose the {field}").format(
+            field=self.field.verbose_name
+        )
         return attrs
 
 
@@ -79,14 +85,16 @@ class CheckedHandsFormSet(forms.BaseInlineFormSet):
             for form in kept
         ):
             raise forms.ValidationError(
-                "A hand's player can change only to a player with no hand in the round: "
-                "change the cards and outcomes instead."
+                gettext(
+                    "A hand's player can change only to a player with no hand in the round: "
+                    "change the cards and outcomes instead."
+                )
             )
         hands = {form.cleaned_data["player"].pk: recorded_hand(form.cleaned_data) for form in kept}
         self.checked = _valid(check_recorded(self.instance, self.instance.cut_joker, hands))
 
 
-CHANGED_MEANWHILE = (
+CHANGED_MEANWHILE = gettext_lazy(
     "This round was saved by someone else since this page was opened: reload the page "
     "to see it as it is now, and make your change again. Nothing was saved."
 )

@@ -7,6 +7,8 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy
 
 from games.names import clean_name
 
@@ -26,7 +28,9 @@ class NumbersField(forms.CharField):
         text = super().to_python(value)
         parts = [part for part in re.split(r"[\s,;/]+", text) if part]
         if not all(re.fullmatch(r"-?\d{1,7}", part) for part in parts):
-            raise forms.ValidationError("Enter whole numbers separated by commas, e.g. 10, 30, 50.")
+            raise forms.ValidationError(
+                gettext_lazy("Enter whole numbers separated by commas, e.g. 10, 30, 50.")
+            )
         return [int(part) for part in parts]
 
     def widget_attrs(self, widget: forms.Widget) -> dict[str, Any]:
@@ -45,10 +49,10 @@ class CardListField(forms.CharField):
         return super().widget_attrs(widget) | {"data-list": "cards"}
 
 
-MONEY_HELP = "With 2 decimals, e.g. 0.10."
+MONEY_HELP = gettext_lazy("With 2 decimals, e.g. 0.10.")
 
 
-def _money_field(label: str, max_digits: int, help_text: str) -> forms.DecimalField:
+def _money_field(label: Promise, max_digits: int, help_text: Promise) -> forms.DecimalField:
     return forms.DecimalField(
         required=False,
         min_value=Decimal("0.01"),
@@ -62,16 +66,21 @@ def _money_field(label: str, max_digits: int, help_text: str) -> forms.DecimalFi
 
 def money_per_point_field() -> forms.DecimalField:
     return _money_field(
-        "Money per point",
+        gettext_lazy("Money per point"),
         8,
-        "Net-format games (points, paplu): what a point is worth when settling up. "
-        "Empty: points only.",
+        gettext_lazy(
+            "Net-format games (points, paplu): what a point is worth when settling up. "
+            "Empty: points only."
+        ),
     )
 
 
 def buy_in_field() -> forms.DecimalField:
     return _money_field(
-        "Buy-in",
+        gettext_lazy("Buy-in"),
         10,
-        "Pool games: each player's stake; the pot is the buy-in times the players. Empty: no pot.",
+        gettext_lazy(
+            "Pool games: each player's stake; the pot is the buy-in times the players. "
+            "Empty: no pot."
+        ),
     )

@@ -8,6 +8,9 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.utils.functional import Promise
+from django.utils.text import format_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext_lazy
 
 from games.currencies import CurrencyChoice, currency_from, suggested_currencies
 from games.forms.fields import NameField, money_per_point_field
@@ -24,20 +27,26 @@ class LeagueForm(RulesetForm):
     in, and the language its pages open in."""
 
     name = NameField(
-        max_length=100, label="Name", error_messages={"required": "Give the league a name."}
+        max_length=100,
+        label=gettext_lazy("Name"),
+        error_messages={"required": gettext_lazy("Give the league a name.")},
     )
     money_per_point = money_per_point_field()
     table_auto_save = forms.BooleanField(
         required=False,
-        label="Table mode: save each round by itself",
-        help_text="When every player enters their own hand on their own phone, the round "
-        "saves itself once every hand is in and it checks. A session can change this.",
+        label=gettext_lazy("Table mode: save each round by itself"),
+        help_text=gettext_lazy(
+            "When every player enters their own hand on their own phone, the round saves "
+            "itself once every hand is in and it checks. A session can change this."
+        ),
     )
     currency = forms.CharField(
         required=False,
-        label="Currency",
-        help_text="Its code (INR, GBP, USD) or its sign (₹, £, €), named on every amount "
-        "of money. Empty: ₹ when the league's language is Hindi, else no currency named.",
+        label=gettext_lazy("Currency"),
+        help_text=gettext_lazy(
+            "Its code (INR, GBP, USD) or its sign (₹, £, €), named on every amount of money. "
+            "Empty: ₹ when the league's language is Hindi, else no currency named."
+        ),
         widget=forms.TextInput(
             attrs={
                 "list": "currencies",
@@ -50,19 +59,25 @@ class LeagueForm(RulesetForm):
     )
     language = forms.ChoiceField(
         required=False,
-        label="Language",
-        help_text="The language the league's pages open in for a member who has not "
-        "picked one. Figures, days and money are written as it writes them.",
-        error_messages={"invalid_choice": "Pick a language from the list."},
+        label=gettext_lazy("Language"),
+        help_text=gettext_lazy(
+            "The language the league's pages open in for a member who has not picked one. "
+            "Figures, days and money are written as it writes them."
+        ),
+        error_messages={"invalid_choice": gettext_lazy("Pick a language from the list.")},
     )
     time_zone = forms.ChoiceField(
         required=False,
-        label="Time zone",
-        help_text="The history, the downloads and the day a session is dated by follow this clock.",
+        label=gettext_lazy("Time zone"),
+        help_text=gettext_lazy(
+            "The history, the downloads and the day a session is dated by follow this clock."
+        ),
         validators=[validate_time_zone],
         error_messages={
-            "invalid_choice": "“%(value)s” is not a time zone. Pick one from the list, "
-            "such as Asia/Kolkata or Europe/London."
+            "invalid_choice": gettext_lazy(
+                "“%(value)s” is not a time zone. Pick one from the list, such as Asia/Kolkata "
+                "or Europe/London."
+            )
         },
     )
 
@@ -72,10 +87,10 @@ class LeagueForm(RulesetForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # Empty follows each browser's language; the languages are the site's.
-        self.fields["language"].choices = [("", "Browser's language"), *settings.LANGUAGES]
+        self.fields["language"].choices = [("", gettext("Browser's language")), *settings.LANGUAGES]
         # Empty follows the site's zone (games/zones.py), named as it is now.
         self.fields["time_zone"].choices = [
-            ("", f"The site's time zone ({site_zone().key})"),
+            ("", gettext("The site's time zone ({zone})").format(zone=site_zone().key)),
             *zone_choices(),
         ]
 
@@ -101,7 +116,7 @@ class LeagueForm(RulesetForm):
 class MemberForm(forms.Form):
     """An owner adds someone to the league by their username, with a role."""
 
-    username = forms.CharField(max_length=150, label="Username")
+    username = forms.CharField(max_length=150, label=gettext_lazy("Username"))
     role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.SCORER)
 
 
@@ -109,7 +124,7 @@ class RoleForm(forms.Form):
     role = forms.ChoiceField(choices=Membership.Role.choices)
 
 
-def _pick(what: str) -> dict[str, str]:
+def _pick(what: Promise) -> dict[str, Promise]:
     # Only a forged or stale page sends another choice, or none: say what to pick.
     return {"required": what, "invalid_choice": what}
 
@@ -120,14 +135,17 @@ class InviteForm(forms.Form):
     role = forms.ChoiceField(
         choices=LeagueInvite.Role.choices,
         initial=LeagueInvite.Role.VIEWER,
-        label="Joins as",
+        label=gettext_lazy("Joins as"),
         error_messages=_pick(PICK_INVITE_ROLE),
     )
     days = forms.TypedChoiceField(
-        choices=[(days, f"{days} day{'s' if days > 1 else ''}") for days in INVITE_DAYS],
+        choices=[
+            (days, format_lazy(ngettext_lazy("{count} day", "{count} days", days), count=days))
+            for days in INVITE_DAYS
+        ],
         coerce=int,
         initial=7,
-        label="Works for",
+        label=gettext_lazy("Works for"),
         error_messages=_pick(PICK_INVITE_DAYS),
     )
 
@@ -147,7 +165,7 @@ class InviteForm(forms.Form):
         the form does not offer is left at its default."""
         initial = {}
         for name in cls.CHOSEN:
-            offered = {str(value) for value, _ in cls.base_fields[name].choices}
+            offered = {str(value) for value, _label in cls.base_fields[name].choices}
             if query.get(name) in offered:
                 initial[name] = query[name]
         return cls(initial=initial)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy
 
 from games.models import HandEntry, Seat
 from games.rules import (
@@ -27,11 +28,12 @@ from games.services.round_checks import PlayerCheck, TypedHand
 
 # What the form calls each figure (games.rules.FIGURES), beside its field.
 LABELS = {
-    "count": "Count",
-    "value_points": "Value points",
-    "claims": "Claims",
-    "two_point": "Two-point hand",
-    "free_hand": "Free hand",
+    # Translators: the figure of a hand counted at the table: its points.
+    "count": gettext_lazy("Count"),
+    "value_points": gettext_lazy("Value points"),
+    "claims": gettext_lazy("Claims"),
+    "two_point": gettext_lazy("Two-point hand"),
+    "free_hand": gettext_lazy("Free hand"),
 }
 # More than any hand holds (210 a count, 320 value points), and short enough that a
 # hostile POST is refused by the form, not worked through.
@@ -79,7 +81,9 @@ class FigureField(forms.Field):
             return None
         if not re.fullmatch(rf"-?\d{{1,{MAX_DIGITS}}}", text):
             shown = text if len(text) <= 12 else text[:11] + "…"
-            raise forms.ValidationError(f"type a whole number, such as 34, not “{shown}”")
+            raise forms.ValidationError(
+                gettext("type a whole number, such as 34, not “{typed}”").format(typed=shown)
+            )
         return int(text)
 
 
@@ -92,10 +96,12 @@ def add_fields(form_fields: dict[str, forms.Field], seat: Seat, rules: Ruleset) 
     form_fields[f"counted_{seat.pk}"] = forms.BooleanField(
         required=False,
         initial=rules.hand_entry == "counts_first",
-        label=f"{name}: count at the table",
+        # Translators: the label of a player's Count switch.
+        label=gettext("{name}: count at the table").format(name=name),
     )
     for figure in offered_figures(rules):
-        label = f"{name}: {LABELS[figure].lower()}"
+        # Translators: the label of a figure's field in a player's row ("Asha: claims").
+        label = gettext("{name}: {figure}").format(name=name, figure=HandEntry.FIGURE_WORDS[figure])
         if figure in NUMBER_FIGURES:
             form_fields[f"{figure}_{seat.pk}"] = FigureField(required=False, label=label)
         else:
@@ -146,11 +152,13 @@ def counted_line(check: PlayerCheck) -> str:
     if check.figures is None:
         return ""
     said = HandEntry.figures_words(check.figures.as_dict())
-    taken = HandEntry.at_the_table(check.outcome or "").capitalize()
+    shown = check.outcome == "declared"  # a winner's show; any other hand is counted
     if said:
-        return f"{taken}: {said}."
-    if check.outcome == "declared":
-        return f"{taken}: no cards entered."
+        if shown:
+            return gettext("Shown at the table: {figures}.").format(figures=said)
+        return gettext("Counted at the table: {figures}.").format(figures=said)
+    if shown:
+        return gettext("Shown at the table: no cards entered.")
     return ""  # nothing typed yet, or a drop's fixed cost (its own line says so)
 
 
@@ -186,5 +194,5 @@ def figure_inputs(
             value = getattr(from_cards, name)
         elif name not in NUMBER_FIGURES:
             value = bool(value)  # the box as ticked (a checkbox's data is read as a bool)
-        inputs.append(FigureInput(name, LABELS[name], bound, outcomes, value))
+        inputs.append(FigureInput(name, str(LABELS[name]), bound, outcomes, value))
     return inputs

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy
 
 from games.forms import round_counts as counts
 from games.models import HandEntry, Seat
@@ -111,7 +112,7 @@ class RoundForm(forms.Form):
     the player's outcome, groups, switch or figure field; ``check`` keeps the previews.
     """
 
-    cut_joker = forms.CharField(max_length=12, required=False, label="Cut joker")
+    cut_joker = forms.CharField(max_length=12, required=False, label=gettext_lazy("Cut joker"))
     # Whether the form lays out a counted hand's switch and figures in each player's
     # row (round_fields.html) and files their errors there; table mode's seat form
     # lays out and files its own (games/forms/table.py).
@@ -156,20 +157,24 @@ class RoundForm(forms.Form):
             self.fields[f"outcome_{seat.pk}"] = forms.ChoiceField(
                 choices=outcomes,
                 initial=USUAL_OUTCOME,
-                label=f"{name}: outcome",
+                # Translators: the label a screen reader gives a player's outcome buttons.
+                label=gettext("{name}: outcome").format(name=name),
                 widget=forms.RadioSelect,
             )
             if entry.ruleset.wins_on_deal:
                 # A declared winner who held the hand as dealt (docs/rules §4, Kodai):
                 # the rules then ask for fewer dublees or jokers.
                 self.fields[f"on_deal_{seat.pk}"] = forms.BooleanField(
-                    required=False, label=f"{name}: won on the deal"
+                    required=False,
+                    # Translators: the label of a player's "won on the deal" box.
+                    label=gettext("{name}: won on the deal").format(name=name),
                 )
             # A textarea, written out by round_fields.html#groups_field.
             self.fields[f"groups_{seat.pk}"] = forms.CharField(
                 required=False,
                 max_length=MAX_GROUPS_TEXT,
-                label=f"{name}: groups",
+                # Translators: the label of the box a player's cards are typed in.
+                label=gettext("{name}: groups").format(name=name),
                 widget=forms.Textarea,
             )
             if self.count_outcomes and self.lays_out_counts:

@@ -12,6 +12,8 @@ import typing
 from typing import Any
 
 from django import forms
+from django.utils.functional import lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from games.forms.fields import CardListField, NumbersField
 from games.models import Preset
@@ -172,8 +174,9 @@ class RulesetForm(forms.Form):
         required=False,
         min_value=1,
         max_value=1_000_000,
-        label=option_label("ceiling"),
-        help_text="Prefilled with the preset's; empty for a points game without one.",
+        # Lazy: the rules name the option in the language of the page that shows it.
+        label=lazy(option_label, str)("ceiling"),
+        help_text=gettext_lazy("Prefilled with the preset's; empty for a points game without one."),
     )
 
     def __init__(self, *args: Any, defaults: Ruleset | None = None, **kwargs: Any) -> None:
@@ -223,7 +226,8 @@ class RulesetForm(forms.Form):
         for title, names in OPTION_SECTIONS:
             options = [self._rule_option(name, preset) for name in names if name in HOUSE_RULES]
             if options:
-                sections.append(RuleSection(title, options))
+                # The rules mark their headings for the catalogue; a page translates them.
+                sections.append(RuleSection(gettext(title), options))
         return sections
 
     def _rule_option(self, name: str, preset: Ruleset) -> RuleOption:

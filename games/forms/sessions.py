@@ -13,6 +13,8 @@ from typing import Any
 
 from django import forms
 from django.core import signing
+from django.utils.text import format_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from games.days import EARLIEST_PLAYED_ON, latest_played_on, validate_played_on
 from games.forms.fields import NameField, buy_in_field, money_per_point_field
@@ -54,27 +56,30 @@ class SessionForm(RulesetForm):
     """Start a session: players in seat order, the evening it is played, a preset, a
     ceiling, house rules and the stakes; in a league, its rules are the defaults."""
 
-    name = NameField(max_length=100, required=False, label="Name (optional)")
+    name = NameField(max_length=100, required=False, label=gettext_lazy("Name (optional)"))
     played_on = forms.DateField(
         required=False,
-        label="Played on",
-        help_text="Empty: today.",
+        label=gettext_lazy("Played on"),
+        help_text=gettext_lazy("Empty: today."),
         validators=[validate_played_on],
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
     first_dealer = forms.TypedChoiceField(
-        choices=[(n, f"Seat {n}") for n in range(1, MAX_SEATS + 1)],
+        choices=[
+            (n, format_lazy(gettext_lazy("Seat {number}"), number=n))
+            for n in range(1, MAX_SEATS + 1)
+        ],
         coerce=int,
         required=False,
         widget=forms.RadioSelect,
-        label="Deals first",
+        label=gettext_lazy("Deals first"),
     )
     # One of ``leagues`` (a League in cleaned_data), or none.
     league = forms.TypedChoiceField(
         choices=[],
         required=False,
         empty_value=None,
-        error_messages={"invalid_choice": "Pick one of your leagues, or none."},
+        error_messages={"invalid_choice": gettext_lazy("Pick one of your leagues, or none.")},
     )
     money_per_point = money_per_point_field()
     buy_in = buy_in_field()
@@ -105,7 +110,9 @@ class SessionForm(RulesetForm):
         field.coerce = {str(league.pk): league for league in leagues}.__getitem__
         for number in range(1, MAX_SEATS + 1):
             self.fields[f"seat_{number}"] = NameField(
-                max_length=MAX_NAME, required=False, label=f"Seat {number}"
+                max_length=MAX_NAME,
+                required=False,
+                label=gettext("Seat {number}").format(number=number),
             )
         # In the page's order, as the list of errors at its top is.
         seats = [f"seat_{number}" for number in range(1, MAX_SEATS + 1)]
@@ -178,12 +185,15 @@ class SessionForm(RulesetForm):
             keys = (name.casefold(), name.lower())
             clash = next((seen[key] for key in keys if key in seen), None)
             if clash is not None:
-                self.add_error(f"seat_{number}", f"{name} already sits in seat {clash}.")
+                self.add_error(
+                    f"seat_{number}",
+                    gettext("{name} already sits in seat {seat}.").format(name=name, seat=clash),
+                )
                 continue
             seen.update(dict.fromkeys(keys, number))
             names.append(name)
         if len(names) < 2:
-            self.add_error("seat_1", "Seat at least two players.")
+            self.add_error("seat_1", gettext("Seat at least two players."))
         return names
 
     def clean(self) -> dict[str, Any]:
@@ -199,7 +209,7 @@ class SessionForm(RulesetForm):
             # With nobody seated, "Seat at least two players" says all there is to fix.
             if self.players:
                 self.add_error(
-                    "first_dealer", "The first dealer must be one of the seated players."
+                    "first_dealer", gettext("The first dealer must be one of the seated players.")
                 )
         else:
             self.dealer_index = sum(typed) - 1  # empty rows before the dealer don't count
@@ -224,37 +234,53 @@ class SessionForm(RulesetForm):
         return fields
 
 
-# The toss's suits, as a page says their order: "clubs lowest, then diamonds, hearts, spades".
-_SUITS_IN_ORDER = "{} lowest, then {}".format(
-    SUIT_NAMES[TOSS_SUITS[0]], ", ".join(SUIT_NAMES[suit] for suit in TOSS_SUITS[1:])
-)
+def _suits_in_order() -> str:
+    """The toss's suits, as a page says their order: "clubs lowest, then diamonds,
+    hearts, spades"."""
+    return gettext("{lowest} lowest, then {others}").format(
+        lowest=SUIT_NAMES[TOSS_SUITS[0]],
+        others=", ".join(SUIT_NAMES[suit] for suit in TOSS_SUITS[1:]),  # i18n: list
+    )
+
+
+def _and_list(words: list[str]) -> str:
+    """Words listed as a sentence lists them: "A and B", "A, B and C"."""
+    return ", ".join(words[:-1]) + f" and {words[-1]}"  # i18n: list
 
 
 def _tie_words(tie: list[tuple[str, Card]]) -> str:
     """``Asha's A♥ and Ben's A♣ are the same rank: the suit decides (clubs lowest, then
     diamonds, hearts, spades), so Asha sits before Ben.``"""
-    held = [f"{name}'s {card_label(card)}" for name, card in tie]
-    names = [name for name, _ in tie]
+    # Translators: a player's card in the toss ("Asha's A♥").
+    held = [
+        gettext("{name}'s {card}").format(name=name, card=card_label(card)) for name, card in tie
+    ]
+    names = [name for name, _card in tie]
+    said = {"cards": _and_list(held), "suits": _suits_in_order()}
     if len(tie) == 2:
-        held_words, order = " and ".join(held), f"{names[0]} sits before {names[1]}"
-    else:
-        held_words = ", ".join(held[:-1]) + f" and {held[-1]}"
-        order = "they sit " + ", ".join(names)
-    return f"{held_words} are the same rank: the suit decides ({_SUITS_IN_ORDER}), so {order}."
+        return gettext(
+            "{cards} are the same rank: the suit decides ({suits}), so {first} sits before "
+            "{second}."
+        ).format(first=names[0], second=names[1], **said)
+    return gettext(
+        "{cards} are the same rank: the suit decides ({suits}), so they sit {names}."
+    ).format(names=", ".join(names), **said)  # i18n: list
 
 
 def _redraw_words(redraw: Redraw) -> str:
     """``Asha and Ben both drew the A♥, the very same card: neither rank nor suit can
     split them, so they drew again.``"""
     names = list(redraw.players)
+    card = card_label(redraw.card)
     if len(names) == 2:
-        who = f"{names[0]} and {names[1]} both"
-    else:
-        who = ", ".join(names[:-1]) + f" and {names[-1]} all"
-    return (
-        f"{who} drew the {card_label(redraw.card)}, the very same card: neither rank nor "
-        "suit can split them, so they drew again."
-    )
+        return gettext(
+            "{first} and {second} both drew the {card}, the very same card: neither rank nor "
+            "suit can split them, so they drew again."
+        ).format(first=names[0], second=names[1], card=card)
+    return gettext(
+        "{names} all drew the {card}, the very same card: neither rank nor suit can split "
+        "them, so they drew again."
+    ).format(names=_and_list(names), card=card)
 
 
 def sign_toss(tossed: Toss) -> str:
@@ -308,15 +334,15 @@ class RenameForm(forms.Form):
 
     seat = forms.TypedChoiceField(
         coerce=int,
-        label="Player",
+        label=gettext_lazy("Player"),
         # One chip a player, as the round form's outcomes: a tap, not a list to scroll.
         widget=forms.RadioSelect,
-        error_messages={"invalid_choice": "Pick a player at this table."},
+        error_messages={"invalid_choice": gettext_lazy("Pick a player at this table.")},
     )
     name = NameField(
         max_length=MAX_NAME,
-        label="Their name is",
-        error_messages={"required": "Say the name to seat them under."},
+        label=gettext_lazy("Their name is"),
+        error_messages={"required": gettext_lazy("Say the name to seat them under.")},
     )
 
     def __init__(self, *args: Any, seats: Sequence[tuple[int, str]], **kwargs: Any) -> None:

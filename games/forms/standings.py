@@ -6,6 +6,7 @@ import datetime
 
 from django import forms
 from django.http import QueryDict
+from django.utils.translation import gettext_lazy
 
 
 class StandingsFilter(forms.Form):
@@ -22,14 +23,16 @@ class StandingsFilter(forms.Form):
         super().__init__(*args, **kwargs)
         # "from" is a Python keyword, hence fields added here rather than declared.
         widget = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
-        self.fields["from"] = forms.DateField(required=False, label="From", widget=widget)
-        self.fields["to"] = forms.DateField(required=False, label="To", widget=widget)
+        self.fields["from"] = forms.DateField(
+            required=False, label=gettext_lazy("From"), widget=widget
+        )
+        self.fields["to"] = forms.DateField(required=False, label=gettext_lazy("To"), widget=widget)
 
     def clean(self) -> dict:
         cleaned = super().clean()
         start, end = cleaned.get("from"), cleaned.get("to")
         if start and end and start > end:
-            raise forms.ValidationError("The start date is after the end date.")
+            raise forms.ValidationError(gettext_lazy("The start date is after the end date."))
         return cleaned
 
     @property

@@ -7,6 +7,7 @@ import dataclasses
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy
 
 from games.forms.rounds import RoundForm
 from games.models import Seat, TableHand, TableRound
@@ -18,11 +19,11 @@ from games.services.table_panel import counted_words
 
 # What each figure of a counted hand is called beside its field.
 FIGURE_LABELS = {
-    "count": "Your count",
-    "value_points": "Value points",
-    "claims": "Claims",
-    "two_point": "Two-point hand",
-    "free_hand": "Free hand",
+    "count": gettext_lazy("Your count"),
+    "value_points": gettext_lazy("Value points"),
+    "claims": gettext_lazy("Claims"),
+    "two_point": gettext_lazy("Two-point hand"),
+    "free_hand": gettext_lazy("Free hand"),
 }
 # A figure typed longer than this is no hand's: said by the form, before the rules.
 FIGURE_DIGITS = 6
@@ -118,7 +119,8 @@ class HandForm(RoundForm):
         self.fields[self.counted_name] = forms.BooleanField(
             required=False,
             initial=ruleset.hand_entry == "counts_first",
-            label=f"{name}: count",
+            # Translators: the label of a player's Count switch on their phone.
+            label=gettext("{name}: count").format(name=name),
         )
         for figure in FIGURES:
             if not any(figure in figure_names(ruleset, o) for o in self.counted_outcomes):
@@ -130,9 +132,9 @@ class HandForm(RoundForm):
                     max_value=10**FIGURE_DIGITS - 1,
                     label=FIGURE_LABELS[figure],
                     error_messages={
-                        "invalid": "type a whole number, in digits (like 34)",
-                        "min_value": "too long a number: no hand comes near it",
-                        "max_value": "too long a number: no hand comes near it",
+                        "invalid": gettext_lazy("type a whole number, in digits (like 34)"),
+                        "min_value": gettext_lazy("too long a number: no hand comes near it"),
+                        "max_value": gettext_lazy("too long a number: no hand comes near it"),
                     },
                 )
             else:

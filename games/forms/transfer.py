@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy
 
 from games.forms.fields import NameField
 from games.models import League
@@ -12,17 +14,21 @@ from games.uploads import MAX_UPLOAD_BYTES, MAX_UPLOAD_MB
 # refuses the request from its Content-Length): a club's years of evenings fit in a
 # few megabytes.
 MAX_IMPORT_BYTES = MAX_UPLOAD_BYTES
-TOO_LARGE = (
-    f"This file is larger than {MAX_UPLOAD_MB} MB, the most an upload may be: nothing "
-    "was read or saved. An administrator can import it with manage.py import_league."
+TOO_LARGE = format_lazy(
+    gettext_lazy(
+        "This file is larger than {size} MB, the most an upload may be: nothing was read or "
+        "saved. An administrator can import it with manage.py import_league."
+    ),
+    size=MAX_UPLOAD_MB,
 )
 
 
 class LeagueImportForm(forms.Form):
     file = forms.FileField(
-        label="League file",
-        help_text="A .json file exported from a league's standings page or by "
-        "manage.py export_league.",
+        label=gettext_lazy("League file"),
+        help_text=gettext_lazy(
+            "A .json file exported from a league's standings page or by manage.py export_league."
+        ),
         widget=forms.FileInput(attrs={"accept": ".json,application/json", "data-league-file": ""}),
     )
 
@@ -31,8 +37,8 @@ class LeagueImportForm(forms.Form):
     name = NameField(
         max_length=League._meta.get_field("name").max_length,
         required=False,
-        label="League name",
-        help_text="Empty: the name in the file.",
+        label=gettext_lazy("League name"),
+        help_text=gettext_lazy("Empty: the name in the file."),
         widget=forms.TextInput(attrs={"data-league-name": "", "autocapitalize": "words"}),
     )
 
