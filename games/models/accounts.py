@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 
 class AccountSettings(models.Model):
@@ -17,7 +18,7 @@ class AccountSettings(models.Model):
     language = models.CharField(max_length=10, blank=True, default="")
 
     class Meta:
-        verbose_name_plural = "account settings"
+        verbose_name_plural = gettext_lazy("account settings")
 
     def __str__(self) -> str:
         return f"{self.user}'s settings"

@@ -10,6 +10,7 @@ import secrets
 
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext, gettext_lazy
 
 from games import rules
 from games.names import validate_name
@@ -17,10 +18,12 @@ from games.rules import all_cards, card_label
 
 # The ruleset presets of docs/rules, by slug, named as the rules service names them, e.g.
 # Preset.P21_POINTS = "21-points", labelled "21-card points".
+# The rules mark their presets' names for the catalogue: each is read in the language
+# of the page that shows it.
 Preset = models.TextChoices(
     "Preset",
     [
-        (f"P{slug.upper().replace('-', '_')}", (slug, name))
+        (f"P{slug.upper().replace('-', '_')}", (slug, gettext_lazy(name)))
         for slug, name in rules.PRESET_NAMES.items()
     ],
 )
@@ -35,12 +38,12 @@ CARD_CODES = frozenset(code for code, _ in CARD_CHOICES)
 def validate_groups(value: object) -> None:
     """Groups are a list of lists of canonical card codes; the rules service judges them."""
     if not isinstance(value, list) or not all(isinstance(group, list) for group in value):
-        raise ValidationError("Groups must be a list of lists of card codes.")
+        raise ValidationError(gettext("Groups must be a list of lists of card codes."))
     for number, group in enumerate(value, start=1):
         for card in group:
             if card not in CARD_CODES:
                 raise ValidationError(
-                    "Group %(number)s: %(card)r is not a card code such as 7H, 10S or PJ.",
+                    gettext("Group %(number)s: %(card)r is not a card code such as 7H, 10S or PJ."),
                     params={"number": number, "card": card},
                 )
 
@@ -49,17 +52,17 @@ def validate_figures(value: object) -> None:
     """A counted hand's figures are the rules' (games.rules.FIGURES): whole numbers
     for the numbers, yes or no for the others; the rules service judges them."""
     if not isinstance(value, dict) or not set(value) <= set(rules.FIGURES):
-        raise ValidationError("Figures must map figure names (count, value_points, ...) to values.")
+        raise ValidationError(
+            gettext("Figures must map figure names (count, value_points, ...) to values.")
+        )
     for name, figure in value.items():
         wanted = int if name in rules.NUMBER_FIGURES else bool
         if type(figure) is not wanted:
-            raise ValidationError(
-                "%(name)s must be %(what)s.",
-                params={
-                    "name": name,
-                    "what": "a whole number" if wanted is int else "true or false",
-                },
-            )
+            if wanted is int:
+                message = gettext("%(name)s must be a whole number.")
+            else:
+                message = gettext("%(name)s must be true or false.")
+            raise ValidationError(message, params={"name": name})
 
 
 # Outcomes that win the round (docs/rules §5), in a fixed order for the

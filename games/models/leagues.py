@@ -8,6 +8,7 @@ import datetime
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from games import rules
 from games.models.fields import Preset, new_share_token, optional_link
@@ -75,9 +76,9 @@ class League(_Named):
 
 class Membership(models.Model):
     class Role(models.TextChoices):
-        OWNER = "owner", "Owner"
-        SCORER = "scorer", "Scorer"
-        VIEWER = "viewer", "Viewer"
+        OWNER = "owner", gettext_lazy("Owner")
+        SCORER = "scorer", gettext_lazy("Scorer")
+        VIEWER = "viewer", gettext_lazy("Viewer")
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(
@@ -104,8 +105,8 @@ class LeagueInvite(models.Model):
 
     class Role(models.TextChoices):
         # Never owner: owners are made on the league page, by name.
-        SCORER = "scorer", "Scorer"
-        VIEWER = "viewer", "Viewer"
+        SCORER = "scorer", gettext_lazy("Scorer")
+        VIEWER = "viewer", gettext_lazy("Viewer")
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="invites")
     # The secret in the link: unique, hence indexed; as long and random as a share link.
@@ -124,7 +125,7 @@ class LeagueInvite(models.Model):
             models.CheckConstraint(
                 condition=models.Q(role__in=["scorer", "viewer"]),
                 name="league_invite_role",
-                violation_error_message="An invite makes scorers or viewers.",
+                violation_error_message=gettext_lazy("An invite makes scorers or viewers."),
             ),
         ]
 
@@ -155,12 +156,16 @@ class PlayerClaim(models.Model):
             models.UniqueConstraint(
                 fields=["league", "player"],
                 name="player_claim_one_account",
-                violation_error_message="Someone in this league already claimed this player.",
+                violation_error_message=gettext_lazy(
+                    "Someone in this league already claimed this player."
+                ),
             ),
             models.UniqueConstraint(
                 fields=["league", "user"],
                 name="player_claim_one_player",
-                violation_error_message="You already claimed a player in this league.",
+                violation_error_message=gettext_lazy(
+                    "You already claimed a player in this league."
+                ),
             ),
         ]
 

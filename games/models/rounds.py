@@ -10,6 +10,8 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
+from django.utils.functional import lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from games import rules
 from games.models.fields import (
@@ -59,12 +61,14 @@ class Round(models.Model):
             models.CheckConstraint(
                 condition=models.Q(number__gte=1),
                 name="round_number_positive",
-                violation_error_message="Rounds are numbered from 1.",
+                violation_error_message=gettext_lazy("Rounds are numbered from 1."),
             ),
             models.CheckConstraint(
                 condition=models.Q(cut_joker__in=sorted(CARD_CODES)),
                 name="round_cut_joker_card_code",
-                violation_error_message="The cut joker must be a card code such as 8S or PJ.",
+                violation_error_message=gettext_lazy(
+                    "The cut joker must be a card code such as 8S or PJ."
+                ),
             ),
         ]
 
@@ -79,7 +83,9 @@ class Round(models.Model):
 
     def clean(self) -> None:
         if self.dealer_id and self.session_id and self.dealer.session_id != self.session_id:
-            raise ValidationError({"dealer": "The dealer must sit at this session's table."})
+            raise ValidationError(
+                {"dealer": gettext("The dealer must sit at this session's table.")}
+            )
 
 
 class HandEntry(models.Model):
@@ -95,7 +101,11 @@ class HandEntry(models.Model):
     # labelled "First drop".
     Outcome = models.TextChoices(
         "Outcome",
-        [(outcome.upper(), (outcome, rules.outcome_label(outcome))) for outcome in rules.OUTCOMES],
+        # Lazy: the rules name an outcome in the language of the page that shows it.
+        [
+            (outcome.upper(), (outcome, lazy(rules.outcome_label, str)(outcome)))
+            for outcome in rules.OUTCOMES
+        ],
     )
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="entries")
@@ -129,7 +139,7 @@ class HandEntry(models.Model):
 
     class Meta:
         ordering = ["round", "pk"]
-        verbose_name_plural = "hand entries"
+        verbose_name_plural = gettext_lazy("hand entries")
         constraints = [
             models.UniqueConstraint(fields=["round", "player"], name="hand_entry_unique"),
             # A round has at most one winner; the rules service says so too, but a
@@ -138,7 +148,7 @@ class HandEntry(models.Model):
                 fields=["round"],
                 condition=models.Q(outcome__in=WINNING_OUTCOMES),
                 name="hand_entry_one_winner",
-                violation_error_message="A round has only one winner.",
+                violation_error_message=gettext_lazy("A round has only one winner."),
             ),
         ]
 
@@ -162,11 +172,17 @@ class HandEntry(models.Model):
 
     # A counted hand's figures (games.rules.FIGURES) as the pages name them.
     FIGURE_WORDS = {
-        "count": "count",
-        "value_points": "value points",
-        "claims": "claims",
-        "two_point": "two-point hand",
-        "free_hand": "free hand",
+        # Translators: the figure of a hand counted at the table: its points.
+        "count": gettext_lazy("count"),
+        "value_points": gettext_lazy("value points"),
+        "claims": gettext_lazy("claims"),
+        "two_point": gettext_lazy("two-point hand"),
+        "free_hand": gettext_lazy("free hand"),
+    }
+    # A yes-or-no figure given, as the pages say it.
+    FIGURE_GIVEN = {
+        "two_point": gettext_lazy("a two-point hand"),
+        "free_hand": gettext_lazy("a free hand"),
     }
 
     @classmethod
@@ -178,16 +194,21 @@ class HandEntry(models.Model):
         for name in rules.FIGURES:
             value = figures.get(name)
             if value is True:
-                said.append(f"a {cls.FIGURE_WORDS[name]}")
+                said.append(str(cls.FIGURE_GIVEN[name]))
             elif isinstance(value, int) and value is not False:
-                said.append(f"{cls.FIGURE_WORDS[name]} {value}")
-        return ", ".join(said)
+                # Translators: a figure of a counted hand and its number ("count 102").
+                said.append(
+                    gettext("{figure} {value}").format(figure=cls.FIGURE_WORDS[name], value=value)
+                )
+        return ", ".join(said)  # i18n: list
 
     @staticmethod
     def at_the_table(outcome: str) -> str:
         """How a hand entered without its cards was taken: a winner's show trusted as
         the table saw it, any other hand counted by its player."""
-        return "shown at the table" if outcome == "declared" else "counted at the table"
+        if outcome == "declared":
+            return gettext("shown at the table")
+        return gettext("counted at the table")
 
     @classmethod
     def counted_words(cls, outcome: str, figures: Mapping[str, object]) -> str:
@@ -195,7 +216,11 @@ class HandEntry(models.Model):
         place of its cards: "counted at the table (count 102, value points 10)",
         "shown at the table" (a trusted winner with nothing to count)."""
         given = cls.figures_words(figures)
-        return f"{cls.at_the_table(outcome)} ({given})" if given else cls.at_the_table(outcome)
+        if not given:
+            return cls.at_the_table(outcome)
+        if outcome == "declared":
+            return gettext("shown at the table ({figures})").format(figures=given)
+        return gettext("counted at the table ({figures})").format(figures=given)
 
     def clean(self) -> None:
         if (
@@ -205,7 +230,9 @@ class HandEntry(models.Model):
                 session_id=self.round.session_id, player_id=self.player_id
             ).exists()
         ):
-            raise ValidationError({"player": "This player has no seat at the session's table."})
+            raise ValidationError(
+                {"player": gettext("This player has no seat at the session's table.")}
+            )
 
 
 class RoundChange(models.Model):
@@ -214,9 +241,10 @@ class RoundChange(models.Model):
     when the round itself is deleted."""
 
     class Action(models.TextChoices):
-        CREATED = "created", "Created"
-        EDITED = "edited", "Edited"
-        DELETED = "deleted", "Deleted"
+        # Translators: what was done to a round, in its history.
+        CREATED = "created", pgettext_lazy("a round", "Created")
+        EDITED = "edited", pgettext_lazy("a round", "Edited")
+        DELETED = "deleted", pgettext_lazy("a round", "Deleted")
 
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="changes")
     round = optional_link(Round, "changes")
@@ -278,4 +306,4 @@ class RoundChange(models.Model):
     def said_by(self) -> str:
         """Who made the change, as the history page and the admin say it: an author
         neither kept nor linked is an account deleted since."""
-        return self.author or "someone no longer here"
+        return self.author or gettext("someone no longer here")

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from games import figures, rules
 from games.days import validate_played_on
@@ -18,8 +19,8 @@ class GameSession(models.Model):
     """One evening's game: a table of seats playing rounds toward a ceiling."""
 
     class Status(models.TextChoices):
-        ACTIVE = "active", "Active"
-        FINISHED = "finished", "Finished"
+        ACTIVE = "active", pgettext_lazy("a session", "Active")
+        FINISHED = "finished", pgettext_lazy("a session", "Finished")
 
         @classmethod
         def after(cls, finished: bool) -> GameSession.Status:
@@ -101,7 +102,9 @@ class GameSession(models.Model):
             models.CheckConstraint(
                 condition=models.Q(ceiling__isnull=True) | models.Q(ceiling__gt=0),
                 name="session_ceiling_positive",
-                violation_error_message="The ceiling must be a positive number of points.",
+                violation_error_message=gettext_lazy(
+                    "The ceiling must be a positive number of points."
+                ),
             ),
         ]
 
@@ -112,7 +115,9 @@ class GameSession(models.Model):
 
     def clean(self) -> None:
         if self.first_dealer_id and self.pk and self.first_dealer.session_id != self.pk:
-            raise ValidationError({"first_dealer": "The first dealer must sit at this table."})
+            raise ValidationError(
+                {"first_dealer": gettext("The first dealer must sit at this table.")}
+            )
 
 
 class Seat(models.Model):
@@ -183,10 +188,10 @@ class SeatChange(models.Model):
     reads only the latest; the rules never see a rename."""
 
     class Kind(models.TextChoices):
-        JOIN = rules.JOIN, "Joined"
-        LEAVE = rules.LEAVE, "Left"
-        SEATING = "seats", "Seated anew"
-        RENAME = "rename", "Renamed"
+        JOIN = rules.JOIN, pgettext_lazy("a change of the table", "Joined")
+        LEAVE = rules.LEAVE, pgettext_lazy("a change of the table", "Left")
+        SEATING = "seats", pgettext_lazy("a change of the table", "Seated anew")
+        RENAME = "rename", pgettext_lazy("a change of the table", "Renamed")
 
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="seat_changes")
     # Who joined or left; empty for a new seating.
@@ -214,9 +219,15 @@ class SeatChange(models.Model):
     def words(self) -> str:
         """What happened, as the history says it: "Ravee was renamed Ravi", "Kim joined"."""
         if self.kind == self.Kind.RENAME:
-            return f"{self.old_name} was renamed {self.new_name}"
-        who = self.seat.player if self.seat_id else "The table"
-        return f"{who} {self.get_kind_display().lower()}"
+            return gettext("{old} was renamed {new}").format(old=self.old_name, new=self.new_name)
+        if not self.seat_id:
+            return gettext("The table seated anew")
+        player = self.seat.player
+        if self.kind == self.Kind.JOIN:
+            return gettext("{player} joined").format(player=player)
+        if self.kind == self.Kind.LEAVE:
+            return gettext("{player} left").format(player=player)
+        return gettext("{player} seated anew").format(player=player)
 
     @property
     def author(self) -> str:
@@ -228,4 +239,4 @@ class SeatChange(models.Model):
     def said_by(self) -> str:
         """Who made the change, as the history page says it: an author neither kept
         nor linked is an account deleted since (only a signed-in member makes one)."""
-        return self.author or "someone no longer here"
+        return self.author or gettext("someone no longer here")

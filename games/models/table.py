@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import pgettext_lazy
 
 from games import rules
 from games.models.fields import (
@@ -46,8 +47,8 @@ class TableHand(models.Model):
     nothing. "in" once handed in and checked on its own; typing again takes it back."""
 
     class Status(models.TextChoices):
-        TYPING = "typing", "Typing"
-        IN = "in", "Hand in"
+        TYPING = "typing", pgettext_lazy("a seat's hand in table mode", "Typing")
+        IN = "in", pgettext_lazy("a seat's hand in table mode", "Hand in")
 
     table_round = models.ForeignKey(TableRound, on_delete=models.CASCADE, related_name="hands")
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="table_hands")
