@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from babel.numbers import get_currency_name, get_currency_symbol, list_currencies
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 
 from games.figures import cldr_locale
 
@@ -79,20 +80,24 @@ def currency_from(text: str) -> str:
         return wanted
     if wanted in _SHARED_SIGNS:
         raise ValidationError(
-            "“%(typed)s” is written for several currencies: type the code of yours, "
-            "such as %(codes)s or %(last)s.",
+            gettext(
+                "“%(typed)s” is written for several currencies: type the code of yours, "
+                "such as %(codes)s or %(last)s."
+            ),
             code="currency_shared",
             params={
                 "typed": typed,
-                "codes": ", ".join(_SHARED_SIGNS[wanted][:-1]),
+                "codes": ", ".join(_SHARED_SIGNS[wanted][:-1]),  # i18n: list
                 "last": _SHARED_SIGNS[wanted][-1],
             },
         )
     if wanted in _signs():
         return _signs()[wanted]
     raise ValidationError(
-        "“%(typed)s” is not a currency code. Type its three letters (ISO 4217), such as "
-        "INR, GBP or USD, or leave it empty for none.",
+        gettext(
+            "“%(typed)s” is not a currency code. Type its three letters (ISO 4217), such as "
+            "INR, GBP or USD, or leave it empty for none."
+        ),
         code="currency",
         params={"typed": typed},
     )
@@ -103,7 +108,7 @@ def validate_currency(code: str) -> None:
     file's). Empty is fine: the league's default."""
     if code and code not in currency_codes():
         raise ValidationError(
-            "“%(code)s” is not an ISO 4217 currency code.",
+            gettext("“%(code)s” is not an ISO 4217 currency code."),
             code="currency",
             params={"code": code},
         )

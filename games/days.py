@@ -14,6 +14,7 @@ import datetime
 
 from django.core.exceptions import ValidationError
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games import figures
 
@@ -37,7 +38,7 @@ def validate_played_on(day: datetime.date | None) -> None:
     latest = latest_played_on()
     if not EARLIEST_PLAYED_ON <= day <= latest:
         raise ValidationError(
-            "Pick a day from %(earliest)s to %(latest)s (a year from today).",
+            gettext("Pick a day from %(earliest)s to %(latest)s (a year from today)."),
             code="played_on_range",
             params={"earliest": figures.day(EARLIEST_PLAYED_ON), "latest": figures.day(latest)},
         )
