@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils.translation import gettext, gettext_noop
 
 from games.transfer.league_naming import named, typed_name
 from games.transfer.league_plan import plan_league
@@ -26,8 +27,9 @@ from games.transfer.league_write import Imported, write_plan
 
 __all__ = ["BEFORE_HISTORY", "ImportRefused", "Imported", "import_league", "read_league_file"]
 
-# What the importer of a file before version 4 is told (the import page, the command).
-BEFORE_HISTORY = (
+# What the importer of a file before version 4 is told (the import page, the command):
+# marked for the catalogue, said with gettext where it is told.
+BEFORE_HISTORY = gettext_noop(
     "This file was exported before league files kept the rounds' history: its "
     "sessions' history pages start empty, and who entered each round is kept as a name."
 )
@@ -148,7 +150,9 @@ def _check_round_count(data: object, limit: int) -> None:
     )
     if count > limit:
         raise ImportRefused(
-            f"This file holds {count:,} rounds; the import page takes at most {limit:,} at "
-            "once (each is scored again, and the page must answer within seconds). Nothing "
-            "was imported: an administrator can import it with manage.py import_league."
+            gettext(
+                "This file holds {count} rounds; the import page takes at most {limit} at once "
+                "(each is scored again, and the page must answer within seconds). Nothing was "
+                "imported: an administrator can import it with manage.py import_league."
+            ).format(count=f"{count:,}", limit=f"{limit:,}")
         )

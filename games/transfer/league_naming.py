@@ -12,6 +12,7 @@ from dataclasses import replace
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games.models import League
 from games.names import clean_name
@@ -26,7 +27,9 @@ def typed_name(name: str) -> str:
     try:
         return clean_name(name, max_length=_NAME_LENGTH)
     except ValidationError as error:
-        raise ImportRefused(f"The league's name: {' '.join(error.messages)}") from None
+        raise ImportRefused(
+            gettext("The league's name: {problem}").format(problem=" ".join(error.messages))
+        ) from None
 
 
 def named(plan: LeaguePlan, owner: AbstractBaseUser | None, typed: str) -> LeaguePlan:
@@ -47,10 +50,10 @@ def named(plan: LeaguePlan, owner: AbstractBaseUser | None, typed: str) -> Leagu
 def renamed(asked: str, final: str) -> str:
     """What the importer is told of a league that came in under another name than the
     one asked for, one of their leagues having that name."""
-    return (
-        f"You already have a league called “{asked}”: the file came in as a second league "
-        f"beside it, “{final}”. Nothing in yours changed."
-    )
+    return gettext(
+        "You already have a league called “{asked}”: the file came in as a second league beside "
+        "it, “{final}”. Nothing in yours changed."
+    ).format(asked=asked, final=final)
 
 
 def names_taken(owner: AbstractBaseUser) -> dict[str, str]:

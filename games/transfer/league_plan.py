@@ -11,7 +11,9 @@ from __future__ import annotations
 import datetime
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
+
+from django.utils.translation import gettext, gettext_noop
 
 from games.models import CARD_CODES, GameSession
 from games.models import SeatChange as StoredSeatChange
@@ -157,7 +159,7 @@ def _league_columns(record: LeagueRecord, earlier: bool) -> dict[str, Any]:
     }
     if earlier:
         columns["overrides"] = as_stored_before_exact_texts(columns["preset"], columns["overrides"])
-    _ruleset(columns["preset"], columns["overrides"], "League")
+    _ruleset(columns["preset"], columns["overrides"], gettext("League"))
     return columns
 
 
@@ -165,7 +167,11 @@ def _members(checked: LeagueFile) -> dict[str, str]:
     members: dict[str, str] = {}
     for index, member in enumerate(checked.members, start=1):
         if member.username in members:
-            raise ImportRefused(f"Member {index}: {member.username!r} is listed twice.")
+            raise ImportRefused(
+                gettext("Member {number}: {username} is listed twice.").format(
+                    number=index, username=repr(member.username)
+                )
+            )
         members[member.username] = member.role
     return members
 
@@ -178,7 +184,9 @@ def _players(checked: LeagueFile) -> dict[str, str | None]:
             # Two players of one name in a league: seating that name could not tell
             # them apart (names compare as the session form compares them).
             raise ImportRefused(
-                f"Player {index}: {player.name!r} is listed twice (names ignore case)."
+                gettext("Player {number}: {name} is listed twice (names ignore case).").format(
+                    number=index, name=repr(player.name)
+                )
             )
         seen.add(name_key(player.name))
         players[player.name] = player.user
@@ -192,17 +200,30 @@ def _claims(
     and a player of the file, one member each (as PlayerClaim's constraints hold)."""
     claims: dict[str, str] = {}
     for index, claim in enumerate(checked.claims or [], start=1):
-        where, name, username = f"Claim {index}", claim.player, claim.user
+        where = gettext("Claim {number}").format(number=index)
+        name, username = claim.player, claim.user
         if name not in players:
-            raise ImportRefused(f"{where}: {name!r:.40} is not in the players list.")
+            raise ImportRefused(
+                gettext("{where}: {name} is not in the players list.").format(
+                    where=where, name=f"{name!r:.40}"
+                )
+            )
         if username not in members:
             raise ImportRefused(
-                f"{where}: {username!r:.40} claims {name}, but is not in the members list."
+                gettext(
+                    "{where}: {username} claims {name}, but is not in the members list."
+                ).format(where=where, username=f"{username!r:.40}", name=name)
             )
         if username in claims:
-            raise ImportRefused(f"{where}: {username} claims two players.")
+            raise ImportRefused(
+                gettext("{where}: {username} claims two players.").format(
+                    where=where, username=username
+                )
+            )
         if name in claims.values():
-            raise ImportRefused(f"{where}: {name} is claimed twice.")
+            raise ImportRefused(
+                gettext("{where}: {name} is claimed twice.").format(where=where, name=name)
+            )
         claims[username] = name
     return claims
 
@@ -215,14 +236,20 @@ def _check_rematches(sessions: tuple[SessionPlan, ...]) -> None:
         original = planned.rematch_of
         if original is None:
             continue
-        where = f"Session {index}"
+        where = gettext("Session {number}").format(number=index)
         if not 1 <= original <= len(sessions) or original == index:
             raise ImportRefused(
-                f'{where}: "rematch_of" must be the number of another session of the file '
-                f"(1 to {len(sessions)}), not {original}."
+                gettext(
+                    '{where}: "rematch_of" must be the number of another session of the file '
+                    "(1 to {count}), not {number}."
+                ).format(where=where, count=len(sessions), number=original)
             )
         if original in followed:
-            raise ImportRefused(f"{where}: session {original} already has a rematch.")
+            raise ImportRefused(
+                gettext("{where}: session {number} already has a rematch.").format(
+                    where=where, number=original
+                )
+            )
         followed.add(original)
 
 
@@ -248,9 +275,11 @@ def _session_plan(
     where = session_label(index, columns["name"], columns["played_on"])
     ruleset = _ruleset(columns["preset"], columns["overrides"], where)
     if columns["ceiling"] is not None and columns["ceiling"] <= 0:
-        raise ImportRefused(f"{where}: the ceiling must be a positive number of points.")
+        raise ImportRefused(
+            gettext("{where}: the ceiling must be a positive number of points.").format(where=where)
+        )
     seats = _seats(session, where, players)
-    seated = {name for name, _ in seats}
+    seated = {name for name, _position in seats}
     first_dealer = _seated(session.first_dealer, seated, where)
     rounds = tuple(
         _round_plan(played, number, where, ruleset, seated)
@@ -292,20 +321,34 @@ def _seats(
     for seat in session.seats:
         name, position = seat.player, seat.position
         if name not in players:
-            raise ImportRefused(f"{where}: {name!r} has a seat but is not in the players list.")
-        if any(name == other for other, _ in seats):
-            raise ImportRefused(f"{where}: {name} has two seats.")
-        if any(position == other for _, other in seats):
-            raise ImportRefused(f"{where}: two players sit in seat {position}.")
+            raise ImportRefused(
+                gettext("{where}: {name} has a seat but is not in the players list.").format(
+                    where=where, name=repr(name)
+                )
+            )
+        if any(name == other for other, _position in seats):
+            raise ImportRefused(
+                gettext("{where}: {name} has two seats.").format(where=where, name=name)
+            )
+        if any(position == other for _name, other in seats):
+            raise ImportRefused(
+                gettext("{where}: two players sit in seat {position}.").format(
+                    where=where, position=position
+                )
+            )
         seats.append((name, position))
     if not seats:
-        raise ImportRefused(f"{where}: nobody has a seat.")
+        raise ImportRefused(gettext("{where}: nobody has a seat.").format(where=where))
     return tuple(sorted(seats, key=lambda seat: seat[1]))
 
 
 def _seated(name: str | None, seated: set[str], where: str) -> str | None:
     if name is not None and name not in seated:
-        raise ImportRefused(f"{where}: {name!r:.40} has no seat at this table.")
+        raise ImportRefused(
+            gettext("{where}: {name} has no seat at this table.").format(
+                where=where, name=f"{name!r:.40}"
+            )
+        )
     return name
 
 
@@ -316,29 +359,33 @@ def _round_plan(
     hands where the file keeps it (version 4 on): its version and times."""
     if played.number != expected:
         raise ImportRefused(
-            f"{session}: rounds must be numbered 1, 2, 3… in order; round "
-            f"{played.number!r:.20} stands where round {expected} belongs."
+            gettext(
+                "{session}: rounds must be numbered 1, 2, 3… in order; round {number} stands "
+                "where round {expected} belongs."
+            ).format(session=session, number=f"{played.number!r:.20}", expected=expected)
         )
-    where = f"{session}, round {expected}"
+    where = gettext("{session}, round {number}").format(session=session, number=expected)
     hands: list[PlayerHand] = []
     for entry in played.entries:
         name = _seated(entry.player, seated, where)
         if any(hand.name == name for hand in hands):
-            raise ImportRefused(f"{where}: {name} has two hands.")
+            raise ImportRefused(
+                gettext("{where}: {name} has two hands.").format(where=where, name=name)
+            )
         groups = tuple(tuple(_CARDS[code] for code in group) for group in entry.groups)
-        figures = _counted(entry, f"{where}, {name}")
+        figures = _counted(entry, _hand_of(where, name))
         hands.append(PlayerHand(name, entry.outcome, groups, entry.on_deal or False, figures))
     try:
         result = score_round(ruleset, _CARDS[played.cut_joker], hands)
     except RulesError as error:
         problems = getattr(error, "errors", [error])
         raise ImportRefused(
-            f"{where} does not score under its rules: "
-            + "; ".join(_named(problem, hands) for problem in problems)
-            + "."
+            gettext("{where} does not score under its rules: {problems}.").format(
+                where=where, problems="; ".join(_named(problem, hands) for problem in problems)
+            )
         ) from None
     for entry, scored in zip(played.entries, result.players, strict=True):
-        _check_figures(entry, scored, f"{where}, {scored.name}")
+        _check_figures(entry, scored, _hand_of(where, scored.name))
     return RoundPlan(
         number=expected,
         dealer=_seated(played.dealer, seated, where),
@@ -354,6 +401,12 @@ def _round_plan(
     )
 
 
+def _hand_of(round_words: str, name: str) -> str:
+    """A hand of a round as a refusal names its place: the round, then the player."""
+    # Translators: a place in a league file: a round, then the player whose hand it is.
+    return gettext("{round}, {player}").format(round=round_words, player=name)
+
+
 def _counted(entry: Entry, where: str) -> HandFigures | None:
     """A hand counted at the table, as the rules service scores it: its figures (none
     at all for a winner trusted on the table's show); None for a hand of cards. The
@@ -362,7 +415,9 @@ def _counted(entry: Entry, where: str) -> HandFigures | None:
     if not entry.counted:
         if entry.figures is not None:
             raise ImportRefused(
-                f'{where}: "figures" are given, but the hand is not "counted": true.'
+                gettext(
+                    '{where}: "figures" are given, but the hand is not "counted": true.'
+                ).format(where=where)
             )
         return None
     return HandFigures(**(entry.figures or {}))
@@ -379,31 +434,80 @@ def _named(error: RulesError, hands: list[PlayerHand]) -> str:
     if error.field.startswith("players[") and error.beside == error.message:
         index = error.field[len("players[") :].split("]", 1)[0]
         if index.isascii() and index.isdigit() and int(index) < len(hands):
-            return f"{hands[int(index)].name}: {error.message}"
+            # Translators: a player's name, then what is wrong with their hand.
+            return gettext("{name}: {problem}").format(
+                name=hands[int(index)].name, problem=error.message
+            )
     return error.message
 
 
-_FIGURES = ("hand_points", "value_points", "claims", "score")
+class _FigureWords(NamedTuple):
+    """A scored figure's refusals: the file gives another, or it outgrows its column."""
+
+    other: str
+    too_large: str
+
+
+# Each figure of a hand the file may give, with the words of its refusals (marked for
+# the catalogue, said in the importer's language).
+_FIGURES = {
+    "hand_points": _FigureWords(
+        gettext_noop(
+            "{where}: the file gives hand points {given}, but the rules service scores "
+            "{scored}. The file was changed or written under other rules."
+        ),
+        gettext_noop("{where}: the hand points is too large to store."),
+    ),
+    "value_points": _FigureWords(
+        gettext_noop(
+            "{where}: the file gives value points {given}, but the rules service scores "
+            "{scored}. The file was changed or written under other rules."
+        ),
+        gettext_noop("{where}: the value points is too large to store."),
+    ),
+    "claims": _FigureWords(
+        gettext_noop(
+            "{where}: the file gives claims {given}, but the rules service scores {scored}. "
+            "The file was changed or written under other rules."
+        ),
+        gettext_noop("{where}: the claims is too large to store."),
+    ),
+    "score": _FigureWords(
+        gettext_noop(
+            "{where}: the file gives score {given}, but the rules service scores {scored}. "
+            "The file was changed or written under other rules."
+        ),
+        gettext_noop("{where}: the score is too large to store."),
+    ),
+}
 
 
 def _check_figures(entry: Entry, scored: PlayerResult, where: str) -> None:
     """Figures the file gives must be the rules service's: a file edited by hand or
     written under other rules would otherwise be "restored" as something else."""
-    for name in _FIGURES:
+    for name, words in _FIGURES.items():
         given = getattr(entry, name)
         if given is not None and given != getattr(scored, name):
             raise ImportRefused(
-                f"{where}: the file gives {name.replace('_', ' ')} {given!s:.40}, but the rules "
-                f"service scores {getattr(scored, name)}. The file was changed or written "
-                "under other rules."
+                gettext(words.other).format(
+                    where=where, given=f"{given!s:.40}", scored=getattr(scored, name)
+                )
             )
         if not INT_LOW <= getattr(scored, name) <= INT_HIGH:
-            raise ImportRefused(f"{where}: the {name.replace('_', ' ')} is too large to store.")
+            raise ImportRefused(gettext(words.too_large).format(where=where))
     declaration = entry.declaration
     if declaration is not None and declaration != (scored.declaration or ""):
+        if scored.declaration:
+            message = gettext(
+                "{where}: the file gives the declaration {given}, but the rules service finds "
+                "{found}."
+            )
+        else:
+            message = gettext(
+                "{where}: the file gives the declaration {given}, but the rules service finds none."
+            )
         raise ImportRefused(
-            f"{where}: the file gives the declaration {declaration!r:.40}, but the rules "
-            f"service finds {scored.declaration or 'none'}."
+            message.format(where=where, given=f"{declaration!r:.40}", found=scored.declaration)
         )
 
 
@@ -415,7 +519,11 @@ def _rejoins(
         name = _seated(rejoin.player, seated, where)
         after = rejoin.after_round
         if not 1 <= after <= rounds:
-            raise ImportRefused(f"{where}: {name} rejoins after round {after!s:.20}, not played.")
+            raise ImportRefused(
+                gettext("{where}: {name} rejoins after round {number}, not played.").format(
+                    where=where, name=name, number=f"{after!s:.20}"
+                )
+            )
         rejoins.append(RejoinPlan(rejoin.player, after, rejoin.created_at, rejoin.created_by))
     # In the order the session page replays them (services.scoreboard.load_scoreboard).
     return tuple(sorted(rejoins, key=lambda rejoin: rejoin.after_round))
@@ -430,23 +538,35 @@ def _seat_changes(
     ignored, as the session page ignores it (a round it followed deleted since)."""
     changes = []
     for number, change in enumerate(session.seat_changes or [], start=1):
-        at = f"{where}, seat change {number}"
+        at = gettext("{session}, seat change {number}").format(session=where, number=number)
         if change.kind == StoredSeatChange.Kind.SEATING:
             if change.player is not None:
                 raise ImportRefused(
-                    f'{at}: a new seating lists its players in "seats", not "player".'
+                    gettext(
+                        '{where}: a new seating lists its players in "seats", not "player".'
+                    ).format(where=at)
                 )
             if not change.seats:
-                raise ImportRefused(f'{at}: a new seating lists its players in "seats".')
+                raise ImportRefused(
+                    gettext('{where}: a new seating lists its players in "seats".').format(where=at)
+                )
             for index, name in enumerate(change.seats):
                 _seated(name, seated, at)
                 if name in change.seats[:index]:
-                    raise ImportRefused(f"{at}: {name} is seated twice.")
+                    raise ImportRefused(
+                        gettext("{where}: {name} is seated twice.").format(where=at, name=name)
+                    )
         else:
             if change.player is None:
-                raise ImportRefused(f'{at}: a player who joins or leaves is named by "player".')
+                raise ImportRefused(
+                    gettext('{where}: a player who joins or leaves is named by "player".').format(
+                        where=at
+                    )
+                )
             if change.seats is not None:
-                raise ImportRefused(f'{at}: only a new seating lists "seats".')
+                raise ImportRefused(
+                    gettext('{where}: only a new seating lists "seats".').format(where=at)
+                )
             _seated(change.player, seated, at)
         changes.append(
             SeatChangePlan(
@@ -471,7 +591,9 @@ def _check_sums(rounds: tuple[RoundPlan, ...], where: str, path: str) -> None:
     for name, points in spent.items():
         if points > INT_HIGH:
             raise ImportRefused(
-                f"{where}: {path}: {name}'s scores add up to more than a total can hold."
+                gettext(
+                    "{where}: {path}: {name}'s scores add up to more than a total can hold."
+                ).format(where=where, path=path, name=name)
             )
 
 
@@ -503,7 +625,7 @@ def _replay(
     try:
         state = replay_table(
             ruleset,
-            [name for name, _ in table.seats],
+            [name for name, _position in table.seats],
             scores,
             ceiling=columns["ceiling"],
             dealers=[r.dealer for r in rounds if r.dealer is not None],
@@ -516,7 +638,11 @@ def _replay(
             closed=columns["closed_at"] is not None,
         ).state
     except RulesError as error:
-        raise ImportRefused(f"{where}: the session does not replay: {error.message}.") from None
+        raise ImportRefused(
+            gettext("{where}: the session does not replay: {problem}.").format(
+                where=where, problem=error.message
+            )
+        ) from None
     hands = (
         one_hand(entry.player, entry.result.outcome, entry.result.score)
         for r in rounds
@@ -529,4 +655,8 @@ def _ruleset(preset: str, overrides: dict, where: str) -> Ruleset:
     try:
         return get_ruleset(preset, overrides)
     except RulesError as error:
-        raise ImportRefused(f"{where}: the house rules are not valid: {error.message}.") from None
+        raise ImportRefused(
+            gettext("{where}: the house rules are not valid: {problem}.").format(
+                where=where, problem=error.message
+            )
+        ) from None

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import gettext, gettext_noop
+
 from games.models import RoundChange
 from games.transfer.league_file import NOTHING, History, round_times_in_history
 from games.transfer.league_refusal import ImportRefused
@@ -39,28 +41,36 @@ def planned_changes(
     """The session's changes, oldest first; ``where``: the session as a refusal names
     it, ``index``: its place in the file (from 0)."""
     numbers = [
-        _changed_round(change, len(rounds), f"{where}, change {number}")
+        _changed_round(change, len(rounds), _change_words(where, number))
         for number, change in enumerate(changes, start=1)
     ]
     history = History(numbers, lambda number: _as_changed(rounds[number - 1]))
     planned: list[ChangePlan] = []
     begun: set[int] = set()  # the rounds with a change so far
     for position, (change, number) in enumerate(zip(changes, numbers, strict=True)):
-        at = f"{where}, change {position + 1}"
+        at = _change_words(where, position + 1)
         here = f"sessions[{index}].changes[{position}]"
         action, changed_at = change.action, change.changed_at
         if planned and changed_at < planned[-1].changed_at:
             raise ImportRefused(
-                f"{at}: {here}.changed_at ({changed_at.isoformat()}) is earlier than the change "
-                "before it: a session's changes are listed in the order they were made."
+                gettext(
+                    "{where}: {path}.changed_at ({moment}) is earlier than the change before it: "
+                    "a session's changes are listed in the order they were made."
+                ).format(where=at, path=here, moment=changed_at.isoformat())
             )
         if action == RoundChange.Action.DELETED and number is not None:
             raise ImportRefused(
-                f'{at}: a deleted round is no round of the file: "round" must be null, '
-                f"not {number}."
+                gettext(
+                    '{where}: a deleted round is no round of the file: "round" must be null, '
+                    "not {number}."
+                ).format(where=at, number=number)
             )
         if action == RoundChange.Action.CREATED and number in begun:
-            raise ImportRefused(f"{at}: round {number} is created after a change of it.")
+            raise ImportRefused(
+                gettext("{where}: round {number} is created after a change of it.").format(
+                    where=at, number=number
+                )
+            )
         given = change.model_fields_set
         before = _kept(change.before) if "before" in given else history.before(action, number)
         after = _kept(change.after) if "after" in given else history.after(position, action, number)
@@ -89,8 +99,15 @@ def round_times(
         created_at = created_at or updated_at
         if created_at is not None and updated_at is not None and updated_at < created_at:
             raise ImportRefused(
-                f"{where}, round {planned.number}: it was last changed "
-                f"({updated_at.isoformat()}) before it was entered ({created_at.isoformat()})."
+                gettext(
+                    "{where}, round {number}: it was last changed ({changed}) before it was "
+                    "entered ({entered})."
+                ).format(
+                    where=where,
+                    number=planned.number,
+                    changed=updated_at.isoformat(),
+                    entered=created_at.isoformat(),
+                )
             )
         timed.append((created_at, updated_at))
     return timed
@@ -100,12 +117,23 @@ def _changed_round(change: Change, rounds: int, where: str) -> int | None:
     """The round a change is of, as its number in the file; None: deleted since."""
     number = change.round
     if number is not None and not 1 <= number <= rounds:
-        which = f"1 to {rounds}" if rounds else "this session has none"
-        raise ImportRefused(
-            f'{where}: "round" must be the number of a round of the session ({which}), or '
-            f"null for a round deleted since; not {number!s:.20}."
-        )
+        if rounds:
+            message = gettext(
+                '{where}: "round" must be the number of a round of the session (1 to {count}), '
+                "or null for a round deleted since; not {number}."
+            )
+        else:
+            message = gettext(
+                '{where}: "round" must be the number of a round of the session (this session '
+                "has none), or null for a round deleted since; not {number}."
+            )
+        raise ImportRefused(message.format(where=where, count=rounds, number=f"{number!s:.20}"))
     return number
+
+
+def _change_words(session: str, number: int) -> str:
+    """A change of the session's history as a refusal names its place."""
+    return gettext("{session}, change {number}").format(session=session, number=number)
 
 
 def _kept(side: Any) -> dict[str, Any] | None:
@@ -132,16 +160,16 @@ def _as_changed(planned: RoundPlan) -> dict[str, Any]:
 # and what it says when a side is not so.
 _SIDES = {
     RoundChange.Action.CREATED: (
-        (False, 'a creation has nothing before it: "before" must be null'),
-        (True, 'a creation gives the round as it was entered in "after"'),
+        (False, gettext_noop('{where}: a creation has nothing before it: "before" must be null.')),
+        (True, gettext_noop('{where}: a creation gives the round as it was entered in "after".')),
     ),
     RoundChange.Action.EDITED: (
-        (True, 'an edit gives the round before it in "before"'),
-        (True, 'an edit gives the round after it in "after"'),
+        (True, gettext_noop('{where}: an edit gives the round before it in "before".')),
+        (True, gettext_noop('{where}: an edit gives the round after it in "after".')),
     ),
     RoundChange.Action.DELETED: (
-        (True, 'a deletion gives the round deleted in "before"'),
-        (False, 'a deletion leaves nothing after it: "after" must be null'),
+        (True, gettext_noop('{where}: a deletion gives the round deleted in "before".')),
+        (False, gettext_noop('{where}: a deletion leaves nothing after it: "after" must be null.')),
     ),
 }
 
@@ -150,12 +178,20 @@ def _check_sides(action: str, number: int | None, before: Any, after: Any, where
     for side, value in (("before", before), ("after", after)):
         if value is NOTHING:
             if number is None:
-                why = "a change of a round deleted since gives the round before and after it"
+                message = gettext(
+                    '{where}: "{side}" is missing, and a change of a round deleted since gives '
+                    "the round before and after it."
+                )
             elif side == "before":
-                why = f"no earlier change of round {number} says it"
+                message = gettext(
+                    '{where}: "before" is missing, and no earlier change of round {number} says it.'
+                )
             else:
-                why = f"only round {number}'s last change may leave it out"
-            raise ImportRefused(f'{where}: "{side}" is missing, and {why}.')
+                message = gettext(
+                    '{where}: "after" is missing, and only round {number}\'s last change may '
+                    "leave it out."
+                )
+            raise ImportRefused(message.format(where=where, side=side, number=number))
     for value, (wanted, message) in zip((before, after), _SIDES[action], strict=True):
         if (value is not None) != wanted:
-            raise ImportRefused(f"{where}: {message}.")
+            raise ImportRefused(gettext(message).format(where=where))

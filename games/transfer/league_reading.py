@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import re
 
+from django.utils.translation import gettext
+
 from games.transfer.league_refusal import ImportRefused, path_text
 
 
@@ -15,9 +17,11 @@ def read_league_file(raw: bytes | str) -> object:
     try:
         data = json.loads(raw, parse_constant=_refuse_constant)
     except UnicodeDecodeError:
-        raise ImportRefused("This is not a league file: it is not UTF-8 text.") from None
+        raise ImportRefused(gettext("This is not a league file: it is not UTF-8 text.")) from None
     except (ValueError, RecursionError) as error:
-        raise ImportRefused(f"This is not a league file: it is not valid JSON ({error}).") from None
+        # Translators: {error} is Python's own account of the JSON error, in English.
+        refused = gettext("This is not a league file: it is not valid JSON ({error}).")
+        raise ImportRefused(refused.format(error=error)) from None
     if _may_hold_surrogates(raw):
         _refuse_surrogates(data)
     return data
@@ -57,14 +61,20 @@ def _refuse_surrogates(data: object) -> None:
     if found is None:
         return
     path, key, text = found
-    where = path_text(path) or "The file"
+    where = path_text(path) or gettext("The file")
     if key:
-        where = f"A key of {path_text(path[:-1]) or 'the file'} ({where})"
+        parent = path_text(path[:-1])
+        if parent:
+            where = gettext("A key of {path} ({where})").format(path=parent, where=where)
+        else:
+            where = gettext("A key of the file ({where})").format(where=where)
     half = _HALF_CHARACTER.search(text)
     assert half is not None  # _half_character_in found it there
     raise ImportRefused(
-        f"{where}: this is not text: U+{ord(half.group()):04X} is half of a character (a "
-        "lone surrogate), which nothing can store or show. Nothing was imported."
+        gettext(
+            "{where}: this is not text: U+{code} is half of a character (a lone surrogate), "
+            "which nothing can store or show. Nothing was imported."
+        ).format(where=where, code=f"{ord(half.group()):04X}")
     )
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from django.utils import timezone
+from django.utils.translation import gettext
 from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic_core import ErrorDetails
 
@@ -302,14 +303,20 @@ def checked_league_file(data: object) -> tuple[LeagueFile, Reading]:
     """The file's records, every value checked, and how its version is read; or
     ImportRefused naming the first thing wrong."""
     if not isinstance(data, dict):
-        raise ImportRefused("The file must be a JSON object.")
+        raise ImportRefused(gettext("The file must be a JSON object."))
     if data.get("format") != FORMAT:
-        raise ImportRefused(f'This is not a league file: it has no "format": "{FORMAT}".')
+        raise ImportRefused(
+            gettext('This is not a league file: it has no "format": "{format}".').format(
+                format=FORMAT
+            )
+        )
     version = data.get("version")
     if version not in READABLE or isinstance(version, bool):
         raise ImportRefused(
-            f"This league file is format version {version!r}; "
-            f"this scorekeeper reads versions {', '.join(map(str, READABLE))}."
+            gettext(
+                "This league file is format version {version}; this scorekeeper reads versions "
+                "{versions}."
+            ).format(version=repr(version), versions=", ".join(map(str, READABLE)))
         )
     reading = Reading(
         earlier=version < EXACT_TEXTS,

@@ -21,6 +21,7 @@ from django.db.models import Field as ModelField
 from django.db.models import Model
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext, gettext_noop
 from pydantic import (
     AfterValidator,
     PlainValidator,
@@ -75,8 +76,9 @@ def _refusal(template: str, **values: object) -> PydanticCustomError:
     """A refusal whose words are the app's: ``template`` names the place as
     league_schema_words fills it in ({where}, {field}, {key}, {label}, {at}, {path}),
     and ``values`` what it quotes of the file (given as values, never as part of the
-    template, so braces in a file are only text)."""
-    return PydanticCustomError("refused", "{template}", {"template": template, **values})
+    template, so braces in a file are only text). Templates are marked where they are
+    written (gettext_noop) and said here, in the language of the import's page."""
+    return PydanticCustomError("refused", "{template}", {"template": gettext(template), **values})
 
 
 def _quoted(value: object, limit: int = 40) -> str:
@@ -95,12 +97,12 @@ def said(error: FieldError, value: object) -> str:
     )
 
 
-def _cleaned(field: ModelField, value: object, template: str) -> Any:
+def _cleaned(field: ModelField, value: object, template: str, **values: object) -> Any:
     """A value as the model's field takes it (its type, length, choices and range)."""
     try:
         return field.clean(value, None)
     except FieldError as error:
-        raise _refusal(template, said=said(error, value)) from None
+        raise _refusal(template, said=said(error, value), **values) from None
 
 
 def _name_cleaned(value: str, template: str, max_length: int | None = None) -> str:
@@ -121,13 +123,19 @@ def _column(
     """Text for a model field (a choice, a day, a slug), as the field takes it; missing
     is None, which the field accepts or refuses (or, ``none_is_blank``, "")."""
     field = model._meta.get_field(name)
-    refused = "{where}: {label} ({field}): {said}" if at_path else "{where}: {label}: {said}"
+    refused = (
+        gettext_noop("{where}: {label} ({field}): {said}")
+        if at_path
+        else gettext_noop("{where}: {label}: {said}")
+    )
 
     def check(value: object) -> Any:
         if value is None and none_is_blank:
             return ""
         if value is not None and not isinstance(value, str):
-            raise _refusal('{where}: "{key}" must be text, not {value}.', value=_quoted(value))
+            raise _refusal(
+                gettext_noop('{where}: "{key}" must be text, not {value}.'), value=_quoted(value)
+            )
         return _cleaned(field, value, refused)
 
     return Annotated[Any, PlainValidator(check)]
@@ -143,11 +151,12 @@ def _name_column(model: type[Model], name: str, *, blank_if_falsy: bool = False)
             value = value or ""
         if value is not None and not isinstance(value, str):
             raise _refusal(
-                '{where}: "{key}" ({field}) must be text, not {value}.', value=_quoted(value)
+                gettext_noop('{where}: "{key}" ({field}) must be text, not {value}.'),
+                value=_quoted(value),
             )
         if isinstance(value, str):
-            value = _name_cleaned(value, "{where}: {label} ({field}): {said}")
-        return _cleaned(field, value, "{where}: {label} ({field}): {said}")
+            value = _name_cleaned(value, gettext_noop("{where}: {label} ({field}): {said}"))
+        return _cleaned(field, value, gettext_noop("{where}: {label} ({field}): {said}"))
 
     return Annotated[Any, PlainValidator(check)]
 
@@ -163,12 +172,16 @@ def _money(model: type[Model], name: str) -> Any:
             isinstance(value, bool) or not isinstance(value, str | int | float)
         ):
             raise _refusal(
-                '{where}: {field}: "{key}" must be an amount such as "0.50", not {value}.',
+                gettext_noop(
+                    '{where}: {field}: "{key}" must be an amount such as "0.50", not {value}.'
+                ),
                 value=_quoted(value),
             )
-        amount = _cleaned(field, value, "{where}: {field}: {label}: {said}")
+        amount = _cleaned(field, value, gettext_noop("{where}: {field}: {label}: {said}"))
         if amount is not None and amount <= 0:
-            raise _refusal("{where}: {field} must be more than 0, not {amount}.", amount=amount)
+            raise _refusal(
+                gettext_noop("{where}: {field} must be more than 0, not {amount}."), amount=amount
+            )
         return amount
 
     return Annotated[Any, PlainValidator(check)]
@@ -185,12 +198,14 @@ def _number(model: type[Model], name: str) -> Callable[[int | None], int | None]
             return None
         if not low <= value <= high:
             raise _refusal(
-                "{where}: {field} must be a whole number from {low} to {high}, not {value}.",
+                gettext_noop(
+                    "{where}: {field} must be a whole number from {low} to {high}, not {value}."
+                ),
                 low=low,
                 high=high,
                 value=f"{value!s:.40}",
             )
-        return _cleaned(field, value, "{where}: {label}: {said}")
+        return _cleaned(field, value, gettext_noop("{where}: {label}: {said}"))
 
     return check
 
@@ -209,14 +224,20 @@ def _username(value: str | None) -> str | None:
     if value is not None:
         model = get_user_model()
         field = model._meta.get_field(model.USERNAME_FIELD)
-        _cleaned(field, value, f"User: {field.name.replace('_', ' ')}: {{said}}")
+        _cleaned(
+            field,
+            value,
+            # Translators: {name} is a field of a user account ("username").
+            gettext_noop("User: {name}: {said}"),
+            name=field.name.replace("_", " "),
+        )
     return value
 
 
 def _name_ref(value: str | None) -> str | None:
     """A player's name where the file refers to one (a seat, a dealer, a hand), as the
     players list's names are cleaned, so the two match."""
-    return None if value is None else _name_cleaned(value, '{where}: "{key}": {said}')
+    return None if value is None else _name_cleaned(value, gettext_noop('{where}: "{key}": {said}'))
 
 
 def _author(limit: int) -> Callable[[str | None], str]:
@@ -224,7 +245,7 @@ def _author(limit: int) -> Callable[[str | None], str]:
     rule for names; "" where it gives none."""
 
     def check(value: str | None) -> str:
-        return _name_cleaned(value or "", "{where}: {label}: {said}", limit)
+        return _name_cleaned(value or "", gettext_noop("{where}: {label}: {said}"), limit)
 
     return check
 
@@ -238,7 +259,9 @@ def _overrides(value: dict) -> dict:
                 continue
             if not -_OPTION_LIMIT <= number <= _OPTION_LIMIT:
                 raise _refusal(
-                    "{where}: {field}.{option} must be from -{limit} to {limit}, not {number}.",
+                    gettext_noop(
+                        "{where}: {field}.{option} must be from -{limit} to {limit}, not {number}."
+                    ),
                     option=shown(option),
                     limit=_OPTION_LIMIT,
                     number=f"{number!s:.40}",
@@ -259,22 +282,26 @@ def _moment(value: str | None, info: ValidationInfo) -> datetime.datetime | None
         moment = None
     if moment is None or timezone.is_naive(moment):
         raise _refusal(
-            "{where}: {field}: {label} must be a date and time with its time zone, such as "
-            "2024-01-05T20:00:00+00:00, not {value}.",
+            gettext_noop(
+                "{where}: {field}: {label} must be a date and time with its time zone, such as "
+                "2024-01-05T20:00:00+00:00, not {value}."
+            ),
             value=_quoted(value),
         )
     # Compared with both ends as given (an offset of its own): converting a moment
     # at the edge of the calendar to UTC first could overflow.
     if not _EARLIEST <= moment < _LATEST:
         raise _refusal(
-            "{where}: {field}: {label} must be from 1970 to 2100, not {value}.",
+            gettext_noop("{where}: {field}: {label} must be from 1970 to 2100, not {value}."),
             value=_quoted(value),
         )
     latest = (info.context or {}).get("latest")
     if latest is not None and moment > latest:
         raise _refusal(
-            "{where}: {field}: {label} is in the future ({value}): a file records what has "
-            "happened.",
+            gettext_noop(
+                "{where}: {field}: {label} is in the future ({value}): a file records what has "
+                "happened."
+            ),
             value=_quoted(value),
         )
     # Kept in UTC: PostgreSQL takes offsets of at most 15:59, where a file may say
@@ -294,15 +321,17 @@ def _card_code(template: str) -> Callable[[str], str]:
 def _groups(value: object) -> list[list[str]]:
     """A hand's groups: lists of card codes as the rules service prints them."""
     if not isinstance(value, list):
-        raise _refusal('{where}: "{key}" must be a list, not {value}.', value=_quoted(value))
+        raise _refusal(
+            gettext_noop('{where}: "{key}" must be a list, not {value}.'), value=_quoted(value)
+        )
     if not all(isinstance(group, list) for group in value) or not all(
         isinstance(card, str) for group in value for card in group
     ):
-        raise _refusal("{where}: the groups must be lists of card codes such as 7H.")
+        raise _refusal(gettext_noop("{where}: the groups must be lists of card codes such as 7H."))
     try:
         validate_groups(value)
     except FieldError as error:
-        raise _refusal("{where}: {said}", said=" ".join(error.messages)) from None
+        raise _refusal(gettext_noop("{where}: {said}"), said=" ".join(error.messages)) from None
     return value
 
 
@@ -315,26 +344,30 @@ def _figures(value: object) -> dict[str, int | bool] | None:
         return None
     if not isinstance(value, dict):
         raise _refusal(
-            '{where}: "figures" must be an object such as {{"count": 34}}, not {value}.',
+            gettext_noop(
+                '{where}: "figures" must be an object such as {{"count": 34}}, not {value}.'
+            ),
             value=_quoted(value),
         )
     for name, figure in value.items():
         if name not in FIGURES:
             raise _refusal(
-                '{where}: "figures" holds {name}, which is no figure: a counted hand gives '
-                "{names}.",
+                gettext_noop(
+                    '{where}: "figures" holds {name}, which is no figure: a counted hand gives '
+                    "{names}."
+                ),
                 name=_quoted(name),
                 names=", ".join(FIGURES),
             )
         if name in NUMBER_FIGURES and (isinstance(figure, bool) or not isinstance(figure, int)):
             raise _refusal(
-                "{where}: figures: {name} must be a whole number, not {value}.",
+                gettext_noop("{where}: figures: {name} must be a whole number, not {value}."),
                 name=name,
                 value=_quoted(figure),
             )
         if name not in NUMBER_FIGURES and not isinstance(figure, bool):
             raise _refusal(
-                "{where}: figures: {name} must be true or false, not {value}.",
+                gettext_noop("{where}: figures: {name} must be true or false, not {value}."),
                 name=name,
                 value=_quoted(figure),
             )
@@ -344,7 +377,7 @@ def _figures(value: object) -> dict[str, int | bool] | None:
 def _action(value: object) -> str:
     if value not in ACTIONS:
         raise _refusal(
-            '{where}: "action" must be one of {actions}, not {value}.',
+            gettext_noop('{where}: "action" must be one of {actions}, not {value}.'),
             actions=", ".join(ACTIONS),
             value=_quoted(value),
         )
@@ -354,7 +387,7 @@ def _action(value: object) -> str:
 def _kind(value: object) -> str:
     if value not in SEAT_CHANGE_KINDS:
         raise _refusal(
-            '{where}: "kind" must be one of {kinds}, not {value}.',
+            gettext_noop('{where}: "kind" must be one of {kinds}, not {value}.'),
             kinds=", ".join(SEAT_CHANGE_KINDS),
             value=_quoted(value),
         )
@@ -368,10 +401,10 @@ def _seating(value: object) -> tuple[str, ...] | None:
         return None
     if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
         raise _refusal(
-            '{where}: "seats" must be a list of players\' names, not {value}.',
+            gettext_noop('{where}: "seats" must be a list of players\' names, not {value}.'),
             value=_quoted(value),
         )
-    return tuple(_name_cleaned(name, '{where}: "seats": {said}') for name in value)
+    return tuple(_name_cleaned(name, gettext_noop('{where}: "seats": {said}')) for name in value)
 
 
 def read_from(since: str, default: object) -> WrapValidator:
@@ -404,7 +437,7 @@ def history_only(default: object) -> WrapValidator:
 
 def _required_time(value: datetime.datetime | None) -> datetime.datetime:
     if value is None:
-        raise _refusal("{where}: {field}: a change needs the time it was made.")
+        raise _refusal(gettext_noop("{where}: {field}: a change needs the time it was made."))
     return value
 
 
@@ -425,7 +458,9 @@ def _language(value: str) -> str:
 def _currency(value: str) -> str:
     if value and value not in currency_codes():
         raise _refusal(
-            '{where}: {label}: "{value}" is not a currency code (ISO 4217, such as INR).',
+            gettext_noop(
+                '{where}: {label}: "{value}" is not a currency code (ISO 4217, such as INR).'
+            ),
             value=value,
         )
     return value
@@ -455,30 +490,35 @@ Figures = Annotated[Any, PlainValidator(_figures)]
 
 def _kept_version(value: int) -> int:
     if not 1 <= value <= INT_HIGH:
-        raise _refusal("{at}: {path}.version must be from 1 to {high}.", high=INT_HIGH)
+        raise _refusal(
+            gettext_noop("{at}: {path}.version must be from 1 to {high}."), high=INT_HIGH
+        )
     return value
 
 
 def _named_player(value: str) -> str:
     if not value:
-        raise _refusal('{where}: "player" must name the player.')
+        raise _refusal(gettext_noop('{where}: "player" must name the player.'))
     return value
 
 
 def _outcome(value: str) -> str:
     if value not in HandEntry.Outcome.values:
-        raise _refusal("{where}: {outcome} is not an outcome.", outcome=_quoted(value))
+        raise _refusal(
+            gettext_noop("{where}: {outcome} is not an outcome."), outcome=_quoted(value)
+        )
     return value
 
 
 def _score(value: int) -> int:
     if not INT_LOW <= value <= INT_HIGH:
-        raise _refusal("{where}: the score is too large to store.")
+        raise _refusal(gettext_noop("{where}: the score is too large to store."))
     return value
 
 
 CutJoker = Annotated[
-    str, AfterValidator(_card_code("{where}: the cut joker {card} is not a card code."))
+    str,
+    AfterValidator(_card_code(gettext_noop("{where}: the cut joker {card} is not a card code."))),
 ]
 HistoryName = Annotated[str | None, AfterValidator(_author(PLAYER_NAME))]
 HistoryPlayer = Annotated[HistoryName, AfterValidator(_named_player)]
@@ -493,17 +533,21 @@ Ceiling = Annotated[int | None, AfterValidator(_number(GameSession, "ceiling"))]
 RoundVersion = Annotated[
     int | None,
     AfterValidator(_number(Round, "version")),
-    AfterValidator(_at_least_one("{where}: {field} must be 1 or more, not {value}.")),
+    AfterValidator(_at_least_one(gettext_noop("{where}: {field} must be 1 or more, not {value}."))),
 ]
 AfterRound = Annotated[
     int,
     AfterValidator(_number(SeatChange, "after_round")),
-    AfterValidator(_at_least_one("{where}: {field} must be a round's number, from 1, not 0.")),
+    AfterValidator(
+        _at_least_one(gettext_noop("{where}: {field} must be a round's number, from 1, not 0."))
+    ),
 ]
 ChangeNumber = Annotated[
     int,
     AfterValidator(_number(RoundChange, "number")),
-    AfterValidator(_at_least_one("{where}: {field} must be a round's number, from 1, not 0.")),
+    AfterValidator(
+        _at_least_one(gettext_noop("{where}: {field} must be a round's number, from 1, not 0."))
+    ),
 ]
 SeatChangeKind = Annotated[str, PlainValidator(_kind)]
 Seating = Annotated[Any, PlainValidator(_seating)]

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext, gettext_noop
 from pydantic_core import ErrorDetails
 
 from games.models import GameSession
@@ -19,15 +20,16 @@ from games.transfer.league_refusal import shown
 
 # Pydantic's errors for a value of another JSON type, as the app names each type.
 _KINDS = {
-    "string_type": "text",
-    "int_type": "a whole number",
-    "bool_type": "true or false",
-    "list_type": "a list",
-    "dict_type": "an object",
+    "string_type": gettext_noop('{where}: "{key}" must be text, not {value}.'),
+    "int_type": gettext_noop('{where}: "{key}" must be a whole number, not {value}.'),
+    "bool_type": gettext_noop('{where}: "{key}" must be true or false, not {value}.'),
+    "list_type": gettext_noop('{where}: "{key}" must be a list, not {value}.'),
+    "dict_type": gettext_noop('{where}: "{key}" must be an object, not {value}.'),
 }
 # What a round and a hand of the history hold (league_schema.RoundThen, HandThen).
 _ROUND_KEYS = "cut_joker, dealer, version, entries"
-_HAND_KEYS = (
+# Translators: the keys of a league file are kept in English; only "and, from version 6," is words.
+_HAND_KEYS = gettext_noop(
     "player, outcome, on_deal, groups, score, entered_by and, from version 6, counted, figures"
 )
 # The session's fields that are checked before its label is known: their refusals
@@ -51,7 +53,13 @@ _BEFORE_LABEL = frozenset(
 def session_label(index: int, name: str, played_on: datetime.date) -> str:
     """A session as a refusal names it: its number in the file (from 1), its name and
     the day it was played."""
-    return f"Session {index} ({f'“{name}”, ' if name else ''}played {played_on.isoformat()})"
+    if name:
+        return gettext("Session {number} (“{name}”, played {day})").format(
+            number=index, name=name, day=played_on.isoformat()
+        )
+    return gettext("Session {number} (played {day})").format(
+        number=index, day=played_on.isoformat()
+    )
 
 
 @dataclass(frozen=True)
@@ -69,8 +77,10 @@ def refusal_text(error: ErrorDetails, doc: dict[str, Any]) -> str:
     if kind == "model_type":  # the value at loc is no record
         place = _place(loc, "", doc)
         if place.history:
-            return f"{place.at}: {place.path} must be a JSON object or null, not {value!r:.40}."
-        return f"{place.record} must be a JSON object."
+            return gettext("{at}: {path} must be a JSON object or null, not {value}.").format(
+                at=place.at, path=place.path, value=f"{value!r:.40}"
+            )
+        return gettext("{record} must be a JSON object.").format(record=place.record)
     key = str(loc[-1])
     place = _place(loc[:-1], key, doc)
     field = f"{place.path}.{key}" if place.path else key
@@ -80,36 +90,44 @@ def refusal_text(error: ErrorDetails, doc: dict[str, Any]) -> str:
         names |= {"key": key, "label": key.replace("_", " ")}
         return str(context.pop("template")).format_map(context | names)
     if kind == "extra_forbidden":
-        keys = _ROUND_KEYS if place.history == "round" else _HAND_KEYS
-        return (
-            f'{place.at}: {place.path} holds "{shown(key)}", which a round\'s history does '
-            f"not; it holds {keys}."
-        )
+        keys = _ROUND_KEYS if place.history == "round" else gettext(_HAND_KEYS)
+        return gettext(
+            '{at}: {path} holds "{key}", which a round\'s history does not; it holds {keys}.'
+        ).format(at=place.at, path=place.path, key=shown(key), keys=keys)
     if kind in _KINDS:
-        return f'{place.where}: "{key}" must be {_KINDS[kind]}, not {value!r:.40}.'
-    # No check the schema makes: pydantic's words, at the place they are about.
+        return gettext(_KINDS[kind]).format(where=place.where, key=key, value=f"{value!r:.40}")
+    # No check the schema makes: pydantic's words (English), at the place they are about.
     return f"{place.where}: {field}: {error['msg']}."
 
 
 def _place(loc: tuple[int | str, ...], key: str, doc: dict[str, Any]) -> _Place:
     """The record at ``loc`` (keys and indexes into the file), as a refusal of its
     value ``key`` names it ("" : of the record itself)."""
+    the_file = gettext("The file")
     if not loc:
-        return _Place("The file", "The file", "")
+        return _Place(the_file, the_file, "")
     head, *rest = loc
     if head == "league":
-        return _Place('"league"', "League", "league")
-    records = {"members": "Member", "players": "Player", "claims": "Claim"}
-    if head in records and rest:
-        label = f"{records[str(head)]} {int(rest[0]) + 1}"
+        return _Place('"league"', gettext("League"), "league")
+    if head in _RECORDS and rest:
+        label = gettext(_RECORDS[str(head)]).format(number=int(rest[0]) + 1)
         return _Place(label, label, f"{head}[{rest[0]}]")
     if head == "sessions" and rest:
         return _in_session(int(rest[0]), rest[1:], key, doc)
-    return _Place("The file", "The file", "")
+    return _Place(the_file, the_file, "")
+
+
+# A record of one of the file's lists, by its number in the list (from 1).
+_RECORDS = {
+    "members": gettext_noop("Member {number}"),
+    "players": gettext_noop("Player {number}"),
+    "claims": gettext_noop("Claim {number}"),
+}
 
 
 def _in_session(index: int, loc: list[int | str], key: str, doc: dict[str, Any]) -> _Place:
-    number, path = f"Session {index + 1}", f"sessions[{index}]"
+    number = gettext("Session {number}").format(number=index + 1)
+    path = f"sessions[{index}]"
     if not loc and (not key or key in _BEFORE_LABEL):
         return _Place(number, number, path)
     data = doc["sessions"][index]
@@ -120,26 +138,34 @@ def _in_session(index: int, loc: list[int | str], key: str, doc: dict[str, Any])
     here = f"{path}.{records}[{item}]"
     record = data[records][item]
     if records == "seats":
-        seat = f"{label}: a seat"
+        seat = gettext("{session}: a seat").format(session=label)
         # Its player as "a seat"; its position, with its path, as the session's.
         return _Place(seat, seat if key == "player" else label, here)
     if records == "rejoins":
         whose = _player_in(record)
         named = key in ("after_round", "created_by") and whose
-        return _Place(f"{label}: a rejoin", f"{label}: {whose}'s rejoin" if named else label, here)
+        rejoin = gettext("{session}: a rejoin").format(session=label)
+        if named:
+            whose_rejoin = gettext("{session}: {player}'s rejoin").format(
+                session=label, player=whose
+            )
+            return _Place(rejoin, whose_rejoin, here)
+        return _Place(rejoin, label, here)
     if records == "rounds":
-        played = f"{label}, round {int(item) + 1}"
+        played = gettext("{session}, round {number}").format(session=label, number=int(item) + 1)
         if not inner:
             return _Place(played, played, here)
         # A hand: its player named with the round; its other values with the player.
         whose = _player_in(record["entries"][inner[1]])
         named = key and key != "player" and whose
-        return _Place(played, f"{played}, {whose}" if named else played, here)
+        # Translators: a place in a league file: a round, then the player whose hand it is.
+        hand_of = gettext("{round}, {player}").format(round=played, player=whose)
+        return _Place(played, hand_of if named else played, here)
     if records == "seat_changes":
-        at = f"{label}, seat change {int(item) + 1}"
+        at = gettext("{session}, seat change {number}").format(session=label, number=int(item) + 1)
         return _Place(at, at, here)
     if records == "changes":
-        at = f"{label}, change {int(item) + 1}"
+        at = gettext("{session}, change {number}").format(session=label, number=int(item) + 1)
         if not inner:
             return _Place(at, at, here)
         side = f"{here}.{inner[0]}"
@@ -157,7 +183,7 @@ def _label_of(index: int, data: dict[str, Any]) -> str:
         name = clean_name(data.get("name") or "")
         played_on = GameSession._meta.get_field("played_on").clean(data.get("played_on"), None)
     except (ValidationError, TypeError, AttributeError):
-        return f"Session {index + 1}"
+        return gettext("Session {number}").format(number=index + 1)
     return session_label(index + 1, name, played_on)
 
 

@@ -16,6 +16,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
 from django.db.models import Model
+from django.utils.translation import gettext
 
 from games.models import (
     GameSession,
@@ -223,7 +224,7 @@ def _new_league(columns: Mapping[str, Any], listed: list[dict[str, str]]) -> Lea
         return league_at_a_free_address(wanted, **given, imported_members=listed)
     except LeagueError:
         raise ImportRefused(
-            "No free address was found for this league; nothing was imported. Try again."
+            gettext("No free address was found for this league; nothing was imported. Try again.")
         ) from None
 
 

@@ -12,6 +12,7 @@ import zoneinfo
 from dataclasses import dataclass
 
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 from openpyxl import Workbook
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Font
@@ -51,34 +52,35 @@ class Table:
 
 
 # A round's own columns, in this order: who entered it and when, and its edits, from
-# the audit trail (RoundChange).
+# the audit trail (RoundChange). The columns that hold a time name the zone.
 ROUND_COLUMNS = (
-    "Round",
-    "Dealer",
-    "Cut joker",
-    "Entered by",
-    "Entered at",
-    "Edits",
-    "Last edited by",
-    "Last edited at",
+    gettext_lazy("Round"),
+    gettext_lazy("Dealer"),
+    gettext_lazy("Cut joker"),
+    gettext_lazy("Entered by"),
+    # Translators: a column heading; {zone} is the time zone's name (Asia/Kolkata).
+    gettext_lazy("Entered at ({zone})"),
+    gettext_lazy("Edits"),
+    gettext_lazy("Last edited by"),
+    # Translators: a column heading; {zone} is the time zone's name (Asia/Kolkata).
+    gettext_lazy("Last edited at ({zone})"),
 )
-# The round columns that hold a time.
-TIME_COLUMNS = frozenset({"Entered at", "Last edited at"})
-# Per player and round, in this order, after the round's own columns.
+# Per player and round, in this order, after the round's own columns (each heading
+# says the player's name first: "Asha: outcome").
 PLAYER_COLUMNS = (
-    "outcome",
-    "on the deal",
-    "groups",
-    "declaration",
-    "hand points",
-    "value points",
-    "claims",
-    "score",
-    "total",
+    gettext_lazy("outcome"),
+    gettext_lazy("on the deal"),
+    gettext_lazy("groups"),
+    gettext_lazy("declaration"),
+    gettext_lazy("hand points"),
+    gettext_lazy("value points"),
+    gettext_lazy("claims"),
+    gettext_lazy("score"),
+    gettext_lazy("total"),
 )
 # After "total" where the rules let a player who is out buy back in: the total they
 # rejoined at after the round (the round's own total is the one that put them out).
-REJOIN_COLUMN = "rejoined at"
+REJOIN_COLUMN = gettext_lazy("rejoined at")
 
 
 def session_history(session: GameSession) -> Table:
@@ -91,12 +93,13 @@ def session_history(session: GameSession) -> Table:
     board = load_scoreboard(session)
     zone = session_zone(session)
     columns = (*PLAYER_COLUMNS, REJOIN_COLUMN) if board.rejoins_played else PLAYER_COLUMNS
-    header = [
-        f"{heading} ({zone.key})" if heading in TIME_COLUMNS else heading
-        for heading in ROUND_COLUMNS
-    ]
+    header = [str(heading).format(zone=zone.key) for heading in ROUND_COLUMNS]
     for seat in board.seats:
-        header += [f"{seat.player.name}: {column}" for column in columns]
+        header += [
+            # Translators: a column heading of the rounds download: a player, then a column.
+            gettext("{player}: {column}").format(player=seat.player.name, column=column)
+            for column in columns
+        ]
     hands: dict[int, dict[int, HandEntry]] = {}
     for entry in HandEntry.objects.filter(round__session=session):
         hands.setdefault(entry.round_id, {})[entry.player_id] = entry
@@ -116,7 +119,13 @@ def session_history(session: GameSession) -> Table:
             if board.rejoins_played:
                 cells.append(cell.rejoined)
         rows.append(tuple(cells))
-    return Table(title=str(session), sheet="Rounds", header=tuple(header), rows=tuple(rows))
+    return Table(
+        title=str(session),
+        # Translators: the name of the rounds download's worksheet (at most 31 characters).
+        sheet=gettext("Rounds"),
+        header=tuple(header),
+        rows=tuple(rows),
+    )
 
 
 def _authors(session: GameSession):
@@ -182,8 +191,8 @@ def _away_cells(number: int, column: Column) -> list[Value]:
     """A round a player was not at the table for: before a latecomer joined (no
     total yet), or after a player left (their total stands)."""
     if column.joined_after is not None and number <= column.joined_after:
-        return ["not yet at the table"] + [None] * (len(PLAYER_COLUMNS) - 1)
-    return ["left the table"] + [None] * (len(PLAYER_COLUMNS) - 2) + [column.total]
+        return [gettext("not yet at the table")] + [None] * (len(PLAYER_COLUMNS) - 1)
+    return [gettext("left the table")] + [None] * (len(PLAYER_COLUMNS) - 2) + [column.total]
 
 
 def _entry_cells(entry: HandEntry | None, total: int) -> list[Value]:
@@ -191,7 +200,8 @@ def _entry_cells(entry: HandEntry | None, total: int) -> list[Value]:
         return [None] * (len(PLAYER_COLUMNS) - 1) + [total]
     return [
         entry.get_outcome_display(),
-        "yes" if entry.on_deal else None,
+        # Translators: a hand won on the deal, in the rounds download's column.
+        gettext("yes") if entry.on_deal else None,
         # A hand counted at the table has no cards: its figures stand in their column.
         HandEntry.counted_words(entry.outcome, entry.figures)
         if entry.counted
@@ -211,24 +221,24 @@ def groups_text(groups: list[list[str]]) -> str:
 
 
 STANDINGS_HEADER = (
-    "Player",
-    "Rating",
-    "Estimated skill",
-    "Uncertainty",
-    "Sessions",
-    "Sessions won",
-    "Rounds",
-    "Rounds won",
-    "Points",
-    "Points per round",
-    "Drops",
-    "Drop rate",
-    "Best round",
-    "Worst round",
+    gettext_lazy("Player"),
+    gettext_lazy("Rating"),
+    gettext_lazy("Estimated skill"),
+    gettext_lazy("Uncertainty"),
+    gettext_lazy("Sessions"),
+    gettext_lazy("Sessions won"),
+    gettext_lazy("Rounds"),
+    gettext_lazy("Rounds won"),
+    gettext_lazy("Points"),
+    gettext_lazy("Points per round"),
+    gettext_lazy("Drops"),
+    gettext_lazy("Drop rate"),
+    gettext_lazy("Best round"),
+    gettext_lazy("Worst round"),
     # The sessions' totals added up (a penalty game's: low is good), and what the
     # sessions played for stakes won or lost (empty where no stakes were set).
-    "Total points",
-    "Net money",
+    gettext_lazy("Total points"),
+    gettext_lazy("Net money"),
 )
 
 
@@ -245,11 +255,18 @@ def standings_table(
     preset = game.preset if game else None
     rows = standings.standings_of(league, game=preset, date_from=date_from, date_to=date_to)
     currency = league_currency(league)
-    money_heading = f"Net money ({currency})" if currency else "Net money"
+    if currency:
+        # Translators: a column heading; {currency} is its code (INR).
+        money_heading = gettext("Net money ({currency})").format(currency=currency)
+    else:
+        money_heading = str(STANDINGS_HEADER[-1])
     return Table(
-        title=f"{league.name}: standings, {game.label if game else league.get_preset_display()}",
-        sheet="Standings",
-        header=(*STANDINGS_HEADER[:-1], money_heading),
+        title=gettext("{league}: standings, {game}").format(
+            league=league.name, game=game.label if game else league.get_preset_display()
+        ),
+        # Translators: the name of the standings download's worksheet (at most 31 characters).
+        sheet=gettext("Standings"),
+        header=(*map(str, STANDINGS_HEADER[:-1]), money_heading),
         rows=tuple(
             (
                 row.player.name,

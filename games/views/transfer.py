@@ -182,7 +182,7 @@ def league_import(request: HttpRequest) -> HttpResponse:
             else:
                 messages.success(request, _("Imported {league}.").format(league=league.name))
             if not imported.history:
-                messages.info(request, str(BEFORE_HISTORY))
+                messages.info(request, _(BEFORE_HISTORY))
             if imported.invitable:
                 count = len(imported.invitable)
                 messages.info(
