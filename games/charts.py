@@ -18,6 +18,7 @@ from typing import NamedTuple
 from django.conf import settings
 from django.utils import formats
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext, ngettext
 
 from games import figures
 from games.names import xml_text
@@ -398,7 +399,7 @@ def _shorten(text: str, limit: int) -> str:
 def running_totals_svg(
     state: SessionState,
     *,
-    title: str = "Running totals",
+    title: str | None = None,
     id_prefix: str = "totals",
     own_style: bool = False,
 ) -> SafeString:
@@ -406,18 +407,22 @@ def running_totals_svg(
     line from 0 before round 1, the ceiling as a marked rule when there is one (as a
     total: in net totals it bounds what a player may lose, -250 for 250), and a
     legend with each player's total now. A player's line stops where they are out
-    (a cross) and starts again where they rejoin (a ring)."""
+    (a cross) and starts again where they rejoin (a ring). ``title``: "Running totals"
+    unless given."""
     rule_at = state.ceiling_total
     lines = []
     for name in state.players:
-        segments: list[list[Mark]] = [[Mark(0, 0, f"{name} before round 1: 0")]]
+        start = gettext("{name} before round 1: 0").format(name=name)
+        segments: list[list[Mark]] = [[Mark(0, 0, start)]]
         for line in state.lines:
             if line.scores.get(name) is not None:
                 total = line.totals[name]
                 out = name in line.eliminated
-                label = f"{name} after round {line.number}: {_number(total)}" + (
-                    " (out)" if out else ""
-                )
+                if out:
+                    label = gettext("{name} after round {number}: {total} (out)")
+                else:
+                    label = gettext("{name} after round {number}: {total}")
+                label = label.format(name=name, number=line.number, total=_number(total))
                 segments[-1].append(Mark(line.number, total, label, "out" if out else "point"))
             if name in line.rejoined:
                 # The line stops at the total that put them out and starts again here.
@@ -425,18 +430,21 @@ def running_totals_svg(
                 rejoin = Mark(
                     line.number,
                     total,
-                    f"{name} rejoined after round {line.number} at {_number(total)}",
+                    gettext("{name} rejoined after round {number} at {total}").format(
+                        name=name, number=line.number, total=_number(total)
+                    ),
                     "rejoin",
                 )
                 segments.append([rejoin])
-        status = []
+        said = {"name": name, "total": _number(state.totals[name])}
         if name in state.winners:
-            status.append("winner")
+            legend = gettext("{name} {total} (winner)").format(**said)
         elif name in state.eliminated_in:
-            status.append(f"out in round {state.eliminated_in[name]}")
-        legend = f"{name} {_number(state.totals[name])}" + (
-            f" ({', '.join(status)})" if status else ""
-        )
+            legend = gettext("{name} {total} (out in round {number})").format(
+                number=state.eliminated_in[name], **said
+            )
+        else:
+            legend = f"{name} {said['total']}"
         kept = (_thin_marks(segment) for segment in segments if segment)
         lines.append(Line(name, tuple(tuple(segment) for segment in kept), legend))
     values = [0.0] + [
@@ -449,20 +457,26 @@ def running_totals_svg(
     x = _x_scale(0, max(rounds, 1))
     x_ticks = round_ticks(rounds, x)
     summary = ", ".join(f"{name} {_number(state.totals[name])}" for name in state.players)
-    description = f"After {rounds} round{'s' if rounds != 1 else ''}: {summary}." + (
-        f" Ceiling {_number(rule_at)}." if rule_at is not None else ""
-    )
-    rules = [] if rule_at is None else [(rule_at, f"ceiling {_number(rule_at)}")]
+    description = ngettext(
+        "After {count} round: {summary}.", "After {count} rounds: {summary}.", rounds
+    ).format(count=rounds, summary=summary)
+    rules = []
+    if rule_at is not None:
+        ceiling = gettext("Ceiling {total}.").format(total=_number(rule_at))
+        description = f"{description} {ceiling}"
+        # Translators: the label of the ceiling's line on the running totals chart.
+        rules = [(rule_at, gettext("ceiling {total}").format(total=_number(rule_at)))]
     return _render(
         lines,
         x,
         x_ticks,
         y_ticks,
-        title=title,
+        title=title or gettext("Running totals"),
         description=description,
         id_prefix=id_prefix,
         rules=rules,
-        x_caption="round",
+        # Translators: the caption of the running totals chart's axis of rounds.
+        x_caption=gettext("round"),
         own_style=own_style,
     )
 
@@ -512,7 +526,7 @@ def round_ticks(rounds: int, x: Scale) -> list[tuple[float, str]]:
 def rating_history_svg(
     series: Sequence[tuple[str, Sequence[RatingPoint]]],
     *,
-    title: str = "Rating over time",
+    title: str | None = None,
     id_prefix: str = "ratings",
 ) -> SafeString:
     """Each named series of ratings (OpenSkill ordinal after each rated session) as a
@@ -522,7 +536,8 @@ def rating_history_svg(
     A chart of a single session has no line to draw: its point (one per series)
     stands in the middle, larger, with its rating written beside it and "one rated
     session" under its date (a league's only one, or the only one in the dates asked).
-    A newcomer's one point among longer lines is drawn so too, with their name."""
+    A newcomer's one point among longer lines is drawn so too, with their name.
+    ``title``: "Rating over time" unless given."""
     named = [(name, thin(points)) for name, points in series if points]
     everything = [point for _, points in named for point in points]
     if not everything:
@@ -556,7 +571,9 @@ def rating_history_svg(
                         p.ordinal,
                         # Words only for the marks drawn: a long history draws two
                         # of its 160 points, and the dates were half the chart's time.
-                        f"{name} on {_long_date(p.played_on)}: {figures.rating(p.ordinal)}"
+                        gettext("{name} on {day}: {rating}").format(
+                            name=name, day=_long_date(p.played_on), rating=figures.rating(p.ordinal)
+                        )
                         if drawn(number, len(points))
                         else "",
                     )
@@ -568,24 +585,41 @@ def rating_history_svg(
         )
         for name, points in named
     ]
-    summary = ", ".join(
-        f"{name} {figures.rating(points[0].ordinal)} after one rated session "
-        f"({_long_date(points[0].played_on)})"
-        if len(points) == 1
-        else f"{name} from {figures.rating(points[0].ordinal)} "
-        f"to {figures.rating(points[-1].ordinal)}"
-        for name, points in named
-    )
-    description = (
-        f"Rating after each rated session: {summary}." if named else "No rated sessions yet."
-    )
+    summary = ", ".join(_rating_summary(name, points) for name, points in named)
+    if named:
+        description = gettext("Rating after each rated session: {summary}.").format(summary=summary)
+    else:
+        description = gettext("No rated sessions yet.")
     if one_session:  # said as such, under its date and in words
-        x_ticks = [(first, f"{_short_date(dates[first])} · one rated session")]
+        tick = gettext("{day} · one rated session").format(day=_short_date(dates[first]))
+        x_ticks = [(first, tick)]
         said = ", ".join(f"{line.name} {line.value}" for line in lines)
-        said = f"rating {lines[0].value}" if len(lines) == 1 else said
-        description = f"One rated session ({_long_date(dates[first])}): {said}."
+        if len(lines) == 1:
+            said = gettext("rating {rating}").format(rating=lines[0].value)
+        description = gettext("One rated session ({day}): {said}.").format(
+            day=_long_date(dates[first]), said=said
+        )
     return _render(
-        lines, x, x_ticks, y_ticks, title=title, description=description, id_prefix=id_prefix
+        lines,
+        x,
+        x_ticks,
+        y_ticks,
+        title=title or gettext("Rating over time"),
+        description=description,
+        id_prefix=id_prefix,
+    )
+
+
+def _rating_summary(name: str, points: Sequence[RatingPoint]) -> str:
+    """A player's line in words: from its first rating to its last, or its one."""
+    if len(points) == 1:
+        return gettext("{name} {rating} after one rated session ({day})").format(
+            name=name, rating=figures.rating(points[0].ordinal), day=_long_date(points[0].played_on)
+        )
+    return gettext("{name} from {first} to {last}").format(
+        name=name,
+        first=figures.rating(points[0].ordinal),
+        last=figures.rating(points[-1].ordinal),
     )
 
 

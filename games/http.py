@@ -15,6 +15,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.utils.cache import patch_cache_control
 from django.utils.http import content_disposition_header
+from django.utils.translation import gettext
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import charts
@@ -76,7 +77,7 @@ def chart_response(session: GameSession) -> HttpResponse:
     board = load_scoreboard(session)
     svg = charts.running_totals_svg(
         board.state,
-        title=f"Running totals: {session}",
+        title=gettext("Running totals: {session}").format(session=session),
         id_prefix="totals",
         own_style=True,  # an image: the page's dark theme cannot reach into it
     )
