@@ -39,6 +39,7 @@ from django.core import signing
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.translation import gettext_lazy
 
 from games.ids import an_id, id_in
 from games.models import (
@@ -65,9 +66,10 @@ ROLES_FOR: dict[Need, tuple[str, ...]] = {
 }
 # Roles from least to most: an invite raises a member's role, never lowers it.
 ROLE_ORDER = (Membership.Role.VIEWER, Membership.Role.SCORER, OWNER)
-REFUSALS: dict[Need, str] = {
-    "write": "Only the session's creator or a league scorer may do that.",
-    "manage": "Only the session's creator or a league owner may do that.",
+# What the 403 page says (it shows a refusal's words): lazy, in the page's language.
+REFUSALS = {
+    "write": gettext_lazy("Only the session's creator or a league scorer may do that."),
+    "manage": gettext_lazy("Only the session's creator or a league owner may do that."),
 }
 
 
@@ -183,7 +185,9 @@ def session_for_share_token(token: str) -> GameSession:
 SEAT_COOKIE = "seat"
 # A seat is a phone's for the evening; a cookie older than this is no longer read.
 SEAT_COOKIE_AGE = 2 * 24 * 3600
-SEAT_REFUSED = "This phone holds no seat at this table: pick yours from the table link."
+SEAT_REFUSED = gettext_lazy(
+    "This phone holds no seat at this table: pick yours from the table link."
+)
 
 
 def session_for_table_token(token: str) -> GameSession:
@@ -402,7 +406,7 @@ def league_for(user: AnyUser, slug: str, need: Literal["view", "manage"] = "view
     if role is None:
         raise Http404("No such league.")
     if need == "manage" and role != OWNER:
-        raise PermissionDenied("Only the league's owners may do that.")
+        raise PermissionDenied(gettext_lazy("Only the league's owners may do that."))
     return league, role
 
 
@@ -488,7 +492,9 @@ def claim_for(user: AnyUser, slug: str, player_pk: int) -> PlayerClaim:
     if claim is None:
         raise Http404("Nobody claimed this player in this league.")
     if not may_undo(claim, user, role):
-        raise PermissionDenied("Only the league's owners may undo someone else's claim.")
+        raise PermissionDenied(
+            gettext_lazy("Only the league's owners may undo someone else's claim.")
+        )
     return claim
 
 

@@ -30,6 +30,7 @@ from django.contrib.auth.models import Group
 from django.db import models
 from django.http import HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext_lazy
 
 from games import figures
 from games.forms.admin import (
@@ -114,7 +115,7 @@ class DeletedOnlyWithItsSource:
         return super().change_view(request, object_id, form_url, extra_context)
 
     def delete_view(self, request, object_id, extra_context=None) -> HttpResponse:
-        messages.error(request, self.not_deleted_here)
+        messages.error(request, str(self.not_deleted_here))
         opts = self.model._meta
         return redirect(f"admin:{opts.app_label}_{opts.model_name}_change", object_id)
 
@@ -388,13 +389,16 @@ class HandEntryAdmin(RefreshesResults, DeletedOnlyWithItsSource, ModelAdmin):
     list_select_related = ["round__session", "player"]
     fieldsets = [
         (None, {"fields": ["round", *HandEntry.ENTERED, "opened_version"]}),
-        ("Computed by the rules service", {"fields": [*HandEntry.SCORED, "breakdown"]}),
+        (
+            gettext_lazy("Computed by the rules service"),
+            {"fields": [*HandEntry.SCORED, "breakdown"]},
+        ),
     ]
 
     def has_add_permission(self, request) -> bool:
         return False
 
-    not_deleted_here = "A round has a hand for each player in it: delete the round."
+    not_deleted_here = gettext_lazy("A round has a hand for each player in it: delete the round.")
 
     def save_model(self, request, obj: HandEntry, form, change: bool) -> None:
         obj.before_admin_edit = begin_edit(obj.round)
@@ -447,7 +451,7 @@ class LeaguePlayerFigureAdmin(DeletedOnlyWithItsSource, ReadOnlyAdmin):
     """A figure per league and player, derived from the league's sessions: found by
     league or player name."""
 
-    not_deleted_here = (
+    not_deleted_here = gettext_lazy(
         "Not deleted: worked out from the league's sessions, it changes as they change "
         "and goes with them."
     )
@@ -465,15 +469,15 @@ class RatingFigures:
 
     columns = ["rating", "skill", "uncertainty"]
 
-    @admin.display(description="Rating", ordering="ordinal")
+    @admin.display(description=gettext_lazy("Rating"), ordering="ordinal")
     def rating(self, figure: Rating | RatingChange) -> str:
         return figures.rating(figure.ordinal)
 
-    @admin.display(description="Estimated skill", ordering="mu")
+    @admin.display(description=gettext_lazy("Estimated skill"), ordering="mu")
     def skill(self, figure: Rating | RatingChange) -> str:
         return figures.rating(figure.mu)
 
-    @admin.display(description="Uncertainty (±)", ordering="sigma")
+    @admin.display(description=gettext_lazy("Uncertainty (±)"), ordering="sigma")
     def uncertainty(self, figure: Rating | RatingChange) -> str:
         return figures.fixed(figure.sigma)
 
@@ -513,7 +517,8 @@ class RoundChangeAdmin(ReadOnlyAdmin):
 
     # An author kept as a name (an imported file's, a round that saved itself) has no
     # account: shown as the history page shows it.
-    @admin.display(description="By", ordering="changed_by__username")
+    # Translators: the heading of the admin's column of who made a change.
+    @admin.display(description=gettext_lazy("By"), ordering="changed_by__username")
     def said_by(self, change: RoundChange) -> str:
         return change.said_by
 

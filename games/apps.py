@@ -1,11 +1,12 @@
 from __future__ import annotations
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class GamesConfig(AppConfig):
     name = "games"
-    verbose_name = "Games"
+    verbose_name = gettext_lazy("Games")
 
     def ready(self) -> None:
         from django.utils import translation

@@ -21,6 +21,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.utils.deconstruct import deconstructible
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 # Tab, line feed and carriage return are whitespace a paste may carry: they become
 # one space like any other run of whitespace, rather than an error.
@@ -35,6 +36,30 @@ _REFUSED_CATEGORIES = {
     "Cf": "an invisible formatting character",
     "Zl": "a line separator",
     "Zp": "a paragraph separator",
+}
+# What a name holding one is refused with, by what the character is.
+_REFUSALS = {
+    "a control character": gettext_noop(
+        "A name may hold only printable text: %(code)s is a control character."
+    ),
+    "a lone surrogate": gettext_noop(
+        "A name may hold only printable text: %(code)s is a lone surrogate."
+    ),
+    "a private-use character": gettext_noop(
+        "A name may hold only printable text: %(code)s is a private-use character."
+    ),
+    "not a character": gettext_noop(
+        "A name may hold only printable text: %(code)s is not a character."
+    ),
+    "an invisible formatting character": gettext_noop(
+        "A name may hold only printable text: %(code)s is an invisible formatting character."
+    ),
+    "a line separator": gettext_noop(
+        "A name may hold only printable text: %(code)s is a line separator."
+    ),
+    "a paragraph separator": gettext_noop(
+        "A name may hold only printable text: %(code)s is a paragraph separator."
+    ),
 }
 
 
@@ -57,14 +82,18 @@ def clean_name(text: str, *, max_length: int | None = None) -> str:
     if bad is not None:
         code, kind = bad
         raise ValidationError(
-            "A name may hold only printable text: %(code)s is %(kind)s.",
+            gettext(_REFUSALS[kind]),
             code="unprintable",
             params={"code": code, "kind": kind},
         )
     name = " ".join(text.split())
     if max_length is not None and len(name) > max_length:
         raise ValidationError(
-            "A name may be at most %(limit)d characters long (this one has %(length)d).",
+            ngettext(
+                "A name may be at most %(limit)d character long (this one has %(length)d).",
+                "A name may be at most %(limit)d characters long (this one has %(length)d).",
+                max_length,
+            ),
             code="max_length",
             params={"limit": max_length, "length": len(name)},
         )

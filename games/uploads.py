@@ -19,6 +19,8 @@ from django.core.files.uploadedfile import UploadedFile
 from django.core.files.uploadhandler import FileUploadHandler
 from django.http import HttpRequest, HttpResponse
 from django.urls import Resolver404, resolve
+from django.utils.html import format_html
+from django.utils.translation import gettext
 
 from games.statuses import PAYLOAD_TOO_LARGE
 
@@ -62,9 +64,12 @@ class UploadLimitMiddleware:
             answer = None
         if answer is not None and request.user.is_authenticated:
             return answer(request)
+        said = gettext(
+            "This request is larger than {size} MB, the most this server takes; nothing was "
+            "read or saved."
+        ).format(size=MAX_UPLOAD_MB)
         return HttpResponse(
-            f"<!doctype html><title>Too large</title><p>This request is larger than "
-            f"{MAX_UPLOAD_MB} MB, the most this server takes; nothing was read or saved.</p>",
+            format_html("<!doctype html><title>{}</title><p>{}</p>", gettext("Too large"), said),
             status=PAYLOAD_TOO_LARGE,
         )
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 if TYPE_CHECKING:
     from games.models import GameSession, League
@@ -26,18 +27,22 @@ if TYPE_CHECKING:
 _NOT_PLACES = frozenset({"localtime", "Factory"})
 # The areas of the tz database whose zones are cities ("Asia/Kolkata"), in the order
 # the list offers them; older names (US/Eastern, Etc/GMT-5, EST) come last, as Other.
-_AREAS = (
-    "Africa",
-    "America",
-    "Antarctica",
-    "Arctic",
-    "Asia",
-    "Atlantic",
-    "Australia",
-    "Europe",
-    "Indian",
-    "Pacific",
-)
+# Each with its heading in the list, marked for the catalogue.
+_AREAS = {
+    "Africa": gettext_noop("Africa"),
+    "America": gettext_noop("America"),
+    "Antarctica": gettext_noop("Antarctica"),
+    "Arctic": gettext_noop("Arctic"),
+    "Asia": gettext_noop("Asia"),
+    "Atlantic": gettext_noop("Atlantic"),
+    "Australia": gettext_noop("Australia"),
+    "Europe": gettext_noop("Europe"),
+    # Translators: the Indian Ocean's islands, a heading in the list of time zones.
+    "Indian": gettext_noop("Indian"),
+    "Pacific": gettext_noop("Pacific"),
+    "Other": gettext_noop("Other"),
+}
+_OTHER = "Other"
 
 
 @cache
@@ -52,8 +57,10 @@ def validate_time_zone(name: str) -> None:
     fine: the site's zone."""
     if name and name not in zone_names():
         raise ValidationError(
-            "“%(name)s” is not a time zone. Pick one from the list, "
-            "such as Asia/Kolkata or Europe/London.",
+            gettext(
+                "“%(name)s” is not a time zone. Pick one from the list, such as Asia/Kolkata "
+                "or Europe/London."
+            ),
             code="time_zone",
             params={"name": name},
         )
@@ -64,13 +71,13 @@ def zone_choices() -> list[tuple[str, object]]:
     groups), UTC first; each shown with spaces for the database's underscores
     ("America/Port of Spain")."""
     names = zone_names()
-    grouped: dict[str, list[tuple[str, str]]] = {area: [] for area in (*_AREAS, "Other")}
+    grouped: dict[str, list[tuple[str, str]]] = {area: [] for area in _AREAS}
     for name in sorted(names - {"UTC"}):
         area = name.split("/", 1)[0]
         shown = name.replace("_", " ")
-        grouped[area if area in grouped and "/" in name else "Other"].append((name, shown))
+        grouped[area if area in grouped and "/" in name else _OTHER].append((name, shown))
     choices: list[tuple[str, object]] = [("UTC", "UTC")] if "UTC" in names else []
-    return choices + [(area, zones) for area, zones in grouped.items() if zones]
+    return choices + [(gettext(_AREAS[area]), zones) for area, zones in grouped.items() if zones]
 
 
 def zone_words(zone: zoneinfo.ZoneInfo) -> str:
@@ -81,9 +88,10 @@ def zone_words(zone: zoneinfo.ZoneInfo) -> str:
     if name == "UTC":
         return name
     area, _, place = name.partition("/")
-    if area in _AREAS and place:
-        return f"{place.rsplit('/', 1)[-1].replace('_', ' ')} time"
-    return f"{name} time"
+    if area in _AREAS and area != _OTHER and place:
+        name = place.rsplit("/", 1)[-1].replace("_", " ")
+    # Translators: a clock named by its city or its tz database name ("Kolkata time").
+    return gettext("{place} time").format(place=name)
 
 
 def site_zone() -> zoneinfo.ZoneInfo:
