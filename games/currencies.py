@@ -19,6 +19,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
 
 from games.figures import cldr_locale
+from games.rules import speech
 
 if TYPE_CHECKING:
     from games.models import GameSession, League
@@ -87,7 +88,7 @@ def currency_from(text: str) -> str:
             code="currency_shared",
             params={
                 "typed": typed,
-                "codes": ", ".join(_SHARED_SIGNS[wanted][:-1]),  # i18n: list
+                "codes": speech.list_words(_SHARED_SIGNS[wanted][:-1]),
                 "last": _SHARED_SIGNS[wanted][-1],
             },
         )

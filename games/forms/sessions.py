@@ -21,7 +21,6 @@ from games.forms.fields import NameField, buy_in_field, money_per_point_field
 from games.forms.rulesets import HOUSE_RULES, RulesetForm
 from games.models import League, Player
 from games.rules import (
-    SUIT_NAMES,
     TOSS_SUITS,
     Card,
     Redraw,
@@ -31,6 +30,8 @@ from games.rules import (
     is_net,
     is_pool,
     parse_card,
+    speech,
+    suit_name,
     ties_by_suit,
 )
 from games.zones import today_in
@@ -238,14 +239,9 @@ def _suits_in_order() -> str:
     """The toss's suits, as a page says their order: "clubs lowest, then diamonds,
     hearts, spades"."""
     return gettext("{lowest} lowest, then {others}").format(
-        lowest=SUIT_NAMES[TOSS_SUITS[0]],
-        others=", ".join(SUIT_NAMES[suit] for suit in TOSS_SUITS[1:]),  # i18n: list
+        lowest=suit_name(TOSS_SUITS[0]),
+        others=speech.list_words(suit_name(suit) for suit in TOSS_SUITS[1:]),
     )
-
-
-def _and_list(words: list[str]) -> str:
-    """Words listed as a sentence lists them: "A and B", "A, B and C"."""
-    return ", ".join(words[:-1]) + f" and {words[-1]}"  # i18n: list
 
 
 def _tie_words(tie: list[tuple[str, Card]]) -> str:
@@ -256,7 +252,7 @@ def _tie_words(tie: list[tuple[str, Card]]) -> str:
         gettext("{name}'s {card}").format(name=name, card=card_label(card)) for name, card in tie
     ]
     names = [name for name, _card in tie]
-    said = {"cards": _and_list(held), "suits": _suits_in_order()}
+    said = {"cards": speech.join_words(held), "suits": _suits_in_order()}
     if len(tie) == 2:
         return gettext(
             "{cards} are the same rank: the suit decides ({suits}), so {first} sits before "
@@ -264,7 +260,7 @@ def _tie_words(tie: list[tuple[str, Card]]) -> str:
         ).format(first=names[0], second=names[1], **said)
     return gettext(
         "{cards} are the same rank: the suit decides ({suits}), so they sit {names}."
-    ).format(names=", ".join(names), **said)  # i18n: list
+    ).format(names=speech.list_words(names), **said)
 
 
 def _redraw_words(redraw: Redraw) -> str:
@@ -280,7 +276,7 @@ def _redraw_words(redraw: Redraw) -> str:
     return gettext(
         "{names} all drew the {card}, the very same card: neither rank nor suit can split "
         "them, so they drew again."
-    ).format(names=_and_list(names), card=card)
+    ).format(names=speech.join_words(names), card=card)
 
 
 def sign_toss(tossed: Toss) -> str:

@@ -200,7 +200,7 @@ class HandEntry(models.Model):
                 said.append(
                     gettext("{figure} {value}").format(figure=cls.FIGURE_WORDS[name], value=value)
                 )
-        return ", ".join(said)  # i18n: list
+        return rules.speech.list_words(said)
 
     @staticmethod
     def at_the_table(outcome: str) -> str:

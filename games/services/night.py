@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import figures
+from games.rules import speech
 from games.services.money import Money
 from games.services.scoreboard import Scoreboard
 
@@ -22,7 +23,7 @@ def night_text(board: Scoreboard, money: Money | None, link: str | None = None) 
     state = board.state
     lines = [_title(board)]
     if board.finished:
-        winners = " and ".join(board.winners)  # i18n: list
+        winners = speech.join_words(board.winners)
         lines.append(
             ngettext("{names} wins.", "{names} win.", len(board.winners)).format(names=winners)
         )
@@ -80,7 +81,7 @@ def _money_lines(board: Scoreboard, money: Money | None) -> list[str]:
         return []
     lines = ["", _("The pot: {amount}").format(amount=figures.money(money.pot, currency))]
     if money.pot_winners:
-        winners = " and ".join(money.pot_winners)  # i18n: list
+        winners = speech.join_words(money.pot_winners)
         lines.append(
             ngettext(
                 "{names} takes the pot.", "{names} share the pot.", len(money.pot_winners)

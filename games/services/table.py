@@ -37,7 +37,7 @@ from games.models import (
     TableRound,
     new_share_token,
 )
-from games.rules import CardError, HandFigures, parse_card
+from games.rules import CardError, HandFigures, parse_card, speech
 from games.services import round_messages as say
 from games.services.errors import EntryRejected
 from games.services.round_checks import RoundCheck, check_hand, check_round
@@ -590,7 +590,7 @@ def save_table_round(
                 _(
                     "Not every hand is in yet: waiting for {players}. Correct a hand to enter "
                     "it yourself."
-                ).format(players=", ".join(missing))  # i18n: list
+                ).format(players=speech.list_words(missing))
             )
         check = round_check(entry, table_round, hands)
         if not check.valid:

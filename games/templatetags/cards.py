@@ -18,13 +18,13 @@ from games.rules import (
     ARRANGED_OUTCOMES,
     NOTATION,
     RANK_NAMES,
-    SUIT_NAMES,
     SUIT_SYMBOLS,
     Kind,
     all_cards,
     card_label,
     choice_words,
     spoken_name,
+    suit_name,
 )
 
 register = template.Library()
@@ -159,7 +159,7 @@ def picker_suits() -> list[dict]:
         {
             "letter": suit,
             "symbol": symbol,
-            "name": SUIT_NAMES[suit],
+            "name": suit_name(suit),
             "cards": [
                 {"code": card.code, "rank": RANK_NAMES[card.rank], "name": spoken_name(card)}
                 for card in deck
