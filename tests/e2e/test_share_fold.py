@@ -43,7 +43,7 @@ def test_a_spectator_opens_older_rounds_and_the_table_stays_live(
     spectator.goto(f"/shared/{session.share_token}/")
     assert shown(spectator) == [str(n) for n in range(16, 26)]
     expect(spectator.locator("[data-fold]")).to_contain_text("Rounds 1–15 are not shown.")
-    expect(spectator.locator('[data-total="Asha"]')).to_have_text("3050")
+    expect(spectator.locator('[data-total="Asha"]')).to_have_text("3,050")
     spectator.evaluate("window.notReloaded = true")
 
     spectator.locator("[data-show-earlier]").click()
@@ -57,7 +57,7 @@ def test_a_spectator_opens_older_rounds_and_the_table_stays_live(
     play(session, "8S", ROUND_1)  # another phone saves round 26
 
     spectator.clock.fast_forward(SHARE_POLL_MS)
-    expect(spectator.locator('[data-total="Asha"]')).to_have_text("3172")
+    expect(spectator.locator('[data-total="Asha"]')).to_have_text("3,172")
     assert shown(spectator) == [str(n) for n in range(6, 27)]
     look_at(spectator, "shared-long-phone")
 
