@@ -87,9 +87,13 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The footer's choice (its cookie), else the browser's Accept-Language, else
+    # English; LanguageMiddleware below adds the account's and the league's.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "scorekeeper.languages.LanguageMiddleware",
     "scorekeeper.private_pages.PrivatePagesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -131,6 +135,8 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                # LANGUAGE_CODE (<html lang>) and LANGUAGES (the footer's choice).
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "scorekeeper.context_processors.site",
@@ -194,6 +200,11 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 # money are written by games/figures.py, never by Django's thousand separator (it
 # would also group ids, years and form values).
 FORMAT_MODULE_PATH = ["scorekeeper.formats"]
+# The footer's choice is kept a year, as a choice made once (Django's default lasts
+# only until the browser closes); the pages read it, scripts never do.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_HTTPONLY = True
 
 
 def time_zone(name: str) -> None:
@@ -244,6 +255,7 @@ SESSION_COOKIE_SECURE = environment.switch("DJANGO_SECURE_COOKIES", PRODUCTION)
 # final on every worker at once, whatever the cache does.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_HSTS_SECONDS = environment.number("DJANGO_HSTS_SECONDS", 31_536_000 if PRODUCTION else 0)
 # Off unless the admin asks: includeSubDomains binds every subdomain of the site's
 # domain to HTTPS (a club served at scores.club.example would bind the whole of

@@ -11,6 +11,7 @@ from django import template
 from django.template.loader import get_template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 
 from games import figures
 from games.models import HandEntry
@@ -36,12 +37,13 @@ def card(code: object) -> SafeString | str:
     is. The letter is in the title so a screen reader and a copy-paste both keep the
     notation."""
     text = str(code)
-    return _faces().get(text, text)
+    return _faces(get_language()).get(text, text)
 
 
 @functools.cache
-def _faces() -> dict[str, SafeString]:
-    """Each card of the rules' deck, by its code, as ``card`` shows it: made once."""
+def _faces(language: str) -> dict[str, SafeString]:
+    """Each card of the rules' deck, by its code, as ``card`` shows it: made once for
+    each language (a joker's title is its spoken name)."""
     faces = {}
     for one in all_cards():
         if one.is_printed_joker:
@@ -74,7 +76,7 @@ def explained(line: str, names: Iterable[str] = ()) -> SafeString:
     text = figures.points(line)
     pieces, at = [], 0
     for found in _explained_words(tuple(sorted(set(names), key=len, reverse=True))).finditer(text):
-        pieces += [text[at : found.start()], found["name"] or _faces()[found["card"]]]
+        pieces += [text[at : found.start()], found["name"] or _faces(get_language())[found["card"]]]
         at = found.end()
     return format_html_join("", "{}", ((piece,) for piece in [*pieces, text[at:]]))
 
@@ -84,7 +86,11 @@ def _explained_words(names: tuple[str, ...]) -> re.Pattern[str]:
     """What ``explained`` picks out of a line: a player's name where the rules write
     one ("won by default by Asha: …", "Asha won by default: …", "pays Asha's claims:
     …"), and each of the deck's codes as a whole word, longest first (10H before a 10)."""
-    card = "(?<!\\w)(?P<card>" + "|".join(sorted(_faces(), key=len, reverse=True)) + ")(?!\\w)"
+    card = (
+        "(?<!\\w)(?P<card>"
+        + "|".join(sorted(_faces(get_language()), key=len, reverse=True))
+        + ")(?!\\w)"
+    )
     name = "(?:" + "|".join(map(re.escape, names)) + ")" if names else "(?!)"  # (?!): none
     return re.compile(
         rf"(?P<name>(?<=\bby ){name}(?=: )|^{name}(?= won by default: )"
@@ -173,13 +179,14 @@ def picker_suits() -> list[dict]:
 @register.simple_tag
 def picker_cards() -> SafeString:
     """The card picker's fifty-two buttons (round_fields.html#picker_cards), the same
-    on every form: rendered once per process, not on every page and every save's
-    answer, where they were a tenth of the rendering."""
-    return _picker_cards()
+    on every form: rendered once per process and language (the cards' names are
+    words), not on every page and every save's answer, where they were a tenth of the
+    rendering."""
+    return _picker_cards(get_language())
 
 
 @functools.cache
-def _picker_cards() -> SafeString:
+def _picker_cards(language: str) -> SafeString:
     return get_template("partials/round_fields.html#picker_cards").render({"suits": picker_suits()})
 
 

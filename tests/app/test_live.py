@@ -27,6 +27,11 @@ from tests.support.queries import beyond_the_sign_in
 pytestmark = pytest.mark.django_db
 
 
+# A poll is htmx's request, as the pages make it: answered in the page's language
+# without asking the database which that is (scorekeeper/languages.py).
+HTMX = {"HX-Request": "true", "X-Page-Language": "en"}
+
+
 def only_the_sign_in(queries: CaptureQueriesContext) -> bool:
     """Whether the queries were no more than the sign-in's (one, at most)."""
     return not beyond_the_sign_in(queries) and len(queries) <= 1
@@ -58,13 +63,13 @@ def test_an_unchanged_poll_is_answered_by_the_cache_and_the_sign_in_alone(
     table = saved(table, django_capture_on_commit_callbacks)
     stamp = page_stamp(scorer, table)
     # The first poll asks the database who may see the table; the next ones need not.
-    assert scorer.get(session_poll(table, stamp)).status_code == 204
+    assert scorer.get(session_poll(table, stamp), headers=HTMX).status_code == 204
     with CaptureQueriesContext(connection) as queries:
-        response = scorer.get(session_poll(table, stamp))
+        response = scorer.get(session_poll(table, stamp), headers=HTMX)
     assert response.status_code == 204
     assert only_the_sign_in(queries), [q["sql"] for q in queries]
     with CaptureQueriesContext(connection) as queries:
-        response = Client().get(share_poll(table.share_token, stamp))
+        response = Client().get(share_poll(table.share_token, stamp), headers=HTMX)
     assert response.status_code == 204
     assert [q["sql"] for q in queries] == []
 
@@ -75,9 +80,9 @@ def test_after_a_change_the_old_stamp_gets_the_new_table(
     table = saved(table, django_capture_on_commit_callbacks)
     stamp = page_stamp(scorer, table)
     saved(table, django_capture_on_commit_callbacks)  # round 2, from another phone
-    response = scorer.get(session_poll(table, stamp))
+    response = scorer.get(session_poll(table, stamp), headers=HTMX)
     assert response.status_code == 200 and 'data-round="2"' in response.content.decode()
-    response = Client().get(share_poll(table.share_token, stamp))
+    response = Client().get(share_poll(table.share_token, stamp), headers=HTMX)
     assert response.status_code == 200 and 'data-round="2"' in response.content.decode()
 
 
@@ -89,7 +94,7 @@ def test_a_change_rolled_back_leaves_the_cached_stamp_alone(
     with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
         set_stakes(table, money_per_point=Decimal("0.5"), buy_in=None)
         transaction.set_rollback(True)
-    assert scorer.get(session_poll(table, stamp)).status_code == 204
+    assert scorer.get(session_poll(table, stamp), headers=HTMX).status_code == 204
 
 
 def test_signed_out_a_current_stamp_still_asks_to_sign_in(
@@ -97,7 +102,7 @@ def test_signed_out_a_current_stamp_still_asks_to_sign_in(
 ) -> None:
     table = saved(table, django_capture_on_commit_callbacks)
     stamp = str(int(table.updated_at.timestamp() * 1_000_000))
-    response = client.get(session_poll(table, stamp))
+    response = client.get(session_poll(table, stamp), headers=HTMX)
     assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
 
 
@@ -109,8 +114,8 @@ def test_a_replaced_share_link_is_refused_even_with_a_current_stamp(
     with django_capture_on_commit_callbacks(execute=True):
         new = replace_share_token(table)
     stamp = page_stamp(scorer, GameSession.objects.get(pk=table.pk))
-    assert Client().get(share_poll(old, stamp)).status_code == 404
-    assert Client().get(share_poll(new, stamp)).status_code == 204
+    assert Client().get(share_poll(old, stamp), headers=HTMX).status_code == 404
+    assert Client().get(share_poll(new, stamp), headers=HTMX).status_code == 204
 
 
 def test_a_deleted_session_is_not_found_whatever_the_stamp(
@@ -122,10 +127,12 @@ def test_a_deleted_session_is_not_found_whatever_the_stamp(
     with django_capture_on_commit_callbacks(execute=True):
         table.delete()
     assert (
-        scorer.get(reverse("games:session_scoreboard", args=[pk]) + f"?v={stamp}").status_code
+        scorer.get(
+            reverse("games:session_scoreboard", args=[pk]) + f"?v={stamp}", headers=HTMX
+        ).status_code
         == 404
     )
-    assert Client().get(share_poll(token, stamp)).status_code == 404
+    assert Client().get(share_poll(token, stamp), headers=HTMX).status_code == 404
 
 
 def test_with_the_cache_down_polls_read_the_database(
@@ -135,10 +142,10 @@ def test_with_the_cache_down_polls_read_the_database(
         table = saved(table, django_capture_on_commit_callbacks)  # the save still stands
     stamp = page_stamp(scorer, table)
     with mock.patch.object(cache, "get", side_effect=ConnectionError("cache down")):
-        assert scorer.get(session_poll(table, stamp)).status_code == 204
-        assert Client().get(share_poll(table.share_token, stamp)).status_code == 204
+        assert scorer.get(session_poll(table, stamp), headers=HTMX).status_code == 204
+        assert Client().get(share_poll(table.share_token, stamp), headers=HTMX).status_code == 204
         saved(table, django_capture_on_commit_callbacks)
-        assert scorer.get(session_poll(table, stamp)).status_code == 200
+        assert scorer.get(session_poll(table, stamp), headers=HTMX).status_code == 200
 
 
 # --- Who a poll answered from the cache may reach -----------------------------------
@@ -170,16 +177,16 @@ def signed_in(username: str) -> Client:
 def from_the_cache(client: Client, session: GameSession, stamp: str) -> bool:
     """Whether a poll was answered 204 with no query but the sign-in's."""
     with CaptureQueriesContext(connection) as queries:
-        status = client.get(session_poll(session, stamp)).status_code
+        status = client.get(session_poll(session, stamp), headers=HTMX).status_code
     return status == 204 and only_the_sign_in(queries)
 
 
 def answered(client: Client, session: GameSession, stamp: str) -> tuple[bool, bool]:
     """Two polls: the first asks the database who may see the table, the second is
     answered from the cache."""
-    return client.get(session_poll(session, stamp)).status_code == 204, from_the_cache(
-        client, session, stamp
-    )
+    return client.get(
+        session_poll(session, stamp), headers=HTMX
+    ).status_code == 204, from_the_cache(client, session, stamp)
 
 
 @pytest.fixture
@@ -202,7 +209,9 @@ def test_a_signed_in_non_member_holding_a_current_stamp_is_told_nothing(
 
     User.objects.create_user("mallory", password="x")
     mallory = signed_in("mallory")
-    assert [mallory.get(session_poll(session, stamp)).status_code for _ in range(2)] == [404, 404]
+    assert [
+        mallory.get(session_poll(session, stamp), headers=HTMX).status_code for _ in range(2)
+    ] == [404, 404]
 
 
 def test_a_member_removed_is_told_nothing_from_the_next_poll_on(
@@ -213,7 +222,7 @@ def test_a_member_removed_is_told_nothing_from_the_next_poll_on(
     with django_capture_on_commit_callbacks(execute=True):
         remove_member(Membership.objects.get(user__username="ben"))
 
-    assert ben.get(session_poll(session, stamp)).status_code == 404
+    assert ben.get(session_poll(session, stamp), headers=HTMX).status_code == 404
 
 
 def test_a_role_changed_is_checked_again_and_still_answered(
@@ -224,7 +233,7 @@ def test_a_role_changed_is_checked_again_and_still_answered(
         change_role(Membership.objects.get(user__username="ben"), Membership.Role.VIEWER)
 
     with CaptureQueriesContext(connection) as queries:
-        assert ben.get(session_poll(session, stamp)).status_code == 204
+        assert ben.get(session_poll(session, stamp), headers=HTMX).status_code == 204
     assert not only_the_sign_in(queries)  # the database was asked again
     assert from_the_cache(ben, session, stamp)
 
@@ -237,8 +246,8 @@ def test_signing_out_stops_the_answers_at_once(following) -> None:
     stolen = Client()
     stolen.cookies["sessionid"] = cookie  # the old sign-in's cookie, sent again
 
-    assert stolen.get(session_poll(session, stamp)).status_code == 302
-    assert ben.get(session_poll(session, stamp)).status_code == 302
+    assert stolen.get(session_poll(session, stamp), headers=HTMX).status_code == 302
+    assert ben.get(session_poll(session, stamp), headers=HTMX).status_code == 302
 
 
 def test_a_password_changed_elsewhere_stops_the_answers(
@@ -251,7 +260,7 @@ def test_a_password_changed_elsewhere_stops_the_answers(
         user.set_password("a-new-one-entirely")
         user.save()
 
-    assert ben.get(session_poll(session, stamp)).status_code == 302
+    assert ben.get(session_poll(session, stamp), headers=HTMX).status_code == 302
 
 
 def test_a_session_moved_to_another_league_is_checked_again(
@@ -264,7 +273,7 @@ def test_a_session_moved_to_another_league_is_checked_again(
         session.save()
     moved = str(int(GameSession.objects.get(pk=session.pk).updated_at.timestamp() * 1_000_000))
 
-    assert ben.get(session_poll(session, moved)).status_code == 404
+    assert ben.get(session_poll(session, moved), headers=HTMX).status_code == 404
 
 
 def test_a_late_write_of_an_older_stamp_neither_wins_nor_lasts(
@@ -284,16 +293,16 @@ def test_a_late_write_of_an_older_stamp_neither_wins_nor_lasts(
     # The first save's write, come late, does not put its stamp back.
     live._remember(first)
     assert cache.get(live._key(live.EPOCH.current(), "session", first.pk))[0] == newer
-    assert scorer.get(session_poll(first, older)).status_code == 200
+    assert scorer.get(session_poll(first, older), headers=HTMX).status_code == 200
 
     # Had it got in (a worker paused mid-write), the next up-to-date poll heals it:
     # the share page and the session page each then send the table to an old stamp.
     live._put(live.EPOCH.current(), first, None)
-    assert Client().get(share_poll(first.share_token, newer)).status_code == 204
-    assert Client().get(share_poll(first.share_token, older)).status_code == 200
+    assert Client().get(share_poll(first.share_token, newer), headers=HTMX).status_code == 204
+    assert Client().get(share_poll(first.share_token, older), headers=HTMX).status_code == 200
     live._put(live.EPOCH.current(), first, None)
-    assert scorer.get(session_poll(first, newer)).status_code == 204
-    assert scorer.get(session_poll(first, older)).status_code == 200
+    assert scorer.get(session_poll(first, newer), headers=HTMX).status_code == 204
+    assert scorer.get(session_poll(first, older), headers=HTMX).status_code == 200
 
 
 @pytest.mark.parametrize(
@@ -313,7 +322,7 @@ def test_a_cache_entry_of_another_shape_is_a_miss_not_an_error(following, junk) 
     ):
         cache.set(key, junk)
         with CaptureQueriesContext(connection) as queries:
-            assert ben.get(session_poll(session, stamp)).status_code == 204
+            assert ben.get(session_poll(session, stamp), headers=HTMX).status_code == 204
         assert not only_the_sign_in(queries)  # answered by the database, not a crash
         assert from_the_cache(ben, session, stamp)
 
@@ -330,14 +339,14 @@ def test_nothing_new_is_never_kept_by_a_proxy_or_the_browser(
     stamp = page_stamp(scorer, table)
     share = Client()
     for _ in range(2):  # the database's answer, then the cache's
-        answer = scorer.get(session_poll(table, stamp))
+        answer = scorer.get(session_poll(table, stamp), headers=HTMX)
         assert answer.status_code == 204
         assert answer["Cache-Control"] == "private, no-cache"
-        answer = share.get(share_poll(table.share_token, stamp))
+        answer = share.get(share_poll(table.share_token, stamp), headers=HTMX)
         assert answer.status_code == 204
         assert answer["Cache-Control"] == "private, no-cache, no-store"
     cache.delete(live._key(live.EPOCH.current(), "session", table.pk))
-    answer = share.get(share_poll(table.share_token, stamp))
+    answer = share.get(share_poll(table.share_token, stamp), headers=HTMX)
     assert (answer.status_code, answer["Cache-Control"]) == (204, "private, no-cache, no-store")
 
 
@@ -350,12 +359,12 @@ def test_a_replaced_share_link_is_refused_with_the_stamp_its_viewers_hold(
     table = saved(table, django_capture_on_commit_callbacks)
     old, stamp = table.share_token, page_stamp(scorer, table)
     viewer = Client()
-    assert viewer.get(share_poll(old, stamp)).status_code == 204  # from the cache
+    assert viewer.get(share_poll(old, stamp), headers=HTMX).status_code == 204  # from the cache
 
     with django_capture_on_commit_callbacks(execute=True):
         replace_share_token(table)
 
-    assert viewer.get(share_poll(old, stamp)).status_code == 404
+    assert viewer.get(share_poll(old, stamp), headers=HTMX).status_code == 404
 
 
 def test_a_late_write_from_before_a_new_share_link_is_healed_away(
@@ -375,12 +384,14 @@ def test_a_late_write_from_before_a_new_share_link_is_healed_away(
 
     live._put(live.EPOCH.current(), before, None)  # the late write: the old link, the older stamp
     viewer = Client()
-    assert viewer.get(share_poll(old, older)).status_code == 204  # the race's stale answer
+    assert (
+        viewer.get(share_poll(old, older), headers=HTMX).status_code == 204
+    )  # the race's stale answer
 
     # The scorer's poll finds the older entry: the database answers and heals it.
-    assert scorer.get(session_poll(table, newer)).status_code == 204
-    assert viewer.get(share_poll(old, older)).status_code == 404
-    assert Client().get(share_poll(new, newer)).status_code == 204
+    assert scorer.get(session_poll(table, newer), headers=HTMX).status_code == 204
+    assert viewer.get(share_poll(old, older), headers=HTMX).status_code == 404
+    assert Client().get(share_poll(new, newer), headers=HTMX).status_code == 204
 
 
 # --- A cache that failed while a change committed ------------------------------------
@@ -406,7 +417,7 @@ def test_a_save_the_cache_missed_is_not_hidden_once_the_cache_answers_again(
     table = saved(table, django_capture_on_commit_callbacks)
     stamp = page_stamp(scorer, table)
     assert answered(scorer, table, stamp) == (True, True)
-    assert Client().get(share_poll(table.share_token, stamp)).status_code == 204
+    assert Client().get(share_poll(table.share_token, stamp), headers=HTMX).status_code == 204
     epoch = live.EPOCH.current()
 
     with failing("get", "set_many", "delete_many"):
@@ -414,9 +425,9 @@ def test_a_save_the_cache_missed_is_not_hidden_once_the_cache_answers_again(
 
     assert LiveCacheEpoch.objects.get().value not in (0, epoch)
     live.EPOCH.forget()  # another process, reading the epoch afresh
-    response = scorer.get(session_poll(table, stamp))
+    response = scorer.get(session_poll(table, stamp), headers=HTMX)
     assert response.status_code == 200 and 'data-round="2"' in response.content.decode()
-    response = Client().get(share_poll(table.share_token, stamp))
+    response = Client().get(share_poll(table.share_token, stamp), headers=HTMX)
     assert response.status_code == 200 and 'data-round="2"' in response.content.decode()
 
 
@@ -428,7 +439,7 @@ def test_a_member_removed_while_the_cache_failed_is_told_nothing_once_it_answers
     with failing("set"), django_capture_on_commit_callbacks(execute=True):
         remove_member(Membership.objects.get(user__username="ben"))
 
-    assert ben.get(session_poll(session, stamp)).status_code == 404
+    assert ben.get(session_poll(session, stamp), headers=HTMX).status_code == 404
 
 
 def test_a_sign_out_while_the_cache_is_down_is_final_once_it_answers(following) -> None:
@@ -440,7 +451,7 @@ def test_a_sign_out_while_the_cache_is_down_is_final_once_it_answers(following) 
     stolen = Client()
     stolen.cookies["sessionid"] = cookie
 
-    assert stolen.get(session_poll(session, stamp)).status_code == 302
+    assert stolen.get(session_poll(session, stamp), headers=HTMX).status_code == 302
 
 
 def test_a_replaced_share_link_the_cache_missed_is_refused_once_it_answers(
@@ -448,7 +459,7 @@ def test_a_replaced_share_link_the_cache_missed_is_refused_once_it_answers(
 ) -> None:
     table = saved(table, django_capture_on_commit_callbacks)
     old, stamp = table.share_token, page_stamp(scorer, table)
-    assert Client().get(share_poll(old, stamp)).status_code == 204
+    assert Client().get(share_poll(old, stamp), headers=HTMX).status_code == 204
 
     with (
         failing("get", "set_many", "delete", "delete_many"),
@@ -456,7 +467,7 @@ def test_a_replaced_share_link_the_cache_missed_is_refused_once_it_answers(
     ):
         replace_share_token(table)
 
-    assert Client().get(share_poll(old, stamp)).status_code == 404
+    assert Client().get(share_poll(old, stamp), headers=HTMX).status_code == 404
 
 
 def test_where_processes_do_not_share_the_cache_every_poll_reads_the_database(
@@ -470,10 +481,12 @@ def test_where_processes_do_not_share_the_cache_every_poll_reads_the_database(
 
     for _ in range(2):
         with CaptureQueriesContext(connection) as queries:
-            assert scorer.get(session_poll(table, stamp)).status_code == 204
+            assert scorer.get(session_poll(table, stamp), headers=HTMX).status_code == 204
         assert not only_the_sign_in(queries)
         with CaptureQueriesContext(connection) as queries:
-            assert Client().get(share_poll(table.share_token, stamp)).status_code == 204
+            assert (
+                Client().get(share_poll(table.share_token, stamp), headers=HTMX).status_code == 204
+            )
         assert queries
     from games import live
 

@@ -186,4 +186,5 @@ def test_the_page_takes_the_same_queries_however_many_leagues_and_claims(
     assert re.search(r'data-claim="second".*?you are <a href="[^"]+">Dev</a>', text, re.S)
     assert re.search(r'data-claim="club".*?claimed by <strong>other</strong>', text, re.S)
     assert 'data-league="second"' in text  # its rating chart
-    assert len(after) == len(before) == 10  # the sign-in's read among them
+    # The sign-in's read among them, and the account's language.
+    assert len(after) == len(before) == 11
