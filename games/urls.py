@@ -82,6 +82,8 @@ urlpatterns = [
     path("", sessions.home, name="home"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/", accounts.account, name="account"),
+    # The footer's and the account page's choice of language (Django's set_language).
+    path("language/", accounts.language, name="language"),
     # The installable app: its manifest, the service worker (at the root, so that its
     # scope is the whole site) and the page it shows without a network.
     path("manifest.webmanifest", pwa.manifest, name="manifest"),

@@ -1,9 +1,10 @@
-"""Creating an account, the address a forgotten password's link goes to, and the
-forms that choose a new password."""
+"""Creating an account, the address a forgotten password's link goes to, the language
+its pages are in, and the forms that choose a new password."""
 
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth import forms as auth_forms
 from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy
@@ -76,6 +77,18 @@ class EmailForm(forms.ModelForm):
     class Meta:
         model = User
         fields = ("email",)
+
+
+class LanguageForm(forms.Form):
+    """The language chosen in the footer (one of settings.LANGUAGES) or on the account
+    page, which may also choose none: the league's language, else the browser's."""
+
+    language = forms.ChoiceField(label=gettext_lazy("Language"), required=False)
+
+    def __init__(self, *args, none_label: str = "", **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        none = [("", none_label)] if none_label else []
+        self.fields["language"].choices = [*none, *settings.LANGUAGES]
 
 
 class SetPasswordForm(ErrorsFirst, NewPasswordFirst, auth_forms.SetPasswordForm):

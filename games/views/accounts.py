@@ -1,7 +1,8 @@
-"""Creating an account, the account page, and Django's views of signing in and of
-changing or resetting a password with their problems answered 422 (signing out is
-Django's own). Sign-ups are open to anyone, or (settings.SIGNUPS = "invite") only to
-someone who came by a league's invite link that still works."""
+"""Creating an account, the account page, the choice of language, and Django's views
+of signing in and of changing or resetting a password with their problems answered
+422 (signing out is Django's own). Sign-ups are open to anyone, or
+(settings.SIGNUPS = "invite") only to someone who came by a league's invite link that
+still works."""
 
 from __future__ import annotations
 
@@ -23,12 +24,15 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import Resolver404, resolve
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language, override
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
+from django.views.i18n import set_language
 
 from games.access import invite_for_token
 from games.forms.accounts import (
     EmailForm,
+    LanguageForm,
     PasswordChangeForm,
     PasswordResetForm,
     SetPasswordForm,
@@ -36,6 +40,7 @@ from games.forms.accounts import (
 )
 from games.models import LeagueInvite
 from games.queries.players import my_players
+from games.services.languages import account_language, save_account_language
 from games.services.leagues import invite_problem
 from games.statuses import BY_INVITATION, FORM_ERRORS, SERVICE_UNAVAILABLE, TOO_MANY_REQUESTS
 from scorekeeper import security
@@ -133,9 +138,39 @@ def account(request: HttpRequest) -> TemplateResponse | HttpResponse:
             request, _("E-mail saved.") if form.instance.email else _("E-mail removed.")
         )
         return redirect("games:account")
-    context = {"form": form, "my_players": my_players(request.user)}
+    context = {
+        "form": form,
+        "my_players": my_players(request.user),
+        "account_language": account_language(request.user),
+    }
     status = FORM_ERRORS if form.is_bound else 200
     return TemplateResponse(request, "registration/account.html", context, status=status)
+
+
+@require_POST
+def language(request: HttpRequest) -> HttpResponse:
+    """The footer's choice of language, and the account page's: Django's set_language
+    keeps it in this browser (its cookie) and goes back to the page it was made on.
+    Signed in, the account keeps it too, for every device it signs in on. None chosen
+    (the account page's first option): the league's language, else the browser's."""
+    form = LanguageForm(request.POST)
+    if not form.is_valid():  # not one of the languages: back, nothing changed
+        return set_language(request)
+    code = form.cleaned_data["language"]
+    response = set_language(request)
+    if not code:
+        response.delete_cookie(
+            settings.LANGUAGE_COOKIE_NAME,
+            path=settings.LANGUAGE_COOKIE_PATH,
+            domain=settings.LANGUAGE_COOKIE_DOMAIN,
+            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        )
+    if request.user.is_authenticated:
+        save_account_language(request.user, code)
+        # Said on the next page, in the language just chosen.
+        with override(code or get_language()):
+            messages.success(request, _("Your choice of language is saved on your account."))
+    return response
 
 
 class _SentBack:

@@ -18,7 +18,9 @@ from scorekeeper import __version__
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
-FOOTER = re.compile(r'<footer class="site-footer"><small>scorekeeper ([^<]+)</small></footer>')
+FOOTER = re.compile(
+    r'<footer class="site-footer">.*?<small>scorekeeper ([^<]+)</small>\s*</footer>', re.S
+)
 
 
 def test_the_version_is_a_release_number() -> None:

@@ -277,6 +277,15 @@ MATRIX: dict[str, Row] = {
         GET=signed_in(200),
         POST=signed_in(302, body=lambda w: {"email": "someone@example.com"}, writes=True),
     ),
+    # The footer's choice of language: anyone; signed in, the account keeps it too.
+    "games:language": row(
+        POST=everyone(
+            302,
+            body=lambda w: {"language": "hi", "next": "/"},
+            writes=True,
+            writers=("outsider", "viewer", "scorer", "owner"),
+        ),
+    ),
     # The installable app: public, and the same for everyone (the service worker keeps
     # the offline page on the phone).
     "games:manifest": row(GET=everyone(200)),
