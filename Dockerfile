@@ -35,13 +35,15 @@ RUN /opt/venv/bin/pip install --require-hashes -r /app/requirements.txt
 
 COPY . /app
 WORKDIR /app
+# The catalogues compiled (.po to .mo, in Python: no GNU gettext in the image), then
 # collectstatic under the production settings, so the files are WhiteNoise's hashed
 # and compressed ones. Production refuses to start without a real secret key; this one
 # lives only in this command of the build stage and signs nothing.
-RUN DJANGO_ENV=production \
+RUN export DJANGO_ENV=production \
     DJANGO_SECRET_KEY="collectstatic-only-$(python3 -c 'import secrets; print(secrets.token_urlsafe(50))')" \
     DJANGO_STATIC_ROOT=/app/staticfiles \
-    /opt/venv/bin/python manage.py collectstatic --noinput \
+    && /opt/venv/bin/python manage.py compile_catalogues \
+    && /opt/venv/bin/python manage.py collectstatic --noinput \
     && /opt/venv/bin/python -m compileall -q /app/games /app/scorekeeper
 
 

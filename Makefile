@@ -17,6 +17,11 @@
 #   make lock      write the lock files anew from pyproject.toml, keeping every version
 #                  they pin where the ranges allow (LOCK_ARGS="--upgrade-package django"
 #                  moves one package, LOCK_ARGS=--upgrade all of them)
+#   make messages  bring the catalogues (locale/) up to the strings of the code
+#                  (makemessages, every language; needs GNU gettext)
+#   make compile-messages  compile the catalogues into what the app reads (.mo)
+#   make messages-check    fail when makemessages would change a catalogue (CI)
+#   make messages-complete fail when a string is untranslated or fuzzy
 #   make lint      ruff check + ruff format --check + mypy (strict, on games/rules)
 #   make format    rewrite files with ruff (fix + format)
 #   make clean     remove the virtualenv, caches and the SQLite database
@@ -46,6 +51,7 @@ PYTEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print((os.cpu_count() or 1) +
 PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n $(PYTEST_WORKERS) --dist worksteal
 
 .PHONY: run demo test test-deep test-pg screenshots docs lint format lock migrate clean
+.PHONY: messages compile-messages messages-check messages-complete
 
 # requirements-dev.txt pins the app's packages as requirements.txt does (make lock
 # makes it so) and the tests' and lint's beside them.
@@ -54,7 +60,30 @@ $(STAMP): requirements.txt requirements-dev.txt
 	$(PIP_INSTALL) -r requirements-dev.txt
 	touch $(STAMP)
 
-migrate: $(STAMP)
+# The compiled catalogues: made from locale/'s .po files whenever one changes, never
+# committed (docs/inside/languages.md). The stamp lives in the work tree, not in
+# .venv: a .venv may be shared by several work trees.
+CATALOGUES := $(wildcard locale/*/LC_MESSAGES/*.po)
+CATALOGUES_STAMP := locale/compiled.stamp
+
+$(CATALOGUES_STAMP): $(STAMP) $(CATALOGUES)
+	$(BIN)/python manage.py compile_catalogues
+	touch $(CATALOGUES_STAMP)
+
+compile-messages: $(STAMP)
+	$(BIN)/python manage.py compile_catalogues
+	touch $(CATALOGUES_STAMP)
+
+messages: $(STAMP)
+	$(BIN)/python manage.py update_catalogues
+
+messages-check: $(STAMP)
+	$(BIN)/python manage.py check_catalogues
+
+messages-complete: $(STAMP)
+	$(BIN)/python manage.py check_catalogues --complete
+
+migrate: $(STAMP) $(CATALOGUES_STAMP)
 	$(BIN)/python manage.py migrate --noinput
 
 run: migrate
@@ -68,19 +97,19 @@ demo: migrate
 # Debian's package as root (tests/support/browser.py); failing all, they skip and say why.
 CHROMIUM = CHROMIUM_PATH="$$($(BIN)/python -m tests.support.browser --obtain)"
 
-test: $(STAMP)
+test: $(STAMP) $(CATALOGUES_STAMP)
 	$(CHROMIUM) $(PYTEST) $(PYTEST_ARGS)
 
 # As CI runs it: the property and fuzz tests with all their examples (tests/support/profiles.py).
-test-deep: $(STAMP)
+test-deep: $(STAMP) $(CATALOGUES_STAMP)
 	$(CHROMIUM) HYPOTHESIS_PROFILE=ci $(PYTEST) $(PYTEST_ARGS)
 
-test-pg: $(STAMP)
+test-pg: $(STAMP) $(CATALOGUES_STAMP)
 	$(CHROMIUM) DATABASE_URL=$(PG_URL) $(PYTEST) $(PYTEST_ARGS)
 
 # Saving every page as a PNG costs Chromium CPU a test run does not need, so plain
 # `make test` saves none (tests/e2e/conftest.py's look_at).
-screenshots: $(STAMP)
+screenshots: $(STAMP) $(CATALOGUES_STAMP)
 	$(CHROMIUM) SCREENSHOTS=1 $(PYTEST) tests/e2e $(PYTEST_ARGS)
 
 # The docs' packages go into the same .venv, but only here: the app and its tests run
@@ -117,9 +146,10 @@ lock: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache db.sqlite3 staticfiles tests/e2e/screenshots site
+	rm -f locale/*/LC_MESSAGES/*.mo $(CATALOGUES_STAMP)
 
 # The pictures of docs/players/, taken by tests/e2e/test_guide.py as it walks each task;
 # commit them with the page they show.
 .PHONY: guide
-guide: $(STAMP)
+guide: $(STAMP) $(CATALOGUES_STAMP)
 	$(CHROMIUM) GUIDE_SCREENSHOTS=1 $(PYTEST) tests/e2e/test_guide.py $(PYTEST_ARGS)

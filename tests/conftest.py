@@ -24,6 +24,20 @@ pytest_plugins = ["tests.support.fixtures"]
 load_profile()
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # The pages' translations come from the compiled catalogues, which `make test`
+    # builds; a run of pytest alone builds them here when a catalogue changed since,
+    # once, before the test processes start (they only read them).
+    if not hasattr(config, "workerinput"):
+        from django.conf import settings
+
+        from scorekeeper import catalogues
+
+        locale = settings.BASE_DIR / "locale"
+        if catalogues.needs_compiling(locale):
+            catalogues.compile_all(locale)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _migrate_once(request: pytest.FixtureRequest) -> Iterator[None]:
     # Each test process copies in a database migrated once instead of migrating its

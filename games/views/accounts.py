@@ -24,8 +24,8 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import Resolver404, resolve
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import get_language, override
 from django.utils.translation import gettext as _
+from django.utils.translation import override
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language
 
@@ -167,9 +167,9 @@ def language(request: HttpRequest) -> HttpResponse:
         )
     if request.user.is_authenticated:
         save_account_language(request.user, code)
-        # Said on the next page, in the language just chosen.
-        with override(code or get_language()):
-            messages.success(request, _("Your choice of language is saved on your account."))
+        if code:  # said on the next page, in its language (none chosen: the list says so)
+            with override(code):
+                messages.success(request, _("Your choice of language is saved on your account."))
     return response
 
 

@@ -57,6 +57,12 @@ def test_a_hindi_browser_gets_hindi_pages(client: Client) -> None:
     assert "Accept-Language" in response["Vary"]
 
 
+def test_a_hindi_page_speaks_hindi_from_its_catalogue(client: Client) -> None:
+    html = client.get(reverse("login"), headers=HINDI_BROWSER).content.decode()
+    assert ">साइन इन</a>" in html
+    assert "भाषा" in html  # the footer's choice
+
+
 def test_the_footer_choice_beats_the_browser(client: Client) -> None:
     response = footer_choice(client, "en").get(reverse("login"), headers=HINDI_BROWSER)
     assert language_of(response) == "en"

@@ -68,6 +68,8 @@ def test_choosing_in_the_footer_signed_in_saves_it_on_the_account(
 ) -> None:
     scorer.post(reverse("games:language"), {"language": "hi", "next": "/"})
     assert account_language(user) == "hi"
+    # Said on the next page, in the language just chosen.
+    assert "आपकी चुनी हुई भाषा आपके अकाउंट में सेव हो गई है।" in scorer.get("/").content.decode()
     # Another phone, which never chose, opens in it once signed in.
     other = Client(headers={"Accept-Language": "en"})
     other.force_login(user)
@@ -89,7 +91,7 @@ def test_the_account_page_chooses_a_language_or_none(scorer: Client, user: User)
     assert account_language(user) == ""
     assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == ""  # deleted
     after = scorer.get(reverse("games:account")).content.decode()
-    assert "Your choice of language is saved on your account." in after
+    assert '<html lang="en"' in after
     assert '<option value="" selected>' in chooser(after, "account-language")
 
 
