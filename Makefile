@@ -60,13 +60,14 @@ $(STAMP): requirements.txt requirements-dev.txt
 	$(PIP_INSTALL) -r requirements-dev.txt
 	touch $(STAMP)
 
-# The compiled catalogues: made from locale/'s .po files whenever one changes, never
+# The compiled catalogues and the scripts' (static/jsi18n/, one a language of
+# settings.LANGUAGES): made from locale/'s .po files whenever one changes, never
 # committed (docs/inside/languages.md). The stamp lives in the work tree, not in
 # .venv: a .venv may be shared by several work trees.
 CATALOGUES := $(wildcard locale/*/LC_MESSAGES/*.po)
 CATALOGUES_STAMP := locale/compiled.stamp
 
-$(CATALOGUES_STAMP): $(STAMP) $(CATALOGUES)
+$(CATALOGUES_STAMP): $(STAMP) $(CATALOGUES) scorekeeper/settings.py
 	$(BIN)/python manage.py compile_catalogues
 	touch $(CATALOGUES_STAMP)
 
@@ -146,7 +147,7 @@ lock: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache db.sqlite3 staticfiles tests/e2e/screenshots site
-	rm -f locale/*/LC_MESSAGES/*.mo $(CATALOGUES_STAMP)
+	rm -rf locale/*/LC_MESSAGES/*.mo $(CATALOGUES_STAMP) static/jsi18n
 
 # The pictures of docs/players/, taken by tests/e2e/test_guide.py as it walks each task;
 # commit them with the page they show.

@@ -121,13 +121,25 @@ def compile_all(locale_dir: Path) -> list[Path]:
     return written
 
 
-def needs_compiling(locale_dir: Path) -> bool:
-    """Whether a catalogue has no ``.mo``, or one older than itself."""
+def scripts_catalogues() -> list[Path]:
+    """Where compilejsi18n writes each language's catalogue of the scripts' strings,
+    which base.html loads as {% statici18n LANGUAGE_CODE %}."""
+    from django.conf import settings
+
+    folder = Path(settings.STATICI18N_ROOT) / "jsi18n"
+    return [folder / code / "djangojs.js" for code, _ in settings.LANGUAGES]
+
+
+def needs_compiling(locale_dir: Path, made_from: Iterable[Path] = ()) -> bool:
+    """Whether a catalogue has no ``.mo``, or one older than itself; or one of the
+    files ``made_from`` the catalogues is missing or older than one."""
+    newest = 0.0
     for po_path in locale_dir.glob("*/LC_MESSAGES/*.po"):
         mo_path = po_path.with_suffix(".mo")
+        newest = max(newest, po_path.stat().st_mtime)
         if not mo_path.exists() or mo_path.stat().st_mtime < po_path.stat().st_mtime:
             return True
-    return False
+    return any(not path.exists() or path.stat().st_mtime < newest for path in made_from)
 
 
 # --- Checking ---------------------------------------------------------------------------

@@ -80,6 +80,9 @@ INSTALLED_APPS = [
     "django_htmx",
     # The default app config wraps the template loaders so "page.html#partial" works.
     "template_partials",
+    # Writes each language's catalogue of the scripts' strings as a static file
+    # (compilejsi18n; static/jsi18n/<language>/djangojs.js, made by every build).
+    "statici18n",
     "games",
 ]
 
@@ -205,6 +208,9 @@ FORMAT_MODULE_PATH = ["scorekeeper.formats"]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 LANGUAGE_COOKIE_HTTPONLY = True
+# The scripts' catalogues go beside the scripts, where the static files are found
+# (git-ignored: built from locale/ by make and the image, docs/inside/languages.md).
+STATICI18N_ROOT = BASE_DIR / "static"
 
 
 def time_zone(name: str) -> None:

@@ -25,17 +25,19 @@ load_profile()
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    # The pages' translations come from the compiled catalogues, which `make test`
-    # builds; a run of pytest alone builds them here when a catalogue changed since,
-    # once, before the test processes start (they only read them).
+    # The pages' and the scripts' translations come from the compiled catalogues,
+    # which `make test` builds; a run of pytest alone builds them here when a
+    # catalogue changed since, once, before the test processes start (they only read
+    # them).
     if not hasattr(config, "workerinput"):
         from django.conf import settings
+        from django.core.management import call_command
 
         from scorekeeper import catalogues
 
         locale = settings.BASE_DIR / "locale"
-        if catalogues.needs_compiling(locale):
-            catalogues.compile_all(locale)
+        if catalogues.needs_compiling(locale, catalogues.scripts_catalogues()):
+            call_command("compile_catalogues", verbosity=0)
 
 
 @pytest.fixture(scope="session", autouse=True)

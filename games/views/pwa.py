@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 
+from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -74,6 +75,9 @@ PRECACHED_STATIC = (
     "js/share.js",
     "js/sign_out.js",
     "js/table_seat.js",
+    "js/i18n.js",
+    # The scripts' words, in every language: the offline page loads its own.
+    *(f"jsi18n/{code}/djangojs.js" for code, _ in settings.LANGUAGES),
     "icons/icon-192.png",
     "icons/icon-512.png",
     "icons/icon-maskable-512.png",

@@ -2,14 +2,20 @@
 // for without a network: it says how many rounds wait on this phone and opens the
 // page asked for once the connection is back.
 import { waitingCount } from "./draft_store.js";
+import { interpolate, ngettext } from "./i18n.js";
 
 if (document.body && document.body.hasAttribute("data-offline-page")) {
   var waiting = waitingCount();
   var line = document.querySelector("[data-drafts-waiting]");
   if (line && waiting) {
-    line.textContent =
-      (waiting === 1 ? "1 round waits" : waiting + " rounds wait") +
-      " on this phone: it is sent once its page is open and the connection is back.";
+    line.textContent = interpolate(
+      ngettext(
+        "%(count)s round waits on this phone: it is sent once its page is open and the connection is back.",
+        "%(count)s rounds wait on this phone: they are sent once their pages are open and the connection is back.",
+        waiting
+      ),
+      { count: waiting }
+    );
     line.hidden = false;
   }
   // The page asked for, as soon as it can be had: when the phone says it is back
