@@ -1,17 +1,48 @@
-"""The app in the player's language, as a phone shows it: the scripts speak it too
-(the offline page's count of waiting rounds)."""
+"""The app in the player's language, as a phone shows it: Hindi chosen in the footer
+(no script needed) opens every page in Hindi, in a font that has Devanagari (not
+boxes), and the scripts speak it too (the offline page's count of waiting rounds)."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.support.axe import assert_no_violations
+
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+# Devanagari letters, and as many code points no font has: where no font has
+# Devanagari either, both are drawn as the same empty boxes, as wide as each other.
+DEVANAGARI_DRAWN = """() => {
+  const canvas = document.createElement("canvas").getContext("2d");
+  canvas.font = getComputedStyle(document.body).font;
+  const width = (text) => canvas.measureText(text).width;
+  return width("कखगघ") !== width("\\u0378\\u0379\\u0380\\u0381");
+}"""
 
 
 def choose_hindi_in_the_footer(page: Page) -> None:
     page.get_by_label("Language").select_option("hi")
     page.get_by_role("button", name="Change").click()
+    expect(page.locator("html")).to_have_attribute("lang", "hi")
+
+
+def test_hindi_chosen_in_the_footer_opens_the_pages_in_hindi(phone_page: Page, look_at) -> None:
+    page = phone_page
+    page.goto("/accounts/login/")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+
+    choose_hindi_in_the_footer(page)
+
+    expect(page).to_have_url("/accounts/login/")
+    expect(page.get_by_role("link", name="साइन इन")).to_be_visible()
+    expect(page.get_by_label("भाषा")).to_have_value("hi")
+    assert page.evaluate(DEVANAGARI_DRAWN), (
+        "Devanagari drawn as boxes: apt-get install fonts-lohit-deva"
+    )
+    look_at(page, "language-hindi-footer")
+    assert_no_violations(page)
+    page.goto("/")  # another page: the choice is kept
     expect(page.locator("html")).to_have_attribute("lang", "hi")
 
 

@@ -6,6 +6,10 @@ else Playwright's own download (`playwright install chromium`), else Debian's
 package when it runs as root. Only if all of them fail do the browser tests skip,
 and their skip message says which command would fix it.
 
+Pages in Hindi need a font with Devanagari, which Chromium's packages do not bring:
+`--obtain` installs Debian's smallest (fonts-lohit-deva) as root where none is found,
+and says how otherwise.
+
 Chromium's headless shell comes first where there is one (Debian's
 `chromium-headless-shell`, the same engine without the full browser around it, as
 Playwright's own headless runs use): the browser tests took 145 s of CPU with it
@@ -42,6 +46,9 @@ CHROMIUM_FLAGS = [
 ]
 # Debian's packages, the headless shell first (see above).
 PACKAGES = ("chromium-headless-shell", "chromium")
+# A font with Devanagari (U+0915, क), for the pages in Hindi: 0.2 MB, where
+# fonts-noto-core, which has it too, is 42 MB.
+DEVANAGARI_FONT_PACKAGE = "fonts-lohit-deva"
 HOW_TO_GET_CHROMIUM = (
     "no Chromium found: run `.venv/bin/playwright install chromium`, or "
     "`apt-get install -y chromium-headless-shell` (or `chromium`) as root, or set "
@@ -109,8 +116,36 @@ def obtain_chromium() -> str | None:
     return None
 
 
+def has_devanagari_font() -> bool:
+    """Whether fontconfig, which Chromium draws with, knows a font with Devanagari."""
+    try:
+        listed = subprocess.run(
+            ["fc-list", ":charset=0915"], capture_output=True, text=True, timeout=60
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return bool(listed.stdout.strip())
+
+
+def obtain_devanagari_font() -> None:
+    """Install a font with Devanagari where none is found and this runs as root."""
+    if has_devanagari_font():
+        return
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
+        env_install = ["env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "install", "-y", "-q"]
+        if _run(["apt-get", "update", "-q"]) and _run([*env_install, DEVANAGARI_FONT_PACKAGE]):
+            return
+    print(
+        f"browser: no font with Devanagari: `apt-get install -y {DEVANAGARI_FONT_PACKAGE}` "
+        "as root, or the Hindi pages' browser tests fail on boxes",
+        file=sys.stderr,
+    )
+
+
 if __name__ == "__main__":
     # Prints the path (or nothing) for the Makefile to pass on as CHROMIUM_PATH.
     obtain = "--obtain" in sys.argv[1:]
     path = obtain_chromium() if obtain else find_chromium(playwright_cache=True)
+    if obtain and path:
+        obtain_devanagari_font()
     print(path or "")
