@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.conf import settings
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
@@ -39,6 +40,15 @@ PAGE_LANGUAGE_HEADER = "X-Page-Language"
 
 def _from_htmx(request: HttpRequest) -> bool:
     return request.headers.get("HX-Request") == "true"
+
+
+def _asked(look_up: Callable[[], str]) -> str:
+    """A language the database keeps, or none while it cannot answer: the page (the
+    health check, the error page) says what failed, not this middleware."""
+    try:
+        return look_up()
+    except DatabaseError:
+        return ""
 
 
 def _activate(request: HttpRequest, language: str) -> None:
@@ -59,7 +69,7 @@ class LanguageMiddleware:
         if htmx:
             language = supported(request.headers.get(PAGE_LANGUAGE_HEADER))
         else:
-            language = account_language(request.user)
+            language = _asked(lambda: account_language(request.user))
         if language:
             _activate(request, language)
         # The league's language is for a page whose language nothing else set.
@@ -73,6 +83,6 @@ class LanguageMiddleware:
     def process_view(self, request: HttpRequest, view, args, kwargs) -> None:
         match = request.resolver_match
         if request.league_may_choose_language and match is not None:
-            language = league_language_for(match.view_name, kwargs, request.user)
+            language = _asked(lambda: league_language_for(match.view_name, kwargs, request.user))
             if language:
                 _activate(request, language)

@@ -9,7 +9,7 @@ import re
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -17,6 +17,7 @@ from django.urls import reverse
 from games.models import GameSession, League
 from games.services.languages import save_account_language
 from games.services.leagues import create_league
+from scorekeeper import languages
 from tests.support.builders import make_session
 from tests.support.queries import beyond_the_sign_in
 
@@ -148,3 +149,16 @@ def test_an_htmx_answer_follows_its_page_not_the_browser(
     assert answer["Content-Language"] == "en"
     page = scorer.get(reverse("games:session_detail", args=[session.pk]))
     assert '"x-page-language": "hi"' in page.content.decode()
+
+
+def test_a_database_that_cannot_say_the_language_leaves_the_page_to_say_what_failed(
+    client: Client, monkeypatch
+) -> None:
+    def down(*_: object) -> str:
+        raise DatabaseError("the database is gone")
+
+    monkeypatch.setattr(languages, "account_language", down)
+    monkeypatch.setattr(languages, "league_language_for", down)
+    response = client.get(reverse("login"), headers=HINDI_BROWSER)
+    assert response.status_code == 200
+    assert language_of(response) == "hi"  # the browser's, as nothing else could say
