@@ -22,7 +22,7 @@ DEVANAGARI_DRAWN = """() => {
 
 
 def choose_hindi_in_the_footer(page: Page) -> None:
-    page.get_by_label("Language").select_option("hi")
+    page.get_by_label("App language").select_option("hi")
     page.get_by_role("button", name="Change").click()
     expect(page.locator("html")).to_have_attribute("lang", "hi")
 
@@ -36,7 +36,7 @@ def test_hindi_chosen_in_the_footer_opens_the_pages_in_hindi(phone_page: Page, l
 
     expect(page).to_have_url("/accounts/login/")
     expect(page.get_by_role("link", name="साइन इन")).to_be_visible()
-    expect(page.get_by_label("भाषा")).to_have_value("hi")
+    expect(page.get_by_label("ऐप की भाषा")).to_have_value("hi")
     assert page.evaluate(DEVANAGARI_DRAWN), (
         "Devanagari drawn as boxes: apt-get install fonts-lohit-deva"
     )
