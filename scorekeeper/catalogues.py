@@ -174,7 +174,8 @@ class Stale:
 
 def _entries(po: polib.POFile) -> dict[tuple[str, str], tuple]:
     """Each string of a catalogue by (context, msgid), with all makemessages writes of
-    it: its plural, translations, flags, the files it comes from, extracted comments."""
+    it: its plural, translations, flags, the files it comes from, extracted comments
+    (the translators' notes of the code)."""
     return {
         (entry.msgctxt or "", entry.msgid): (
             entry.msgid_plural,
@@ -182,7 +183,9 @@ def _entries(po: polib.POFile) -> dict[tuple[str, str], tuple]:
             tuple(sorted(entry.msgstr_plural.items())),
             tuple(sorted(entry.flags)),
             tuple(sorted({file for file, _ in entry.occurrences})),
-            entry.comment,
+            # Its words, not where a line breaks them: editors (polib too) wrap a
+            # long comment at other places than xgettext does.
+            " ".join(entry.comment.split()),
             entry.obsolete,
         )
         for entry in po

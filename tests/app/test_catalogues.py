@@ -75,13 +75,17 @@ def test_progress_counts_what_is_left_to_translate(tmp_path: Path) -> None:
     assert "1 untranslated, 1 fuzzy" in str(found)
 
 
-def test_only_the_creation_date_may_differ() -> None:
+def test_only_the_creation_date_and_line_breaks_may_differ() -> None:
     kept = polib.POFile()
     kept.metadata = {"POT-Creation-Date": "2026-11-01 10:00+0000", "Language": "hi"}
     kept.append(polib.POEntry(msgid="Sign out", msgstr="साइन आउट", occurrences=[("a.html", "")]))
     made = polib.POFile()
     made.metadata = {"POT-Creation-Date": "2026-11-29 10:00+0000", "Language": "hi"}
     made.append(polib.POEntry(msgid="Sign out", msgstr="साइन आउट", occurrences=[("a.html", "")]))
+    assert catalogues.differences("django.po", kept, made) is None
+    # A translators' note wrapped elsewhere (an editor's line length) is the same note.
+    kept[0].comment = "Translators: who signs\nout"
+    made[0].comment = "Translators: who\nsigns out"
     assert catalogues.differences("django.po", kept, made) is None
     made[0].occurrences = [("b.html", "")]  # the string moved to another file
     assert catalogues.differences("django.po", kept, made).changed == ("Sign out",)
