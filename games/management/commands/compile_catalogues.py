@@ -21,9 +21,9 @@ class Command(BaseCommand):
     )
     requires_system_checks: list[str] = []
 
-    def handle(self, *args: Any, **options: Any) -> None:
-        for path in catalogues.compile_all(settings.BASE_DIR / "locale"):
-            self.stdout.write(f"compiled {path.relative_to(settings.BASE_DIR)}")
+    def handle(self, *args: Any, verbosity: int = 1, **options: Any) -> None:
+        compiled = catalogues.compile_all(settings.BASE_DIR / "locale")
         call_command("compilejsi18n", verbosity=0)
-        for path in catalogues.scripts_catalogues():
-            self.stdout.write(f"wrote {path.relative_to(settings.BASE_DIR)}")
+        if verbosity:
+            for path in [*compiled, *catalogues.scripts_catalogues()]:
+                self.stdout.write(f"wrote {path.relative_to(settings.BASE_DIR)}")
