@@ -9,9 +9,10 @@ from collections.abc import Mapping
 
 import pytest
 from django.contrib.auth.models import User
+from django.urls import reverse
 
 from games.forms.sessions import SessionForm
-from games.models import GameSession, Round
+from games.models import GameSession, League, Round
 from games.rules import PlayerHand, get_ruleset, parse_card, parse_groups, score_round
 from games.rules.totals import session_state
 from games.services.round_checks import check_round
@@ -168,3 +169,15 @@ def finished_session(user: User | None, **kwargs) -> GameSession:
     close_session(session)
     session.refresh_from_db()
     return session
+
+
+def league_form_data(preset: str = "21-points", **fields: object) -> dict:
+    """The league form as a browser submits it untouched (the preset's rules)."""
+    data = session_form_data(preset)
+    data.pop("first_dealer")
+    return data | {"name": "Tuesday Club", **fields}
+
+
+def rules_url(league: League) -> str:
+    """The league's house rules page."""
+    return reverse("games:league_rules", args=[league.slug])

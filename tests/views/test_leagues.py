@@ -18,20 +18,11 @@ from games.rules.rulesets import (
     option_help,
 )
 from games.services.leagues import create_league
-from tests.support.builders import session_form_data
+from tests.support.builders import league_form_data, session_form_data
 
 pytestmark = pytest.mark.django_db
 
 Role = Membership.Role
-
-
-def league_form_data(preset: str = "21-points", **fields: object) -> dict:
-    """The league form as a browser submits it untouched (the preset's rules)."""
-    data = session_form_data(preset)
-    for key in ("first_dealer",):
-        data.pop(key)
-    data.update({"name": "Tuesday Club", **fields})
-    return data
 
 
 @pytest.fixture

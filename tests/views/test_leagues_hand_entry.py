@@ -15,7 +15,7 @@ from django.urls import reverse
 from games.models import GameSession, League
 from games.services.leagues import create_league
 from games.services.rulesets import ruleset_of
-from tests.support.builders import session_form_data
+from tests.support.builders import rules_url, session_form_data
 from tests.support.forms import forms_in
 
 pytestmark = pytest.mark.django_db
@@ -27,10 +27,6 @@ COUNTS_TRUSTED = {"hand_entry": "counts_first", "trust_show": True}
 @pytest.fixture
 def club(user: User) -> League:
     return create_league(user, name="Tuesday Club", preset="13-points", overrides=COUNTS_TRUSTED)
-
-
-def rules_url(league: League) -> str:
-    return reverse("games:league_rules", args=[league.slug])
 
 
 def chosen(html: str, name: str) -> str:

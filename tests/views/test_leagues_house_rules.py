@@ -18,7 +18,7 @@ from games.forms.rulesets import HOUSE_RULES
 from games.models import League, Membership
 from games.rules.rulesets import OPTION_NAMES, option_label, option_range
 from games.services.leagues import create_league
-from tests.support.builders import make_session, session_form_data
+from tests.support.builders import make_session, rules_url, session_form_data
 
 pytestmark = pytest.mark.django_db
 
@@ -34,10 +34,6 @@ def club(user: User) -> League:
         preset="21-points",
         overrides={"first_drop": 25, "value_cut": [10, 20, 40]},
     )
-
-
-def rules_url(league: League) -> str:
-    return reverse("games:league_rules", args=[league.slug])
 
 
 def value(html: str, name: str) -> str:

@@ -14,25 +14,14 @@ from django.urls import reverse
 from games.models import League
 from games.services.leagues import create_league
 from games.zones import league_zone
-from tests.support.builders import session_form_data
+from tests.support.builders import league_form_data, rules_url
 
 pytestmark = pytest.mark.django_db
-
-
-def league_form_data(**fields: object) -> dict:
-    """The league form as a browser submits it untouched (the preset's rules)."""
-    data = session_form_data("21-points")
-    data.pop("first_dealer")
-    return data | {"name": "Tuesday Club", **fields}
 
 
 @pytest.fixture
 def club(user: User) -> League:
     return create_league(user, name="Tuesday Club", preset="21-points", overrides={})
-
-
-def rules_url(league: League) -> str:
-    return reverse("games:league_rules", args=[league.slug])
 
 
 def test_an_owner_sets_the_leagues_time_zone(scorer: Client, club: League) -> None:
