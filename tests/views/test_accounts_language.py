@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 def chooser(html: str, choice_id: str) -> str:
-    """The form holding the select ``choice_id``."""
+    """The form holding the choice ``choice_id``."""
     for form in re.findall(r"<form[^>]*>.*?</form>", html, re.S):
         if f'id="{choice_id}"' in form:
             return form
@@ -32,8 +32,8 @@ def test_every_page_offers_each_language_in_its_own_words_without_a_script(
     assert f'action="{reverse("games:language")}"' in form
     assert 'method="post"' in form
     assert 'name="csrfmiddlewaretoken"' in form
-    assert '<option value="hi" lang="hi">हिन्दी</option>' in form
-    assert '<option value="en" lang="en" selected>English</option>' in form
+    assert 'value="hi" lang="hi" aria-pressed="false">हिन्दी</button>' in form
+    assert 'value="en" lang="en" aria-pressed="true">English</button>' in form
     assert f'name="next" value="{reverse("login")}"' in form
     assert "<script" not in form and " on" not in form.split(">")[0]
 
@@ -46,7 +46,7 @@ def test_choosing_in_the_footer_keeps_it_and_goes_back(client: Client) -> None:
     assert client.cookies[settings.LANGUAGE_COOKIE_NAME].value == "hi"
     again = client.get(page)
     assert '<html lang="hi"' in again.content.decode()
-    assert '<option value="hi" lang="hi" selected>' in again.content.decode()
+    assert 'value="hi" lang="hi" aria-pressed="true">' in again.content.decode()
 
 
 def test_going_back_never_leaves_the_site(client: Client) -> None:
