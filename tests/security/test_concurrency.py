@@ -288,10 +288,10 @@ def test_phones_reading_while_others_save_and_delete_see_one_state_of_the_table(
         # Every round is the same: the totals are that round's scores times the
         # number of rounds the page shows, whichever state of the table it read.
         rounds = max(int(n) for n in re.findall(r'data-round="(\d+)"', html))
-        # Totals are written with a true minus sign (the `points` filter).
+        # Totals are written with a true minus sign and grouped (the `points` filter).
         totals = {
-            name: total.replace("\u2212", "-")
-            for name, total in re.findall(r'data-total="(\w+)">([-\u2212]?\d+)<', html)
+            name: total.replace("\u2212", "-").replace(",", "")
+            for name, total in re.findall(r'data-total="(\w+)">([-\u2212]?[\d,]+)<', html)
         }
         assert totals == {
             "Asha": str(122 * rounds),
