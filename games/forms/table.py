@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext, gettext_lazy
 
+from games.forms import round_counts
 from games.forms.rounds import RoundForm
 from games.models import Seat, TableHand, TableRound
 from games.rules import FIGURES, NUMBER_FIGURES, USUAL_OUTCOME, HandFigures, Ruleset, figure_names
@@ -25,23 +26,17 @@ FIGURE_LABELS = {
     "two_point": gettext_lazy("Two-point hand"),
     "free_hand": gettext_lazy("Free hand"),
 }
-# A figure typed longer than this is no hand's: said by the form, before the rules.
-FIGURE_DIGITS = 6
 
 
 def counted_outcomes(ruleset: Ruleset) -> tuple[str, ...]:
-    """The outcomes a hand may be counted at the table in, under ``ruleset``: a
-    declared winner where the house rules trust the table's show; any other hand that
-    gives figures where they take counts. (A drop that gives none has nothing to
-    count: it is the same hand either way.)"""
+    """The outcomes a phone may count a hand in: the round form's
+    (round_counts.counted_outcomes), but only those that give a figure, or a trusted
+    winner's show (a drop that gives none has nothing to count: it is the same hand
+    either way)."""
     return tuple(
         outcome
-        for outcome in ruleset.outcomes
-        if (
-            ruleset.trust_show
-            if outcome == "declared"
-            else ruleset.hand_entry != "cards" and bool(figure_names(ruleset, outcome))
-        )
+        for outcome in round_counts.counted_outcomes(ruleset)
+        if outcome == "declared" or figure_names(ruleset, outcome)
     )
 
 
@@ -128,8 +123,8 @@ class HandForm(RoundForm):
             if figure in NUMBER_FIGURES:
                 field: forms.Field = forms.IntegerField(
                     required=False,
-                    min_value=-(10**FIGURE_DIGITS) + 1,
-                    max_value=10**FIGURE_DIGITS - 1,
+                    min_value=-(10**round_counts.MAX_DIGITS) + 1,
+                    max_value=10**round_counts.MAX_DIGITS - 1,
                     label=FIGURE_LABELS[figure],
                     error_messages={
                         "invalid": gettext_lazy("type a whole number, in digits (like 34)"),
