@@ -36,6 +36,7 @@ def test_a_hindi_leagues_standings_count_in_rupees_on_a_phone(
     page.get_by_label("Currency", exact=True).fill("inr")
     page.get_by_label("Language", exact=True).select_option("hi")
     page.get_by_role("button", name="Save house rules").click()
+    # Said in the language the form was sent in: the league's applies from the next page.
     expect(page.locator("ul.messages")).to_contain_text("House rules saved")
     club.refresh_from_db()
     assert (club.language, club.currency) == ("hi", "INR")
@@ -45,7 +46,8 @@ def test_a_hindi_leagues_standings_count_in_rupees_on_a_phone(
         per_point = figures.money(Decimal("5000"), "INR")
         won = figures.money(Decimal("610000"), "INR", sign=True)
         lost = figures.money(Decimal("-460000"), "INR", sign=True)
-    expect(page.locator("p.meta")).to_contain_text(f"{per_point} a point")
+        a_point = translation.gettext("%(amount)s a point") % {"amount": per_point}
+    expect(page.locator("p.meta")).to_contain_text(a_point)
 
     page.goto(f"/leagues/{club.slug}/standings/")
     asha = page.locator('tr[data-player="Asha"] [data-money]')

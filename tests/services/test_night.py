@@ -116,7 +116,7 @@ def test_a_hindi_leagues_night_is_told_in_rupees_grouped_in_lakhs(user: User) ->
 
     assert lines[0] == "Friday, 13 मार्च 2026"
     assert lines[6:] == [
-        "Settle up at ₹5,000.00 a point:",
-        "Ben pays Asha ₹4,60,000.00",
-        "Chen pays Asha ₹1,50,000.00",
+        "₹5,000.00 प्रति पॉइंट से हिसाब:",
+        "Ben से Asha को ₹4,60,000.00",
+        "Chen से Asha को ₹1,50,000.00",
     ]

@@ -41,9 +41,9 @@ def test_a_hindi_leagues_session_settles_up_in_rupees_grouped_in_lakhs(
         page = scorer.get(reverse("games:session_detail", args=[session.pk]), **HINDI)
 
     html = page.content.decode()
-    assert "At ₹5,000.00 a point" in html
+    assert "₹5,000.00 प्रति पॉइंट" in html
     assert (
-        '<strong>Ben</strong> pays <strong>Asha</strong> <span class="amount">₹4,60,000.00</span>'
+        '<strong>Ben</strong>, <strong>Asha</strong> को <span class="amount">₹4,60,000.00</span> देंगे'
         in html
     )
 

@@ -86,7 +86,7 @@ def test_the_league_page_says_what_a_point_is_worth_in_its_currency(
     with translation.override("hi"):
         page = scorer.get(reverse("games:league_detail", args=[club.slug]), **HINDI)
 
-    assert "₹5,000.00 a point" in page.content.decode()
+    assert "₹5,000.00 प्रति पॉइंट" in page.content.decode()
 
 
 def test_the_standings_download_keeps_plain_numbers_and_names_the_currency(
@@ -98,7 +98,7 @@ def test_the_standings_download_keeps_plain_numbers_and_names_the_currency(
         response = scorer.get(reverse("games:league_standings_csv", args=[club.slug]), **HINDI)
 
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
-    header = next(row for row in rows if "Player" in row)
-    money = header.index("Net money (INR)")
+    header = next(row for row in rows if "खिलाड़ी" in row)
+    money = header.index("नेट पैसे (INR)")
     asha = next(row for row in rows if row and row[0] == "Asha")
     assert float(asha[money]) == 610000
