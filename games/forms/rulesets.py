@@ -13,7 +13,7 @@ from typing import Any
 
 from django import forms
 from django.utils.functional import lazy
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext
 
 from games.forms.fields import CardListField, NumbersField
 from games.models import Preset
@@ -113,7 +113,14 @@ def _beside(message: str) -> str:
     options by their labels ("deal_show_min must not be above deal_show_max" is
     "Lowest deal show cost must not be above highest deal show cost.")."""
     message = _NAMED.sub(lambda name: _in_a_sentence(option_label(name[0])), message)
-    return message[:1].upper() + message[1:] + ("" if message.endswith(".") else ".")
+    message = message[:1].upper() + message[1:]
+    # Translators: a message of the rules service made a sentence of the page's
+    # ("… must not be above …" with its full stop).
+    return (
+        message
+        if message.endswith(".")
+        else pgettext("sentence", "{message}.").format(message=message)
+    )
 
 
 @dataclasses.dataclass(frozen=True)

@@ -4,14 +4,20 @@ change to a round."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 from django.utils.functional import lazy
-from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
+from django.utils.translation import (
+    get_language,
+    gettext,
+    gettext_lazy,
+    gettext_noop,
+    pgettext_lazy,
+)
 
 from games import rules
 from games.models.fields import (
@@ -25,6 +31,15 @@ from games.models.fields import (
 )
 from games.models.leagues import Player
 from games.models.sessions import GameSession, Seat
+
+# Who a round that saved itself is by, as kept and as a league file names it (the
+# round page and its history say it in the reader's language): nobody tapped Save.
+SAVED_BY_ITSELF = gettext_noop("table mode (saved by itself)")
+
+
+def kept_name(name: str) -> str:
+    """An author's name as kept (a league file's, or nobody's), as a page says it."""
+    return gettext(SAVED_BY_ITSELF) if name == SAVED_BY_ITSELF else name
 
 
 class Round(models.Model):
@@ -79,13 +94,23 @@ class Round(models.Model):
     def author(self) -> str:
         """Who saved the round last (`entered_by`): their username, or the name an
         imported file gave."""
-        return self.entered_by.get_username() if self.entered_by else self.entered_by_name
+        return (
+            self.entered_by.get_username() if self.entered_by else kept_name(self.entered_by_name)
+        )
 
     def clean(self) -> None:
         if self.dealer_id and self.session_id and self.dealer.session_id != self.session_id:
             raise ValidationError(
                 {"dealer": gettext("The dealer must sit at this session's table.")}
             )
+
+
+class Explanation(NamedTuple):
+    """A hand's working as the round page shows it: the rules service's lines, and
+    the rule that replaced its count ("" where none did)."""
+
+    lines: list[str]
+    rule_applied: str
 
 
 class HandEntry(models.Model):
@@ -130,7 +155,9 @@ class HandEntry(models.Model):
     score = models.IntegerField(default=0)
     # What the rules service said, kept so pages show it without recomputing:
     # {"lines": [readable lines], "groups": [{"cards", "kind", "counted", "left_out"}],
-    # "value_cards": [codes]}, and "rule_applied" where a rule replaced the count.
+    # "value_cards": [codes]}, and "rule_applied" where a rule replaced the count;
+    # "lines" and "rule_applied" in English, and under "said" in each other language
+    # ({"hi": {"lines": [...], "rule_applied": ...}}: services/round_words.py).
     # Written by every save of a round (services/round_saves.py) and a league file's import
     # (which rebuilds it: a league file does not carry it). Hands saved earlier keep
     # a "label" per group too (the kind in words), which nothing reads: the round page
@@ -154,6 +181,14 @@ class HandEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} in {self.round}: {self.get_outcome_display()}"
+
+    @property
+    def explanation(self) -> Explanation:
+        """The rules service's working of this hand in the language of the page, as
+        kept when its round was saved; in English where that language was not kept
+        (a hand saved before, or a language added since)."""
+        said = self.breakdown.get("said", {}).get(get_language(), self.breakdown)
+        return Explanation(said.get("lines", []), said.get("rule_applied", ""))
 
     @property
     def hand_figures(self) -> rules.HandFigures | None:
@@ -300,7 +335,9 @@ class RoundChange(models.Model):
     def author(self) -> str:
         """Who made the change (`changed_by`): their username, or the name an imported
         file gave; "" if neither is known."""
-        return self.changed_by.get_username() if self.changed_by else self.changed_by_name
+        return (
+            self.changed_by.get_username() if self.changed_by else kept_name(self.changed_by_name)
+        )
 
     @property
     def said_by(self) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import F, Max
@@ -19,7 +20,7 @@ from django.utils import timezone
 
 from games.access import AnyUser
 from games.models import GameSession, HandEntry, Round, RoundChange, TableRound
-from games.rules import PlayerResult
+from games.rules import PlayerResult, score_round
 from games.services import round_messages as say
 from games.services.errors import EntryRejected, RoundConflict, RoundRepeated
 from games.services.results import refresh_session
@@ -27,6 +28,7 @@ from games.services.round_audit import record_change, round_snapshot, signed_in_
 from games.services.round_checks import RoundCheck
 from games.services.round_clash import same_round
 from games.services.round_entries import RoundEntry
+from games.services.round_words import Said, said_in_each_language
 from games.services.scoreboard import Scoreboard, live_stamp, load_scoreboard, with_round
 
 
@@ -270,6 +272,10 @@ def _require_scored(check: RoundCheck) -> None:
 def scored_hands(played: Round, check: RoundCheck) -> list[HandEntry]:
     """The hands of a round the rules service scored, as saved: what was entered (the
     grouping the check kept or arranged) and what the rules made of it."""
+    scored = check.result
+    said = said_in_each_language(
+        lambda: score_round(scored.ruleset, check.cut, [player.hand for player in check.players])
+    )
     return [
         HandEntry(
             round=played,
@@ -284,9 +290,9 @@ def scored_hands(played: Round, check: RoundCheck) -> list[HandEntry]:
             value_points=result.value_points,
             claims=result.claims,
             score=result.score,
-            breakdown=breakdown_of(result),
+            breakdown=breakdown_of(result, words),
         )
-        for player, result in zip(check.players, check.result.players, strict=True)
+        for player, result, words in zip(check.players, scored.players, said, strict=True)
         if player.hand is not None
     ]
 
@@ -296,12 +302,16 @@ def scored_hands(played: Round, check: RoundCheck) -> list[HandEntry]:
 SCORED_FIELDS = (*(name for name in HandEntry.RECORDED if name != "player"), "breakdown")
 
 
-def breakdown_of(result: PlayerResult) -> dict:
+def breakdown_of(result: PlayerResult, said: Mapping[str, Said]) -> dict:
+    """What a hand keeps of the rules service's result: its groups and value cards,
+    and its working (``said``: by language, ``round_words``), the source language's
+    as "lines" and "rule_applied" and every other language's under "said"."""
+    source = said[settings.LANGUAGE_CODE]
     # "rule_applied" (why the hand points are not the groups' sum) only where a rule
     # replaced the count: rounds saved before it was kept show no such line.
     return {
-        "lines": list(result.breakdown),
-        **({"rule_applied": result.rule_applied} if result.rule_applied else {}),
+        **source,
+        "said": {code: words for code, words in said.items() if code != settings.LANGUAGE_CODE},
         "groups": [
             {
                 "cards": [card.code for card in group.cards],

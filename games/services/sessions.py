@@ -10,12 +10,14 @@ import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from decimal import Decimal
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import override, pgettext
 
 from games import live, rules
 from games.access import AnyUser, league_tables, own_tables
@@ -184,8 +186,6 @@ def _seat(session: GameSession, player_ids: Sequence[int], first_dealer: int) ->
 
 # --- Rematch: the same table again, one tap from a finished session ----------------------
 
-REMATCH_SUFFIX = " (rematch)"
-
 
 def rematch_seating(session: GameSession, board: Scoreboard) -> tuple[list[Seat], int]:
     """The seats of ``session`` (replayed as ``board``) in the rematch's order, and
@@ -204,13 +204,25 @@ def rematch_seating(session: GameSession, board: Scoreboard) -> tuple[list[Seat]
 
 
 def rematch_name(session: GameSession) -> str:
-    """ "Friday (rematch)" after "Friday", and again after a rematch of a rematch (not
-    "Friday (rematch) (rematch)"); an unnamed session's rematch stays unnamed."""
+    """ "Friday (rematch)" after "Friday", in the language of whoever starts it, and
+    again after a rematch of a rematch (not "Friday (rematch) (rematch)", whichever
+    language either was started in); an unnamed session's rematch stays unnamed."""
     if not session.name:
         return ""
-    base = session.name.removesuffix(REMATCH_SUFFIX)
-    limit = GameSession._meta.get_field("name").max_length - len(REMATCH_SUFFIX)
-    return base[:limit].rstrip() + REMATCH_SUFFIX
+    base = session.name
+    for code, _name in settings.LANGUAGES:
+        with override(code):
+            before, _, after = _rematch_of().partition("{name}")
+        if base.startswith(before) and base.endswith(after) and len(base) > len(before + after):
+            base = base[len(before) : len(base) - len(after)]
+    said = _rematch_of()
+    limit = GameSession._meta.get_field("name").max_length - len(said.replace("{name}", ""))
+    return said.format(name=base[:limit].rstrip())
+
+
+def _rematch_of() -> str:
+    # Translators: a rematch's name, from the session's ("Friday (rematch)").
+    return pgettext("session name", "{name} (rematch)")
 
 
 def rematch(session: GameSession, user: AnyUser) -> tuple[GameSession, bool]:

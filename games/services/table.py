@@ -37,6 +37,7 @@ from games.models import (
     TableRound,
     new_share_token,
 )
+from games.models.rounds import SAVED_BY_ITSELF
 from games.rules import CardError, HandFigures, parse_card, speech
 from games.services import round_messages as say
 from games.services.errors import EntryRejected
@@ -92,11 +93,6 @@ class RoundNotReady(EntryRejected):
     def __init__(self, message: str, check: RoundCheck | None = None) -> None:
         super().__init__(message)
         self.check = check
-
-
-# Who a round that saved itself is by (the round page, its history and a league file
-# say so): nobody tapped Save.
-SAVED_BY_ITSELF = "table mode (saved by itself)"
 
 
 # --- The table link and the seats -------------------------------------------------------

@@ -11,7 +11,7 @@ from django import template
 from django.template.loader import get_template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext, gettext_noop, override
 
 from games import figures
 from games.models import HandEntry
@@ -74,28 +74,63 @@ def explained(line: str, names: Iterable[str] = ()) -> SafeString:
     whose claims a player pays: games/rules/scoring.py), the name stays a word,
     whatever card it spells; the same letters elsewhere are a card."""
     text = figures.points(line)
+    language = get_language()
+    named = _named_spans(text, language, tuple(sorted(set(names), key=len, reverse=True)))
     pieces, at = [], 0
-    for found in _explained_words(tuple(sorted(set(names), key=len, reverse=True))).finditer(text):
-        pieces += [text[at : found.start()], found["name"] or _faces(get_language())[found["card"]]]
+    for found in _card_words(language).finditer(text):
+        if any(start <= found.start() < end for start, end in named):
+            continue
+        pieces += [text[at : found.start()], _faces(language)[found[0]]]
         at = found.end()
     return format_html_join("", "{}", ((piece,) for piece in [*pieces, text[at:]]))
 
 
+# The rules' lines that name a player (games/rules/scoring.py), as the catalogue
+# holds them: the words around "{name}", in the page's language and in English (a
+# hand kept before its language was), tell a name from a card it spells.
+_NAMING_LINES = (
+    gettext_noop("won by default by {name}: every drop pays {points}"),
+    gettext_noop("{name} won by default: every drop pays {points}"),
+    gettext_noop("pays {name}'s claims: {points}"),
+)
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
+def _named_spans(text: str, language: str, names: tuple[str, ...]) -> list[tuple[int, int]]:
+    """Where in ``text`` one of ``names`` stands as a naming line places it."""
+    if not names:
+        return []
+    return [
+        found.span("name")
+        for pattern in _naming_patterns(language, names)
+        for found in pattern.finditer(text)
+    ]
+
+
 @functools.lru_cache(maxsize=64)
-def _explained_words(names: tuple[str, ...]) -> re.Pattern[str]:
-    """What ``explained`` picks out of a line: a player's name where the rules write
-    one ("won by default by Asha: …", "Asha won by default: …", "pays Asha's claims:
-    …"), and each of the deck's codes as a whole word, longest first (10H before a 10)."""
-    card = (
-        "(?<!\\w)(?P<card>"
-        + "|".join(sorted(_faces(get_language()), key=len, reverse=True))
-        + ")(?!\\w)"
-    )
-    name = "(?:" + "|".join(map(re.escape, names)) + ")" if names else "(?!)"  # (?!): none
-    return re.compile(
-        rf"(?P<name>(?<=\bby ){name}(?=: )|^{name}(?= won by default: )"
-        rf"|(?<=^pays ){name}(?='s claims: ))|{card}"
-    )
+def _naming_patterns(language: str, names: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+    name = "(?P<name>" + "|".join(map(re.escape, names)) + ")"
+    patterns = []
+    for said in _NAMING_LINES:
+        for words in {said, _in(language, said)}:
+            before, _, after = words.partition("{name}")
+            lead = _PLACEHOLDER.split(before)[-1]
+            trail = _PLACEHOLDER.split(after)[0]
+            start = "^" if not _PLACEHOLDER.search(before) else ""
+            patterns.append(re.compile(f"{start}{re.escape(lead)}{name}(?={re.escape(trail)})"))
+    return tuple(patterns)
+
+
+def _in(language: str, message: str) -> str:
+    with override(language):
+        return gettext(message)
+
+
+@functools.cache
+def _card_words(language: str) -> re.Pattern[str]:
+    """Each of the deck's codes as a whole word, longest first (10H before a 10)."""
+    codes = sorted(_faces(language), key=len, reverse=True)
+    return re.compile("(?<!\\w)(?:" + "|".join(codes) + ")(?!\\w)")
 
 
 @register.filter

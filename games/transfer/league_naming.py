@@ -12,6 +12,7 @@ from dataclasses import replace
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext
 
 from games.models import League
@@ -79,11 +80,19 @@ def _imported_again(owner: AbstractBaseUser, name: str) -> str:
     so the third import of a file on one day reads apart from the second. Picked
     before the import's transaction and not a unique column: two imports of one file
     by one owner at the same moment may still share a name (the owner renames one)."""
-    today = timezone.localdate()
-    day = f"imported {today.day} {today:%b %Y}"
+    day = date_format(timezone.localdate(), "DATE_FORMAT")
     for count in itertools.count(1):
-        ending = f" ({day})" if count == 1 else f" ({day}, {count})"
-        again = name[: _NAME_LENGTH - len(ending)].rstrip() + ending
+        said = (
+            # Translators: a league imported beside one of the same name ("Friday club
+            # (imported 26 Nov 2026)").
+            gettext("{name} (imported {day})")
+            if count == 1
+            # Translators: the second, third… league imported on one day beside one of
+            # the same name ("Friday club (imported 26 Nov 2026, 2)").
+            else gettext("{name} (imported {day}, {count})")
+        )
+        room = _NAME_LENGTH - len(said.format(name="", day=day, count=count))
+        again = said.format(name=name[:room].rstrip(), day=day, count=count)
         if not _a_league_of_theirs_is_called(owner, again):
             return again
     raise AssertionError("unreachable: itertools.count never ends")

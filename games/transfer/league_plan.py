@@ -33,6 +33,7 @@ from games.rules import (
 )
 from games.services.replay import in_order_made, replay_table
 from games.services.results import SeatResult, one_hand, seat_results
+from games.services.round_words import Said, said_in_each_language
 from games.services.sessions import name_key
 from games.transfer.league_plan_history import ChangePlan, planned_changes, round_times
 from games.transfer.league_refusal import ImportRefused
@@ -53,6 +54,7 @@ class EntryPlan:
     player: str
     groups: list[list[str]]
     result: PlayerResult  # the rules service's figures for this hand
+    said: dict[str, Said]  # and its words in each language (services.round_words)
 
 
 @dataclass(frozen=True)
@@ -386,14 +388,15 @@ def _round_plan(
         ) from None
     for entry, scored in zip(played.entries, result.players, strict=True):
         _check_figures(entry, scored, _hand_of(where, scored.name))
+    said = said_in_each_language(lambda: score_round(ruleset, _CARDS[played.cut_joker], hands))
     return RoundPlan(
         number=expected,
         dealer=_seated(played.dealer, seated, where),
         cut_joker=played.cut_joker,
         author=played.entered_by,
         entries=tuple(
-            EntryPlan(entry.player, entry.groups, scored)
-            for entry, scored in zip(played.entries, result.players, strict=True)
+            EntryPlan(entry.player, entry.groups, scored, words)
+            for entry, scored, words in zip(played.entries, result.players, said, strict=True)
         ),
         version=played.version or 1,
         created_at=played.created_at,

@@ -341,7 +341,7 @@ def _hand_row(played: Round, entry: EntryPlan, player: Player) -> tuple:
         result.value_points,
         result.claims,
         result.score,
-        json.dumps(breakdown_of(result)),
+        json.dumps(breakdown_of(result, entry.said)),
     )
 
 

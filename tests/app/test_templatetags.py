@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from django.template import Context, Template
 from django.template.defaultfilters import floatformat
+from django.utils import translation
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -103,3 +104,16 @@ def test_a_player_whose_name_spells_a_card_stays_a_name_in_the_explanation() -> 
     # Where the line holds cards, the same letters are the card.
     assert "J♦" in render(Context({"line": "not counted: JD QD KD", "names": names}))
     assert "J♦" in render(Context({"line": "JD", "names": ["J"]}))
+
+
+def test_a_name_that_spells_a_card_stays_a_name_in_a_hindi_line() -> None:
+    render = Template("{% load cards %}{{ line|explained:names }}").render
+    names = ["JD", "Asha"]
+    with translation.override("hi"):
+        for said in (
+            "won by default by {name}: every drop pays {points}",
+            "pays {name}'s claims: {points}",
+        ):
+            line = translation.gettext(said).format(name="JD", points=30)
+            assert "J♦" not in render(Context({"line": line, "names": names}))
+        assert "J♦" in render(Context({"line": "JD", "names": names}))

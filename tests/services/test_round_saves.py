@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
+from django.utils import translation
 
 from games.models import GameSession, HandEntry, Round
 from games.services.errors import EntryRejected, RoundConflict
@@ -109,3 +110,25 @@ def test_a_round_saved_since_the_form_opened_is_not_saved_again(table: GameSessi
         NewRound(entry, check, expected_number=2, opened_number=1), table.created_by
     )
     assert saved.round.number == 2
+
+
+def test_a_hand_keeps_its_working_in_each_language_whoever_saved_it(table: GameSession) -> None:
+    # Saved from a phone in Hindi: the working is kept in English and in Hindi.
+    with translation.override("hi"):
+        played = play(table, "8S", ROUND_1)
+
+    ben = played.entries.get(player__name="Ben")
+    assert "count 102" in ben.breakdown["lines"]
+    assert "काउंट 102" in ben.breakdown["said"]["hi"]["lines"]
+    assert "count 102" in ben.explanation.lines
+    with translation.override("hi"):
+        assert "काउंट 102" in ben.explanation.lines
+
+
+def test_a_hand_kept_before_its_language_was_reads_in_english(table: GameSession) -> None:
+    played = play(table, "8S", ROUND_1)
+    ben = played.entries.get(player__name="Ben")
+    ben.breakdown.pop("said")
+
+    with translation.override("hi"):
+        assert "count 102" in ben.explanation.lines

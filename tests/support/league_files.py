@@ -39,13 +39,13 @@ from games.models import (
     Seat,
     SeatChange,
 )
+from games.models.rounds import SAVED_BY_ITSELF
 from games.queries.standings import standings_of
 from games.services.round_checks import check_round
 from games.services.round_entries import new_round_entry
 from games.services.round_saves import delete_round, save_round
 from games.services.scoreboard import load_scoreboard
 from games.services.sessions import join, leave
-from games.services.table import SAVED_BY_ITSELF
 from games.transfer.league_import import ImportRefused, import_league
 from games.zones import league_zone
 from tests.support.builders import by_seat, edit, make_session, play, pool_with_chen_out
