@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from games.models import (
     CARD_CODES,
@@ -27,6 +28,7 @@ from games.models import (
     Round,
     Seat,
 )
+from games.models.rounds import SAVED_BY_ITSELF
 from tests.support.builders import make_session, play
 from tests.support.hands import LOOSE_148, THREE_PURE
 
@@ -359,3 +361,12 @@ def test_removing_the_first_dealers_seat_leaves_the_session(table: GameSession) 
 
     table.refresh_from_db()
     assert table.first_dealer is None
+
+
+def test_a_round_that_saved_itself_says_so_in_the_pages_language() -> None:
+    played = Round(entered_by_name=SAVED_BY_ITSELF)
+
+    assert played.author == "table mode (saved by itself)"
+    with translation.override("hi"):
+        said = translation.gettext("table mode (saved by itself)")
+        assert played.author == said != SAVED_BY_ITSELF

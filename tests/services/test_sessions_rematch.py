@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 from django.contrib.auth.models import User
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games.models import GameSession
 from games.services.errors import EntryRejected
@@ -129,3 +129,11 @@ def test_a_rematch_of_a_rematch_is_not_called_rematch_twice(user: User) -> None:
     long = finished_session(user, name="x" * 100)
     assert len(rematch_name(long)) == 100
     assert rematch_name(long).endswith(" (rematch)")
+
+
+def test_a_rematch_is_named_in_the_language_it_is_started_in_and_never_twice(user: User) -> None:
+    with translation.override("hi"):
+        assert rematch_name(finished_session(user, name="Friday")) == "Friday (रीमैच)"
+        # A rematch of one started in English is not called rematch twice either.
+        assert rematch_name(finished_session(user, name="Friday (rematch)")) == "Friday (रीमैच)"
+    assert rematch_name(finished_session(user, name="Friday (रीमैच)")) == "Friday (rematch)"
