@@ -7,6 +7,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from games.forms.rulesets import HOUSE_RULES
 from games.models import GameSession, League, Membership
@@ -74,6 +75,17 @@ def test_the_league_list_shows_only_the_users_leagues_with_their_role(
 
     assert 'data-league="tuesday-club"' in html and "Elsewhere" not in html
     assert ">owner</span>" in html
+
+
+def test_a_role_is_said_in_the_pages_language(scorer: Client, club: League) -> None:
+    hindi = {"HTTP_ACCEPT_LANGUAGE": "hi"}
+    with translation.override("hi"):
+        owner = translation.gettext("Owner").lower()
+    listed = scorer.get(reverse("games:league_list"), **hindi).content.decode()
+    page = scorer.get(reverse("games:league_detail", args=[club.slug]), **hindi).content.decode()
+
+    assert f">{owner}</span>" in listed and ">owner<" not in listed
+    assert owner in page and "owner</p>" not in page
 
 
 def test_the_house_rules_page_lists_every_option_with_its_meaning(
