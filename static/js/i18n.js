@@ -14,3 +14,19 @@ export function interpolate(format, values) {
   if (catalogue.interpolate) return catalogue.interpolate(format, values, true);
   return format.replace(/%\((\w+)\)s/g, (whole, name) => String(values[name]));
 }
+
+// A sentence with an element in it, "Dealt by <strong>Asha</strong>.": the translated
+// sentence's pieces in its own order, a placeholder's value a string or an element,
+// for element.append(...). The translator may move the element; the text around it
+// comes as whole strings, never split where the sentence has no element.
+export function interpolateNodes(format, values) {
+  const pieces = [];
+  format.split(/(%\(\w+\)s)/).forEach((piece, index) => {
+    const value = index % 2 ? values[piece.slice(2, -2)] : piece;
+    const last = pieces.length - 1;
+    if (value instanceof Node) pieces.push(value);
+    else if (last >= 0 && typeof pieces[last] === "string") pieces[last] += String(value);
+    else if (String(value)) pieces.push(String(value));
+  });
+  return pieces;
+}

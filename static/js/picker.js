@@ -7,6 +7,7 @@ import { on } from "./events.js";
 import { cardsIn, newGroup, typeCard, undoCard } from "./cards.js";
 import { startKeyboard, toggleKeyboard } from "./picker_keyboard.js";
 import { letGo, pickerScrolled, saveShown } from "./picker_place.js";
+import { gettext, interpolate, ngettext } from "./i18n.js";
 
 function formOf(picker) {
   return picker.closest("form");
@@ -54,13 +55,18 @@ function say(picker) {
   var line = picker.querySelector("[data-picker-for]");
   if (!target || !line) return;
   if (target.hasAttribute("data-cut")) {
-    line.textContent = "Tap the cut joker";
+    line.textContent = gettext("Tap the cut joker");
   } else {
     // The legend's name first: a seat's phone swaps it in when the player is renamed.
     var fieldset = target.closest("fieldset.player");
     var named = fieldset.querySelector("[data-player-name]");
     var name = named ? named.textContent : fieldset.getAttribute("data-player");
-    line.textContent = "Cards for " + name + ": " + cardsIn(target.value).length + " of " + handSize(picker);
+    line.textContent = interpolate(
+      // Translators: the card picker's line over its cards: the player whose cards are
+      // tapped, how many of a hand's cards are in so far, and a hand's size.
+      gettext("Cards for %(name)s: %(count)s of %(size)s"),
+      { name: name, count: cardsIn(target.value).length, size: handSize(picker) }
+    );
   }
 }
 
@@ -86,7 +92,17 @@ function countCopies(picker) {
     pick.classList.toggle("is-full", full);
     pick.setAttribute("aria-disabled", String(full));
     var name = pick.getAttribute("data-name");
-    pick.setAttribute("aria-label", used ? name + ", " + used + " of " + limit + " used" : name);
+    pick.setAttribute(
+      "aria-label",
+      used
+        ? interpolate(
+            // Translators: a card's key in the picker, read out: the card, and how many
+            // of its copies in the decks are in the round already.
+            gettext("%(card)s, %(used)s of %(limit)s used"),
+            { card: name, used: used, limit: limit }
+          )
+        : name
+    );
   });
   say(picker);
 }
@@ -142,7 +158,7 @@ function moveOn(picker, from) {
   say(picker);
   var line = picker.querySelector("[data-picker-for]");
   // A seat's phone (table mode) enters one hand: its picker says what comes next there.
-  if (line) line.textContent = picker.getAttribute("data-done") || "Every hand is in: check the settlement and save.";
+  if (line) line.textContent = picker.getAttribute("data-done") || gettext("Every hand is in: check the settlement and save.");
   // Nothing left to tap: the cards fold away, as they stood open over the last hand's
   // outcomes (a last player marked Middle drop) and between them and Save. Undo and the
   // other keys stay; a tap on a field opens the cards again (aim).
@@ -152,7 +168,7 @@ function moveOn(picker, from) {
     return input.type === "text" && !input.value && input.getClientRects().length;
   });
   if (figure) {
-    if (line) line.textContent = "Cards done: type the counts, then save.";
+    if (line) line.textContent = gettext("Cards done: type the counts, then save.");
     return figure.scrollIntoView({ block: "center" });
   }
   if (save) {
@@ -210,12 +226,26 @@ function refuse(picker, key) {
   var code = key.getAttribute("data-card");
   var decks = parseInt(picker.getAttribute("data-decks"), 10); // the ruleset's
   var face = key.querySelector(".pick-face").textContent;
+  // Why a card tapped took nothing: the decks hold no more of it (its face, "Q♥").
+  // One deck has one copy ("it"), several have several ("one" of them).
+  var said;
   if (cardsIn(cutField(form) && cutField(form).value)[0] === code) {
-    line.textContent = "No " + face + " left: " + (decks > 1 ? "one" : "it") + " is the cut joker";
+    said = decks > 1
+      // Translators: a card tapped in the picker; the decks hold no copy of it but the cut joker's.
+      ? gettext("No %(card)s left: one is the cut joker")
+      // Translators: a card tapped in the picker; its only copy (one deck) is the cut joker.
+      : gettext("No %(card)s left: it is the cut joker");
+  } else if (decks === 1) {
+    // Translators: a card tapped in the picker; one deck, its only copy is in a hand.
+    said = gettext("The only %(card)s is already used");
+  } else if (decks === 2) {
+    // Translators: a card tapped in the picker; two decks, both copies are in hands.
+    said = gettext("Both %(card)s are already used");
   } else {
-    var all = decks === 1 ? "The only " + face + " is" : (decks === 2 ? "Both " : "All " + decks + " ") + face + " are";
-    line.textContent = all + " already used";
+    // Translators: a card tapped in the picker; %(count)s decks (three or more), every copy in a hand.
+    said = ngettext("All %(count)s %(card)s are already used", "All %(count)s %(card)s are already used", decks);
   }
+  line.textContent = interpolate(said, { card: face, count: decks });
 }
 
 // A player who drops shows no cards: their groups field folds away. The cards a hand
@@ -256,7 +286,7 @@ function aimAtStart(picker) {
   if (!cut) return;
   aim(picker, cut, false);
   picker.classList.add("is-done");
-  picker.querySelector("[data-picker-for]").textContent = "Every hand is counted: type the counts, then save.";
+  picker.querySelector("[data-picker-for]").textContent = gettext("Every hand is counted: type the counts, then save.");
 }
 
 // The table's cut joker came by the poll (another phone entered it first) while this

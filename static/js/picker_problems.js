@@ -5,6 +5,7 @@
 // fixed, with a link that brings that hand into view: its outcome buttons (Invalid
 // declaration, say), its cards and the problem under them.
 import { on } from "./events.js";
+import { gettext, interpolate, interpolateNodes } from "./i18n.js";
 
 // What is said wrong with a hand: Save's errors under its cards, or the live check's.
 function problemOf(fieldset) {
@@ -38,11 +39,15 @@ function show(slot, found) {
   strong.textContent = name;
   var text = document.createElement("span");
   text.className = "picker-problem-text";
-  text.append(strong, ": " + found.text);
+  text.append(
+    // Translators: over the card picker, a player (shown in bold) and what is wrong with their hand.
+    ...interpolateNodes(gettext("%(name)s: %(problem)s"), { name: strong, problem: found.text })
+  );
   var link = document.createElement("a");
   link.href = "#" + found.hand.id;
   link.setAttribute("data-show-hand", "");
-  link.textContent = "Show " + name;
+  // Translators: a link over the card picker to a player's hand that has a problem.
+  link.textContent = interpolate(gettext("Show %(name)s"), { name: name });
   slot.append(text, " ", link);
 }
 
