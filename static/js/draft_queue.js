@@ -12,9 +12,11 @@
 import { on } from "./events.js";
 import { SENT, onForget, ours, read, store, write, message } from "./draft_store.js";
 import { keep, keyOf, numberOf, saveButton, say, unsay, valuesOf } from "./draft_forms.js";
+import { gettext, interpolate } from "./i18n.js";
 
 var RETRY_MS = 10000; // while rounds wait, the server is tried this often
-var QUEUED = "Saved on this phone \u2014 will send when back online.";
+// Translators: beside Save, when a round was saved without a network: it waits on the phone.
+var QUEUED = gettext("Saved on this phone — will send when back online.");
 
 // Drafts on their way to the server: the form an answer swaps in leaves them be.
 export var sending = Object.create(null);
@@ -96,10 +98,12 @@ function sentBy(event) {
 }
 
 function sentText(save) {
-  var number = save.number;
+  var values = { number: save.number };
   return save.form.hasAttribute("data-seat-form")
-    ? "Your hand for round " + number + " was sent."
-    : "Round " + number + " sent.";
+    // Translators: table mode, a seat's phone: its hand, kept while offline, reached the server.
+    ? interpolate(gettext("Your hand for round %(number)s was sent."), values)
+    // Translators: a round kept on the phone while offline reached the server.
+    : interpolate(gettext("Round %(number)s sent."), values);
 }
 
 // "Round N sent." is said once the answer is in the page: swapped in by htmx, or a

@@ -7,8 +7,10 @@ import { on } from "./events.js";
 import { keys, ours, read, store } from "./draft_store.js";
 import { adopted, apply, keep, keyOf, numberOf, say, scopeOf, valuesOf } from "./draft_forms.js";
 import { answeredScope, forgetAnswered, queue, sending, sendWaiting, unqueue } from "./draft_queue.js";
+import { gettext } from "./i18n.js";
 
-var RESTORED = "What you typed on this phone before is back.";
+// Translators: over a round form, once a reload or a lost connection brought back what was typed.
+var RESTORED = gettext("What you typed on this phone before is back.");
 
 // A seat's hand handed in stays kept on the phone, marked "handed", until its round
 // is saved (earlierQueued drops it then): at a table link gone since, the server

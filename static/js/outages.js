@@ -11,26 +11,38 @@
 // there, not here.
 import { on } from "./events.js";
 import { fieldState } from "./fields.js";
+import { gettext, interpolate } from "./i18n.js";
 
-var OFFLINE = "Offline \u2014 retrying\u2026";
+// Translators: a quiet note over the live table or a preview while the server cannot be reached.
+var OFFLINE = gettext("Offline — retrying…");
 var RETRY_MS = 5000; // a failed preview is tried again this often
 // What is shown: {owner: the element that sent the request, note: the message,
 // quiet: a background note, timer/retry: a preview waiting to be asked for again}.
 var notes = [];
 
+// Why a request failed: said after what was not done ("Not saved: ..."), so each
+// begins as a clause of its own.
 function why(event) {
-  if (event.type === "htmx:timeout") return "the server took too long to answer.";
-  if (event.type === "htmx:sendError") return "the server could not be reached.";
+  // Translators: why a tap did nothing, said after what was not done ("Not saved: the server ...").
+  if (event.type === "htmx:timeout") return gettext("the server took too long to answer.");
+  // Translators: why a tap did nothing, said after what was not done ("Not saved: the server ...").
+  if (event.type === "htmx:sendError") return gettext("the server could not be reached.");
   var xhr = event.detail.xhr;
   var status = xhr ? xhr.status : 0;
   if (status >= 500) {
     // errors/database.html marks itself: say what the 503 page would have said.
     var databaseDown = /data-database-down/.test((xhr && xhr.responseText) || "");
     return databaseDown
-      ? "the server is having trouble: its database is not answering."
-      : "the server is having trouble (error " + status + ").";
+      // Translators: why a tap did nothing, said after what was not done ("Not saved: the server ...").
+      ? gettext("the server is having trouble: its database is not answering.")
+      // Translators: why a tap did nothing, said after what was not done; %(status)s is an HTTP status (503).
+      : interpolate(gettext("the server is having trouble (error %(status)s)."), { status: status });
   }
-  return "the server refused it (error " + status + "). Reload the page and try again.";
+  return interpolate(
+    // Translators: why a tap did nothing, said after what was not done; %(status)s is an HTTP status (404).
+    gettext("the server refused it (error %(status)s). Reload the page and try again."),
+    { status: status }
+  );
 }
 
 // The button tapped: a form's submitter, else the element that sent the request.
@@ -68,14 +80,21 @@ function sayFailed(elt, event) {
   }
   var button = tapped(elt, event);
   var place = elt.closest("[data-outage-lead]") || elt;
-  var lead = place.getAttribute("data-outage-lead") || "Not done";
-  var keep = place.getAttribute("data-outage-keep") || "Try again in a moment.";
+  // Translators: what a tap did not do, when the page names nothing more precise.
+  var lead = place.getAttribute("data-outage-lead") || gettext("Not done");
+  var keep = place.getAttribute("data-outage-keep") || gettext("Try again in a moment.");
   var refused = event.type === "htmx:responseError" && event.detail.xhr.status < 500;
   var alert = document.createElement("p");
   alert.className = "message message-error outage";
   alert.setAttribute("role", "alert");
   alert.setAttribute("data-outage", "");
-  alert.textContent = lead + ": " + why(event) + (refused ? "" : " " + keep);
+  var values = { lead: lead, reason: why(event), keep: keep };
+  alert.textContent = refused
+    // Translators: what a tap did not do ("Not saved"), then why ("the server refused it ...").
+    ? interpolate(gettext("%(lead)s: %(reason)s"), values)
+    // Translators: what a tap did not do ("Not saved"), why ("the server could not be
+    // reached."), and what the player can do ("Try again in a moment.").
+    : interpolate(gettext("%(lead)s: %(reason)s %(keep)s"), values);
   // Under the button; a button in a row of its own (Arrange beside its label) gets
   // the message under that row: the row that says so (data-outage-row, where the
   // button sits in a group of its own within it), else a flex parent.

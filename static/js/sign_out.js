@@ -4,8 +4,11 @@
 // does not pass through that form: static/js/draft_store.js keeps each account's
 // drafts apart for that.
 import { forgetDrafts, message, store, waitingCount } from "./draft_store.js";
+import { gettext, interpolate, ngettext } from "./i18n.js";
 
-var OFFLINE_SIGN_OUT = "No connection: you are still signed in, and nothing typed was cleared. Sign out once the phone is back online.";
+var OFFLINE_SIGN_OUT = gettext(
+  "No connection: you are still signed in, and nothing typed was cleared. Sign out once the phone is back online."
+);
 
 function signOutOffline() {
   var main = document.getElementById("main") || document.body;
@@ -37,7 +40,11 @@ document.addEventListener("submit", function (event) {
     return;
   }
   var waiting = waitingCount();
-  var ask = (waiting === 1 ? "1 round" : waiting + " rounds") + " not yet sent: sign out anyway?";
+  var ask = interpolate(
+    // Translators: asked (the browser's OK and Cancel) when Sign out is tapped while rounds wait on the phone.
+    ngettext("%(count)s round not yet sent: sign out anyway?", "%(count)s rounds not yet sent: sign out anyway?", waiting),
+    { count: waiting }
+  );
   if (waiting && !window.confirm(ask)) {
     event.preventDefault();
     return;
