@@ -1,5 +1,7 @@
 // Importing a league: the league's name field shows the name in the file chosen, to
 // keep or change. A name typed by hand stays; empty, the import takes the file's anyway.
+import { gettext, interpolate } from "./i18n.js";
+
 document.addEventListener("change", function (event) {
   var input = event.target;
   if (!input.matches || !input.matches("input[data-league-file]")) return;
@@ -32,8 +34,13 @@ function sayIfTaken(form) {
   var typed = name.value.trim();
   var instead = Object.prototype.hasOwnProperty.call(taken, typed.toLowerCase()) ? taken[typed.toLowerCase()] : "";
   line.textContent = instead
-    ? "You already have a league called “" + typed + "”. Importing adds a second league, “" +
-      instead + "”; type another name to call it something else."
+    ? interpolate(
+        // Translators: importing a league under a name one of the user's leagues has;
+        // %(instead)s is the name the import would give it.
+        gettext("You already have a league called “%(name)s”. Importing adds a second league, " +
+          "“%(instead)s”; type another name to call it something else."),
+        { name: typed, instead: instead }
+      )
     : "";
 }
 

@@ -7,6 +7,7 @@
 // the same round was saved as the next round with one tap.
 import { on } from "./events.js";
 import { same, valuesOf } from "./draft_forms.js";
+import { gettext, interpolate, interpolateNodes } from "./i18n.js";
 
 function say(place, where, text) {
   var note = place.querySelector("[data-moved]") || document.createElement("p");
@@ -27,9 +28,11 @@ function moveOn(form, board, number, rounds) {
   if (opened) opened.value = String(next);
   var entry = form.closest("#round-entry") || form.parentElement;
   var title = entry.querySelector("[data-round-title]");
-  if (title) title.textContent = "Round " + next;
+  // Translators: the title over the form of the next round to enter.
+  if (title) title.textContent = interpolate(gettext("Round %(number)s"), { number: next });
   var save = form.querySelector("[data-save]");
-  if (save) save.textContent = "Save round " + next;
+  // Translators: the button under a round's form.
+  if (save) save.textContent = interpolate(gettext("Save round %(number)s"), { number: next });
   var dealer = board.getAttribute("data-dealer-next");
   var dealt = entry.querySelector("[data-dealer]");
   if (dealt) {
@@ -37,12 +40,18 @@ function moveOn(form, board, number, rounds) {
     if (dealer) {
       var strong = document.createElement("strong");
       strong.textContent = dealer;
-      dealt.append("Dealt by ", strong, ".");
+      // Translators: under a round's title: who deals it (their name shown in bold).
+      dealt.append(...interpolateNodes(gettext("Dealt by %(dealer)s."), { dealer: strong }));
     }
   }
+  var said = interpolate(
+    // Translators: over an empty round form the table overtook; it now enters the next round.
+    gettext("Round %(number)s was just saved on another phone: this form is for round %(next)s now."),
+    { number: number, next: next }
+  );
   say(entry, function (note) {
     form.insertAdjacentElement("beforebegin", note);
-  }, "Round " + number + " was just saved on another phone: this form is for round " + next + " now.");
+  }, said);
 }
 
 function followTable(board) {
@@ -54,10 +63,15 @@ function followTable(board) {
     var save = form.querySelector("[data-save]");
     if (!save || form.hasAttribute("data-overtaken")) return;
     form.setAttribute("data-overtaken", "");
+    var said = interpolate(
+      // Translators: over Save, when another phone saved the round this form holds typed cards of.
+      gettext("Round %(number)s was just saved on another phone. Save shows it beside yours, " +
+        "to keep theirs or save yours as the next round."),
+      { number: number }
+    );
     say(form, function (note) {
       save.insertAdjacentElement("beforebegin", note);
-    }, "Round " + number + " was just saved on another phone. Save shows it beside yours, " +
-      "to keep theirs or save yours as the next round.");
+    }, said);
   });
 }
 

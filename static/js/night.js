@@ -3,6 +3,8 @@
 // page, in <template id="night-text"> by the money lines, which every save and live
 // poll redraws; this only hands it on: to the system's share sheet where there is
 // one, else to the clipboard, and says which in the status line beside the button.
+import { gettext } from "./i18n.js";
+
 var TEXT_ID = "night-text";
 
 function nightText() {
@@ -52,11 +54,11 @@ function copyBySelecting(text) {
 
 function copy(button, text) {
   var done = function () {
-    say(button, "Copied: paste it in your chat.");
+    say(button, gettext("Copied: paste it in your chat."));
   };
   var old = function () {
     if (copyBySelecting(text)) done();
-    else say(button, "This browser would not copy it: the totals are on this page.");
+    else say(button, gettext("This browser would not copy it: the totals are on this page."));
   };
   if (navigator.clipboard && typeof navigator.clipboard.writeText === "function") {
     navigator.clipboard.writeText(text).then(done, old);
@@ -74,7 +76,8 @@ function share(button) {
   }
   navigator.share({ text: text }).then(
     function () {
-      say(button, "Shared.");
+      // Translators: the night's totals were handed to the phone's share sheet.
+      say(button, gettext("Shared."));
     },
     function (error) {
       // Closing the share sheet is not a failure; anything else falls back to copying.

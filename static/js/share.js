@@ -3,7 +3,9 @@
 // there to select in its field; with it, "Copy link" puts it in the clipboard and
 // "Share" (shown only where the browser has a share sheet) opens the system's.
 // What happened is said in the partial's status line, which screen readers announce.
-var COPIED = "Link copied";
+import { gettext } from "./i18n.js";
+
+var COPIED = gettext("Link copied");
 
 function say(box, text) {
   var status = box.querySelector("[data-link-status]");
@@ -46,7 +48,7 @@ function copyBySelecting(box, input) {
   } catch (e) {
     copied = false;
   }
-  say(box, copied ? COPIED : "Link selected: copy it with your keyboard or the menu.");
+  say(box, copied ? COPIED : gettext("Link selected: copy it with your keyboard or the menu."));
 }
 
 function copy(box) {
@@ -73,7 +75,7 @@ function share(box) {
   if (box.dataset.title) data.title = box.dataset.title;
   navigator.share(data).then(
     function () {
-      say(box, "Link shared");
+      say(box, gettext("Link shared"));
     },
     function (error) {
       // Closing the share sheet is not a failure; anything else falls back to Copy.
