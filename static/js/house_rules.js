@@ -2,6 +2,7 @@
 // as the options are changed, and a number the rule does not take as it is typed.
 import { on } from "./events.js";
 import { markWrong } from "./fields.js";
+import { gettext, interpolate } from "./i18n.js";
 
 // --- What differs from the preset ------------------------------------------------------
 // Each option carries its preset's value as its field shows it (data-preset, JSON:
@@ -87,13 +88,38 @@ function markAllAgainstPreset(root) {
 // rules' words, and marks the field until the next Save. A number with an exponent
 // ("1e3"), which the browser takes and the server does not, is said in the server's
 // words (the note's data-not-whole).
+//
+// The browser speaks its own language, which need not be the page's (Hindi chosen in
+// the footer of a phone set up in English): where the two differ, the page says it in
+// its own words instead (a number that is no whole one, in the server's).
+function browserSpeaksThePage() {
+  var page = (document.documentElement.lang || "").toLowerCase().split("-")[0];
+  var browser = (navigator.language || "").toLowerCase().split("-")[0];
+  return page === browser;
+}
+
+function notTakenMessage(field, note) {
+  var validity = field.validity;
+  if (/e/i.test(field.value)) return note.getAttribute("data-not-whole");
+  if (browserSpeaksThePage()) return field.validationMessage;
+  if (validity.rangeUnderflow) {
+    // Translators: beside a house rule's number as it is typed, below the least its rule takes.
+    return interpolate(gettext("Must be at least %(least)s."), { least: field.min });
+  }
+  if (validity.rangeOverflow) {
+    // Translators: beside a house rule's number as it is typed, above the most its rule takes.
+    return interpolate(gettext("Must be at most %(most)s."), { most: field.max });
+  }
+  return note.getAttribute("data-not-whole");
+}
+
 function sayIfNotTaken(field) {
   var note = document.getElementById(field.id + "_not_taken");
   if (!note) return;
   var validity = field.validity;
   var exponent = /e/i.test(field.value);
   var wrong = validity.rangeUnderflow || validity.rangeOverflow || validity.stepMismatch || exponent;
-  note.textContent = !wrong ? "" : exponent ? note.getAttribute("data-not-whole") : field.validationMessage;
+  note.textContent = wrong ? notTakenMessage(field, note) : "";
   // What the server said of it after Save (its error list beside it) stands until the
   // next Save.
   markWrong([field], wrong || Boolean(note.parentNode.querySelector(".errorlist")));
