@@ -4,7 +4,8 @@ tell a word the rules translated from one that reached the player untranslated.
 
 "{name} must show all {size} cards" says "⟦{name} ｍｕｓｔ ｓｈｏｗ ａｌｌ {size} ｃａｒｄｓ⟧":
 filled in, every plain ASCII word left is a name, a number, a card code or another
-value the sentence was given, never the rules' English.
+value the sentence was given, never the rules' English. The scripts' placeholders,
+"%(name)s", are kept alike (tests/support/pseudo_scripts.py).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 
 from games.rules import speech
 
-_PLACEHOLDER = re.compile(r"(\{[^{}]*\})")
+_PLACEHOLDER = re.compile(r"(\{[^{}]*\}|%\(\w+\)s)")
 # ASCII letters to their full-width forms (U+FF21 …), which no English word uses.
 _WIDE = str.maketrans(
     {chr(code): chr(code - 0x41 + 0xFF21) for code in range(0x41, 0x5B)}
