@@ -1,6 +1,14 @@
 """The installable app: the web app manifest, the service worker and the page it shows
 when the network is gone. All three are public and hold nothing of the user, so the
-service worker may keep the offline page and the static files, and nothing else."""
+service worker may keep the offline page and the static files, and nothing else.
+
+The manifest and the offline page speak the language of the page that links them,
+which names it in their address (``?language=hi``): the browser fetches a manifest
+without cookies, and the service worker keeps one offline page per language and
+shows the one of the last page it saw (templates/pwa/sw.js). Without the parameter
+(an old link, a person typing the address) they follow the request's language as any
+page does. The app's name is not translated: it is a name, as the pages' titles say
+it ("· Scorekeeper")."""
 
 from __future__ import annotations
 
@@ -14,8 +22,12 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils import translation
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
+
+from games.services.languages import supported
 
 # The app's name and colours: the light theme's --felt of static/css/base.css for the
 # browser's bars (base.html gives the dark theme's too), --paper for the splash screen.
@@ -85,13 +97,32 @@ PRECACHED_STATIC = (
 )
 
 
+def in_language(name: str, language: str) -> str:
+    """The address of the manifest or the offline page in ``language``."""
+    return f"{reverse(name)}?{urlencode({'language': language})}"
+
+
+def _asked_language(request: HttpRequest) -> str:
+    """The language the address names (``?language=``), made the request's; else the
+    request's own (LocaleMiddleware's and scorekeeper.languages')."""
+    language = supported(request.GET.get("language"))
+    if language:
+        translation.activate(language)
+        request.LANGUAGE_CODE = language
+    return translation.get_language()
+
+
 @require_safe
 def manifest(request: HttpRequest) -> JsonResponse:
-    """The web app manifest: what a phone needs to install the app on its home screen."""
+    """The web app manifest: what a phone needs to install the app on its home screen,
+    its words in the language of the page that links it."""
+    language = _asked_language(request)
     data = {
         "name": APP_NAME,
         "short_name": APP_NAME,
         "description": _("Keeps the score of card games at the table, on every phone."),
+        "lang": language,
+        "dir": "rtl" if translation.get_language_bidi() else "ltr",
         "id": "/",
         "start_url": "/",
         "scope": "/",
@@ -114,12 +145,13 @@ def manifest(request: HttpRequest) -> JsonResponse:
     return response
 
 
-def _version(urls: list[str], offline_page: str) -> str:
+def _version(urls: list[str], offline_pages: list[str]) -> str:
     """Changes whenever a precached file does: production's hashed names change with
     their contents, and outside production (plain names) the files' bytes are read, so
     a new service worker (and a fresh cache) follows any change either way."""
     digest = hashlib.sha256("\n".join(urls).encode())
-    digest.update(offline_page.encode())
+    for page in offline_pages:
+        digest.update(page.encode())
     for name in PRECACHED_STATIC:
         found = finders.find(name)
         if isinstance(found, str):
@@ -130,13 +162,20 @@ def _version(urls: list[str], offline_page: str) -> str:
 
 @require_safe
 def service_worker(request: HttpRequest) -> HttpResponse:
-    """The service worker, served from the site's root so its scope is the whole app."""
-    offline_url = reverse("games:offline")
+    """The service worker, served from the site's root so its scope is the whole app.
+    It keeps the offline page in every language."""
+    languages = [code for code, _name in settings.LANGUAGES]
+    offline_pages = {code: in_language("games:offline", code) for code in languages}
+    rendered = []
+    for code in languages:
+        with translation.override(code):
+            rendered.append(render_to_string("offline.html"))
     urls = [staticfiles_storage.url(name) for name in PRECACHED_STATIC]
     context = {
-        "version": _version(urls, render_to_string("offline.html")),
-        "offline_url": json.dumps(offline_url),
-        "precache": json.dumps([*urls, offline_url]),
+        "version": _version(urls, rendered),
+        "offline_pages": json.dumps(offline_pages),
+        "default_language": json.dumps(settings.LANGUAGE_CODE),
+        "precache": json.dumps([*urls, *offline_pages.values()]),
         "static_prefix": json.dumps(staticfiles_storage.base_url),
     }
     response = HttpResponse(
@@ -150,5 +189,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 @require_safe
 def offline(request: HttpRequest) -> TemplateResponse:
     """What the service worker shows for a page asked for without a network. The same
-    bytes for everyone (no CSRF token, no user), since one copy is kept on the phone."""
+    bytes for everyone (no CSRF token, no user), since one copy of each language is
+    kept on the phone."""
+    _asked_language(request)
     return TemplateResponse(request, "offline.html")

@@ -143,6 +143,38 @@ def test_the_app_installs_and_shows_the_offline_page_without_a_network(
 # --- A round survives a dead connection ---------------------------------------------------
 
 
+def test_the_offline_page_is_in_the_language_of_the_last_page_seen(
+    new_context: Callable[..., Any], live_server, settings
+) -> None:
+    """Hindi chosen in the footer of a phone set up in English: the worker keeps the
+    offline page in every language and shows it in the last page's, with the
+    scripts' words of that language."""
+    page = with_worker(new_context)
+    _, session = friday(page)
+    page.context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": "hi", "url": live_server.url}]
+    )
+    page.goto(f"/sessions/{session.pk}/")
+    worker_ready(page)
+    waiting = "JSON.stringify({values: {}, at: Date.now(), queued: true})"
+    page.evaluate(
+        f"key => localStorage.setItem(key, {waiting})",
+        f"scorekeeper:draft:session-{session.pk}-round:1",
+    )
+    page.goto(f"/sessions/{session.pk}/history/")  # a page the worker sees come, in Hindi
+    expect(page.locator("html")).to_have_attribute("lang", "hi")
+
+    page.context.set_offline(True)
+    page.goto(f"/sessions/{session.pk}/")
+
+    expect(page.locator("body[data-offline-page]")).to_have_count(1)
+    expect(page.locator("html")).to_have_attribute("lang", "hi")
+    expect(page.locator("[data-drafts-waiting]")).to_have_text(
+        "1 राउंड इस फ़ोन में रुका है: उसका पेज खुलते ही और कनेक्शन लौटते ही भेज दिया जाएगा।"
+    )
+    page.context.set_offline(False)
+
+
 def test_a_round_typed_is_back_after_a_reload_and_gone_once_saved(phone_page: Page) -> None:
     page = phone_page
     _, session = friday(page)

@@ -121,7 +121,7 @@ def test_the_offline_page_still_opens_after_signing_out(new_context: Callable[..
 
     # The worker's cache of static files and the offline page is not the browser's
     # cache that signing out clears.
-    assert page.evaluate("() => caches.match('/offline/').then(hit => Boolean(hit))")
+    assert page.evaluate("() => caches.match('/offline/?language=en').then(hit => Boolean(hit))")
     page.context.set_offline(True)
     page.goto(f"/leagues/{league.slug}/standings/")
     expect(page.get_by_role("heading", level=1)).to_have_text("You are offline")

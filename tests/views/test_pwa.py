@@ -15,6 +15,7 @@ from django.test import Client
 
 from games.models import GameSession
 from tests.support.builders import play
+from tests.support.catalogues import write_catalogue
 from tests.support.hands import ROUND_1
 
 pytestmark = pytest.mark.django_db
@@ -64,7 +65,10 @@ def test_the_service_worker_is_served_from_the_root_and_never_from_a_cache(
     assert response["Cache-Control"] == "no-cache"
     script = response.content.decode()
     precache = json.loads(re.search(r"const PRECACHE = (\[.*?\]);", script).group(1))
-    assert "/offline/" in precache
+    # The offline page in every language, shown in the last page's.
+    offline = json.loads(re.search(r"const OFFLINE_PAGES = (\{.*?\});", script).group(1))
+    assert offline == {"en": "/offline/?language=en", "hi": "/offline/?language=hi"}
+    assert set(offline.values()) <= set(precache)
     # Every script and stylesheet of the app's own, whichever page loads it.
     own = Path(finders.find("js/events.js")).parent.parent
     for path in [*own.glob("js/*.js"), *own.glob("css/*.css")]:
@@ -107,7 +111,7 @@ def test_the_offline_page_is_the_same_for_everyone_and_says_what_happens(
 def test_every_page_links_the_manifest_and_registers_the_service_worker(scorer: Client) -> None:
     page = scorer.get("/").content.decode()
 
-    assert '<link rel="manifest" href="/manifest.webmanifest">' in page
+    assert '<link rel="manifest" href="/manifest.webmanifest?language=en">' in page
     # The bars take each theme's --felt.
     css = Path(static_file("/static/css/base.css")).read_text()
     light, dark = re.findall(r"--felt:\s*(#[0-9a-f]{6})", css)
@@ -158,3 +162,51 @@ def test_in_production_the_worker_keeps_the_hashed_static_files(
     assert any(re.fullmatch(r"/static/js/drafts\.[0-9a-f]{12}\.js", url) for url in precache)
     assert any(re.fullmatch(r"/static/css/base\.[0-9a-f]{12}\.css", url) for url in precache)
     assert all(re.search(r"\.[0-9a-f]{12}\.png$", icon["src"]) for icon in manifest["icons"])
+
+
+HINDI = {
+    "Keeps the score of card games at the table, on every phone.": (
+        "हर फ़ोन पर, टेबल पर ताश के खेलों का स्कोर रखता है।"
+    ),
+    "You are offline": "आप ऑफ़लाइन हैं",
+}
+
+
+def test_the_manifest_speaks_the_language_its_page_names(
+    client: Client, tmp_path: Path, settings
+) -> None:
+    # The browser asks for the manifest without cookies: the page names its language.
+    write_catalogue(tmp_path, "hi", HINDI)
+    settings.LOCALE_PATHS = [tmp_path]
+
+    hindi = json.loads(client.get("/manifest.webmanifest?language=hi").content)
+    english = json.loads(client.get("/manifest.webmanifest?language=en").content)
+    unnamed = json.loads(
+        client.get("/manifest.webmanifest", headers={"accept-language": "hi"}).content
+    )
+
+    assert (hindi["lang"], hindi["dir"]) == ("hi", "ltr")
+    assert hindi["description"] == "हर फ़ोन पर, टेबल पर ताश के खेलों का स्कोर रखता है।"
+    assert english["lang"] == "en"
+    assert english["description"].startswith("Keeps the score")
+    # Without one, the browser's language, as any page; the app's name is a name.
+    assert unnamed["lang"] == "hi"
+    assert hindi["name"] == english["name"] == "Scorekeeper"
+
+
+def test_the_offline_page_speaks_the_language_its_address_names(
+    client: Client, tmp_path: Path, settings
+) -> None:
+    write_catalogue(tmp_path, "hi", HINDI)
+    settings.LOCALE_PATHS = [tmp_path]
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"  # the footer's choice: named wins
+
+    response = client.get("/offline/?language=hi")
+
+    text = response.content.decode()
+    assert response["Content-Language"] == "hi"
+    assert '<html lang="hi"' in text and "आप ऑफ़लाइन हैं" in text
+    # Its scripts' words and its manifest in Hindi too.
+    assert "/static/jsi18n/hi/djangojs.js" in text
+    assert 'href="/manifest.webmanifest?language=hi"' in text
+    assert '<html lang="en"' in client.get("/offline/?language=xx").content.decode()
