@@ -25,9 +25,10 @@ if TYPE_CHECKING:
     from games.models import GameSession, League
 
 # The currency a league's money is in when it names none, by the league's language: a
-# club that plays in Hindi counts in rupees. Other languages are spoken in too many
-# countries to guess one; their leagues name no currency (the figure alone).
-DEFAULT_CURRENCY = {"hi": "INR"}
+# club that plays in Hindi, or in India's English, counts in rupees. Other languages
+# are spoken in too many countries to guess one; their leagues name no currency (the
+# figure alone).
+DEFAULT_CURRENCY = {"hi": "INR", "en-in": "INR"}
 
 # Signs that several currencies are written with: typed alone, the admin is asked for
 # the code rather than given the one a list happens to name first.

@@ -62,8 +62,9 @@ def catalogue(locale_dir: Path, language: str, domain: str) -> Path:
 
 
 def translated_languages(languages: Iterable[tuple[str, str]], source: str) -> list[str]:
-    """The codes of settings.LANGUAGES that have catalogues: all but the source's."""
-    return [code for code, _ in languages if code != source]
+    """The codes of settings.LANGUAGES that have catalogues: all but the source's and
+    its regional variants ("en-in" writes the source's words)."""
+    return [code for code, _ in languages if code.split("-")[0] != source]
 
 
 # --- Making and compiling --------------------------------------------------------------

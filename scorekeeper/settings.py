@@ -197,7 +197,9 @@ LOGOUT_REDIRECT_URL = "games:home"
 # English unless the browser, the footer's choice, the account or the league says
 # otherwise (docs/hosting/languages.md). A language is a catalogue under locale/.
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English"), ("hi", "हिन्दी")]
+# English as written in India ("en-in") takes the source's words, with India's digit
+# groups (1,00,000) and dates: no catalogue of its own.
+LANGUAGES = [("en", "English"), ("en-in", "English (India)"), ("hi", "हिन्दी")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 # Days as each language writes them where the app's differ from Django's; numbers and
 # money are written by games/figures.py, never by Django's thousand separator (it

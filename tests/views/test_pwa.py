@@ -9,6 +9,7 @@ import struct
 from pathlib import Path
 
 import pytest
+from django.conf import settings as django_settings
 from django.contrib.staticfiles import finders
 from django.core.management import call_command
 from django.test import Client
@@ -67,7 +68,7 @@ def test_the_service_worker_is_served_from_the_root_and_never_from_a_cache(
     precache = json.loads(re.search(r"const PRECACHE = (\[.*?\]);", script).group(1))
     # The offline page in every language, shown in the last page's.
     offline = json.loads(re.search(r"const OFFLINE_PAGES = (\{.*?\});", script).group(1))
-    assert offline == {"en": "/offline/?language=en", "hi": "/offline/?language=hi"}
+    assert offline == {code: f"/offline/?language={code}" for code, _ in django_settings.LANGUAGES}
     assert set(offline.values()) <= set(precache)
     # Every script and stylesheet of the app's own, whichever page loads it.
     own = Path(finders.find("js/events.js")).parent.parent

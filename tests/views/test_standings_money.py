@@ -102,3 +102,29 @@ def test_the_standings_download_keeps_plain_numbers_and_names_the_currency(
     money = header.index("नेट पैसे (INR)")
     asha = next(row for row in rows if row and row[0] == "Asha")
     assert float(asha[money]) == 610000
+
+
+def test_a_browser_in_indias_english_reads_english_with_lakh_grouping(
+    scorer: Client, user: User
+) -> None:
+    club = staked_league(user, currency="INR")
+
+    page = scorer.get(
+        reverse("games:league_detail", args=[club.slug]), HTTP_ACCEPT_LANGUAGE="en-IN,en;q=0.8"
+    )
+
+    html = page.content.decode()
+    assert '<html lang="en-in"' in html
+    assert "₹5,000.00 a point" in html
+    standings = scorer.get(
+        reverse("games:league_standings", args=[club.slug]), HTTP_ACCEPT_LANGUAGE="en-IN"
+    ).content.decode()
+    assert "₹6,10,000.00" in standings and "Player" in standings
+
+
+def test_a_league_in_indias_english_counts_in_rupees_by_default(scorer: Client, user: User) -> None:
+    club = staked_league(user, language="en-in")
+
+    page = scorer.get(reverse("games:league_detail", args=[club.slug]))
+
+    assert "₹5,000.00 a point" in page.content.decode()
