@@ -274,7 +274,8 @@ def scored_hands(played: Round, check: RoundCheck) -> list[HandEntry]:
     grouping the check kept or arranged) and what the rules made of it."""
     scored = check.result
     said = said_in_each_language(
-        lambda: score_round(scored.ruleset, check.cut, [player.hand for player in check.players])
+        lambda: score_round(scored.ruleset, check.cut, [player.hand for player in check.players]),
+        scored,
     )
     return [
         HandEntry(

@@ -388,7 +388,9 @@ def _round_plan(
         ) from None
     for entry, scored in zip(played.entries, result.players, strict=True):
         _check_figures(entry, scored, _hand_of(where, scored.name))
-    said = said_in_each_language(lambda: score_round(ruleset, _CARDS[played.cut_joker], hands))
+    said = said_in_each_language(
+        lambda: score_round(ruleset, _CARDS[played.cut_joker], hands), result
+    )
     return RoundPlan(
         number=expected,
         dealer=_seated(played.dealer, seated, where),

@@ -132,3 +132,13 @@ def test_a_hand_kept_before_its_language_was_reads_in_english(table: GameSession
 
     with translation.override("hi"):
         assert "count 102" in ben.explanation.lines
+
+
+def test_india_s_english_reads_the_source_s_lines(table: GameSession) -> None:
+    # A regional English has no words of its own: nothing is kept for it.
+    played = play(table, "8S", ROUND_1)
+    ben = played.entries.get(player__name="Ben")
+
+    assert set(ben.breakdown["said"]) == {"hi"}
+    with translation.override("en-in"):
+        assert "count 102" in ben.explanation.lines
