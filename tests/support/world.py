@@ -9,13 +9,15 @@ from __future__ import annotations
 import functools
 import hashlib
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from django.apps import apps
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import connection
-from django.test import Client
+from django.db import connection, transaction
+from django.test import Client, override_settings
 
 from games.models import GameSession, League, LeagueInvite, Membership, Player, PlayerClaim, Round
 from games.services.leagues import claim_player, create_invite, create_league
@@ -152,6 +154,29 @@ def build_world(password: str) -> World:
     )
     world.sign_everyone_in()
     return world
+
+
+@contextmanager
+def kept_world(django_db_blocker) -> Iterator[World]:
+    """The world, built inside a transaction that is rolled back when the block ends:
+    a module's tests share it (a conftest's module fixture), each in a savepoint of
+    its own within it (pytest-django's ``db`` fixture), so what one test writes, the
+    next one does not see."""
+    with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHERS):
+        atomic = transaction.atomic()
+        atomic.__enter__()
+        try:
+            built = build_world(PASSWORD)
+        except BaseException:
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)
+            raise
+    try:
+        yield built
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)
 
 
 def table_round_3(table: GameSession) -> None:
