@@ -117,11 +117,15 @@ class MemberForm(forms.Form):
     """An owner adds someone to the league by their username, with a role."""
 
     username = forms.CharField(max_length=150, label=gettext_lazy("Username"))
-    role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.SCORER)
+    role = forms.ChoiceField(
+        choices=Membership.Role.choices,
+        initial=Membership.Role.SCORER,
+        label=gettext_lazy("Role"),
+    )
 
 
 class RoleForm(forms.Form):
-    role = forms.ChoiceField(choices=Membership.Role.choices)
+    role = forms.ChoiceField(choices=Membership.Role.choices, label=gettext_lazy("Role"))
 
 
 def _pick(what: Promise) -> dict[str, Promise]:

@@ -173,7 +173,13 @@ class RulesetForm(forms.Form):
     so switching preset without JavaScript still does the right thing.
     """
 
-    preset = forms.ChoiceField(choices=PRESET_CHOICES, widget=forms.RadioSelect)
+    preset = forms.ChoiceField(
+        choices=PRESET_CHOICES,
+        widget=forms.RadioSelect,
+        # Translators: the game's preset, as the list of a form's problems names the
+        # field (the form heads its choices "Game").
+        label=gettext_lazy("Preset"),
+    )
     rules_preset = forms.ChoiceField(
         choices=PRESET_CHOICES, required=False, widget=forms.HiddenInput
     )

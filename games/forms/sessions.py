@@ -79,6 +79,7 @@ class SessionForm(RulesetForm):
     league = forms.TypedChoiceField(
         choices=[],
         required=False,
+        label=gettext_lazy("League"),
         empty_value=None,
         error_messages={"invalid_choice": gettext_lazy("Pick one of your leagues, or none.")},
     )
