@@ -19,6 +19,7 @@ from django.conf import settings
 from django.views.i18n import JavaScriptCatalog, get_formats
 from playwright.sync_api import Page, Route
 
+from scorekeeper import catalogues
 from tests.support.pseudo_locale import widened
 
 # Where base.html and offline.html load the page language's catalogue from
@@ -27,8 +28,9 @@ SCRIPTS_CATALOGUE = re.compile(r".*/jsi18n/[^/]+/djangojs\.js$")
 
 
 def _messages() -> polib.POFile:
-    """The first translated language's catalogue: each lists every message."""
-    code = next(code for code, _ in settings.LANGUAGES if code != settings.LANGUAGE_CODE)
+    """The first translated language's catalogue: each lists every message (English
+    as written in India, "en-in", has none: the source's words)."""
+    code = catalogues.translated_languages(settings.LANGUAGES, settings.LANGUAGE_CODE)[0]
     return polib.pofile(str(Path(settings.LOCALE_PATHS[0]) / code / "LC_MESSAGES" / "djangojs.po"))
 
 
