@@ -24,6 +24,7 @@ from games import figures
 from games.names import xml_text
 from games.queries.standings import RatingPoint
 from games.rules import SessionState
+from games.rules.speech import list_words
 
 
 def escape(text: str) -> str:
@@ -456,7 +457,7 @@ def running_totals_svg(
     rounds = len(state.lines)
     x = _x_scale(0, max(rounds, 1))
     x_ticks = round_ticks(rounds, x)
-    summary = ", ".join(f"{name} {_number(state.totals[name])}" for name in state.players)
+    summary = list_words(_total_of(name, _number(state.totals[name])) for name in state.players)
     description = ngettext(
         "After {count} round: {summary}.", "After {count} rounds: {summary}.", rounds
     ).format(count=rounds, summary=summary)
@@ -585,7 +586,7 @@ def rating_history_svg(
         )
         for name, points in named
     ]
-    summary = ", ".join(_rating_summary(name, points) for name, points in named)
+    summary = list_words(_rating_summary(name, points) for name, points in named)
     if named:
         description = gettext("Rating after each rated session: {summary}.").format(summary=summary)
     else:
@@ -593,7 +594,7 @@ def rating_history_svg(
     if one_session:  # said as such, under its date and in words
         tick = gettext("{day} · one rated session").format(day=_short_date(dates[first]))
         x_ticks = [(first, tick)]
-        said = ", ".join(f"{line.name} {line.value}" for line in lines)
+        said = list_words(_total_of(line.name, line.value) for line in lines)
         if len(lines) == 1:
             said = gettext("rating {rating}").format(rating=lines[0].value)
         description = gettext("One rated session ({day}): {said}.").format(
@@ -608,6 +609,12 @@ def rating_history_svg(
         description=description,
         id_prefix=id_prefix,
     )
+
+
+def _total_of(name: str, figure: str) -> str:
+    # Translators: a player and their figure (a total, a rating) in a chart's
+    # description, one item of a list ("Asha 122, Ben −92").
+    return gettext("{name} {figure}").format(name=name, figure=figure)
 
 
 def _rating_summary(name: str, points: Sequence[RatingPoint]) -> str:
