@@ -8,22 +8,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.support.axe import assert_no_violations
+from tests.support.hindi import DEVANAGARI_DRAWN, choose_hindi_in_the_footer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-# Devanagari letters, and as many code points no font has: where no font has
-# Devanagari either, both are drawn as the same empty boxes, as wide as each other.
-DEVANAGARI_DRAWN = """() => {
-  const canvas = document.createElement("canvas").getContext("2d");
-  canvas.font = getComputedStyle(document.body).font;
-  const width = (text) => canvas.measureText(text).width;
-  return width("कखगघ") !== width("\\u0378\\u0379\\u0380\\u0381");
-}"""
-
-
-def choose_hindi_in_the_footer(page: Page) -> None:
-    page.get_by_role("group", name="App language").get_by_role("button", name="हिन्दी").click()
-    expect(page.locator("html")).to_have_attribute("lang", "hi")
 
 
 def test_hindi_chosen_in_the_footer_opens_the_pages_in_hindi(phone_page: Page, look_at) -> None:
