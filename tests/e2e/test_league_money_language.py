@@ -1,7 +1,8 @@
 """A league's language and currency in the browser, on a phone: the owner types the
 currency as "inr" and picks Hindi on the house rules page, and the league page and
-the standings then write every amount in rupees, each on one line, grouped as the
-page's language groups digits; axe finds nothing, in the light and in the dark."""
+the standings then write every amount in rupees, each on one line, grouped in lakhs
+as Hindi groups digits, in a font that draws Devanagari; axe finds nothing, in the
+light and in the dark."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from games import figures
 from games.services.leagues import create_league
 from tests.support import axe
 from tests.support.builders import finished_session
+from tests.support.hindi import assert_drawn_in_hindi
 from tests.support.pages import horizontal_overflow, sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -41,8 +43,10 @@ def test_a_hindi_leagues_standings_count_in_rupees_on_a_phone(
     club.refresh_from_db()
     assert (club.language, club.currency) == ("hi", "INR")
 
-    # The page's language: Hindi once the league's language applies, else the browser's.
-    with translation.override(page.evaluate("document.documentElement.lang")):
+    # The next page is the league's, in its language: amounts grouped in lakhs
+    # (+₹6,10,000.00), as Hindi groups digits.
+    expect(page.locator("html")).to_have_attribute("lang", "hi")
+    with translation.override("hi"):
         per_point = figures.money(Decimal("5000"), "INR")
         won = figures.money(Decimal("610000"), "INR", sign=True)
         lost = figures.money(Decimal("-460000"), "INR", sign=True)
@@ -58,6 +62,7 @@ def test_a_hindi_leagues_standings_count_in_rupees_on_a_phone(
     rounds = page.locator('tr[data-player="Asha"] [data-rounds]')
     asha.scroll_into_view_if_needed()
     assert asha.bounding_box()["height"] <= rounds.bounding_box()["height"] + 1
+    assert_drawn_in_hindi(page)
     look_at(page, "league-money-hindi-phone")
     axe.assert_no_violations(page)
     page.emulate_media(color_scheme="dark")
