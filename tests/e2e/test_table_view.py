@@ -3,7 +3,8 @@ a round saved elsewhere appears without a reload, and a phone still shows it wit
 sideways scrolling. On a tablet, a TV and a phone on its side, for two to eight
 players with totals of four figures, every total stays on one line inside its card,
 every card on the screen, and nothing to scroll; axe finds nothing wrong there, in
-either theme."""
+either theme. Two cards abreast on an upright phone, a note wider than its card wraps
+inside it."""
 
 from __future__ import annotations
 
@@ -16,11 +17,11 @@ from playwright.sync_api import Page, expect
 from games.figures import points
 from games.models import GameSession
 from games.services.scoreboard import load_scoreboard
-from games.services.sessions import create_session
+from games.services.sessions import create_session, rejoin
 from tests.support import axe
 from tests.support.big_league import EIGHT, eight_hands
 from tests.support.builders import make_session, play
-from tests.support.hands import ROUND_1
+from tests.support.hands import POOL_ROUNDS, ROUND_1
 from tests.support.pages import PASSWORD, PHONE, horizontal_overflow
 from tests.support.reads import copies_of
 
@@ -187,3 +188,29 @@ def test_the_table_view_reads_well_in_both_themes_on_every_screen(
             page.emulate_media(color_scheme=theme)
             found = page.evaluate("options => axe.run(options).then(r => r.violations)", AXE_RUN)
             assert not found, f"{screen}, {theme}:\n{axe.report(found)}"
+
+
+def test_a_cards_notes_stay_inside_it_two_abreast_on_a_phone(phone_page: Page) -> None:
+    """Five players on an upright phone: two cards abreast, each half the screen wide.
+    Chen deals next and rejoined, and both notes show whole inside his card: the
+    rejoin's, wider than the card, was cut off at its edge ("rejoined at 61 after r")."""
+    session = make_session(
+        User.objects.create_user("asha", password=PASSWORD),
+        players=("Asha", "Ben", "Chen", "Dara", "Eamon"),
+        preset="13-pool-101",
+    )
+    for hands in POOL_ROUNDS:
+        play(session, "7C", hands | {"Dara": ("first_drop", ""), "Eamon": ("first_drop", "")})
+    rejoin(session, session.seats.get(player__name="Chen"), session.created_by)
+    phone_page.goto(f"/shared/{session.share_token}/big/")
+    note = phone_page.locator('[data-big-player="Chen"] [data-big-rejoined]')
+    expect(note).to_have_text("rejoined at 61 after round 2")
+    inside = note.evaluate(
+        """note => {
+            const card = note.closest('.big-player').getBoundingClientRect();
+            const box = note.getBoundingClientRect();
+            return box.left >= card.left && box.right <= card.right
+                && box.bottom <= card.bottom && note.scrollWidth <= note.clientWidth;
+        }"""
+    )
+    assert inside, note.evaluate("note => note.closest('.big-player').outerHTML")
