@@ -73,6 +73,15 @@ def test_thirteen_card_sessions_offer_only_their_outcomes(scorer: Client, user: 
     assert "declared" in outcomes and "middle_drop" in outcomes
 
 
+def test_a_distance_to_the_ceiling_is_grouped_as_a_total_is(scorer: Client, user: User) -> None:
+    session = pool_with_chen_out(user, ceiling=25000)
+
+    html = scorer.get(detail(session)).content.decode()
+
+    # Ben: 60 of 25,000, so 24,940 left, written as the totals are.
+    assert "24,940 to go" in html and "24940 to go" not in html
+
+
 def test_distance_to_the_ceiling_and_eliminations_are_shown(scorer: Client, user: User) -> None:
     pool = pool_with_chen_out(user)
 
