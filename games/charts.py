@@ -23,8 +23,7 @@ from django.utils.translation import gettext, ngettext
 from games import figures
 from games.names import xml_text
 from games.queries.standings import RatingPoint
-from games.rules import SessionState
-from games.rules.speech import list_words
+from games.rules import SessionState, speech
 
 
 def escape(text: str) -> str:
@@ -457,7 +456,8 @@ def running_totals_svg(
     rounds = len(state.lines)
     x = _x_scale(0, max(rounds, 1))
     x_ticks = round_ticks(rounds, x)
-    summary = list_words(_total_of(name, _number(state.totals[name])) for name in state.players)
+    totals = (_total_of(name, _number(state.totals[name])) for name in state.players)
+    summary = speech.list_words(totals)
     description = ngettext(
         "After {count} round: {summary}.", "After {count} rounds: {summary}.", rounds
     ).format(count=rounds, summary=summary)
@@ -586,7 +586,7 @@ def rating_history_svg(
         )
         for name, points in named
     ]
-    summary = list_words(_rating_summary(name, points) for name, points in named)
+    summary = speech.list_words(_rating_summary(name, points) for name, points in named)
     if named:
         description = gettext("Rating after each rated session: {summary}.").format(summary=summary)
     else:
@@ -594,7 +594,7 @@ def rating_history_svg(
     if one_session:  # said as such, under its date and in words
         tick = gettext("{day} · one rated session").format(day=_short_date(dates[first]))
         x_ticks = [(first, tick)]
-        said = list_words(_total_of(line.name, line.value) for line in lines)
+        said = speech.list_words(_total_of(line.name, line.value) for line in lines)
         if len(lines) == 1:
             said = gettext("rating {rating}").format(rating=lines[0].value)
         description = gettext("One rated session ({day}): {said}.").format(

@@ -107,9 +107,8 @@ function countCopies(picker) {
   say(picker);
 }
 
-// What the picker stands right after when it types into ``field``: the cut joker's
-// whole field, or a hand's cards with what is wrong with them (partials/round_fields.html,
-// player_errors), so that an error stays beside its field.
+// What the picker stands right after when it types into ``field``: the cut joker's field,
+// or a hand's cards with its errors (round_fields.html), so an error stays beside it.
 function spotOf(field) {
   if (field.hasAttribute("data-cut")) return field.closest(".field-cut");
   var next = field.nextElementSibling;
