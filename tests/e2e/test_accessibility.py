@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from decimal import Decimal
 from unittest import mock
 
 import pytest
@@ -46,7 +45,7 @@ from tests.support.builders import (
     pool_with_chen_out,
     pool_with_chen_rejoined,
 )
-from tests.support.club import build_club, mixed_league
+from tests.support.club import mixed_league
 from tests.support.hands import (
     ONE_PURE,
     ROUND_1,
@@ -57,6 +56,11 @@ from tests.support.hands import (
     WIN_PLAIN,
 )
 from tests.support.league_files import build_changing_tables
+from tests.support.page_worlds import (
+    a_league,
+    finished_pool,
+    friday,
+)
 from tests.support.pages import (
     PASSWORD,
     choose_outcome,
@@ -73,59 +77,11 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 RUN_OPTIONS = {"resultTypes": ["violations"], "rules": {"target-size": {"enabled": True}}}
 
-ROUND_2 = {"Asha": ("shown", SHOWN_8S), "Ben": ("declared", WIN_8S), "Chen": ("middle_drop", "")}
 # Ben's last card mistyped: 8C as 8X.
 TYPO = SHOWN_8S.removesuffix("8C") + "8X"
-# 13-card pool 101 under cut 7C: Ben and Chen pass 101 in two rounds, Asha wins.
-POOL_ROUND = {"Asha": ("declared", WIN_13), "Ben": ("middle_drop", ""), "Chen": ("first_drop", "")}
-POOL_DECIDER = {
-    "Asha": ("declared", WIN_13),
-    "Ben": ("middle_drop", ""),
-    "Chen": ("invalid_declaration", ""),
-}
 
 
 # --- The data, built with the app's own services ----------------------------------------
-
-
-def friday(user: User, rounds: int = 2) -> GameSession:
-    """A 21-points session with ``rounds`` rounds and money on it: the money lines show."""
-    session = create_session(
-        user,
-        preset="21-points",
-        overrides={},
-        players=["Asha", "Ben", "Chen"],
-        name="Friday",
-        money_per_point=Decimal("0.10"),
-    )
-    for number in range(rounds):
-        play(session, "8S", ROUND_1 if number % 2 == 0 else ROUND_2)
-    return GameSession.objects.get(pk=session.pk)
-
-
-def finished_pool(user: User) -> GameSession:
-    session = create_session(
-        user,
-        preset="13-pool-101",
-        overrides={},
-        players=["Asha", "Ben", "Chen"],
-        name="Pool",
-        buy_in=Decimal("5"),
-    )
-    for hands in (POOL_ROUND, POOL_ROUND, POOL_DECIDER):
-        play(session, "7C", hands)
-    session = GameSession.objects.get(pk=session.pk)
-    assert session.status == "finished"
-    return session
-
-
-def a_league(user: User) -> League:
-    """The Friday club with three evenings (ratings), an owner, a scorer and someone
-    the owner could invite."""
-    league, _ = build_club(user, slug="friday")
-    ben = User.objects.create_user("ben", password=PASSWORD)
-    Membership.objects.create(league=league, user=ben, role=Membership.Role.SCORER)
-    return league
 
 
 def assert_thumb_sized(field: Locator) -> None:

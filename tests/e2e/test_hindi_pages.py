@@ -19,11 +19,11 @@ from playwright.sync_api import Page
 from games.models import GameSession, Player
 from games.services.leagues import claim_player, create_invite, join_by_invite
 from games.services.sessions import create_session, rejoin
-from tests.e2e.test_accessibility import a_league, finished_pool, friday
 from tests.support import axe
 from tests.support.builders import edit, play
 from tests.support.hands import POOL_ROUNDS, ROUND_1
 from tests.support.hindi import assert_drawn_in_hindi
+from tests.support.page_worlds import a_league, finished_pool, friday
 from tests.support.pages import LIVE_HOST, PASSWORD, sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
