@@ -180,6 +180,7 @@ def pooled_round(rng: random.Random, ruleset, players: int) -> PooledRound | Non
     from games.rules import PlayerHand, RulesError, score_round
     from games.rules.arrange import arrange
     from games.services.round_saves import breakdown_of
+    from games.services.round_words import said_in_each_language
 
     available = shoe(ruleset.decks)
     winner_groups = declaring_hand(rng, available, ruleset)
@@ -212,8 +213,10 @@ def pooled_round(rng: random.Random, ruleset, players: int) -> PooledRound | Non
         result = score_round(ruleset, cut, hands)
     except RulesError:
         return None
+    # What a save keeps: the working in each language (services/round_words.py).
+    said = said_in_each_language(lambda: score_round(ruleset, cut, hands), result)
     stored = []
-    for hand, player in zip(hands, result.players, strict=True):
+    for hand, player, words in zip(hands, result.players, said, strict=True):
         stored.append(
             Hand(
                 outcome=player.outcome,
@@ -224,7 +227,7 @@ def pooled_round(rng: random.Random, ruleset, players: int) -> PooledRound | Non
                 claims=player.claims,
                 score=player.score,
                 # What the app keeps of the rules service's explanation.
-                breakdown=JsonText.of(breakdown_of(player)),
+                breakdown=JsonText.of(breakdown_of(player, words)),
             )
         )
     return PooledRound(cut.code, tuple(stored))
