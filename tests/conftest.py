@@ -15,6 +15,7 @@ from games.models import GameSession
 from tests.support.builders import make_session
 from tests.support.profiles import load_profile
 from tests.support.schema import copy_migrated_schema
+from tests.support.world import World, kept_world
 
 # Fixtures that several directories share beyond the few below.
 pytest_plugins = ["tests.support.fixtures"]
@@ -123,3 +124,16 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     for report in _reruns:
         terminalreporter.write_sep("_", f"RERUN {report.nodeid}: its first try failed")
         terminalreporter.write_line(report.longreprtext)
+
+
+# The world of the security tests and of the pseudo-locale's pages
+# (tests/support/world.py): every role and link of two leagues, built once per module.
+@pytest.fixture(scope="module")
+def _module_world(django_db_setup, django_db_blocker) -> Iterator[World]:
+    with kept_world(django_db_blocker) as built:
+        yield built
+
+
+@pytest.fixture
+def world(_module_world: World, db) -> World:
+    return _module_world

@@ -32,20 +32,7 @@ from tests.support.access_matrix import MATRIX, Case, path_of
 from tests.support.pseudo_locale import write_pseudo_catalogue
 from tests.support.untranslated import english_left, whole_words, written_alike
 from tests.support.visible_text import Piece, visible_text
-from tests.support.world import ACTORS, World, kept_world
-
-
-@pytest.fixture(scope="module")
-def _module_world(django_db_setup, django_db_blocker) -> Iterator[World]:
-    # The security tests' world (tests/support/world.py), built once for the module.
-    with kept_world(django_db_blocker) as built:
-        yield built
-
-
-@pytest.fixture
-def world(_module_world: World, db) -> World:
-    return _module_world
-
+from tests.support.world import ACTORS, World
 
 pytestmark = pytest.mark.django_db
 
