@@ -114,6 +114,9 @@ def compile_all(locale_dir: Path) -> list[Path]:
         os.close(handle)
         try:
             polib.pofile(str(po_path)).save_as_mofile(temporary)
+            # mkstemp makes it its writer's alone; the app may run as another user (the
+            # image compiles as root and serves as scorekeeper): readable by all.
+            os.chmod(temporary, 0o644)
             os.replace(temporary, mo_path)
         finally:
             if os.path.exists(temporary):

@@ -58,6 +58,9 @@ def test_a_catalogue_compiles_to_what_python_reads_without_its_fuzzy_strings(
     assert read.gettext("Sign out") == "साइन आउट"
     assert read.ngettext("%(n)s round", "%(n)s rounds", 3) == "%(n)s राउंड"
     assert read.gettext("Drop") == "Drop"  # a fuzzy guess is not served, as msgfmt does
+    # Readable by the user the app runs as, not only by whoever compiled it (the
+    # image compiles as root and serves as scorekeeper).
+    assert written.stat().st_mode & 0o777 == 0o644
 
 
 def test_progress_counts_what_is_left_to_translate(tmp_path: Path) -> None:
