@@ -17,6 +17,7 @@ from django.conf import settings
 from django.utils import translation
 
 from games.rules import RoundResult
+from scorekeeper import catalogues
 
 # What a hand keeps in one language: {"lines": [...], "rule_applied": "..."} (no
 # "rule_applied" where no rule replaced the count).
@@ -27,12 +28,16 @@ def said_in_each_language(
     score: Callable[[], RoundResult], scored: RoundResult
 ) -> list[dict[str, Said]]:
     """Per hand of the round ``score`` scores (in its players' order), what the rules
-    said of it, by language code. ``scored`` is the round as already scored in the
-    active language, kept for it; ``score`` is called once for each other language."""
-    active = _worded(translation.get_language())
+    said of it, by language code: the source's and each language with a catalogue
+    (a regional English, "en-in", says the source's words, so its readers read the
+    source's lines). ``scored`` is the round as already scored in the active language,
+    kept for it; ``score`` is called once for each other language."""
+    source = settings.LANGUAGE_CODE
+    worded = catalogues.translated_languages(settings.LANGUAGES, source)
+    active = translation.get_language()
     said: list[dict[str, Said]] = [{} for _ in scored.players]
-    for code in _worded_languages():
-        if code == active:
+    for code in [source, *worded]:
+        if code == (active if active in worded else source):
             result = scored
         else:
             with translation.override(code):
@@ -43,16 +48,3 @@ def said_in_each_language(
                 **({"rule_applied": player.rule_applied} if player.rule_applied else {}),
             }
     return said
-
-
-def _worded(code: str | None) -> str:
-    """The language whose words ``code`` says: the source's for a regional English."""
-    source = settings.LANGUAGE_CODE
-    return source if not code or code.split("-")[0] == source else code
-
-
-def _worded_languages() -> list[str]:
-    """The source language and each language with words of its own: a regional
-    English ("en-in") says the source's words, so its hands read the source's lines."""
-    source = settings.LANGUAGE_CODE
-    return [source] + [code for code, _name in settings.LANGUAGES if code.split("-")[0] != source]
