@@ -42,10 +42,7 @@ def footer_choice(client: Client, code: str) -> Client:
 
 @pytest.fixture
 def hindi_league(user: User) -> League:
-    league = create_league(user, name="Ghar", preset="21-points", overrides={})
-    league.language = "hi"
-    league.save(update_fields=["language"])
-    return league
+    return create_league(user, name="Ghar", preset="21-points", overrides={}, language="hi")
 
 
 def test_a_page_is_english_for_a_browser_that_asks_nothing(client: Client) -> None:

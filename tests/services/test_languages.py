@@ -24,10 +24,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def hindi_league(user: User) -> League:
-    league = create_league(user, name="Ghar", preset="21-points", overrides={})
-    league.language = "hi"
-    league.save(update_fields=["language"])
-    return league
+    return create_league(user, name="Ghar", preset="21-points", overrides={}, language="hi")
 
 
 def test_a_regional_variant_is_its_language_and_anything_else_no_language() -> None:
