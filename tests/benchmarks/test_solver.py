@@ -15,5 +15,7 @@ def test_each_set_is_timed_beside_the_reference_on_the_same_hands() -> None:
         assert row["hands"] == 3 and row["disagreements"] == 0
         assert row["floor"]["median_ms"] == row["reference_median_ms"] > 0
         assert row["ratio"] > 0
-        # The ratio is the speedup turned round: ours in references.
-        assert abs(row["ratio"] * row["speedup"] - 1) < 0.1
+        # The ratio is the speedup turned round: ours in references. Both are rounded
+        # (to 0.001 and 0.1), so their product is 1 only within what rounding moves.
+        ratio, speedup = row["ratio"], row["speedup"]
+        assert (ratio - 0.0005) * (speedup - 0.05) <= 1 <= (ratio + 0.0005) * (speedup + 0.05)
