@@ -762,6 +762,10 @@ def table_closed(page: Page) -> None:
             services.close_table(GameSession.objects.get(pk=session.pk))
         return services.write_hand(session, *args, **kwargs)
 
+    # From here the phone's polls hear nothing new: one answered after Hand in would
+    # find the table closed and put its own words, without "Not handed in.", in place.
+    page.route("**/hand/status/**", lambda route: route.fulfill(status=204))
+    expect(page.locator(".htmx-request")).to_have_count(0)  # none in flight
     with mock.patch("games.views.table.write_hand", closing_first):
         page.get_by_role("button", name="Hand in").click()
         told = page.locator("[data-table-closed]")
