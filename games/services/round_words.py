@@ -35,9 +35,12 @@ def said_in_each_language(
     source = settings.LANGUAGE_CODE
     worded = catalogues.translated_languages(settings.LANGUAGES, source)
     active = translation.get_language()
+    # The words ``scored`` is in: the active language's, or the source's for a
+    # regional English or no language at all.
+    scored_in = active if active in worded else source
     said: list[dict[str, Said]] = [{} for _ in scored.players]
     for code in [source, *worded]:
-        if code == (active if active in worded else source):
+        if code == scored_in:
             result = scored
         else:
             with translation.override(code):
