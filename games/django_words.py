@@ -10,7 +10,7 @@ Our catalogue (settings.LOCALE_PATHS) is read after Django's and wins where both
 message, so each message below, marked with Django's exact msgid (and plural), lands
 in locale/<code>/LC_MESSAGES/django.po for `make messages` and is translated there with
 the glossary's words. Nothing imports this module: makemessages reads it, and
-tests/i18n/test_django_words.py checks that each msgid is still one of Django's, so an
+tests/app/test_django_words.py checks that each msgid is still one of Django's, so an
 upgrade that rewords one does not quietly bring Django's translation back.
 
 Only what our pages can show is here: the admin keeps Django's words.
